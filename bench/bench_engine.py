@@ -1,0 +1,139 @@
+"""κ engine benchmarks: medians and ratios measured side by side in one process.
+
+    python bench/bench_engine.py            # full run (a few minutes: networkx is slow)
+    python bench/bench_engine.py --quick    # tiny sizes, for a smoke test
+
+1. vs networkx (strongly_connected_components + minimum_edge_cut per SCC) on random
+   strongly connected digraphs (≈ 3n arcs), on unions of 3 random Hamiltonian
+   cycles (every node with in/out-degree ≥ 3, also ≈ 3n arcs) and on the hard case
+   (two dense halves joined by 3 arcs each way: κ = 3 while the degree bound is 4);
+2. vs the spec's brute-force bitmask method on SCCs of 12 to 20 nodes;
+3. the full ``analyze`` of a 100-node editor-like graph.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bruteforce import bitmask_kappa
+from graphs import adjacency, random_strong, two_dense_halves
+
+from kappa import analyze
+from kappa.mincut import arc_strong_connectivity
+
+
+def median_ms(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000.0)
+    return statistics.median(times)
+
+
+def hamiltonian_union(n: int, cycles: int = 3, seed: int = 0) -> list[tuple[int, int]]:
+    rng = random.Random(seed)
+    arcs: set[tuple[int, int]] = set()
+    for _ in range(cycles):
+        perm = list(range(n))
+        rng.shuffle(perm)
+        arcs |= {(perm[i], perm[(i + 1) % n]) for i in range(n)}
+    return sorted(arcs)
+
+
+def as_input(n: int, arcs: list[tuple[int, int]]):
+    names = [f"n{i:05d}" for i in range(n)]
+    return names, [{"source": names[u], "target": names[v], "kind": "causal"} for u, v in arcs]
+
+
+def networkx_job(nx, names, edges) -> int:
+    g = nx.DiGraph()
+    g.add_nodes_from(names)
+    g.add_edges_from((e["source"], e["target"]) for e in edges)
+    best = 0
+    for comp in nx.strongly_connected_components(g):
+        if len(comp) > 1:
+            best = max(best, len(nx.minimum_edge_cut(g.subgraph(comp))))
+    return best
+
+
+def bench_networkx(sizes: list[int], nx_repeat: int, our_repeat: int) -> None:
+    import networkx as nx
+
+    print("## κ engine vs networkx (SCCs + minimum_edge_cut per SCC)")
+    print(f"{'graph':<34}{'arcs':>7}{'κ':>4}{'networkx ms':>14}{'kappa ms':>11}{'ratio':>9}")
+    for n in sizes:
+        cases = [
+            ("random strong", random_strong(n, 3, seed=n)),
+            ("3 Hamiltonian cycles", hamiltonian_union(n, 3, seed=n)),
+            ("hard: halves + 3 bridges", two_dense_halves(n, 4, 3, seed=n)),
+        ]
+        for label, arcs in cases:
+            names, edges = as_input(n, arcs)
+            ours = analyze(names, edges, exact_limit=n)
+            theirs = networkx_job(nx, names, edges)
+            assert ours["max_kappa"] == theirs, (label, n, ours["max_kappa"], theirs)
+            t_nx = median_ms(lambda names=names, edges=edges: networkx_job(nx, names, edges), nx_repeat)
+            t_us = median_ms(lambda names=names, edges=edges, n=n: analyze(names, edges, exact_limit=n), our_repeat)
+            print(f"{label + f' n={n}':<34}{len(arcs):>7}{theirs:>4}{t_nx:>14.1f}{t_us:>11.2f}{t_nx / t_us:>8.0f}×")
+
+
+def bench_bruteforce(sizes: list[int]) -> None:
+    print("\n## κ engine vs the spec's bitmask enumeration (one SCC, ≈ 3n arcs)")
+    print(f"{'nodes':<8}{'κ':>4}{'bitmask ms':>13}{'kappa ms':>11}{'ratio':>10}")
+    for n in sizes:
+        out = adjacency(n, hamiltonian_union(n, 3, seed=n))
+        kappa, _ = arc_strong_connectivity(out)
+        assert kappa == bitmask_kappa(out)
+        t_bf = median_ms(lambda out=out: bitmask_kappa(out), 3 if n <= 16 else 1)
+        t_us = median_ms(lambda out=out: arc_strong_connectivity(out), 200)
+        print(f"{n:<8}{kappa:>4}{t_bf:>13.1f}{t_us:>11.3f}{t_bf / t_us:>9.0f}×")
+
+
+def editor_like(n: int, seed: int = 7):
+    """Nodes in a few clusters; mostly local edges of mixed kinds, some small loops."""
+    rng = random.Random(seed)
+    names = [f"node-{i}" for i in range(n)]
+    kinds = ["causal"] * 6 + ["temporal"] * 2 + ["context", "associative", "user"]
+    edges = []
+    for i in range(n):
+        for _ in range(rng.choice((1, 1, 2))):
+            j = min(n - 1, max(0, i + rng.randint(-6, 6)))
+            edges.append({"id": f"e{len(edges)}", "source": names[i], "target": names[j], "kind": rng.choice(kinds)})
+    return names, edges
+
+
+def bench_editor(n: int, repeat: int) -> None:
+    names, edges = editor_like(n)
+    result = analyze(names, edges)
+    t = median_ms(lambda: analyze(names, edges), repeat)
+    print(f"\n## full analyze of a {n}-node editor-like graph ({len(edges)} edges, mixed kinds)")
+    print(f"SCCs {result['scc_count']}, max κ {result['max_kappa']}: median {t:.3f} ms over {repeat} runs")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]} on {sys.platform}")
+    if args.quick:
+        bench_networkx([30], 1, 3)
+        bench_bruteforce([8, 10])
+        bench_editor(100, 20)
+    else:
+        bench_networkx([100, 300, 1000], 3, 21)
+        bench_bruteforce([12, 14, 16, 18, 20])
+        bench_editor(100, 1001)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""Command line: ``python -m kappa analyze FILE`` prints the canonical topology.
+
+Input is JSON: ``{"nodes": [...], "edges": [...]}`` (nodes as id strings or
+objects with ``id``; edges as ``{source, target, kind?}`` or the editor's
+``{a, b, props: {kind}}``), or a whole editor document ``{"planes": [...]}``
+(the root plane, or ``--plane ID``). Malformed input: exit code 2 and one line
+on stderr naming the problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .analyze import DEFAULT_EXACT_LIMIT, analyze
+from .recommend import recommendation
+
+__all__ = ["graph_from_json", "main"]
+
+
+class InputError(Exception):
+    """The input file is not a graph we can read."""
+
+
+def _plane(doc: dict, plane_id: str | None) -> dict:
+    planes = doc["planes"]
+    if not isinstance(planes, list) or not planes:
+        raise InputError("'planes' must be a non-empty list")
+    for i, plane in enumerate(planes):
+        if not isinstance(plane, dict):
+            raise InputError(f"planes[{i}] must be an object")
+    if plane_id is not None:
+        for plane in planes:
+            if plane.get("id") == plane_id:
+                return plane
+        raise InputError(f"no plane with id {plane_id!r}")
+    for plane in planes:
+        if plane.get("parentPlaneId") is None:
+            return plane
+    return planes[0]
+
+
+def graph_from_json(doc: Any, plane_id: str | None = None) -> tuple[list[str], list[dict[str, str]]]:
+    """Turn a decoded JSON graph or editor document into (nodes, edges) for analyze."""
+    if not isinstance(doc, dict):
+        raise InputError(f"top level must be a JSON object, got {type(doc).__name__}")
+    if "planes" in doc:
+        doc = _plane(doc, plane_id)
+    elif plane_id is not None:
+        raise InputError("--plane given but the input has no 'planes'")
+    if "nodes" not in doc:
+        raise InputError("missing 'nodes'")
+    raw_nodes = doc["nodes"]
+    raw_edges = doc.get("edges", [])
+    if not isinstance(raw_nodes, list):
+        raise InputError("'nodes' must be a list")
+    if not isinstance(raw_edges, list):
+        raise InputError("'edges' must be a list")
+    nodes: list[str] = []
+    for i, node in enumerate(raw_nodes):
+        if isinstance(node, dict):
+            node = node.get("id")
+        if not isinstance(node, str):
+            raise InputError(f"nodes[{i}] must be an id string or an object with a string 'id'")
+        nodes.append(node)
+    edges: list[dict[str, str]] = []
+    for i, edge in enumerate(raw_edges):
+        if not isinstance(edge, dict):
+            raise InputError(f"edges[{i}] must be an object")
+        if "source" in edge or "target" in edge:
+            source, target, kind = edge.get("source"), edge.get("target"), edge.get("kind")
+        else:
+            props = edge.get("props", {})
+            if not isinstance(props, dict):
+                raise InputError(f"edges[{i}].props must be an object")
+            source, target, kind = edge.get("a"), edge.get("b"), props.get("kind")
+        if not isinstance(source, str) or not isinstance(target, str):
+            raise InputError(f"edges[{i}] needs string 'source'/'target' (or 'a'/'b') node ids")
+        if kind is not None and not isinstance(kind, str):
+            raise InputError(f"edges[{i}] kind must be a string")
+        item = {"source": source, "target": target}
+        if kind is not None:
+            item["kind"] = kind
+        edges.append(item)
+    return nodes, edges
+
+
+def _read(path: str) -> Any:
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except RecursionError:
+        raise InputError(f"{path} is nested too deeply") from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 2 bad input or usage)."""
+    parser = argparse.ArgumentParser(prog="python -m kappa", description="κ topology analysis")
+    sub = parser.add_subparsers(dest="command", required=True)
+    cmd = sub.add_parser("analyze", help="print the canonical topology JSON of a graph file")
+    cmd.add_argument("file", help="JSON graph or editor document, '-' for stdin")
+    cmd.add_argument("--pretty", action="store_true", help="indent the JSON")
+    cmd.add_argument("--plane", help="plane id, for editor documents (default: the root plane)")
+    cmd.add_argument("--exact-limit", type=int, default=DEFAULT_EXACT_LIMIT, help="largest SCC with exact κ")
+    cmd.add_argument("--recommendation", action="store_true", help="add the 'recommendation' sentence")
+    args = parser.parse_args(argv)
+    try:
+        if args.exact_limit < 0:
+            raise InputError("--exact-limit must be >= 0")
+        nodes, edges = graph_from_json(_read(args.file), args.plane)
+        result = analyze(nodes, edges, exact_limit=args.exact_limit)
+    except (InputError, TypeError, ValueError) as exc:
+        print(f"kappa: error: {exc}", file=sys.stderr)
+        return 2
+    if args.recommendation:
+        result["recommendation"] = recommendation(result)
+    print(json.dumps(result, indent=2 if args.pretty else None, ensure_ascii=False))
+    return 0

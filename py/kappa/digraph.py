@@ -1,0 +1,91 @@
+"""Input validation and the compact directed graph the algorithms run on.
+
+The node universe is sorted (Python string order) and numbered 0..n-1, so every
+later step that iterates in index order is independent of the caller's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+__all__ = ["DIRECTED_KINDS", "Digraph", "build_digraph"]
+
+#: Edge kinds that take part in κ. A hard rule of the spec (§4.3): no toggle.
+DIRECTED_KINDS: frozenset[str] = frozenset({"causal", "temporal"})
+
+
+@dataclass(frozen=True, slots=True)
+class Digraph:
+    """A simple digraph on nodes 0..n-1 (no self-loops, no parallel arcs).
+
+    ``ids[i]`` is the id of node i (sorted); ``out[i]`` its sorted successors.
+    """
+
+    ids: list[str]
+    index: dict[str, int]
+    out: list[list[int]]
+    edge_count: int
+    self_loops_filtered: int
+
+    @property
+    def arc_count(self) -> int:
+        """Number of distinct arcs."""
+        return sum(len(s) for s in self.out)
+
+
+def _check_nodes(nodes: Iterable[str]) -> list[str]:
+    if isinstance(nodes, (str, bytes, Mapping)) or not isinstance(nodes, Iterable):
+        raise TypeError(f"nodes must be an iterable of node-id strings, got {type(nodes).__name__}")
+    ids = list(nodes)
+    for i, node in enumerate(ids):
+        if not isinstance(node, str):
+            raise TypeError(f"node ids must be strings: nodes[{i}] is {type(node).__name__} {node!r}")
+    return sorted(set(ids))
+
+
+def _endpoint(edge: Mapping, key: str, i: int) -> str:
+    try:
+        value = edge[key]
+    except KeyError:
+        raise ValueError(f"edges[{i}] has no {key!r} key") from None
+    if not isinstance(value, str):
+        raise TypeError(f"edges[{i}][{key!r}] must be a node-id string, got {type(value).__name__}")
+    return value
+
+
+def build_digraph(nodes: Iterable[str], edges: Iterable[Mapping]) -> Digraph:
+    """Validate ``nodes`` / ``edges`` and build the κ digraph.
+
+    Rules: edges whose endpoint is outside the node universe are ignored; an edge
+    with a ``kind`` takes part only if the kind is in DIRECTED_KINDS; self-loops are
+    ignored (and counted); parallel edges collapse to one arc.
+    Raises TypeError / ValueError naming the first bad item. O(n log n + m log m).
+    """
+    ids = _check_nodes(nodes)
+    index = {node: i for i, node in enumerate(ids)}
+    if isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable):
+        raise TypeError(f"edges must be an iterable of mappings, got {type(edges).__name__}")
+    succ: list[set[int]] = [set() for _ in ids]
+    edge_count = 0
+    loops = 0
+    for i, edge in enumerate(edges):
+        if not isinstance(edge, Mapping):
+            raise TypeError(f"edges[{i}] must be a mapping with 'source' and 'target', got {type(edge).__name__}")
+        edge_count += 1
+        source = _endpoint(edge, "source", i)
+        target = _endpoint(edge, "target", i)
+        kind = edge.get("kind")
+        if kind is not None and not isinstance(kind, str):
+            raise TypeError(f"edges[{i}]['kind'] must be a string, got {type(kind).__name__}")
+        if kind is not None and kind not in DIRECTED_KINDS:  # None: a plain directed edge
+            continue
+        u = index.get(source)
+        v = index.get(target)
+        if u is None or v is None:
+            continue
+        if u == v:
+            loops += 1
+            continue
+        succ[u].add(v)
+    return Digraph(ids, index, [sorted(s) for s in succ], edge_count, loops)

@@ -1,0 +1,169 @@
+"""κ of one strongly connected digraph: its arc-strong connectivity, exactly.
+
+κ(D) = min over nonempty proper node subsets X of |δ⁺(X)|, the number of arcs
+leaving X (equivalently, min over bipartitions (A, B) of min(|A→B|, |B→A|)).
+
+Method (Hao–Orlin's outer loop, run with unit-capacity augmenting paths):
+
+1. Every single-node cut is a candidate: κ ≤ δ = min out/in-degree.
+2. Forward pass. Fix s = node 0 (the smallest id). Visit the other nodes in BFS
+   order from s: t₁, t₂, … For stage i let S = {s, t₁, …, tᵢ₋₁}; a max flow from
+   the super-source S to tᵢ, capped at the best cut found so far, tells whether a
+   cut X ⊇ S with tᵢ ∉ X is smaller. Every X ∋ s is examined by the stage of its
+   first absent node, so the pass covers all cuts with s on the source side.
+   The flow is never reset: once tᵢ joins S the old flow is a circulation, which
+   does not change later maximum flows. Augmenting paths are searched backwards
+   from tᵢ and stop at the first node of S, so late stages are cheap.
+3. Reverse pass: the same on the reversed digraph covers the cuts with s on the
+   sink side.
+
+Tie-breaking (documented, deterministic): candidates are examined in the order
+(1) single-node cuts, nodes in sorted-id order, each node's out-arcs before its
+in-arcs; (2) forward stages; (3) reverse stages. A candidate replaces the best
+only when strictly smaller. A stage's cut is the canonical one nearest its sink
+(the nodes that can still reach tᵢ in the residual graph, which is the same for
+every maximum flow), so the result depends only on the sorted ids and the arcs.
+
+Cost: O(n + m) per augmenting path, at most κ⁺ paths per stage (κ⁺ = the best
+cut so far, ≤ δ), 2(n − 1) stages: O(δ·n·m) worst case; in practice the
+backward searches stop after a few arcs once S is large.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+__all__ = ["arc_strong_connectivity"]
+
+
+def arc_strong_connectivity(out: list[list[int]]) -> tuple[int, list[tuple[int, int]]]:
+    """κ of the strongly connected digraph ``out`` and one minimum cut.
+
+    ``out`` holds adjacency lists on nodes 0..n-1 (n ≥ 2, strongly connected,
+    no self-loops or parallel arcs). Returns ``(kappa, arcs)`` where ``arcs`` is the
+    complete, sorted list of the κ arcs leaving one side of a minimum cut.
+
+    >>> arc_strong_connectivity([[1], [2], [0]])
+    (1, [(0, 1)])
+    >>> arc_strong_connectivity([[2, 3], [2, 3], [0, 1], [0, 1]])[0]
+    2
+    """
+    n = len(out)
+    tail: list[int] = []
+    head: list[int] = []
+    out_arcs: list[list[int]] = [[] for _ in range(n)]
+    in_arcs: list[list[int]] = [[] for _ in range(n)]
+    for u in range(n):
+        for v in out[u]:
+            e = len(tail)
+            tail.append(u)
+            head.append(v)
+            out_arcs[u].append(e)
+            in_arcs[v].append(e)
+
+    best = len(tail) + 1
+    cut: list[int] = []
+    for v in range(n):
+        if len(out_arcs[v]) < best:
+            best, cut = len(out_arcs[v]), out_arcs[v]
+        if len(in_arcs[v]) < best:
+            best, cut = len(in_arcs[v]), in_arcs[v]
+    if best > 1:
+        best, cut = _pass(n, tail, head, out_arcs, in_arcs, best, cut)
+    if best > 1:
+        best, cut = _pass(n, head, tail, in_arcs, out_arcs, best, cut)
+    arcs = sorted((tail[e], head[e]) for e in cut)
+    return best, arcs
+
+
+def _pass(
+    n: int,
+    tail: list[int],
+    head: list[int],
+    out_arcs: list[list[int]],
+    in_arcs: list[list[int]],
+    best: int,
+    cut: list[int],
+) -> tuple[int, list[int]]:
+    """One pass over the cuts X ∋ 0, in the orientation given by tail/head."""
+    order = _bfs_order(n, head, out_arcs)
+    flow = bytearray(len(tail))
+    in_s = bytearray(n)
+    in_s[0] = 1
+    mark = [0] * n
+    via = [0] * n
+    stamp = 0
+    for t in order[1:]:
+        k = 0
+        # Direct arcs from S need no search.
+        for e in in_arcs[t]:
+            if not flow[e] and in_s[tail[e]]:
+                flow[e] = 1
+                k += 1
+                if k >= best:
+                    break
+        while k < best:
+            stamp += 1
+            mark[t] = stamp
+            queue = [t]
+            found = -1
+            for y in queue:
+                for e in in_arcs[y]:
+                    if not flow[e]:
+                        x = tail[e]
+                        if mark[x] != stamp:
+                            mark[x] = stamp
+                            via[x] = e
+                            if in_s[x]:
+                                found = x
+                                break
+                            queue.append(x)
+                if found >= 0:
+                    break
+                for e in out_arcs[y]:
+                    if flow[e]:
+                        x = head[e]
+                        if mark[x] != stamp:
+                            mark[x] = stamp
+                            via[x] = e
+                            if in_s[x]:
+                                found = x
+                                break
+                            queue.append(x)
+                if found >= 0:
+                    break
+            if found < 0:
+                # queue = every node that can reach t: the sink side of the cut.
+                best = k
+                cut = [e for y in queue for e in in_arcs[y] if mark[tail[e]] != stamp]
+                break
+            x = found
+            while x != t:
+                e = via[x]
+                if tail[e] == x:
+                    flow[e] = 1
+                    x = head[e]
+                else:
+                    flow[e] = 0
+                    x = tail[e]
+            k += 1
+        if best <= 1:
+            break
+        in_s[t] = 1
+    return best, cut
+
+
+def _bfs_order(n: int, head: list[int], out_arcs: list[list[int]]) -> list[int]:
+    seen = bytearray(n)
+    seen[0] = 1
+    order = [0]
+    queue = deque(order)
+    while queue:
+        u = queue.popleft()
+        for e in out_arcs[u]:
+            v = head[e]
+            if not seen[v]:
+                seen[v] = 1
+                order.append(v)
+                queue.append(v)
+    return order

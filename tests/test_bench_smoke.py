@@ -1,0 +1,11 @@
+"""The benchmark script runs (tiny sizes; it asserts κ agreement, not timings)."""
+
+from __future__ import annotations
+
+import bench_engine
+
+
+def test_bench_quick_runs(capsys):
+    bench_engine.main(["--quick"])
+    out = capsys.readouterr().out
+    assert "vs networkx" in out and "bitmask" in out and "editor-like" in out

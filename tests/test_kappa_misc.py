@@ -1,0 +1,78 @@
+"""Instrumentation, recommendation text, the per-SCC cache, purity of the package."""
+
+from __future__ import annotations
+
+import ast
+import logging
+from pathlib import Path
+
+from kappa_helpers import BUSINESS, edges_of, k22, nodes_of
+
+from kappa import KappaCache, analyze, recommendation
+
+FIELDS = ("duration_ms", "node_count", "edge_count", "self_loops_filtered", "scc_count", "max_kappa", "routing")
+
+
+def test_debug_record_carries_structured_fields(caplog):
+    with caplog.at_level(logging.DEBUG, logger="kappa"):
+        analyze(["a", "b", "c"], edges_of([("a", "b"), ("b", "a"), ("c", "c")]))
+    (record,) = [r for r in caplog.records if r.name == "kappa"]
+    assert record.levelno == logging.DEBUG
+    values = {f: getattr(record, f) for f in FIELDS}
+    assert values["node_count"] == 3 and values["edge_count"] == 3 and values["self_loops_filtered"] == 1
+    assert values["scc_count"] == 1 and values["max_kappa"] == 1 and values["routing"] == "deliberate"
+    assert isinstance(values["duration_ms"], float) and values["duration_ms"] >= 0
+
+
+def test_no_record_when_debug_is_off(caplog):
+    with caplog.at_level(logging.INFO, logger="kappa"):
+        analyze(["a"], [])
+    assert not [r for r in caplog.records if r.name == "kappa"]
+
+
+def test_recommendation_business_sentence():
+    result = analyze(nodes_of(BUSINESS), edges_of(BUSINESS))
+    text = recommendation(result)
+    fault = result["sccs"][0]["fault_line_edges"][0]
+    assert text == (
+        "This knowledge region contains 1 strongly connected component with κ=1. The concepts "
+        "[customer-retention, market-share, product-quality, r-and-d, revenue] are mutually dependent. "
+        f"Deliberate on the fault line before answering: {fault['source']}→{fault['target']}."
+    )
+
+
+def test_recommendation_several_and_approximate():
+    pairs = [*k22(), ("x", "y"), ("y", "x")]
+    text = recommendation(analyze(nodes_of(pairs), edges_of(pairs)))
+    assert text.startswith("This knowledge region contains 2 strongly connected components with max κ=2.")
+    assert "Deliberate on the fault lines before answering:" in text
+    ring = [(f"n{i}", f"n{(i + 1) % 5}") for i in range(5)]
+    approx = recommendation(analyze(nodes_of(ring), edges_of(ring), exact_limit=3))
+    assert "κ≈5" in approx and "upper bound" in approx
+
+
+def test_cache_skips_unchanged_sccs_and_gives_identical_results():
+    pairs = [*k22(), ("x", "y"), ("y", "x")]
+    cache = KappaCache()
+    first = analyze(nodes_of(pairs), edges_of(pairs), cache=cache)
+    assert (cache.hits, cache.misses) == (0, 2)
+    second = analyze(nodes_of(pairs, ["z"]), edges_of([*pairs, ("y", "z")]), cache=cache)
+    assert (cache.hits, cache.misses) == (2, 2)
+    assert second["sccs"] == first["sccs"]
+    third = analyze(nodes_of(pairs), edges_of([*pairs, ("a1", "a2")]), cache=cache)
+    assert (cache.hits, cache.misses) == (3, 3)
+    assert third == analyze(nodes_of(pairs), edges_of([*pairs, ("a1", "a2")]))
+
+
+def test_engine_is_pure_standard_library():
+    allowed = {"__future__", "argparse", "collections", "dataclasses", "json", "logging", "sys", "time", "typing"}
+    for path in (Path(__file__).resolve().parents[1] / "py" / "kappa").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] in allowed, f"{path.name} imports {name}"

@@ -1,0 +1,113 @@
+"""Edge previews agree with a full re-analysis of the edited graph."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from kappa_helpers import BUSINESS, edges_of, k22, nodes_of
+
+from kappa import analyze, preview_edge_impact, preview_edge_impacts, preview_edge_removal
+
+
+@st.composite
+def graph_and_pair(draw):
+    n = draw(st.integers(min_value=1, max_value=8))
+    names = [f"v{i}" for i in range(n)]
+    node = st.sampled_from(names)
+    arcs = draw(st.lists(st.tuples(node, node), max_size=3 * n))
+    return names, arcs, draw(node), draw(node)
+
+
+def scc_of(result, node):
+    for scc in result["sccs"]:
+        if node in scc["nodes"]:
+            return scc
+    return None
+
+
+@settings(max_examples=400, deadline=None)
+@given(graph_and_pair())
+def test_add_preview_matches_reanalysis(case):
+    names, arcs, u, v = case
+    before = analyze(names, edges_of(arcs))
+    after = analyze(names, edges_of([*arcs, (u, v)]))
+    p = preview_edge_impact(names, edges_of(arcs), u, v)
+    assert p["kappa_before"] == before["max_kappa"]
+    assert p["kappa_after"] == after["max_kappa"]
+    assert p["kappa_delta"] == after["max_kappa"] - before["max_kappa"]
+    merged = scc_of(after, u)
+    closes = u != v and merged is not None and v in merged["nodes"]
+    old = [s for s in before["sccs"] if merged and set(s["nodes"]) & set(merged["nodes"])] if closes else []
+    assert p["creates_new_scc"] == (closes and not old)
+    grew = closes and len(old) >= 1 and not (len(old) == 1 and old[0]["nodes"] == merged["nodes"])
+    assert p["enlarges_existing_scc"] == grew
+    if closes:
+        assert p["merged_scc_nodes"] == merged["nodes"]
+        assert p["scc_kappa_after"] == merged["kappa"]
+    if not closes or (
+        old and len(old) == 1 and old[0]["nodes"] == merged["nodes"] and old[0]["kappa"] == merged["kappa"]
+    ):
+        assert p["description"] == "no topological change"
+
+
+@settings(max_examples=400, deadline=None)
+@given(graph_and_pair())
+def test_removal_preview_matches_reanalysis(case):
+    names, arcs, u, v = case
+    before = analyze(names, edges_of(arcs))
+    after = analyze(names, edges_of([a for a in arcs if a != (u, v)]))
+    p = preview_edge_removal(names, edges_of(arcs), u, v)
+    assert p["kappa_before"] == before["max_kappa"]
+    assert p["kappa_after"] == after["max_kappa"]
+    assert p["removes_arc"] == ((u, v) in arcs and u != v)
+    changed = [s["nodes"] for s in before["sccs"]] != [s["nodes"] for s in after["sccs"]]
+    assert p["breaks_scc"] == changed
+    if not changed and p["kappa_after"] == p["kappa_before"] and p["scc_kappa_after"] == p["scc_kappa_before"]:
+        assert p["description"] == "no topological change"
+
+
+def test_batched_preview_equals_single_previews():
+    names = nodes_of(BUSINESS, ["company", "x"])
+    edges = edges_of([*BUSINESS, ("company", "market-share"), ("revenue", "x")])
+    batch = preview_edge_impacts(names, edges, "revenue", names)
+    for target in names:
+        assert batch[target] == preview_edge_impact(names, edges, "revenue", target)
+    assert batch["company"]["description"] == "enlarges loop"
+    assert batch["company"]["enlarges_existing_scc"] is True
+    assert batch["x"]["description"] == "no topological change"
+
+
+def test_batched_preview_accepts_a_precomputed_base():
+    names = nodes_of(k22(), ["c"])
+    edges = edges_of(k22())
+    base = analyze(names, edges)
+    assert preview_edge_impacts(names, edges, "a1", ["a2", "c"], base=base) == preview_edge_impacts(
+        names, edges, "a1", ["a2", "c"]
+    )
+
+
+def test_descriptions():
+    pairs = [("a", "b"), ("b", "c")]
+    assert preview_edge_impact(["a", "b", "c"], edges_of(pairs), "c", "a")["description"] == "creates feedback loop"
+    assert preview_edge_impact(["a", "b", "c"], edges_of(pairs), "a", "c")["description"] == "no topological change"
+    two = [("a", "b"), ("b", "a"), ("c", "d"), ("d", "c"), ("b", "c")]
+    assert preview_edge_impact(nodes_of(two), edges_of(two), "d", "a")["description"] == "merges feedback loops"
+    cycle = [("a", "b"), ("b", "c"), ("c", "a"), ("a", "c"), ("c", "b")]
+    strengthen = preview_edge_impact(nodes_of(cycle), edges_of(cycle), "b", "a")
+    assert (strengthen["description"], strengthen["kappa_before"], strengthen["kappa_after"]) == (
+        "strengthens loop",
+        1,
+        2,
+    )
+
+
+def test_removal_descriptions():
+    assert preview_edge_removal(["a", "b"], edges_of([("a", "b"), ("b", "a")]), "a", "b")["description"] == (
+        "breaks feedback loop"
+    )
+    weak = preview_edge_removal(nodes_of(k22()), edges_of(k22()), "a1", "b1")
+    assert (weak["description"], weak["kappa_before"], weak["kappa_after"]) == ("weakens loop", 2, 1)
+    shrink = preview_edge_removal(nodes_of(BUSINESS), edges_of(BUSINESS), "customer-retention", "revenue")
+    assert shrink["description"] == "shrinks loop"
+    absent = preview_edge_removal(["a", "b"], edges_of([("a", "b")], "context"), "a", "b")
+    assert absent["removes_arc"] is False and absent["description"] == "no topological change"

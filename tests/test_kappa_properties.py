@@ -1,0 +1,128 @@
+"""Property tests: κ against independent oracles, fault lines, order invariance."""
+
+from __future__ import annotations
+
+import random
+
+import networkx as nx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from oracle import reference_topology
+
+from kappa import analyze
+
+
+@st.composite
+def small_digraphs(draw, max_nodes: int = 10):
+    n = draw(st.integers(min_value=0, max_value=max_nodes))
+    names = [f"v{i}" for i in range(n)]
+    pairs = st.tuples(st.sampled_from(names), st.sampled_from(names)) if n else st.nothing()
+    arcs = draw(st.lists(pairs, max_size=4 * n)) if n else []
+    return names, arcs
+
+
+@st.composite
+def strong_digraphs(draw, max_nodes: int = 200):
+    """A random strongly connected digraph: a union of random Hamiltonian cycles plus chords."""
+    n = draw(st.integers(min_value=2, max_value=max_nodes))
+    seed = draw(st.integers(min_value=0, max_value=2**32 - 1))
+    cycles = draw(st.integers(min_value=1, max_value=4))
+    chords = draw(st.integers(min_value=0, max_value=2 * n))
+    rng = random.Random(seed)
+    arcs: set[tuple[int, int]] = set()
+    for _ in range(cycles):
+        perm = list(range(n))
+        rng.shuffle(perm)
+        arcs |= {(perm[i], perm[(i + 1) % n]) for i in range(n)}
+    for _ in range(chords):
+        u, v = rng.randrange(n), rng.randrange(n)
+        if u != v:
+            arcs.add((u, v))
+    return n, sorted(arcs)
+
+
+def edges(arcs):
+    return [{"source": u, "target": v, "kind": "causal"} for u, v in arcs]
+
+
+def check_fault_line(scc_nodes: list[str], arcs: set[tuple[str, str]], faults: list[dict]) -> None:
+    """The fault line is exactly the set of arcs leaving one side S of a cut."""
+    fault = {(e["source"], e["target"]) for e in faults}
+    assert fault <= arcs
+    inner = {(u, v) for u, v in arcs if u in scc_nodes and v in scc_nodes}
+    rest = inner - fault
+    side = {u for u, _ in fault}
+    stack = list(side)
+    while stack:
+        x = stack.pop()
+        for u, v in rest:
+            if u == x and v not in side:
+                side.add(v)
+                stack.append(v)
+    assert side != set(scc_nodes), "removing the fault line must break strong connectivity"
+    leaving = {(u, v) for u, v in inner if u in side and v not in side}
+    assert leaving == fault
+
+
+@settings(max_examples=400, deadline=None)
+@given(small_digraphs())
+def test_kappa_equals_brute_force(graph):
+    names, arcs = graph
+    result = analyze(names, edges(arcs))
+    expected = reference_topology(names, set(arcs))
+    assert [(s["nodes"], s["kappa"]) for s in result["sccs"]] == expected
+    arc_set = {(u, v) for u, v in arcs if u != v}
+    for scc in result["sccs"]:
+        assert len(scc["fault_line_edges"]) == scc["kappa"]
+        check_fault_line(scc["nodes"], arc_set, scc["fault_line_edges"])
+    in_scc = {v for s in result["sccs"] for v in s["nodes"]}
+    assert result["dag_nodes"] == sorted(set(names) - in_scc)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(strong_digraphs())
+def test_kappa_equals_networkx_edge_connectivity(graph):
+    n, arcs = graph
+    names = [f"n{i:03d}" for i in range(n)]
+    named = [(names[u], names[v]) for u, v in arcs]
+    result = analyze(names, edges(named))
+    (scc,) = result["sccs"]
+    g = nx.DiGraph()
+    g.add_nodes_from(names)
+    g.add_edges_from(named)
+    assert scc["kappa"] == nx.edge_connectivity(g)
+    assert len(scc["fault_line_edges"]) == scc["kappa"]
+    check_fault_line(names, set(named), scc["fault_line_edges"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_digraphs(max_nodes=12), st.randoms(use_true_random=False))
+def test_input_order_does_not_matter(graph, rnd):
+    names, arcs = graph
+    expected = analyze(names, edges(arcs))
+    shuffled_names = names + names[: len(names) // 2]
+    rnd.shuffle(shuffled_names)
+    shuffled_arcs = list(arcs) + list(arcs[: len(arcs) // 3])
+    rnd.shuffle(shuffled_arcs)
+    assert analyze(shuffled_names, edges(shuffled_arcs)) == expected
+
+
+ids = st.text(min_size=0, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(ids, min_size=1, max_size=8, unique=True), st.data())
+def test_arbitrary_string_ids(names, data):
+    pairs = data.draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names)), max_size=20))
+    result = analyze(names, edges(pairs))
+    expected = reference_topology(sorted(names), set(pairs))
+    assert [(s["nodes"], s["kappa"]) for s in result["sccs"]] == expected
+    assert sorted(result["dag_nodes"] + [v for s in result["sccs"] for v in s["nodes"]]) == sorted(names)
+
+
+def test_unicode_quotes_and_spaces():
+    names = ['a "quoted" node', "naïve café", "with space", "<script>alert(1)</script>", "κ"]
+    pairs = [(names[i], names[(i + 1) % len(names)]) for i in range(len(names))]
+    result = analyze(names, edges(pairs))
+    assert result["sccs"][0]["nodes"] == sorted(names)
+    assert result["sccs"][0]["kappa"] == 1
