@@ -170,3 +170,10 @@ def test_budget_caps_and_rounding():
         "timeout_multiplier": 3.5,
         "confidence_threshold": 0.95,
     }
+
+
+def test_business_fault_line_is_documented_choice_and_breaks_every_cycle():
+    result = analyze(nodes_of(BUSINESS), edges_of(BUSINESS))
+    assert result["sccs"][0]["fault_line_edges"] == [{"source": "product-quality", "target": "market-share"}]
+    rest = [pair for pair in BUSINESS if pair != ("product-quality", "market-share")]
+    assert analyze(nodes_of(BUSINESS), edges_of(rest))["scc_count"] == 0

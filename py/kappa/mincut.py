@@ -17,12 +17,20 @@ Method (Hao–Orlin's outer loop, run with unit-capacity augmenting paths):
 3. Reverse pass: the same on the reversed digraph covers the cuts with s on the
    sink side.
 
-Tie-breaking (documented, deterministic): candidates are examined in the order
-(1) single-node cuts, nodes in sorted-id order, each node's out-arcs before its
-in-arcs; (2) forward stages; (3) reverse stages. A candidate replaces the best
-only when strictly smaller. A stage's cut is the canonical one nearest its sink
-(the nodes that can still reach tᵢ in the residual graph, which is the same for
-every maximum flow), so the result depends only on the sorted ids and the arcs.
+Tie-breaking (documented, deterministic). Let s = node 0 and t = the node
+farthest from s by BFS over out-arcs (ties: the smallest id). The fault line is
+  (a) the minimum s→t cut nearest to t, if λ(s→t) = κ; else
+  (b) the minimum t→s cut nearest to s, if λ(t→s) = κ; else
+  (c) the first minimum cut found in the search order: single-node cuts (sorted
+      ids, out-arcs before in-arcs), then forward stages, then reverse stages,
+      a candidate replacing the best only when strictly smaller.
+"Nearest to the sink" is the set of nodes that can still reach the sink in the
+residual graph, which is the same for every maximum flow; so the result depends
+only on the sorted ids and the arcs. Rules (a)/(b) prefer a cut across the
+middle of the component over the cut around a single node: on the spec's
+business loop they pick product-quality→market-share, whose removal leaves no
+cycle, where (c) alone would pick customer-retention→revenue, which only
+shrinks the loop.
 
 Cost: O(n + m) per augmenting path, at most κ⁺ paths per stage (κ⁺ = the best
 cut so far, ≤ δ), 2(n − 1) stages: O(δ·n·m) worst case; in practice the
@@ -72,8 +80,28 @@ def arc_strong_connectivity(out: list[list[int]]) -> tuple[int, list[tuple[int, 
         best, cut = _pass(n, tail, head, out_arcs, in_arcs, best, cut)
     if best > 1:
         best, cut = _pass(n, head, tail, in_arcs, out_arcs, best, cut)
+    far = _bfs_order(n, head, out_arcs, farthest=True)[-1]
+    for orient in ((tail, head, out_arcs, in_arcs), (head, tail, in_arcs, out_arcs)):
+        preferred = _pair_cut(n, *orient, far, best)
+        if preferred is not None:
+            cut = preferred
+            break
     arcs = sorted((tail[e], head[e]) for e in cut)
     return best, arcs
+
+
+def _pair_cut(
+    n: int, tail: list[int], head: list[int], out_arcs: list[list[int]], in_arcs: list[list[int]], t: int, kappa: int
+) -> list[int] | None:
+    """The min 0→t cut nearest to t if λ(0→t) = κ, else None. O(κ·(n + m))."""
+    in_s = bytearray(n)
+    in_s[0] = 1
+    flow = bytearray(len(tail))
+    k, sink_side = _augment(t, kappa + 1, flow, in_s, tail, head, out_arcs, in_arcs, [[0] * n, [0] * n, [0]])
+    if k != kappa or sink_side is None:
+        return None
+    inside = set(sink_side)
+    return [e for y in sink_side for e in in_arcs[y] if tail[e] not in inside]
 
 
 def _pass(
@@ -90,72 +118,103 @@ def _pass(
     flow = bytearray(len(tail))
     in_s = bytearray(n)
     in_s[0] = 1
-    mark = [0] * n
-    via = [0] * n
-    stamp = 0
+    scratch = [[0] * n, [0] * n, [0]]
     for t in order[1:]:
-        k = 0
-        # Direct arcs from S need no search.
-        for e in in_arcs[t]:
-            if not flow[e] and in_s[tail[e]]:
-                flow[e] = 1
-                k += 1
-                if k >= best:
-                    break
-        while k < best:
-            stamp += 1
-            mark[t] = stamp
-            queue = [t]
-            found = -1
-            for y in queue:
-                for e in in_arcs[y]:
-                    if not flow[e]:
-                        x = tail[e]
-                        if mark[x] != stamp:
-                            mark[x] = stamp
-                            via[x] = e
-                            if in_s[x]:
-                                found = x
-                                break
-                            queue.append(x)
-                if found >= 0:
-                    break
-                for e in out_arcs[y]:
-                    if flow[e]:
-                        x = head[e]
-                        if mark[x] != stamp:
-                            mark[x] = stamp
-                            via[x] = e
-                            if in_s[x]:
-                                found = x
-                                break
-                            queue.append(x)
-                if found >= 0:
-                    break
-            if found < 0:
-                # queue = every node that can reach t: the sink side of the cut.
-                best = k
-                cut = [e for y in queue for e in in_arcs[y] if mark[tail[e]] != stamp]
+        k, sink_side = _augment(t, best, flow, in_s, tail, head, out_arcs, in_arcs, scratch)
+        if sink_side is not None:
+            best = k
+            inside = set(sink_side)
+            cut = [e for y in sink_side for e in in_arcs[y] if tail[e] not in inside]
+            if best <= 1:
                 break
-            x = found
-            while x != t:
-                e = via[x]
-                if tail[e] == x:
-                    flow[e] = 1
-                    x = head[e]
-                else:
-                    flow[e] = 0
-                    x = tail[e]
-            k += 1
-        if best <= 1:
-            break
         in_s[t] = 1
     return best, cut
 
 
-def _bfs_order(n: int, head: list[int], out_arcs: list[list[int]]) -> list[int]:
+def _augment(
+    t: int,
+    cap: int,
+    flow: bytearray,
+    in_s: bytearray,
+    tail: list[int],
+    head: list[int],
+    out_arcs: list[list[int]],
+    in_arcs: list[list[int]],
+    scratch: list[list[int]],
+) -> tuple[int, list[int] | None]:
+    """Augment unit paths from the set S (``in_s``) to t until ``cap`` or failure.
+
+    ``flow`` may hold a circulation from earlier stages. Returns (k, None) when k
+    reached ``cap``, else (k, sink side): the nodes that can reach t in the residual
+    graph, whose entering arcs form a minimum cut of value k. ``scratch`` is
+    [mark, via, [stamp]] shared by the calls of one pass. O(k·(n + m)).
+    """
+    mark, via, counter = scratch
+    stamp = counter[0]
+    k = 0
+    # Direct arcs from S need no search.
+    for e in in_arcs[t]:
+        if k >= cap:
+            break
+        if not flow[e] and in_s[tail[e]]:
+            flow[e] = 1
+            k += 1
+    while k < cap:
+        stamp += 1
+        mark[t] = stamp
+        queue = [t]
+        found = -1
+        for y in queue:
+            for e in in_arcs[y]:
+                if not flow[e]:
+                    x = tail[e]
+                    if mark[x] != stamp:
+                        mark[x] = stamp
+                        via[x] = e
+                        if in_s[x]:
+                            found = x
+                            break
+                        queue.append(x)
+            if found >= 0:
+                break
+            for e in out_arcs[y]:
+                if flow[e]:
+                    x = head[e]
+                    if mark[x] != stamp:
+                        mark[x] = stamp
+                        via[x] = e
+                        if in_s[x]:
+                            found = x
+                            break
+                        queue.append(x)
+            if found >= 0:
+                break
+        if found < 0:
+            counter[0] = stamp
+            return k, queue
+        x = found
+        while x != t:
+            e = via[x]
+            if tail[e] == x:
+                flow[e] = 1
+                x = head[e]
+            else:
+                flow[e] = 0
+                x = tail[e]
+        k += 1
+    counter[0] = stamp
+    return k, None
+
+
+def _bfs_order(n: int, head: list[int], out_arcs: list[list[int]], farthest: bool = False) -> list[int]:
+    """BFS order from node 0 over out-arcs (arcs in sorted order).
+
+    With ``farthest`` the order is re-sorted by (distance, index), so its last node
+    is the farthest one with the smallest index.
+    """
     seen = bytearray(n)
     seen[0] = 1
+    dist = [0] * n
     order = [0]
     queue = deque(order)
     while queue:
@@ -164,6 +223,10 @@ def _bfs_order(n: int, head: list[int], out_arcs: list[list[int]]) -> list[int]:
             v = head[e]
             if not seen[v]:
                 seen[v] = 1
+                dist[v] = dist[u] + 1
                 order.append(v)
                 queue.append(v)
+    if farthest:
+        deepest = max(dist[v] for v in order)
+        return [min(v for v in order if dist[v] == deepest)]
     return order

@@ -1,0 +1,192 @@
+"""Actions: one object per command, shared by menus, keyboard and automation.
+
+An action names what it does, where it applies (node, edge, background or
+global), its shortcut keys, when it is enabled, and how to perform it. Actions
+that need a yes/no or a text from the user say so (``confirm`` / ``ask``); the
+browser layer asks, then calls ``perform`` with the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import kappa_ui
+from .editor import ZOOM_STEP, Editor
+from .model import EDGE_KINDS
+
+
+@dataclass(frozen=True)
+class Target:
+    """What an action applies to: a node, an edge, or a world point."""
+
+    node_id: str | None = None
+    edge_id: str | None = None
+    x: float = 0.0
+    y: float = 0.0
+
+
+@dataclass(frozen=True)
+class Action:
+    id: str
+    label: str
+    scope: str  # "node" | "edge" | "background" | "global"
+    perform: Callable[[Editor, Target, dict[str, Any]], Any]
+    keys: tuple[str, ...] = ()
+    enabled: Callable[[Editor, Target], bool] = lambda editor, target: True
+    confirm: Callable[[Editor, Target], str | None] | None = None
+    ask: Callable[[Editor, Target], tuple[str, str] | None] | None = None  # (question, initial text)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+REGISTRY: dict[str, Action] = {}
+
+
+def action(**kwargs) -> Action:
+    act = Action(**kwargs)
+    if act.id in REGISTRY:
+        raise ValueError(f"duplicate action {act.id}")
+    REGISTRY[act.id] = act
+    return act
+
+
+def run(editor: Editor, action_id: str, target: Target | None = None, args: dict[str, Any] | None = None) -> Any:
+    """Perform an action if it is enabled; returns its result (None when disabled)."""
+    act = REGISTRY[action_id]
+    target = target or Target()
+    if not act.enabled(editor, target):
+        return None
+    return act.perform(editor, target, args or {})
+
+
+def _node(editor: Editor, target: Target) -> bool:
+    return target.node_id is not None and target.node_id in editor.plane.nodes
+
+
+def _edge(editor: Editor, target: Target) -> bool:
+    return target.edge_id is not None and target.edge_id in editor.plane.edges
+
+
+def _is_type(node_type: str) -> Callable[[Editor, Target], bool]:
+    return lambda e, t: _node(e, t) and e.plane.nodes[t.node_id].type == node_type
+
+
+# ---------------------------------------------------------------- global
+action(id="undo", label="Undo", scope="global", keys=("Mod+z",), perform=lambda e, t, a: e.undo(),
+       enabled=lambda e, t: e.history.can_undo)  # fmt: skip
+action(id="redo", label="Redo", scope="global", keys=("Mod+Shift+z", "Mod+y"), perform=lambda e, t, a: e.redo(),
+       enabled=lambda e, t: e.history.can_redo)  # fmt: skip
+action(id="zoom-in", label="Zoom in", scope="global", keys=("+", "="), perform=lambda e, t, a: e.zoom_at(ZOOM_STEP))
+action(id="zoom-out", label="Zoom out", scope="global", keys=("-", "_"),
+       perform=lambda e, t, a: e.zoom_at(1 / ZOOM_STEP))  # fmt: skip
+action(id="zoom-reset", label="Reset zoom", scope="global", keys=("0",), perform=lambda e, t, a: e.reset_zoom())
+action(id="fit-view", label="Fit view", scope="global", keys=("f",), perform=lambda e, t, a: e.fit_view())
+action(id="delete-selection", label="Delete selection", scope="global", keys=("Delete", "Backspace"),
+       perform=lambda e, t, a: e.delete_edge(e.selected_edge) if e.selected_edge else e.delete_nodes(e.selection),
+       enabled=lambda e, t: bool(e.selection) or e.selected_edge is not None)  # fmt: skip
+
+
+def _cycle(editor: Editor, step: int) -> None:
+    ids = list(editor.plane.nodes)
+    if not ids:
+        return
+    current = editor.selection[0] if editor.selection else None
+    i = ids.index(current) if current in ids else (-1 if step > 0 else 0)
+    editor.select([ids[(i + step) % len(ids)]])
+
+
+action(id="select-next", label="Select next node", scope="global", keys=("Tab",), perform=lambda e, t, a: _cycle(e, 1))
+action(id="select-previous", label="Select previous node", scope="global", keys=("Shift+Tab",),
+       perform=lambda e, t, a: _cycle(e, -1))  # fmt: skip
+action(id="clear-selection", label="Clear selection", scope="global", keys=("Escape",),
+       perform=lambda e, t, a: e.select([]))  # fmt: skip
+
+# ---------------------------------------------------------------- background
+action(id="new-node", label="New node here", scope="background", perform=lambda e, t, a: e.add_node(t.x, t.y))
+action(id="new-stargate", label="New stargate here", scope="background",
+       perform=lambda e, t, a: e.add_node(t.x, t.y, "Stargate", "stargate"))  # fmt: skip
+
+# ---------------------------------------------------------------- node
+action(id="edit-text", label="Edit text", scope="node", keys=("Enter", "F2"), perform=lambda e, t, a: e.set_text(
+    t.node_id, a["text"]) if "text" in a else None, enabled=_node, extra={"overlay": True})  # fmt: skip
+
+
+def _connect(editor: Editor, target: Target, args: dict[str, Any]) -> str | None:
+    return editor.add_edge(target.node_id, args["to"], kind=args.get("kind", "causal"))
+
+
+action(id="connect", label="Connect to…", scope="node", keys=("c",), perform=_connect,
+       enabled=lambda e, t: _node(e, t) and len(e.plane.nodes) > 1)  # fmt: skip
+
+
+def _bend_enabled(editor: Editor, target: Target) -> bool:
+    return _node(editor, target) and kappa_ui.bend_target(editor, target.node_id) is not None
+
+
+def _bend(editor: Editor, target: Target, args: dict[str, Any]) -> str | None:
+    to = kappa_ui.bend_target(editor, target.node_id)
+    if to is None:
+        return None
+    with editor.transaction("Bend"):
+        return editor.add_edge(target.node_id, to, kind="causal", label="")
+
+
+action(id="bend", label="Bend — Create Feedback Loop", scope="node", keys=("b",), perform=_bend,
+       enabled=_bend_enabled, extra={"disabled_label": "No feedback loop possible nearby"})  # fmt: skip
+
+
+def _unbend_question(editor: Editor, target: Target) -> str | None:
+    choice = kappa_ui.unbend_choice(editor, target.node_id)
+    return None if choice is None else choice.question
+
+
+def _unbend(editor: Editor, target: Target, args: dict[str, Any]) -> str | None:
+    choice = kappa_ui.unbend_choice(editor, target.node_id)
+    if choice is None:
+        return None
+    with editor.transaction("Unbend"):
+        editor.delete_edge(choice.edge_id)
+    return choice.edge_id
+
+
+action(id="unbend", label="Unbend — Break Feedback Loop", scope="node", keys=("u",), perform=_unbend,
+       enabled=lambda e, t: _node(e, t) and kappa_ui.in_loop(e, t.node_id), confirm=_unbend_question)  # fmt: skip
+action(id="fork", label="Fork", scope="node", perform=lambda e, t, a: e.fork(t.node_id), enabled=_node)
+
+
+def _merge_enabled(editor: Editor, target: Target) -> bool:
+    return _node(editor, target) and len(editor.plane.nodes) > 1
+
+
+action(id="merge", label="Merge with…", scope="node", perform=lambda e, t, a: e.merge(t.node_id, a["with"]),
+       enabled=_merge_enabled)  # fmt: skip
+action(id="pin", label="Pin", scope="node", keys=("p",), perform=lambda e, t, a: e.set_pinned(t.node_id, True),
+       enabled=lambda e, t: _node(e, t) and not e.plane.nodes[t.node_id].pinned)  # fmt: skip
+action(id="unpin", label="Unpin", scope="node", keys=("p",), perform=lambda e, t, a: e.set_pinned(t.node_id, False),
+       enabled=lambda e, t: _node(e, t) and e.plane.nodes[t.node_id].pinned)  # fmt: skip
+action(id="to-stargate", label="Convert to Stargate", scope="node",
+       perform=lambda e, t, a: e.set_type(t.node_id, "stargate"), enabled=_is_type("normal"))  # fmt: skip
+action(id="to-normal", label="Convert to Normal", scope="node", perform=lambda e, t, a: e.set_type(t.node_id, "normal"),
+       enabled=lambda e, t: _is_type("stargate")(e, t) and not e.plane.nodes[t.node_id].portal_plane_id)  # fmt: skip
+action(id="enter-stargate", label="Enter stargate", scope="node", keys=("g",),
+       perform=lambda e, t, a: e.enter_stargate(t.node_id), enabled=_is_type("stargate"))  # fmt: skip
+action(id="delete-node", label="Delete", scope="node", perform=lambda e, t, a: e.delete_nodes([t.node_id]),
+       enabled=_node)  # fmt: skip
+
+# ---------------------------------------------------------------- edge
+for _kind in EDGE_KINDS:
+    action(id=f"kind-{_kind}", label=_kind.capitalize(), scope="edge",
+           perform=lambda e, t, a, k=_kind: e.set_edge(t.edge_id, kind=k),
+           enabled=lambda e, t, k=_kind: _edge(e, t) and e.plane.edges[t.edge_id].props.kind != k)  # fmt: skip
+action(id="reverse-edge", label="Reverse direction", scope="edge", perform=lambda e, t, a: e.reverse_edge(t.edge_id),
+       enabled=_edge)  # fmt: skip
+action(id="edit-label", label="Edit label…", scope="edge",
+       perform=lambda e, t, a: e.set_edge(t.edge_id, label=a["text"][:500]) if "text" in a else None, enabled=_edge,
+       ask=lambda e, t: ("Edge label", e.plane.edges[t.edge_id].props.label))  # fmt: skip
+for _s in range(1, 6):
+    action(id=f"strength-{_s}", label=f"Strength {_s}", scope="edge",
+           perform=lambda e, t, a, s=_s: e.set_edge(t.edge_id, strength=s),
+           enabled=lambda e, t, s=_s: _edge(e, t) and e.plane.edges[t.edge_id].props.strength != s)  # fmt: skip
+action(id="delete-edge", label="Delete edge", scope="edge", perform=lambda e, t, a: e.delete_edge(t.edge_id),
+       enabled=_edge)  # fmt: skip

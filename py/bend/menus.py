@@ -1,0 +1,130 @@
+"""Context-menu models built from actions (the DOM layer only renders them).
+
+A submenu may be lazy (``open_submenu``): the Connect-to previews are computed
+when the submenu opens, not on right-click.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import kappa_ui
+from .actions import REGISTRY, Target
+from .editor import Editor
+from .model import EDGE_KINDS
+
+
+@dataclass
+class MenuItem:
+    label: str
+    action_id: str | None = None
+    enabled: bool = True
+    args: dict[str, Any] = field(default_factory=dict)
+    submenu: Callable[[], list[MenuItem]] | None = None
+    tone: str = ""  # "" | "kappa" (cyan) | "muted" (grey) | "danger"
+    checked: bool | None = None
+    key_hint: str = ""
+    item_id: str = ""  # stable DOM id suffix for tests
+
+    @property
+    def has_submenu(self) -> bool:
+        return self.submenu is not None
+
+
+def _item(editor: Editor, target: Target, action_id: str, **kw: Any) -> MenuItem:
+    act = REGISTRY[action_id]
+    enabled = act.enabled(editor, target)
+    label = act.label if enabled or "disabled_label" not in act.extra else act.extra["disabled_label"]
+    hint = act.keys[0].upper() if act.keys and len(act.keys[0]) == 1 else ""
+    return MenuItem(label, action_id, enabled, key_hint=hint, item_id=action_id, **kw)
+
+
+def connect_submenu(editor: Editor, node_id: str) -> list[MenuItem]:
+    previews = kappa_ui.connect_previews(editor, node_id)
+    if not previews:
+        return [MenuItem("No nodes within 500 px", enabled=False, tone="muted", item_id="connect-none")]
+    return [
+        MenuItem(p.label, "connect", True, {"to": p.target}, tone=p.tone, item_id=f"connect-{i}")
+        for i, p in enumerate(previews)
+    ]
+
+
+def merge_submenu(editor: Editor, node_id: str) -> list[MenuItem]:
+    node = editor.plane.nodes[node_id]
+    items = []
+    for i, other in enumerate(editor.nodes_near(node_id)):
+        ok = not (other.portal_plane_id and node.portal_plane_id)
+        items.append(
+            MenuItem(
+                f"⇐ {kappa_ui.display_name(editor, other.id)}", "merge", ok, {"with": other.id}, item_id=f"merge-{i}"
+            )
+        )
+    return items or [MenuItem("No nodes within 500 px", enabled=False, tone="muted", item_id="merge-none")]
+
+
+def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
+    target = Target(node_id=node_id)
+    node = editor.plane.nodes[node_id]
+    items = [
+        _item(editor, target, "connect", submenu=lambda: connect_submenu(editor, node_id)),
+    ]
+    if kappa_ui.in_loop(editor, node_id):
+        items.append(_item(editor, target, "unbend", tone="kappa"))
+    elif editor.topology().scc(node_id) is None:
+        bend = _item(editor, target, "bend")
+        bend.tone = "kappa" if bend.enabled else "muted"
+        items.append(bend)
+    items += [
+        _item(editor, target, "edit-text"),
+        _item(editor, target, "fork"),
+        _item(editor, target, "merge", submenu=lambda: merge_submenu(editor, node_id)),
+        _item(editor, target, "unpin" if node.pinned else "pin"),
+    ]
+    if node.type == "stargate":
+        items.append(_item(editor, target, "enter-stargate"))
+        items.append(_item(editor, target, "to-normal"))
+    else:
+        items.append(_item(editor, target, "to-stargate"))
+    items.append(_item(editor, target, "delete-node", tone="danger"))
+    return items
+
+
+def edge_menu(editor: Editor, edge_id: str) -> list[MenuItem]:
+    target = Target(edge_id=edge_id)
+    edge = editor.plane.edges[edge_id]
+
+    def kinds() -> list[MenuItem]:
+        return [
+            MenuItem(k.capitalize(), f"kind-{k}", True, checked=edge.props.kind == k, item_id=f"kind-{k}")
+            for k in EDGE_KINDS
+        ]
+
+    def strengths() -> list[MenuItem]:
+        return [
+            MenuItem(f"{s}", f"strength-{s}", True, checked=edge.props.strength == s, item_id=f"strength-{s}")
+            for s in range(1, 6)
+        ]
+
+    fault = edge_id in editor.topology().fault_edges
+    items = []
+    if fault:
+        items.append(MenuItem("Fault line of a feedback loop", enabled=False, tone="kappa", item_id="fault-info"))
+    items += [
+        MenuItem(f"Kind: {edge.props.kind}", submenu=kinds, item_id="kind"),
+        _item(editor, target, "reverse-edge"),
+        _item(editor, target, "edit-label"),
+        MenuItem(f"Strength: {edge.props.strength}", submenu=strengths, item_id="strength"),
+        _item(editor, target, "delete-edge", tone="danger"),
+    ]
+    return items
+
+
+def background_menu(editor: Editor, x: float, y: float) -> list[MenuItem]:
+    target = Target(x=x, y=y)
+    return [
+        _item(editor, target, "new-node"),
+        _item(editor, target, "new-stargate"),
+        _item(editor, target, "fit-view"),
+    ]

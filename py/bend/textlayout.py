@@ -1,0 +1,134 @@
+"""Card text: markdown-ish lines wrapped to the card width, and the card size.
+
+The width of a string comes from an injected ``measure(text, font) -> px`` (the
+canvas in the browser; ``approx_measure`` in tests), so this stays DOM-free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Measure = Callable[[str, str], float]
+
+SANS = "Inter"
+MONO = "JetBrains Mono"
+FONTS = {
+    "h1": f"700 15px {SANS}",
+    "h2": f"600 13px {SANS}",
+    "body": f"400 12px {SANS}",
+    "bullet": f"400 12px {SANS}",
+    "quote": f"400 12px {SANS}",
+    "code": f"400 11px {MONO}",
+}
+LINE_HEIGHT = {"h1": 20.0, "h2": 18.0, "body": 16.0, "bullet": 16.0, "quote": 16.0, "code": 15.0}
+INDENT = {"bullet": 12.0, "quote": 10.0, "code": 6.0}
+MIN_WIDTH = 140.0
+MAX_WIDTH = 260.0
+PAD_X = 10.0
+PAD_Y = 8.0
+HEADER = 14.0
+MAX_LINES = 14
+PLACEHOLDER = "Double-click to edit"
+
+
+@dataclass(frozen=True, slots=True)
+class TextLine:
+    """One wrapped line: ``x``/``y`` are offsets from the card's top-left (y = baseline)."""
+
+    text: str
+    style: str
+    x: float
+    y: float
+    marker: str = ""  # "•", "1." …: drawn left of a list line
+
+
+@dataclass(frozen=True, slots=True)
+class CardLayout:
+    width: float
+    height: float
+    lines: tuple[TextLine, ...]
+
+
+def approx_measure(text: str, font: str) -> float:
+    """A font-free stand-in for canvas measureText (tests, CLI)."""
+    size = float(font.split("px")[0].split()[-1])
+    return len(text) * size * (0.6 if MONO in font else 0.55)
+
+
+def parse_lines(text: str) -> list[tuple[str, str, str]]:
+    """Split ``text`` into (style, text, marker) source lines."""
+    out: list[tuple[str, str, str]] = []
+    in_code = False
+    for raw in text.split("\n"):
+        line = raw.rstrip()
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+            continue
+        if in_code or raw.startswith("    "):
+            out.append(("code", line[4:] if raw.startswith("    ") and not in_code else line, ""))
+        elif line.startswith("# "):
+            out.append(("h1", line[2:].strip(), ""))
+        elif line.startswith(("## ", "### ", "#### ")):
+            out.append(("h2", line.split(" ", 1)[1].strip(), ""))
+        elif line.lstrip().startswith(("- ", "* ", "+ ")):
+            out.append(("bullet", line.lstrip()[2:].strip(), "•"))
+        elif line.startswith(">"):
+            out.append(("quote", line[1:].strip(), ""))
+        else:
+            head, _, rest = line.partition(". ")
+            if head.isdigit() and rest and len(head) <= 3:
+                out.append(("bullet", rest.strip(), f"{head}."))
+            else:
+                out.append(("body", line.replace("**", "").replace("__", ""), ""))
+    return out
+
+
+def wrap(text: str, font: str, width: float, measure: Measure) -> list[str]:
+    """Greedy word wrap; words wider than ``width`` are broken by characters."""
+    if not text:
+        return [""]
+    lines: list[str] = []
+    current = ""
+    for word in text.split(" "):
+        candidate = f"{current} {word}" if current else word
+        if measure(candidate, font) <= width:
+            current = candidate
+            continue
+        if current:
+            lines.append(current)
+        current = ""
+        while measure(word, font) > width and len(word) > 1:
+            cut = len(word) - 1
+            while cut > 1 and measure(word[:cut], font) > width:
+                cut = max(1, cut * 3 // 4) if measure(word[: cut * 3 // 4], font) > width else cut - 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        current = word
+    lines.append(current)
+    return lines
+
+
+def layout_card(text: str, measure: Measure) -> CardLayout:
+    """Lay out a card's text; returns its size and positioned lines. O(len(text))."""
+    source = parse_lines(text) if text.strip() else [("body", PLACEHOLDER, "")]
+    inner_max = MAX_WIDTH - 2 * PAD_X
+    wrapped: list[tuple[str, str, str, float]] = []
+    widest = 0.0
+    for style, content, marker in source:
+        indent = INDENT.get(style, 0.0)
+        font = FONTS[style]
+        for i, piece in enumerate(wrap(content, font, inner_max - indent, measure)):
+            wrapped.append((style, piece, marker if i == 0 else "", indent))
+            widest = max(widest, indent + measure(piece, font))
+    if len(wrapped) > MAX_LINES:
+        style, piece, marker, indent = wrapped[MAX_LINES - 1]
+        wrapped = [*wrapped[: MAX_LINES - 1], (style, piece.rstrip() + " …", marker, indent)]
+    width = min(MAX_WIDTH, max(MIN_WIDTH, widest + 2 * PAD_X))
+    y = HEADER + PAD_Y
+    lines = []
+    for style, piece, marker, indent in wrapped:
+        height = LINE_HEIGHT[style]
+        lines.append(TextLine(piece, style, PAD_X + indent, y + height * 0.75, marker))
+        y += height
+    return CardLayout(round(width, 2), round(y + PAD_Y, 2), tuple(lines))

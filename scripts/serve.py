@@ -1,0 +1,60 @@
+"""A static file server for the site on 127.0.0.1 (correct MIME types for .mjs/.wasm).
+
+    python scripts/serve.py [PORT]
+
+Any static server works; this one exists because Python's default table lacks
+some types that module scripts and WebAssembly need. Also used by the e2e tests.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TYPES = {
+    ".mjs": "text/javascript",
+    ".js": "text/javascript",
+    ".wasm": "application/wasm",
+    ".toml": "text/plain",
+    ".py": "text/plain",
+    ".whl": "application/zip",
+    ".woff2": "font/woff2",
+    ".json": "application/json",
+}
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
+        if self.server.verbose:  # type: ignore[attr-defined]
+            super().log_message(format, *args)
+
+
+def make_server(port: int = 0, root: Path = ROOT, verbose: bool = False) -> http.server.ThreadingHTTPServer:
+    """A server for ``root`` on 127.0.0.1:``port`` (0 = any free port); call serve_forever()."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), functools.partial(Handler, directory=str(root)))
+    server.verbose = verbose  # type: ignore[attr-defined]
+    server.daemon_threads = True
+    return server
+
+
+def start_in_thread(root: Path = ROOT) -> tuple[http.server.ThreadingHTTPServer, str]:
+    """Start a server on a free port; returns (server, base URL). Stop with server.shutdown()."""
+    server = make_server(0, root)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+if __name__ == "__main__":
+    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8000
+    server = make_server(port, verbose=True)
+    print(f"Serving {ROOT} on http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass

@@ -1,0 +1,105 @@
+"""Vendor the browser runtime into static/vendor/ (git-ignored): `make vendor`.
+
+Copies PyScript, Pyodide and the fonts from node_modules (installed by `npm ci`
+from the pinned package-lock.json), adds the micropip wheel Pyodide's lock names
+(PyPI's build, so the lock is rewritten to its sha256) and builds the project's
+own `kappa` wheel, so the page never requests anything from another origin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VENDOR = ROOT / "static" / "vendor"
+MODULES = ROOT / "node_modules"
+MICROPIP = "micropip-0.11.1-py3-none-any.whl"
+MICROPIP_SHA256 = "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"
+PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide.js"]
+FONTS = {"inter": ["400", "600", "700"], "jetbrains-mono": ["400", "700"]}
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def run(*cmd: str) -> None:
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, cwd=ROOT, check=True)
+
+
+def npm_ci() -> None:
+    lock = MODULES / ".package-lock.json"
+    if not lock.exists() or lock.stat().st_mtime < (ROOT / "package-lock.json").stat().st_mtime:
+        run("npm", "ci", "--no-audit", "--no-fund", "--loglevel=error")
+
+
+def copy_pyscript() -> None:
+    dest = VENDOR / "pyscript"
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(MODULES / "@pyscript" / "core" / "dist", dest, ignore=shutil.ignore_patterns("*.map"))
+
+
+def copy_pyodide() -> None:
+    dest = VENDOR / "pyodide"
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in PYODIDE_FILES:
+        shutil.copy2(MODULES / "pyodide" / name, dest / name)
+    wheel = dest / MICROPIP
+    if not wheel.exists() or sha256(wheel) != MICROPIP_SHA256:
+        with tempfile.TemporaryDirectory() as tmp:
+            run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+                "--python-version", "3.14", "--platform", "any", "-d", tmp, "micropip==0.11.1")  # fmt: skip
+            shutil.copy2(Path(tmp) / MICROPIP, wheel)
+    if sha256(wheel) != MICROPIP_SHA256:
+        raise SystemExit(f"{MICROPIP}: unexpected sha256 {sha256(wheel)}")
+    lock = json.loads((MODULES / "pyodide" / "pyodide-lock.json").read_text())
+    entry = lock["packages"]["micropip"]
+    if entry["file_name"] != MICROPIP:
+        raise SystemExit(f"pyodide-lock.json names {entry['file_name']}, expected {MICROPIP}")
+    entry["sha256"] = MICROPIP_SHA256
+    (dest / "pyodide-lock.json").write_text(json.dumps(lock))
+
+
+def copy_fonts() -> None:
+    for family, weights in FONTS.items():
+        src = MODULES / "@fontsource" / family
+        dest = VENDOR / "fonts" / family
+        shutil.rmtree(dest, ignore_errors=True)
+        (dest / "files").mkdir(parents=True)
+        for weight in weights:
+            shutil.copy2(src / f"{weight}.css", dest / f"{weight}.css")
+            for file in (src / "files").glob(f"*-{weight}-normal.woff*"):
+                shutil.copy2(file, dest / "files" / file.name)
+
+
+def build_kappa_wheel() -> None:
+    dest = VENDOR / "wheels"
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        build = Path(tmp) / "src"
+        shutil.copytree(ROOT / "py" / "kappa", build / "py" / "kappa", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy2(ROOT / "pyproject.toml", build / "pyproject.toml")
+        shutil.copy2(ROOT / "README.md", build / "README.md")
+        run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(dest), str(build))
+
+
+def main() -> None:
+    npm_ci()
+    copy_pyscript()
+    copy_pyodide()
+    copy_fonts()
+    build_kappa_wheel()
+    (VENDOR / ".stamp").write_text("ok\n")
+    print(f"vendored into {VENDOR.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()
