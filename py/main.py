@@ -1,6 +1,16 @@
-import sys
+"""Bendscope entry point (loaded by PyScript): boot the app or show why it could not."""
 
 import js
-from pyodide.ffi import to_js
 
-js.window.bendscope = to_js({"ready": True, "version": sys.version}, dict_converter=js.Object.fromEntries)
+try:
+    from app.app import App
+
+    app = App()
+    app.install_api()
+    await app.start()  # noqa: F704, PLE1142 - PyScript runs this module with top-level await
+    app.mark_ready()
+except Exception as exc:  # noqa: BLE001 - anything here must reach the user, not a blank page
+    import traceback
+
+    js.console.warn(traceback.format_exc())
+    js.window.bendscopeBootError(f"{type(exc).__name__}: {exc}")

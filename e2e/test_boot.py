@@ -1,0 +1,51 @@
+"""The page boots offline: every request on 127.0.0.1, no errors, demo graph shown."""
+
+from __future__ import annotations
+
+import json
+
+from kappa import analyze
+
+
+def test_boot_offline_with_demo(app_factory):
+    app = app_factory("seed=1")
+    page = app.page
+    assert page.locator("#loading").is_hidden()
+    assert page.locator("#error-banner").is_hidden()
+    assert app.stats() == {"nodes": 10, "edges": 10, "depth": 0, "zoom": 1}
+    assert app.pill("nodes") == "nodes: 10" and app.pill("edges") == "edges: 10"
+    assert app.pill("depth") == "depth: 0" and app.pill("zoom") == "zoom: 1.00"
+    assert any(line.startswith("[κ] topology: ") and "maxκ=1, sccs=1" in line for line in app.guard.debug)
+    app.guard.check(page)
+
+
+def test_topology_is_canonical_engine_output(app):
+    topo = json.loads(app.api("window.bendscope.topology()"))
+    doc = json.loads(app.api("window.bendscope.export()"))
+    plane = doc["planes"][0]
+    expected = analyze(
+        [n["id"] for n in plane["nodes"]],
+        [{"source": e["a"], "target": e["b"], "kind": e["props"]["kind"]} for e in plane["edges"]],
+    )
+    assert topo == expected
+    assert set(topo) == {"sccs", "dag_nodes", "routing", "max_kappa", "scc_count"}
+    assert topo["sccs"][0]["fault_line_edges"] == [{"source": "product-quality", "target": "market-share"}]
+
+
+def test_settle_is_deterministic_and_screen_positions(app_factory):
+    first = app_factory("seed=7&still=1")
+    second = app_factory("seed=7&still=1")
+    assert first.api("window.bendscope.export()") == second.api("window.bendscope.export()")
+    x, y = first.node_xy("company")
+    assert 0 < x < 1280 and 0 < y < 800
+    assert first.api("window.bendscope.screen_position('nope')") is None
+
+
+def test_no_frames_while_idle(app_factory):
+    app = app_factory("seed=3")
+    app.api("window.bendscope.load(JSON.stringify({nodes: ['a', 'b'], edges: [{source: 'a', target: 'b'}]}))")
+    app.api("window.bendscope.settle()")
+    app.page.wait_for_timeout(300)
+    before = len(app.api("window.bendscope.frame_times()"))
+    app.page.wait_for_timeout(600)
+    assert len(app.api("window.bendscope.frame_times()")) == before

@@ -1,0 +1,563 @@
+"""The browser application: wires the Editor to the canvas, the DOM and the user."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import js
+from pyodide.ffi import to_js
+
+from bend import actions, menus, persist
+from bend.actions import REGISTRY, Target
+from bend.demo import demo_document
+from bend.editor import Editor
+from bend.menus import MenuItem
+from bend.model import empty_document
+from bend.scene import build_scene
+
+from .dom import by_id, download, download_blob, js_obj, on, proxy
+from .measure import CanvasMeasure
+from .menu import Menu
+from .painter import Painter
+from .storage import LocalStore
+from .widgets import Breadcrumbs, Dialog, Hud, Inspector, TextOverlay, Toast, build_legend
+
+PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
+FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBrains Mono'", "700 10px 'JetBrains Mono'")
+
+
+def url_params() -> dict[str, str]:
+    params = js.URLSearchParams.new(js.window.location.search)
+    return {k: params.get(k) for k in ("seed", "still", "exact_limit", "fresh") if params.has(k)}
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return None if value is None else int(value)
+    except ValueError:
+        return None
+
+
+class App:
+    def __init__(self) -> None:
+        params = url_params()
+        self.still = params.get("still") == "1"
+        self.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+        self.measure = CanvasMeasure()
+        self.editor = Editor(measure=self.measure, seed=_int(params.get("seed")))
+        self.editor.exact_limit_override = _int(params.get("exact_limit"))
+        self.editor.topology_cache.on_recompute = lambda plane, topo: js.console.debug(topo.log_line())
+        self.canvas = by_id("canvas")
+        self.painter = Painter(self.canvas)
+        self.hud = Hud()
+        self.inspector = Inspector()
+        self.crumbs = Breadcrumbs(self.go_to_plane)
+        self.toast = Toast()
+        self.dialog = Dialog()
+        self.menu = Menu(self.activate_item)
+        self.overlay = TextOverlay(self.editor, self.request_frame)
+        self.store = LocalStore()
+        self.frame_pending = False
+        self.pulse_timer: Any = None
+        self.last_frame = 0.0
+        self.frame_times: list[float] = []
+        self.pointer: dict[str, Any] = {}
+        self.touches: dict[int, tuple[float, float]] = {}
+        self.pinch: tuple[float, float, float] | None = None
+        self._frame_proxy = proxy(self._frame)
+        self._autosave_proxy = proxy(self._autosave_tick)
+        self.autosave: persist.Autosave | None = None
+        self.fresh = params.get("fresh") == "1"
+
+    # ------------------------------------------------------------------ boot
+    async def start(self) -> None:
+        for font in FONTS:
+            await js.document.fonts.load(font, "Aκ≈→")
+        self.measure.cache.clear()
+        doc, message = (None, None) if self.fresh else persist.restore(self.store)
+        if doc is not None:
+            self.editor.replace_document(doc, alpha=0.3)
+        else:
+            self.editor.replace_document(demo_document(), alpha=1.0)
+            self.editor.doc.settings.seed = self.editor.seed
+        self.autosave = persist.Autosave(self.editor, self.store)
+        self.resize()
+        if self.still:
+            self.editor.settle()
+        build_legend()
+        self._wire()
+        self.paint(js.performance.now())
+        by_id("loading").hidden = True
+        if message:
+            self.toast.show(message, error=True, ms=8000)
+        self.request_frame()
+
+    # ------------------------------------------------------------------ frames
+    def request_frame(self) -> None:
+        self.editor.needs_paint = True
+        if not self.frame_pending:
+            self.frame_pending = True
+            js.requestAnimationFrame(self._frame_proxy)
+
+    def _frame(self, ts: float) -> None:
+        self.frame_pending = False
+        try:
+            start = js.performance.now()
+            moving = self.editor.tick() if not self.still else False
+            if moving and self.still:
+                moving = False
+            pulsing = self._pulsing()
+            if self.editor.needs_paint or moving or pulsing:
+                self.paint(ts)
+                self.frame_times.append(js.performance.now() - start)
+                del self.frame_times[:-600]
+            if moving or self.editor.needs_paint:
+                self.frame_pending = True
+                js.requestAnimationFrame(self._frame_proxy)
+            elif pulsing and self.pulse_timer is None:
+                self.pulse_timer = js.setTimeout(proxy(self._pulse_tick), PULSE_INTERVAL_MS)
+            if self.autosave is not None and self.editor.version != self.autosave.saved_version:
+                js.setTimeout(self._autosave_proxy, self.autosave.debounce_ms + 20)
+        except Exception as exc:  # noqa: BLE001 - never let one frame kill the app
+            self.report(exc)
+
+    def _pulse_tick(self) -> None:
+        self.pulse_timer = None
+        if not self.frame_pending:
+            self.frame_pending = True
+            js.requestAnimationFrame(self._frame_proxy)
+
+    def _pulsing(self) -> bool:
+        if self.still or self.reduced_motion:
+            return False
+        return self.editor.topology().max_kappa > 0
+
+    def paint(self, ts: float) -> None:
+        editor = self.editor
+        plane = editor.plane
+        cards = {n.id: editor.card(n) for n in plane.nodes.values()}
+        scene = build_scene(
+            plane,
+            cards,
+            viewport=editor.viewport,
+            selection=set(editor.selection),
+            selected_edge=editor.selected_edge,
+            topology=editor.topology(),
+            time_ms=0.0 if (self.still or self.reduced_motion) else ts,
+            still=self.still or self.reduced_motion,
+            editing=self.overlay.node_id,
+            measure=self.measure,
+        )
+        self.painter.paint(scene, float(js.window.devicePixelRatio or 1))
+        editor.needs_paint = False
+        self.hud.update(editor)
+        self.inspector.update(editor)
+        self.crumbs.update(editor)
+        by_id("btn-undo").disabled = not editor.history.can_undo
+        by_id("btn-redo").disabled = not editor.history.can_redo
+        if self.overlay.node_id is not None:
+            self.overlay.place()
+
+    def resize(self, *_: Any) -> None:
+        self.editor.viewport = (float(js.window.innerWidth), float(js.window.innerHeight))
+        self.request_frame()
+
+    def _autosave_tick(self) -> None:
+        if self.autosave is not None:
+            self.autosave.poll(js.performance.now())
+            if self.autosave.error:
+                self.toast.show(self.autosave.error, error=True)
+
+    def report(self, exc: BaseException) -> None:
+        js.console.warn(f"Bendscope: {type(exc).__name__}: {exc}")
+        self.toast.show(f"Something went wrong: {exc}", error=True, ms=6000)
+
+    # ------------------------------------------------------------------ actions
+    def perform(self, action_id: str, target: Target | None = None, args: dict | None = None) -> Any:
+        """Run an action, asking the user first when it needs a confirmation or a text."""
+        act = REGISTRY[action_id]
+        target = target or Target()
+        if not act.enabled(self.editor, target):
+            return None
+        if act.extra.get("overlay") and "text" not in (args or {}):
+            self.overlay.start(target.node_id)
+            return None
+        if act.confirm is not None and not (args or {}).get("confirmed"):
+            question = act.confirm(self.editor, target)
+            if question:
+                self.dialog.confirm(
+                    question, lambda ok: ok and self.perform(action_id, target, {**(args or {}), "confirmed": True})
+                )
+                return None
+        if act.ask is not None and "text" not in (args or {}):
+            question, initial = act.ask(self.editor, target)
+            self.dialog.prompt(
+                question, initial, lambda text: text is not None and self.perform(action_id, target, {"text": text})
+            )
+            return None
+        try:
+            result = actions.run(self.editor, action_id, target, args or {})
+        except ValueError as exc:
+            self.toast.show(str(exc), error=True)
+            return None
+        self.request_frame()
+        return result
+
+    def activate_item(self, item: MenuItem) -> None:
+        if item.action_id is None:
+            return
+        self.perform(item.action_id, self._menu_target, dict(item.args))
+
+    def open_menu(self, kind: str, sx: float, sy: float, node_id: str | None = None, edge_id: str | None = None):
+        editor = self.editor
+        if kind == "node":
+            items = menus.node_menu(editor, node_id)
+            self._menu_target = Target(node_id=node_id)
+            label = "Node menu"
+        elif kind == "edge":
+            items = menus.edge_menu(editor, edge_id)
+            self._menu_target = Target(edge_id=edge_id)
+            label = "Edge menu"
+        else:
+            wx, wy = editor.screen_to_world(sx, sy)
+            items = menus.background_menu(editor, wx, wy)
+            self._menu_target = Target(x=wx, y=wy)
+            label = "Canvas menu"
+        self.menu.show(items, sx, sy, label)
+
+    def open_submenu_for(self, node_id: str, item_id: str) -> None:
+        """Keyboard shortcut: open the node menu with one submenu expanded (C → Connect to…)."""
+        x, y = self.editor.screen_position(node_id) or (100, 100)
+        self.open_menu("node", x, y, node_id=node_id)
+        _, items, elements = self.menu.levels[0]
+        for i, item in enumerate(items):
+            if item.item_id == item_id:
+                self.menu._open_submenu(0, i, focus=True)
+
+    def go_to_plane(self, plane_id: str) -> None:
+        self.overlay.commit()
+        self.editor.go_to_plane(plane_id)
+        self.request_frame()
+
+    # ------------------------------------------------------------------ input
+    def _wire(self) -> None:
+        c = self.canvas
+        on(js.window, "resize", self.resize)
+        on(c, "pointerdown", self._pointer_down)
+        on(c, "pointermove", self._pointer_move)
+        on(c, "pointerup", self._pointer_up)
+        on(c, "pointercancel", self._pointer_up)
+        on(c, "dblclick", self._dblclick)
+        on(c, "wheel", self._wheel, passive=False)
+        on(c, "contextmenu", self._contextmenu)
+        on(js.window, "keydown", self._keydown)
+        on(js.window, "pagehide", lambda event: self.autosave and self.autosave.save())
+        on(js.window, "beforeunload", lambda event: self.autosave and self.autosave.save())
+        on(by_id("btn-undo"), "click", lambda e: self.perform("undo"))
+        on(by_id("btn-redo"), "click", lambda e: self.perform("redo"))
+        on(by_id("btn-fit"), "click", lambda e: self.perform("fit-view"))
+        on(by_id("btn-new"), "click", lambda e: self._replace_with(empty_document(), "Start an empty graph?"))
+        on(by_id("btn-demo"), "click", lambda e: self._replace_with(demo_document(), "Replace the graph with the demo?"))
+        on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
+        on(by_id("file-input"), "change", self._import_file)
+        on(by_id("btn-export"), "click", lambda e: download("bendscope.json", self.editor.export()))
+        on(by_id("btn-topology"), "click", lambda e: download("topology.json", self.editor.topology().json()))
+        on(by_id("btn-png"), "click", self._export_png)
+
+    def _xy(self, event: Any) -> tuple[float, float]:
+        rect = self.canvas.getBoundingClientRect()
+        return float(event.clientX - rect.left), float(event.clientY - rect.top)
+
+    def _pointer_down(self, event: Any) -> None:
+        try:
+            self.canvas.focus()
+            x, y = self._xy(event)
+            if event.pointerType == "touch":
+                self.touches[event.pointerId] = (x, y)
+                if len(self.touches) == 2:
+                    self.pointer = {}
+                    (x1, y1), (x2, y2) = self.touches.values()
+                    self.pinch = (math.hypot(x2 - x1, y2 - y1), (x1 + x2) / 2, (y1 + y2) / 2)
+                    return
+            if event.button != 0:
+                return
+            self.canvas.setPointerCapture(event.pointerId)
+            node = self.editor.node_at(x, y)
+            if node is not None:
+                self.editor.select([node.id])
+                self.editor.sim().fixed.add(node.id)
+                self.pointer = {"mode": "drag", "id": node.id, "start": (node.x, node.y), "at": (x, y), "moved": False}
+            else:
+                edge = self.editor.edge_at(x, y)
+                if edge is not None:
+                    self.editor.select_edge(edge.id)
+                    self.pointer = {}
+                else:
+                    self.editor.select([])
+                    self.pointer = {"mode": "pan", "at": (x, y)}
+                    self.canvas.classList.add("panning")
+            self.request_frame()
+        except Exception as exc:  # noqa: BLE001
+            self.report(exc)
+
+    def _pointer_move(self, event: Any) -> None:
+        x, y = self._xy(event)
+        if event.pointerType == "touch" and event.pointerId in self.touches:
+            self.touches[event.pointerId] = (x, y)
+            if self.pinch is not None and len(self.touches) == 2:
+                (x1, y1), (x2, y2) = self.touches.values()
+                dist = math.hypot(x2 - x1, y2 - y1)
+                d0, mx, my = self.pinch
+                if d0 > 0:
+                    self.editor.zoom_at(dist / d0, (x1 + x2) / 2, (y1 + y2) / 2)
+                    self.editor.pan_by((x1 + x2) / 2 - mx, (y1 + y2) / 2 - my)
+                self.pinch = (dist, (x1 + x2) / 2, (y1 + y2) / 2)
+                self.request_frame()
+                return
+        mode = self.pointer.get("mode")
+        if mode == "pan":
+            px, py = self.pointer["at"]
+            self.editor.pan_by(x - px, y - py)
+            self.pointer["at"] = (x, y)
+            self.request_frame()
+        elif mode == "drag":
+            px, py = self.pointer["at"]
+            if not self.pointer["moved"] and math.hypot(x - px, y - py) < 3:
+                return
+            self.pointer["moved"] = True
+            node = self.editor.plane.nodes.get(self.pointer["id"])
+            if node is None:
+                return
+            zoom = self.editor.plane.camera.zoom
+            node.x += (x - px) / zoom
+            node.y += (y - py) / zoom
+            node.vx = node.vy = 0.0
+            self.pointer["at"] = (x, y)
+            self.editor.sim().reheat(0.25)
+            self.request_frame()
+        else:
+            over = self.editor.node_at(x, y) is not None
+            self.canvas.classList.toggle("over-node", over)
+
+    def _pointer_up(self, event: Any) -> None:
+        self.touches.pop(event.pointerId, None)
+        if len(self.touches) < 2:
+            self.pinch = None
+        mode = self.pointer.get("mode")
+        if mode == "drag":
+            node_id = self.pointer["id"]
+            self.editor.sim().fixed.discard(node_id)
+            node = self.editor.plane.nodes.get(node_id)
+            if node is not None and self.pointer["moved"]:
+                self.editor.move_node(node_id, node.x, node.y, from_xy=self.pointer["start"])
+        self.canvas.classList.remove("panning")
+        self.pointer = {}
+        self.request_frame()
+
+    def _dblclick(self, event: Any) -> None:
+        try:
+            x, y = self._xy(event)
+            node = self.editor.node_at(x, y)
+            if node is None:
+                wx, wy = self.editor.screen_to_world(x, y)
+                node_id = self.editor.add_node(wx, wy)
+                self.overlay.start(node_id)
+            elif node.type == "stargate":
+                self.perform("enter-stargate", Target(node_id=node.id))
+            else:
+                self.overlay.start(node.id)
+            self.request_frame()
+        except Exception as exc:  # noqa: BLE001
+            self.report(exc)
+
+    def _wheel(self, event: Any) -> None:
+        event.preventDefault()
+        x, y = self._xy(event)
+        delta = float(event.deltaY) * (16 if event.deltaMode == 1 else 1)
+        self.editor.zoom_at(math.exp(-delta * 0.0015), x, y)
+        self.request_frame()
+
+    def _contextmenu(self, event: Any) -> None:
+        event.preventDefault()
+        try:
+            self.overlay.commit()
+            x, y = self._xy(event)
+            node = self.editor.node_at(x, y)
+            if node is not None:
+                self.editor.select([node.id])
+                self.open_menu("node", event.clientX, event.clientY, node_id=node.id)
+                return
+            edge = self.editor.edge_at(x, y)
+            if edge is not None:
+                self.editor.select_edge(edge.id)
+                self.open_menu("edge", event.clientX, event.clientY, edge_id=edge.id)
+            else:
+                self.open_menu("background", event.clientX, event.clientY)
+            self.request_frame()
+        except Exception as exc:  # noqa: BLE001
+            self.report(exc)
+
+    def _keydown(self, event: Any) -> None:
+        try:
+            self._handle_key(event)
+        except Exception as exc:  # noqa: BLE001
+            self.report(exc)
+
+    def _handle_key(self, event: Any) -> None:
+        if self.menu.open or self.dialog.open or self.overlay.node_id is not None:
+            return
+        tag = str(getattr(event.target, "tagName", "") or "").lower()
+        if tag in ("input", "textarea", "select") or getattr(event.target, "isContentEditable", False):
+            return
+        if tag == "button" and event.key in ("Enter", " "):
+            return
+        combo = _combo(event)
+        selected = self.editor.selection[0] if len(self.editor.selection) == 1 else None
+        if combo in ("Shift+F10", "ContextMenu"):
+            event.preventDefault()
+            if selected:
+                x, y = self.editor.screen_position(selected)
+                self.open_menu("node", x, y, node_id=selected)
+            elif self.editor.selected_edge:
+                w, h = self.editor.viewport
+                self.open_menu("edge", w / 2, h / 2, edge_id=self.editor.selected_edge)
+            else:
+                w, h = self.editor.viewport
+                self.open_menu("background", w / 2, h / 2)
+            return
+        if combo == "c" and selected:
+            event.preventDefault()
+            self.open_submenu_for(selected, "connect")
+            return
+        for act in REGISTRY.values():
+            if combo not in act.keys:
+                continue
+            if act.scope == "global":
+                target = Target()
+            elif act.scope == "node" and selected:
+                target = Target(node_id=selected)
+            else:
+                continue
+            if not act.enabled(self.editor, target):
+                continue
+            event.preventDefault()
+            self.perform(act.id, target)
+            return
+
+    # ------------------------------------------------------------------ files
+    def _replace_with(self, doc: Any, question: str) -> None:
+        def go(ok: bool) -> None:
+            if ok:
+                error = self.editor.load(_serialize(doc))
+                if error:
+                    self.toast.show(error, error=True)
+                self.editor.fit_view()
+                self.request_frame()
+
+        self.dialog.confirm(question + " This clears the undo history.", go, ok_label="Replace")
+
+    async def _import_file(self, event: Any) -> None:
+        files = event.target.files
+        if not files or files.length == 0:
+            return
+        file = files.item(0)
+        event.target.value = ""
+        if file.size > 10 * 1024 * 1024:
+            self.toast.show(f"Import refused: the file is {file.size / 1e6:.1f} MB; the limit is 10 MB.", error=True)
+            return
+        text = await file.text()
+        error = self.editor.load(str(text))
+        if error:
+            self.toast.show(f"Import refused: {error}", error=True, ms=8000)
+        else:
+            self.editor.fit_view()
+            self.toast.show(f"Imported {file.name}.")
+        self.request_frame()
+
+    def _export_png(self, event: Any) -> None:
+        def done(blob: Any) -> None:
+            if blob:
+                download_blob("bendscope.png", blob)
+
+        self.canvas.toBlob(proxy(done), "image/png")
+
+    # ------------------------------------------------------------------ automation API
+    def install_api(self) -> None:
+        from pyodide.ffi import jsnull
+
+        def load(text: Any) -> Any:
+            error = self.editor.load(str(text))
+            if error is None:
+                if self.still:
+                    self.editor.settle()
+                self.request_frame()
+                return jsnull
+            return error
+
+        def settle() -> int:
+            steps = self.editor.settle()
+            self.paint(js.performance.now())
+            return steps
+
+        def stats() -> Any:
+            return js_obj(self.editor.stats())
+
+        def screen_position(node_id: Any) -> Any:
+            pos = self.editor.screen_position(str(node_id))
+            return jsnull if pos is None else to_js(pos)
+
+        def action(action_id: Any, target: Any = None, args: Any = None) -> Any:
+            t = target.to_py() if hasattr(target, "to_py") else (target or {})
+            a = args.to_py() if hasattr(args, "to_py") else (args or {})
+            result = self.perform(str(action_id), Target(t.get("node_id"), t.get("edge_id"), t.get("x", 0.0), t.get("y", 0.0)), a)
+            self.paint(js.performance.now())
+            return jsnull if result is None or isinstance(result, bool) and not result else str(result)
+
+        def frame_times() -> Any:
+            return to_js(list(self.frame_times))
+
+        def paint_now() -> None:
+            self.paint(js.performance.now())
+
+        api = js.Object.new()
+        api.ready = False
+        for name, fn in {
+            "load": load,
+            "export": lambda: self.editor.export(),
+            "topology": lambda: self.editor.topology().json(),
+            "settle": settle,
+            "stats": stats,
+            "screen_position": screen_position,
+            "action": action,
+            "undo": lambda: action("undo"),
+            "redo": lambda: action("redo"),
+            "select": lambda node_id: (self.editor.select([str(node_id)]), paint_now()) and None,
+            "frame_times": frame_times,
+            "paint": paint_now,
+        }.items():
+            setattr(api, name, proxy(fn))
+        js.window.bendscope = api
+
+    def mark_ready(self) -> None:
+        js.window.bendscope.ready = True
+
+
+def _serialize(doc: Any) -> str:
+    from bend.document import serialize_document
+
+    return serialize_document(doc)
+
+
+def _combo(event: Any) -> str:
+    key = str(event.key)
+    parts = []
+    if event.ctrlKey or event.metaKey:
+        parts.append("Mod")
+    if event.altKey:
+        parts.append("Alt")
+    if event.shiftKey and (len(key) > 1 or parts):
+        parts.append("Shift")
+    if len(key) == 1 and parts:
+        key = key.lower()
+    return "+".join([*parts, key])

@@ -1,0 +1,66 @@
+"""DOM helpers. User text is only ever set with textContent, never as HTML."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import js
+from pyodide.ffi import create_proxy, to_js
+
+_KEEP: list[Any] = []  # proxies live as long as the page
+
+
+def proxy(fn: Callable) -> Any:
+    """A JS-callable proxy of ``fn`` that is never garbage collected."""
+    p = create_proxy(fn)
+    _KEEP.append(p)
+    return p
+
+
+def on(target: Any, event: str, handler: Callable, *, passive: bool | None = None, capture: bool = False) -> None:
+    options = {"capture": capture}
+    if passive is not None:
+        options["passive"] = passive
+    target.addEventListener(event, proxy(handler), js_obj(options))
+
+
+def js_obj(value: Any) -> Any:
+    """Python dict/list → plain JS object/array."""
+    return to_js(value, dict_converter=js.Object.fromEntries)
+
+
+def by_id(element_id: str) -> Any:
+    return js.document.getElementById(element_id)
+
+
+def el(tag: str, *, text: str | None = None, cls: str = "", attrs: dict[str, str] | None = None, children=()) -> Any:
+    node = js.document.createElement(tag)
+    if cls:
+        node.className = cls
+    if text is not None:
+        node.textContent = text
+    for key, value in (attrs or {}).items():
+        node.setAttribute(key, value)
+    for child in children:
+        node.appendChild(child)
+    return node
+
+
+def clear(node: Any) -> None:
+    while node.firstChild:
+        node.removeChild(node.firstChild)
+
+
+def download(filename: str, data: str, mime: str = "application/json") -> None:
+    blob = js.Blob.new(to_js([data]), js_obj({"type": mime}))
+    download_blob(filename, blob)
+
+
+def download_blob(filename: str, blob: Any) -> None:
+    url = js.URL.createObjectURL(blob)
+    link = el("a", attrs={"href": url, "download": filename})
+    js.document.body.appendChild(link)
+    link.click()
+    link.remove()
+    js.setTimeout(proxy(lambda: js.URL.revokeObjectURL(url)), 1000)

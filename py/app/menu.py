@@ -1,0 +1,169 @@
+"""Context menus rendered from bend.menus models, with WAI-ARIA menu semantics.
+
+Keyboard: ↑/↓ move, → or Enter opens a submenu, ←/Esc closes it, Enter/Space
+activates, Esc on the top menu closes everything. Submenus are built when they
+open (the Connect-to previews are computed then).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import js
+
+from bend.menus import MenuItem
+
+from .dom import el, on
+
+
+class Menu:
+    def __init__(self, activate: Callable[[MenuItem], None]) -> None:
+        self.root = js.document.getElementById("menu-root")
+        self.activate = activate
+        self.levels: list[tuple[Any, list[MenuItem], list[Any]]] = []  # (element, items, item elements)
+        on(js.document, "pointerdown", self._outside, capture=True)
+
+    @property
+    def open(self) -> bool:
+        return bool(self.levels)
+
+    def show(self, items: list[MenuItem], x: float, y: float, label: str = "Context menu") -> None:
+        self.close()
+        self._open_level(items, x, y, label)
+        self._focus(0, 0)
+
+    def close(self) -> None:
+        for element, _, _ in self.levels:
+            element.remove()
+        self.levels = []
+
+    def _open_level(self, items: list[MenuItem], x: float, y: float, label: str) -> None:
+        depth = len(self.levels)
+        box = el("div", cls="menu", attrs={"role": "menu", "aria-label": label, "id": f"menu-{depth}"})
+        elements = []
+        for i, item in enumerate(items):
+            role = "menuitemradio" if item.checked is not None else "menuitem"
+            attrs = {"role": role, "tabindex": "-1", "id": f"mi-{depth}-{item.item_id or i}"}
+            if item.item_id:
+                attrs["data-item"] = item.item_id
+            if not item.enabled:
+                attrs["aria-disabled"] = "true"
+            if item.has_submenu:
+                attrs["aria-haspopup"] = "menu"
+                attrs["aria-expanded"] = "false"
+            if item.checked is not None:
+                attrs["aria-checked"] = "true" if item.checked else "false"
+            children = []
+            if item.checked is not None:
+                children.append(el("span", text="✓" if item.checked else "", cls="check"))
+            children.append(el("span", text=item.label, cls="label"))
+            if item.key_hint:
+                children.append(el("span", text=item.key_hint, cls="hint"))
+            if item.has_submenu:
+                children.append(el("span", text="›", cls="chevron"))
+            node = el("div", cls=f"tone-{item.tone}" if item.tone else "", attrs=attrs, children=children)
+            on(node, "click", lambda event, d=depth, k=i: self._click(event, d, k))
+            on(node, "pointerenter", lambda event, d=depth, k=i: self._hover(d, k))
+            on(node, "keydown", lambda event, d=depth, k=i: self._key(event, d, k))
+            box.appendChild(node)
+            elements.append(node)
+        self.root.appendChild(box)
+        # keep inside the window
+        w, h = js.window.innerWidth, js.window.innerHeight
+        rect = box.getBoundingClientRect()
+        box.style.left = f"{max(4, min(x, w - rect.width - 4)):.0f}px"
+        box.style.top = f"{max(4, min(y, h - rect.height - 4)):.0f}px"
+        self.levels.append((box, items, elements))
+
+    def _focus(self, depth: int, index: int) -> None:
+        _, items, elements = self.levels[depth]
+        if elements:
+            elements[index % len(elements)].focus()
+
+    def _truncate(self, depth: int) -> None:
+        while len(self.levels) > depth + 1:
+            element, _, _ = self.levels.pop()
+            element.remove()
+        for node in self.levels[depth][2]:
+            if node.getAttribute("aria-haspopup"):
+                node.setAttribute("aria-expanded", "false")
+
+    def _open_submenu(self, depth: int, index: int, focus: bool) -> None:
+        _, items, elements = self.levels[depth]
+        item = items[index]
+        if not item.has_submenu or not item.enabled:
+            return
+        self._truncate(depth)
+        rect = elements[index].getBoundingClientRect()
+        elements[index].setAttribute("aria-expanded", "true")
+        self._open_level(item.submenu(), rect.right + 2, rect.top - 4, item.label)
+        if focus:
+            self._focus(depth + 1, 0)
+
+    def _hover(self, depth: int, index: int) -> None:
+        if depth >= len(self.levels):
+            return
+        items = self.levels[depth][1]
+        if items[index].has_submenu:
+            if len(self.levels) <= depth + 1 or self.levels[depth][2][index].getAttribute("aria-expanded") != "true":
+                self._open_submenu(depth, index, focus=False)
+        else:
+            self._truncate(depth)
+
+    def _click(self, event: Any, depth: int, index: int) -> None:
+        event.stopPropagation()
+        item = self.levels[depth][1][index]
+        if not item.enabled:
+            return
+        if item.has_submenu:
+            self._open_submenu(depth, index, focus=True)
+            return
+        self.close()
+        self.activate(item)
+
+    def _key(self, event: Any, depth: int, index: int) -> None:
+        key = event.key
+        items = self.levels[depth][1]
+        handled = True
+        if key == "ArrowDown":
+            self._focus(depth, index + 1)
+        elif key == "ArrowUp":
+            self._focus(depth, index - 1)
+        elif key == "Home":
+            self._focus(depth, 0)
+        elif key == "End":
+            self._focus(depth, len(items) - 1)
+        elif key == "ArrowRight" and items[index].has_submenu:
+            self._open_submenu(depth, index, focus=True)
+        elif key in ("ArrowLeft", "Escape"):
+            if depth > 0:
+                self._truncate(depth - 1)
+                self._focus(depth - 1, self._index_of_expanded(depth - 1))
+            elif key == "Escape":
+                self.close()
+                js.document.getElementById("canvas").focus()
+        elif key in ("Enter", " "):
+            self._click(event, depth, index)
+        elif key == "Tab":
+            self.close()
+        else:
+            handled = False
+        if handled:
+            event.preventDefault()
+            event.stopPropagation()
+
+    def _index_of_expanded(self, depth: int) -> int:
+        for i, node in enumerate(self.levels[depth][2]):
+            if node.getAttribute("aria-expanded") == "true":
+                return i
+        return 0
+
+    def _outside(self, event: Any) -> None:
+        if not self.levels:
+            return
+        target = event.target
+        for element, _, _ in self.levels:
+            if element.contains(target):
+                return
+        self.close()

@@ -1,0 +1,272 @@
+"""HUD pills, inspector, breadcrumbs, legend, toolbar state, toast, dialogs, text overlay."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import js
+
+from bend import kappa_ui, theme
+from bend.editor import Editor
+from bend.model import EDGE_KINDS
+
+from .dom import by_id, clear, el, on, proxy
+
+
+class Hud:
+    """Bottom-left status pills; DOM is touched only when a value changes."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, str] = {}
+        self.mode = by_id("hud-mode")
+
+    def _set(self, key: str, text: str) -> None:
+        if self._last.get(key) != text:
+            self._last[key] = text
+            by_id(f"hud-{key}").textContent = text
+
+    def update(self, editor: Editor) -> None:
+        s = editor.stats()
+        topo = editor.topology()
+        self._set("nodes", f"nodes: {s['nodes']}")
+        self._set("edges", f"edges: {s['edges']}")
+        self._set("depth", f"depth: {s['depth']}")
+        self._set("zoom", f"zoom: {s['zoom']:.2f}")
+        self._set("kappa", f"κ: {topo.max_kappa}")
+        self._set("sccs", f"SCCs: {topo.scc_count}")
+        mode = "DELIBERATION" if topo.max_kappa > 0 else "RETRIEVAL"
+        if self._last.get("mode") != mode:
+            self._set("mode", f"mode: {mode}")
+            self.mode.className = f"pill mode {mode.lower()}"
+
+
+class Inspector:
+    """Top-right panel describing the selected node or edge (κ membership included)."""
+
+    def __init__(self) -> None:
+        self.box = by_id("inspector")
+        self._key: tuple | None = None
+
+    def update(self, editor: Editor) -> None:
+        plane = editor.plane
+        topo = editor.topology()
+        if editor.selected_edge and editor.selected_edge in plane.edges:
+            e = plane.edges[editor.selected_edge]
+            fault = e.id in topo.fault_edges
+            key = ("edge", e.id, e.a, e.b, e.props.kind, e.props.strength, e.props.label, fault)
+            rows = [
+                (f"{kappa_ui.display_name(editor, e.a)} → {kappa_ui.display_name(editor, e.b)}", "title"),
+                (f"kind: {e.props.kind} · strength {e.props.strength}", "row"),
+            ]
+            if e.props.label:
+                rows.append((f"label: {e.props.label}", "row"))
+            if fault:
+                rows.append(("fault line", "row kappa"))
+        elif len(editor.selection) == 1 and editor.selection[0] in plane.nodes:
+            n = plane.nodes[editor.selection[0]]
+            scc = topo.scc(n.id)
+            key = ("node", n.id, n.text, n.type, n.pinned, None if scc is None else (scc["id"], scc["kappa"]))
+            rows = [(kappa_ui.display_name(editor, n.id, 60), "title"), (f"{n.type}{' · pinned' if n.pinned else ''}", "row")]
+            if scc is not None:
+                sign = "≈" if scc["approximate"] else "="
+                rows.append((f"in {scc['id']} (κ{sign}{scc['kappa']})", "row kappa"))
+            else:
+                rows.append(("not in a feedback loop", "row"))
+        else:
+            key = None
+            rows = []
+        if key == self._key:
+            return
+        self._key = key
+        clear(self.box)
+        for text, cls in rows:
+            self.box.appendChild(el("div", text=text, cls=cls))
+        self.box.hidden = not rows
+
+
+class Breadcrumbs:
+    def __init__(self, go: Callable[[str], None]) -> None:
+        self.box = by_id("breadcrumbs")
+        self.go = go
+        self._key: tuple | None = None
+
+    def update(self, editor: Editor) -> None:
+        path = editor.doc.path()
+        key = tuple((p.id, p.name) for p in path)
+        if key == self._key:
+            return
+        self._key = key
+        clear(self.box)
+        for i, plane in enumerate(path):
+            if i:
+                self.box.appendChild(el("span", text="›", cls="crumb-sep"))
+            button = el("button", text=plane.name or plane.id, attrs={"type": "button", "data-plane": plane.id})
+            if i == len(path) - 1:
+                button.setAttribute("aria-current", "page")
+            else:
+                on(button, "click", lambda event, pid=plane.id: self.go(pid))
+            self.box.appendChild(button)
+
+
+def build_legend() -> None:
+    box = by_id("legend")
+    clear(box)
+
+    def item(swatch: Any, label: str) -> None:
+        box.appendChild(el("div", cls="item", children=[swatch, el("span", text=label)]))
+
+    item(el("span", cls="swatch card"), "node")
+    item(el("span", cls="swatch card stargate"), "stargate")
+    for kind in EDGE_KINDS:
+        swatch = el("span", cls="swatch")
+        swatch.style.borderTopColor = theme.EDGE_COLOR[kind]
+        item(swatch, kind + (" →" if kind in ("causal", "temporal") else ""))
+    dashed = el("span", cls="swatch dashed")
+    dashed.style.borderTopColor = theme.FAULT_COLOR
+    item(dashed, "fault line")
+    for level, label in ((1, "loop κ=1"), (2, "loop κ=2"), (3, "loop κ≥3")):
+        halo = el("span", cls="swatch halo")
+        halo.style.background = theme.HALO_FILL[level]
+        halo.style.border = f"1px solid {theme.HALO_STROKE[level]}"
+        item(halo, label)
+
+
+class Toast:
+    def __init__(self) -> None:
+        self.box = by_id("toast")
+        self._timer: Any = None
+
+    def show(self, message: str, error: bool = False, ms: int = 4000) -> None:
+        self.box.textContent = message
+        self.box.className = "error" if error else ""
+        self.box.hidden = False
+        if self._timer is not None:
+            js.clearTimeout(self._timer)
+        self._timer = js.setTimeout(proxy(self.hide), ms)
+
+    def hide(self) -> None:
+        self.box.hidden = True
+
+
+class Dialog:
+    """A modal confirm / prompt. ``ask`` calls back with True/False or the text (None = cancelled)."""
+
+    def __init__(self) -> None:
+        self.backdrop = by_id("dialog-backdrop")
+        self.text = by_id("dialog-text")
+        self.input = by_id("dialog-input")
+        self.ok = by_id("dialog-ok")
+        self.cancel = by_id("dialog-cancel")
+        self._callback: Callable[[Any], None] | None = None
+        self._prompt = False
+        on(self.ok, "click", lambda event: self.close(True))
+        on(self.cancel, "click", lambda event: self.close(False))
+        on(self.backdrop, "keydown", self._key)
+
+    @property
+    def open(self) -> bool:
+        return not self.backdrop.hidden
+
+    def confirm(self, message: str, callback: Callable[[bool], None], ok_label: str = "Remove") -> None:
+        self._show(message, callback, prompt=False, ok_label=ok_label)
+
+    def prompt(self, message: str, initial: str, callback: Callable[[str | None], None]) -> None:
+        self._show(message, callback, prompt=True, ok_label="Save", initial=initial)
+
+    def _show(self, message: str, callback: Callable, prompt: bool, ok_label: str, initial: str = "") -> None:
+        self._callback = callback
+        self._prompt = prompt
+        self.text.textContent = message
+        self.ok.textContent = ok_label
+        self.input.hidden = not prompt
+        self.input.value = initial
+        self.backdrop.hidden = False
+        (self.input if prompt else self.ok).focus()
+
+    def _key(self, event: Any) -> None:
+        if event.key == "Escape":
+            event.preventDefault()
+            self.close(False)
+        elif event.key == "Enter" and self._prompt:
+            event.preventDefault()
+            self.close(True)
+
+    def close(self, accepted: bool) -> None:
+        if not self.open:
+            return
+        self.backdrop.hidden = True
+        callback, self._callback = self._callback, None
+        if callback is not None:
+            value = (self.input.value if accepted else None) if self._prompt else accepted
+            callback(value)
+        js.document.getElementById("canvas").focus()
+
+
+class TextOverlay:
+    """The textarea over a node while its text is edited (Ctrl+Enter / blur commit, Esc cancels)."""
+
+    def __init__(self, editor: Editor, on_done: Callable[[], None]) -> None:
+        self.editor = editor
+        self.area = by_id("text-editor")
+        self.node_id: str | None = None
+        self.on_done = on_done
+        on(self.area, "keydown", self._key)
+        on(self.area, "blur", lambda event: self.commit())
+
+    def start(self, node_id: str) -> None:
+        node = self.editor.plane.nodes.get(node_id)
+        if node is None:
+            return
+        self.node_id = node_id
+        self.area.value = node.text
+        self.place()
+        self.area.hidden = False
+        self.area.focus()
+        self.area.select()
+        self.editor.needs_paint = True
+        self.on_done()
+
+    def place(self) -> None:
+        if self.node_id is None:
+            return
+        node = self.editor.plane.nodes.get(self.node_id)
+        if node is None:
+            self.cancel()
+            return
+        zoom = self.editor.plane.camera.zoom
+        x, y = self.editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
+        style = self.area.style
+        style.left = f"{x:.1f}px"
+        style.top = f"{y:.1f}px"
+        style.width = f"{max(node.width, 220):.1f}px"
+        style.height = f"{max(node.height, 110):.1f}px"
+        style.transform = f"scale({zoom:.4f})"
+
+    def _key(self, event: Any) -> None:
+        event.stopPropagation()
+        if event.key == "Escape":
+            event.preventDefault()
+            self.cancel()
+        elif event.key == "Enter" and (event.ctrlKey or event.metaKey):
+            event.preventDefault()
+            self.commit()
+
+    def commit(self) -> None:
+        if self.node_id is None:
+            return
+        node_id, self.node_id = self.node_id, None
+        text = self.area.value
+        self.area.hidden = True
+        if node_id in self.editor.plane.nodes:
+            self.editor.set_text(node_id, text)
+        self.editor.needs_paint = True
+        self.on_done()
+        js.document.getElementById("canvas").focus()
+
+    def cancel(self) -> None:
+        self.node_id = None
+        self.area.hidden = True
+        self.editor.needs_paint = True
+        self.on_done()
+        js.document.getElementById("canvas").focus()
