@@ -118,7 +118,9 @@ def open_app(browser: Browser, base_url: str, query: str = "", *, context_args: 
             route_obj.abort()
 
     page.route("**/*", route)
-    page.on("console", lambda m: guard.console_errors.append(m.text) if m.type == "error" else guard.debug.append(m.text))
+    page.on(
+        "console", lambda m: guard.console_errors.append(m.text) if m.type == "error" else guard.debug.append(m.text)
+    )
     page.on("pageerror", lambda e: guard.page_errors.append(str(e)))
     page.goto(f"{base_url}index.html{('?' + query) if query else ''}")
     app = AppPage(page, guard, base_url)

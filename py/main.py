@@ -7,9 +7,9 @@ try:
 
     app = App()
     app.install_api()
-    await app.start()  # noqa: F704, PLE1142 - PyScript runs this module with top-level await
+    await app.start()  # noqa: F704 - PyScript runs this module with top-level await
     app.mark_ready()
-except Exception as exc:  # noqa: BLE001 - anything here must reach the user, not a blank page
+except Exception as exc:
     import traceback
 
     js.console.warn(traceback.format_exc())

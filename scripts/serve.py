@@ -8,6 +8,7 @@ some types that module scripts and WebAssembly need. Also used by the e2e tests.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import sys
@@ -28,9 +29,9 @@ TYPES = {
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}  # noqa: RUF012
 
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args) -> None:
         if self.server.verbose:  # type: ignore[attr-defined]
             super().log_message(format, *args)
 
@@ -54,7 +55,5 @@ if __name__ == "__main__":
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 8000
     server = make_server(port, verbose=True)
     print(f"Serving {ROOT} on http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()
-    except KeyboardInterrupt:
-        pass

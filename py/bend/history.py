@@ -24,6 +24,8 @@ class Entry:
 
     label: str
     changes: dict[Key, tuple[Snapshot, Snapshot]] = field(default_factory=dict)
+    #: (kind, plane id) → (ids before, ids after) where membership or order changed
+    orders: dict[tuple[str, str], tuple[list[str], list[str]]] = field(default_factory=dict)
 
 
 def snapshot(doc: Document, key: Key) -> Snapshot:
@@ -51,11 +53,14 @@ class Transaction:
         self.doc = doc
         self.label = label
         self.before: dict[Key, Snapshot] = {}
+        self.orders: dict[tuple[str, str], list[str]] = {}
 
     def touch(self, kind: str, plane_id: str, item_id: str = "") -> None:
         key = (kind, plane_id, item_id)
         if key not in self.before:
             self.before[key] = snapshot(self.doc, key)
+        if kind != "plane" and (kind, plane_id) not in self.orders:
+            self.orders[(kind, plane_id)] = _order(self.doc, kind, plane_id)
 
     def finish(self) -> Entry | None:
         changes = {}
@@ -63,7 +68,21 @@ class Transaction:
             after = snapshot(self.doc, key)
             if before != after:
                 changes[key] = (before, after)
-        return Entry(self.label, changes) if changes else None
+        if not changes:
+            return None
+        orders = {}
+        for key, before in self.orders.items():
+            after = _order(self.doc, *key)
+            if before != after:
+                orders[key] = (before, after)
+        return Entry(self.label, changes, orders)
+
+
+def _order(doc: Document, kind: str, plane_id: str) -> list[str]:
+    plane = doc.planes.get(plane_id)
+    if plane is None:
+        return []
+    return list(plane.nodes if kind == "node" else plane.edges)
 
 
 _ORDER = {"edge": 0, "node": 1, "plane": 2}
@@ -104,6 +123,16 @@ def apply(doc: Document, entry: Entry, side: int) -> set[str]:
             plane.replace_edge(Edge.from_dict(target)) if item_id in plane.edges else plane.add_edge(
                 Edge.from_dict(target)
             )
+    for (kind, plane_id), orders in entry.orders.items():
+        plane = doc.planes.get(plane_id)
+        if plane is None:
+            continue
+        items = plane.nodes if kind == "node" else plane.edges
+        wanted = [i for i in orders[side] if i in items]
+        wanted += [i for i in items if i not in set(wanted)]
+        reordered = {i: items[i] for i in wanted}
+        items.clear()
+        items.update(reordered)
     return touched
 
 

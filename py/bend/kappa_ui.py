@@ -77,10 +77,26 @@ def in_loop(editor: Editor, node_id: str) -> bool:
 
 
 def bend_target(editor: Editor, node_id: str, radius: float = RADIUS) -> str | None:
-    """The nearest node within ``radius`` such that node → it closes a cycle."""
-    for preview in connect_previews(editor, node_id, radius):
-        if preview.closes_cycle:
-            return preview.target
+    """The nearest node within ``radius`` (ties by id) such that node → it closes a
+    cycle, i.e. one that already reaches the node along causal/temporal edges.
+
+    One backward reachability pass, no κ computation, so the node menu can grey
+    the item out as it opens. O(n + m).
+    """
+    preds: dict[str, list[str]] = {}
+    for e in editor.plane.edges.values():
+        if e.props.kind in ("causal", "temporal") and e.a != e.b:
+            preds.setdefault(e.b, []).append(e.a)
+    reaches = {node_id}
+    stack = [node_id]
+    while stack:
+        for p in preds.get(stack.pop(), ()):
+            if p not in reaches:
+                reaches.add(p)
+                stack.append(p)
+    for node in editor.nodes_near(node_id, radius):
+        if node.id in reaches:
+            return node.id
     return None
 
 

@@ -44,10 +44,13 @@ def restore(store: Store) -> tuple[Document | None, str | None]:
 
     Returns (None, None) when nothing is saved.
     """
-    for key, note in ((KEY, None), (PREVIOUS_KEY, "The last autosave was unreadable; restored the snapshot before it.")):
+    for key, note in (
+        (KEY, None),
+        (PREVIOUS_KEY, "The last autosave was unreadable; restored the snapshot before it."),
+    ):
         try:
             text = store.get(key)
-        except Exception:  # noqa: BLE001 - storage may be disabled by the browser
+        except Exception:
             return None, "Local storage is not available; changes will not be saved."
         if not text:
             continue
@@ -93,7 +96,7 @@ class Autosave:
             if current and current != text:
                 self.store.set(PREVIOUS_KEY, current)
             self.store.set(KEY, text)
-        except Exception as exc:  # noqa: BLE001 - quota, privacy mode…
+        except Exception as exc:
             self.error = f"Autosave failed: {exc}"
             return False
         self.error = None

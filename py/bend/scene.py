@@ -128,12 +128,11 @@ def parallel_offsets(plane: Plane) -> dict[str, float]:
         key = (edge.a, edge.b) if edge.a <= edge.b else (edge.b, edge.a)
         groups.setdefault(key, []).append(edge)
     offsets = {}
-    for key, edges in groups.items():
+    for edges in groups.values():
         count = len(edges)
         for i, edge in enumerate(edges):
-            offset = (i - (count - 1) / 2) * 7.0
-            # measured in the frame of the sorted pair, so a→b and b→a separate
-            offsets[edge.id] = offset if (edge.a, edge.b) == key else -offset
+            # measured in the frame of the sorted pair (see edge_segment), so a→b and b→a separate
+            offsets[edge.id] = (i - (count - 1) / 2) * 7.0
     return offsets
 
 

@@ -1,0 +1,114 @@
+"""Connect-to previews, Bend's target, Unbend's choice and its confirmation text."""
+
+from __future__ import annotations
+
+from bend_helpers import K22, editor_with
+
+from bend import kappa_ui, menus
+from bend.actions import Target, run
+from bend.demo import demo_document
+from bend.editor import Editor
+
+
+def demo() -> Editor:
+    editor = Editor(demo_document(), seed=1)
+    editor.settle()
+    return editor
+
+
+def test_preview_labels():
+    editor = editor_with([("a", "b"), ("b", "c")], positions={"a": (0, 0), "b": (200, 0), "c": (400, 0), "d": (0, 200)})
+    editor.add_node(0, 200, "d")
+    previews = {p.target: p for p in kappa_ui.connect_previews(editor, "c")}
+    assert previews["a"].label == "→ a (κ: 0→1 — creates feedback loop)"
+    assert previews["a"].tone == "kappa" and previews["a"].closes_cycle
+    node_d = next(n for n in editor.plane.nodes if editor.plane.nodes[n].text == "d")
+    assert previews[node_d].label == "→ d (κ: 0→0 — no change)"
+    assert previews[node_d].tone == "muted"
+
+
+def test_preview_strengthens_loop():
+    editor = editor_with([("a", "b"), ("b", "c"), ("c", "a"), ("a", "c"), ("c", "b")])
+    (p,) = [p for p in kappa_ui.connect_previews(editor, "b") if p.target == "a"]
+    assert p.label == "→ a (κ: 1→2 — strengthens loop)"
+
+
+def test_previews_nearest_first_within_radius():
+    editor = editor_with([("a", "b")], positions={"a": (0, 0), "b": (450, 0)})
+    editor.add_node(100, 0, "near")
+    editor.add_node(900, 0, "far")
+    names = [kappa_ui.display_name(editor, p.target) for p in kappa_ui.connect_previews(editor, "a")]
+    assert names == ["near", "b"]
+
+
+def test_bend_target_and_disabled_item():
+    editor = demo()
+    assert kappa_ui.bend_target(editor, "founded-2020") == "company"
+    assert kappa_ui.bend_target(editor, "ceo-alice") is None
+    items = {i.item_id: i for i in menus.node_menu(editor, "ceo-alice")}
+    assert items["bend"].enabled is False and items["bend"].label == "No feedback loop possible nearby"
+    items = {i.item_id: i for i in menus.node_menu(editor, "founded-2020")}
+    assert items["bend"].enabled and items["bend"].label == "Bend — Create Feedback Loop"
+    edge_id = run(editor, "bend", Target(node_id="founded-2020"))
+    edge = editor.plane.edges[edge_id]
+    assert (edge.a, edge.b, edge.props.kind) == ("founded-2020", "company", "causal")
+    assert editor.topology().scc_count == 2
+    editor.undo()
+    assert editor.topology().scc_count == 1
+
+
+def test_unbend_choice_and_question_on_demo():
+    editor = demo()
+    choice = kappa_ui.unbend_choice(editor, "revenue")
+    assert (choice.source, choice.target, choice.edge_id) == ("product-quality", "market-share", "edge-3")
+    assert choice.question == ("Remove edge Product quality→Market share? This breaks the feedback loop (κ: 1→0).")
+    items = {i.item_id: i for i in menus.node_menu(editor, "revenue")}
+    assert "unbend" in items and "bend" not in items
+    run(editor, "unbend", Target(node_id="revenue"))
+    assert editor.topology().max_kappa == 0
+    editor.undo()
+    assert editor.topology().max_kappa == 1
+
+
+def test_unbend_prefers_fault_edge_touching_the_node():
+    editor = editor_with(K22)
+    faults = sorted((f["source"], f["target"]) for f in editor.topology().result["sccs"][0]["fault_line_edges"])
+    for node in ("a1", "a2", "b1", "b2"):
+        choice = kappa_ui.unbend_choice(editor, node)
+        touching = [f for f in faults if node in f]
+        assert (choice.source, choice.target) == (touching or faults)[0]
+        assert choice.question.endswith("This breaks the feedback loop (κ: 2→1).")
+
+
+def test_connect_submenu_is_lazy_and_complete():
+    editor = demo()
+    calls = []
+    original = kappa_ui.connect_previews
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    kappa_ui.connect_previews = spy
+    try:
+        items = menus.node_menu(editor, "company")
+        assert calls == []  # right-click builds no previews
+        connect = next(i for i in items if i.item_id == "connect")
+        sub = connect.submenu()
+        assert len(calls) == 1 and all(i.label.startswith("→ ") for i in sub)
+    finally:
+        kappa_ui.connect_previews = original
+
+
+def test_edge_menu_marks_fault_line():
+    editor = demo()
+    assert menus.edge_menu(editor, "edge-3")[0].label == "Fault line of a feedback loop"
+    assert menus.edge_menu(editor, "edge-0")[0].label.startswith("Kind: causal")
+
+
+def test_bend_target_agrees_with_previews():
+    editor = demo()
+    editor.add_edge("founded-2020", "hq-austin", kind="temporal")
+    for node_id in editor.plane.nodes:
+        expected = next((p.target for p in kappa_ui.connect_previews(editor, node_id) if p.closes_cycle), None)
+        assert kappa_ui.bend_target(editor, node_id) == expected, node_id

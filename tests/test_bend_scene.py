@@ -1,0 +1,115 @@
+"""The scene step: halos, badges, dashed fault lines, pulses, culling, arrowheads."""
+
+from __future__ import annotations
+
+from bend_helpers import K22, editor_with
+
+from bend import theme
+from bend.demo import demo_document
+from bend.editor import Editor
+from bend.scene import build_scene, edge_segment, parallel_offsets, pulse_value
+
+BUSINESS = [
+    ("market-share", "revenue"),
+    ("revenue", "r-and-d"),
+    ("r-and-d", "product-quality"),
+    ("product-quality", "market-share"),
+    ("market-share", "customer-retention"),
+    ("customer-retention", "revenue"),
+]
+
+
+def scene_of(editor: Editor, **kw):
+    editor.settle()
+    editor.fit_view()
+    cards = {n.id: editor.card(n) for n in editor.plane.nodes.values()}
+    return build_scene(editor.plane, cards, viewport=editor.viewport, topology=editor.topology(), **kw)
+
+
+def dashed_segments(scene) -> int:
+    return sum(count for (color, width, dash), count in scene.edge_styles().items() if dash)
+
+
+def test_business_example_scene():
+    editor = editor_with(BUSINESS)
+    scene = scene_of(editor, still=True)
+    (halo,) = scene.halos
+    assert halo.kappa == 1 and halo.badge.text == "κ=1"
+    assert halo.fill == theme.HALO_FILL[1]
+    members = [editor.plane.nodes[n] for n, _ in BUSINESS]
+    assert halo.x == min(n.x - n.width / 2 for n in members) - 30
+    assert halo.y + halo.height == max(n.y + n.height / 2 for n in members) + 30
+    # the badge sits at the halo's top-right corner
+    assert abs((halo.badge.x + halo.badge.width / 2) - (halo.x + halo.width)) <= 8
+    assert dashed_segments(scene) == 1
+    assert ((theme.FAULT_COLOR, 2.2, theme.FAULT_DASH)) in scene.edge_styles()
+    assert all(card.pulse == 1.0 for card in scene.cards)  # frozen under still
+
+
+def test_k22_scene_kappa_two():
+    editor = editor_with(K22)
+    scene = scene_of(editor, still=True)
+    (halo,) = scene.halos
+    assert halo.badge.text == "κ=2" and halo.fill == theme.HALO_FILL[2]
+    assert dashed_segments(scene) == 2
+    assert sum(1 for c in scene.cards if c.pulse) == 4
+
+
+def test_three_halo_levels_and_approximate_badge():
+    pairs = [("a", "b"), ("b", "a")] + [(f"k{i}", f"k{j}") for i in range(4) for j in range(4) if i != j]
+    editor = editor_with(pairs)
+    scene = scene_of(editor)
+    fills = sorted(h.fill for h in scene.halos)
+    assert fills == sorted([theme.HALO_FILL[1], theme.HALO_FILL[3]])
+    editor.exact_limit_override = 3
+    editor.topology_cache.invalidate()
+    scene = scene_of(editor)
+    assert "κ≈4" in {h.badge.text for h in scene.halos}
+
+
+def test_dag_has_no_halo_no_dash_no_pulse():
+    editor = editor_with([("a", "b"), ("b", "c")])
+    scene = scene_of(editor)
+    assert scene.halos == [] and dashed_segments(scene) == 0
+    assert all(card.pulse == 0 for card in scene.cards)
+
+
+def test_pulse_formula():
+    assert pulse_value(0) == 0.7
+    assert abs(pulse_value(1000 * 3.14159265 / 2) - 1.0) < 1e-6
+
+
+def test_edges_batched_by_style_with_arrowheads_only_for_directed():
+    editor = Editor(demo_document())
+    scene = scene_of(editor)
+    colors = {batch.color for batch in scene.arrows}
+    assert theme.EDGE_COLOR["causal"] in colors and theme.EDGE_COLOR["temporal"] in colors
+    assert theme.EDGE_COLOR["associative"] not in colors
+    assert len(scene.edges) <= 5  # one batch per style, not per edge
+    assert {p.text for p in scene.labels} >= {"drives", "funds", "competes for"}
+
+
+def test_culling_and_selection():
+    editor = editor_with([("a", "b")], positions={"a": (0, 0), "b": (5000, 0)})
+    editor.select(["a"])
+    cards = {n.id: editor.card(n) for n in editor.plane.nodes.values()}
+    scene = build_scene(editor.plane, cards, viewport=(800, 600), selection={"a"})
+    assert [c.node_id for c in scene.cards] == ["a"] and scene.cards[0].selected
+
+
+def test_parallel_edges_do_not_overlap():
+    editor = editor_with([("a", "b"), ("b", "a")], positions={"a": (0, 0), "b": (400, 0)})
+    offsets = parallel_offsets(editor.plane)
+    s0 = edge_segment(editor.plane, editor.plane.edges["e0"], offsets["e0"])
+    s1 = edge_segment(editor.plane, editor.plane.edges["e1"], offsets["e1"])
+    assert abs(s0[1] - s1[1]) >= 6
+
+
+def test_editing_node_hides_its_text_and_hostile_text_is_plain():
+    editor = editor_with([("a", "b")])
+    editor.set_text("a", "<img src=x onerror=alert(1)>")
+    cards = {n.id: editor.card(n) for n in editor.plane.nodes.values()}
+    scene = build_scene(editor.plane, cards, viewport=(1280, 800), editing="b")
+    texts = {c.node_id: [t.text for t in c.texts] for c in scene.cards}
+    assert texts["b"] == []
+    assert "<img src=x onerror=alert(1)>" in texts["a"]

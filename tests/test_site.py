@@ -1,0 +1,52 @@
+"""The static site: pinned runtime, config lists every module, no foreign URLs, no innerHTML."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_pyscript_config_maps_every_module_and_the_local_interpreter():
+    config = tomllib.loads((ROOT / "pyscript.toml").read_text())
+    assert config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
+    listed = set(config["files"])
+    wanted = {f"./{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "py").rglob("*.py") if p.name != "main.py"}
+    assert listed == wanted
+    assert all(target == source.replace("./py/", "./") for source, target in config["files"].items())
+
+
+def test_runtime_versions_are_pinned():
+    pkg = json.loads((ROOT / "package.json").read_text())["dependencies"]
+    assert pkg["@pyscript/core"] == "0.7.31" and pkg["pyodide"] == "314.0.2"
+    lock = json.loads((ROOT / "package-lock.json").read_text())
+    assert lock["packages"]["node_modules/pyodide"]["version"] == "314.0.2"
+    assert lock["packages"]["node_modules/@pyscript/core"]["version"] == "0.7.31"
+
+
+def test_pages_use_relative_urls_only():
+    for name in ("index.html", "static/boot.js", "static/app.css", "pyscript.toml"):
+        text = (ROOT / name).read_text()
+        assert not re.search(r"(src|href)=\"(https?:)?//", text), name
+        assert "cdn" not in text.lower(), name
+        assert not re.search(r"url\((https?:)?//", text), name
+
+
+def test_browser_layer_never_writes_html():
+    for path in (ROOT / "py").rglob("*.py"):
+        text = path.read_text()
+        assert "innerHTML" not in text and "insertAdjacentHTML" not in text and "outerHTML" not in text, path
+
+
+def test_only_the_browser_layer_imports_js():
+    pattern = re.compile(r"^\s*(import|from) (js|pyodide|pyscript)\b", re.M)
+    for package in ("kappa", "bend"):
+        for path in (ROOT / "py" / package).rglob("*.py"):
+            assert not pattern.search(path.read_text()), path
+
+
+def test_vendor_is_ignored_and_not_committed():
+    assert "/static/vendor/" in (ROOT / ".gitignore").read_text()
