@@ -68,6 +68,7 @@ class App:
         self._frame_proxy = proxy(self._frame)
         self._autosave_proxy = proxy(self._autosave_tick)
         self.autosave: persist.Autosave | None = None
+        self.autosave_timer: Any = None
         self.fresh = params.get("fresh") == "1"
 
     # ------------------------------------------------------------------ boot
@@ -77,7 +78,7 @@ class App:
         self.measure.cache.clear()
         doc, message = (None, None) if self.fresh else persist.restore(self.store)
         if doc is not None:
-            self.editor.replace_document(doc, alpha=0.3)
+            self.editor.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0)
         else:
             self.editor.replace_document(demo_document(), alpha=1.0)
             self.editor.doc.settings.seed = self.editor.seed
@@ -117,8 +118,7 @@ class App:
                 js.requestAnimationFrame(self._frame_proxy)
             elif pulsing and self.pulse_timer is None:
                 self.pulse_timer = js.setTimeout(proxy(self._pulse_tick), PULSE_INTERVAL_MS)
-            if self.autosave is not None and self.editor.version != self.autosave.saved_version:
-                js.setTimeout(self._autosave_proxy, self.autosave.debounce_ms + 20)
+            self._schedule_autosave()
         except Exception as exc:
             self.report(exc)
 
@@ -163,11 +163,23 @@ class App:
         self.editor.viewport = (float(js.window.innerWidth), float(js.window.innerHeight))
         self.request_frame()
 
+    def _schedule_autosave(self, delay: float = 150.0) -> None:
+        saver = self.autosave
+        if saver is None or self.autosave_timer is not None or self.editor.version == saver.saved_version:
+            return
+        saver.poll(js.performance.now())  # notes when the change was first seen
+        self.autosave_timer = js.setTimeout(self._autosave_proxy, delay)
+
     def _autosave_tick(self) -> None:
-        if self.autosave is not None:
-            self.autosave.poll(js.performance.now())
-            if self.autosave.error:
-                self.toast.show(self.autosave.error, error=True)
+        self.autosave_timer = None
+        saver = self.autosave
+        if saver is None:
+            return
+        saver.poll(js.performance.now())
+        if saver.error:
+            self.toast.show(saver.error, error=True)
+        elif self.editor.version != saver.saved_version and self.editor.edited:
+            self._schedule_autosave()
 
     def report(self, exc: BaseException) -> None:
         js.console.warn(f"Bendscope: {type(exc).__name__}: {exc}")
@@ -526,6 +538,9 @@ class App:
         def paint_now() -> None:
             self.paint(js.performance.now())
 
+        async def check_wheel(url: Any) -> str:
+            return await wheel_check(str(url), self.editor)
+
         api = js.Object.new()
         api.ready = False
         for name, fn in {
@@ -541,12 +556,55 @@ class App:
             "select": lambda node_id: None,
             "frame_times": frame_times,
             "paint": paint_now,
+            "check_wheel": check_wheel,
         }.items():
             setattr(api, name, proxy(fn))
         js.window.bendscope = api
 
     def mark_ready(self) -> None:
         js.window.bendscope.ready = True
+
+
+async def wheel_check(url: str, editor: Editor) -> str:
+    """Install the kappa wheel at ``url`` with micropip and compare its ``analyze`` with
+    the [files] copy on the active plane. Returns JSON {same, wheel_file, files_file}."""
+    import importlib
+    import json
+    import sys
+
+    import pyodide_js
+
+    from bend.topology import plane_graph
+
+    await pyodide_js.loadPackage("micropip")
+    import micropip
+
+    await micropip.install(url)
+    files_copy = sys.modules["kappa"]
+    saved_modules = {k: v for k, v in sys.modules.items() if k == "kappa" or k.startswith("kappa.")}
+    saved_path = list(sys.path)
+    nodes, edges = plane_graph(editor.plane)
+    try:
+        for name in saved_modules:
+            del sys.modules[name]
+        sys.path[:] = [p for p in sys.path if "site-packages" in p or p.endswith(".zip") or "lib/python" in p]
+        wheel_copy = importlib.import_module("kappa")
+        from_wheel = wheel_copy.analyze(nodes, edges)
+        wheel_file = wheel_copy.__file__
+    finally:
+        for name in [k for k in sys.modules if k == "kappa" or k.startswith("kappa.")]:
+            del sys.modules[name]
+        sys.modules.update(saved_modules)
+        sys.path[:] = saved_path
+    from_files = files_copy.analyze(nodes, edges)
+    return json.dumps(
+        {
+            "same": from_wheel == from_files,
+            "wheel_file": wheel_file,
+            "files_file": files_copy.__file__,
+            "result": from_wheel,
+        }
+    )
 
 
 def _serialize(doc: Any) -> str:

@@ -290,6 +290,7 @@ def document_from_data(data: Any) -> Document:
                     f"node {node.id!r:.60}: portalPlaneId must name a plane whose parent is this node's plane and node."
                 )
     doc = Document(planes, root_id)
+    doc.needs_layout = bool(unplaced)
     active = data.get("activePlaneId", root_id)
     doc.active_plane_id = active if isinstance(active, str) and active in by_id else root_id
     settings = _obj(data.get("settings", {}), "settings")

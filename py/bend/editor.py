@@ -87,7 +87,8 @@ class Editor:
             doc = parse_document(text)
         except DocumentError as exc:
             return str(exc)
-        self._install(doc, alpha=0.3)
+        # a document with positions is shown as it was saved; one without is laid out
+        self._install(doc, alpha=1.0 if doc.needs_layout else 0.0)
         self.history.clear()
         self._changed()
         return None

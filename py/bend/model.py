@@ -220,6 +220,8 @@ class Document:
         self.root_plane_id = root_plane_id
         self.active_plane_id = active_plane_id or root_plane_id
         self.settings = Settings()
+        #: set by the parser when some nodes came without positions
+        self.needs_layout = False
 
     @property
     def root(self) -> Plane:
