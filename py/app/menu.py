@@ -38,7 +38,7 @@ class Menu:
             element.remove()
         self.levels = []
 
-    def _open_level(self, items: list[MenuItem], x: float, y: float, label: str) -> None:
+    def _open_level(self, items: list[MenuItem], x: float, y: float, label: str, flip_x: float | None = None) -> None:
         depth = len(self.levels)
         box = el("div", cls="menu", attrs={"role": "menu", "aria-label": label, "id": f"menu-{depth}"})
         elements = []
@@ -72,6 +72,8 @@ class Menu:
         # keep inside the window
         w, h = js.window.innerWidth, js.window.innerHeight
         rect = box.getBoundingClientRect()
+        if flip_x is not None and x + rect.width > w - 4:
+            x = flip_x - rect.width - 2  # a submenu that does not fit on the right opens on the left
         box.style.left = f"{max(4, min(x, w - rect.width - 4)):.0f}px"
         box.style.top = f"{max(4, min(y, h - rect.height - 4)):.0f}px"
         self.levels.append((box, items, elements))
@@ -96,8 +98,9 @@ class Menu:
             return
         self._truncate(depth)
         rect = elements[index].getBoundingClientRect()
+        parent = self.levels[depth][0].getBoundingClientRect()
         elements[index].setAttribute("aria-expanded", "true")
-        self._open_level(item.submenu(), rect.right + 2, rect.top - 4, item.label)
+        self._open_level(item.submenu(), parent.right + 2, rect.top - 4, item.label, flip_x=parent.left)
         if focus:
             self._focus(depth + 1, 0)
 

@@ -1,0 +1,134 @@
+"""κ on the canvas through real input: HUD, Connect-to previews, Bend, Unbend, inspector."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+
+def right_click(app, node_id: str) -> None:
+    x, y = app.node_xy(node_id)
+    app.page.mouse.click(x, y, button="right")
+    app.page.locator("#menu-0").wait_for(state="visible")
+
+
+def item(app, item_id: str, depth: int = 0):
+    return app.page.locator(f"#menu-{depth} [data-item='{item_id}'] .label")
+
+
+def test_demo_hud_shows_deliberation(app_factory):
+    app = app_factory("seed=1&still=1")
+    assert app.pill("kappa") == "κ: 1"
+    assert app.pill("sccs") == "SCCs: 1"
+    assert app.pill("mode") == "mode: DELIBERATION"
+    assert "deliberation" in app.page.locator("#hud-mode").get_attribute("class")
+
+
+def test_unbend_confirm_then_undo(app_factory):
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    right_click(app, "revenue")
+    unbend = item(app, "unbend")
+    expect(unbend).to_have_text("Unbend — Break Feedback Loop")
+    unbend.click()
+    dialog = page.locator("#dialog")
+    expect(dialog).to_be_visible()
+    expect(page.locator("#dialog-text")).to_have_text(
+        "Remove edge Product quality→Market share? This breaks the feedback loop (κ: 1→0)."
+    )
+    page.locator("#dialog-ok").click()
+    expect(page.locator("#hud-mode")).to_have_text("mode: RETRIEVAL")
+    assert app.pill("kappa") == "κ: 0" and app.pill("sccs") == "SCCs: 0"
+    assert app.stats()["edges"] == 9
+    page.keyboard.press("Control+z")
+    expect(page.locator("#hud-mode")).to_have_text("mode: DELIBERATION")
+    assert app.stats()["edges"] == 10
+
+
+def test_unbend_cancel_keeps_the_edge(app_factory):
+    app = app_factory("seed=1&still=1")
+    right_click(app, "r-and-d")
+    item(app, "unbend").click()
+    app.page.keyboard.press("Escape")
+    expect(app.page.locator("#dialog-backdrop")).to_be_hidden()
+    assert app.stats()["edges"] == 10 and app.pill("mode") == "mode: DELIBERATION"
+
+
+def test_connect_submenu_lists_previews_and_connects(app_factory):
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    right_click(app, "founded-2020")
+    item(app, "connect").hover()
+    sub = page.locator("#menu-1 [role='menuitem']")
+    sub.first.wait_for(state="visible")
+    labels = sub.all_inner_texts()
+    assert labels and all(label.startswith("→ ") and "(κ: " in label for label in labels)
+    loop = [label for label in labels if "Company" in label]
+    assert loop == ["→ Company (κ: 0→1 — creates feedback loop)"]
+    assert "tone-kappa" in page.locator("#menu-1 [role='menuitem']", has_text="Company").get_attribute("class")
+    assert any("— no change)" in label for label in labels)
+    page.locator("#menu-1 [role='menuitem']", has_text="Company").click()
+    expect(page.locator("#hud-sccs")).to_have_text("SCCs: 2")
+    assert app.stats()["edges"] == 11
+
+
+def test_connect_from_the_keyboard(app_factory):
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    x, y = app.node_xy("hq-austin")
+    page.mouse.click(x, y)
+    page.keyboard.press("c")  # opens the node menu with Connect to… expanded
+    focused = page.locator("#menu-1 [role='menuitem']:focus")
+    expect(focused).to_have_count(1)
+    assert focused.inner_text().startswith("→ ")
+    page.keyboard.press("Enter")
+    assert app.stats()["edges"] == 11
+    page.keyboard.press("Control+z")
+    assert app.stats()["edges"] == 10
+    page.keyboard.press("Shift+F10")
+    expect(page.locator("#menu-0")).to_be_visible()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Escape")
+    expect(page.locator("#menu-0")).to_have_count(0)
+
+
+def test_bend_on_dag_node_creates_loop(app_factory):
+    app = app_factory("seed=1&still=1")
+    right_click(app, "founded-2020")
+    bend = item(app, "bend")
+    expect(bend).to_have_text("Bend — Create Feedback Loop")
+    bend.click()
+    expect(app.page.locator("#hud-sccs")).to_have_text("SCCs: 2")
+    app.page.keyboard.press("Control+z")
+    expect(app.page.locator("#hud-sccs")).to_have_text("SCCs: 1")
+
+
+def test_bend_greyed_where_no_loop_is_possible(app_factory):
+    app = app_factory("seed=1&still=1")
+    right_click(app, "ceo-alice")
+    bend = item(app, "bend")
+    expect(bend).to_have_text("No feedback loop possible nearby")
+    assert app.page.locator("#menu-0 [data-item='bend']").get_attribute("aria-disabled") == "true"
+    bend.click()
+    assert app.stats()["edges"] == 10
+
+
+def test_inspector_and_edge_menu_show_kappa(app_factory):
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    x, y = app.node_xy("revenue")
+    page.mouse.click(x, y)
+    expect(page.locator("#inspector")).to_contain_text("in scc-0 (κ=1)")
+    (px, py), (mx, my) = app.node_xy("product-quality"), app.node_xy("market-share")
+    page.mouse.click((px + mx) / 2, (py + my) / 2, button="right")
+    expect(item(app, "fault-info")).to_have_text("Fault line of a feedback loop")
+    page.keyboard.press("Escape")
+    expect(page.locator("#inspector")).to_contain_text("fault line")
+
+
+def test_export_topology_matches_api(app_factory):
+    app = app_factory("seed=1&still=1")
+    with app.page.expect_download() as info:
+        app.page.locator("#btn-topology").click()
+    path = info.value.path()
+    with open(path, encoding="utf-8") as handle:
+        assert handle.read() == app.api("window.bendscope.topology()")
