@@ -112,3 +112,12 @@ def test_bend_target_agrees_with_previews():
     for node_id in editor.plane.nodes:
         expected = next((p.target for p in kappa_ui.connect_previews(editor, node_id) if p.closes_cycle), None)
         assert kappa_ui.bend_target(editor, node_id) == expected, node_id
+
+
+def test_connect_submenu_caps_at_fifty_nearest():
+    editor = editor_with([("hub", "n0")], positions={"hub": (0, 0), "n0": (10, 0)})
+    for i in range(1, 70):
+        editor.add_node(5.0 * i, 40.0, f"n{i}")
+    items = menus.connect_submenu(editor, "hub")
+    assert len(items) == 51 and items[-1].label == "…and 20 more farther away" and not items[-1].enabled
+    assert items[0].label.startswith("→ n0 ")

@@ -61,7 +61,9 @@ class App:
         self.frame_pending = False
         self.pulse_timer: Any = None
         self.last_frame = 0.0
-        self.frame_times: list[float] = []
+        self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
+        self.frame_parts: list[tuple[float, float, float]] = []  # (step, scene, paint) ms
+        self.scene_ms = 0.0
         self.pointer: dict[str, Any] = {}
         self.touches: dict[int, tuple[float, float]] = {}
         self.pinch: tuple[float, float, float] | None = None
@@ -70,6 +72,9 @@ class App:
         self.autosave: persist.Autosave | None = None
         self.autosave_timer: Any = None
         self.fresh = params.get("fresh") == "1"
+        self.undo_button = by_id("btn-undo")
+        self.redo_button = by_id("btn-redo")
+        self._buttons: tuple[bool, bool] | None = None
 
     # ------------------------------------------------------------------ boot
     async def start(self) -> None:
@@ -106,13 +111,15 @@ class App:
         try:
             start = js.performance.now()
             moving = self.editor.tick() if not self.still else False
-            if moving and self.still:
-                moving = False
+            stepped = js.performance.now()
             pulsing = self._pulsing()
             if self.editor.needs_paint or moving or pulsing:
                 self.paint(ts)
-                self.frame_times.append(js.performance.now() - start)
+                end = js.performance.now()
+                self.frame_times.append(end - start)
+                self.frame_parts.append((stepped - start, self.scene_ms, end - stepped - self.scene_ms))
                 del self.frame_times[:-600]
+                del self.frame_parts[:-600]
             if moving or self.editor.needs_paint:
                 self.frame_pending = True
                 js.requestAnimationFrame(self._frame_proxy)
@@ -136,10 +143,10 @@ class App:
     def paint(self, ts: float) -> None:
         editor = self.editor
         plane = editor.plane
-        cards = {n.id: editor.card(n) for n in plane.nodes.values()}
+        t0 = js.performance.now()
         scene = build_scene(
             plane,
-            cards,
+            editor.card,
             viewport=editor.viewport,
             selection=set(editor.selection),
             selected_edge=editor.selected_edge,
@@ -149,13 +156,17 @@ class App:
             editing=self.overlay.node_id,
             measure=self.measure,
         )
+        self.scene_ms = js.performance.now() - t0
         self.painter.paint(scene, float(js.window.devicePixelRatio or 1))
         editor.needs_paint = False
         self.hud.update(editor)
         self.inspector.update(editor)
         self.crumbs.update(editor)
-        by_id("btn-undo").disabled = not editor.history.can_undo
-        by_id("btn-redo").disabled = not editor.history.can_redo
+        buttons = (editor.history.can_undo, editor.history.can_redo)
+        if buttons != self._buttons:
+            self._buttons = buttons
+            self.undo_button.disabled = not buttons[0]
+            self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
 
@@ -532,8 +543,40 @@ class App:
             self.paint(js.performance.now())
             return jsnull if result is None or (isinstance(result, bool) and not result) else str(result)
 
+        def select(node_id: Any) -> None:
+            self.editor.select([str(node_id)])
+            paint_now()
+
         def frame_times() -> Any:
             return to_js(list(self.frame_times))
+
+        def profile_paint(repeats: Any = 20) -> Any:
+            """Median ms of scene build, painter and widget updates over ``repeats`` paints."""
+            editor = self.editor
+            parts: list[tuple[float, float, float]] = []
+            for _ in range(int(repeats)):
+                t0 = js.performance.now()
+                scene = build_scene(
+                    editor.plane,
+                    editor.card,
+                    viewport=editor.viewport,
+                    topology=editor.topology(),
+                    measure=self.measure,
+                )
+                t1 = js.performance.now()
+                self.painter.paint(scene, float(js.window.devicePixelRatio or 1))
+                t2 = js.performance.now()
+                self.hud.update(editor)
+                self.inspector.update(editor)
+                self.crumbs.update(editor)
+                t3 = js.performance.now()
+                parts.append((t1 - t0, t2 - t1, t3 - t2))
+            return js_obj(
+                {k: sorted(p[i] for p in parts)[len(parts) // 2] for i, k in enumerate(("scene", "painter", "widgets"))}
+            )
+
+        def frame_parts() -> Any:
+            return to_js([list(p) for p in self.frame_parts])
 
         def paint_now() -> None:
             self.paint(js.performance.now())
@@ -553,8 +596,10 @@ class App:
             "action": action,
             "undo": lambda: action("undo"),
             "redo": lambda: action("redo"),
-            "select": lambda node_id: None,
+            "select": select,
             "frame_times": frame_times,
+            "frame_parts": frame_parts,
+            "profile_paint": profile_paint,
             "paint": paint_now,
             "check_wheel": check_wheel,
         }.items():

@@ -1,8 +1,9 @@
 """Canvas painter: executes a bend.scene.Scene with as few JS calls as possible.
 
-Edges, arrowheads, card bodies, headers and borders are drawn as one Path2D per
-style (built from SVG path strings); text is one fillText per line. The camera
-and devicePixelRatio are one setTransform.
+The scene hands over flat float arrays per style (segments, triangles, rectangles);
+small JS helpers turn each array into one Path2D natively, so Python neither
+formats numbers nor makes one browser call per shape. Text is one call per
+(font, colour) group. The camera and devicePixelRatio are one setTransform.
 """
 
 from __future__ import annotations
@@ -10,11 +11,60 @@ from __future__ import annotations
 from typing import Any
 
 import js
+from pyodide.ffi import to_js
 
 from bend import theme
-from bend.scene import Card, FillBatch, Pill, Scene, round_rect_path
+from bend.scene import Card, Pill, Scene
+from bend.textlayout import FONTS, HEADER
 
 from .dom import js_obj
+
+_HELPERS = """
+return {
+  segments(flat) {
+    const p = new Path2D();
+    for (let i = 0; i < flat.length; i += 4) { p.moveTo(flat[i], flat[i + 1]); p.lineTo(flat[i + 2], flat[i + 3]); }
+    return p;
+  },
+  triangles(flat) {
+    const p = new Path2D();
+    for (let i = 0; i < flat.length; i += 6) {
+      p.moveTo(flat[i], flat[i + 1]);
+      p.lineTo(flat[i + 2], flat[i + 3]);
+      p.lineTo(flat[i + 4], flat[i + 5]);
+      p.closePath();
+    }
+    return p;
+  },
+  rects(flat, radius) {
+    const p = new Path2D();
+    for (let i = 0; i < flat.length; i += 4) {
+      if (radius > 0) p.roundRect(flat[i], flat[i + 1], flat[i + 2], flat[i + 3], Math.min(radius, flat[i + 3] / 2));
+      else p.rect(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]);
+    }
+    return p;
+  },
+  tops(flat, radius, band) {
+    const p = new Path2D();
+    for (let i = 0; i < flat.length; i += 3) {
+      p.roundRect(flat[i], flat[i + 1], flat[i + 2], band, [radius, radius, 0, 0]);
+    }
+    return p;
+  },
+  dots(flat, radius) {
+    const p = new Path2D();
+    for (let i = 0; i < flat.length; i += 2) {
+      p.moveTo(flat[i] + radius, flat[i + 1]);
+      p.arc(flat[i], flat[i + 1], radius, 0, 2 * Math.PI);
+    }
+    return p;
+  },
+  texts(ctx, font, color, texts, xy) {
+    ctx.font = font; ctx.fillStyle = color;
+    for (let i = 0; i < texts.length; i++) ctx.fillText(texts[i], xy[2 * i], xy[2 * i + 1]);
+  },
+};
+"""
 
 
 class Painter:
@@ -24,6 +74,7 @@ class Painter:
         self._pattern: Any = None
         self._pattern_key: tuple | None = None
         self._size = (0, 0, 0.0)
+        self.js = js.Function.new(_HELPERS)()
 
     def resize(self, width: float, height: float, dpr: float) -> None:
         key = (int(width), int(height), dpr)
@@ -51,6 +102,7 @@ class Painter:
 
     def paint(self, scene: Scene, dpr: float) -> None:
         ctx = self.ctx
+        helpers = self.js
         w, h = scene.width, scene.height
         self.resize(w, h, dpr)
         ctx.setTransform(1, 0, 0, 1, 0, 0)
@@ -72,44 +124,45 @@ class Painter:
         ctx.lineJoin = "round"
         ctx.lineCap = "round"
 
+        halos: dict[tuple[str, str], list[float]] = {}
         for halo in scene.halos:
-            path = js.Path2D.new(round_rect_path(halo.x, halo.y, halo.width, halo.height, theme.HALO_RADIUS))
-            ctx.fillStyle = halo.fill
+            halos.setdefault((halo.fill, halo.stroke), []).extend((halo.x, halo.y, halo.width, halo.height))
+        ctx.lineWidth = 1
+        for (fill, stroke), rects in halos.items():  # one path per κ level
+            path = helpers.rects(to_js(rects), theme.HALO_RADIUS)
+            ctx.fillStyle = fill
             ctx.fill(path)
-            ctx.strokeStyle = halo.stroke
-            ctx.lineWidth = 1
+            ctx.strokeStyle = stroke
             ctx.stroke(path)
-        self._pills([halo.badge for halo in scene.halos], align_center=True)
+        self._pills([halo.badge for halo in scene.halos])
 
         for batch in scene.edges:
             ctx.strokeStyle = batch.color
             ctx.lineWidth = batch.width
-            ctx.setLineDash(js_obj(list(batch.dash)))
-            ctx.lineCap = "butt" if batch.dash else "round"
-            ctx.stroke(js.Path2D.new("".join(batch.path)))
-        ctx.setLineDash(js_obj([]))
-        ctx.lineCap = "round"
-        self._fills(scene.arrows)
-        self._pills(scene.labels, align_center=True)
+            if batch.dash:
+                ctx.setLineDash(js_obj(list(batch.dash)))
+                ctx.lineCap = "butt"
+            ctx.stroke(helpers.segments(to_js(batch.segments)))
+            if batch.dash:
+                ctx.setLineDash(js_obj([]))  # reset the dash after the fault lines
+                ctx.lineCap = "round"
+        for batch in scene.arrows:
+            ctx.fillStyle = batch.color
+            ctx.fill(helpers.triangles(to_js(batch.triangles)))
+        self._pills(scene.labels)
         self._cards(scene.cards)
 
-    def _fills(self, batches: list[FillBatch]) -> None:
-        ctx = self.ctx
-        for batch in batches:
-            if batch.path:
-                ctx.fillStyle = batch.color
-                ctx.fill(js.Path2D.new("".join(batch.path)))
-
-    def _pills(self, pills: list[Pill], align_center: bool) -> None:
+    def _pills(self, pills: list[Pill]) -> None:
         if not pills:
             return
         ctx = self.ctx
-        by_fill: dict[tuple[str, str], list[str]] = {}
+        by_fill: dict[tuple[str, str], list[float]] = {}
         for p in pills:
-            path = round_rect_path(p.x - p.width / 2, p.y - p.height / 2, p.width, p.height, p.height / 2)
-            by_fill.setdefault((p.fill, p.border), []).append(path)
-        for (fill, border), paths in by_fill.items():
-            path = js.Path2D.new("".join(paths))
+            by_fill.setdefault((p.fill, p.border), []).extend(
+                (p.x - p.width / 2, p.y - p.height / 2, p.width, p.height)
+            )
+        for (fill, border), rects in by_fill.items():
+            path = self.js.rects(to_js(rects), 999.0)
             ctx.fillStyle = fill
             ctx.fill(path)
             if border:
@@ -118,80 +171,108 @@ class Painter:
                 ctx.stroke(path)
         ctx.textAlign = "center"
         ctx.textBaseline = "middle"
-        font = None
+        groups: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
         for p in pills:
-            if p.font != font:
-                ctx.font = font = p.font
-            ctx.fillStyle = p.color
-            ctx.fillText(p.text, p.x, p.y + 0.5)
+            texts, xy = groups.setdefault((p.font, p.color), ([], []))
+            texts.append(p.text)
+            xy.extend((p.x, p.y + 0.5))
+        for (font, color), (texts, xy) in groups.items():
+            self.js.texts(ctx, font, color, to_js(texts), to_js(xy))
         ctx.textAlign = "left"
         ctx.textBaseline = "alphabetic"
 
     def _cards(self, cards: list[Card]) -> None:
         ctx = self.ctx
+        helpers = self.js
         if not cards:
             return
-        bodies: list[str] = []
-        headers: dict[str, list[str]] = {}
-        borders: dict[tuple[str, float], list[str]] = {}
-        pulses: dict[float, list[str]] = {}
-        selected: list[str] = []
-        pins: list[str] = []
-        decorations: dict[str, list[str]] = {}
-        r = theme.CARD_RADIUS
+        normal: list[float] = []
+        stargate: list[float] = []
+        headers: dict[str, list[float]] = {}
+        pulses: dict[float, list[float]] = {}
+        selected: list[float] = []
+        pins: list[float] = []
+        decorations: dict[str, list[float]] = {}
+        bars: list[float] = []
+        groups: dict[tuple[str, str], tuple[list[str], list[float]]] = {}
+        text_colors = theme.TEXT
+        placeholder = theme.PLACEHOLDER_TEXT
+        body_font = FONTS["body"]
         for c in cards:
-            body = round_rect_path(c.x, c.y, c.width, c.height, r)
-            bodies.append(body)
-            headers.setdefault(c.header_fill, []).append(
-                f"M{c.x:.2f} {c.y + 14:.2f}V{c.y + r:.2f}Q{c.x:.2f} {c.y:.2f} {c.x + r:.2f} {c.y:.2f}"
-                f"H{c.x + c.width - r:.2f}Q{c.x + c.width:.2f} {c.y:.2f} {c.x + c.width:.2f} {c.y + r:.2f}"
-                f"V{c.y + 14:.2f}Z"
-            )
-            borders.setdefault((c.border, c.border_width), []).append(body)
+            x0, y0, cw, ch = c.x, c.y, c.width, c.height
+            (stargate if c.node_type == "stargate" else normal).extend((x0, y0, cw, ch))
+            header = headers.get(c.header_fill)
+            if header is None:
+                header = headers[c.header_fill] = []
+            header.extend((x0, y0, cw))
             if c.pulse:
-                pulses.setdefault(c.pulse, []).append(body)
+                pulses.setdefault(c.pulse, []).extend((x0, y0, cw, ch))
             if c.selected:
-                selected.append(round_rect_path(c.x - 4, c.y - 4, c.width + 8, c.height + 8, r + 4))
+                selected.extend((x0 - 4, y0 - 4, cw + 8, ch + 8))
             if c.pinned:
-                px, py = c.x + c.width - 10, c.y + 7
-                pins.append(f"M{px + 3:.2f} {py:.2f}A3 3 0 1 0 {px - 3:.2f} {py:.2f}A3 3 0 1 0 {px + 3:.2f} {py:.2f}Z")
+                pins.extend((x0 + cw - 10, y0 + 7))
             for d in c.decorations:
-                decorations.setdefault(d.color, []).extend(d.path)
-        ctx.shadowColor = "rgba(20,30,50,0.10)"
-        ctx.shadowBlur = 6
-        ctx.shadowOffsetY = 2
+                decorations.setdefault(d.color, []).extend(d.rects)
+            if c.greek:  # level of detail: bars instead of glyphs
+                limit = cw - 20
+                for line in c.lines:
+                    length = min(limit - line.x + 10, len(line.text) * (7.5 if line.style == "h1" else 5.5))
+                    if length > 0:
+                        bars.extend((x0 + line.x, y0 + line.y - 7, length, 6.0))
+                continue
+            for line in c.lines:
+                color = placeholder if c.placeholder else text_colors[line.style]
+                group = groups.get((FONTS[line.style], color))
+                if group is None:
+                    group = groups[(FONTS[line.style], color)] = ([], [])
+                group[0].append(line.text)
+                group[1].extend((x0 + line.x, y0 + line.y))
+                if line.marker:
+                    marker = groups.setdefault((body_font, color), ([], []))
+                    marker[0].append(line.marker)
+                    marker[1].extend((x0 + line.x - 10, y0 + line.y))
+            if c.header:
+                head = groups.setdefault((theme.HEADER_FONT, theme.HEADER_TEXT[c.node_type]), ([], []))
+                head[0].append(c.header)
+                head[1].extend((x0 + 10, y0 + HEADER - 4))
+        r = theme.CARD_RADIUS
+        shapes = [
+            (helpers.rects(to_js(rects), r), color, width)
+            for rects, color, width in ((normal, theme.CARD_BORDER, 1.0), (stargate, theme.STARGATE_BORDER, 2.0))
+            if rects
+        ]
+        # a cheap offset shadow: the same paths, shifted (shadowBlur is slow in software)
+        ctx.fillStyle = theme.CARD_SHADOW
+        ctx.translate(0.5, 2)
+        for path, _, _ in shapes:
+            ctx.fill(path)
+        ctx.translate(-0.5, -2)
         ctx.fillStyle = theme.CARD_FILL
-        ctx.fill(js.Path2D.new("".join(bodies)))
-        ctx.shadowColor = "transparent"
-        ctx.shadowBlur = 0
-        ctx.shadowOffsetY = 0
-        for color, paths in headers.items():
+        for path, _, _ in shapes:
+            ctx.fill(path)
+        for color, tops in headers.items():
             ctx.fillStyle = color
-            ctx.fill(js.Path2D.new("".join(paths)))
-        for color, paths in decorations.items():
+            ctx.fill(helpers.tops(to_js(tops), r, 14.0))
+        for color, rects in decorations.items():
             ctx.fillStyle = color
-            ctx.fill(js.Path2D.new("".join(paths)))
-        for (color, width), paths in borders.items():
+            ctx.fill(helpers.rects(to_js(rects), 0))
+        for path, color, width in shapes:
             ctx.strokeStyle = color
             ctx.lineWidth = width
-            ctx.stroke(js.Path2D.new("".join(paths)))
-        for alpha, paths in pulses.items():
+            ctx.stroke(path)
+        for alpha, rects in pulses.items():
             ctx.strokeStyle = f"rgba({theme.PULSE_BORDER},{alpha:.3f})"
             ctx.lineWidth = 2.5
-            ctx.stroke(js.Path2D.new("".join(paths)))
+            ctx.stroke(helpers.rects(to_js(rects), r))
         if pins:
             ctx.fillStyle = theme.PINNED_MARK
-            ctx.fill(js.Path2D.new("".join(pins)))
+            ctx.fill(helpers.dots(to_js(pins), 3.0))
         if selected:
             ctx.strokeStyle = theme.SELECTION
             ctx.lineWidth = 2
-            ctx.stroke(js.Path2D.new("".join(selected)))
-        font = None
-        color = None
-        for c in cards:
-            for t in c.texts:
-                if t.font != font:
-                    ctx.font = font = t.font
-                if t.color != color:
-                    ctx.fillStyle = color = t.color
-                ctx.fillText(t.text, t.x, t.y)
+            ctx.stroke(helpers.rects(to_js(selected), r + 4))
+        if bars:
+            ctx.fillStyle = theme.GREEK_BAR
+            ctx.fill(helpers.rects(to_js(bars), 0))
+        for (font, color), (texts, xy) in groups.items():
+            helpers.texts(ctx, font, color, to_js(texts), to_js(xy))

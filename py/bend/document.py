@@ -159,7 +159,7 @@ def _edge(raw: Any, where: str, nodes: dict[str, Node]) -> Edge:
 def _spiral(nodes: list[Node]) -> None:
     """Deterministic positions (golden-angle spiral) for nodes given without x/y."""
     for i, node in enumerate(nodes):
-        radius = 90.0 * math.sqrt(i + 0.5)
+        radius = 120.0 * math.sqrt(i + 0.5)
         angle = i * 2.399963229728653
         node.x = round(radius * math.cos(angle), 3)
         node.y = round(radius * math.sin(angle), 3)

@@ -133,6 +133,7 @@ def apply(doc: Document, entry: Entry, side: int) -> set[str]:
         reordered = {i: items[i] for i in wanted}
         items.clear()
         items.update(reordered)
+        plane.version += 1
     return touched
 
 

@@ -15,6 +15,7 @@ from .editor import Editor
 from .topology import plane_graph
 
 RADIUS = 500.0
+MAX_CANDIDATES = 50  # the Connect-to submenu lists at most this many (nearest first)
 CHANGE_TONE = "kappa"  # cyan in the menu
 NO_CHANGE_TONE = "muted"  # grey
 
@@ -43,10 +44,13 @@ def _short(description: str) -> str:
     return "no change" if description == "no topological change" else description
 
 
-def connect_previews(editor: Editor, node_id: str, radius: float = RADIUS) -> list[ConnectPreview]:
-    """Every node within ``radius`` of ``node_id``, nearest first, with the impact of
-    adding a causal edge to it. One batched engine call on the cached topology."""
-    candidates = [n.id for n in editor.nodes_near(node_id, radius)]
+def connect_previews(
+    editor: Editor, node_id: str, radius: float = RADIUS, limit: int | None = None
+) -> list[ConnectPreview]:
+    """The nodes within ``radius`` of ``node_id`` (the ``limit`` nearest, if given), nearest
+    first, with the impact of adding a causal edge to each. One batched engine call on
+    the cached topology."""
+    candidates = [n.id for n in editor.nodes_near(node_id, radius)][:limit]
     if not candidates:
         return []
     nodes, edges = plane_graph(editor.plane)

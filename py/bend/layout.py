@@ -15,19 +15,18 @@ import math
 import random
 from dataclasses import dataclass
 
-from .geometry import border_extent
 from .model import Plane
 
 
 @dataclass(frozen=True)
 class LayoutParams:
-    repulsion: float = 26000.0
-    radius: float = 560.0
+    repulsion: float = 30000.0
+    radius: float = 220.0
     collide_pad: float = 24.0
-    collide: float = 0.5
+    collide: float = 0.6
     spring: float = 0.05
     rest_gap: float = 120.0
-    centre: float = 0.006
+    centre: float = 0.004
     velocity_decay: float = 0.45
     max_speed: float = 48.0
     alpha_decay: float = 0.028
@@ -58,36 +57,45 @@ class Simulation:
             node.vx = node.vy = 0.0
 
     def step(self) -> bool:
-        """Advance one tick; returns whether the layout is still moving. O(n·k + m)."""
+        """Advance one tick; returns whether the layout is still moving. O(n·k + m).
+
+        Pairs are found through a grid of ``radius``-sized cells, each pair once
+        (a cell with itself and four forward neighbours); card border extents are
+        computed only for pairs whose bounding circles may touch.
+        """
         p = self.params
         if self.alpha < p.alpha_min:
             return False
         nodes = list(self.plane.nodes.values())
         n = len(nodes)
-        index = {node.id: i for i, node in enumerate(nodes)}
-        fx = [0.0] * n
+        fx = [0.0] * n  # forces, scaled by alpha
         fy = [0.0] * n
+        cx_ = [0.0] * n  # collision pushes, not scaled by alpha (as d3's forceCollide)
+        cy_ = [0.0] * n
         xs = [node.x for node in nodes]
         ys = [node.y for node in nodes]
-        ws = [node.width for node in nodes]
-        hs = [node.height for node in nodes]
+        hw = [node.width / 2 for node in nodes]
+        hh = [node.height / 2 for node in nodes]
+        reach = [math.sqrt(a * a + b * b) for a, b in zip(hw, hh, strict=True)]
         cell = p.radius
         grid: dict[tuple[int, int], list[int]] = {}
         for i in range(n):
             grid.setdefault((math.floor(xs[i] / cell), math.floor(ys[i] / cell)), []).append(i)
         r2max = p.radius * p.radius
-        for i in range(n):
-            cx = math.floor(xs[i] / cell)
-            cy = math.floor(ys[i] / cell)
-            xi, yi = xs[i], ys[i]
-            for gx in (cx - 1, cx, cx + 1):
-                for gy in (cy - 1, cy, cy + 1):
-                    bucket = grid.get((gx, gy))
-                    if not bucket:
-                        continue
-                    for j in bucket:
-                        if j <= i:
-                            continue
+        rep = p.repulsion
+        pad = p.collide_pad
+        collide = p.collide
+        sqrt = math.sqrt
+        for (cx, cy), bucket in grid.items():
+            others = [bucket]
+            for key in ((cx + 1, cy), (cx - 1, cy + 1), (cx, cy + 1), (cx + 1, cy + 1)):
+                other = grid.get(key)
+                if other:
+                    others.append(other)
+            for k, i in enumerate(bucket):
+                xi, yi, ri, wi, hi = xs[i], ys[i], reach[i], hw[i], hh[i]
+                for o, other in enumerate(others):
+                    for j in other[k + 1 :] if o == 0 else other:
                         dx = xs[j] - xi
                         dy = ys[j] - yi
                         d2 = dx * dx + dy * dy
@@ -96,18 +104,32 @@ class Simulation:
                         if d2 < 1e-6:
                             angle = self.rng.random() * 2 * math.pi
                             dx, dy, d2 = math.cos(angle), math.sin(angle), 1.0
-                        d = math.sqrt(d2)
-                        f = p.repulsion / max(d2, 400.0)
-                        # overlap of the padded cards along the centre line
-                        gap = d - border_extent(ws[i], hs[i], dx, dy) - border_extent(ws[j], hs[j], dx, dy)
-                        if gap < p.collide_pad:
-                            f += (p.collide_pad - gap) * p.collide
-                        ux = dx / d * f
-                        uy = dy / d * f
+                        d = sqrt(d2)
+                        f = rep / (d2 if d2 > 400.0 else 400.0)
+                        if d < ri + reach[j] + pad:
+                            adx = dx if dx >= 0 else -dx
+                            ady = dy if dy >= 0 else -dy
+                            # border extents along the centre line: the ray leaves a w×h box
+                            # through a vertical side iff |dx|·h > |dy|·w (no division by 0)
+                            ei = wi * d / adx if adx * hi > ady * wi else hi * d / ady
+                            wj, hj = hw[j], hh[j]
+                            ej = wj * d / adx if adx * hj > ady * wj else hj * d / ady
+                            gap = d - ei - ej
+                            if gap < pad:
+                                push = (pad - gap) * collide / d
+                                cx_[i] -= dx * push
+                                cy_[i] -= dy * push
+                                cx_[j] += dx * push
+                                cy_[j] += dy * push
+                        f /= d
+                        ux = dx * f
+                        uy = dy * f
                         fx[i] -= ux
                         fy[i] -= uy
                         fx[j] += ux
                         fy[j] += uy
+        index = {node.id: i for i, node in enumerate(nodes)}
+        spring, rest = p.spring, p.rest_gap
         for edge in self.plane.edges.values():
             i = index.get(edge.a)
             j = index.get(edge.b)
@@ -115,13 +137,17 @@ class Simulation:
                 continue
             dx = xs[j] - xs[i]
             dy = ys[j] - ys[i]
-            d = math.hypot(dx, dy)
+            d = sqrt(dx * dx + dy * dy)
             if d < 1e-6:
                 continue
-            gap = d - border_extent(ws[i], hs[i], dx, dy) - border_extent(ws[j], hs[j], dx, dy)
-            f = p.spring * (gap - p.rest_gap)
-            ux = dx / d * f
-            uy = dy / d * f
+            adx = dx if dx >= 0 else -dx
+            ady = dy if dy >= 0 else -dy
+            wi, hi, wj, hj = hw[i], hh[i], hw[j], hh[j]
+            ei = wi * d / adx if adx * hi > ady * wi else hi * d / ady
+            ej = wj * d / adx if adx * hj > ady * wj else hj * d / ady
+            f = spring * (d - ei - ej - rest) / d
+            ux = dx * f
+            uy = dy * f
             fx[i] += ux
             fy[i] += uy
             fx[j] -= ux
@@ -129,16 +155,19 @@ class Simulation:
         alpha = self.alpha
         keep = 1.0 - p.velocity_decay
         vmax = p.max_speed
+        centre = p.centre
+        fixed = self.fixed
         for i, node in enumerate(nodes):
-            if node.pinned or node.id in self.fixed:
+            if node.pinned or node.id in fixed:
                 node.vx = node.vy = 0.0
                 continue
-            vx = (node.vx + (fx[i] - p.centre * xs[i]) * alpha) * keep
-            vy = (node.vy + (fy[i] - p.centre * ys[i]) * alpha) * keep
-            speed = math.hypot(vx, vy)
-            if speed > vmax:
-                vx *= vmax / speed
-                vy *= vmax / speed
+            vx = (node.vx + (fx[i] - centre * xs[i]) * alpha + cx_[i]) * keep
+            vy = (node.vy + (fy[i] - centre * ys[i]) * alpha + cy_[i]) * keep
+            speed2 = vx * vx + vy * vy
+            if speed2 > vmax * vmax:
+                scale = vmax / sqrt(speed2)
+                vx *= scale
+                vy *= scale
             node.vx = vx
             node.vy = vy
             node.x = xs[i] + vx

@@ -42,13 +42,17 @@ def _item(editor: Editor, target: Target, action_id: str, **kw: Any) -> MenuItem
 
 
 def connect_submenu(editor: Editor, node_id: str) -> list[MenuItem]:
-    previews = kappa_ui.connect_previews(editor, node_id)
+    previews = kappa_ui.connect_previews(editor, node_id, limit=kappa_ui.MAX_CANDIDATES)
     if not previews:
         return [MenuItem("No nodes within 500 px", enabled=False, tone="muted", item_id="connect-none")]
-    return [
+    items = [
         MenuItem(p.label, "connect", True, {"to": p.target}, tone=p.tone, item_id=f"connect-{i}")
         for i, p in enumerate(previews)
     ]
+    more = len(editor.nodes_near(node_id)) - len(previews)
+    if more > 0:
+        items.append(MenuItem(f"…and {more} more farther away", enabled=False, tone="muted", item_id="connect-more"))
+    return items
 
 
 def merge_submenu(editor: Editor, node_id: str) -> list[MenuItem]:

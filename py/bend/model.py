@@ -147,24 +147,30 @@ class Plane:
         self.topology_dirty = True
         #: raised by any change that may move things; the layout reheats on it.
         self.layout_dirty = True
+        #: bumped by every change to the node or edge set (caches key on it)
+        self.version = 0
 
     # -- structure: every mutation of the node set or the edge set goes through here --
     def add_node(self, node: Node) -> None:
         self.nodes[node.id] = node
         self.topology_dirty = self.layout_dirty = True
+        self.version += 1
 
     def remove_node(self, node_id: str) -> Node:
         node = self.nodes.pop(node_id)
         self.topology_dirty = self.layout_dirty = True
+        self.version += 1
         return node
 
     def add_edge(self, edge: Edge) -> None:
         self.edges[edge.id] = edge
         self.topology_dirty = self.layout_dirty = True
+        self.version += 1
 
     def remove_edge(self, edge_id: str) -> Edge:
         edge = self.edges.pop(edge_id)
         self.topology_dirty = self.layout_dirty = True
+        self.version += 1
         return edge
 
     def replace_edge(self, edge: Edge) -> None:
@@ -173,6 +179,7 @@ class Plane:
         self.edges[edge.id] = edge
         if old is None or (old.a, old.b, old.props.kind) != (edge.a, edge.b, edge.props.kind):
             self.topology_dirty = True
+        self.version += 1
         self.layout_dirty = True
 
     def edges_of(self, node_id: str) -> list[Edge]:

@@ -14,7 +14,6 @@ import math
 from dataclasses import dataclass, field
 
 from . import theme
-from .geometry import border_point
 from .model import Edge, Plane
 from .textlayout import FONTS, HEADER, CardLayout
 from .topology import Topology
@@ -32,16 +31,28 @@ class Grid:
 
 @dataclass
 class StrokeBatch:
+    """Line segments of one style: flat [ax, ay, bx, by, …] (the painter builds one Path2D)."""
+
     color: str
     width: float
     dash: tuple[float, ...] = ()
-    path: list[str] = field(default_factory=list)  # SVG path commands, joined by the painter
+    segments: list[float] = field(default_factory=list)
 
 
 @dataclass
 class FillBatch:
+    """Filled triangles of one colour: flat [x1, y1, x2, y2, x3, y3, …] (arrowheads)."""
+
     color: str
-    path: list[str] = field(default_factory=list)
+    triangles: list[float] = field(default_factory=list)
+
+
+@dataclass
+class RectBatch:
+    """Filled rectangles of one colour: flat [x, y, w, h, …] (quote bars, code backgrounds)."""
+
+    color: str
+    rects: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -81,22 +92,72 @@ class Text:
     color: str
 
 
-@dataclass(frozen=True)
 class Card:
-    node_id: str
-    x: float  # top-left
-    y: float
-    width: float
-    height: float
-    node_type: str
-    border: str
-    border_width: float
-    header_fill: str
-    texts: tuple[Text, ...]
-    decorations: tuple[FillBatch, ...]  # quote bars, code backgrounds
-    selected: bool
-    pinned: bool
-    pulse: float  # 0 = none, else border emphasis 0.4..1.0 (nodes in an SCC with κ > 0)
+    """One node card. Text lines stay as laid out (offsets from the top-left); the
+    painter adds the card's position, so no per-frame objects are made per line."""
+
+    __slots__ = (
+        "border",
+        "border_width",
+        "decorations",
+        "greek",
+        "header",
+        "header_fill",
+        "height",
+        "lines",
+        "node_id",
+        "node_type",
+        "pinned",
+        "placeholder",
+        "pulse",
+        "selected",
+        "width",
+        "x",
+        "y",
+    )
+
+    def __init__(self, node_id, x, y, width, height, node_type, border, border_width, header_fill, lines, header,
+                 placeholder, greek, decorations, selected, pinned, pulse):  # fmt: skip
+        self.node_id = node_id
+        self.x = x  # top-left
+        self.y = y
+        self.width = width
+        self.height = height
+        self.node_type = node_type
+        self.border = border
+        self.border_width = border_width
+        self.header_fill = header_fill
+        self.lines = lines  # tuple[TextLine, ...] (empty while the node is being edited)
+        self.header = header  # "STARGATE", "PINNED" or ""
+        self.placeholder = placeholder
+        self.greek = greek  # level of detail: text drawn as bars, not glyphs
+        self.decorations = decorations  # tuple[RectBatch, ...]: quote bars, code backgrounds
+        self.selected = selected
+        self.pinned = pinned
+        self.pulse = pulse  # 0 = none, else border alpha (nodes in an SCC with κ > 0)
+
+    @property
+    def texts(self) -> tuple[Text, ...]:
+        """The glyph runs drawn for this card (world coordinates)."""
+        if self.greek:
+            return ()
+        out = []
+        for line in self.lines:
+            color = theme.PLACEHOLDER_TEXT if self.placeholder else theme.TEXT[line.style]
+            out.append(Text(self.x + line.x, self.y + line.y, line.text, FONTS[line.style], color))
+            if line.marker:
+                out.append(Text(self.x + line.x - 10, self.y + line.y, line.marker, FONTS["body"], color))
+        if self.header:
+            out.append(
+                Text(
+                    self.x + 10, self.y + HEADER - 4, self.header, theme.HEADER_FONT, theme.HEADER_TEXT[self.node_type]
+                )
+            )
+        return tuple(out)
+
+
+#: Below this zoom card text is drawn as bars (it would be under ~5 px tall).
+GREEK_ZOOM = 0.45
 
 
 @dataclass
@@ -114,15 +175,32 @@ class Scene:
 
     def edge_styles(self) -> dict[tuple[str, float, tuple[float, ...]], int]:
         """(colour, width, dash) → number of segments (tests and benchmarks)."""
-        return {(b.color, b.width, b.dash): sum(1 for c in b.path if c.startswith("M")) for b in self.edges}
+        return {(b.color, b.width, b.dash): len(b.segments) // 4 for b in self.edges}
 
 
 def edge_width(strength: int) -> float:
     return round(0.8 + 0.55 * strength, 2)
 
 
+_OFFSETS: dict[int, tuple[int, dict[str, float]]] = {}
+
+
 def parallel_offsets(plane: Plane) -> dict[str, float]:
-    """Sideways offsets (world px) so edges between the same two nodes do not overlap."""
+    """Sideways offsets (world px) so edges between the same two nodes do not overlap.
+
+    Memoised per plane until its structure changes (``plane.version``). O(m).
+    """
+    cached = _OFFSETS.get(id(plane))
+    if cached is not None and cached[0] == plane.version:
+        return cached[1]
+    offsets = _parallel_offsets(plane)
+    if len(_OFFSETS) > 64:
+        _OFFSETS.clear()
+    _OFFSETS[id(plane)] = (plane.version, offsets)
+    return offsets
+
+
+def _parallel_offsets(plane: Plane) -> dict[str, float]:
     groups: dict[tuple[str, str], list[Edge]] = {}
     for edge in plane.edges.values():
         key = (edge.a, edge.b) if edge.a <= edge.b else (edge.b, edge.a)
@@ -144,31 +222,8 @@ def edge_segment(plane: Plane, edge: Edge, offset: float | None = None) -> tuple
         return None
     if offset is None:
         offset = parallel_offsets(plane).get(edge.id, 0.0)
-    dx, dy = b.x - a.x, b.y - a.y
-    length = math.hypot(dx, dy)
-    if length < 1e-6:
-        return None
-    # perpendicular of the sorted-pair direction, so both directions use one frame
-    sign = 1.0 if edge.a <= edge.b else -1.0
-    nx, ny = -dy / length * offset * sign, dx / length * offset * sign
-    ax, ay = border_point(a.x, a.y, a.width, a.height, b.x, b.y)
-    bx, by = border_point(b.x, b.y, b.width, b.height, a.x, a.y)
-    if (bx - ax) * dx + (by - ay) * dy <= 0:  # cards overlap: nothing to draw between them
-        return None
-    return ax + nx, ay + ny, bx + nx, by + ny
-
-
-def _round_rect(x: float, y: float, w: float, h: float, r: float) -> str:
-    r = min(r, w / 2, h / 2)
-    return (
-        f"M{x + r:.2f} {y:.2f}H{x + w - r:.2f}Q{x + w:.2f} {y:.2f} {x + w:.2f} {y + r:.2f}"
-        f"V{y + h - r:.2f}Q{x + w:.2f} {y + h:.2f} {x + w - r:.2f} {y + h:.2f}"
-        f"H{x + r:.2f}Q{x:.2f} {y + h:.2f} {x:.2f} {y + h - r:.2f}"
-        f"V{y + r:.2f}Q{x:.2f} {y:.2f} {x + r:.2f} {y:.2f}Z"
-    )
-
-
-round_rect_path = _round_rect
+    # the offset is perpendicular to the sorted pair's direction, so a→b and b→a separate
+    return _segment(a, b, edge, offset)
 
 
 def halo_fill(kappa: int) -> tuple[str, str]:
@@ -203,7 +258,8 @@ def build_scene(
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
-    ``cards`` maps node id → its CardLayout; ``measure(text, font)`` sizes pills.
+    ``cards`` maps node id → its CardLayout (or is a callable node → CardLayout, so only
+    visible nodes are looked up); ``measure(text, font)`` sizes pills.
     O(n + m) plus culling.
     """
     width, height = viewport
@@ -249,21 +305,34 @@ def build_scene(
             fill, stroke = halo_fill(scc["kappa"])
             halos.append(Halo(scc["id"], scc["kappa"], x0, y0, x1 - x0, y1 - y0, fill, stroke, badge))
 
-    # -- edges
+    # -- edges (culled on the centres' box widened by the largest card, before any geometry)
     faults = topology.fault_edges if topology is not None else set()
     offsets = parallel_offsets(plane)
     strokes: dict[tuple[str, float, tuple[float, ...]], StrokeBatch] = {}
     arrows: dict[str, FillBatch] = {}
     labels: list[Pill] = []
+    nodes = plane.nodes
+    margin = 140.0
+    vx0, vy0, vx1, vy1 = view[0] - margin, view[1] - margin, view[2] + margin, view[3] + margin
     for edge in plane.edges.values():
-        seg = edge_segment(plane, edge, offsets.get(edge.id, 0.0))
+        a = nodes.get(edge.a)
+        b = nodes.get(edge.b)
+        if a is None or b is None or a is b:
+            continue
+        if (
+            (a.x < vx0 and b.x < vx0)
+            or (a.x > vx1 and b.x > vx1)
+            or (a.y < vy0 and b.y < vy0)
+            or (a.y > vy1 and b.y > vy1)
+        ):
+            continue
+        seg = _segment(a, b, edge, offsets.get(edge.id, 0.0))
         if seg is None:
             continue
         ax, ay, bx, by = seg
-        if not visible(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)):
-            continue
         kind = edge.props.kind
-        w = edge_width(edge.props.strength)
+        strength = edge.props.strength
+        w = _WIDTHS[strength]
         if edge.id == selected_edge:
             color, dash = theme.EDGE_SELECTED, ()
             w += 1.0
@@ -279,84 +348,47 @@ def build_scene(
         if kind in DIRECTED:
             length = math.hypot(bx - ax, by - ay)
             ux, uy = (bx - ax) / length, (by - ay) / length
-            size = 8.0 + edge.props.strength
+            size = 8.0 + strength
             # stop the line at the arrow's base so the tip stays sharp
-            batch.path.append(f"M{ax:.2f} {ay:.2f}L{bx - ux * size * 0.8:.2f} {by - uy * size * 0.8:.2f}")
+            batch.segments.extend((ax, ay, bx - ux * size * 0.8, by - uy * size * 0.8))
             px, py = -uy * size * 0.45, ux * size * 0.45
             base_x, base_y = bx - ux * size, by - uy * size
             arrow = arrows.get(color)
             if arrow is None:
                 arrow = arrows[color] = FillBatch(color)
-            arrow.path.append(
-                f"M{bx:.2f} {by:.2f}L{base_x + px:.2f} {base_y + py:.2f}L{base_x - px:.2f} {base_y - py:.2f}Z"
-            )
+            arrow.triangles.extend((bx, by, base_x + px, base_y + py, base_x - px, base_y - py))
         else:
-            batch.path.append(f"M{ax:.2f} {ay:.2f}L{bx:.2f} {by:.2f}")
-        if edge.props.label:
+            batch.segments.extend((ax, ay, bx, by))
+        if edge.props.label and zoom >= GREEK_ZOOM:
             text = edge.props.label if len(edge.props.label) <= 40 else edge.props.label[:39] + "…"
             lw = measure(text, theme.LABEL_FONT) + 12
             labels.append(
-                Pill(
-                    (ax + bx) / 2,
-                    (ay + by) / 2,
-                    lw,
-                    16,
-                    text,
-                    theme.LABEL_FONT,
-                    theme.LABEL_FILL,
-                    theme.LABEL_TEXT,
-                    theme.EDGE_COLOR[kind],
-                )
-            )
+                Pill((ax + bx) / 2, (ay + by) / 2, lw, 16, text, theme.LABEL_FONT, theme.LABEL_FILL, theme.LABEL_TEXT,
+                     theme.EDGE_COLOR[kind])
+            )  # fmt: skip
 
     # -- nodes
-    pulse = FROZEN_PULSE if still else pulse_value(time_ms)
+    card_of = cards if callable(cards) else (lambda node: cards.get(node.id))
+    pulse = round(FROZEN_PULSE if still else pulse_value(time_ms), 4)
+    greek = zoom < GREEK_ZOOM
     card_list: list[Card] = []
     for node in plane.nodes.values():
-        x0, y0 = node.x - node.width / 2, node.y - node.height / 2
-        if not visible(x0, y0, x0 + node.width, y0 + node.height):
+        w, h = node.width, node.height
+        x0, y0 = node.x - w / 2, node.y - h / 2
+        if x0 + w < view[0] or x0 > view[2] or y0 + h < view[1] or y0 > view[3]:
             continue
-        layout = cards.get(node.id)
-        texts: list[Text] = []
-        decorations: list[FillBatch] = []
-        if layout is not None and node.id != editing:
-            placeholder = not node.text.strip()
-            quote_bars = FillBatch(theme.QUOTE_BAR)
-            code_fill = FillBatch(theme.CODE_FILL)
-            for line in layout.lines:
-                color = theme.PLACEHOLDER_TEXT if placeholder else theme.TEXT[line.style]
-                texts.append(Text(x0 + line.x, y0 + line.y, line.text, FONTS[line.style], color))
-                if line.marker:
-                    texts.append(Text(x0 + line.x - 10, y0 + line.y, line.marker, FONTS["body"], color))
-                if line.style == "quote":
-                    quote_bars.path.append(f"M{x0 + 10:.2f} {y0 + line.y - 11:.2f}h2.5v15h-2.5Z")
-                elif line.style == "code":
-                    code_fill.path.append(
-                        f"M{x0 + 8:.2f} {y0 + line.y - 11:.2f}h{node.width - 16:.2f}v15h{16 - node.width:.2f}Z"
-                    )
-            decorations = [b for b in (code_fill, quote_bars) if b.path]
-        header = "STARGATE" if node.type == "stargate" else ("PINNED" if node.pinned else "")
-        if header:
-            texts.append(Text(x0 + 10, y0 + HEADER - 4, header, theme.HEADER_FONT, theme.HEADER_TEXT[node.type]))
+        layout = card_of(node)
+        lines = layout.lines if layout is not None and node.id != editing else ()
+        decorations: tuple[RectBatch, ...] = ()
+        if lines and not greek:
+            decorations = _decorations(lines, x0, y0, w)
         stargate = node.type == "stargate"
         card_list.append(
-            Card(
-                node.id,
-                x0,
-                y0,
-                node.width,
-                node.height,
-                node.type,
-                theme.STARGATE_BORDER if stargate else theme.CARD_BORDER,
-                2.0 if stargate else 1.0,
-                theme.HEADER_FILL[node.type],
-                tuple(texts),
-                tuple(decorations),
-                node.id in selection,
-                node.pinned,
-                round(pulse, 4) if node.id in pulsing else 0.0,
-            )
-        )
+            Card(node.id, x0, y0, w, h, node.type, theme.STARGATE_BORDER if stargate else theme.CARD_BORDER,
+                 2.0 if stargate else 1.0, theme.HEADER_FILL[node.type], lines,
+                 "STARGATE" if stargate else ("PINNED" if node.pinned else ""), not node.text.strip(), greek,
+                 decorations, node.id in selection, node.pinned, pulse if node.id in pulsing else 0.0)
+        )  # fmt: skip
     return Scene(
         width,
         height,
@@ -369,6 +401,43 @@ def build_scene(
         labels,
         card_list,
     )
+
+
+_WIDTHS = {s: round(0.8 + 0.55 * s, 2) for s in range(1, 6)}
+
+
+def _segment(a, b, edge: Edge, offset: float) -> tuple[float, float, float, float] | None:
+    """edge_segment with the nodes already looked up (inlined border geometry)."""
+    dx, dy = b.x - a.x, b.y - a.y
+    length = math.sqrt(dx * dx + dy * dy)
+    if length < 1e-6:
+        return None
+    ux, uy = dx / length, dy / length
+    aux = ux if ux >= 0 else -ux
+    auy = uy if uy >= 0 else -uy
+    ea = min(a.width / 2 / aux if aux > 1e-12 else 1e18, a.height / 2 / auy if auy > 1e-12 else 1e18)
+    eb = min(b.width / 2 / aux if aux > 1e-12 else 1e18, b.height / 2 / auy if auy > 1e-12 else 1e18)
+    if ea + eb >= length:  # cards overlap: nothing to draw between them
+        return None
+    sign = offset if edge.a <= edge.b else -offset
+    nx, ny = -uy * sign, ux * sign
+    return a.x + ux * ea + nx, a.y + uy * ea + ny, b.x - ux * eb + nx, b.y - uy * eb + ny
+
+
+def _decorations(lines, x0: float, y0: float, width: float) -> tuple[RectBatch, ...]:
+    quote: list[float] = []
+    code: list[float] = []
+    for ln in lines:
+        if ln.style == "quote":
+            quote.extend((x0 + 10, y0 + ln.y - 11, 2.5, 15.0))
+        elif ln.style == "code":
+            code.extend((x0 + 8, y0 + ln.y - 11, width - 16, 15.0))
+    out = []
+    if code:
+        out.append(RectBatch(theme.CODE_FILL, code))
+    if quote:
+        out.append(RectBatch(theme.QUOTE_BAR, quote))
+    return tuple(out)
 
 
 def _rough_measure(text: str, font: str) -> float:
