@@ -22,9 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "e2e"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from conftest import CHROMIUM, CHROMIUM_ARGS, open_app  # noqa: E402
+from harness import CHROMIUM, CHROMIUM_ARGS, open_app, start_in_thread  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
-from serve import start_in_thread  # noqa: E402
 
 TIMING = re.compile(r"\[κ\] topology: ([0-9.]+)ms")
 

@@ -7,32 +7,20 @@ error, or on PyScript's error box (.py-error).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from harness import CHROMIUM, CHROMIUM_ARGS, ROOT, AppPage, open_app, start_in_thread
+from playwright.sync_api import Browser, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
 
-from serve import start_in_thread  # noqa: E402
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--font-render-hinting=none",
-    "--disable-lcd-text",
-    "--force-color-profile=srgb",
-]
-BOOT_TIMEOUT_MS = 60_000
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-snapshots",
+        action="store_true",
+        default=False,
+        help="rewrite the visual-regression baselines in e2e/snapshots/ instead of comparing",
+    )
 
 
 @pytest.fixture(scope="session")
@@ -51,81 +39,6 @@ def browser() -> Iterator[Browser]:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         yield b
         b.close()
-
-
-@dataclass
-class Guard:
-    """What a page did that a test must not allow."""
-
-    foreign: list[str] = field(default_factory=list)
-    console_errors: list[str] = field(default_factory=list)
-    page_errors: list[str] = field(default_factory=list)
-    debug: list[str] = field(default_factory=list)
-
-    def check(self, page: Page) -> None:
-        assert not self.foreign, f"requests outside the origin: {self.foreign}"
-        assert not self.page_errors, f"uncaught page errors: {self.page_errors}"
-        assert not self.console_errors, f"console errors: {self.console_errors}"
-        if not page.is_closed():
-            assert page.locator(".py-error").count() == 0, page.locator(".py-error").first.inner_text()
-
-
-@dataclass
-class AppPage:
-    page: Page
-    guard: Guard
-    base_url: str
-
-    def api(self, expression: str, *args):
-        return self.page.evaluate(expression, *args) if args else self.page.evaluate(expression)
-
-    def stats(self) -> dict:
-        return self.api("window.bendscope.stats()")
-
-    def pill(self, name: str) -> str:
-        return self.page.locator(f"#hud-{name}").inner_text()
-
-    def node_xy(self, node_id: str) -> tuple[float, float]:
-        x, y = self.api(f"window.bendscope.screen_position({node_id!r})")
-        return x, y
-
-    def wait_ready(self) -> None:
-        self.page.wait_for_function("window.bendscope && window.bendscope.ready === true", timeout=BOOT_TIMEOUT_MS)
-
-    def reload(self) -> None:
-        self.page.reload()
-        self.wait_ready()
-
-
-def open_app(browser: Browser, base_url: str, query: str = "", *, context_args: dict | None = None) -> AppPage:
-    context = browser.new_context(
-        viewport={"width": 1280, "height": 800},
-        device_scale_factor=1,
-        locale="en-US",
-        timezone_id="UTC",
-        reduced_motion="reduce",
-        **(context_args or {}),
-    )
-    page = context.new_page()
-    guard = Guard()
-
-    def route(route_obj) -> None:
-        url = route_obj.request.url
-        if url.startswith(base_url) or url.startswith("data:") or url.startswith("blob:"):
-            route_obj.continue_()
-        else:
-            guard.foreign.append(url)
-            route_obj.abort()
-
-    page.route("**/*", route)
-    page.on(
-        "console", lambda m: guard.console_errors.append(m.text) if m.type == "error" else guard.debug.append(m.text)
-    )
-    page.on("pageerror", lambda e: guard.page_errors.append(str(e)))
-    page.goto(f"{base_url}index.html{('?' + query) if query else ''}")
-    app = AppPage(page, guard, base_url)
-    app.wait_ready()
-    return app
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import math
 from typing import Any
 
 import js
-from pyodide.ffi import to_js
+from pyodide.ffi import create_once_callable, to_js
 
 from bend import actions, menus, persist
 from bend.actions import REGISTRY, Target
@@ -16,6 +16,7 @@ from bend.menus import MenuItem
 from bend.model import empty_document
 from bend.scene import build_scene
 
+from . import dom
 from .dom import by_id, download, download_blob, js_obj, on, proxy
 from .measure import CanvasMeasure
 from .menu import Menu
@@ -69,6 +70,7 @@ class App:
         self.pinch: tuple[float, float, float] | None = None
         self._frame_proxy = proxy(self._frame)
         self._autosave_proxy = proxy(self._autosave_tick)
+        self._pulse_proxy = proxy(self._pulse_tick)  # made once: proxies are never freed
         self.autosave: persist.Autosave | None = None
         self.autosave_timer: Any = None
         self.fresh = params.get("fresh") == "1"
@@ -78,6 +80,7 @@ class App:
 
     # ------------------------------------------------------------------ boot
     async def start(self) -> None:
+        dom.on_error = self.report
         for font in FONTS:
             await js.document.fonts.load(font, "Aκ≈→")
         self.measure.cache.clear()
@@ -91,6 +94,8 @@ class App:
         self.resize()
         if self.still:
             self.editor.settle()
+        if doc is None:
+            self.editor.fit_view()
         build_legend()
         self._wire()
         self.paint(js.performance.now())
@@ -124,7 +129,7 @@ class App:
                 self.frame_pending = True
                 js.requestAnimationFrame(self._frame_proxy)
             elif pulsing and self.pulse_timer is None:
-                self.pulse_timer = js.setTimeout(proxy(self._pulse_tick), PULSE_INTERVAL_MS)
+                self.pulse_timer = js.setTimeout(self._pulse_proxy, PULSE_INTERVAL_MS)
             self._schedule_autosave()
         except Exception as exc:
             self.report(exc)
@@ -507,7 +512,7 @@ class App:
             if blob:
                 download_blob("bendscope.png", blob)
 
-        self.canvas.toBlob(proxy(done), "image/png")
+        self.canvas.toBlob(create_once_callable(done), "image/png")
 
     # ------------------------------------------------------------------ automation API
     def install_api(self) -> None:

@@ -2,13 +2,49 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
 import js
-from pyodide.ffi import create_proxy, to_js
+from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js
 
 _KEEP: list[Any] = []  # proxies live as long as the page
+
+
+def _warn(exc: BaseException) -> None:
+    js.console.warn(f"Bendscope: {exc!r}")
+
+
+#: called with the exception when an event handler raises (the app shows a toast)
+on_error: Callable[[BaseException], None] = _warn
+
+
+def is_null(value: Any) -> bool:
+    """JS null and undefined arrive as JsNull or None."""
+    return value is None or value is jsnull
+
+
+def _guarded(handler: Callable) -> Callable:
+    if inspect.iscoroutinefunction(handler):
+
+        async def call_async(*args: Any) -> Any:
+            try:
+                return await handler(*args)
+            except Exception as exc:  # a failing handler must not break the page
+                on_error(exc)
+                return None
+
+        return call_async
+
+    def call(*args: Any) -> Any:
+        try:
+            return handler(*args)
+        except Exception as exc:
+            on_error(exc)
+            return None
+
+    return call
 
 
 def proxy(fn: Callable) -> Any:
@@ -22,7 +58,7 @@ def on(target: Any, event: str, handler: Callable, *, passive: bool | None = Non
     options = {"capture": capture}
     if passive is not None:
         options["passive"] = passive
-    target.addEventListener(event, proxy(handler), js_obj(options))
+    target.addEventListener(event, proxy(_guarded(handler)), js_obj(options))
 
 
 def js_obj(value: Any) -> Any:
@@ -63,4 +99,4 @@ def download_blob(filename: str, blob: Any) -> None:
     js.document.body.appendChild(link)
     link.click()
     link.remove()
-    js.setTimeout(proxy(lambda: js.URL.revokeObjectURL(url)), 1000)
+    js.setTimeout(create_once_callable(lambda: js.URL.revokeObjectURL(url)), 1000)

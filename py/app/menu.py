@@ -14,7 +14,7 @@ import js
 
 from bend.menus import MenuItem
 
-from .dom import el, on
+from .dom import el, is_null, on
 
 
 class Menu:
@@ -23,6 +23,10 @@ class Menu:
         self.activate = activate
         self.levels: list[tuple[Any, list[MenuItem], list[Any]]] = []  # (element, items, item elements)
         on(js.document, "pointerdown", self._outside, capture=True)
+        # event delegation: three listeners for every menu ever shown (items carry data-pos)
+        on(self.root, "click", lambda event: self._delegate(event, self._click))
+        on(self.root, "pointerover", lambda event: self._delegate(event, lambda e, d, k: self._hover(d, k)))
+        on(self.root, "keydown", lambda event: self._delegate(event, self._key))
 
     @property
     def open(self) -> bool:
@@ -62,10 +66,8 @@ class Menu:
                 children.append(el("span", text=item.key_hint, cls="hint"))
             if item.has_submenu:
                 children.append(el("span", text="›", cls="chevron"))
+            attrs["data-pos"] = f"{depth}:{i}"
             node = el("div", cls=f"tone-{item.tone}" if item.tone else "", attrs=attrs, children=children)
-            on(node, "click", lambda event, d=depth, k=i: self._click(event, d, k))
-            on(node, "pointerenter", lambda event, d=depth, k=i: self._hover(d, k))
-            on(node, "keydown", lambda event, d=depth, k=i: self._key(event, d, k))
             box.appendChild(node)
             elements.append(node)
         self.root.appendChild(box)
@@ -77,6 +79,14 @@ class Menu:
         box.style.left = f"{max(4, min(x, w - rect.width - 4)):.0f}px"
         box.style.top = f"{max(4, min(y, h - rect.height - 4)):.0f}px"
         self.levels.append((box, items, elements))
+
+    def _delegate(self, event: Any, handler: Callable[[Any, int, int], None]) -> None:
+        target = None if is_null(event.target) else event.target.closest("[data-pos]")
+        if is_null(target):
+            return
+        depth, index = (int(part) for part in str(target.getAttribute("data-pos")).split(":"))
+        if depth < len(self.levels) and index < len(self.levels[depth][1]):
+            handler(event, depth, index)
 
     def _focus(self, depth: int, index: int) -> None:
         _, _items, elements = self.levels[depth]

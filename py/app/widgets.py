@@ -11,7 +11,7 @@ from bend import kappa_ui, theme
 from bend.editor import Editor
 from bend.model import EDGE_KINDS
 
-from .dom import by_id, clear, el, on, proxy
+from .dom import by_id, clear, el, is_null, on, proxy
 
 
 class Hud:
@@ -93,6 +93,12 @@ class Breadcrumbs:
         self.box = by_id("breadcrumbs")
         self.go = go
         self._key: tuple | None = None
+        on(self.box, "click", self._click)  # delegated: buttons are rebuilt, the listener is not
+
+    def _click(self, event: Any) -> None:
+        button = None if is_null(event.target) else event.target.closest("button[data-plane]")
+        if not is_null(button) and button.getAttribute("aria-current") != "page":
+            self.go(str(button.getAttribute("data-plane")))
 
     def update(self, editor: Editor) -> None:
         path = editor.doc.path()
@@ -107,8 +113,6 @@ class Breadcrumbs:
             button = el("button", text=plane.name or plane.id, attrs={"type": "button", "data-plane": plane.id})
             if i == len(path) - 1:
                 button.setAttribute("aria-current", "page")
-            else:
-                on(button, "click", lambda event, pid=plane.id: self.go(pid))
             self.box.appendChild(button)
 
 
@@ -139,6 +143,7 @@ class Toast:
     def __init__(self) -> None:
         self.box = by_id("toast")
         self._timer: Any = None
+        self._hide_proxy = proxy(self.hide)
 
     def show(self, message: str, error: bool = False, ms: int = 4000) -> None:
         self.box.textContent = message
@@ -146,7 +151,7 @@ class Toast:
         self.box.hidden = False
         if self._timer is not None:
             js.clearTimeout(self._timer)
-        self._timer = js.setTimeout(proxy(self.hide), ms)
+        self._timer = js.setTimeout(self._hide_proxy, ms)
 
     def hide(self) -> None:
         self.box.hidden = True

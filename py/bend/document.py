@@ -156,8 +156,33 @@ def _edge(raw: Any, where: str, nodes: dict[str, Node]) -> Edge:
     )
 
 
-def _spiral(nodes: list[Node]) -> None:
-    """Deterministic positions (golden-angle spiral) for nodes given without x/y."""
+def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> None:
+    """Deterministic positions (golden-angle spiral) for nodes given without x/y.
+
+    Nodes are taken component by component (weakly connected, breadth first), so each
+    component starts in one contiguous region and the layout need not untangle them.
+    """
+    if edges:
+        wanted = {n.id: n for n in nodes}
+        adjacent: dict[str, list[str]] = {}
+        for e in edges:
+            if e.a in wanted and e.b in wanted:
+                adjacent.setdefault(e.a, []).append(e.b)
+                adjacent.setdefault(e.b, []).append(e.a)
+        ordered: list[Node] = []
+        seen: set[str] = set()
+        for node in nodes:
+            if node.id in seen:
+                continue
+            seen.add(node.id)
+            queue = [node.id]
+            for current in queue:
+                ordered.append(wanted[current])
+                for other in adjacent.get(current, ()):
+                    if other not in seen:
+                        seen.add(other)
+                        queue.append(other)
+        nodes = ordered
     for i, node in enumerate(nodes):
         radius = 120.0 * math.sqrt(i + 0.5)
         angle = i * 2.399963229728653
@@ -254,7 +279,7 @@ def document_from_data(data: Any) -> Document:
                 raise _fail(f"{where}.edges[{j}].id", f"duplicate edge id {edge.id!r:.60}")
             edge_ids.add(edge.id)
             plane.edges[edge.id] = edge
-        _spiral(plane_unplaced)
+        _spiral(plane_unplaced, list(plane.edges.values()))
         unplaced.extend(plane_unplaced)
         planes.append(plane)
     by_id = {p.id: p for p in planes}

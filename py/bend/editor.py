@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterator
 
 from .document import DocumentError, parse_document, serialize_document
+from .geometry import segment_distance
 from .history import Entry, History, Transaction, apply
 from .layout import Simulation
 from .model import (
@@ -27,6 +28,7 @@ from .model import (
     Plane,
     empty_document,
 )
+from .scene import edge_segment, parallel_offsets
 from .textlayout import CardLayout, Measure, approx_measure, layout_card
 from .topology import Topology, TopologyCache
 
@@ -242,8 +244,9 @@ class Editor:
         self.plane.camera.zoom = 1.0
         self.needs_paint = True
 
-    def fit_view(self, margin: float = 60.0) -> None:
-        """Centre the camera on the plane's nodes, zooming out if they do not fit."""
+    def fit_view(self, margin: float = 60.0, top_px: float = 96.0, bottom_px: float = 56.0) -> None:
+        """Centre the plane's nodes in the area between the toolbar (``top_px``) and the
+        HUD (``bottom_px``), zooming out (never in past 1) if they do not fit."""
         nodes = list(self.plane.nodes.values())
         cam = self.plane.camera
         if not nodes:
@@ -252,12 +255,14 @@ class Editor:
         else:
             left = min(n.x - n.width / 2 for n in nodes)
             right = max(n.x + n.width / 2 for n in nodes)
-            top = min(n.y - n.height / 2 for n in nodes)
-            bottom = max(n.y + n.height / 2 for n in nodes)
-            cam.x, cam.y = (left + right) / 2, (top + bottom) / 2
+            upper = min(n.y - n.height / 2 for n in nodes)
+            lower = max(n.y + n.height / 2 for n in nodes)
             w, h = self.viewport
-            fit = min((w - 2 * margin) / max(1.0, right - left), (h - 2 * margin) / max(1.0, bottom - top))
+            area_h = max(100.0, h - top_px - bottom_px)
+            fit = min((w - 2 * margin) / max(1.0, right - left), area_h / max(1.0, lower - upper))
             cam.zoom = max(MIN_ZOOM, min(1.0, fit))
+            cam.x = (left + right) / 2
+            cam.y = (upper + lower) / 2 - ((top_px + h - bottom_px) / 2 - h / 2) / cam.zoom
         self.needs_paint = True
 
     # ------------------------------------------------------------------ queries
@@ -277,25 +282,22 @@ class Editor:
         return [round(x, 2), round(y, 2)]
 
     def node_at(self, sx: float, sy: float) -> Node | None:
-        """Topmost node under a screen point (last drawn wins)."""
+        """Topmost node under a screen point (last drawn wins). O(n)."""
         wx, wy = self.screen_to_world(sx, sy)
-        for node in reversed(list(self.plane.nodes.values())):
+        for node in reversed(self.plane.nodes.values()):
             if abs(wx - node.x) <= node.width / 2 and abs(wy - node.y) <= node.height / 2:
                 return node
         return None
 
     def edge_at(self, sx: float, sy: float, tolerance: float = 6.0) -> Edge | None:
         """The edge nearest to a screen point within ``tolerance`` screen px."""
-        from .scene import edge_segment  # local: scene imports editor types
-
         wx, wy = self.screen_to_world(sx, sy)
         best, best_d = None, tolerance / self.plane.camera.zoom
+        offsets = parallel_offsets(self.plane)
         for edge in self.plane.edges.values():
-            seg = edge_segment(self.plane, edge)
+            seg = edge_segment(self.plane, edge, offsets.get(edge.id, 0.0))
             if seg is None:
                 continue
-            from .geometry import segment_distance
-
             d = segment_distance(wx, wy, *seg)
             if d <= best_d:
                 best, best_d = edge, d

@@ -32,6 +32,9 @@ class LayoutParams:
     alpha_decay: float = 0.028
     alpha_min: float = 0.002
     reheat: float = 0.5
+    component_gap: float = 80.0  # space kept between the discs of connected components
+    component_push: float = 0.08
+    max_components: int = 60  # beyond this many multi-node components the force is skipped
 
 
 class Simulation:
@@ -43,6 +46,7 @@ class Simulation:
         self.rng = random.Random(seed)
         self.alpha = 1.0
         self.fixed: set[str] = set()  # dragged right now (pinned nodes are fixed too)
+        self._components: tuple[int, list[list[int]]] | None = None  # (plane.version, groups)
 
     @property
     def active(self) -> bool:
@@ -152,6 +156,7 @@ class Simulation:
             fy[i] += uy
             fx[j] -= ux
             fy[j] -= uy
+        self._separate_components(xs, ys, reach, cx_, cy_, index)
         alpha = self.alpha
         keep = 1.0 - p.velocity_decay
         vmax = p.max_speed
@@ -177,6 +182,67 @@ class Simulation:
             self.stop()
             return False
         return True
+
+    def components(self, index: dict[str, int]) -> list[list[int]]:
+        """Weakly connected components with two or more nodes (node positions in
+        ``self.plane.nodes`` order), cached until the plane's structure changes."""
+        version = self.plane.version
+        if self._components is not None and self._components[0] == version:
+            return self._components[1]
+        parent = list(range(len(index)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        for edge in self.plane.edges.values():
+            i, j = index.get(edge.a), index.get(edge.b)
+            if i is not None and j is not None:
+                parent[find(i)] = find(j)
+        groups: dict[int, list[int]] = {}
+        for i in range(len(index)):
+            groups.setdefault(find(i), []).append(i)
+        result = [g for g in groups.values() if len(g) > 1]
+        self._components = (version, result)
+        return result
+
+    def _separate_components(self, xs, ys, reach, cx_, cy_, index) -> None:
+        """Push overlapping components apart as rigid discs (not scaled by alpha).
+
+        O(n + c²) for c multi-node components; skipped beyond ``max_components``.
+        """
+        p = self.params
+        groups = self.components(index)
+        if len(groups) < 2 or len(groups) > p.max_components:
+            return
+        discs = []
+        for g in groups:
+            mx = sum(xs[i] for i in g) / len(g)
+            my = sum(ys[i] for i in g) / len(g)
+            radius = max(math.hypot(xs[i] - mx, ys[i] - my) + reach[i] for i in g)
+            discs.append((mx, my, radius))
+        for a in range(len(discs)):
+            ax, ay, ar = discs[a]
+            for b in range(a + 1, len(discs)):
+                bx, by, br = discs[b]
+                dx, dy = bx - ax, by - ay
+                d = math.hypot(dx, dy)
+                overlap = ar + br + p.component_gap - d
+                if overlap <= 0:
+                    continue
+                if d < 1e-6:
+                    dx, dy, d = 1.0, 0.0, 1.0
+                push = overlap * p.component_push / d
+                # the smaller component moves more
+                wa = len(groups[b]) / (len(groups[a]) + len(groups[b]))
+                for i in groups[a]:
+                    cx_[i] -= dx * push * wa
+                    cy_[i] -= dy * push * wa
+                for i in groups[b]:
+                    cx_[i] += dx * push * (1 - wa)
+                    cy_[i] += dy * push * (1 - wa)
 
     def settle(self, max_steps: int = 2000) -> int:
         """Run to rest synchronously; returns the number of steps taken."""

@@ -1,0 +1,127 @@
+"""Visual regression: the same document and seed give the same pixels."""
+
+from __future__ import annotations
+
+import json
+
+from demo_docs import BUSINESS, EDGE_KINDS, K22, THREE_LOOPS, bare
+from harness import AppPage, open_app
+
+
+def show(app: AppPage, doc: dict | None = None) -> None:
+    """Load ``doc`` (if any), settle, fit it in view, clear selection and overlays."""
+    page = app.page
+    page.keyboard.press("Escape")
+    page.evaluate("document.getElementById('toast').hidden = true")
+    if doc is not None:
+        assert app.api("t => window.bendscope.load(t)", json.dumps(doc)) is None
+    app.api("window.bendscope.settle()")
+    app.api("window.bendscope.action('fit-view')")
+    app.api("window.bendscope.action('clear-selection')")
+    page.mouse.move(1, 1)
+
+
+def right_click(app: AppPage, node_id: str) -> None:
+    x, y = app.node_xy(node_id)
+    app.page.mouse.click(x, y, button="right")
+    app.page.locator("#menu-0").wait_for(state="visible")
+
+
+def test_demo_graph(browser, base_url, assert_snapshot):
+    app = open_app(browser, base_url, "seed=1&still=1&fresh=1")
+    try:
+        show(app)
+        assert app.pill("mode") == "mode: DELIBERATION"
+        assert_snapshot(app, "demo")
+        app.guard.check(app.page)
+    finally:
+        app.page.context.close()
+
+
+def test_empty_graph(visual_app, assert_snapshot):
+    show(visual_app, {"nodes": [], "edges": []})
+    assert visual_app.pill("nodes") == "nodes: 0"
+    assert_snapshot(visual_app, "empty")
+
+
+def test_business_example(visual_app, assert_snapshot):
+    show(visual_app, bare(BUSINESS))
+    assert visual_app.pill("kappa") == "κ: 1"
+    assert_snapshot(visual_app, "business")
+
+
+def test_k22_both_directions(visual_app, assert_snapshot):
+    show(visual_app, bare(K22))
+    assert visual_app.pill("kappa") == "κ: 2"
+    assert_snapshot(visual_app, "k22")
+
+
+def test_three_halo_levels(visual_app, assert_snapshot):
+    show(visual_app, bare(THREE_LOOPS))
+    assert visual_app.pill("sccs") == "SCCs: 3" and visual_app.pill("kappa") == "κ: 3"
+    assert_snapshot(visual_app, "three-loops")
+
+
+def test_every_edge_kind(visual_app, assert_snapshot):
+    show(visual_app, EDGE_KINDS)
+    assert_snapshot(visual_app, "edge-kinds")
+
+
+def test_approximate_scc(browser, base_url, assert_snapshot):
+    app = open_app(browser, base_url, "seed=1&still=1&fresh=1&exact_limit=3")
+    try:
+        show(app, bare(THREE_LOOPS))
+        assert "κ≈" in app.api("window.bendscope.topology()") or app.pill("kappa") == "κ: 4"
+        assert_snapshot(app, "approximate")
+        app.guard.check(app.page)
+    finally:
+        app.page.context.close()
+
+
+def test_demo_overlays(browser, base_url, assert_snapshot):
+    app = open_app(browser, base_url, "seed=1&still=1&fresh=1")
+    try:
+        show(app)
+        x, y = app.node_xy("company")
+        app.page.mouse.click(x, y)
+        assert_snapshot(app, "selected-node")
+        app.page.keyboard.press("Escape")
+        right_click(app, "founded-2020")
+        app.page.locator("#menu-0 [data-item='connect']").hover()
+        app.page.locator("#menu-1").wait_for(state="visible")
+        assert_snapshot(app, "connect-submenu")
+        app.page.keyboard.press("Escape")
+        app.page.keyboard.press("Escape")
+        app.page.mouse.click(5, 300)
+        right_click(app, "revenue")
+        app.page.locator("#menu-0 [data-item='unbend']").click()
+        app.page.locator("#dialog").wait_for(state="visible")
+        assert_snapshot(app, "unbend-confirmation")
+        app.page.locator("#dialog-cancel").click()
+        app.guard.check(app.page)
+    finally:
+        app.page.context.close()
+
+
+def test_stargate_and_child_plane(browser, base_url, assert_snapshot):
+    app = open_app(browser, base_url, "seed=1&still=1&fresh=1")
+    try:
+        show(app)
+        x, y = app.node_xy("research-notes")
+        app.page.mouse.dblclick(x, y)
+        assert app.pill("depth") == "depth: 1"
+        first = None
+        for text, (px, py) in (("# Sources\n- paper A\n- paper B", (-160, -60)), ("Open questions", (200, 80))):
+            node_id = app.api("([x, y]) => window.bendscope.action('new-node', {x: x, y: y})", [px, py])
+            app.api("([n, t]) => window.bendscope.action('edit-text', {node_id: n}, {text: t})", [node_id, text])
+            if first:
+                app.api("([a, b]) => window.bendscope.action('connect', {node_id: a}, {to: b})", [first, node_id])
+            first = node_id
+        show(app)
+        assert_snapshot(app, "stargate-child-plane")
+        app.page.locator("#breadcrumbs button").first.click()
+        show(app)
+        assert_snapshot(app, "stargate-parent-plane")
+        app.guard.check(app.page)
+    finally:
+        app.page.context.close()
