@@ -49,3 +49,35 @@ def test_no_frames_while_idle(app_factory):
     before = len(app.api("window.bendscope.frame_times()"))
     app.page.wait_for_timeout(600)
     assert len(app.api("window.bendscope.frame_times()")) == before
+
+
+def test_python_failure_shows_a_readable_banner(browser, base_url):
+    """If the Python app raises while starting, the page says so instead of staying blank."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        page.route(
+            "**/py/app/app.py",
+            lambda route: route.fulfill(
+                status=200, content_type="text/plain", body="raise RuntimeError('boom at boot')\n"
+            ),
+        )
+        page.goto(f"{base_url}index.html?fresh=1")
+        banner = page.locator("#error-banner")
+        banner.wait_for(state="visible", timeout=60_000)
+        assert "RuntimeError: boom at boot" in banner.inner_text()
+        assert page.locator("#loading").is_hidden()
+        assert page.evaluate("!(window.bendscope && window.bendscope.ready)") is True
+    finally:
+        context.close()
+
+
+def test_export_png(app_factory):
+    app = app_factory("seed=1&still=1")
+    with app.page.expect_download() as info:
+        app.page.locator("#btn-png").click()
+    download = info.value
+    assert download.suggested_filename == "bendscope.png"
+    with open(download.path(), "rb") as handle:
+        data = handle.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000

@@ -113,3 +113,18 @@ def test_editing_node_hides_its_text_and_hostile_text_is_plain():
     texts = {c.node_id: [t.text for t in c.texts] for c in scene.cards}
     assert texts["b"] == []
     assert "<img src=x onerror=alert(1)>" in texts["a"]
+
+
+def test_offsets_never_leak_between_planes_of_equal_version():
+    """A later plane (possibly at a reused address) must not get an earlier plane's offsets."""
+    import gc
+
+    for _ in range(50):
+        first = editor_with([("a", "b"), ("b", "a")])
+        assert parallel_offsets(first.plane)["e0"] != 0
+        version = first.plane.version
+        del first
+        gc.collect()
+        second = editor_with([("a", "b"), ("c", "d")])
+        second.plane.version = version
+        assert parallel_offsets(second.plane) == {"e0": 0.0, "e1": 0.0}

@@ -11,6 +11,7 @@ number of styles, not with the number of edges.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 
 from . import theme
@@ -179,10 +180,12 @@ class Scene:
 
 
 def edge_width(strength: int) -> float:
+    """Stroke width of an edge of ``strength`` 1..5 (world px)."""
     return round(0.8 + 0.55 * strength, 2)
 
 
-_OFFSETS: dict[int, tuple[int, dict[str, float]]] = {}
+# keyed by the plane object itself: an id() could be reused by a later plane
+_OFFSETS: weakref.WeakKeyDictionary[Plane, tuple[int, dict[str, float]]] = weakref.WeakKeyDictionary()
 
 
 def parallel_offsets(plane: Plane) -> dict[str, float]:
@@ -190,13 +193,11 @@ def parallel_offsets(plane: Plane) -> dict[str, float]:
 
     Memoised per plane until its structure changes (``plane.version``). O(m).
     """
-    cached = _OFFSETS.get(id(plane))
+    cached = _OFFSETS.get(plane)
     if cached is not None and cached[0] == plane.version:
         return cached[1]
     offsets = _parallel_offsets(plane)
-    if len(_OFFSETS) > 64:
-        _OFFSETS.clear()
-    _OFFSETS[id(plane)] = (plane.version, offsets)
+    _OFFSETS[plane] = (plane.version, offsets)
     return offsets
 
 
@@ -403,7 +404,7 @@ def build_scene(
     )
 
 
-_WIDTHS = {s: round(0.8 + 0.55 * s, 2) for s in range(1, 6)}
+_WIDTHS = {s: edge_width(s) for s in range(1, 6)}
 
 
 def _segment(a, b, edge: Edge, offset: float) -> tuple[float, float, float, float] | None:
