@@ -47,6 +47,7 @@ class Simulation:
         self.alpha = 1.0
         self.fixed: set[str] = set()  # dragged right now (pinned nodes are fixed too)
         self._components: tuple[int, list[list[int]]] | None = None  # (plane.version, groups)
+        self._structure_cache: tuple[int, dict[str, int], list[tuple[int, int]]] | None = None
 
     @property
     def active(self) -> bool:
@@ -132,13 +133,9 @@ class Simulation:
                         fy[i] -= uy
                         fx[j] += ux
                         fy[j] += uy
-        index = {node.id: i for i, node in enumerate(nodes)}
+        index, pairs = self._structure(nodes)
         spring, rest = p.spring, p.rest_gap
-        for edge in self.plane.edges.values():
-            i = index.get(edge.a)
-            j = index.get(edge.b)
-            if i is None or j is None or i == j:
-                continue
+        for i, j in pairs:
             dx = xs[j] - xs[i]
             dy = ys[j] - ys[i]
             d = sqrt(dx * dx + dy * dy)
@@ -182,6 +179,21 @@ class Simulation:
             self.stop()
             return False
         return True
+
+    def _structure(self, nodes: list) -> tuple[dict[str, int], list[tuple[int, int]]]:
+        """Node index and edge endpoint pairs, cached until the plane's structure changes."""
+        version = self.plane.version
+        cached = self._structure_cache
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        index = {node.id: i for i, node in enumerate(nodes)}
+        pairs = []
+        for edge in self.plane.edges.values():
+            i, j = index.get(edge.a), index.get(edge.b)
+            if i is not None and j is not None and i != j:
+                pairs.append((i, j))
+        self._structure_cache = (version, index, pairs)
+        return index, pairs
 
     def components(self, index: dict[str, int]) -> list[list[int]]:
         """Weakly connected components with two or more nodes (node positions in
