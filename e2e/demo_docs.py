@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-BUSINESS = [
-    ("market-share", "revenue"),
-    ("revenue", "r-and-d"),
-    ("r-and-d", "product-quality"),
-    ("product-quality", "market-share"),
-    ("market-share", "customer-retention"),
-    ("customer-retention", "revenue"),
-]
-K22 = [(a, b) for a in ("a1", "a2") for b in ("b1", "b2")] + [(b, a) for a in ("a1", "a2") for b in ("b1", "b2")]
+from kappa_helpers import BUSINESS, k22  # one copy of the spec's examples, shared with tests/
+
+__all__ = ["BUSINESS", "EDGE_KINDS", "K22", "THREE_LOOPS", "bare"]
+
+K22 = k22()
 THREE_LOOPS = (
     [("loop-a", "loop-b"), ("loop-b", "loop-c"), ("loop-c", "loop-a")]
     + [(a, b) for a in ("k-a1", "k-a2") for b in ("k-b1", "k-b2")]

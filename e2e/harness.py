@@ -71,6 +71,12 @@ class AppPage:
         x, y = self.api(f"window.bendscope.screen_position({node_id!r})")
         return x, y
 
+    def right_click(self, node_id: str) -> None:
+        """Right-click a node's centre and wait for its context menu."""
+        x, y = self.node_xy(node_id)
+        self.page.mouse.click(x, y, button="right")
+        self.page.locator("#menu-0").wait_for(state="visible")
+
     def wait_ready(self) -> None:
         self.page.wait_for_function("window.bendscope && window.bendscope.ready === true", timeout=BOOT_TIMEOUT_MS)
 

@@ -5,12 +5,6 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 
-def right_click(app, node_id: str) -> None:
-    x, y = app.node_xy(node_id)
-    app.page.mouse.click(x, y, button="right")
-    app.page.locator("#menu-0").wait_for(state="visible")
-
-
 def item(app, item_id: str, depth: int = 0):
     return app.page.locator(f"#menu-{depth} [data-item='{item_id}'] .label")
 
@@ -26,7 +20,7 @@ def test_demo_hud_shows_deliberation(app_factory):
 def test_unbend_confirm_then_undo(app_factory):
     app = app_factory("seed=1&still=1")
     page = app.page
-    right_click(app, "revenue")
+    app.right_click("revenue")
     unbend = item(app, "unbend")
     expect(unbend).to_have_text("Unbend — Break Feedback Loop")
     unbend.click()
@@ -46,7 +40,7 @@ def test_unbend_confirm_then_undo(app_factory):
 
 def test_unbend_cancel_keeps_the_edge(app_factory):
     app = app_factory("seed=1&still=1")
-    right_click(app, "r-and-d")
+    app.right_click("r-and-d")
     item(app, "unbend").click()
     app.page.keyboard.press("Escape")
     expect(app.page.locator("#dialog-backdrop")).to_be_hidden()
@@ -56,7 +50,7 @@ def test_unbend_cancel_keeps_the_edge(app_factory):
 def test_connect_submenu_lists_previews_and_connects(app_factory):
     app = app_factory("seed=1&still=1")
     page = app.page
-    right_click(app, "founded-2020")
+    app.right_click("founded-2020")
     item(app, "connect").hover()
     sub = page.locator("#menu-1 [role='menuitem']")
     sub.first.wait_for(state="visible")
@@ -93,7 +87,7 @@ def test_connect_from_the_keyboard(app_factory):
 
 def test_bend_on_dag_node_creates_loop(app_factory):
     app = app_factory("seed=1&still=1")
-    right_click(app, "founded-2020")
+    app.right_click("founded-2020")
     bend = item(app, "bend")
     expect(bend).to_have_text("Bend — Create Feedback Loop")
     bend.click()
@@ -104,7 +98,7 @@ def test_bend_on_dag_node_creates_loop(app_factory):
 
 def test_bend_greyed_where_no_loop_is_possible(app_factory):
     app = app_factory("seed=1&still=1")
-    right_click(app, "ceo-alice")
+    app.right_click("ceo-alice")
     bend = item(app, "bend")
     expect(bend).to_have_text("No feedback loop possible nearby")
     assert app.page.locator("#menu-0 [data-item='bend']").get_attribute("aria-disabled") == "true"

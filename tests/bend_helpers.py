@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from kappa_helpers import k22
+
 from bend.editor import Editor
 from bend.model import Document, Edge, EdgeProps, Node, Plane
 
@@ -25,4 +27,4 @@ def editor_with(pairs, kind: str = "causal", positions=None) -> Editor:
     return Editor(Document([plane_with(pairs, kind, positions)], "plane-root"))
 
 
-K22 = [(a, b) for a in ("a1", "a2") for b in ("b1", "b2")] + [(b, a) for a in ("a1", "a2") for b in ("b1", "b2")]
+K22 = k22()

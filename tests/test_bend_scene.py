@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 from bend_helpers import K22, editor_with
+from kappa_helpers import BUSINESS
 
 from bend import theme
 from bend.demo import demo_document
 from bend.editor import Editor
 from bend.scene import build_scene, edge_segment, parallel_offsets, pulse_value
-
-BUSINESS = [
-    ("market-share", "revenue"),
-    ("revenue", "r-and-d"),
-    ("r-and-d", "product-quality"),
-    ("product-quality", "market-share"),
-    ("market-share", "customer-retention"),
-    ("customer-retention", "revenue"),
-]
 
 
 def scene_of(editor: Editor, **kw):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from demo_docs import BUSINESS, EDGE_KINDS, K22, THREE_LOOPS, bare
-from harness import AppPage, open_app
+from harness import AppPage
 
 
 def show(app: AppPage, doc: dict | None = None) -> None:
@@ -21,21 +21,14 @@ def show(app: AppPage, doc: dict | None = None) -> None:
     page.mouse.move(1, 1)
 
 
-def right_click(app: AppPage, node_id: str) -> None:
-    x, y = app.node_xy(node_id)
-    app.page.mouse.click(x, y, button="right")
-    app.page.locator("#menu-0").wait_for(state="visible")
+FRESH = "seed=1&still=1&fresh=1"
 
 
-def test_demo_graph(browser, base_url, assert_snapshot):
-    app = open_app(browser, base_url, "seed=1&still=1&fresh=1")
-    try:
-        show(app)
-        assert app.pill("mode") == "mode: DELIBERATION"
-        assert_snapshot(app, "demo")
-        app.guard.check(app.page)
-    finally:
-        app.page.context.close()
+def test_demo_graph(app_factory, assert_snapshot):
+    app = app_factory(FRESH)
+    show(app)
+    assert app.pill("mode") == "mode: DELIBERATION"
+    assert_snapshot(app, "demo")
 
 
 def test_empty_graph(visual_app, assert_snapshot):
@@ -67,61 +60,51 @@ def test_every_edge_kind(visual_app, assert_snapshot):
     assert_snapshot(visual_app, "edge-kinds")
 
 
-def test_approximate_scc(browser, base_url, assert_snapshot):
-    app = open_app(browser, base_url, "seed=1&still=1&fresh=1&exact_limit=3")
-    try:
-        show(app, bare(THREE_LOOPS))
-        assert "κ≈" in app.api("window.bendscope.topology()") or app.pill("kappa") == "κ: 4"
-        assert_snapshot(app, "approximate")
-        app.guard.check(app.page)
-    finally:
-        app.page.context.close()
+def test_approximate_scc(app_factory, assert_snapshot):
+    app = app_factory(FRESH + "&exact_limit=3")
+    show(app, bare(THREE_LOOPS))
+    topology = json.loads(app.api("window.bendscope.topology()"))
+    assert [s["approximate"] for s in topology["sccs"]] == [True, False, True]
+    assert app.pill("kappa") == "κ: 4"
+    assert_snapshot(app, "approximate")
 
 
-def test_demo_overlays(browser, base_url, assert_snapshot):
-    app = open_app(browser, base_url, "seed=1&still=1&fresh=1")
-    try:
-        show(app)
-        x, y = app.node_xy("company")
-        app.page.mouse.click(x, y)
-        assert_snapshot(app, "selected-node")
-        app.page.keyboard.press("Escape")
-        right_click(app, "founded-2020")
-        app.page.locator("#menu-0 [data-item='connect']").hover()
-        app.page.locator("#menu-1").wait_for(state="visible")
-        assert_snapshot(app, "connect-submenu")
-        app.page.keyboard.press("Escape")
-        app.page.keyboard.press("Escape")
-        app.page.mouse.click(5, 300)
-        right_click(app, "revenue")
-        app.page.locator("#menu-0 [data-item='unbend']").click()
-        app.page.locator("#dialog").wait_for(state="visible")
-        assert_snapshot(app, "unbend-confirmation")
-        app.page.locator("#dialog-cancel").click()
-        app.guard.check(app.page)
-    finally:
-        app.page.context.close()
+def test_demo_overlays(app_factory, assert_snapshot):
+    app = app_factory(FRESH)
+    show(app)
+    x, y = app.node_xy("company")
+    app.page.mouse.click(x, y)
+    assert_snapshot(app, "selected-node")
+    app.page.keyboard.press("Escape")
+    app.right_click("founded-2020")
+    app.page.locator("#menu-0 [data-item='connect']").hover()
+    app.page.locator("#menu-1").wait_for(state="visible")
+    assert_snapshot(app, "connect-submenu")
+    app.page.keyboard.press("Escape")
+    app.page.keyboard.press("Escape")
+    app.page.mouse.click(5, 300)
+    app.right_click("revenue")
+    app.page.locator("#menu-0 [data-item='unbend']").click()
+    app.page.locator("#dialog").wait_for(state="visible")
+    assert_snapshot(app, "unbend-confirmation")
+    app.page.locator("#dialog-cancel").click()
 
 
-def test_stargate_and_child_plane(browser, base_url, assert_snapshot):
-    app = open_app(browser, base_url, "seed=1&still=1&fresh=1")
-    try:
-        show(app)
-        x, y = app.node_xy("research-notes")
-        app.page.mouse.dblclick(x, y)
-        assert app.pill("depth") == "depth: 1"
-        first = None
-        for text, (px, py) in (("# Sources\n- paper A\n- paper B", (-160, -60)), ("Open questions", (200, 80))):
-            node_id = app.api("([x, y]) => window.bendscope.action('new-node', {x: x, y: y})", [px, py])
-            app.api("([n, t]) => window.bendscope.action('edit-text', {node_id: n}, {text: t})", [node_id, text])
-            if first:
-                app.api("([a, b]) => window.bendscope.action('connect', {node_id: a}, {to: b})", [first, node_id])
-            first = node_id
-        show(app)
-        assert_snapshot(app, "stargate-child-plane")
-        app.page.locator("#breadcrumbs button").first.click()
-        show(app)
-        assert_snapshot(app, "stargate-parent-plane")
-        app.guard.check(app.page)
-    finally:
-        app.page.context.close()
+def test_stargate_and_child_plane(app_factory, assert_snapshot):
+    app = app_factory(FRESH)
+    show(app)
+    x, y = app.node_xy("research-notes")
+    app.page.mouse.dblclick(x, y)
+    assert app.pill("depth") == "depth: 1"
+    first = None
+    for text, (px, py) in (("# Sources\n- paper A\n- paper B", (-160, -60)), ("Open questions", (200, 80))):
+        node_id = app.api("([x, y]) => window.bendscope.action('new-node', {x: x, y: y})", [px, py])
+        app.api("([n, t]) => window.bendscope.action('edit-text', {node_id: n}, {text: t})", [node_id, text])
+        if first:
+            app.api("([a, b]) => window.bendscope.action('connect', {node_id: a}, {to: b})", [first, node_id])
+        first = node_id
+    show(app)
+    assert_snapshot(app, "stargate-child-plane")
+    app.page.locator("#breadcrumbs button").first.click()
+    show(app)
+    assert_snapshot(app, "stargate-parent-plane")

@@ -151,26 +151,26 @@ class Plane:
         self.version = 0
 
     # -- structure: every mutation of the node set or the edge set goes through here --
-    def add_node(self, node: Node) -> None:
-        self.nodes[node.id] = node
+    def _structure_changed(self) -> None:
         self.topology_dirty = self.layout_dirty = True
         self.version += 1
 
+    def add_node(self, node: Node) -> None:
+        self.nodes[node.id] = node
+        self._structure_changed()
+
     def remove_node(self, node_id: str) -> Node:
         node = self.nodes.pop(node_id)
-        self.topology_dirty = self.layout_dirty = True
-        self.version += 1
+        self._structure_changed()
         return node
 
     def add_edge(self, edge: Edge) -> None:
         self.edges[edge.id] = edge
-        self.topology_dirty = self.layout_dirty = True
-        self.version += 1
+        self._structure_changed()
 
     def remove_edge(self, edge_id: str) -> Edge:
         edge = self.edges.pop(edge_id)
-        self.topology_dirty = self.layout_dirty = True
-        self.version += 1
+        self._structure_changed()
         return edge
 
     def replace_edge(self, edge: Edge) -> None:

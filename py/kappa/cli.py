@@ -10,9 +10,9 @@ on stderr naming the problem.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
+from json import JSONDecodeError, dumps, loads
 from typing import Any
 
 from .analyze import DEFAULT_EXACT_LIMIT, analyze
@@ -100,8 +100,8 @@ def _read(path: str) -> Any:
     except UnicodeDecodeError:
         raise InputError(f"{path} is not UTF-8 text") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return loads(text)
+    except JSONDecodeError as exc:
         raise InputError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise InputError(f"{path} is nested too deeply") from None
@@ -128,5 +128,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.recommendation:
         result["recommendation"] = recommendation(result)
-    print(json.dumps(result, indent=2 if args.pretty else None, ensure_ascii=False))
+    print(dumps(result, indent=2 if args.pretty else None, ensure_ascii=False))
     return 0
