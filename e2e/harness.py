@@ -71,10 +71,17 @@ class AppPage:
         x, y = self.api(f"window.bendscope.screen_position({node_id!r})")
         return x, y
 
+    def click_node(self, node_id: str) -> None:
+        """Click a node's centre (selects it)."""
+        self.page.mouse.click(*self.node_xy(node_id))
+
+    def dblclick_node(self, node_id: str) -> None:
+        """Double-click a node's centre (edits it, or enters a stargate)."""
+        self.page.mouse.dblclick(*self.node_xy(node_id))
+
     def right_click(self, node_id: str) -> None:
         """Right-click a node's centre and wait for its context menu."""
-        x, y = self.node_xy(node_id)
-        self.page.mouse.click(x, y, button="right")
+        self.page.mouse.click(*self.node_xy(node_id), button="right")
         self.page.locator("#menu-0").wait_for(state="visible")
 
     def wait_ready(self) -> None:

@@ -136,8 +136,7 @@ def test_undo_redo_keys_and_buttons(app_factory):
 def test_stargate_and_back(app_factory):
     app = app_factory("seed=1&still=1")
     page = app.page
-    x, y = app.node_xy("research-notes")
-    page.mouse.dblclick(x, y)
+    app.dblclick_node("research-notes")
     assert app.stats() == {"nodes": 0, "edges": 0, "depth": 1, "zoom": 1}
     assert app.pill("depth") == "depth: 1"
     crumbs = page.locator("#breadcrumbs button")
@@ -148,7 +147,7 @@ def test_stargate_and_back(app_factory):
     assert app.stats()["nodes"] == 1
     crumbs.nth(0).click()
     assert app.stats()["depth"] == 0 and app.stats()["nodes"] == 10
-    page.mouse.dblclick(x, y)
+    app.dblclick_node("research-notes")  # the root plane kept its camera
     assert app.stats()["nodes"] == 1  # the child plane kept its node
 
 
@@ -157,8 +156,7 @@ def test_hostile_text_is_shown_as_text(app_factory):
     hostile = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
     load(app, {"nodes": [{"id": "h", "text": hostile}], "edges": []})
     page = app.page
-    x, y = app.node_xy("h")
-    page.mouse.click(x, y)
+    app.click_node("h")
     inspector = page.locator("#inspector .title")
     assert hostile.startswith(inspector.inner_text()[:20])
     assert page.evaluate("window.pwned") is None

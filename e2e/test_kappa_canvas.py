@@ -68,8 +68,7 @@ def test_connect_submenu_lists_previews_and_connects(app_factory):
 def test_connect_from_the_keyboard(app_factory):
     app = app_factory("seed=1&still=1")
     page = app.page
-    x, y = app.node_xy("hq-austin")
-    page.mouse.click(x, y)
+    app.click_node("hq-austin")
     page.keyboard.press("c")  # opens the node menu with Connect to… expanded
     focused = page.locator("#menu-1 [role='menuitem']:focus")
     expect(focused).to_have_count(1)
@@ -109,8 +108,7 @@ def test_bend_greyed_where_no_loop_is_possible(app_factory):
 def test_inspector_and_edge_menu_show_kappa(app_factory):
     app = app_factory("seed=1&still=1")
     page = app.page
-    x, y = app.node_xy("revenue")
-    page.mouse.click(x, y)
+    app.click_node("revenue")
     expect(page.locator("#inspector")).to_contain_text("in scc-0 (κ=1)")
     (px, py), (mx, my) = app.node_xy("product-quality"), app.node_xy("market-share")
     page.mouse.click((px + mx) / 2, (py + my) / 2, button="right")

@@ -72,8 +72,7 @@ def test_approximate_scc(app_factory, assert_snapshot):
 def test_demo_overlays(app_factory, assert_snapshot):
     app = app_factory(FRESH)
     show(app)
-    x, y = app.node_xy("company")
-    app.page.mouse.click(x, y)
+    app.click_node("company")
     assert_snapshot(app, "selected-node")
     app.page.keyboard.press("Escape")
     app.right_click("founded-2020")
@@ -93,8 +92,7 @@ def test_demo_overlays(app_factory, assert_snapshot):
 def test_stargate_and_child_plane(app_factory, assert_snapshot):
     app = app_factory(FRESH)
     show(app)
-    x, y = app.node_xy("research-notes")
-    app.page.mouse.dblclick(x, y)
+    app.dblclick_node("research-notes")
     assert app.pill("depth") == "depth: 1"
     first = None
     for text, (px, py) in (("# Sources\n- paper A\n- paper B", (-160, -60)), ("Open questions", (200, 80))):
