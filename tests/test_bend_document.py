@@ -53,7 +53,7 @@ def mutate(path, value):
         (mutate(["planes", 0, "edges", 0, "b"], "ghost"), "planes[0].edges[0].b: refers to node 'ghost'"),
         (mutate(["planes", 0, "edges", 0, "props", "kind"], "magic"), "props.kind: must be one of"),
         (mutate(["planes", 0, "edges", 0, "props", "strength"], 9), "integer from 1 to 5"),
-        (mutate(["planes", 0, "nodes", 0, "x"], "left"), "nodes[0].x: must be a finite number"),
+        (mutate(["planes", 0, "nodes", 0, "x"], "left"), "nodes[0].x: must be a number, got a string"),
         (mutate(["planes", 0, "nodes", 0, "type"], "portal"), "must be one of normal, stargate"),
         (mutate(["planes", 0, "nodes", 0, "text"], 5), "nodes[0].text: must be a string"),
         (mutate(["planes", 0, "nodes", 0, "id"], ""), "nodes[0].id: must be a non-empty string"),
@@ -61,7 +61,7 @@ def mutate(path, value):
         (mutate(["settings"], {"seed": "x"}), "settings.seed"),
         (mutate(["planes", 0, "nodes", 0, "portalPlaneId"], "missing"), "portalPlaneId"),
         ("x" * (10 * 1024 * 1024 + 1), "limit is 10 MB"),
-        ("[" * 100_000, "nested too deeply"),
+        ("[" * 100_000, "nested more than 64 levels"),
     ],
 )
 def test_refusals_name_the_problem(text, message):
@@ -112,43 +112,90 @@ json_values = st.recursive(
 )
 
 
-@st.composite
-def damaged_documents(draw):
-    """A valid document with one value somewhere replaced by arbitrary JSON."""
-    data = valid()
-    paths = []
+def multi_plane() -> dict:
+    """The demo with a stargate plane holding a loop and a stargate of its own (3 planes)."""
+    editor = Editor(demo_document())
+    editor.enter_stargate("research-notes")
+    a = editor.add_node(0, 0, "# Inner a")
+    b = editor.add_node(200, 0, "inner b")
+    editor.add_edge(a, b)
+    editor.add_edge(b, a, kind="temporal", label="back")
+    gate = editor.add_node(0, 200, "deeper", "stargate")
+    editor.enter_stargate(gate)
+    editor.add_node(0, 0, "bottom")
+    editor.set_pinned(editor.selection[0], True)
+    return json.loads(editor.export())
 
-    def walk(node, path):
+
+MULTI = multi_plane()
+TEXT_DAMAGE = st.sampled_from(
+    [
+        lambda t: t[: len(t) // 2],
+        lambda t: t.replace('"x": 0.0', '"x": 1' + "0" * 5000, 1),
+        lambda t: t.replace('"x": 0.0', '"x": NaN', 1),
+        lambda t: t.replace('"y": 0.0', '"y": -Infinity', 1),
+        lambda t: t.replace('"x": 0.0', '"x": 1e308', 1),
+        lambda t: t.replace('"nodes": [', '"nodes": [' + "[" * 10_000 + "]" * 10_000 + ",", 1),
+        lambda t: t.replace('"camera": {', '"camera": ' + "{" * 500 + "}" * 499 + ", ", 1),
+        lambda t: t.replace('"text": "', '"text": "\\ud800', 1),
+        lambda t: t.replace("plane-root", "plane-gone", 1),
+        lambda t: t + "garbage",
+    ]
+)
+
+
+def all_paths(data) -> list[list]:
+    """Every key/index path into ``data`` (the root included, first)."""
+    paths: list[list] = []
+    stack: list[tuple[object, list]] = [(data, [])]
+    while stack:
+        node, path = stack.pop()
         paths.append(path)
         if isinstance(node, dict):
-            for key, value in node.items():
-                walk(value, [*path, key])
+            stack.extend((value, [*path, key]) for key, value in node.items())
         elif isinstance(node, list):
-            for i, value in enumerate(node):
-                walk(value, [*path, i])
+            stack.extend((value, [*path, i]) for i, value in enumerate(node))
+    return paths
 
-    walk(data, [])
-    path = draw(st.sampled_from(paths[1:]))
-    target = data
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = draw(json_values)
+
+@st.composite
+def damaged_documents(draw):
+    """A valid multi-plane document with one to three values anywhere replaced by arbitrary
+    JSON or removed, or its text damaged (cut, huge or non-finite numbers, deep nesting…)."""
+    data = json.loads(json.dumps(draw(st.sampled_from([valid(), MULTI]))))
+    if draw(st.integers(0, 5)) == 0:
+        return draw(TEXT_DAMAGE)(json.dumps(data))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = all_paths(data)
+        path = draw(st.sampled_from(paths[1:]))
+        target = data
+        for key in path[:-1]:
+            target = target[key]
+        if isinstance(target, dict) and draw(st.booleans()):
+            del target[path[-1]]
+        else:
+            target[path[-1]] = draw(json_values)
     return json.dumps(data)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1200, deadline=None)
 @given(damaged_documents())
-def test_damaged_documents_raise_only_document_error(text):
+def test_damaged_documents_are_refused_or_round_trip(text):
+    """Hostile documents through Editor.load: never an exception; a refusal changes nothing
+    (document, history, version); an accepted one survives export → load unchanged."""
     editor = Editor(demo_document())
+    editor.add_node(1, 1, "unsaved work")
     before = editor.export()
-    try:
-        doc = parse_document(text)
-    except DocumentError:
-        assert editor.load(text) is not None
+    history = len(editor.history.undo_stack)
+    version = editor.version
+    error = editor.load(text)
+    if error is not None:
+        assert isinstance(error, str) and error
         assert editor.export() == before
+        assert len(editor.history.undo_stack) == history and editor.version == version
         return
-    # accepted: it must survive a round trip unchanged
-    assert serialize_document(parse_document(serialize_document(doc))) == serialize_document(doc)
+    exported = editor.export()
+    assert Editor(parse_document(exported)).export() == exported
 
 
 @settings(max_examples=200, deadline=None)
@@ -156,3 +203,40 @@ def test_damaged_documents_raise_only_document_error(text):
 def test_arbitrary_json_never_crashes(value):
     with contextlib.suppress(DocumentError):
         parse_document(json.dumps(value))
+
+
+def test_bare_graph_edges_without_ids_never_collide_with_given_ids():
+    text = json.dumps(
+        {
+            "nodes": ["a", "b"],
+            "edges": [{"source": "a", "target": "b"}, {"id": "edge-0", "source": "b", "target": "a"}],
+        }
+    )
+    doc = parse_document(text)
+    assert sorted(doc.root.edges) == ["edge-0", "edge-1"]
+    assert doc.root.edges["edge-0"].a == "b"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"nodes": [{"id": "a", "x": 1' + "0" * 5000 + "}]}", "more than 30 digits"),
+        ('{"nodes": [{"id": "a", "x": NaN}]}', "NaN is not a number JSON allows"),
+        ('{"nodes": [{"id": "a", "x": 1e308}]}', "between -1e+07 and 1e+07"),
+        ('{"nodes": [{"id": "a", "vx": 1e9}]}', "nodes[0].vx"),
+        ('{"nodes": [{"id": "a", "text": "\\ud800"}]}', "unpaired surrogate"),
+        ("[" * 10_000 + "]" * 10_000, "nested more than 64 levels"),
+    ],
+)
+def test_hostile_values_are_refused_with_a_message(text, message):
+    with pytest.raises(DocumentError) as info:
+        parse_document(text)
+    assert message in str(info.value)
+
+
+def test_a_plane_whose_grandparent_is_missing_is_refused():
+    data = valid()
+    data["planes"].append({"id": "p1", "parentPlaneId": "p2", "nodes": [], "edges": []})
+    data["planes"].append({"id": "p2", "parentPlaneId": "p3", "nodes": [], "edges": []})
+    with pytest.raises(DocumentError, match="leads to a missing plane 'p3'"):
+        parse_document(json.dumps(data))

@@ -127,7 +127,12 @@ def test_stargate_planes_and_depth():
     assert editor.plane.camera.zoom == 2.0
     assert [p.id for p in editor.doc.path()] == ["plane-root", child]
     with pytest.raises(ValueError):
-        editor.enter_stargate("nope") if False else editor.go_to_plane("nope")
+        editor.go_to_plane("nope")
+    editor.go_to_plane("plane-root")
+    with pytest.raises(ValueError, match="only stargate"):
+        editor.enter_stargate("company")
+    with pytest.raises(KeyError):
+        editor.enter_stargate("nope")
 
 
 def test_camera_zoom_around_point_and_clamp():
@@ -173,4 +178,6 @@ def test_delete_action_never_runs_without_selection():
     run(editor, "delete-selection")
     assert "a" not in editor.plane.nodes
     assert run(editor, "undo") is True
-    assert run(editor, "to-stargate", Target(node_id="a")) is None or editor.plane.nodes["a"].type == "stargate"
+    run(editor, "to-stargate", Target(node_id="a"))
+    assert editor.plane.nodes["a"].type == "stargate"
+    assert run(editor, "to-stargate", Target(node_id="a")) is None  # disabled now: nothing runs

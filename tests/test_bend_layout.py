@@ -48,13 +48,15 @@ def test_settled_layout_separates_cards_and_keeps_edges_short():
 
 def test_pinned_and_dragged_nodes_stay_fixed():
     editor = editor_with(K22)
-    editor.plane.nodes["a1"].pinned = True
+    editor.set_pinned("a1", True)
     sim = editor.sim()
     sim.fixed.add("b1")
     fixed = {n: (editor.plane.nodes[n].x, editor.plane.nodes[n].y) for n in ("a1", "b1")}
+    free_start = {n: (editor.plane.nodes[n].x, editor.plane.nodes[n].y) for n in ("a2", "b2")}
     sim.settle()
     assert {n: (editor.plane.nodes[n].x, editor.plane.nodes[n].y) for n in ("a1", "b1")} == fixed
-    assert (editor.plane.nodes["a2"].x, editor.plane.nodes["a2"].y) != (440.0, 0.0)
+    for n, start in free_start.items():  # the free nodes did move: the layout ran
+        assert math.dist(start, (editor.plane.nodes[n].x, editor.plane.nodes[n].y)) > 1.0
 
 
 def test_coincident_nodes_are_separated_deterministically():

@@ -86,3 +86,61 @@ def test_recommendation_flag(capsys, tmp_path):
     assert main(["analyze", str(path), "--recommendation"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["recommendation"].startswith("This knowledge region is acyclic")
+
+
+def test_ids_with_unpaired_surrogates_are_escaped_not_a_traceback():
+    text = (
+        '{"nodes": ["\\ud800", "b"], '
+        '"edges": [{"source": "\\ud800", "target": "b"}, {"source": "b", "target": "\\ud800"}]}'
+    )
+    proc = run(["analyze", "-"], text)
+    assert proc.returncode == 0, proc.stderr
+    assert "\\ud800" in proc.stdout
+    assert json.loads(proc.stdout)["sccs"][0]["nodes"] == ["b", "\ud800"]
+
+
+def test_non_ascii_ids_stay_readable():
+    proc = run(["analyze", "-"], json.dumps({"nodes": ["κ", "é"], "edges": []}, ensure_ascii=False))
+    assert proc.returncode == 0 and "κ" in proc.stdout
+
+
+def test_broken_pipe_is_quiet():
+    """``python -m kappa analyze big.json | head -c 10``: no traceback when the reader leaves."""
+    ring = {
+        "nodes": [f"n{i}" for i in range(20000)],
+        "edges": [{"source": f"n{i}", "target": f"n{(i + 1) % 20000}"} for i in range(20000)],
+    }
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    proc = subprocess.run(
+        ["bash", "-c", f"{sys.executable} -m kappa analyze - --pretty | head -c 10"],
+        input=json.dumps(ring),
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.stdout == '{\n  "sccs"'[:10]
+    assert "Traceback" not in proc.stderr and "Error" not in proc.stderr, proc.stderr
+
+
+def test_oversized_input_is_refused_before_parsing():
+    proc = run(["analyze", "-", "--max-bytes", "100"], json.dumps({"nodes": ["x" * 200]}))
+    assert proc.returncode == 2 and "larger than 100 bytes" in proc.stderr
+
+
+def test_huge_integer_literal_is_a_clear_error():
+    proc = run(["analyze", "-"], '{"nodes": [], "edges": [], "n": 1' + "0" * 5000 + "}")
+    assert proc.returncode == 2 and "not usable JSON" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_out_of_memory_is_a_clear_error(monkeypatch, tmp_path, capsys):
+    import kappa.cli
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(kappa.cli, "analyze", exhausted)
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"nodes": ["a"], "edges": []}))
+    assert main(["analyze", str(path)]) == 2
+    assert "out of memory" in capsys.readouterr().err

@@ -6,6 +6,7 @@ import ast
 import logging
 from pathlib import Path
 
+import pytest
 from kappa_helpers import BUSINESS, edges_of, k22, nodes_of
 
 from kappa import KappaCache, analyze, recommendation
@@ -64,8 +65,39 @@ def test_cache_skips_unchanged_sccs_and_gives_identical_results():
     assert third == analyze(nodes_of(pairs), edges_of([*pairs, ("a1", "a2")]))
 
 
+def test_cache_refuses_a_useless_size():
+    for bad in (0, -1, True, 2.5):
+        with pytest.raises(ValueError, match="max_entries"):
+            KappaCache(bad)
+
+
+def test_cache_hands_out_copies():
+    """A caller changing a result must not change what later calls return."""
+    cache = KappaCache()
+    pairs = k22()
+    first = analyze(nodes_of(pairs), edges_of(pairs), cache=cache)
+    expected = [dict(f) for f in first["sccs"][0]["fault_line_edges"]]
+    first["sccs"][0]["fault_line_edges"].append({"source": "evil", "target": "evil"})
+    first["sccs"][0]["fault_line_edges"][0]["source"] = "changed"
+    second = analyze(nodes_of(pairs), edges_of(pairs), cache=cache)
+    assert cache.hits == 1
+    assert second["sccs"][0]["fault_line_edges"] == expected
+
+
+def test_cache_drops_the_least_recently_used():
+    cache = KappaCache(2)
+    rings = [[(f"{p}{i}", f"{p}{(i + 1) % 3}") for i in range(3)] for p in "abc"]
+    for ring in rings[:2]:
+        analyze(nodes_of(ring), edges_of(ring), cache=cache)
+    analyze(nodes_of(rings[0]), edges_of(rings[0]), cache=cache)  # a is used again
+    analyze(nodes_of(rings[2]), edges_of(rings[2]), cache=cache)  # evicts b, not a
+    hits = cache.hits
+    analyze(nodes_of(rings[0]), edges_of(rings[0]), cache=cache)
+    assert cache.hits == hits + 1 and len(cache) == 2
+
+
 def test_engine_is_pure_standard_library():
-    allowed = {"__future__", "argparse", "collections", "dataclasses", "json", "logging", "sys", "time", "typing"}
+    allowed = {"__future__", "argparse", "collections", "dataclasses", "json", "logging", "os", "sys", "time", "typing"}
     for path in (Path(__file__).resolve().parents[1] / "py" / "kappa").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):

@@ -285,11 +285,15 @@ class App:
         on(by_id("btn-undo"), "click", lambda e: self.perform("undo"))
         on(by_id("btn-redo"), "click", lambda e: self.perform("redo"))
         on(by_id("btn-fit"), "click", lambda e: self.perform("fit-view"))
-        on(by_id("btn-new"), "click", lambda e: self._replace_with(empty_document(), "Start an empty graph?"))
+        on(
+            by_id("btn-new"),
+            "click",
+            lambda e: self._replace_with(empty_document(), "Start an empty graph?", "New graph"),
+        )
         on(
             by_id("btn-demo"),
             "click",
-            lambda e: self._replace_with(demo_document(), "Replace the graph with the demo?"),
+            lambda e: self._replace_with(demo_document(), "Replace the graph with the demo?", "Demo graph"),
         )
         on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
         on(by_id("file-input"), "change", self._import_file)
@@ -478,16 +482,16 @@ class App:
             return
 
     # ------------------------------------------------------------------ files
-    def _replace_with(self, doc: Any, question: str) -> None:
+    def _replace_with(self, doc: Any, question: str, label: str) -> None:
         def go(ok: bool) -> None:
             if ok:
-                error = self.editor.load(_serialize(doc))
+                error = self.editor.load(_serialize(doc), label=label)
                 if error:
                     self.toast.show(error, error=True)
                 self.editor.fit_view()
                 self.request_frame()
 
-        self.dialog.confirm(question + " This clears the undo history.", go, ok_label="Replace")
+        self.dialog.confirm(question + " (Undo brings the current graph back.)", go, ok_label="Replace")
 
     async def _import_file(self, event: Any) -> None:
         files = event.target.files
@@ -519,7 +523,7 @@ class App:
         from pyodide.ffi import jsnull
 
         def load(text: Any) -> Any:
-            error = self.editor.load(str(text))
+            error = self.editor.load(str(text), label=None)
             if error is None:
                 if self.still:
                     self.editor.settle()

@@ -19,9 +19,25 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
-from .model import EDGE_KINDS, MAX_ZOOM, MIN_ZOOM, NODE_TYPES, Camera, Document, Edge, EdgeProps, Node, Plane
+from .model import (
+    COORD_LIMIT,
+    EDGE_KINDS,
+    MAX_LABEL,
+    MAX_TEXT,
+    MAX_ZOOM,
+    MIN_ZOOM,
+    NODE_TYPES,
+    SPEED_LIMIT,
+    Camera,
+    Document,
+    Edge,
+    EdgeProps,
+    Node,
+    Plane,
+)
 
 FORMAT = "bendscope"
 VERSION = 1
@@ -29,8 +45,16 @@ MAX_BYTES = 10 * 1024 * 1024
 MAX_NODES = 20_000
 MAX_EDGES = 100_000
 MAX_PLANES = 5_000
-MAX_TEXT = 100_000
 MAX_ID = 200
+#: deepest bracket nesting accepted (a document needs 6; JSON parsers recurse per level)
+MAX_DEPTH = 64
+#: longest integer literal accepted (Python refuses > 4,300 digits with a bare ValueError)
+MAX_INT_DIGITS = 30
+MAX_SEED = 2**63
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class DocumentError(ValueError):
@@ -58,7 +82,13 @@ def _id(value: Any, where: str) -> str:
         raise _fail(where, "must be a non-empty string")
     if len(value) > MAX_ID:
         raise _fail(where, f"is longer than {MAX_ID} characters")
+    _unicode(value, where)
     return value
+
+
+def _unicode(value: str, where: str) -> None:
+    if _SURROGATE.search(value):
+        raise _fail(where, "contains an unpaired surrogate (\\ud800–\\udfff), which is not valid Unicode")
 
 
 def _str(d: dict, key: str, where: str, default: str = "", limit: int = MAX_TEXT) -> str:
@@ -69,16 +99,29 @@ def _str(d: dict, key: str, where: str, default: str = "", limit: int = MAX_TEXT
         raise _fail(f"{where}.{key}", f"must be a string, got {_type(value)}")
     if len(value) > limit:
         raise _fail(f"{where}.{key}", f"is longer than {limit} characters")
+    _unicode(value, f"{where}.{key}")
     return value
 
 
-def _num(d: dict, key: str, where: str, default: float | None = 0.0) -> float | None:
-    value = d.get(key, default)
-    if value is None and default is None:
+def _opt_num(d: dict, key: str, where: str, bound: float = COORD_LIMIT) -> float | None:
+    """A number in [-bound, bound], or None when the key is missing or null."""
+    value = d.get(key)
+    if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise _fail(f"{where}.{key}", f"must be a finite number, got {value!r:.40}")
-    return float(value)
+    return _num(d, key, where, 0.0, bound)
+
+
+def _num(d: dict, key: str, where: str, default: float = 0.0, bound: float = COORD_LIMIT) -> float:
+    """A number in [-bound, bound] (``default`` when missing or null)."""
+    value = d.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _fail(f"{where}.{key}", f"must be a number, got {_type(value)}")
+    number = float(value)  # ints are at most MAX_INT_DIGITS long, so this cannot overflow
+    if not math.isfinite(number) or abs(number) > bound:
+        raise _fail(f"{where}.{key}", f"must be a number between -{bound:g} and {bound:g}, got {value!r:.40}")
+    return number
 
 
 def _bool(d: dict, key: str, where: str) -> bool:
@@ -98,8 +141,8 @@ def _list(d: dict, key: str, where: str, limit: int) -> list:
 
 
 def _camera(d: dict, where: str) -> Camera:
-    cam = _obj(d.get("camera", {}), f"{where}.camera")
-    zoom = _num(cam, "zoom", f"{where}.camera", 1.0)
+    cam = _obj(d.get("camera") or {}, f"{where}.camera")
+    zoom = _num(cam, "zoom", f"{where}.camera", 1.0, bound=1e6)
     return Camera(
         _num(cam, "x", f"{where}.camera"), _num(cam, "y", f"{where}.camera"), min(MAX_ZOOM, max(MIN_ZOOM, zoom))
     )
@@ -110,8 +153,8 @@ def _node(raw: Any, where: str, unplaced: list[Node]) -> Node:
     node_type = d.get("type", "normal")
     if node_type not in NODE_TYPES:
         raise _fail(f"{where}.type", f"must be one of {', '.join(NODE_TYPES)}, got {node_type!r:.40}")
-    x = _num(d, "x", where, None)
-    y = _num(d, "y", where, None)
+    x = _opt_num(d, "x", where)
+    y = _opt_num(d, "y", where)
     portal = d.get("portalPlaneId")
     if portal is not None:
         portal = _id(portal, f"{where}.portalPlaneId")
@@ -121,8 +164,8 @@ def _node(raw: Any, where: str, unplaced: list[Node]) -> Node:
         node_type,
         x or 0.0,
         y or 0.0,
-        _num(d, "vx", where),
-        _num(d, "vy", where),
+        _num(d, "vx", where, bound=SPEED_LIMIT),
+        _num(d, "vy", where, bound=SPEED_LIMIT),
         _bool(d, "pinned", where),
         portal_plane_id=portal,
     )
@@ -140,7 +183,7 @@ def _edge(raw: Any, where: str, nodes: dict[str, Node]) -> Edge:
     for key, end in (("a", a), ("b", b)):
         if end not in nodes:
             raise _fail(f"{where}.{key}", f"refers to node {end!r:.60}, which is not on this plane")
-    props = _obj(d.get("props", {}), f"{where}.props")
+    props = _obj(d.get("props") or {}, f"{where}.props")
     kind = props.get("kind", "causal")
     if kind not in EDGE_KINDS:
         raise _fail(f"{where}.props.kind", f"must be one of {', '.join(EDGE_KINDS)}, got {kind!r:.40}")
@@ -152,7 +195,7 @@ def _edge(raw: Any, where: str, nodes: dict[str, Node]) -> Edge:
         _id(edge_id, f"{where}.id"),
         a,
         b,
-        EdgeProps(_str(props, "label", f"{where}.props", limit=500), kind, int(strength)),
+        EdgeProps(_str(props, "label", f"{where}.props", limit=MAX_LABEL), kind, int(strength)),
     )
 
 
@@ -191,17 +234,64 @@ def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> None:
 
 
 def _bare_graph(data: dict) -> dict:
+    """``{"nodes", "edges"}`` as a one-plane document. Edges without an id get
+    ``edge-{i}``, skipping any id the graph already uses (so no user id collides)."""
     nodes = []
     for i, raw in enumerate(_list(data, "nodes", "", MAX_NODES)):
         nodes.append({"id": raw, "text": raw} if isinstance(raw, str) else raw)
         if not isinstance(nodes[-1], dict):
             raise _fail(f"nodes[{i}]", "must be an id string or an object")
+    raw_edges = [_obj(raw, f"edges[{i}]") for i, raw in enumerate(_list(data, "edges", "", MAX_EDGES))]
+    used = {n.get("id") for n in nodes} | {e.get("id") for e in raw_edges}
     edges = []
-    for i, raw in enumerate(_list(data, "edges", "", MAX_EDGES)):
-        raw = _obj(raw, f"edges[{i}]")
-        edges.append(raw if "id" in raw else {**raw, "id": f"edge-{i}"})
-    plane = {"id": "plane-root", "name": "Main", "nodes": nodes, "edges": edges}
-    return {"format": FORMAT, "version": VERSION, "rootPlaneId": "plane-root", "planes": [plane]}
+    counter = 0
+    for raw in raw_edges:
+        if raw.get("id") is None:
+            while f"edge-{counter}" in used:
+                counter += 1
+            raw = {**raw, "id": f"edge-{counter}"}
+            used.add(raw["id"])
+        edges.append(raw)
+    plane_id = "plane-root"
+    while plane_id in used:
+        plane_id += "-"
+    plane = {"id": plane_id, "name": "Main", "nodes": nodes, "edges": edges}
+    return {"format": FORMAT, "version": VERSION, "rootPlaneId": plane_id, "planes": [plane]}
+
+
+class _Refused(Exception):
+    """Raised from inside the JSON decoder's hooks."""
+
+
+def _parse_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Refused(f"Not a usable document: a number has more than {MAX_INT_DIGITS} digits.")
+    return int(literal)
+
+
+def _parse_constant(name: str) -> Any:
+    raise _Refused(f"Not a usable document: {name} is not a number JSON allows.")
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest bracket nesting of JSON ``text`` (brackets inside strings ignored).
+
+    Checked before parsing, because a parser recurses once per level and a deep
+    enough file exhausts the stack (Pyodide's sooner than CPython's). O(len(text)).
+
+    >>> nesting_depth('{"a": [1, {"b": "[[["}]}')
+    3
+    """
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    depth = peak = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            if depth > peak:
+                peak = depth
+        else:
+            depth -= 1
+    return peak
 
 
 def parse_document(text: str | bytes) -> Document:
@@ -217,12 +307,16 @@ def parse_document(text: str | bytes) -> Document:
         raise DocumentError("The document must be text.")
     if len(text) > MAX_BYTES:
         raise DocumentError(f"The file is {len(text) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB.")
+    if nesting_depth(text) > MAX_DEPTH:
+        raise DocumentError(f"Not a usable document: nested more than {MAX_DEPTH} levels deep.")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
         raise DocumentError(f"Not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).") from None
-    except RecursionError:
-        raise DocumentError("Not a usable document: nested too deeply.") from None
+    except _Refused as exc:
+        raise DocumentError(str(exc)) from None
+    except (RecursionError, MemoryError):
+        raise DocumentError("Not a usable document: too large or nested too deeply.") from None
     return document_from_data(data)
 
 
@@ -251,7 +345,7 @@ def document_from_data(data: Any) -> Document:
         parent_node = d.get("parentNodeId")
         plane = Plane(
             _id(d.get("id"), f"{where}.id"),
-            _str(d, "name", where, "Plane", limit=500),
+            _str(d, "name", where, "Plane", limit=MAX_LABEL),
             None if parent is None else _id(parent, f"{where}.parentPlaneId"),
             None if parent_node is None else _id(parent_node, f"{where}.parentNodeId"),
             _camera(d, where),
@@ -272,13 +366,13 @@ def document_from_data(data: Any) -> Document:
             if node.id in node_home:
                 raise _fail(f"{where}.nodes[{j}].id", f"duplicate node id {node.id!r:.60}")
             node_home[node.id] = plane
-            plane.nodes[node.id] = node
+            plane.add_node(node)
         for j, raw_edge in enumerate(raw_edges):
             edge = _edge(raw_edge, f"{where}.edges[{j}]", plane.nodes)
             if edge.id in edge_ids:
                 raise _fail(f"{where}.edges[{j}].id", f"duplicate edge id {edge.id!r:.60}")
             edge_ids.add(edge.id)
-            plane.edges[edge.id] = edge
+            plane.add_edge(edge)
         _spiral(plane_unplaced, list(plane.edges.values()))
         unplaced.extend(plane_unplaced)
         planes.append(plane)
@@ -289,6 +383,7 @@ def document_from_data(data: Any) -> Document:
     root_id = data.get("rootPlaneId", roots[0].id)
     if root_id != roots[0].id:
         raise DocumentError(f"rootPlaneId {root_id!r:.60} is not the plane without a parent.")
+    rooted = {roots[0].id}  # planes whose parent chain is known to reach the root
     for i, plane in enumerate(planes):
         where = f"planes[{i}]"
         if plane.parent_plane_id is None:
@@ -296,13 +391,18 @@ def document_from_data(data: Any) -> Document:
         parent = by_id.get(plane.parent_plane_id)
         if parent is None:
             raise _fail(f"{where}.parentPlaneId", f"refers to a missing plane {plane.parent_plane_id!r:.60}")
-        seen = {plane.id}
-        walk = parent
-        while walk.parent_plane_id is not None:
-            if walk.id in seen:
+        chain = [plane.id]
+        walk: Plane = plane
+        while walk.id not in rooted:  # each plane is walked once overall: O(planes)
+            upper_id = walk.parent_plane_id
+            upper = None if upper_id is None else by_id.get(upper_id)
+            if upper is None:
+                raise _fail(f"{where}.parentPlaneId", f"leads to a missing plane {upper_id!r:.60}")
+            if upper.id in chain:
                 raise _fail(f"{where}.parentPlaneId", "planes form a cycle")
-            seen.add(walk.id)
-            walk = by_id[walk.parent_plane_id]
+            chain.append(upper.id)
+            walk = upper
+        rooted.update(chain)
         if plane.parent_node_id is not None and plane.parent_node_id not in parent.nodes:
             raise _fail(f"{where}.parentNodeId", "refers to a node that is not on the parent plane")
     for plane in planes:
@@ -318,10 +418,10 @@ def document_from_data(data: Any) -> Document:
     doc.needs_layout = bool(unplaced)
     active = data.get("activePlaneId", root_id)
     doc.active_plane_id = active if isinstance(active, str) and active in by_id else root_id
-    settings = _obj(data.get("settings", {}), "settings")
+    settings = _obj(data.get("settings") or {}, "settings")
     seed = settings.get("seed", 1)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise DocumentError("settings.seed must be an integer.")
+    if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > MAX_SEED:
+        raise DocumentError("settings.seed must be an integer (at most 2^63 in size).")
     limit = settings.get("exactLimit")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise DocumentError("settings.exactLimit must be null or a non-negative integer.")

@@ -16,8 +16,11 @@ from .geometry import segment_distance
 from .history import Entry, History, Transaction, apply
 from .layout import Simulation
 from .model import (
+    COORD_LIMIT,
     DEFAULT_KIND,
     EDGE_KINDS,
+    MAX_LABEL,
+    MAX_TEXT,
     MAX_ZOOM,
     MIN_ZOOM,
     NODE_TYPES,
@@ -53,21 +56,27 @@ class Editor:
         self._cards: dict[str, tuple[str, CardLayout]] = {}
         self._sims: dict[str, Simulation] = {}
         self._tx: Transaction | None = None
+        self._used_ids: set[str] = set()
         self.doc = empty_document()
         self._install(doc or empty_document(), alpha=1.0)
 
     # ------------------------------------------------------------------ document
     def _install(self, doc: Document, alpha: float) -> None:
+        doc.recorder = None
+        doc.guarded = True  # from now on every change goes through a transaction
         self.doc = doc
         self._sims = {}
         self._cards = {}
-        self._used_ids = doc.all_ids()
+        # ids only ever join this set: an id that any reachable state (undo, redo, a
+        # swapped-out document) holds is never issued again
+        self._used_ids |= doc.all_ids()
         self.selection = []
         self.selected_edge = None
         self.topology_cache.invalidate()
         for plane in doc.planes.values():
             self.refresh_sizes(plane)
             self.sim(plane).alpha = alpha
+            plane.layout_dirty = False
         self.needs_paint = True
 
     @property
@@ -82,18 +91,30 @@ class Editor:
     def plane(self) -> Plane:
         return self.doc.active
 
-    def load(self, text: str | bytes) -> str | None:
-        """Replace the document with ``text``; returns None, or the error message
-        (and then nothing changes)."""
+    def load(self, text: str | bytes, label: str | None = "Import") -> str | None:
+        """Replace the document with ``text``; returns None, or the error message (and
+        then nothing changes). With a ``label`` the replacement is one undoable step;
+        with None the history is cleared instead (a fresh start, as the automation API does)."""
         try:
             doc = parse_document(text)
         except DocumentError as exc:
             return str(exc)
+        if label is None:
+            self.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0, edited=True)
+            self._changed()
+        else:
+            self.replace_with(doc, label)
+        return None
+
+    def replace_with(self, doc: Document, label: str = "Replace graph") -> None:
+        """Install ``doc`` in place of the current document as one undoable step."""
+        if self._tx is not None:
+            raise RuntimeError("cannot replace the document inside a transaction")
+        entry = Entry(label, swap=(self.doc, doc))
         # a document with positions is shown as it was saved; one without is laid out
         self._install(doc, alpha=1.0 if doc.needs_layout else 0.0)
-        self.history.clear()
+        self.history.push(entry)
         self._changed()
-        return None
 
     def replace_document(self, doc: Document, *, alpha: float = 1.0, edited: bool = False) -> None:
         """Install ``doc`` (restore from storage, demo) without an undo step."""
@@ -116,26 +137,43 @@ class Editor:
     # ------------------------------------------------------------------ history
     @contextlib.contextmanager
     def transaction(self, label: str) -> Iterator[Transaction]:
-        """Group edits into one undo step (nested calls join the outer one)."""
+        """Group edits into one undo step (nested calls join the outer one).
+
+        The transaction is the document's recorder while open. If the body raises,
+        everything it changed is put back and nothing reaches the history.
+        """
         if self._tx is not None:
             yield self._tx
             return
-        self._tx = Transaction(self.doc, label)
+        tx = self._tx = Transaction(self.doc, label)
+        self.doc.recorder = tx
         try:
-            yield self._tx
-        finally:
-            tx, self._tx = self._tx, None
-            entry = tx.finish()
-            if entry is not None:
-                self.history.push(entry)
-                self._after_change(entry)
+            yield tx
+        except BaseException:
+            self._tx = None
+            self.doc.recorder = None
+            tx.rollback()
+            for plane_id in {key[1] for key in tx.before}:
+                plane = self.doc.planes.get(plane_id)
+                if plane is not None:
+                    self.refresh_sizes(plane)
+            self._prune_selection()
+            raise
+        self._tx = None
+        self.doc.recorder = None
+        entry = tx.entry()
+        if entry is not None:
+            self.history.push(entry)
+            self._after_change(entry)
 
     def _after_change(self, entry: Entry) -> None:
-        for plane_id in {key[1] for key in entry.changes}:
+        for plane_id in entry.planes():
             plane = self.doc.planes.get(plane_id)
             if plane is not None:
                 self.refresh_sizes(plane)
-                self.sim(plane).reheat()
+                if plane.layout_dirty:  # not for changes that move nothing (type, portal, name)
+                    plane.layout_dirty = False
+                    self.sim(plane).reheat()
         self._changed()
 
     def _changed(self) -> None:
@@ -150,18 +188,33 @@ class Editor:
         return self._travel(self.history.redo_stack, self.history.undo_stack, 1)
 
     def _travel(self, source: list[Entry], target: list[Entry], side: int) -> bool:
-        if not source:
+        if not source or self._tx is not None:
             return False
         entry = source.pop()
-        apply(self.doc, entry, side)
         target.append(entry)
+        if entry.swap is not None:
+            self._install(entry.swap[side], alpha=0.0)
+            self._changed()
+            return True
+        path = [p.id for p in self.doc.path()]
+        apply(self.doc, entry, side)
         if self.doc.active_plane_id not in self.doc.planes:
-            self.doc.active_plane_id = self.doc.root_plane_id
+            # the plane we were on was removed: go to its nearest remaining ancestor
+            self.doc.active_plane_id = next((p for p in reversed(path) if p in self.doc.planes), self.doc.root_plane_id)
+        touched = [p for p in entry.planes() if p in self.doc.planes]
+        if touched and self.doc.active_plane_id not in touched:
+            # show what was undone: go to the plane it happened on
+            self.doc.active_plane_id = touched[0]
+        for _kind, plane_id, item_id in entry.changes:
+            self._used_ids.add(item_id or plane_id)
+        self._prune_selection()
+        self._after_change(entry)
+        return True
+
+    def _prune_selection(self) -> None:
         self.selection = [n for n in self.selection if n in self.plane.nodes]
         if self.selected_edge not in self.plane.edges:
             self.selected_edge = None
-        self._after_change(entry)
-        return True
 
     # ------------------------------------------------------------------ layout & sizes
     def sim(self, plane: Plane | None = None) -> Simulation:
@@ -224,8 +277,8 @@ class Editor:
     def pan_by(self, dx: float, dy: float) -> None:
         """Pan by a screen-pixel delta (content follows the pointer)."""
         cam = self.plane.camera
-        cam.x -= dx / cam.zoom
-        cam.y -= dy / cam.zoom
+        cam.x = clamp_coord(cam.x - dx / cam.zoom)
+        cam.y = clamp_coord(cam.y - dy / cam.zoom)
         self.needs_paint = True
 
     def zoom_at(self, factor: float, sx: float | None = None, sy: float | None = None) -> None:
@@ -236,8 +289,8 @@ class Editor:
         wx, wy = self.screen_to_world(sx, sy)
         cam = self.plane.camera
         cam.zoom = min(MAX_ZOOM, max(MIN_ZOOM, cam.zoom * factor))
-        cam.x = wx - (sx - w / 2) / cam.zoom
-        cam.y = wy - (sy - h / 2) / cam.zoom
+        cam.x = clamp_coord(wx - (sx - w / 2) / cam.zoom)
+        cam.y = clamp_coord(wy - (sy - h / 2) / cam.zoom)
         self.needs_paint = True
 
     def reset_zoom(self) -> None:
@@ -261,8 +314,8 @@ class Editor:
             area_h = max(100.0, h - top_px - bottom_px)
             fit = min((w - 2 * margin) / max(1.0, right - left), area_h / max(1.0, lower - upper))
             cam.zoom = max(MIN_ZOOM, min(1.0, fit))
-            cam.x = (left + right) / 2
-            cam.y = (upper + lower) / 2 - ((top_px + h - bottom_px) / 2 - h / 2) / cam.zoom
+            cam.x = clamp_coord((left + right) / 2)
+            cam.y = clamp_coord((upper + lower) / 2 - ((top_px + h - bottom_px) / 2 - h / 2) / cam.zoom)
         self.needs_paint = True
 
     # ------------------------------------------------------------------ queries
@@ -334,80 +387,90 @@ class Editor:
     def add_node(self, x: float, y: float, text: str = "", node_type: str = "normal") -> str:
         if node_type not in NODE_TYPES:
             raise ValueError(f"unknown node type {node_type!r}")
+        _check_text(text)
         plane = self.plane
-        node = Node(self.new_id("node"), text, node_type, float(x), float(y))
-        with self.transaction("Add node") as tx:
-            tx.touch("node", plane.id, node.id)
+        node = Node(self.new_id("node"), text, node_type, clamp_coord(x), clamp_coord(y))
+        with self.transaction("Add node"):
             plane.add_node(node)
         self.select([node.id])
         return node.id
 
     def set_text(self, node_id: str, text: str) -> None:
+        """Change a node's text (a stargate's plane is renamed with it)."""
+        _check_text(text)
         plane = self.plane
         node = plane.nodes[node_id]
         if node.text == text:
             return
-        with self.transaction("Edit text") as tx:
-            tx.touch("node", plane.id, node_id)
-            node.text = text
-        if node.type == "stargate" and node.portal_plane_id in self.doc.planes:
-            self.doc.planes[node.portal_plane_id].name = _plane_name(text)
+        with self.transaction("Edit text"):
+            plane.update_node(node_id, text=text)
+            portal = node.portal_plane_id
+            if node.type == "stargate" and portal is not None and portal in self.doc.planes:
+                self.doc.planes[portal].set_header(name=_plane_name(text))
 
     def move_node(self, node_id: str, x: float, y: float, *, from_xy: tuple[float, float] | None = None) -> None:
         """Record a move (drag end). ``from_xy`` is where the drag started, so undo goes back there."""
         plane = self.plane
         node = plane.nodes[node_id]
+        x, y = clamp_coord(x), clamp_coord(y)
         if from_xy is not None:
-            node.x, node.y = from_xy
-        with self.transaction("Move node") as tx:
-            tx.touch("node", plane.id, node_id)
-            node.x, node.y = float(x), float(y)
-            node.vx = node.vy = 0.0
+            node.x, node.y = from_xy  # positions are not guarded: the drag moved it live
+        with self.transaction("Move node"):
+            plane.update_node(node_id, x=x, y=y)
+        node.x, node.y = x, y
+        node.vx = node.vy = 0.0
 
     def set_pinned(self, node_id: str, pinned: bool) -> None:
         plane = self.plane
-        with self.transaction("Pin" if pinned else "Unpin") as tx:
-            tx.touch("node", plane.id, node_id)
-            plane.nodes[node_id].pinned = pinned
+        with self.transaction("Pin" if pinned else "Unpin"):
+            plane.update_node(node_id, pinned=pinned)
 
     def set_type(self, node_id: str, node_type: str) -> None:
         if node_type not in NODE_TYPES:
             raise ValueError(f"unknown node type {node_type!r}")
         plane = self.plane
-        with self.transaction("Convert node") as tx:
-            tx.touch("node", plane.id, node_id)
-            plane.nodes[node_id].type = node_type
+        node = plane.nodes[node_id]
+        if node_type != "stargate" and node.portal_plane_id is not None:
+            raise ValueError("This stargate has a plane; delete the node to remove it.")
+        with self.transaction("Convert node"):
+            plane.update_node(node_id, type=node_type)
 
     def delete_nodes(self, node_ids: list[str]) -> None:
+        """Delete nodes, their edges and (for stargates) their planes, nested ones included."""
         plane = self.plane
         doomed = [n for n in node_ids if n in plane.nodes]
         if not doomed:
             return
-        with self.transaction("Delete") as tx:
+        with self.transaction("Delete"):
             for node_id in doomed:
                 for edge in plane.edges_of(node_id):
-                    tx.touch("edge", plane.id, edge.id)
                     plane.remove_edge(edge.id)
-                node = plane.nodes[node_id]
-                if node.portal_plane_id in self.doc.planes:
-                    self._delete_plane_tree(tx, node.portal_plane_id)
-                tx.touch("node", plane.id, node_id)
+                portal = plane.nodes[node_id].portal_plane_id
+                if portal is not None and portal in self.doc.planes:
+                    self._delete_plane_tree(portal)
                 plane.remove_node(node_id)
         self.selection = [n for n in self.selection if n in plane.nodes]
 
-    def _delete_plane_tree(self, tx: Transaction, plane_id: str) -> None:
-        plane = self.doc.planes[plane_id]
-        for node in list(plane.nodes.values()):
-            if node.portal_plane_id in self.doc.planes:
-                self._delete_plane_tree(tx, node.portal_plane_id)
-        for edge_id in list(plane.edges):
-            tx.touch("edge", plane_id, edge_id)
-            plane.remove_edge(edge_id)
-        for node_id in list(plane.nodes):
-            tx.touch("node", plane_id, node_id)
-            plane.remove_node(node_id)
-        tx.touch("plane", plane_id)
-        del self.doc.planes[plane_id]
+    def _delete_plane_tree(self, plane_id: str) -> None:
+        """Remove a plane and every plane below it, deepest first. Iterative: O(size of the tree)."""
+        order: list[str] = []
+        seen = {plane_id}
+        stack = [plane_id]
+        while stack:
+            current = stack.pop()
+            order.append(current)
+            for node in self.doc.planes[current].nodes.values():
+                child = node.portal_plane_id
+                if child is not None and child in self.doc.planes and child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+        for current in reversed(order):
+            plane = self.doc.planes[current]
+            for edge_id in list(plane.edges):
+                plane.remove_edge(edge_id)
+            for node_id in list(plane.nodes):
+                plane.remove_node(node_id)
+            self.doc.remove_plane(current)
 
     def fork(self, node_id: str) -> str:
         """A copy of the node beside it, linked from it by a context edge."""
@@ -426,21 +489,21 @@ class Editor:
         if keep_id == other_id:
             return
         if other.portal_plane_id and keep.portal_plane_id:
-            raise ValueError("both nodes are stargates with planes; merge one of their planes first")
-        with self.transaction("Merge") as tx:
-            tx.touch("node", plane.id, keep_id)
-            if other.text.strip():
-                keep.text = f"{keep.text}\n\n{other.text}" if keep.text.strip() else other.text
+            raise ValueError("Both nodes are stargates with planes; merge one of their planes first.")
+        text = keep.text
+        if other.text.strip():
+            text = f"{keep.text}\n\n{other.text}" if keep.text.strip() else other.text
+        if len(text) > MAX_TEXT:
+            raise ValueError(f"The merged text would have {len(text):,} characters; the limit is {MAX_TEXT:,}.")
+        with self.transaction("Merge"):
+            plane.update_node(keep_id, text=text)
             if other.portal_plane_id:
                 child = self.doc.planes[other.portal_plane_id]
-                tx.touch("plane", child.id)
-                child.parent_node_id = keep_id
-                keep.portal_plane_id, keep.type = child.id, "stargate"
-                tx.touch("node", plane.id, other_id)
-                other.portal_plane_id = None
+                child.set_header(parent_node_id=keep_id, name=_plane_name(text))
+                plane.update_node(other_id, portal_plane_id=None)
+                plane.update_node(keep_id, portal_plane_id=child.id, type="stargate")
             seen = {(e.a, e.b, e.props.kind) for e in plane.edges.values() if other_id not in (e.a, e.b)}
             for edge in plane.edges_of(other_id):
-                tx.touch("edge", plane.id, edge.id)
                 a = keep_id if edge.a == other_id else edge.a
                 b = keep_id if edge.b == other_id else edge.b
                 if a == b or (a, b, edge.props.kind) in seen:
@@ -448,7 +511,6 @@ class Editor:
                     continue
                 seen.add((a, b, edge.props.kind))
                 plane.replace_edge(Edge(edge.id, a, b, edge.props))
-            tx.touch("node", plane.id, other_id)
             plane.remove_node(other_id)
         self.select([keep_id])
 
@@ -458,17 +520,19 @@ class Editor:
         plane = self.plane
         if kind not in EDGE_KINDS:
             raise ValueError(f"unknown edge kind {kind!r}")
+        _check_edge_props(label, strength)
         if a == b or a not in plane.nodes or b not in plane.nodes:
             return None
         if any(e.a == a and e.b == b and e.props.kind == kind for e in plane.edges.values()):
             return None
         edge = Edge(self.new_id("edge"), a, b, EdgeProps(label, kind, strength))
-        with self.transaction("Connect") as tx:
-            tx.touch("edge", plane.id, edge.id)
+        with self.transaction("Connect"):
             plane.add_edge(edge)
         return edge.id
 
-    def set_edge(self, edge_id: str, *, kind: str | None = None, label: str | None = None, strength: int | None = None):
+    def set_edge(
+        self, edge_id: str, *, kind: str | None = None, label: str | None = None, strength: int | None = None
+    ) -> None:
         plane = self.plane
         old = plane.edges[edge_id]
         props = EdgeProps(
@@ -478,41 +542,36 @@ class Editor:
         )
         if props.kind not in EDGE_KINDS:
             raise ValueError(f"unknown edge kind {props.kind!r}")
-        if props.strength not in (1, 2, 3, 4, 5):
-            raise ValueError("strength must be 1..5")
-        with self.transaction("Edit edge") as tx:
-            tx.touch("edge", plane.id, edge_id)
+        _check_edge_props(props.label, props.strength)
+        with self.transaction("Edit edge"):
             plane.replace_edge(Edge(edge_id, old.a, old.b, props))
 
     def reverse_edge(self, edge_id: str) -> None:
         plane = self.plane
         old = plane.edges[edge_id]
-        with self.transaction("Reverse edge") as tx:
-            tx.touch("edge", plane.id, edge_id)
+        with self.transaction("Reverse edge"):
             plane.replace_edge(Edge(edge_id, old.b, old.a, old.props))
 
     def delete_edge(self, edge_id: str) -> None:
         plane = self.plane
-        with self.transaction("Delete edge") as tx:
-            tx.touch("edge", plane.id, edge_id)
+        with self.transaction("Delete edge"):
             plane.remove_edge(edge_id)
         if self.selected_edge == edge_id:
             self.selected_edge = None
 
     # ------------------------------------------------------------------ planes
     def enter_stargate(self, node_id: str) -> str:
-        """Open the stargate's child plane (created on first visit); returns its id."""
+        """Open the stargate's child plane (created on first visit, an undoable step); returns its id."""
         plane = self.plane
         node = plane.nodes[node_id]
         if node.type != "stargate":
             raise ValueError("only stargate nodes lead to a plane")
         child_id = node.portal_plane_id
-        if child_id not in self.doc.planes:
+        if child_id is None or child_id not in self.doc.planes:
             child_id = self.new_id("plane")
-            child = Plane(child_id, _plane_name(node.text), plane.id, node.id)
-            self.doc.planes[child_id] = child
-            node.portal_plane_id = child_id
-            self._changed()
+            with self.transaction("Open stargate"):
+                self.doc.add_plane(Plane(child_id, _plane_name(node.text), plane.id, node.id))
+                plane.update_node(node_id, portal_plane_id=child_id)
         self.go_to_plane(child_id)
         return child_id
 
@@ -525,6 +584,28 @@ class Editor:
         self.refresh_sizes(self.plane)
         self.needs_paint = True
         self.version += 1  # the active plane is saved with the document
+
+
+def clamp_coord(value: float) -> float:
+    """A world coordinate kept finite and within ±COORD_LIMIT (what a document may hold)."""
+    value = float(value)
+    if value != value:
+        return 0.0
+    return max(-COORD_LIMIT, min(COORD_LIMIT, value))
+
+
+def _check_text(text: str) -> None:
+    if not isinstance(text, str):
+        raise ValueError("node text must be a string")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"The text has {len(text):,} characters; the limit is {MAX_TEXT:,}.")
+
+
+def _check_edge_props(label: str, strength: int) -> None:
+    if not isinstance(label, str) or len(label) > MAX_LABEL:
+        raise ValueError(f"An edge label is a string of at most {MAX_LABEL} characters.")
+    if isinstance(strength, bool) or strength not in (1, 2, 3, 4, 5):
+        raise ValueError("strength must be 1..5")
 
 
 def _plane_name(text: str) -> str:

@@ -15,7 +15,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from .model import Plane
+from .model import COORD_LIMIT, Plane
 
 
 @dataclass(frozen=True)
@@ -170,10 +170,15 @@ class Simulation:
                 scale = vmax / sqrt(speed2)
                 vx *= scale
                 vy *= scale
+            x = xs[i] + vx
+            y = ys[i] + vy
+            if not (-COORD_LIMIT <= x <= COORD_LIMIT and -COORD_LIMIT <= y <= COORD_LIMIT):
+                # never a non-finite or out-of-range position (NaN fails every comparison)
+                x, y, vx, vy = _bounded(x, xs[i]), _bounded(y, ys[i]), 0.0, 0.0
             node.vx = vx
             node.vy = vy
-            node.x = xs[i] + vx
-            node.y = ys[i] + vy
+            node.x = x
+            node.y = y
         self.alpha += (0.0 - self.alpha) * p.alpha_decay
         if self.alpha < p.alpha_min:
             self.stop()
@@ -263,3 +268,10 @@ class Simulation:
             steps += 1
         self.stop()
         return steps
+
+
+def _bounded(value: float, fallback: float) -> float:
+    """``value`` clamped to ±COORD_LIMIT, or ``fallback`` (also clamped) when not a number."""
+    if value != value:
+        value = fallback if fallback == fallback else 0.0
+    return max(-COORD_LIMIT, min(COORD_LIMIT, value))

@@ -1,25 +1,65 @@
 """The document model: planes holding nodes and edges (BendScript's data model).
 
+Every change to a document goes through the mutators here (``Document.add_plane``,
+``Plane.add_node``, ``Plane.update_node``, ``Plane.replace_edge`` …). The fields
+that make up the document are read-only attributes; the node and edge tables are
+read-only mappings. Each mutator first reports the entity it is about to change to
+the document's ``recorder`` (the open history transaction), so the history sees
+every change. A document owned by an editor is *guarded*: a change with no
+recorder raises :class:`UntrackedChange` before anything is modified. Undo/redo
+write with :meth:`Document.ignoring` (tldraw's "ignore").
+
+Positions and velocities (``x``, ``y``, ``vx``, ``vy``) and the derived card size
+(``width``, ``height``) stay plain attributes: the layout moves nodes every frame
+and that is not an edit. A move the user makes is recorded by ``update_node``.
+
 A plane's structure (its node set and its directed-edge set) changes only through
 the Plane methods below; they raise ``topology_dirty`` so the κ cache knows it must
-recompute. Moving a node (x, y, vx, vy) never does.
+recompute. Moving a node never does.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, Protocol
 
 NODE_TYPES = ("normal", "stargate")
 EDGE_KINDS = ("context", "causal", "temporal", "associative", "user")
 DEFAULT_KIND = "causal"
 MIN_ZOOM = 0.32
 MAX_ZOOM = 2.8
+MAX_TEXT = 100_000  # characters of node text
+MAX_LABEL = 500  # characters of an edge label or plane name
+#: |x|, |y| of nodes and cameras stay within this (the layout's arithmetic is exact far beyond it)
+COORD_LIMIT = 1e7
+#: |vx|, |vy| stay within this
+SPEED_LIMIT = 1e4
+
+
+class UntrackedChange(RuntimeError):
+    """A guarded document was changed outside a transaction (always a bug in the caller)."""
+
+
+class Recorder(Protocol):
+    """What a document reports to before each change (the open transaction)."""
+
+    def touch(self, kind: str, plane_id: str, item_id: str = "") -> None: ...
+
+
+class _Ignore:
+    def touch(self, kind: str, plane_id: str, item_id: str = "") -> None:
+        return None
+
+
+IGNORE: Recorder = _Ignore()
 
 
 @dataclass
 class Camera:
-    """World → screen: screen = (world - (x, y)) * zoom + viewport centre."""
+    """World → screen: screen = (world - (x, y)) * zoom + viewport centre. Navigation, not history."""
 
     x: float = 0.0
     y: float = 0.0
@@ -30,9 +70,13 @@ class Camera:
 
 
 class Node:
-    """A card on a plane. ``width``/``height`` are derived from the text by layout."""
+    """A card on a plane. ``width``/``height`` are derived from the text by layout.
 
-    __slots__ = ("height", "id", "pinned", "portal_plane_id", "text", "type", "vx", "vy", "width", "x", "y")
+    ``text``, ``type``, ``pinned`` and ``portal_plane_id`` are read-only: change them
+    with :meth:`Plane.update_node`.
+    """
+
+    __slots__ = ("_pinned", "_portal", "_text", "_type", "height", "id", "vx", "vy", "width", "x", "y")
 
     def __init__(
         self,
@@ -49,34 +93,50 @@ class Node:
         portal_plane_id: str | None = None,
     ) -> None:
         self.id = id
-        self.text = text
-        self.type = type
+        self._text = text
+        self._type = type
         self.x = x
         self.y = y
         self.vx = vx
         self.vy = vy
-        self.pinned = pinned
+        self._pinned = pinned
         self.width = width
         self.height = height
-        self.portal_plane_id = portal_plane_id
+        self._portal = portal_plane_id
+
+    @property
+    def text(self) -> str:
+        return self._text
+
+    @property
+    def type(self) -> str:
+        return self._type
+
+    @property
+    def pinned(self) -> bool:
+        return self._pinned
+
+    @property
+    def portal_plane_id(self) -> str | None:
+        return self._portal
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "id": self.id,
-            "text": self.text,
-            "type": self.type,
+            "text": self._text,
+            "type": self._type,
             "x": self.x,
             "y": self.y,
             "vx": self.vx,
             "vy": self.vy,
-            "pinned": self.pinned,
+            "pinned": self._pinned,
             "width": self.width,
             "height": self.height,
-            "portalPlaneId": self.portal_plane_id,
+            "portalPlaneId": self._portal,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Node:
+    def from_dict(cls, d: Mapping[str, Any]) -> Node:
         return cls(
             d["id"],
             d.get("text", ""),
@@ -92,10 +152,25 @@ class Node:
         )
 
     def __repr__(self) -> str:
-        return f"Node({self.id!r}, {self.text[:20]!r}, x={self.x:.1f}, y={self.y:.1f})"
+        return f"Node({self.id!r}, {self._text[:20]!r}, x={self.x:.1f}, y={self.y:.1f})"
 
 
-@dataclass
+#: the node fields ``update_node`` may change, and the attribute each is stored in
+_NODE_FIELDS = {
+    "text": "_text",
+    "type": "_type",
+    "pinned": "_pinned",
+    "portal_plane_id": "_portal",
+    "x": "x",
+    "y": "y",
+}
+
+
+#: node fields whose change moves nothing (a card's size comes from its text only)
+_LAYOUT_NEUTRAL = frozenset({"type", "portal_plane_id"})
+
+
+@dataclass(frozen=True)
 class EdgeProps:
     label: str = ""
     kind: str = DEFAULT_KIND
@@ -105,9 +180,9 @@ class EdgeProps:
         return {"label": self.label, "kind": self.kind, "strength": self.strength}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Edge:
-    """A directed edge a → b (for κ: a is the source, b the target)."""
+    """A directed edge a → b (for κ: a is the source, b the target). Immutable: replace it."""
 
     id: str
     a: str
@@ -118,7 +193,7 @@ class Edge:
         return {"id": self.id, "a": self.a, "b": self.b, "props": self.props.to_dict()}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Edge:
+    def from_dict(cls, d: Mapping[str, Any]) -> Edge:
         p = d.get("props", {})
         return cls(
             d["id"], d["a"], d["b"], EdgeProps(p.get("label", ""), p.get("kind", DEFAULT_KIND), p.get("strength", 2))
@@ -137,73 +212,144 @@ class Plane:
         camera: Camera | None = None,
     ) -> None:
         self.id = id
-        self.name = name
-        self.parent_plane_id = parent_plane_id
-        self.parent_node_id = parent_node_id
+        self._name = name
+        self._parent_plane_id = parent_plane_id
+        self._parent_node_id = parent_node_id
         self.camera = camera or Camera()
-        self.nodes: dict[str, Node] = {}
-        self.edges: dict[str, Edge] = {}
+        self._nodes: dict[str, Node] = {}
+        self._edges: dict[str, Edge] = {}
+        #: read-only views: change them with the mutators below
+        self.nodes: Mapping[str, Node] = MappingProxyType(self._nodes)
+        self.edges: Mapping[str, Edge] = MappingProxyType(self._edges)
+        self._doc: Document | None = None
         #: raised by every structural change; cleared by the topology cache.
         self.topology_dirty = True
-        #: raised by any change that may move things; the layout reheats on it.
-        self.layout_dirty = True
+        #: raised by any change that may move things; the editor reheats the layout on it.
+        self.layout_dirty = False
         #: bumped by every change to the node or edge set (caches key on it)
         self.version = 0
 
-    # -- structure: every mutation of the node set or the edge set goes through here --
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def parent_plane_id(self) -> str | None:
+        return self._parent_plane_id
+
+    @property
+    def parent_node_id(self) -> str | None:
+        return self._parent_node_id
+
+    # -- the choke point: every mutation reports here first --
+    def _will_change(self, kind: str, item_id: str = "") -> None:
+        doc = self._doc
+        if doc is not None:
+            doc.will_change(kind, self.id, item_id)
+
     def _structure_changed(self) -> None:
         self.topology_dirty = self.layout_dirty = True
         self.version += 1
 
     def add_node(self, node: Node) -> None:
-        self.nodes[node.id] = node
+        if node.id in self._nodes:
+            raise ValueError(f"node {node.id!r} is already on plane {self.id!r}")
+        self._will_change("node", node.id)
+        self._nodes[node.id] = node
         self._structure_changed()
 
     def remove_node(self, node_id: str) -> Node:
-        node = self.nodes.pop(node_id)
+        if node_id not in self._nodes:
+            raise KeyError(node_id)
+        self._will_change("node", node_id)
+        node = self._nodes.pop(node_id)
         self._structure_changed()
         return node
 
+    def update_node(self, node_id: str, **changes: Any) -> None:
+        """Change ``text``, ``type``, ``pinned``, ``portal_plane_id``, ``x`` or ``y`` of a node."""
+        node = self._nodes[node_id]
+        for key in changes:
+            if key not in _NODE_FIELDS:
+                raise TypeError(f"update_node() cannot change {key!r}")
+        if all(getattr(node, key) == value for key, value in changes.items()):
+            return
+        self._will_change("node", node_id)
+        for key, value in changes.items():
+            setattr(node, _NODE_FIELDS[key], value)
+        if not _LAYOUT_NEUTRAL.issuperset(changes):
+            self.layout_dirty = True
+
     def add_edge(self, edge: Edge) -> None:
-        self.edges[edge.id] = edge
+        if edge.id in self._edges:
+            raise ValueError(f"edge {edge.id!r} is already on plane {self.id!r}")
+        self._will_change("edge", edge.id)
+        self._edges[edge.id] = edge
         self._structure_changed()
 
     def remove_edge(self, edge_id: str) -> Edge:
-        edge = self.edges.pop(edge_id)
+        if edge_id not in self._edges:
+            raise KeyError(edge_id)
+        self._will_change("edge", edge_id)
+        edge = self._edges.pop(edge_id)
         self._structure_changed()
         return edge
 
     def replace_edge(self, edge: Edge) -> None:
         """Put ``edge`` in place of the edge with its id (kind, direction, label…)."""
-        old = self.edges.get(edge.id)
-        self.edges[edge.id] = edge
+        old = self._edges.get(edge.id)
+        if old == edge:
+            return
+        self._will_change("edge", edge.id)
+        self._edges[edge.id] = edge
         if old is None or (old.a, old.b, old.props.kind) != (edge.a, edge.b, edge.props.kind):
             self.topology_dirty = True
         self.version += 1
         self.layout_dirty = True
 
+    def set_header(self, *, name: str | None = None, parent_node_id: str | None = None) -> None:
+        """Rename the plane, or re-attach it to another stargate node of its parent plane."""
+        new_name = self._name if name is None else name
+        new_parent = self._parent_node_id if parent_node_id is None else parent_node_id
+        if (new_name, new_parent) == (self._name, self._parent_node_id):
+            return
+        self._will_change("plane")
+        self._name, self._parent_node_id = new_name, new_parent
+
+    def reorder(self, kind: str, ids: list[str]) -> None:
+        """Put the node or edge table in ``ids`` order (ids not listed keep their order, after).
+
+        Used by the history to restore insertion order; unrecorded by design.
+        """
+        table: dict[str, Any] = self._nodes if kind == "node" else self._edges
+        wanted = [i for i in ids if i in table]
+        listed = set(wanted)
+        wanted += [i for i in table if i not in listed]
+        if wanted == list(table):
+            return
+        reordered = {i: table[i] for i in wanted}
+        table.clear()
+        table.update(reordered)
+        self.version += 1
+
     def edges_of(self, node_id: str) -> list[Edge]:
         """Edges touching ``node_id``, in insertion order. O(m)."""
-        return [e for e in self.edges.values() if e.a == node_id or e.b == node_id]
+        return [e for e in self._edges.values() if e.a == node_id or e.b == node_id]
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "id": self.id,
-            "name": self.name,
-            "parentPlaneId": self.parent_plane_id,
-            "parentNodeId": self.parent_node_id,
-            "camera": self.camera.to_dict(),
-            "nodes": [n.to_dict() for n in self.nodes.values()],
-            "edges": [e.to_dict() for e in self.edges.values()],
+            **self.header_dict(),
+            "nodes": [n.to_dict() for n in self._nodes.values()],
+            "edges": [e.to_dict() for e in self._edges.values()],
         }
 
     def header_dict(self) -> dict[str, Any]:
         """The plane without its nodes and edges (for history diffs)."""
         return {
             "id": self.id,
-            "name": self.name,
-            "parentPlaneId": self.parent_plane_id,
-            "parentNodeId": self.parent_node_id,
+            "name": self._name,
+            "parentPlaneId": self._parent_plane_id,
+            "parentNodeId": self._parent_node_id,
             "camera": self.camera.to_dict(),
         }
 
@@ -220,51 +366,104 @@ class Settings:
 
 
 class Document:
-    """All planes of one graph, with the root and the active plane."""
+    """All planes of one graph, with the root and the active plane.
+
+    ``guarded`` (set by the editor that owns it): every change must happen while a
+    ``recorder`` is installed. ``active_plane_id`` and cameras are navigation, not edits.
+    """
 
     def __init__(self, planes: list[Plane], root_plane_id: str, active_plane_id: str | None = None) -> None:
-        self.planes: dict[str, Plane] = {p.id: p for p in planes}
+        self._planes: dict[str, Plane] = {}
+        self.planes: Mapping[str, Plane] = MappingProxyType(self._planes)
+        self.recorder: Recorder | None = None
+        self.guarded = False
+        for plane in planes:
+            self.add_plane(plane)
         self.root_plane_id = root_plane_id
         self.active_plane_id = active_plane_id or root_plane_id
         self.settings = Settings()
         #: set by the parser when some nodes came without positions
         self.needs_layout = False
 
+    def will_change(self, kind: str, plane_id: str, item_id: str = "") -> None:
+        """Report an imminent change to the recorder; refuse it on a guarded document without one."""
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.touch(kind, plane_id, item_id)
+        elif self.guarded:
+            raise UntrackedChange(f"{kind} {item_id or plane_id!r} changed outside a transaction")
+
+    @contextlib.contextmanager
+    def ignoring(self) -> Iterator[None]:
+        """Change the document without recording (undo/redo writing history back)."""
+        saved, self.recorder = self.recorder, IGNORE
+        try:
+            yield
+        finally:
+            self.recorder = saved
+
+    def add_plane(self, plane: Plane) -> None:
+        if plane.id in self._planes:
+            raise ValueError(f"plane {plane.id!r} already exists")
+        self.will_change("plane", plane.id)
+        plane._doc = self
+        self._planes[plane.id] = plane
+
+    def remove_plane(self, plane_id: str) -> Plane:
+        """Remove an empty plane (remove its edges and nodes first, so each is recorded)."""
+        plane = self._planes[plane_id]
+        if plane.nodes or plane.edges:
+            raise ValueError(f"plane {plane_id!r} is not empty")
+        if plane_id == self.root_plane_id:
+            raise ValueError("the root plane cannot be removed")
+        self.will_change("plane", plane_id)
+        del self._planes[plane_id]
+        plane._doc = None
+        return plane
+
+    def reorder_planes(self, ids: list[str]) -> None:
+        """Put the plane table in ``ids`` order (history only; unrecorded)."""
+        wanted = [i for i in ids if i in self._planes]
+        listed = set(wanted)
+        wanted += [i for i in self._planes if i not in listed]
+        reordered = {i: self._planes[i] for i in wanted}
+        self._planes.clear()
+        self._planes.update(reordered)
+
     @property
     def root(self) -> Plane:
-        return self.planes[self.root_plane_id]
+        return self._planes[self.root_plane_id]
 
     @property
     def active(self) -> Plane:
-        return self.planes[self.active_plane_id]
+        return self._planes[self.active_plane_id]
 
     def depth(self, plane_id: str | None = None) -> int:
-        """0 for the root plane, 1 for its children, …"""
-        plane = self.planes[plane_id or self.active_plane_id]
-        depth = 0
-        while plane.parent_plane_id is not None:
-            plane = self.planes[plane.parent_plane_id]
-            depth += 1
-        return depth
+        """0 for the root plane, 1 for its children, … O(depth)."""
+        return len(self.path(plane_id)) - 1
 
     def path(self, plane_id: str | None = None) -> list[Plane]:
-        """Planes from the root down to ``plane_id`` (the breadcrumbs)."""
-        plane = self.planes[plane_id or self.active_plane_id]
+        """Planes from the root down to ``plane_id`` (the breadcrumbs). O(depth)."""
+        plane = self._planes[plane_id or self.active_plane_id]
         chain = [plane]
-        while plane.parent_plane_id is not None:
-            plane = self.planes[plane.parent_plane_id]
+        seen = {plane.id}
+        while plane.parent_plane_id is not None and plane.parent_plane_id in self._planes:
+            plane = self._planes[plane.parent_plane_id]
+            if plane.id in seen:
+                break
+            seen.add(plane.id)
             chain.append(plane)
         return chain[::-1]
 
     def all_ids(self) -> set[str]:
-        ids = set(self.planes)
-        for plane in self.planes.values():
+        ids = set(self._planes)
+        for plane in self._planes.values():
             ids.update(plane.nodes)
             ids.update(plane.edges)
         return ids
 
     def node_count(self) -> int:
-        return sum(len(p.nodes) for p in self.planes.values())
+        return sum(len(p.nodes) for p in self._planes.values())
 
 
 def empty_document() -> Document:

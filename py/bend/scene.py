@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from . import theme
 from .model import Edge, Plane
-from .textlayout import FONTS, HEADER, CardLayout
+from .textlayout import CardLayout
 from .topology import Topology
 
 DIRECTED = ("causal", "temporal")
@@ -84,15 +84,6 @@ class Halo:
     badge: Pill
 
 
-@dataclass(frozen=True)
-class Text:
-    x: float
-    y: float
-    text: str
-    font: str
-    color: str
-
-
 class Card:
     """One node card. Text lines stay as laid out (offsets from the top-left); the
     painter adds the card's position, so no per-frame objects are made per line."""
@@ -136,25 +127,6 @@ class Card:
         self.selected = selected
         self.pinned = pinned
         self.pulse = pulse  # 0 = none, else border alpha (nodes in an SCC with κ > 0)
-
-    @property
-    def texts(self) -> tuple[Text, ...]:
-        """The glyph runs drawn for this card (world coordinates)."""
-        if self.greek:
-            return ()
-        out = []
-        for line in self.lines:
-            color = theme.PLACEHOLDER_TEXT if self.placeholder else theme.TEXT[line.style]
-            out.append(Text(self.x + line.x, self.y + line.y, line.text, FONTS[line.style], color))
-            if line.marker:
-                out.append(Text(self.x + line.x - 10, self.y + line.y, line.marker, FONTS["body"], color))
-        if self.header:
-            out.append(
-                Text(
-                    self.x + 10, self.y + HEADER - 4, self.header, theme.HEADER_FONT, theme.HEADER_TEXT[self.node_type]
-                )
-            )
-        return tuple(out)
 
 
 #: Below this zoom card text is drawn as bars (it would be under ~5 px tall).

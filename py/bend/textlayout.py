@@ -30,6 +30,8 @@ PAD_Y = 8.0
 HEADER = 14.0
 MAX_LINES = 14
 PLACEHOLDER = "Double-click to edit"
+#: no glyph of the card fonts is narrower: a longer string cannot fit, so it is not measured whole
+MIN_CHAR_PX = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,41 +86,82 @@ def parse_lines(text: str) -> list[tuple[str, str, str]]:
     return out
 
 
-def wrap(text: str, font: str, width: float, measure: Measure) -> list[str]:
-    """Greedy word wrap; words wider than ``width`` are broken by characters."""
+def wrap(text: str, font: str, width: float, measure: Measure, max_lines: int | None = None) -> list[str]:
+    """Greedy word wrap; words wider than ``width`` are broken by characters.
+
+    Stops once ``max_lines`` lines are made (a card shows at most MAX_LINES), so the
+    work is bounded by what is shown, not by the length of ``text``: a 40,000-character
+    word costs O(max_lines · log(line length)) measurements.
+
+    >>> wrap("aaaa bb", "400 10px Inter", 30, approx_measure)
+    ['aaaa', 'bb']
+    >>> wrap("abcdefghij", "400 10px Inter", 17, approx_measure)
+    ['abc', 'def', 'ghi', 'j']
+    """
     if not text:
         return [""]
+    limit = max_lines if max_lines is not None else len(text) + 1
     lines: list[str] = []
     current = ""
     for word in text.split(" "):
+        if len(lines) >= limit:
+            break
         candidate = f"{current} {word}" if current else word
-        if measure(candidate, font) <= width:
+        if len(candidate) <= width / MIN_CHAR_PX and measure(candidate, font) <= width:
             current = candidate
             continue
         if current:
             lines.append(current)
         current = ""
-        while measure(word, font) > width and len(word) > 1:
-            cut = len(word) - 1
-            while cut > 1 and measure(word[:cut], font) > width:
-                cut = max(1, cut * 3 // 4) if measure(word[: cut * 3 // 4], font) > width else cut - 1
+        while len(lines) < limit and len(word) > 1:
+            cut = _fitting_prefix(word, font, width, measure)
+            if cut == len(word):
+                break
             lines.append(word[:cut])
             word = word[cut:]
         current = word
-    lines.append(current)
-    return lines
+    if len(lines) < limit:
+        lines.append(current)
+    return lines[:limit]
+
+
+def _fitting_prefix(word: str, font: str, width: float, measure: Measure) -> int:
+    """The longest prefix length (≥ 1) of ``word`` that fits ``width``, by galloping then
+    bisection: O(log k) measurements of strings of at most 2k characters, k the answer
+    (so a 40,000-character word is never measured whole)."""
+    n = len(word)
+    lo, hi = 1, 2  # word[:lo] is taken even if too wide: at least one character per line
+    while hi <= n and measure(word[:hi], font) <= width:
+        lo, hi = hi, hi * 2
+    if hi > n:  # word[:lo] fits with lo > n / 2: the word is short, measuring it whole is cheap
+        if lo == n or measure(word, font) <= width:
+            return n
+        hi = n
+    while hi - lo > 1:  # word[:lo] fits (or lo == 1); word[:hi] does not
+        mid = (lo + hi) // 2
+        if measure(word[:mid], font) <= width:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 def layout_card(text: str, measure: Measure) -> CardLayout:
-    """Lay out a card's text; returns its size and positioned lines. O(len(text))."""
+    """Lay out a card's text; returns its size and positioned lines.
+
+    O(len(text)) to split the lines, plus measurements bounded by MAX_LINES (not by
+    the text's length)."""
     source = parse_lines(text) if text.strip() else [("body", PLACEHOLDER, "")]
     inner_max = MAX_WIDTH - 2 * PAD_X
     wrapped: list[tuple[str, str, str, float]] = []
     widest = 0.0
     for style, content, marker in source:
+        if len(wrapped) > MAX_LINES:
+            break  # more than fits: the rest is not shown, so not laid out
         indent = INDENT.get(style, 0.0)
         font = FONTS[style]
-        for i, piece in enumerate(wrap(content, font, inner_max - indent, measure)):
+        room = MAX_LINES + 1 - len(wrapped)
+        for i, piece in enumerate(wrap(content, font, inner_max - indent, measure, max_lines=room)):
             wrapped.append((style, piece, marker if i == 0 else "", indent))
             widest = max(widest, indent + measure(piece, font))
     if len(wrapped) > MAX_LINES:

@@ -27,30 +27,47 @@ DEFAULT_EXACT_LIMIT = 2000
 logger = logging.getLogger("kappa")
 
 
+#: one SCC's cached answer: κ, approximate, fault-line arcs as (source, target) pairs
+CachedKappa = tuple[int, bool, tuple[tuple[str, str], ...]]
+
+
 class KappaCache:
     """Memo of per-SCC results keyed by the SCC's node ids and arcs.
 
     Pass one instance to successive ``analyze`` calls (the editor keeps one per
-    plane) so SCCs whose arcs did not change are not cut again. Bounded LRU-ish:
-    the oldest entries are dropped past ``max_entries``.
+    plane) so SCCs whose arcs did not change are not cut again. Bounded: past
+    ``max_entries`` the least recently used entry is dropped. Entries are
+    immutable; every result handed out is a fresh copy, so callers may change it.
+
+    >>> KappaCache(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_entries must be a positive int, got 0
     """
 
     def __init__(self, max_entries: int = 256) -> None:
+        if isinstance(max_entries, bool) or not isinstance(max_entries, int) or max_entries < 1:
+            raise ValueError(f"max_entries must be a positive int, got {max_entries!r}")
         self.max_entries = max_entries
-        self._data: dict[tuple, tuple[int, bool, list[dict[str, str]]]] = {}
+        self._data: dict[tuple[Any, ...], CachedKappa] = {}
         self.hits = 0
         self.misses = 0
 
-    def get(self, key: tuple) -> tuple[int, bool, list[dict[str, str]]] | None:
-        value = self._data.get(key)
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def get(self, key: tuple[Any, ...]) -> CachedKappa | None:
+        value = self._data.pop(key, None)
         if value is None:
             self.misses += 1
-        else:
-            self.hits += 1
+            return None
+        self._data[key] = value  # most recently used goes last
+        self.hits += 1
         return value
 
-    def put(self, key: tuple, value: tuple[int, bool, list[dict[str, str]]]) -> None:
-        if len(self._data) >= self.max_entries:
+    def put(self, key: tuple[Any, ...], value: CachedKappa) -> None:
+        self._data.pop(key, None)
+        while len(self._data) >= self.max_entries:
             del self._data[next(iter(self._data))]
         self._data[key] = value
 
@@ -76,18 +93,17 @@ def scc_kappa(
     ids = graph.ids
     local = {v: i for i, v in enumerate(members)}
     out = [[local[w] for w in graph.out[v] if w in local] for v in members]
-    key = None
+    key: tuple[Any, ...] = ()
     if cache is not None:
         key = (tuple(ids[v] for v in members), tuple(tuple(s) for s in out))
         hit = cache.get(key)
         if hit is not None:
-            return hit
+            return hit[0], hit[1], [{"source": s, "target": t} for s, t in hit[2]]
     kappa, arcs = arc_strong_connectivity(out)
-    faults = [{"source": ids[members[u]], "target": ids[members[v]]} for u, v in arcs]
-    result = (kappa, False, faults)
+    pairs = tuple((ids[members[u]], ids[members[v]]) for u, v in arcs)
     if cache is not None:
-        cache.put(key, result)
-    return result
+        cache.put(key, (kappa, False, pairs))
+    return kappa, False, [{"source": s, "target": t} for s, t in pairs]
 
 
 def analyze_digraph(

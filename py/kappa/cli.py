@@ -10,15 +10,19 @@ on stderr naming the problem.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from json import JSONDecodeError, dumps, loads
-from typing import Any
+from typing import Any, TextIO
 
 from .analyze import DEFAULT_EXACT_LIMIT, analyze
 from .recommend import recommendation
 
-__all__ = ["graph_from_json", "main"]
+__all__ = ["DEFAULT_MAX_BYTES", "graph_from_json", "main"]
+
+#: input larger than this is refused before it is parsed (``--max-bytes`` changes it)
+DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 
 
 class InputError(Exception):
@@ -88,23 +92,55 @@ def graph_from_json(doc: Any, plane_id: str | None = None) -> tuple[list[str], l
     return nodes, edges
 
 
-def _read(path: str) -> Any:
+def _read(path: str, max_bytes: int) -> Any:
+    """Decoded JSON of ``path`` ('-' = stdin), refusing more than ``max_bytes`` bytes
+    before parsing (so a 1 GiB file never costs gigabytes of memory)."""
     try:
         if path == "-":
-            text = sys.stdin.read()
+            data = sys.stdin.buffer.read(max_bytes + 1)
         else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
+            with open(path, "rb") as handle:
+                data = handle.read(max_bytes + 1)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise InputError(f"{path} is larger than {max_bytes:,} bytes (--max-bytes raises the limit)")
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError(f"{path} is not UTF-8 text") from None
+    del data
     try:
         return loads(text)
     except JSONDecodeError as exc:
         raise InputError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except RecursionError:
         raise InputError(f"{path} is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer literal beyond Python's digit limit
+        raise InputError(f"{path} is not usable JSON: {exc}") from None
+
+
+def _encode(result: dict[str, Any], pretty: bool) -> str:
+    """JSON text that any UTF-8 stream can carry: ids with unpaired surrogates (valid
+    JSON escapes, not valid UTF-8) are written as \\u escapes."""
+    indent = 2 if pretty else None
+    text = dumps(result, indent=indent, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = dumps(result, indent=indent, ensure_ascii=True)
+    return text
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """Write UTF-8 whatever the locale says the stream's encoding is."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text + "\n")
+        stream.flush()
+        return
+    buffer.write((text + "\n").encode("utf-8"))
+    buffer.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -117,16 +153,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd.add_argument("--plane", help="plane id, for editor documents (default: the root plane)")
     cmd.add_argument("--exact-limit", type=int, default=DEFAULT_EXACT_LIMIT, help="largest SCC with exact κ")
     cmd.add_argument("--recommendation", action="store_true", help="add the 'recommendation' sentence")
+    cmd.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger input (default 256 MiB)")
     args = parser.parse_args(argv)
     try:
         if args.exact_limit < 0:
             raise InputError("--exact-limit must be >= 0")
-        nodes, edges = graph_from_json(_read(args.file), args.plane)
+        if args.max_bytes < 1:
+            raise InputError("--max-bytes must be >= 1")
+        nodes, edges = graph_from_json(_read(args.file, args.max_bytes), args.plane)
         result = analyze(nodes, edges, exact_limit=args.exact_limit)
+        if args.recommendation:
+            result["recommendation"] = recommendation(result)
+        text = _encode(result, args.pretty)
     except (InputError, TypeError, ValueError) as exc:
-        print(f"kappa: error: {exc}", file=sys.stderr)
-        return 2
-    if args.recommendation:
-        result["recommendation"] = recommendation(result)
-    print(dumps(result, indent=2 if args.pretty else None, ensure_ascii=False))
+        return _error(str(exc))
+    except MemoryError:
+        return _error("out of memory: the graph is too large for this machine")
+    try:
+        _write(sys.stdout, text)
+    except BrokenPipeError:
+        # the reader went away (``| head``): not an error of ours, and no traceback on exit
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
     return 0
+
+
+def _error(message: str) -> int:
+    print(f"kappa: error: {message}", file=sys.stderr)
+    return 2
