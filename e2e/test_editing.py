@@ -161,3 +161,49 @@ def test_hostile_text_is_shown_as_text(app_factory):
     assert hostile.startswith(inspector.inner_text()[:20])
     assert page.evaluate("window.pwned") is None
     assert page.locator("#inspector img, #inspector script").count() == 0
+
+
+def _pointer(app, kind: str, pointer_id: int, x: float, y: float, pointer_type: str = "touch") -> None:
+    """Dispatch a real DOM PointerEvent on the canvas (touch pointers for pinch tests)."""
+    app.api(
+        """([kind, id, x, y, type]) => document.getElementById('canvas').dispatchEvent(new PointerEvent(kind, {
+            pointerId: id, clientX: x, clientY: y, pointerType: type, isPrimary: id === 1,
+            button: 0, buttons: kind === 'pointerup' ? 0 : 1, bubbles: true, cancelable: true}))""",
+        [kind, pointer_id, x, y, pointer_type],
+    )
+
+
+def test_pinch_zoom_with_two_touch_pointers(app_factory):
+    app = app_factory("seed=2&still=1")
+    load(app, SMALL)
+    ax, ay = app.node_xy("a")
+    # two fingers 200 px apart around node a, spread to 400 px: zoom ×2 and a stays under them
+    _pointer(app, "pointerdown", 1, ax - 100, ay)
+    _pointer(app, "pointerdown", 2, ax + 100, ay)
+    for step in range(1, 11):
+        _pointer(app, "pointermove", 1, ax - 100 - 10 * step, ay)
+        _pointer(app, "pointermove", 2, ax + 100 + 10 * step, ay)
+    _pointer(app, "pointerup", 2, ax + 200, ay)
+    _pointer(app, "pointerup", 1, ax - 200, ay)
+    zoom = app.stats()["zoom"]
+    assert abs(zoom - 2.0) < 0.02
+    nx, ny = app.node_xy("a")
+    assert abs(nx - ax) < 1 and abs(ny - ay) < 1
+    assert app.stats()["nodes"] == 2
+    expect(app.page.locator("#btn-undo")).to_be_disabled()  # navigation is not an edit
+
+
+def test_cancelled_drag_puts_the_node_back(app_factory):
+    app = app_factory("seed=2&still=1")
+    load(app, SMALL)
+    x, y = app.node_xy("a")
+    page = app.page
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 60, y + 60, steps=4)
+    assert app.node_xy("a") != (x, y)
+    _pointer(app, "pointercancel", 1, x + 60, y + 60, pointer_type="mouse")
+    page.mouse.up()
+    nx, ny = app.node_xy("a")
+    assert abs(nx - x) < 0.5 and abs(ny - y) < 0.5
+    expect(page.locator("#btn-undo")).to_be_disabled()  # nothing was recorded

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import js
 from pyodide.ffi import create_once_callable, to_js
 
-from bend import actions, menus, persist
-from bend.actions import REGISTRY, Target
+from bend import menus, persist
+from bend.actions import Target
 from bend.demo import demo_document
+from bend.dispatch import ActionManager, Outcome
 from bend.editor import Editor
+from bend.keys import KeyCommand, KeyEvent
 from bend.menus import MenuItem
 from bend.model import empty_document
+from bend.params import parse_params
 from bend.scene import build_scene
+from bend.tools import PointerInput, Request, Response, Tools
 
 from . import dom
 from .dom import by_id, download, download_blob, js_obj, on, proxy
@@ -30,24 +33,20 @@ FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBra
 
 def url_params() -> dict[str, str]:
     params = js.URLSearchParams.new(js.window.location.search)
-    return {k: params.get(k) for k in ("seed", "still", "exact_limit", "fresh") if params.has(k)}
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return None if value is None else int(value)
-    except ValueError:
-        return None
+    return {k: str(params.get(k)) for k in ("seed", "still", "exact_limit", "fresh") if params.has(k)}
 
 
 class App:
     def __init__(self) -> None:
-        params = url_params()
-        self.still = params.get("still") == "1"
+        params = parse_params(url_params())
+        self.param_problems = params.problems
+        self.still = params.still
         self.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         self.measure = CanvasMeasure()
-        self.editor = Editor(measure=self.measure, seed=_int(params.get("seed")))
-        self.editor.exact_limit_override = _int(params.get("exact_limit"))
+        self.editor = Editor(measure=self.measure, seed=params.seed)
+        self.editor.exact_limit_override = params.exact_limit
+        self.actions = ActionManager(self.editor)
+        self.tools = Tools(self.editor)
         self.editor.topology_cache.on_recompute = lambda plane, topo: js.console.debug(topo.log_line())
         self.canvas = by_id("canvas")
         self.painter = Painter(self.canvas)
@@ -57,7 +56,7 @@ class App:
         self.toast = Toast()
         self.dialog = Dialog()
         self.menu = Menu(self.activate_item)
-        self.overlay = TextOverlay(self.editor, self.request_frame)
+        self.overlay = TextOverlay(self.editor, self._text_edit_done, lambda text: self.toast.show(text, error=True))
         self.store = LocalStore()
         self.frame_pending = False
         self.pulse_timer: Any = None
@@ -65,15 +64,12 @@ class App:
         self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
         self.frame_parts: list[tuple[float, float, float]] = []  # (step, scene, paint) ms
         self.scene_ms = 0.0
-        self.pointer: dict[str, Any] = {}
-        self.touches: dict[int, tuple[float, float]] = {}
-        self.pinch: tuple[float, float, float] | None = None
         self._frame_proxy = proxy(self._frame)
         self._autosave_proxy = proxy(self._autosave_tick)
         self._pulse_proxy = proxy(self._pulse_tick)  # made once: proxies are never freed
         self.autosave: persist.Autosave | None = None
         self.autosave_timer: Any = None
-        self.fresh = params.get("fresh") == "1"
+        self.fresh = params.fresh
         self.undo_button = by_id("btn-undo")
         self.redo_button = by_id("btn-redo")
         self._buttons: tuple[bool, bool] | None = None
@@ -100,8 +96,9 @@ class App:
         self._wire()
         self.paint(js.performance.now())
         by_id("loading").hidden = True
-        if message:
-            self.toast.show(message, error=True, ms=8000)
+        notes = [*self.param_problems, *([message] if message else [])]
+        if notes:
+            self.toast.show(" ".join(notes), error=True, ms=8000)
         self.request_frame()
 
     # ------------------------------------------------------------------ frames
@@ -203,34 +200,36 @@ class App:
 
     # ------------------------------------------------------------------ actions
     def perform(self, action_id: str, target: Target | None = None, args: dict | None = None) -> Any:
-        """Run an action, asking the user first when it needs a confirmation or a text."""
-        act = REGISTRY[action_id]
-        target = target or Target()
-        if not act.enabled(self.editor, target):
-            return None
-        if act.extra.get("overlay") and "text" not in (args or {}):
-            self.overlay.start(target.node_id)
-            return None
-        if act.confirm is not None and not (args or {}).get("confirmed"):
-            question = act.confirm(self.editor, target)
-            if question:
-                self.dialog.confirm(
-                    question, lambda ok: ok and self.perform(action_id, target, {**(args or {}), "confirmed": True})
-                )
-                return None
-        if act.ask is not None and "text" not in (args or {}):
-            question, initial = act.ask(self.editor, target)
-            self.dialog.prompt(
-                question, initial, lambda text: text is not None and self.perform(action_id, target, {"text": text})
-            )
-            return None
-        try:
-            result = actions.run(self.editor, action_id, target, args or {})
-        except ValueError as exc:
-            self.toast.show(str(exc), error=True)
-            return None
+        """Run an action through the action manager, asking the user when it says so."""
+        outcome = self.actions.request(action_id, target, args)
+        return self._follow(outcome)
+
+    def _follow(self, outcome: Outcome) -> Any:
+        if outcome.kind == "edit-text" and outcome.target.node_id is not None:
+            self.start_text_edit(outcome.target.node_id)
+        elif outcome.kind == "confirm":
+            self.dialog.confirm(outcome.message, lambda ok: self._resume(outcome, ok), ok_label=outcome.ok_label)
+        elif outcome.kind == "prompt":
+            self.dialog.prompt(outcome.message, outcome.initial, lambda text: self._resume(outcome, text))
+        elif outcome.kind == "refused":
+            self.toast.show(outcome.message, error=True)
+        elif outcome.kind == "done":
+            self.request_frame()
+            return outcome.result
+        return None
+
+    def _resume(self, outcome: Outcome, answer: Any) -> None:
+        args = outcome.resume(answer)
+        if args is not None:
+            self.perform(outcome.action_id, outcome.target, args)
+
+    def start_text_edit(self, node_id: str) -> None:
+        self.tools.begin_text_edit(node_id)
+        self.overlay.start(node_id)
+
+    def _text_edit_done(self) -> None:
+        self.tools.end_text_edit()
         self.request_frame()
-        return result
 
     def activate_item(self, item: MenuItem) -> None:
         if item.action_id is None:
@@ -275,7 +274,7 @@ class App:
         on(c, "pointerdown", self._pointer_down)
         on(c, "pointermove", self._pointer_move)
         on(c, "pointerup", self._pointer_up)
-        on(c, "pointercancel", self._pointer_up)
+        on(c, "pointercancel", self._pointer_cancel)
         on(c, "dblclick", self._dblclick)
         on(c, "wheel", self._wheel, passive=False)
         on(c, "contextmenu", self._contextmenu)
@@ -305,181 +304,100 @@ class App:
         rect = self.canvas.getBoundingClientRect()
         return float(event.clientX - rect.left), float(event.clientY - rect.top)
 
-    def _pointer_down(self, event: Any) -> None:
-        try:
-            self.canvas.focus()
-            x, y = self._xy(event)
-            if event.pointerType == "touch":
-                self.touches[event.pointerId] = (x, y)
-                if len(self.touches) == 2:
-                    self.pointer = {}
-                    (x1, y1), (x2, y2) = self.touches.values()
-                    self.pinch = (math.hypot(x2 - x1, y2 - y1), (x1 + x2) / 2, (y1 + y2) / 2)
-                    return
-            if event.button != 0:
-                return
+    def _pointer(self, kind: str, event: Any) -> PointerInput:
+        x, y = self._xy(event)
+        return PointerInput(
+            kind,
+            int(event.pointerId),
+            x,
+            y,
+            int(event.button),
+            str(event.pointerType or "mouse"),
+            bool(event.shiftKey),
+            bool(event.ctrlKey or event.metaKey),
+            bool(event.altKey),
+        )
+
+    def _apply(self, response: Response, event: Any) -> None:
+        if response.commit_text:
+            self.overlay.commit()
+        if response.capture:
             self.canvas.setPointerCapture(event.pointerId)
-            node = self.editor.node_at(x, y)
-            if node is not None:
-                self.editor.select([node.id])
-                self.editor.sim().fixed.add(node.id)
-                self.pointer = {"mode": "drag", "id": node.id, "start": (node.x, node.y), "at": (x, y), "moved": False}
-            else:
-                edge = self.editor.edge_at(x, y)
-                if edge is not None:
-                    self.editor.select_edge(edge.id)
-                    self.pointer = {}
-                else:
-                    self.editor.select([])
-                    self.pointer = {"mode": "pan", "at": (x, y)}
-                    self.canvas.classList.add("panning")
+        if response.cursor is not None:
+            classes = self.canvas.classList
+            for name in ("over-node", "panning", "dragging"):
+                classes.toggle(name, name == response.cursor)
+        if response.repaint:
             self.request_frame()
-        except Exception as exc:
-            self.report(exc)
+
+    def _pointer_down(self, event: Any) -> None:
+        self.canvas.focus()
+        self._apply(self.tools.pointer(self._pointer("down", event)), event)
 
     def _pointer_move(self, event: Any) -> None:
-        x, y = self._xy(event)
-        if event.pointerType == "touch" and event.pointerId in self.touches:
-            self.touches[event.pointerId] = (x, y)
-            if self.pinch is not None and len(self.touches) == 2:
-                (x1, y1), (x2, y2) = self.touches.values()
-                dist = math.hypot(x2 - x1, y2 - y1)
-                d0, mx, my = self.pinch
-                if d0 > 0:
-                    self.editor.zoom_at(dist / d0, (x1 + x2) / 2, (y1 + y2) / 2)
-                    self.editor.pan_by((x1 + x2) / 2 - mx, (y1 + y2) / 2 - my)
-                self.pinch = (dist, (x1 + x2) / 2, (y1 + y2) / 2)
-                self.request_frame()
-                return
-        mode = self.pointer.get("mode")
-        if mode == "pan":
-            px, py = self.pointer["at"]
-            self.editor.pan_by(x - px, y - py)
-            self.pointer["at"] = (x, y)
-            self.request_frame()
-        elif mode == "drag":
-            px, py = self.pointer["at"]
-            if not self.pointer["moved"] and math.hypot(x - px, y - py) < 3:
-                return
-            self.pointer["moved"] = True
-            node = self.editor.plane.nodes.get(self.pointer["id"])
-            if node is None:
-                return
-            zoom = self.editor.plane.camera.zoom
-            node.x += (x - px) / zoom
-            node.y += (y - py) / zoom
-            node.vx = node.vy = 0.0
-            self.pointer["at"] = (x, y)
-            self.editor.sim().reheat(0.25)
-            self.request_frame()
-        else:
-            over = self.editor.node_at(x, y) is not None
-            self.canvas.classList.toggle("over-node", over)
+        self._apply(self.tools.pointer(self._pointer("move", event)), event)
 
     def _pointer_up(self, event: Any) -> None:
-        self.touches.pop(event.pointerId, None)
-        if len(self.touches) < 2:
-            self.pinch = None
-        mode = self.pointer.get("mode")
-        if mode == "drag":
-            node_id = self.pointer["id"]
-            self.editor.sim().fixed.discard(node_id)
-            node = self.editor.plane.nodes.get(node_id)
-            if node is not None and self.pointer["moved"]:
-                self.editor.move_node(node_id, node.x, node.y, from_xy=self.pointer["start"])
-        self.canvas.classList.remove("panning")
-        self.pointer = {}
-        self.request_frame()
+        self._apply(self.tools.pointer(self._pointer("up", event)), event)
+
+    def _pointer_cancel(self, event: Any) -> None:
+        self._apply(self.tools.pointer(self._pointer("cancel", event)), event)
 
     def _dblclick(self, event: Any) -> None:
-        try:
-            x, y = self._xy(event)
-            node = self.editor.node_at(x, y)
-            if node is None:
-                wx, wy = self.editor.screen_to_world(x, y)
-                node_id = self.editor.add_node(wx, wy)
-                self.overlay.start(node_id)
-            elif node.type == "stargate":
-                self.perform("enter-stargate", Target(node_id=node.id))
-            else:
-                self.overlay.start(node.id)
-            self.request_frame()
-        except Exception as exc:
-            self.report(exc)
+        self._carry_out(self.tools.double_click(*self._xy(event)), event)
 
     def _wheel(self, event: Any) -> None:
         event.preventDefault()
         x, y = self._xy(event)
-        delta = float(event.deltaY) * (16 if event.deltaMode == 1 else 1)
-        self.editor.zoom_at(math.exp(-delta * 0.0015), x, y)
-        self.request_frame()
+        self._apply(self.tools.wheel(x, y, float(event.deltaY), int(event.deltaMode)), event)
 
     def _contextmenu(self, event: Any) -> None:
         event.preventDefault()
-        try:
-            self.overlay.commit()
-            x, y = self._xy(event)
-            node = self.editor.node_at(x, y)
-            if node is not None:
-                self.editor.select([node.id])
-                self.open_menu("node", event.clientX, event.clientY, node_id=node.id)
-                return
-            edge = self.editor.edge_at(x, y)
-            if edge is not None:
-                self.editor.select_edge(edge.id)
-                self.open_menu("edge", event.clientX, event.clientY, edge_id=edge.id)
-            else:
-                self.open_menu("background", event.clientX, event.clientY)
-            self.request_frame()
-        except Exception as exc:
-            self.report(exc)
+        self.overlay.commit()
+        self._carry_out(self.tools.context_menu(*self._xy(event)), event)
+
+    def _carry_out(self, request: Request, event: Any) -> None:
+        target = request.target
+        if request.kind == "edit-text" and target.node_id is not None:
+            self.start_text_edit(target.node_id)
+        elif request.kind == "action":
+            self.perform(request.action_id, target)
+        elif request.kind == "menu":
+            x, y = float(event.clientX), float(event.clientY)
+            self.open_menu(request.menu, x, y, node_id=target.node_id, edge_id=target.edge_id)
+        self.request_frame()
 
     def _keydown(self, event: Any) -> None:
-        try:
-            self._handle_key(event)
-        except Exception as exc:
-            self.report(exc)
-
-    def _handle_key(self, event: Any) -> None:
         if self.menu.open or self.dialog.open or self.overlay.node_id is not None:
             return
         tag = str(getattr(event.target, "tagName", "") or "").lower()
-        if tag in ("input", "textarea", "select") or getattr(event.target, "isContentEditable", False):
+        field = tag in ("input", "textarea", "select") or bool(getattr(event.target, "isContentEditable", False))
+        where = "field" if field else ("button" if tag == "button" else "canvas")
+        key = KeyEvent(
+            str(event.key), bool(event.ctrlKey or event.metaKey), bool(event.altKey), bool(event.shiftKey), where
+        )
+        command = self.tools.key(key)
+        if command is None:
             return
-        if tag == "button" and event.key in ("Enter", " "):
-            return
-        combo = _combo(event)
-        selected = self.editor.selection[0] if len(self.editor.selection) == 1 else None
-        if combo in ("Shift+F10", "ContextMenu"):
-            event.preventDefault()
-            if selected:
-                x, y = self.editor.screen_position(selected)
-                self.open_menu("node", x, y, node_id=selected)
-            elif self.editor.selected_edge:
-                w, h = self.editor.viewport
-                self.open_menu("edge", w / 2, h / 2, edge_id=self.editor.selected_edge)
+        event.preventDefault()
+        self._run_key(command)
+
+    def _run_key(self, command: KeyCommand) -> None:
+        target = command.target
+        if command.kind == "action":
+            self.perform(command.action_id, target)
+        elif command.kind == "submenu" and target.node_id is not None:
+            self.open_submenu_for(target.node_id, command.action_id)
+        elif command.kind == "menu":
+            w, h = self.editor.viewport
+            if target.node_id is not None:
+                x, y = self.editor.screen_position(target.node_id) or (w / 2, h / 2)
+                self.open_menu("node", x, y, node_id=target.node_id)
+            elif target.edge_id is not None:
+                self.open_menu("edge", w / 2, h / 2, edge_id=target.edge_id)
             else:
-                w, h = self.editor.viewport
                 self.open_menu("background", w / 2, h / 2)
-            return
-        if combo == "c" and selected:
-            event.preventDefault()
-            self.open_submenu_for(selected, "connect")
-            return
-        for act in REGISTRY.values():
-            if combo not in act.keys:
-                continue
-            if act.scope == "global":
-                target = Target()
-            elif act.scope == "node" and selected:
-                target = Target(node_id=selected)
-            else:
-                continue
-            if not act.enabled(self.editor, target):
-                continue
-            event.preventDefault()
-            self.perform(act.id, target)
-            return
+        self.request_frame()
 
     # ------------------------------------------------------------------ files
     def _replace_with(self, doc: Any, question: str, label: str) -> None:
@@ -547,7 +465,9 @@ class App:
             t = target.to_py() if hasattr(target, "to_py") else (target or {})
             a = args.to_py() if hasattr(args, "to_py") else (args or {})
             result = self.perform(
-                str(action_id), Target(t.get("node_id"), t.get("edge_id"), t.get("x", 0.0), t.get("y", 0.0)), a
+                str(action_id),
+                Target(t.get("node_id"), t.get("edge_id"), float(t.get("x", 0.0)), float(t.get("y", 0.0))),
+                a,
             )
             self.paint(js.performance.now())
             return jsnull if result is None or (isinstance(result, bool) and not result) else str(result)
@@ -665,17 +585,3 @@ def _serialize(doc: Any) -> str:
     from bend.document import serialize_document
 
     return serialize_document(doc)
-
-
-def _combo(event: Any) -> str:
-    key = str(event.key)
-    parts = []
-    if event.ctrlKey or event.metaKey:
-        parts.append("Mod")
-    if event.altKey:
-        parts.append("Alt")
-    if event.shiftKey and (len(key) > 1 or parts):
-        parts.append("Shift")
-    if len(key) == 1 and parts:
-        key = key.lower()
-    return "+".join([*parts, key])

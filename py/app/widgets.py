@@ -214,11 +214,12 @@ class Dialog:
 class TextOverlay:
     """The textarea over a node while its text is edited (Ctrl+Enter / blur commit, Esc cancels)."""
 
-    def __init__(self, editor: Editor, on_done: Callable[[], None]) -> None:
+    def __init__(self, editor: Editor, on_done: Callable[[], None], report: Callable[[str], None]) -> None:
         self.editor = editor
         self.area = by_id("text-editor")
         self.node_id: str | None = None
         self.on_done = on_done
+        self.report = report  # shows why a text was refused (the editor stays open)
         on(self.area, "keydown", self._key)
         on(self.area, "blur", lambda event: self.commit())
 
@@ -263,11 +264,16 @@ class TextOverlay:
     def commit(self) -> None:
         if self.node_id is None:
             return
-        node_id, self.node_id = self.node_id, None
-        text = self.area.value
-        self.area.hidden = True
+        node_id = self.node_id
+        text = str(self.area.value)
         if node_id in self.editor.plane.nodes:
-            self.editor.set_text(node_id, text)
+            try:
+                self.editor.set_text(node_id, text)
+            except ValueError as exc:  # too long, or not valid Unicode: keep the text to fix
+                self.report(str(exc))
+                return
+        self.node_id = None
+        self.area.hidden = True
         self.editor.needs_paint = True
         self.on_done()
         js.document.getElementById("canvas").focus()

@@ -117,7 +117,7 @@ def _connect(editor: Editor, target: Target, args: dict[str, Any]) -> str | None
 
 
 action(id="connect", label="Connect to…", scope="node", keys=("c",), perform=_connect,
-       enabled=lambda e, t: _node(e, t) and len(e.plane.nodes) > 1)  # fmt: skip
+       enabled=lambda e, t: _node(e, t) and len(e.plane.nodes) > 1, extra={"submenu": True})  # fmt: skip
 
 
 def _bend_enabled(editor: Editor, target: Target) -> bool:

@@ -51,8 +51,8 @@ def arc_strong_connectivity(out: list[list[int]]) -> tuple[int, list[tuple[int, 
     no self-loops or parallel arcs). Returns ``(kappa, arcs)`` where ``arcs`` is the
     complete, sorted list of the κ arcs leaving one side of a minimum cut.
 
-    >>> arc_strong_connectivity([[1], [2], [0]])
-    (1, [(0, 1)])
+    >>> arc_strong_connectivity([[1], [2], [0]])  # the cut nearest t = 2, farthest from s = 0
+    (1, [(1, 2)])
     >>> arc_strong_connectivity([[2, 3], [2, 3], [0, 1], [0, 1]])[0]
     2
     """

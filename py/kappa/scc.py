@@ -12,10 +12,13 @@ def strongly_connected_components(out: list[list[int]]) -> list[list[int]]:
     """Return the SCCs of the digraph ``out`` (adjacency lists on 0..n-1).
 
     Each SCC is a sorted list of node indices; SCCs come in reverse topological
-    order of the condensation (Tarjan's natural order).
+    order of the condensation (Tarjan's natural order): an SCC reachable from
+    another comes before it.
 
-    >>> strongly_connected_components([[1], [2], [0], []])
+    >>> strongly_connected_components([[1], [2], [0, 3], []])  # 3 is reached from the cycle
     [[3], [0, 1, 2]]
+    >>> strongly_connected_components([[], [0]])  # 1 → 0
+    [[0], [1]]
 
     O(n + m) time and memory.
     """

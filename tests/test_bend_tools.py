@@ -1,0 +1,250 @@
+"""Pointer and keyboard interaction under CPython: the state machine in bend.tools,
+key routing in bend.keys and the ask/confirm protocol in bend.dispatch."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from bend_helpers import editor_with
+
+from bend.actions import REGISTRY, Target
+from bend.demo import demo_document
+from bend.dispatch import ActionManager
+from bend.editor import Editor
+from bend.keys import KeyConflict, KeyEvent, matches, route
+from bend.params import parse_params
+from bend.tools import DRAG_THRESHOLD, PointerInput, Tools
+
+
+def press(tools: Tools, kind: str, x: float, y: float, pointer_id: int = 1, pointer_type: str = "mouse", button=0):
+    return tools.pointer(PointerInput(kind, pointer_id, x, y, button, pointer_type))
+
+
+def setup(positions=None) -> tuple[Editor, Tools]:
+    editor = editor_with([("a", "b")], positions=positions or {"a": (0, 0), "b": (400, 0)})
+    return editor, Tools(editor)
+
+
+def test_drag_moves_the_node_and_records_one_undoable_move():
+    editor, tools = setup()
+    sx, sy = editor.world_to_screen(0, 0)
+    response = press(tools, "down", sx, sy)
+    assert response.capture and tools.state_name == "pointing-node" and editor.selection == ["a"]
+    assert "a" in editor.sim().fixed
+    press(tools, "move", sx + 1, sy + 1)
+    assert tools.state_name == "pointing-node"  # under the threshold: still a click
+    press(tools, "move", sx + 50, sy + 20)
+    assert tools.state_name == "dragging-node"
+    node = editor.plane.nodes["a"]
+    assert (node.x, node.y) == pytest.approx((50, 20))  # follows the pointer from where it was pressed
+    depth = len(editor.history.undo_stack)
+    press(tools, "up", sx + 50, sy + 20)
+    assert tools.state_name == "idle" and "a" not in editor.sim().fixed
+    assert len(editor.history.undo_stack) == depth + 1
+    editor.undo()
+    assert (node.x, node.y) == (0, 0)
+
+
+def test_a_click_on_a_node_selects_it_and_records_nothing():
+    editor, tools = setup()
+    sx, sy = editor.world_to_screen(400, 0)
+    press(tools, "down", sx, sy)
+    press(tools, "move", sx + DRAG_THRESHOLD - 1, sy)
+    press(tools, "up", sx + DRAG_THRESHOLD - 1, sy)
+    assert editor.selection == ["b"] and not editor.history.can_undo
+    assert (editor.plane.nodes["b"].x, editor.plane.nodes["b"].y) == (400, 0)
+
+
+def test_cancel_puts_the_dragged_node_back_and_records_nothing():
+    editor, tools = setup()
+    sx, sy = editor.world_to_screen(0, 0)
+    press(tools, "down", sx, sy)
+    press(tools, "move", sx + 80, sy + 80)
+    assert editor.plane.nodes["a"].x != 0
+    press(tools, "cancel", sx + 80, sy + 80)
+    node = editor.plane.nodes["a"]
+    assert (node.x, node.y) == (0, 0) and tools.state_name == "idle"
+    assert not editor.history.can_undo and "a" not in editor.sim().fixed
+
+
+def test_escape_during_a_drag_cancels_it():
+    editor, tools = setup()
+    sx, sy = editor.world_to_screen(0, 0)
+    press(tools, "down", sx, sy)
+    press(tools, "move", sx + 80, sy)
+    command = tools.key(KeyEvent("Escape"))
+    assert command is not None and command.action_id == "clear-selection"
+    assert editor.plane.nodes["a"].x == 0 and tools.state_name == "idle"
+
+
+def test_pan_on_the_background():
+    editor, tools = setup()
+    cam = editor.plane.camera
+    start = (cam.x, cam.y)
+    response = press(tools, "down", 20, 780)
+    assert tools.state_name == "panning" and response.cursor == "panning" and editor.selection == []
+    press(tools, "move", 120, 730)
+    press(tools, "up", 120, 730)
+    assert (cam.x, cam.y) == (start[0] - 100, start[1] + 50)
+    assert tools.state_name == "idle" and not editor.history.can_undo
+
+
+def test_pinch_zooms_around_the_fingers_and_cancels_a_one_finger_drag():
+    editor, tools = setup()
+    sx, sy = editor.world_to_screen(0, 0)
+    press(tools, "down", sx, sy, pointer_id=1, pointer_type="touch")
+    press(tools, "move", sx + 40, sy, pointer_id=1, pointer_type="touch")
+    assert tools.state_name == "dragging-node"
+    press(tools, "down", sx + 240, sy, pointer_id=2, pointer_type="touch")  # the second finger
+    assert tools.state_name == "pinching"
+    assert editor.plane.nodes["a"].x == 0  # the drag was undone, not recorded
+    mid = ((sx + 40 + sx + 240) / 2, sy)
+    world_mid = editor.screen_to_world(*mid)
+    press(tools, "move", sx + 240 + 200, sy, pointer_id=2, pointer_type="touch")  # spread: distance 200 → 400
+    assert editor.plane.camera.zoom == pytest.approx(2.0)
+    new_mid = ((sx + 40 + sx + 440) / 2, sy)
+    # the world point under the fingers' midpoint follows the midpoint
+    assert editor.screen_to_world(*new_mid) == pytest.approx(world_mid)
+    press(tools, "up", sx + 440, sy, pointer_id=2, pointer_type="touch")
+    assert tools.state_name == "idle"
+    press(tools, "up", sx + 40, sy, pointer_id=1, pointer_type="touch")
+    assert not editor.history.can_undo
+
+
+def test_cancelled_pinch_ends_cleanly():
+    editor, tools = setup()
+    press(tools, "down", 10, 10, pointer_id=1, pointer_type="touch")
+    press(tools, "down", 110, 10, pointer_id=2, pointer_type="touch")
+    press(tools, "cancel", 110, 10, pointer_id=2, pointer_type="touch")
+    assert tools.state_name == "idle"
+    press(tools, "cancel", 10, 10, pointer_id=1, pointer_type="touch")
+    assert tools.touches == {}
+
+
+def test_wheel_zooms_around_the_cursor_and_ignores_garbage():
+    editor, tools = setup()
+    before = editor.screen_to_world(300, 200)
+    tools.wheel(300, 200, -100)
+    assert editor.plane.camera.zoom == pytest.approx(math.exp(0.15))
+    assert editor.screen_to_world(300, 200) == pytest.approx(before)
+    tools.wheel(300, 200, float("nan"))
+    tools.wheel(300, 200, float("inf"))
+    tools.wheel(300, 200, 1e300, 1)
+    assert math.isfinite(editor.plane.camera.x) and editor.plane.camera.zoom == 0.32
+
+
+def test_double_click_edits_enters_or_creates():
+    editor = Editor(demo_document())
+    tools = Tools(editor)
+    request = tools.double_click(*editor.world_to_screen(*_pos(editor, "company")))
+    assert request.kind == "edit-text" and request.target.node_id == "company"
+    request = tools.double_click(*editor.world_to_screen(*_pos(editor, "research-notes")))
+    assert request.kind == "action" and request.action_id == "enter-stargate"
+    count = len(editor.plane.nodes)
+    request = tools.double_click(5, 5)
+    assert request.kind == "edit-text" and len(editor.plane.nodes) == count + 1
+
+
+def _pos(editor: Editor, node_id: str) -> tuple[float, float]:
+    node = editor.plane.nodes[node_id]
+    return node.x, node.y
+
+
+def test_context_menu_selects_what_is_under_the_pointer():
+    editor, tools = setup()
+    request = tools.context_menu(*editor.world_to_screen(400, 0))
+    assert (request.menu, request.target.node_id, editor.selection) == ("node", "b", ["b"])
+    request = tools.context_menu(*editor.world_to_screen(200, 0))
+    assert (request.menu, request.target.edge_id, editor.selected_edge) == ("edge", "e0", "e0")
+    request = tools.context_menu(*editor.world_to_screen(200, 300))
+    assert request.menu == "background" and (request.target.x, request.target.y) == pytest.approx((200, 300))
+
+
+def test_keys_are_ignored_while_editing_text_or_typing_in_a_field():
+    editor, tools = setup()
+    editor.select(["a"])
+    tools.begin_text_edit("a")
+    assert tools.key(KeyEvent("Delete")) is None
+    tools.end_text_edit()
+    assert tools.key(KeyEvent("Delete", target="field")) is None
+    assert tools.key(KeyEvent("Enter", target="button")) is None
+    command = tools.key(KeyEvent("Delete"))
+    assert command is not None and (command.kind, command.action_id) == ("action", "delete-selection")
+
+
+def test_key_routing():
+    editor = Editor(demo_document())
+    assert route(editor, KeyEvent("z", mod=True)) is None  # nothing to undo: disabled
+    editor.add_node(0, 0, "x")
+    assert route(editor, KeyEvent("z", mod=True)).action_id == "undo"
+    assert route(editor, KeyEvent("Z", mod=True, shift=True)) is None  # nothing to redo
+    editor.select(["company"])
+    assert route(editor, KeyEvent("p")).action_id == "pin"
+    editor.set_pinned("company", True)
+    assert route(editor, KeyEvent("p")).action_id == "unpin"
+    command = route(editor, KeyEvent("c"))
+    assert (command.kind, command.action_id, command.target.node_id) == ("submenu", "connect", "company")
+    assert route(editor, KeyEvent("F10", shift=True)).menu == "node"
+    editor.select([])
+    assert route(editor, KeyEvent("p")) is None  # node keys need one selected node
+    assert route(editor, KeyEvent("ContextMenu")).menu == "background"
+
+
+def test_every_key_press_in_every_selection_state_has_at_most_one_action():
+    """No two enabled actions ever claim a key (checked over the demo's nodes and edges)."""
+    editor = Editor(demo_document())
+    editor.add_node(0, 0, "x")
+    editor.undo()  # undo and redo both possible
+    editor.add_node(0, 0, "y")
+    keys = {k for act in REGISTRY.values() for k in act.keys}
+    selections = [[]] + [[n] for n in editor.plane.nodes]
+    for selection in selections:
+        editor.select(selection)
+        for key in keys:
+            assert len(matches(editor, key)) <= 1, (selection, key)
+    for edge_id in editor.plane.edges:
+        editor.select_edge(edge_id)
+        for key in keys:
+            assert len(matches(editor, key)) <= 1, (edge_id, key)
+
+
+def test_a_conflict_is_an_error(monkeypatch):
+    editor = editor_with([("a", "b")])
+    editor.select(["a"])
+    fork = REGISTRY["fork"]
+    monkeypatch.setitem(REGISTRY, "fork", type(fork)(**{**fork.__dict__, "keys": ("p",)}))
+    with pytest.raises(KeyConflict, match="pin, fork|fork, pin"):
+        route(editor, KeyEvent("p"))
+
+
+def test_dispatch_confirm_prompt_refuse_and_done():
+    editor = Editor(demo_document())
+    manager = ActionManager(editor)
+    outcome = manager.request("unbend", Target(node_id="revenue"))
+    assert outcome.kind == "confirm" and "Remove edge" in outcome.message
+    assert outcome.resume(False) is None
+    edges = len(editor.plane.edges)
+    done = manager.request(outcome.action_id, outcome.target, outcome.resume(True))
+    assert done.kind == "done" and len(editor.plane.edges) == edges - 1
+    outcome = manager.request("edit-text", Target(node_id="company"))
+    assert outcome.kind == "edit-text"
+    outcome = manager.request("edit-label", Target(edge_id="edge-0"))
+    assert (outcome.kind, outcome.initial) == ("prompt", "drives")
+    assert manager.request("edit-label", Target(edge_id="edge-0"), outcome.resume("grows")).kind == "done"
+    assert editor.plane.edges["edge-0"].props.label == "grows"
+    assert manager.request("fork", Target(node_id="nope")).kind == "disabled"
+    assert manager.request("no-such-action").kind == "refused"
+    editor.set_text("company", "x" * 60_000)
+    editor.set_text("revenue", "y" * 60_000)
+    before = editor.export()
+    refused = manager.request("merge", Target(node_id="company"), {"with": "revenue"})
+    assert refused.kind == "refused" and "limit" in refused.message and editor.export() == before
+
+
+def test_url_parameters_are_validated():
+    p = parse_params({"seed": "12", "still": "1", "fresh": "1", "exact_limit": "20"})
+    assert (p.seed, p.still, p.fresh, p.exact_limit, p.problems) == (12, True, True, 20, [])
+    p = parse_params({"seed": "x" * 100, "exact_limit": "-1", "still": "maybe"})
+    assert (p.seed, p.exact_limit, p.still) == (None, None, False)
+    assert len(p.problems) == 3 and "exact_limit=-1 ignored" in p.problems[1]
