@@ -113,7 +113,7 @@ def test_pinch_zooms_around_the_fingers_and_cancels_a_one_finger_drag():
 
 
 def test_cancelled_pinch_ends_cleanly():
-    editor, tools = setup()
+    _editor, tools = setup()
     press(tools, "down", 10, 10, pointer_id=1, pointer_type="touch")
     press(tools, "down", 110, 10, pointer_id=2, pointer_type="touch")
     press(tools, "cancel", 110, 10, pointer_id=2, pointer_type="touch")
@@ -214,7 +214,7 @@ def test_a_conflict_is_an_error(monkeypatch):
     editor.select(["a"])
     fork = REGISTRY["fork"]
     monkeypatch.setitem(REGISTRY, "fork", type(fork)(**{**fork.__dict__, "keys": ("p",)}))
-    with pytest.raises(KeyConflict, match="pin, fork|fork, pin"):
+    with pytest.raises(KeyConflict, match=r"pin, fork|fork, pin"):
         route(editor, KeyEvent("p"))
 
 
