@@ -36,16 +36,17 @@ chromium:
 lint: venv
 	$(VPY) -m ruff check py tests e2e bench scripts
 	$(VPY) -m ruff format --check py tests e2e bench scripts
+	$(VPY) -m mypy
 
 format: venv
 	$(VPY) -m ruff format py tests e2e bench scripts
 	$(VPY) -m ruff check --fix py tests e2e bench scripts
 
 test: venv vendor chromium lint
-	$(VPY) -m pytest tests e2e
+	$(VPY) -m pytest tests py/kappa py/bend e2e
 
 test-unit: venv
-	$(VPY) -m pytest tests
+	$(VPY) -m pytest tests py/kappa py/bend
 
 test-e2e: venv vendor chromium
 	$(VPY) -m pytest e2e

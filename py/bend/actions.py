@@ -43,7 +43,7 @@ class Action:
 REGISTRY: dict[str, Action] = {}
 
 
-def action(**kwargs) -> Action:
+def action(**kwargs: Any) -> Action:
     act = Action(**kwargs)
     if act.id in REGISTRY:
         raise ValueError(f"duplicate action {act.id}")
@@ -60,6 +60,20 @@ def run(editor: Editor, action_id: str, target: Target | None = None, args: dict
     return act.perform(editor, target, args or {})
 
 
+def node_of(target: Target) -> str:
+    """The target's node id (actions of scope "node" run only with one)."""
+    if target.node_id is None:
+        raise ValueError("This action needs a node.")
+    return target.node_id
+
+
+def edge_of(target: Target) -> str:
+    """The target's edge id (actions of scope "edge" run only with one)."""
+    if target.edge_id is None:
+        raise ValueError("This action needs an edge.")
+    return target.edge_id
+
+
 def _node(editor: Editor, target: Target) -> bool:
     return target.node_id is not None and target.node_id in editor.plane.nodes
 
@@ -69,7 +83,7 @@ def _edge(editor: Editor, target: Target) -> bool:
 
 
 def _is_type(node_type: str) -> Callable[[Editor, Target], bool]:
-    return lambda e, t: _node(e, t) and e.plane.nodes[t.node_id].type == node_type
+    return lambda e, t: _node(e, t) and e.plane.nodes[node_of(t)].type == node_type
 
 
 # ---------------------------------------------------------------- global
@@ -113,7 +127,7 @@ action(id="edit-text", label="Edit text", scope="node", keys=("Enter", "F2"), pe
 
 
 def _connect(editor: Editor, target: Target, args: dict[str, Any]) -> str | None:
-    return editor.add_edge(target.node_id, args["to"], kind=args.get("kind", "causal"))
+    return editor.add_edge(node_of(target), args["to"], kind=args.get("kind", "causal"))
 
 
 action(id="connect", label="Connect to…", scope="node", keys=("c",), perform=_connect,
@@ -121,15 +135,16 @@ action(id="connect", label="Connect to…", scope="node", keys=("c",), perform=_
 
 
 def _bend_enabled(editor: Editor, target: Target) -> bool:
-    return _node(editor, target) and kappa_ui.bend_target(editor, target.node_id) is not None
+    return _node(editor, target) and kappa_ui.bend_target(editor, node_of(target)) is not None
 
 
 def _bend(editor: Editor, target: Target, args: dict[str, Any]) -> str | None:
-    to = kappa_ui.bend_target(editor, target.node_id)
+    node_id = node_of(target)
+    to = kappa_ui.bend_target(editor, node_id)
     if to is None:
         return None
     with editor.transaction("Bend"):
-        return editor.add_edge(target.node_id, to, kind="causal", label="")
+        return editor.add_edge(node_id, to, kind="causal", label="")
 
 
 action(id="bend", label="Bend — Create Feedback Loop", scope="node", keys=("b",), perform=_bend,
@@ -137,12 +152,12 @@ action(id="bend", label="Bend — Create Feedback Loop", scope="node", keys=("b"
 
 
 def _unbend_question(editor: Editor, target: Target) -> str | None:
-    choice = kappa_ui.unbend_choice(editor, target.node_id)
+    choice = kappa_ui.unbend_choice(editor, node_of(target))
     return None if choice is None else choice.question
 
 
 def _unbend(editor: Editor, target: Target, args: dict[str, Any]) -> str | None:
-    choice = kappa_ui.unbend_choice(editor, target.node_id)
+    choice = kappa_ui.unbend_choice(editor, node_of(target))
     if choice is None:
         return None
     with editor.transaction("Unbend"):

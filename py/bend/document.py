@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from .model import (
@@ -65,7 +66,7 @@ def _fail(where: str, message: str) -> DocumentError:
     return DocumentError(f"{where}: {message}" if where else message)
 
 
-def _obj(value: Any, where: str) -> dict:
+def _obj(value: Any, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _fail(where, f"expected an object, got {_type(value)}")
     return value
@@ -91,7 +92,7 @@ def _unicode(value: str, where: str) -> None:
         raise _fail(where, "contains an unpaired surrogate (\\ud800–\\udfff), which is not valid Unicode")
 
 
-def _str(d: dict, key: str, where: str, default: str = "", limit: int = MAX_TEXT) -> str:
+def _str(d: dict[str, Any], key: str, where: str, default: str = "", limit: int = MAX_TEXT) -> str:
     value = d.get(key, default)
     if value is None:
         value = default
@@ -103,7 +104,7 @@ def _str(d: dict, key: str, where: str, default: str = "", limit: int = MAX_TEXT
     return value
 
 
-def _opt_num(d: dict, key: str, where: str, bound: float = COORD_LIMIT) -> float | None:
+def _opt_num(d: dict[str, Any], key: str, where: str, bound: float = COORD_LIMIT) -> float | None:
     """A number in [-bound, bound], or None when the key is missing or null."""
     value = d.get(key)
     if value is None:
@@ -111,7 +112,7 @@ def _opt_num(d: dict, key: str, where: str, bound: float = COORD_LIMIT) -> float
     return _num(d, key, where, 0.0, bound)
 
 
-def _num(d: dict, key: str, where: str, default: float = 0.0, bound: float = COORD_LIMIT) -> float:
+def _num(d: dict[str, Any], key: str, where: str, default: float = 0.0, bound: float = COORD_LIMIT) -> float:
     """A number in [-bound, bound] (``default`` when missing or null)."""
     value = d.get(key)
     if value is None:
@@ -124,14 +125,14 @@ def _num(d: dict, key: str, where: str, default: float = 0.0, bound: float = COO
     return number
 
 
-def _bool(d: dict, key: str, where: str) -> bool:
+def _bool(d: dict[str, Any], key: str, where: str) -> bool:
     value = d.get(key, False)
     if not isinstance(value, bool):
         raise _fail(f"{where}.{key}", "must be true or false")
     return value
 
 
-def _list(d: dict, key: str, where: str, limit: int) -> list:
+def _list(d: dict[str, Any], key: str, where: str, limit: int) -> list[Any]:
     value = d.get(key, [])
     if not isinstance(value, list):
         raise _fail(f"{where}.{key}", f"must be a list, got {_type(value)}")
@@ -140,7 +141,7 @@ def _list(d: dict, key: str, where: str, limit: int) -> list:
     return value
 
 
-def _camera(d: dict, where: str) -> Camera:
+def _camera(d: dict[str, Any], where: str) -> Camera:
     cam = _obj(d.get("camera") or {}, f"{where}.camera")
     zoom = _num(cam, "zoom", f"{where}.camera", 1.0, bound=1e6)
     return Camera(
@@ -174,7 +175,7 @@ def _node(raw: Any, where: str, unplaced: list[Node]) -> Node:
     return node
 
 
-def _edge(raw: Any, where: str, nodes: dict[str, Node]) -> Edge:
+def _edge(raw: Any, where: str, nodes: Mapping[str, Node]) -> Edge:
     d = _obj(raw, where)
     if "a" not in d and "source" in d:  # bare graph style {source, target, kind}
         d = {"id": d.get("id"), "a": d.get("source"), "b": d.get("target"), "props": {"kind": d.get("kind", "causal")}}
@@ -233,7 +234,7 @@ def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> None:
         node.y = round(radius * math.sin(angle), 3)
 
 
-def _bare_graph(data: dict) -> dict:
+def _bare_graph(data: dict[str, Any]) -> dict[str, Any]:
     """``{"nodes", "edges"}`` as a one-plane document. Edges without an id get
     ``edge-{i}``, skipping any id the graph already uses (so no user id collides)."""
     nodes = []

@@ -337,7 +337,7 @@ class Editor:
     def node_at(self, sx: float, sy: float) -> Node | None:
         """Topmost node under a screen point (last drawn wins). O(n)."""
         wx, wy = self.screen_to_world(sx, sy)
-        for node in reversed(self.plane.nodes.values()):
+        for node in reversed(list(self.plane.nodes.values())):
             if abs(wx - node.x) <= node.width / 2 and abs(wy - node.y) <= node.height / 2:
                 return node
         return None

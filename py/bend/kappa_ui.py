@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kappa import preview_edge_impacts, preview_edge_removal
+from kappa import DEFAULT_EXACT_LIMIT, preview_edge_impacts, preview_edge_removal
 
 from .editor import Editor
 from .topology import plane_graph
@@ -18,6 +18,10 @@ RADIUS = 500.0
 MAX_CANDIDATES = 50  # the Connect-to submenu lists at most this many (nearest first)
 CHANGE_TONE = "kappa"  # cyan in the menu
 NO_CHANGE_TONE = "muted"  # grey
+
+
+def _limit(editor: Editor) -> int:
+    return DEFAULT_EXACT_LIMIT if editor.exact_limit is None else editor.exact_limit
 
 
 def display_name(editor: Editor, node_id: str, limit: int = 28) -> str:
@@ -55,10 +59,7 @@ def connect_previews(
         return []
     nodes, edges = plane_graph(editor.plane)
     topology = editor.topology()
-    kwargs = {"base": topology.result}
-    if editor.exact_limit is not None:
-        kwargs["exact_limit"] = editor.exact_limit
-    impacts = preview_edge_impacts(nodes, edges, node_id, candidates, **kwargs)
+    impacts = preview_edge_impacts(nodes, edges, node_id, candidates, base=topology.result, exact_limit=_limit(editor))
     out = []
     for target in candidates:
         p = impacts[target]
@@ -135,10 +136,7 @@ def unbend_choice(editor: Editor, node_id: str) -> UnbendChoice | None:
         if e.a == source and e.b == target and e.props.kind in ("causal", "temporal")
     )
     nodes, edges = plane_graph(editor.plane)
-    kwargs = {"base": topology.result}
-    if editor.exact_limit is not None:
-        kwargs["exact_limit"] = editor.exact_limit
-    p = preview_edge_removal(nodes, edges, source, target, **kwargs)
+    p = preview_edge_removal(nodes, edges, source, target, base=topology.result, exact_limit=_limit(editor))
     before, after = p["scc_kappa_before"], p["scc_kappa_after"]
     question = (
         f"Remove edge {display_name(editor, source)}→{display_name(editor, target)}? "

@@ -15,7 +15,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from .model import COORD_LIMIT, Plane
+from .model import COORD_LIMIT, Node, Plane
 
 
 @dataclass(frozen=True)
@@ -185,7 +185,7 @@ class Simulation:
             return False
         return True
 
-    def _structure(self, nodes: list) -> tuple[dict[str, int], list[tuple[int, int]]]:
+    def _structure(self, nodes: list[Node]) -> tuple[dict[str, int], list[tuple[int, int]]]:
         """Node index and edge endpoint pairs, cached until the plane's structure changes."""
         version = self.plane.version
         cached = self._structure_cache
@@ -225,7 +225,15 @@ class Simulation:
         self._components = (version, result)
         return result
 
-    def _separate_components(self, xs, ys, reach, cx_, cy_, index) -> None:
+    def _separate_components(
+        self,
+        xs: list[float],
+        ys: list[float],
+        reach: list[float],
+        cx_: list[float],
+        cy_: list[float],
+        index: dict[str, int],
+    ) -> None:
         """Push overlapping components apart as rigid discs (not scaled by alpha).
 
         O(n + c²) for c multi-node components; skipped beyond ``max_components``.

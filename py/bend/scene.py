@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from . import theme
-from .model import Edge, Plane
-from .textlayout import CardLayout
+from .model import Edge, Node, Plane
+from .textlayout import CardLayout, Measure, TextLine
 from .topology import Topology
 
 DIRECTED = ("causal", "temporal")
@@ -108,8 +109,10 @@ class Card:
         "y",
     )
 
-    def __init__(self, node_id, x, y, width, height, node_type, border, border_width, header_fill, lines, header,
-                 placeholder, greek, decorations, selected, pinned, pulse):  # fmt: skip
+    def __init__(self, node_id: str, x: float, y: float, width: float, height: float, node_type: str, border: str,
+                 border_width: float, header_fill: str, lines: tuple[TextLine, ...], header: str, placeholder: bool,
+                 greek: bool, decorations: tuple[RectBatch, ...], selected: bool, pinned: bool,
+                 pulse: float) -> None:  # fmt: skip
         self.node_id = node_id
         self.x = x  # top-left
         self.y = y
@@ -218,7 +221,7 @@ FROZEN_PULSE = 1.0  # ?still=1: the pulse is frozen at its brightest
 
 def build_scene(
     plane: Plane,
-    cards: dict[str, CardLayout],
+    cards: Mapping[str, CardLayout] | Callable[[Node], CardLayout],
     *,
     viewport: tuple[float, float],
     selection: frozenset[str] | set[str] = frozenset(),
@@ -227,7 +230,7 @@ def build_scene(
     time_ms: float = 0.0,
     still: bool = False,
     editing: str | None = None,
-    measure=None,
+    measure: Measure | None = None,
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
@@ -306,6 +309,7 @@ def build_scene(
         kind = edge.props.kind
         strength = edge.props.strength
         w = _WIDTHS[strength]
+        dash: tuple[float, ...]
         if edge.id == selected_edge:
             color, dash = theme.EDGE_SELECTED, ()
             w += 1.0
@@ -379,7 +383,7 @@ def build_scene(
 _WIDTHS = {s: edge_width(s) for s in range(1, 6)}
 
 
-def _segment(a, b, edge: Edge, offset: float) -> tuple[float, float, float, float] | None:
+def _segment(a: Node, b: Node, edge: Edge, offset: float) -> tuple[float, float, float, float] | None:
     """edge_segment with the nodes already looked up (inlined border geometry)."""
     dx, dy = b.x - a.x, b.y - a.y
     length = math.sqrt(dx * dx + dy * dy)
@@ -397,7 +401,7 @@ def _segment(a, b, edge: Edge, offset: float) -> tuple[float, float, float, floa
     return a.x + ux * ea + nx, a.y + uy * ea + ny, b.x - ux * eb + nx, b.y - uy * eb + ny
 
 
-def _decorations(lines, x0: float, y0: float, width: float) -> tuple[RectBatch, ...]:
+def _decorations(lines: tuple[TextLine, ...], x0: float, y0: float, width: float) -> tuple[RectBatch, ...]:
     quote: list[float] = []
     code: list[float] = []
     for ln in lines:

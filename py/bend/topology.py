@@ -34,11 +34,11 @@ class Topology:
 
     @property
     def max_kappa(self) -> int:
-        return self.result["max_kappa"]
+        return int(self.result["max_kappa"])
 
     @property
     def scc_count(self) -> int:
-        return self.result["scc_count"]
+        return int(self.result["scc_count"])
 
     def scc(self, node_id: str) -> dict[str, Any] | None:
         i = self.scc_of.get(node_id)
@@ -70,7 +70,7 @@ class TopologyCache:
         limit = DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit
         result = analyze(nodes, edges, exact_limit=limit, cache=self._kappa_caches.setdefault(plane.id, KappaCache()))
         topology = Topology(result, (time.perf_counter() - start) * 1000.0)
-        faults = set()
+        faults: set[tuple[str, str]] = set()
         for i, scc in enumerate(result["sccs"]):
             for node in scc["nodes"]:
                 topology.scc_of[node] = i

@@ -143,7 +143,7 @@ def analyze_digraph(
 
 def analyze(
     nodes: Iterable[str],
-    edges: Iterable[Mapping],
+    edges: Iterable[Mapping[str, Any]],
     *,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     cache: KappaCache | None = None,

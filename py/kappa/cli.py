@@ -29,22 +29,24 @@ class InputError(Exception):
     """The input file is not a graph we can read."""
 
 
-def _plane(doc: dict, plane_id: str | None) -> dict:
+def _plane(doc: dict[str, Any], plane_id: str | None) -> dict[str, Any]:
     planes = doc["planes"]
     if not isinstance(planes, list) or not planes:
         raise InputError("'planes' must be a non-empty list")
+    checked: list[dict[str, Any]] = []
     for i, plane in enumerate(planes):
         if not isinstance(plane, dict):
             raise InputError(f"planes[{i}] must be an object")
+        checked.append(plane)
     if plane_id is not None:
-        for plane in planes:
+        for plane in checked:
             if plane.get("id") == plane_id:
                 return plane
         raise InputError(f"no plane with id {plane_id!r}")
-    for plane in planes:
+    for plane in checked:
         if plane.get("parentPlaneId") is None:
             return plane
-    return planes[0]
+    return checked[0]
 
 
 def graph_from_json(doc: Any, plane_id: str | None = None) -> tuple[list[str], list[dict[str, str]]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["DIRECTED_KINDS", "Digraph", "build_digraph"]
 
@@ -44,7 +45,7 @@ def _check_nodes(nodes: Iterable[str]) -> list[str]:
     return sorted(set(ids))
 
 
-def _endpoint(edge: Mapping, key: str, i: int) -> str:
+def _endpoint(edge: Mapping[str, Any], key: str, i: int) -> str:
     try:
         value = edge[key]
     except KeyError:
@@ -54,7 +55,7 @@ def _endpoint(edge: Mapping, key: str, i: int) -> str:
     return value
 
 
-def build_digraph(nodes: Iterable[str], edges: Iterable[Mapping]) -> Digraph:
+def build_digraph(nodes: Iterable[str], edges: Iterable[Mapping[str, Any]]) -> Digraph:
     """Validate ``nodes`` / ``edges`` and build the κ digraph.
 
     Rules: edges whose endpoint is outside the node universe are ignored; an edge

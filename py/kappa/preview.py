@@ -41,7 +41,9 @@ def _node(graph: Digraph, node_id: object, what: str) -> int:
         raise ValueError(f"{what} {node_id!r} is not in the node universe") from None
 
 
-def _base(graph: Digraph, base: Mapping | None, exact_limit: int, cache: KappaCache | None):
+def _base(
+    graph: Digraph, base: Mapping[str, Any] | None, exact_limit: int, cache: KappaCache | None
+) -> tuple[list[int], list[int], int]:
     if base is None:
         base = analyze_digraph(graph, exact_limit=exact_limit, cache=cache)
     comp = [-1] * len(graph.ids)
@@ -61,27 +63,29 @@ def _kappa_of(out: list[list[int]], members: list[int], exact_limit: int) -> int
     return arc_strong_connectivity([[local[w] for w in out[v] if w in local] for v in members])[0]
 
 
-def _result(source: str, target: str, before: int, after: int, scc_before: int, scc_after: int, **flags) -> dict:
-    result = {"source": source, "target": target}
-    result.update(flags)
-    result.update(
-        kappa_before=before,
-        kappa_after=after,
-        kappa_delta=after - before,
-        scc_kappa_before=scc_before,
-        scc_kappa_after=scc_after,
-    )
-    return result
+def _result(
+    source: str, target: str, before: int, after: int, scc_before: int, scc_after: int, **flags: Any
+) -> dict[str, Any]:
+    return {
+        "source": source,
+        "target": target,
+        **flags,
+        "kappa_before": before,
+        "kappa_after": after,
+        "kappa_delta": after - before,
+        "scc_kappa_before": scc_before,
+        "scc_kappa_after": scc_after,
+    }
 
 
 def preview_edge_impacts(
     nodes: Iterable[str],
-    edges: Iterable[Mapping],
+    edges: Iterable[Mapping[str, Any]],
     source: str,
     targets: Iterable[str],
     *,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
-    base: Mapping | None = None,
+    base: Mapping[str, Any] | None = None,
     cache: KappaCache | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Preview adding ``source → t`` (a directed, e.g. causal, edge) for every t.
@@ -164,12 +168,12 @@ def preview_edge_impacts(
 
 def preview_edge_impact(
     nodes: Iterable[str],
-    edges: Iterable[Mapping],
+    edges: Iterable[Mapping[str, Any]],
     source: str,
     target: str,
     *,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
-    base: Mapping | None = None,
+    base: Mapping[str, Any] | None = None,
     cache: KappaCache | None = None,
 ) -> dict[str, Any]:
     """Preview adding the directed edge ``source → target``.
@@ -188,12 +192,12 @@ def preview_edge_impact(
 
 def preview_edge_removal(
     nodes: Iterable[str],
-    edges: Iterable[Mapping],
+    edges: Iterable[Mapping[str, Any]],
     source: str,
     target: str,
     *,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
-    base: Mapping | None = None,
+    base: Mapping[str, Any] | None = None,
     cache: KappaCache | None = None,
 ) -> dict[str, Any]:
     """Preview removing the arc ``source → target`` (all parallel copies of it).

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["recommendation"]
 
@@ -11,7 +12,7 @@ def _plural(count: int, word: str, plural: str) -> str:
     return f"{count} {word if count == 1 else plural}"
 
 
-def recommendation(result: Mapping) -> str:
+def recommendation(result: Mapping[str, Any]) -> str:
     """Say in one paragraph what an ``analyze`` result means for an agent.
 
     >>> recommendation({"sccs": [], "dag_nodes": ["a"], "routing": "fast", "max_kappa": 0, "scc_count": 0})
