@@ -11,14 +11,24 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, BrowserContext, Page
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from serve import start_in_thread  # noqa: E402
 
-__all__ = ["CHROMIUM", "CHROMIUM_ARGS", "ROOT", "AppPage", "Guard", "open_app", "start_in_thread"]
+__all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
+    "ROOT",
+    "AppPage",
+    "Guard",
+    "new_context",
+    "open_app",
+    "open_page",
+    "start_in_thread",
+]
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -92,15 +102,24 @@ class AppPage:
         self.wait_ready()
 
 
-def open_app(browser: Browser, base_url: str, query: str = "", *, context_args: dict | None = None) -> AppPage:
-    context = browser.new_context(
+def new_context(browser: Browser, **context_args) -> BrowserContext:
+    """A browser context (its own storage) with the suite's fixed viewport, locale and motion."""
+    return browser.new_context(
         viewport={"width": 1280, "height": 800},
         device_scale_factor=1,
         locale="en-US",
         timezone_id="UTC",
         reduced_motion="reduce",
-        **(context_args or {}),
+        **context_args,
     )
+
+
+def open_app(browser: Browser, base_url: str, query: str = "", *, context_args: dict | None = None) -> AppPage:
+    return open_page(new_context(browser, **(context_args or {})), base_url, query)
+
+
+def open_page(context: BrowserContext, base_url: str, query: str = "") -> AppPage:
+    """A guarded page of the app in ``context`` (pages of one context share storage: two tabs)."""
     page = context.new_page()
     guard = Guard()
 

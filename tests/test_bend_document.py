@@ -45,7 +45,7 @@ def mutate(path, value):
         ("[1, 2]", "top level is a list"),
         ('"text"', "top level is a string"),
         ("{}", '"format" must be "bendscope"'),
-        (mutate(["version"], 9), "Unsupported document version 9"),
+        (mutate(["version"], 9), "newer Bendscope (format version 9)"),
         (mutate(["planes"], []), "no plane"),
         (mutate(["planes"], {}), "planes: must be a list"),
         (mutate(["planes", 0, "nodes", 1, "id"], "market-share"), "duplicate node id 'market-share'"),

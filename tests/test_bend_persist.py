@@ -1,67 +1,199 @@
-"""Autosave: debounced, never overwrites with an unedited graph, keeps the previous snapshot."""
+"""Autosave and restore: debounced, never overwrites a save with an unedited graph,
+keeps a readable snapshot, moves unreadable and newer-version saves aside, survives a
+full store, and writes only from the tab that owns the save."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
+import json
+
 from bend import persist
 from bend.demo import demo_document
+from bend.document import document_to_data
 from bend.editor import Editor
 from bend.model import empty_document
 
 
+def run(coro):
+    return asyncio.run(coro)
+
+
+def saver_for(editor: Editor, store: persist.MemoryStore, debounce_ms: float = 0.0) -> persist.Saver:
+    ticks = itertools.count(1)
+    return persist.Saver(editor, store, clock=lambda: f"2026-11-30 10:00:{next(ticks):02d}", debounce_ms=debounce_ms)
+
+
+def texts(editor: Editor) -> set[str]:
+    return {n.text for n in editor.plane.nodes.values()}
+
+
 def test_fresh_graph_never_overwrites_a_saved_one():
     store = persist.MemoryStore()
-    store.set(persist.KEY, "saved")
-    editor = Editor(empty_document())
+    store.data[persist.KEY] = "saved"
+    editor = Editor()
     editor.replace_document(empty_document())
-    saver = persist.Autosave(editor, store)
-    assert saver.poll(0) is False and saver.poll(10_000) is False
-    assert saver.save() is False
-    assert store.get(persist.KEY) == "saved"
+    saver = saver_for(editor, store)
+    assert saver.due(0) is False and saver.due(10_000) is False
+    assert run(saver.save()) is False
+    assert store.data == {persist.KEY: "saved"}
 
 
-def test_debounced_save_and_previous_snapshot():
+def test_debounced_save_and_readable_snapshot():
     store = persist.MemoryStore()
     editor = Editor()
     editor.replace_document(demo_document())
-    saver = persist.Autosave(editor, store, debounce_ms=500)
+    saver = saver_for(editor, store, debounce_ms=500)
     editor.add_node(0, 0, "one")
-    assert saver.poll(1000) is False  # change seen, waiting
-    assert saver.poll(1400) is False
-    assert saver.poll(1501) is True
-    first = store.get(persist.KEY)
+    assert saver.due(1000) is False  # change seen, waiting
+    assert saver.due(1400) is False
+    assert saver.due(1501) is True
+    assert run(saver.save()) is True
+    first = store.data[persist.KEY]
     editor.add_node(10, 10, "two")
-    saver.poll(2000)
-    assert saver.poll(2600) is True
-    assert store.get(persist.PREVIOUS_KEY) == first
-    assert store.get(persist.KEY) == editor.export(indent=None)
+    assert run(saver.save()) is True
+    assert store.data[persist.PREVIOUS_KEY] == first
+    assert store.data[persist.KEY] == editor.export(indent=None)
+    assert run(saver.save()) is False  # nothing new
 
 
-def test_restore_prefers_main_then_previous():
-    store = persist.MemoryStore()
-    assert persist.restore(store) == (None, None)
+def saved_text(*extra: str) -> str:
     editor = Editor(demo_document())
-    editor.add_node(0, 0, "x")
-    good = editor.export(indent=None)
-    store.set(persist.KEY, good)
-    doc, message = persist.restore(store)
-    assert message is None and "x" in [n.text for n in doc.root.nodes.values()]
-    store.set(persist.PREVIOUS_KEY, good)
-    store.set(persist.KEY, '{"broken": ')
-    doc, message = persist.restore(store)
-    assert doc is not None and "before it" in message
-    assert Editor(doc).export(indent=None) == good  # sizes are derived again from the text
-    store.set(persist.PREVIOUS_KEY, "also broken")
-    doc, message = persist.restore(store)
-    assert doc is None and "could not be read" in message
-    assert store.get(persist.KEY) == '{"broken": '  # kept untouched
+    for text in extra:
+        editor.add_node(0, 0, text)
+    return editor.export(indent=None)
 
 
-def test_failed_write_reports_and_retries():
+def test_restore_prefers_the_save_then_the_snapshot():
+    store = persist.MemoryStore()
+    editor = Editor()
+    saver = saver_for(editor, store)
+    restored = run(saver.restore())
+    assert restored.doc is None and restored.notes == []
+    good = saved_text("x")
+    store.data[persist.KEY] = good
+    restored = run(saver.restore())
+    assert restored.source == persist.KEY and restored.notes == []
+    assert Editor(restored.doc).export(indent=None) == good  # sizes are derived again from the text
+
+
+def test_an_unreadable_save_is_moved_aside_and_the_snapshot_is_never_lost():
+    """The old code rotated the unreadable save into the snapshot slot on the next edit."""
+    store = persist.MemoryStore()
+    good = saved_text("good")
+    store.data[persist.PREVIOUS_KEY] = good
+    store.data[persist.KEY] = '{"broken": '
+    editor = Editor()
+    saver = saver_for(editor, store)
+    restored = run(saver.restore())
+    assert restored.source == persist.PREVIOUS_KEY
+    assert any("could not be read" in n for n in restored.notes)
+    (copy,) = run(saver.copies())
+    assert copy.reason == "unreadable" and run(saver.read_copy(copy.key)) == '{"broken": '
+    editor.replace_document(restored.doc)
+    for i in range(3):  # several edits and saves later
+        editor.add_node(i, i, f"edit {i}")
+        assert run(saver.save())
+    assert store.data[copy.key] == '{"broken": '  # the copy is untouched
+    assert "edit 1" in store.data[persist.PREVIOUS_KEY]  # the snapshot is a readable save
+    for slot in (persist.KEY, persist.PREVIOUS_KEY):
+        assert json.loads(store.data[slot])["format"] == "bendscope"
+
+
+def test_a_newer_version_save_is_kept_and_never_overwritten():
+    store = persist.MemoryStore()
+    data = document_to_data(demo_document())
+    data["version"] = 2
+    newer = json.dumps(data)
+    store.data[persist.KEY] = newer
+    editor = Editor()
+    saver = saver_for(editor, store)
+    restored = run(saver.restore())
+    assert restored.doc is None and "newer Bendscope" in restored.notes[0]
+    editor.replace_document(demo_document())
+    editor.add_node(0, 0, "mine")
+    editor.add_node(0, 0, "mine too")
+    assert run(saver.save())
+    editor.add_node(0, 0, "third")
+    assert run(saver.save())
+    (copy,) = run(saver.copies())
+    assert copy.reason == "newer-version" and store.data[copy.key] == newer
+    assert "newer Bendscope" in copy.label
+
+
+def test_a_full_store_keeps_the_last_good_save_and_reports_until_a_save_succeeds():
     store = persist.MemoryStore()
     editor = Editor(demo_document())
-    saver = persist.Autosave(editor, store, debounce_ms=0)
-    editor.add_node(0, 0)
+    saver = saver_for(editor, store)
+    editor.add_node(0, 0, "kept")
+    assert run(saver.save())
+    good = store.data[persist.KEY]
+    store.quota = len(good) * 2 + 10  # room for the save and its snapshot, not for a bigger one
+    editor.set_text(editor.selection[0], "x" * 5000)
+    assert run(saver.save()) is False
+    assert "storage for this site is full" in saver.error and "last good save is kept" in saver.error
+    assert store.data[persist.KEY] == good  # all or nothing: the good save is intact
+    restored = run(saver_for(Editor(), store).restore())
+    assert "kept" in {n.text for n in restored.doc.root.nodes.values()}
+    store.quota = None
+    assert run(saver.save()) and saver.error is None
+
+
+def test_only_the_owner_writes_and_a_take_over_continues_from_the_latest_save():
+    store = persist.MemoryStore()
+    first, second = Editor(demo_document()), Editor(demo_document())
+    a, b = saver_for(first, store), saver_for(second, store)
+    b.resign()  # the second tab found the save owned by the first
+    first.add_node(0, 0, "from A")
+    second.replace_document(demo_document())  # B has not edited
+    assert run(a.save())
+    assert run(b.save()) is False
+    a.resign()
+    doc = run(b.take_over())
+    assert doc is not None and "from A" in {n.text for n in doc.root.nodes.values()}
+
+
+def test_a_take_over_with_local_edits_keeps_the_other_graph_as_a_copy():
+    store = persist.MemoryStore()
+    first, second = Editor(demo_document()), Editor(demo_document())
+    a, b = saver_for(first, store), saver_for(second, store)
+    b.resign()
+    first.add_node(0, 0, "from A")
+    assert run(a.save())
+    theirs = store.data[persist.KEY]
+    second.add_node(0, 0, "from B")  # edited while not the owner: not saved
+    assert run(b.save()) is False
+    a.resign()
+    assert run(b.take_over()) is None  # keeps its own graph
+    assert run(b.save())
+    assert "from B" in store.data[persist.KEY]
+    (copy,) = run(b.copies())
+    assert copy.reason == "replaced" and store.data[copy.key] == theirs
+
+
+def test_copies_are_never_overwritten_even_with_the_same_timestamp():
+    store = persist.MemoryStore()
+    editor = Editor()
+    saver = persist.Saver(editor, store, clock=lambda: "2026-11-30 10:00:00")
+    for broken in ("{1", "{2"):
+        store.data[persist.KEY] = broken
+        run(saver.restore())
+    assert sorted(store.data[c.key] for c in run(saver.copies())) == ["{1", "{2"]
+    for copy in run(saver.copies()):
+        run(saver.delete_copy(copy.key))
+    assert run(saver.copies()) == []
+
+
+def test_when_a_copy_cannot_be_written_autosave_stays_off():
+    store = persist.MemoryStore()
+    store.data[persist.KEY] = "garbage"
     store.fail_writes = True
-    assert saver.save() is False and "quota" in saver.error
+    editor = Editor()
+    saver = saver_for(editor, store)
+    restored = run(saver.restore())
+    assert saver.blocked and "autosave is off" in restored.notes[0]
     store.fail_writes = False
-    assert saver.save() is True and saver.error is None
+    editor.replace_document(demo_document())
+    editor.add_node(0, 0, "x")
+    assert saver.due(10_000) is False and run(saver.save()) is False
+    assert store.data[persist.KEY] == "garbage"

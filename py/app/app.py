@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import js
 from pyodide.ffi import create_once_callable, to_js
 
-from bend import menus, persist
+from bend import menus
 from bend.actions import Target
 from bend.demo import demo_document
 from bend.dispatch import ActionManager, Outcome
@@ -24,7 +25,7 @@ from .dom import by_id, download, download_blob, js_obj, on, proxy
 from .measure import CanvasMeasure
 from .menu import Menu
 from .painter import Painter
-from .storage import LocalStore
+from .saving import SaveController
 from .widgets import Breadcrumbs, Dialog, Hud, Inspector, TextOverlay, Toast, build_legend
 
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
@@ -57,7 +58,9 @@ class App:
         self.dialog = Dialog()
         self.menu = Menu(self.activate_item)
         self.overlay = TextOverlay(self.editor, self._text_edit_done, lambda text: self.toast.show(text, error=True))
-        self.store = LocalStore()
+        self.saving = SaveController(
+            self.editor, toast=lambda text: self.toast.show(text, ms=6000), request_frame=self.request_frame
+        )
         self.frame_pending = False
         self.pulse_timer: Any = None
         self.last_frame = 0.0
@@ -65,10 +68,7 @@ class App:
         self.frame_parts: list[tuple[float, float, float]] = []  # (step, scene, paint) ms
         self.scene_ms = 0.0
         self._frame_proxy = proxy(self._frame)
-        self._autosave_proxy = proxy(self._autosave_tick)
         self._pulse_proxy = proxy(self._pulse_tick)  # made once: proxies are never freed
-        self.autosave: persist.Autosave | None = None
-        self.autosave_timer: Any = None
         self.fresh = params.fresh
         self.undo_button = by_id("btn-undo")
         self.redo_button = by_id("btn-redo")
@@ -80,13 +80,13 @@ class App:
         for font in FONTS:
             await js.document.fonts.load(font, "Aκ≈→")
         self.measure.cache.clear()
-        doc, message = (None, None) if self.fresh else persist.restore(self.store)
+        restored = await self.saving.start()
+        doc = None if self.fresh else restored.doc
         if doc is not None:
             self.editor.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0)
         else:
             self.editor.replace_document(demo_document(), alpha=1.0)
             self.editor.doc.settings.seed = self.editor.seed
-        self.autosave = persist.Autosave(self.editor, self.store)
         self.resize()
         if self.still:
             self.editor.settle()
@@ -96,7 +96,7 @@ class App:
         self._wire()
         self.paint(js.performance.now())
         by_id("loading").hidden = True
-        notes = [*self.param_problems, *([message] if message else [])]
+        notes = [*self.param_problems, *([] if self.fresh else restored.notes)]
         if notes:
             self.toast.show(" ".join(notes), error=True, ms=8000)
         self.request_frame()
@@ -127,7 +127,7 @@ class App:
                 js.requestAnimationFrame(self._frame_proxy)
             elif pulsing and self.pulse_timer is None:
                 self.pulse_timer = js.setTimeout(self._pulse_proxy, PULSE_INTERVAL_MS)
-            self._schedule_autosave()
+            self.saving.schedule()
         except Exception as exc:
             self.report(exc)
 
@@ -175,24 +175,6 @@ class App:
     def resize(self, *_: Any) -> None:
         self.editor.viewport = (float(js.window.innerWidth), float(js.window.innerHeight))
         self.request_frame()
-
-    def _schedule_autosave(self, delay: float = 150.0) -> None:
-        saver = self.autosave
-        if saver is None or self.autosave_timer is not None or self.editor.version == saver.saved_version:
-            return
-        saver.poll(js.performance.now())  # notes when the change was first seen
-        self.autosave_timer = js.setTimeout(self._autosave_proxy, delay)
-
-    def _autosave_tick(self) -> None:
-        self.autosave_timer = None
-        saver = self.autosave
-        if saver is None:
-            return
-        saver.poll(js.performance.now())
-        if saver.error:
-            self.toast.show(saver.error, error=True)
-        elif self.editor.version != saver.saved_version and self.editor.edited:
-            self._schedule_autosave()
 
     def report(self, exc: BaseException) -> None:
         js.console.warn(f"Bendscope: {type(exc).__name__}: {exc}")
@@ -279,8 +261,8 @@ class App:
         on(c, "wheel", self._wheel, passive=False)
         on(c, "contextmenu", self._contextmenu)
         on(js.window, "keydown", self._keydown)
-        on(js.window, "pagehide", lambda event: self.autosave and self.autosave.save())
-        on(js.window, "beforeunload", lambda event: self.autosave and self.autosave.save())
+        on(js.window, "pagehide", self.saving.flush)
+        on(js.document, "visibilitychange", lambda e: js.document.hidden and self.saving.flush())
         on(by_id("btn-undo"), "click", lambda e: self.perform("undo"))
         on(by_id("btn-redo"), "click", lambda e: self.perform("redo"))
         on(by_id("btn-fit"), "click", lambda e: self.perform("fit-view"))
@@ -513,6 +495,16 @@ class App:
         async def check_wheel(url: Any) -> str:
             return await wheel_check(str(url), self.editor)
 
+        async def save_now() -> bool:
+            saved = await self.saving.save_now()
+            self.saving.update_banner()
+            return saved
+
+        async def saved_copies() -> str:
+            saver = self.saving.saver
+            copies = [] if saver is None else await saver.copies()
+            return json.dumps([{"key": c.key, "reason": c.reason, "size": c.size} for c in copies])
+
         api = js.Object.new()
         api.ready = False
         for name, fn in {
@@ -531,6 +523,9 @@ class App:
             "profile_paint": profile_paint,
             "paint": paint_now,
             "check_wheel": check_wheel,
+            "save_status": lambda: json.dumps(self.saving.status()),
+            "save_now": save_now,
+            "saved_copies": saved_copies,
         }.items():
             setattr(api, name, proxy(fn))
         js.window.bendscope = api

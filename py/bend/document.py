@@ -62,6 +62,10 @@ class DocumentError(ValueError):
     """The text is not a valid document; the message says why, for the user."""
 
 
+class NewerVersion(DocumentError):
+    """The document is in a format version newer than this editor reads."""
+
+
 def _fail(where: str, message: str) -> DocumentError:
     return DocumentError(f"{where}: {message}" if where else message)
 
@@ -330,7 +334,13 @@ def document_from_data(data: Any) -> Document:
     if data.get("format") != FORMAT:
         raise DocumentError('Not a Bendscope document: "format" must be "bendscope".')
     if data.get("version") != VERSION:
-        raise DocumentError(f"Unsupported document version {data.get('version')!r:.20}; this editor reads version 1.")
+        version = data.get("version")
+        if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
+            raise NewerVersion(
+                f"This document was written by a newer Bendscope (format version {version}); "
+                f"this editor reads version {VERSION}."
+            )
+        raise DocumentError(f"Unsupported document version {version!r:.20}; this editor reads version 1.")
     raw_planes = _list(data, "planes", "", MAX_PLANES)
     if not raw_planes:
         raise DocumentError("planes: the document has no plane.")

@@ -1,106 +1,302 @@
-"""Autosave and restore, against any key-value store (localStorage in the browser).
+"""Autosave and restore against an asynchronous key-value store (IndexedDB in the
+browser, localStorage as its fallback, a dict in tests). DOM-free.
 
-Rules: saves are debounced; a document this session never changed is never
-written (so a fresh or demo graph cannot overwrite a saved one); before each
-write the previous save is kept under a second key, so a corrupt save can be
-recovered from the snapshot before it.
+Slots:
+
+* ``CURRENT`` — the latest save;
+* ``PREVIOUS`` — the save before it, kept as a snapshot; only a readable save is ever
+  rotated into it, so it always holds a document this editor can open;
+* ``ASIDE_PREFIX…`` — saved copies: a save this editor cannot read (damaged, or written
+  by a newer Bendscope), or one another tab's graph replaced, is moved here under its
+  own key and never overwritten; the user downloads, opens or deletes it.
+
+Rules: a document this session never changed is never written (a fresh or demo graph
+cannot overwrite a save); saves are debounced; a write is all or nothing, so a failed
+write (a full quota) leaves the last good save in place, and the error stays until a
+save succeeds; only the tab that owns the save writes (``owner``; the browser layer
+decides ownership with Web Locks).
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
-from .document import DocumentError, parse_document
+from .document import DocumentError, NewerVersion, parse_document
 from .editor import Editor
 from .model import Document
 
 KEY = "bendscope:document"
 PREVIOUS_KEY = "bendscope:document:previous"
+ASIDE_PREFIX = "bendscope:aside:"
+REASONS = {
+    "unreadable": "could not be read",
+    "newer-version": "was written by a newer Bendscope",
+    "replaced": "was replaced by another tab's graph",
+}
 
 
 class Store(Protocol):
-    def get(self, key: str) -> str | None: ...
-    def set(self, key: str, value: str) -> None: ...
+    """An asynchronous string store. ``put`` writes all items or none."""
+
+    async def get(self, key: str) -> str | None: ...
+    async def put(self, items: Mapping[str, str]) -> None: ...
+    async def delete(self, key: str) -> None: ...
+    async def keys(self) -> list[str]: ...
+
+
+class QuotaError(OSError):
+    """The store is full."""
 
 
 class MemoryStore:
-    """A dict-backed Store (tests)."""
+    """A dict-backed Store for tests: ``quota`` (total characters) and ``fail_writes``
+    imitate a full or broken browser store."""
 
-    def __init__(self) -> None:
+    def __init__(self, quota: int | None = None) -> None:
         self.data: dict[str, str] = {}
+        self.quota = quota
         self.fail_writes = False
 
-    def get(self, key: str) -> str | None:
+    async def get(self, key: str) -> str | None:
         return self.data.get(key)
 
-    def set(self, key: str, value: str) -> None:
+    async def put(self, items: Mapping[str, str]) -> None:
         if self.fail_writes:
-            raise OSError("quota exceeded")
-        self.data[key] = value
+            raise OSError("the store refused the write")
+        after = {**self.data, **items}
+        if self.quota is not None and sum(len(v) for v in after.values()) > self.quota:
+            raise QuotaError("QuotaExceededError: the quota has been exceeded")
+        self.data = after
+
+    async def delete(self, key: str) -> None:
+        self.data.pop(key, None)
+
+    async def keys(self) -> list[str]:
+        return sorted(self.data)
 
 
-def restore(store: Store) -> tuple[Document | None, str | None]:
-    """The saved document (or the previous snapshot) and a message for the user.
+@dataclass(frozen=True)
+class SavedCopy:
+    """A save moved aside: ``key`` in the store, ``reason`` (a REASONS key), when, how big."""
 
-    Returns (None, None) when nothing is saved.
+    key: str
+    reason: str
+    when: str
+    size: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.when} — {REASONS.get(self.reason, self.reason)} ({self.size / 1e6:.2f} MB)"
+
+
+@dataclass
+class Restored:
+    """What ``restore`` found: the document (or None), where from, and what to tell the user."""
+
+    doc: Document | None
+    source: str | None = None  # KEY or PREVIOUS_KEY
+    notes: list[str] = field(default_factory=list)
+
+
+def failure_message(exc: BaseException) -> str:
+    """A user-facing sentence for a failed write."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if "quota" in text.lower():
+        return "Autosave failed: the browser's storage for this site is full. " + _KEPT
+    return f"Autosave failed ({text}). " + _KEPT
+
+
+_KEPT = "The last good save is kept; Export JSON saves this graph to a file."
+
+
+class Saver:
+    """Debounced autosave of one editor's document, and restore.
+
+    ``clock()`` names saved copies (a sortable timestamp string). All methods that
+    touch the store are coroutines; ``due`` is the synchronous debounce check.
     """
-    for key, note in (
-        (KEY, None),
-        (PREVIOUS_KEY, "The last autosave was unreadable; restored the snapshot before it."),
-    ):
-        try:
-            text = store.get(key)
-        except Exception:
-            return None, "Local storage is not available; changes will not be saved."
-        if not text:
-            continue
-        try:
-            return parse_document(text), note
-        except DocumentError:
-            continue
-    if store.get(KEY) or store.get(PREVIOUS_KEY):
-        return None, "The saved graph could not be read; it is kept in local storage untouched."
-    return None, None
 
-
-class Autosave:
-    """Debounced saving of an Editor's document into a Store."""
-
-    def __init__(self, editor: Editor, store: Store, debounce_ms: float = 600.0) -> None:
+    def __init__(self, editor: Editor, store: Store, *, clock: Callable[[], str], debounce_ms: float = 600.0) -> None:
         self.editor = editor
         self.store = store
+        self.clock = clock
         self.debounce_ms = debounce_ms
+        self.owner = True  # only the owning tab writes
+        self.error: str | None = None  # the last write failed (cleared by a good save)
+        self.blocked: str | None = None  # autosave is off to protect a save it could not move aside
         self.saved_version = editor.version
         self.pending_since: float | None = None
         self.saves = 0
-        self.error: str | None = None
+        self.saving = False
+        self._last_text: str | None = None  # what CURRENT holds, known readable
+        self._replace_reason: str | None = None  # move CURRENT aside before the next write
 
-    def poll(self, now_ms: float) -> bool:
-        """Call often; saves once the document has been still for the debounce time."""
-        if self.editor.version == self.saved_version:
+    # ------------------------------------------------------------ restore
+    async def restore(self) -> Restored:
+        """The saved document, else the snapshot before it; unreadable saves are moved
+        aside (never deleted) and named in ``notes``."""
+        restored = Restored(None)
+        for slot, name in ((KEY, "last save"), (PREVIOUS_KEY, "snapshot before it")):
+            text = await self.store.get(slot)
+            if not text:
+                continue
+            try:
+                doc = parse_document(text)
+            except DocumentError as exc:
+                reason = "newer-version" if isinstance(exc, NewerVersion) else "unreadable"
+                if self.owner:
+                    restored.notes.append(await self._set_aside(slot, text, reason, name, str(exc)))
+                else:  # the owning tab deals with it; this one changes nothing
+                    restored.notes.append(f"The {name} {REASONS[reason]} ({exc}).")
+                continue
+            if slot == KEY:
+                self._last_text = text
+            else:
+                restored.notes.append("Restored the snapshot before the last save.")
+            restored.doc, restored.source = doc, slot
+            return restored
+        return restored
+
+    async def _set_aside(self, slot: str, text: str, reason: str, name: str, problem: str) -> str:
+        copy = await self._copy_aside(text, reason)
+        if copy is None:
+            self.blocked = (
+                f"The {name} {REASONS[reason]} ({problem}) and could not be kept as a copy, so autosave is "
+                "off to leave it untouched. Export JSON saves your work to a file."
+            )
+            return self.blocked
+        with contextlib.suppress(Exception):  # the copy exists; the slot is simply overwritten later
+            await self.store.delete(slot)
+        return (
+            f"The {name} {REASONS[reason]} ({problem}). It is kept as a saved copy from {copy.when}: "
+            "Saved copies… downloads or opens it."
+        )
+
+    async def _copy_aside(self, text: str, reason: str) -> SavedCopy | None:
+        """Write ``text`` under a new aside key (never one that exists). None if the write failed."""
+        existing = set(await self.store.keys())
+        when = self.clock()
+        key = f"{ASIDE_PREFIX}{when}:{reason}"
+        n = 2
+        while key in existing:
+            key = f"{ASIDE_PREFIX}{when}-{n}:{reason}"
+            n += 1
+        try:
+            await self.store.put({key: text})
+        except Exception:
+            return None
+        return _copy(key, len(text))
+
+    # ------------------------------------------------------------ saving
+    @property
+    def dirty(self) -> bool:
+        return self.editor.edited and self.editor.version != self.saved_version
+
+    def due(self, now_ms: float) -> bool:
+        """Call often: true once the document has been still for the debounce time."""
+        if not self.dirty:
             self.pending_since = None
             return False
         if self.pending_since is None:
             self.pending_since = now_ms
-        if now_ms - self.pending_since < self.debounce_ms:
-            return False
-        return self.save()
+        return now_ms - self.pending_since >= self.debounce_ms and self.owner and self.blocked is None
 
-    def save(self) -> bool:
-        """Save now (page unload); returns whether anything was written."""
-        if not self.editor.edited or self.editor.version == self.saved_version:
+    async def save(self) -> bool:
+        """Write the document now; returns whether anything was written."""
+        if not self.owner or self.blocked is not None or not self.dirty or self.saving:
             return False
+        self.saving = True
+        try:
+            return await self._save()
+        finally:
+            self.saving = False
+
+    async def _save(self) -> bool:
+        version = self.editor.version
         text = self.editor.export(indent=None)
         try:
-            current = self.store.get(KEY)
+            items = {KEY: text}
+            current = await self.store.get(KEY)
             if current and current != text:
-                self.store.set(PREVIOUS_KEY, current)
-            self.store.set(KEY, text)
+                if self._replace_reason is not None:
+                    if await self._copy_aside(current, self._replace_reason) is None:
+                        raise OSError("could not keep the other tab's graph as a saved copy")
+                elif current == self._last_text or _readable(current):
+                    items[PREVIOUS_KEY] = current
+                elif await self._copy_aside(current, "unreadable") is None:
+                    raise OSError("could not keep the unreadable save as a saved copy")
+            await self.store.put(items)
         except Exception as exc:
-            self.error = f"Autosave failed: {exc}"
+            self.error = failure_message(exc)
             return False
         self.error = None
-        self.saved_version = self.editor.version
+        self._last_text = text
+        self._replace_reason = None
+        self.saved_version = version
         self.pending_since = None
         self.saves += 1
         return True
+
+    def flush_items(self) -> dict[str, str] | None:
+        """What to write without waiting when the page goes away (no reads possible then):
+        the document, and the known-readable current save as the snapshot. None when
+        nothing may or need be written."""
+        if not self.owner or self.blocked is not None or not self.dirty or self._replace_reason is not None:
+            return None
+        text = self.editor.export(indent=None)
+        items = {KEY: text}
+        if self._last_text is not None and self._last_text != text:
+            items[PREVIOUS_KEY] = self._last_text
+        return items
+
+    # ------------------------------------------------------------ tabs
+    def resign(self) -> None:
+        """Another tab owns the save now: stop writing."""
+        self.owner = False
+
+    async def take_over(self) -> Document | None:
+        """This tab owns the save from now on. With no edits of its own it continues from
+        the latest save (returned, for the caller to install); with edits, its graph will
+        replace the save, and the other tab's graph is first kept as a saved copy."""
+        self.owner = True
+        if self.editor.edited:
+            self._replace_reason = "replaced"
+            self.saved_version = -1  # write this tab's graph soon
+            return None
+        self._last_text = None
+        restored = await self.restore()
+        return restored.doc
+
+    # ------------------------------------------------------------ saved copies
+    async def copies(self) -> list[SavedCopy]:
+        """The saved copies, newest first."""
+        out = []
+        for key in await self.store.keys():
+            if key.startswith(ASIDE_PREFIX):
+                text = await self.store.get(key)
+                out.append(_copy(key, len(text or "")))
+        return sorted(out, key=lambda c: c.key, reverse=True)
+
+    async def read_copy(self, key: str) -> str | None:
+        return await self.store.get(key) if key.startswith(ASIDE_PREFIX) else None
+
+    async def delete_copy(self, key: str) -> None:
+        if key.startswith(ASIDE_PREFIX):
+            await self.store.delete(key)
+
+
+def _readable(text: str) -> bool:
+    try:
+        parse_document(text)
+    except DocumentError:
+        return False
+    return True
+
+
+def _copy(key: str, size: int) -> SavedCopy:
+    rest = key[len(ASIDE_PREFIX) :]
+    when, _, reason = rest.rpartition(":")
+    return SavedCopy(key, reason, when, size)
