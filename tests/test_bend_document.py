@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from pathlib import Path
 
 import pytest
 from bend_helpers import editor_with
@@ -13,6 +14,8 @@ from hypothesis import strategies as st
 from bend.demo import demo_document
 from bend.document import MAX_NODES, DocumentError, document_to_data, parse_document, serialize_document
 from bend.editor import Editor
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_round_trip_is_identical():
@@ -128,6 +131,10 @@ def multi_plane() -> dict:
 
 
 MULTI = multi_plane()
+BARE = {
+    "nodes": ["a", {"id": "b", "text": "B", "data": {"node_type": "semantic"}}, {"id": "c", "x": 5, "y": 6}],
+    "edges": [{"source": "a", "target": "b"}, {"id": "e1", "source": "b", "target": "c", "kind": "supports"}],
+}
 TEXT_DAMAGE = st.sampled_from(
     [
         lambda t: t[: len(t) // 2],
@@ -162,7 +169,7 @@ def all_paths(data) -> list[list]:
 def damaged_documents(draw):
     """A valid multi-plane document with one to three values anywhere replaced by arbitrary
     JSON or removed, or its text damaged (cut, huge or non-finite numbers, deep nesting…)."""
-    data = json.loads(json.dumps(draw(st.sampled_from([valid(), MULTI]))))
+    data = json.loads(json.dumps(draw(st.sampled_from([valid(), MULTI, BARE]))))
     if draw(st.integers(0, 5)) == 0:
         return draw(TEXT_DAMAGE)(json.dumps(data))
     for _ in range(draw(st.integers(1, 3))):
@@ -240,3 +247,27 @@ def test_a_plane_whose_grandparent_is_missing_is_refused():
     data["planes"].append({"id": "p2", "parentPlaneId": "p3", "nodes": [], "edges": []})
     with pytest.raises(DocumentError, match="leads to a missing plane 'p3'"):
         parse_document(json.dumps(data))
+
+
+def test_bare_graphs_with_unhashable_ids_are_refused():
+    for text in (
+        '{"nodes": [{"id": []}]}',
+        '{"nodes": [{"id": {}}]}',
+        '{"nodes": ["a"], "edges": [{"id": [1], "a": "a", "b": "a"}]}',
+    ):
+        with pytest.raises(DocumentError, match="must be a non-empty string"):
+            parse_document(text)
+
+
+def test_the_nesting_check_is_linear_for_unclosed_strings():
+    """``"\\"\\"…`` took 53 s at 160 KB (quadratic); 4 MB must be refused at once."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.path.insert(0, 'py'); from bend.document import nesting_depth; "
+        "print(nesting_depth('\"' + '\\\\\"' * 2_000_000), nesting_depth('\"' * 1_000_001 + '[['))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["0", "2"]  # brackets after an unclosed quote still count

@@ -192,3 +192,79 @@ def test_extreme_coordinates_are_refused_on_load_and_bounded_in_edits():
     editor.move_node("company", 1e300, -1e300)
     editor.pan_by(-1e300, 1e300)
     reloads(editor)
+
+
+def test_documents_stay_within_what_the_loader_accepts():
+    """106 nodes of 100,000 characters made an 10.6 MB save the loader refused."""
+    editor = Editor()
+    with pytest.raises(ValueError, match="at most 10 MB"):
+        for i in range(120):
+            editor.add_node(i * 10.0, 0, "x" * 100_000)
+    reloads(editor)
+    assert len(editor.export(indent=None)) <= 10 * 1024 * 1024
+
+
+def test_the_node_count_limit_holds_while_editing():
+    nodes = [{"id": f"n{i}", "x": float(i), "y": 0.0} for i in range(20_000)]
+    editor = Editor()
+    assert editor.load(json.dumps({"nodes": nodes, "edges": []})) is None
+    before = len(editor.plane.nodes)
+    with pytest.raises(ValueError, match="at most 20,000 nodes"):
+        editor.add_node(0, 0, "one too many")
+    assert len(editor.plane.nodes) == before
+    editor.delete_nodes(["n0"])
+    editor.add_node(0, 0, "fits again")
+
+
+def test_text_that_is_not_unicode_and_fractional_strengths_are_refused():
+    editor = editor_with([("a", "b")])
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        editor.add_node(0, 0, "bad \ud800")
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        editor.set_text("a", "x\udc00")
+    with pytest.raises(ValueError, match="not valid Unicode"):
+        editor.add_edge("a", "b", kind="context", label="\udfff")
+    with pytest.raises(ValueError, match="whole number"):
+        editor.add_edge("a", "b", kind="user", strength=2.0)  # type: ignore[arg-type]
+    reloads(editor)
+
+
+def test_planes_must_be_reached_through_their_stargate():
+    """Loosely linked planes were accepted, and deleting their node left dangling references."""
+    no_portal = {
+        "format": "bendscope",
+        "version": 1,
+        "rootPlaneId": "r",
+        "planes": [
+            {"id": "r", "parentPlaneId": None, "nodes": [{"id": "n", "x": 0, "y": 0}]},
+            {"id": "c", "parentPlaneId": "r", "parentNodeId": "n", "nodes": []},
+        ],
+    }
+    no_node = {
+        "format": "bendscope",
+        "version": 1,
+        "rootPlaneId": "r",
+        "planes": [
+            {"id": "r", "nodes": [{"id": "s", "type": "stargate", "portalPlaneId": "c", "x": 0, "y": 0}]},
+            {"id": "c", "parentPlaneId": "r", "parentNodeId": "s", "nodes": []},
+            {"id": "g", "parentPlaneId": "c", "parentNodeId": None, "nodes": []},
+        ],
+    }
+    editor = Editor()
+    assert "portalPlaneId does not lead to this plane" in editor.load(json.dumps(no_portal))
+    assert "must name the stargate" in editor.load(json.dumps(no_node))
+
+
+def test_a_normal_node_with_a_plane_still_leads_there():
+    doc = {
+        "format": "bendscope",
+        "version": 1,
+        "rootPlaneId": "r",
+        "planes": [
+            {"id": "r", "nodes": [{"id": "s", "type": "normal", "portalPlaneId": "c", "x": 0, "y": 0}]},
+            {"id": "c", "parentPlaneId": "r", "parentNodeId": "s", "nodes": [{"id": "inner", "x": 0, "y": 0}]},
+        ],
+    }
+    editor = Editor()
+    assert editor.load(json.dumps(doc)) is None
+    assert editor.enter_stargate("s") == "c" and "inner" in editor.plane.nodes

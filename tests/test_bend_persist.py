@@ -197,3 +197,52 @@ def test_when_a_copy_cannot_be_written_autosave_stays_off():
     editor.add_node(0, 0, "x")
     assert saver.due(10_000) is False and run(saver.save()) is False
     assert store.data[persist.KEY] == "garbage"
+
+
+def test_a_save_written_by_another_tab_is_kept_not_rotated_away():
+    """Without Web Locks both tabs write: the other tab's save used to vanish after two saves."""
+    store = persist.MemoryStore()
+    first, second = Editor(), Editor()
+    a, b = saver_for(first, store), saver_for(second, store)
+    run(a.restore())
+    run(b.restore())
+    first.add_node(0, 0, "A's work")
+    assert run(a.save())
+    for text in ("B1", "B2"):
+        second.add_node(0, 0, text)
+        assert run(b.save())
+    kept = [c for c in run(b.copies()) if c.reason == "replaced"]
+    assert len(kept) == 1 and "A's work" in store.data[kept[0].key]
+
+
+def test_a_failed_write_never_piles_up_copies():
+    """The copy and the save are one write: when the save does not fit, neither is written."""
+    store = persist.MemoryStore()
+    other = Editor(demo_document())
+    other.add_node(0, 0, "theirs")
+    store.data[persist.KEY] = other.export(indent=None)
+    editor = Editor()
+    saver = saver_for(editor, store)
+    saver.resign()
+    run(saver.restore())
+    editor.add_node(0, 0, "mine " * 3000)
+    store.quota = 2 * len(store.data[persist.KEY]) + 1000
+    run(saver.take_over())
+    for _ in range(3):
+        assert run(saver.save()) is False
+        assert run(saver.copies()) == []
+    store.quota = None
+    assert run(saver.save()) and len(run(saver.copies())) == 1
+
+
+def test_a_save_larger_than_a_document_may_be_is_never_written():
+    store = persist.MemoryStore()
+    editor = Editor(demo_document())
+    saver = saver_for(editor, store)
+    editor.add_node(0, 0, "ok")
+    assert run(saver.save())
+    good = store.data[persist.KEY]
+    editor.export = lambda indent=None: "x" * (11 * 1024 * 1024)  # type: ignore[method-assign]
+    editor.add_node(0, 0, "more")
+    assert run(saver.save()) is False and "more than a save may hold" in saver.error
+    assert store.data[persist.KEY] == good

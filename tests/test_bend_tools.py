@@ -248,3 +248,43 @@ def test_url_parameters_are_validated():
     p = parse_params({"seed": "x" * 100, "exact_limit": "-1", "still": "maybe"})
     assert (p.seed, p.exact_limit, p.still) == (None, None, False)
     assert len(p.problems) == 3 and "exact_limit=-1 ignored" in p.problems[1]
+
+
+def test_a_node_deleted_during_its_drag_is_let_go():
+    editor, tools = setup()
+    sx, sy = editor.world_to_screen(0, 0)
+    press(tools, "down", sx, sy)
+    press(tools, "move", sx + 20, sy)
+    editor.delete_nodes(["a"])
+    press(tools, "move", sx + 40, sy)
+    assert tools.state_name == "idle" and editor.sim().fixed == set()
+    editor.undo()
+    assert editor.sim().fixed == set()  # the layout may move it again
+
+
+def test_a_drag_across_a_plane_change_or_an_import_records_nothing():
+    editor = Editor(demo_document())
+    tools = Tools(editor)
+    sx, sy = editor.world_to_screen(*_pos(editor, "company"))
+    press(tools, "down", sx, sy)
+    press(tools, "move", sx + 30, sy)
+    root_sim = editor.sim()
+    editor.enter_stargate("research-notes")
+    press(tools, "up", sx + 30, sy)
+    assert root_sim.fixed == set() and tools.state_name == "idle"
+    assert [e.label for e in editor.history.undo_stack] == ["Open stargate"]
+    editor.go_to_plane("plane-root")
+    assert _pos(editor, "company") == tuple(demo_positions()["company"])
+    # an import while dragging: the new document's node of the same id is not touched
+    press(tools, "down", sx, sy)
+    press(tools, "move", sx + 30, sy)
+    assert editor.load('{"nodes": [{"id": "company", "x": 500, "y": 500}]}') is None
+    press(tools, "up", sx + 30, sy)
+    assert [e.label for e in editor.history.undo_stack] == ["Open stargate", "Import"]
+    assert _pos(editor, "company") == (500, 500)
+
+
+def demo_positions() -> dict:
+    from bend.demo import POSITIONS
+
+    return POSITIONS

@@ -10,13 +10,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+#: server-side packages: never shipped to the page
+SERVER_ONLY = ("memory",)
+
+
 def test_pyscript_config_maps_every_module_and_the_local_interpreter():
     config = tomllib.loads((ROOT / "pyscript.toml").read_text())
     assert config["interpreter"] == "./static/vendor/pyodide/pyodide.mjs"
     listed = set(config["files"])
-    wanted = {f"./{p.relative_to(ROOT).as_posix()}" for p in (ROOT / "py").rglob("*.py") if p.name != "main.py"}
+    wanted = {
+        f"./{p.relative_to(ROOT).as_posix()}"
+        for p in (ROOT / "py").rglob("*.py")
+        if p.name != "main.py" and p.relative_to(ROOT / "py").parts[0] not in SERVER_ONLY
+    }
     assert listed == wanted
     assert all(target == source.replace("./py/", "./") for source, target in config["files"].items())
+
+
+def test_the_page_never_loads_the_agent_memory():
+    config = (ROOT / "pyscript.toml").read_text()
+    for package in SERVER_ONLY:
+        assert f"/{package}/" not in config
+    for package in ("app", "bend", "kappa"):
+        for path in (ROOT / "py" / package).rglob("*.py"):
+            assert not re.search(r"^\s*(import|from) memory\b", path.read_text(), re.M), path
 
 
 def test_runtime_versions_are_pinned():

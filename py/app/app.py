@@ -26,7 +26,7 @@ from .measure import CanvasMeasure
 from .menu import Menu
 from .painter import Painter
 from .saving import SaveController
-from .widgets import Breadcrumbs, Dialog, Hud, Inspector, TextOverlay, Toast, build_legend
+from .widgets import Breadcrumbs, Dialog, Hud, Inspector, Legend, TextOverlay, Toast
 
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBrains Mono'", "700 10px 'JetBrains Mono'")
@@ -54,6 +54,7 @@ class App:
         self.hud = Hud()
         self.inspector = Inspector()
         self.crumbs = Breadcrumbs(self.go_to_plane)
+        self.legend = Legend()
         self.toast = Toast()
         self.dialog = Dialog()
         self.menu = Menu(self.activate_item)
@@ -92,7 +93,6 @@ class App:
             self.editor.settle()
         if doc is None:
             self.editor.fit_view()
-        build_legend()
         self._wire()
         self.paint(js.performance.now())
         by_id("loading").hidden = True
@@ -164,6 +164,7 @@ class App:
         self.hud.update(editor)
         self.inspector.update(editor)
         self.crumbs.update(editor)
+        self.legend.update(editor)
         buttons = (editor.history.can_undo, editor.history.can_redo)
         if buttons != self._buttons:
             self._buttons = buttons

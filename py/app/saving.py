@@ -119,6 +119,7 @@ class SaveController:
             "saves": 0 if saver is None else saver.saves,
             "error": None if saver is None else saver.error,
             "blocked": None if saver is None else saver.blocked,
+            "tabs_coordinated": self.tabs.supported,
         }
 
     # ------------------------------------------------------------ the banner
@@ -163,9 +164,10 @@ class SaveController:
         if doc is not None:
             self.editor.replace_document(doc, alpha=0.0)
             self.toast("This tab now saves the graph (it shows the latest save).")
-        else:
+        elif await saver.save() and saver.last_copy is not None:
             self.toast("This tab now saves the graph; the other tab's graph is kept under Saved copies.")
-            self.schedule()
+        elif saver.error is None:
+            self.toast("This tab now saves the graph.")
         await self.refresh_copies_button()
         self.update_banner()
         self.request_frame()
@@ -177,13 +179,24 @@ class SaveController:
         kind = str(getattr(message, "type", ""))
         if kind == "take-over" and self.saver is not None and self.saver.owner:
             self._spawn(self._hand_over())
+        elif kind == "take-over-refused" and self.saver is not None and not self.saver.owner:
+            self.toast(str(getattr(message, "reason", "The other tab could not hand over the save.")))
 
     async def _hand_over(self) -> None:
-        """Another tab asked for the save: save what we have, then let it go."""
+        """Another tab asked for the save: save what we have, then let it go — but never
+        with changes that could not be saved (they would exist only on this screen)."""
         saver = self.saver
         if saver is None:
             return
-        await saver.save()
+        while saver.saving:
+            await asyncio.sleep(0.05)
+        if saver.dirty:
+            await saver.save()
+        if saver.dirty:
+            reason = saver.blocked or saver.error or "it has changes it could not save yet"
+            self.tabs.post({"type": "take-over-refused", "reason": f"The other tab keeps the save: {reason}"})
+            self.toast("Another tab asked to take over, but this tab's changes could not be saved first.")
+            return
         saver.resign()
         self.handed_over = True
         self.tabs.release()

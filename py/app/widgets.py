@@ -9,7 +9,7 @@ import js
 
 from bend import kappa_ui, theme
 from bend.editor import Editor
-from bend.model import EDGE_KINDS
+from bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 
 from .dom import by_id, clear, el, is_null, on, proxy
 
@@ -66,11 +66,22 @@ class Inspector:
         elif len(editor.selection) == 1 and editor.selection[0] in plane.nodes:
             n = plane.nodes[editor.selection[0]]
             scc = topo.scc(n.id)
-            key = ("node", n.id, n.text, n.type, n.pinned, None if scc is None else (scc["id"], scc["kappa"]))
+            key = (
+                "node",
+                n.id,
+                n.text,
+                n.type,
+                n.pinned,
+                id(n.data),
+                None if scc is None else (scc["id"], scc["kappa"]),
+            )
             rows = [
                 (kappa_ui.display_name(editor, n.id, 60), "title"),
                 (f"{n.type}{' · pinned' if n.pinned else ''}", "row"),
             ]
+            memory = memory_summary(n.data)
+            if memory:
+                rows.append((memory, "row"))
             if scc is not None:
                 sign = "≈" if scc["approximate"] else "="
                 rows.append((f"in {scc['id']} (κ{sign}{scc['kappa']})", "row kappa"))
@@ -86,6 +97,19 @@ class Inspector:
         for text, cls in rows:
             self.box.appendChild(el("div", text=text, cls=cls))
         self.box.hidden = not rows
+
+
+def memory_summary(data: dict[str, Any] | None) -> str:
+    """ "semantic · confidence 0.9" for a node that came from the agent memory."""
+    if not data:
+        return ""
+    parts = []
+    if isinstance(data.get("node_type"), str):
+        parts.append(data["node_type"])
+    confidence = data.get("confidence")
+    if isinstance(confidence, (int, float)) and not isinstance(confidence, bool):
+        parts.append(f"confidence {confidence:g}")
+    return " · ".join(parts)
 
 
 class Breadcrumbs:
@@ -116,27 +140,47 @@ class Breadcrumbs:
             self.box.appendChild(button)
 
 
-def build_legend() -> None:
-    box = by_id("legend")
-    clear(box)
+class Legend:
+    """Bottom-right key: node types, the editor's edge kinds, and the agent memory's kinds
+    only while the plane has edges of them (so editor-only graphs keep a short legend)."""
 
-    def item(swatch: Any, label: str) -> None:
-        box.appendChild(el("div", cls="item", children=[swatch, el("span", text=label)]))
+    def __init__(self) -> None:
+        self.box = by_id("legend")
+        self._kinds: tuple[str, ...] | None = None
+        self._seen: tuple[int, str, int] | None = None  # (document, plane, version) last looked at
 
-    item(el("span", cls="swatch card"), "node")
-    item(el("span", cls="swatch card stargate"), "stargate")
-    for kind in EDGE_KINDS:
-        swatch = el("span", cls="swatch")
-        swatch.style.borderTopColor = theme.EDGE_COLOR[kind]
-        item(swatch, kind + (" →" if kind in ("causal", "temporal") else ""))
-    dashed = el("span", cls="swatch dashed")
-    dashed.style.borderTopColor = theme.FAULT_COLOR
-    item(dashed, "fault line")
-    for level, label in ((1, "loop κ=1"), (2, "loop κ=2"), (3, "loop κ≥3")):
-        halo = el("span", cls="swatch halo")
-        halo.style.background = theme.HALO_FILL[level]
-        halo.style.border = f"1px solid {theme.HALO_STROKE[level]}"
-        item(halo, label)
+    def update(self, editor: Editor) -> None:
+        seen = (id(editor.doc), editor.plane.id, editor.plane.version)
+        if seen == self._seen:
+            return
+        self._seen = seen
+        present = {e.props.kind for e in editor.plane.edges.values()}
+        kinds = (*BASE_EDGE_KINDS, *(k for k in MEMORY_EDGE_KINDS if k in present))
+        if kinds != self._kinds:
+            self._kinds = kinds
+            self._build(kinds)
+
+    def _build(self, kinds: tuple[str, ...]) -> None:
+        box = self.box
+        clear(box)
+
+        def item(swatch: Any, label: str) -> None:
+            box.appendChild(el("div", cls="item", children=[swatch, el("span", text=label)]))
+
+        item(el("span", cls="swatch card"), "node")
+        item(el("span", cls="swatch card stargate"), "stargate")
+        for kind in kinds:
+            swatch = el("span", cls="swatch")
+            swatch.style.borderTopColor = theme.EDGE_COLOR[kind]
+            item(swatch, kind.replace("_", " ") + (" →" if kind in ("causal", "temporal") else ""))
+        dashed = el("span", cls="swatch dashed")
+        dashed.style.borderTopColor = theme.FAULT_COLOR
+        item(dashed, "fault line")
+        for level, label in ((1, "loop κ=1"), (2, "loop κ=2"), (3, "loop κ≥3")):
+            halo = el("span", cls="swatch halo")
+            halo.style.background = theme.HALO_FILL[level]
+            halo.style.border = f"1px solid {theme.HALO_STROKE[level]}"
+            item(halo, label)
 
 
 class Toast:

@@ -184,8 +184,17 @@ action(id="to-stargate", label="Convert to Stargate", scope="node",
        perform=lambda e, t, a: e.set_type(t.node_id, "stargate"), enabled=_is_type("normal"))  # fmt: skip
 action(id="to-normal", label="Convert to Normal", scope="node", perform=lambda e, t, a: e.set_type(t.node_id, "normal"),
        enabled=lambda e, t: _is_type("stargate")(e, t) and not e.plane.nodes[t.node_id].portal_plane_id)  # fmt: skip
+
+
+def _leads_somewhere(editor: Editor, target: Target) -> bool:
+    if not _node(editor, target):
+        return False
+    node = editor.plane.nodes[node_of(target)]
+    return node.type == "stargate" or node.portal_plane_id in editor.doc.planes
+
+
 action(id="enter-stargate", label="Enter stargate", scope="node", keys=("g",),
-       perform=lambda e, t, a: e.enter_stargate(t.node_id), enabled=_is_type("stargate"))  # fmt: skip
+       perform=lambda e, t, a: e.enter_stargate(node_of(t)), enabled=_leads_somewhere)  # fmt: skip
 action(id="delete-node", label="Delete", scope="node", perform=lambda e, t, a: e.delete_nodes([t.node_id]),
        enabled=_node)  # fmt: skip
 

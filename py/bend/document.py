@@ -47,13 +47,16 @@ MAX_NODES = 20_000
 MAX_EDGES = 100_000
 MAX_PLANES = 5_000
 MAX_ID = 200
+#: characters of a node's or edge's ``data`` object as JSON
+MAX_DATA = 65_536
 #: deepest bracket nesting accepted (a document needs 6; JSON parsers recurse per level)
 MAX_DEPTH = 64
 #: longest integer literal accepted (Python refuses > 4,300 digits with a bare ValueError)
 MAX_INT_DIGITS = 30
 MAX_SEED = 2**63
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_ESCAPE = re.compile(r"\\.", re.S)  # a backslash and the character it escapes
+_STRING = re.compile(r'"[^"]*"')  # a string, once escapes are gone: no backtracking blow-up
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -145,6 +148,20 @@ def _list(d: dict[str, Any], key: str, where: str, limit: int) -> list[Any]:
     return value
 
 
+def _data(d: dict[str, Any], where: str) -> dict[str, Any] | None:
+    """The optional ``data`` object, kept as it is (bounded in size)."""
+    value = d.get("data")
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _fail(f"{where}.data", f"must be an object, got {_type(value)}")
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) > MAX_DATA:
+        raise _fail(f"{where}.data", f"is {len(text):,} characters as JSON; the limit is {MAX_DATA:,}")
+    _unicode(text, f"{where}.data")
+    return value
+
+
 def _camera(d: dict[str, Any], where: str) -> Camera:
     cam = _obj(d.get("camera") or {}, f"{where}.camera")
     zoom = _num(cam, "zoom", f"{where}.camera", 1.0, bound=1e6)
@@ -173,6 +190,7 @@ def _node(raw: Any, where: str, unplaced: list[Node]) -> Node:
         _num(d, "vy", where, bound=SPEED_LIMIT),
         _bool(d, "pinned", where),
         portal_plane_id=portal,
+        data=_data(d, where),
     )
     if x is None or y is None:
         unplaced.append(node)
@@ -182,7 +200,13 @@ def _node(raw: Any, where: str, unplaced: list[Node]) -> Node:
 def _edge(raw: Any, where: str, nodes: Mapping[str, Node]) -> Edge:
     d = _obj(raw, where)
     if "a" not in d and "source" in d:  # bare graph style {source, target, kind}
-        d = {"id": d.get("id"), "a": d.get("source"), "b": d.get("target"), "props": {"kind": d.get("kind", "causal")}}
+        d = {
+            "id": d.get("id"),
+            "a": d.get("source"),
+            "b": d.get("target"),
+            "props": {"kind": d.get("kind", "causal")},
+            "data": d.get("data"),
+        }
     a = _id(d.get("a"), f"{where}.a")
     b = _id(d.get("b"), f"{where}.b")
     for key, end in (("a", a), ("b", b)):
@@ -201,6 +225,7 @@ def _edge(raw: Any, where: str, nodes: Mapping[str, Node]) -> Edge:
         a,
         b,
         EdgeProps(_str(props, "label", f"{where}.props", limit=MAX_LABEL), kind, int(strength)),
+        _data(d, where),
     )
 
 
@@ -247,7 +272,7 @@ def _bare_graph(data: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(nodes[-1], dict):
             raise _fail(f"nodes[{i}]", "must be an id string or an object")
     raw_edges = [_obj(raw, f"edges[{i}]") for i, raw in enumerate(_list(data, "edges", "", MAX_EDGES))]
-    used = {n.get("id") for n in nodes} | {e.get("id") for e in raw_edges}
+    used = {i for i in [n.get("id") for n in nodes] + [e.get("id") for e in raw_edges] if isinstance(i, str)}
     edges = []
     counter = 0
     for raw in raw_edges:
@@ -282,12 +307,15 @@ def nesting_depth(text: str) -> int:
     """The deepest bracket nesting of JSON ``text`` (brackets inside strings ignored).
 
     Checked before parsing, because a parser recurses once per level and a deep
-    enough file exhausts the stack (Pyodide's sooner than CPython's). O(len(text)).
+    enough file exhausts the stack (Pyodide's sooner than CPython's). Linear for any
+    text: escapes are removed first, so a string is ``"[^"]*"`` and an unclosed one
+    costs one scan, not one per quote. Exact on valid JSON; on invalid JSON it counts
+    every bracket of the prefix a parser would accept. O(len(text)).
 
     >>> nesting_depth('{"a": [1, {"b": "[[["}]}')
     3
     """
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text)))
     depth = peak = 0
     for ch in brackets:
         if ch in "[{":
@@ -414,8 +442,14 @@ def document_from_data(data: Any) -> Document:
             chain.append(upper.id)
             walk = upper
         rooted.update(chain)
-        if plane.parent_node_id is not None and plane.parent_node_id not in parent.nodes:
+        # every plane below the root is reached through exactly one stargate: its parent node,
+        # on the parent plane, whose portalPlaneId names it (deletion and navigation rely on it)
+        if plane.parent_node_id is None:
+            raise _fail(f"{where}.parentNodeId", "must name the stargate on the parent plane that leads here")
+        if plane.parent_node_id not in parent.nodes:
             raise _fail(f"{where}.parentNodeId", "refers to a node that is not on the parent plane")
+        if parent.nodes[plane.parent_node_id].portal_plane_id != plane.id:
+            raise _fail(f"{where}.parentNodeId", "names a node whose portalPlaneId does not lead to this plane")
     for plane in planes:
         for node in plane.nodes.values():
             if node.portal_plane_id is None:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 from collections.abc import Iterator
 
+from .capacity import Capacity
 from .document import DocumentError, parse_document, serialize_document
 from .geometry import segment_distance
 from .history import Entry, History, Transaction, apply
@@ -70,6 +72,7 @@ class Editor:
         # ids only ever join this set: an id that any reachable state (undo, redo, a
         # swapped-out document) holds is never issued again
         self._used_ids |= doc.all_ids()
+        self.capacity = Capacity(doc)
         self.selection = []
         self.selected_edge = None
         self.topology_cache.invalidate()
@@ -162,9 +165,20 @@ class Editor:
         self._tx = None
         self.doc.recorder = None
         entry = tx.entry()
-        if entry is not None:
-            self.history.push(entry)
-            self._after_change(entry)
+        if entry is None:
+            return
+        problem = self.capacity.problem(self.doc, entry)
+        if problem is not None:  # more than a document may hold: undo it, say why
+            apply(self.doc, entry, 0)
+            for plane_id in entry.planes():
+                plane = self.doc.planes.get(plane_id)
+                if plane is not None:
+                    self.refresh_sizes(plane)
+            self._prune_selection()
+            raise ValueError(problem)
+        self.capacity.apply(self.doc, entry, 1)
+        self.history.push(entry)
+        self._after_change(entry)
 
     def _after_change(self, entry: Entry) -> None:
         for plane_id in entry.planes():
@@ -198,6 +212,7 @@ class Editor:
             return True
         path = [p.id for p in self.doc.path()]
         apply(self.doc, entry, side)
+        self.capacity.apply(self.doc, entry, side)
         if self.doc.active_plane_id not in self.doc.planes:
             # the plane we were on was removed: go to its nearest remaining ancestor
             self.doc.active_plane_id = next((p for p in reversed(path) if p in self.doc.planes), self.doc.root_plane_id)
@@ -564,7 +579,7 @@ class Editor:
         """Open the stargate's child plane (created on first visit, an undoable step); returns its id."""
         plane = self.plane
         node = plane.nodes[node_id]
-        if node.type != "stargate":
+        if node.type != "stargate" and node.portal_plane_id not in self.doc.planes:
             raise ValueError("only stargate nodes lead to a plane")
         child_id = node.portal_plane_id
         if child_id is None or child_id not in self.doc.planes:
@@ -599,13 +614,20 @@ def _check_text(text: str) -> None:
         raise ValueError("node text must be a string")
     if len(text) > MAX_TEXT:
         raise ValueError(f"The text has {len(text):,} characters; the limit is {MAX_TEXT:,}.")
+    if _SURROGATE.search(text):
+        raise ValueError("The text is not valid Unicode (it holds an unpaired surrogate).")
 
 
 def _check_edge_props(label: str, strength: int) -> None:
     if not isinstance(label, str) or len(label) > MAX_LABEL:
         raise ValueError(f"An edge label is a string of at most {MAX_LABEL} characters.")
-    if isinstance(strength, bool) or strength not in (1, 2, 3, 4, 5):
-        raise ValueError("strength must be 1..5")
+    if _SURROGATE.search(label):
+        raise ValueError("The label is not valid Unicode (it holds an unpaired surrogate).")
+    if type(strength) is not int or strength not in (1, 2, 3, 4, 5):
+        raise ValueError("strength must be a whole number from 1 to 5")
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _plane_name(text: str) -> str:

@@ -86,11 +86,9 @@ def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
         _item(editor, target, "merge", submenu=lambda: merge_submenu(editor, node_id)),
         _item(editor, target, "unpin" if node.pinned else "pin"),
     ]
-    if node.type == "stargate":
+    if node.type == "stargate" or node.portal_plane_id in editor.doc.planes:
         items.append(_item(editor, target, "enter-stargate"))
-        items.append(_item(editor, target, "to-normal"))
-    else:
-        items.append(_item(editor, target, "to-stargate"))
+    items.append(_item(editor, target, "to-normal" if node.type == "stargate" else "to-stargate"))
     items.append(_item(editor, target, "delete-node", tone="danger"))
     return items
 

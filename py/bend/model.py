@@ -27,7 +27,11 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 NODE_TYPES = ("normal", "stargate")
-EDGE_KINDS = ("context", "causal", "temporal", "associative", "user")
+#: the editor's own edge kinds (always in the legend) …
+BASE_EDGE_KINDS = ("context", "causal", "temporal", "associative", "user")
+#: … and the agent memory's (the Graphonomous spec's), so both edit the same graphs
+MEMORY_EDGE_KINDS = ("related", "contradicts", "supports", "derived_from")
+EDGE_KINDS = BASE_EDGE_KINDS + MEMORY_EDGE_KINDS
 DEFAULT_KIND = "causal"
 MIN_ZOOM = 0.32
 MAX_ZOOM = 2.8
@@ -72,11 +76,13 @@ class Camera:
 class Node:
     """A card on a plane. ``width``/``height`` are derived from the text by layout.
 
-    ``text``, ``type``, ``pinned`` and ``portal_plane_id`` are read-only: change them
-    with :meth:`Plane.update_node`.
+    ``text``, ``type``, ``pinned``, ``portal_plane_id`` and ``data`` are read-only: change
+    them with :meth:`Plane.update_node`. ``data`` is an optional JSON object the editor
+    keeps without interpreting it (e.g. a memory node's type and confidence); treat it
+    as immutable.
     """
 
-    __slots__ = ("_pinned", "_portal", "_text", "_type", "height", "id", "vx", "vy", "width", "x", "y")
+    __slots__ = ("_data", "_pinned", "_portal", "_text", "_type", "height", "id", "vx", "vy", "width", "x", "y")
 
     def __init__(
         self,
@@ -91,6 +97,7 @@ class Node:
         width: float = 180.0,
         height: float = 60.0,
         portal_plane_id: str | None = None,
+        data: dict[str, Any] | None = None,
     ) -> None:
         self.id = id
         self._text = text
@@ -103,6 +110,7 @@ class Node:
         self.width = width
         self.height = height
         self._portal = portal_plane_id
+        self._data = data
 
     @property
     def text(self) -> str:
@@ -120,8 +128,12 @@ class Node:
     def portal_plane_id(self) -> str | None:
         return self._portal
 
+    @property
+    def data(self) -> dict[str, Any] | None:
+        return self._data
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d = {
             "id": self.id,
             "text": self._text,
             "type": self._type,
@@ -134,6 +146,9 @@ class Node:
             "height": self.height,
             "portalPlaneId": self._portal,
         }
+        if self._data is not None:
+            d["data"] = self._data
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Node:
@@ -149,6 +164,7 @@ class Node:
             float(d.get("width", 180.0)),
             float(d.get("height", 60.0)),
             d.get("portalPlaneId"),
+            d.get("data"),
         )
 
     def __repr__(self) -> str:
@@ -161,13 +177,14 @@ _NODE_FIELDS = {
     "type": "_type",
     "pinned": "_pinned",
     "portal_plane_id": "_portal",
+    "data": "_data",
     "x": "x",
     "y": "y",
 }
 
 
 #: node fields whose change moves nothing (a card's size comes from its text only)
-_LAYOUT_NEUTRAL = frozenset({"type", "portal_plane_id"})
+_LAYOUT_NEUTRAL = frozenset({"type", "portal_plane_id", "data"})
 
 
 @dataclass(frozen=True)
@@ -188,15 +205,24 @@ class Edge:
     a: str
     b: str
     props: EdgeProps = field(default_factory=EdgeProps)
+    #: an optional JSON object kept as it is (e.g. a memory edge's weight); immutable
+    data: dict[str, Any] | None = field(default=None, compare=True)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "a": self.a, "b": self.b, "props": self.props.to_dict()}
+        d = {"id": self.id, "a": self.a, "b": self.b, "props": self.props.to_dict()}
+        if self.data is not None:
+            d["data"] = self.data
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Edge:
         p = d.get("props", {})
         return cls(
-            d["id"], d["a"], d["b"], EdgeProps(p.get("label", ""), p.get("kind", DEFAULT_KIND), p.get("strength", 2))
+            d["id"],
+            d["a"],
+            d["b"],
+            EdgeProps(p.get("label", ""), p.get("kind", DEFAULT_KIND), p.get("strength", 2)),
+            d.get("data"),
         )
 
 

@@ -14,7 +14,8 @@ Rules: a document this session never changed is never written (a fresh or demo g
 cannot overwrite a save); saves are debounced; a write is all or nothing, so a failed
 write (a full quota) leaves the last good save in place, and the error stays until a
 save succeeds; only the tab that owns the save writes (``owner``; the browser layer
-decides ownership with Web Locks).
+decides ownership with Web Locks); and a save this tab did not write itself (another
+tab's, where Web Locks are missing) is never rotated away but kept as a saved copy.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .document import DocumentError, NewerVersion, parse_document
+from .document import MAX_BYTES, DocumentError, NewerVersion, parse_document
 from .editor import Editor
 from .model import Document
 
@@ -133,6 +134,7 @@ class Saver:
         self.saving = False
         self._last_text: str | None = None  # what CURRENT holds, known readable
         self._replace_reason: str | None = None  # move CURRENT aside before the next write
+        self.last_copy: SavedCopy | None = None  # the copy the last save kept aside, if any
 
     # ------------------------------------------------------------ restore
     async def restore(self) -> Restored:
@@ -175,8 +177,8 @@ class Saver:
             "Saved copies… downloads or opens it."
         )
 
-    async def _copy_aside(self, text: str, reason: str) -> SavedCopy | None:
-        """Write ``text`` under a new aside key (never one that exists). None if the write failed."""
+    async def _aside_key(self, reason: str, size: int) -> SavedCopy:
+        """A new aside key (never one that exists) for a copy of ``size`` characters."""
         existing = set(await self.store.keys())
         when = self.clock()
         key = f"{ASIDE_PREFIX}{when}:{reason}"
@@ -184,11 +186,16 @@ class Saver:
         while key in existing:
             key = f"{ASIDE_PREFIX}{when}-{n}:{reason}"
             n += 1
+        return _copy(key, size)
+
+    async def _copy_aside(self, text: str, reason: str) -> SavedCopy | None:
+        """Write ``text`` under a new aside key. None if the write failed."""
+        copy = await self._aside_key(reason, len(text))
         try:
-            await self.store.put({key: text})
+            await self.store.put({copy.key: text})
         except Exception:
             return None
-        return _copy(key, len(text))
+        return copy
 
     # ------------------------------------------------------------ saving
     @property
@@ -196,7 +203,9 @@ class Saver:
         return self.editor.edited and self.editor.version != self.saved_version
 
     def due(self, now_ms: float) -> bool:
-        """Call often: true once the document has been still for the debounce time."""
+        """Call often: true once ``debounce_ms`` have passed since the first unsaved change
+        (a throttle, on purpose: under continuous editing a save still happens at least
+        that often, so no more than ``debounce_ms`` of work is ever unsaved)."""
         if not self.dirty:
             self.pending_since = None
             return False
@@ -218,21 +227,26 @@ class Saver:
         version = self.editor.version
         text = self.editor.export(indent=None)
         try:
+            if len(text) > MAX_BYTES:  # the editor keeps documents below this; never write what cannot load
+                raise OSError(f"the graph is {len(text) / 1e6:.1f} MB, more than a save may hold")
             items = {KEY: text}
+            copy: SavedCopy | None = None
             current = await self.store.get(KEY)
             if current and current != text:
-                if self._replace_reason is not None:
-                    if await self._copy_aside(current, self._replace_reason) is None:
-                        raise OSError("could not keep the other tab's graph as a saved copy")
-                elif current == self._last_text or _readable(current):
-                    items[PREVIOUS_KEY] = current
-                elif await self._copy_aside(current, "unreadable") is None:
-                    raise OSError("could not keep the unreadable save as a saved copy")
+                if current == self._last_text and self._replace_reason is None:
+                    items[PREVIOUS_KEY] = current  # our own last save: known readable
+                else:
+                    # written by someone else (another tab, without Web Locks), or to be replaced
+                    # on purpose: keep it as a saved copy, in the same all-or-nothing write
+                    reason = self._replace_reason or ("replaced" if _readable(current) else "unreadable")
+                    copy = await self._aside_key(reason, len(current))
+                    items[copy.key] = current
             await self.store.put(items)
         except Exception as exc:
             self.error = failure_message(exc)
             return False
         self.error = None
+        self.last_copy = copy
         self._last_text = text
         self._replace_reason = None
         self.saved_version = version

@@ -29,6 +29,11 @@ EDGE_COLOR = {
     "context": "#9aa3b1",
     "associative": "#17a398",
     "user": "#b04fd9",
+    # the agent memory's kinds (Graphonomous): not directed for κ
+    "related": "#7d8797",
+    "contradicts": "#d1345b",
+    "supports": "#3f9a3f",
+    "derived_from": "#b07a1f",
 }
 EDGE_SELECTED = "#111827"
 LABEL_FONT = "500 10px Inter"

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from .actions import Target
 from .editor import Editor
 from .keys import KeyCommand, KeyEvent, route
+from .layout import Simulation
+from .model import Plane
 
 DRAG_THRESHOLD = 3.0  # screen px a pointer must move before a press on a node becomes a drag
 WHEEL_ZOOM = 0.0015  # zoom factor exp(-deltaY · WHEEL_ZOOM)
@@ -79,6 +81,8 @@ class PointingNode:
     node_id: str
     start: tuple[float, float]  # the node's world position when pressed
     at: tuple[float, float]  # the pointer, screen px
+    plane: Plane  # where the press happened (the drag ends there, whatever happens meanwhile)
+    sim: Simulation
     name = "pointing-node"
 
 
@@ -88,6 +92,8 @@ class DraggingNode:
     node_id: str
     start: tuple[float, float]
     at: tuple[float, float]
+    plane: Plane
+    sim: Simulation
     name = "dragging-node"
 
 
@@ -155,8 +161,11 @@ class Tools:
         response.capture = True
         if node is not None:
             editor.select([node.id])
-            editor.sim().fixed.add(node.id)
-            self.state = PointingNode(event.pointer_id, node.id, (node.x, node.y), (event.x, event.y))
+            sim = editor.sim()
+            sim.fixed.add(node.id)
+            self.state = PointingNode(
+                event.pointer_id, node.id, (node.x, node.y), (event.x, event.y), editor.plane, sim
+            )
             return response
         edge = editor.edge_at(event.x, event.y)
         if edge is not None:
@@ -188,21 +197,23 @@ class Tools:
             editor.pan_by(event.x - state.at[0], event.y - state.at[1])
             state.at = (event.x, event.y)
             return Response(repaint=True)
+        if isinstance(state, (PointingNode, DraggingNode)) and self._lost(state):
+            self._abandon()  # the plane changed or the node went away under the pointer
+            return Response(repaint=True, cursor="")
         if isinstance(state, PointingNode) and event.pointer_id == state.pointer_id:
             if math.hypot(event.x - state.at[0], event.y - state.at[1]) < DRAG_THRESHOLD:
                 return Response()
-            self.state = state = DraggingNode(state.pointer_id, state.node_id, state.start, state.at)
+            self.state = state = DraggingNode(
+                state.pointer_id, state.node_id, state.start, state.at, state.plane, state.sim
+            )
         if isinstance(state, DraggingNode) and event.pointer_id == state.pointer_id:
-            node = editor.plane.nodes.get(state.node_id)
-            if node is None:  # deleted under the pointer (e.g. by another input)
-                self.state = Idle()
-                return Response(repaint=True, cursor="")
+            node = state.plane.nodes[state.node_id]
             zoom = editor.plane.camera.zoom
             node.x += (event.x - state.at[0]) / zoom  # live position: recorded on drop
             node.y += (event.y - state.at[1]) / zoom
             node.vx = node.vy = 0.0
             state.at = (event.x, event.y)
-            editor.sim().reheat(0.25)
+            state.sim.reheat(0.25)
             editor.needs_paint = True
             return Response(repaint=True, cursor="dragging")
         if isinstance(state, Idle) and event.pointer_type != "touch":
@@ -217,16 +228,15 @@ class Tools:
             if len(self.touches) < 2:
                 self.state = Idle()
             return Response(repaint=True)
-        if isinstance(state, DraggingNode) and event.pointer_id == state.pointer_id:
-            editor.sim().fixed.discard(state.node_id)
-            node = editor.plane.nodes.get(state.node_id)
+        if isinstance(state, (PointingNode, DraggingNode)) and event.pointer_id == state.pointer_id:
+            if self._lost(state):  # nothing to record on a plane that is no longer shown
+                self._abandon()
+                return Response(repaint=True, cursor="")
+            state.sim.fixed.discard(state.node_id)
             self.state = Idle()
-            if node is not None:
+            if isinstance(state, DraggingNode):
+                node = state.plane.nodes[state.node_id]
                 editor.move_node(state.node_id, node.x, node.y, from_xy=state.start)
-            return Response(repaint=True, cursor="over-node")
-        if isinstance(state, PointingNode) and event.pointer_id == state.pointer_id:
-            editor.sim().fixed.discard(state.node_id)
-            self.state = Idle()
             return Response(repaint=True, cursor="over-node")
         if isinstance(state, Panning) and event.pointer_id == state.pointer_id:
             self.state = Idle()
@@ -245,17 +255,21 @@ class Tools:
             return Response(repaint=True, cursor="")
         return Response()
 
+    def _lost(self, state: PointingNode | DraggingNode) -> bool:
+        """Whether the pressed node is gone, or no longer on the plane shown."""
+        return self.editor.plane is not state.plane or state.node_id not in state.plane.nodes
+
     def _abandon(self) -> None:
-        """End the current gesture without recording it: a dragged node goes back to its start."""
+        """End the current gesture without recording it: a dragged node goes back to its start
+        (on the plane it was dragged on) and is free for the layout again."""
         state = self.state
-        editor = self.editor
         if isinstance(state, (PointingNode, DraggingNode)):
-            editor.sim().fixed.discard(state.node_id)
-            node = editor.plane.nodes.get(state.node_id)
+            state.sim.fixed.discard(state.node_id)
+            node = state.plane.nodes.get(state.node_id)
             if node is not None:
                 node.x, node.y = state.start
                 node.vx = node.vy = 0.0
-                editor.needs_paint = True
+            self.editor.needs_paint = True
         if not isinstance(state, EditingText):
             self.state = Idle()
 
