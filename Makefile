@@ -9,7 +9,7 @@ VPY := $(VENV)/bin/python
 VENDOR_STAMP := static/vendor/.stamp
 KAPPA_SOURCES := $(wildcard py/kappa/*.py)
 
-.PHONY: serve test test-unit test-e2e test-visual vendor venv chromium lint format bench bench-browser update-snapshots clean
+.PHONY: serve test test-unit test-e2e test-visual vendor venv chromium lint format bench bench-browser bench-memory serve-memory update-snapshots clean
 
 serve: vendor
 	$(PYTHON) scripts/serve.py $(PORT)
@@ -43,10 +43,10 @@ format: venv
 	$(VPY) -m ruff check --fix py tests e2e bench scripts
 
 test: venv vendor chromium lint
-	$(VPY) -m pytest tests py/kappa py/bend e2e
+	$(VPY) -m pytest tests py/kappa py/bend py/memory e2e
 
 test-unit: venv
-	$(VPY) -m pytest tests py/kappa py/bend
+	$(VPY) -m pytest tests py/kappa py/bend py/memory
 
 test-e2e: venv vendor chromium
 	$(VPY) -m pytest e2e
@@ -62,6 +62,12 @@ bench: venv
 
 bench-browser: venv vendor chromium
 	$(VPY) bench/bench_browser.py
+
+bench-memory: venv
+	$(VPY) bench/bench_memory.py
+
+serve-memory: venv
+	$(VPY) -m memory serve
 
 clean:
 	rm -rf static/vendor node_modules $(VENV) build dist *.egg-info

@@ -79,15 +79,39 @@ def copy_fonts() -> None:
                 shutil.copy2(file, dest / "files" / file.name)
 
 
+#: the page's wheel holds the engine alone: no dependencies, so micropip needs nothing else
+KAPPA_PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=77", "wheel"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "kappa"
+version = "{version}"
+description = "The cyclicity invariant κ: exact SCC and arc-connectivity topology analysis (pure Python)"
+requires-python = ">=3.11"
+license = "MIT"
+
+[project.scripts]
+kappa = "kappa.cli:main"
+
+[tool.setuptools]
+package-dir = {{ "" = "py" }}
+packages = ["kappa"]
+"""
+
+
 def build_kappa_wheel() -> None:
+    import tomllib
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     dest = VENDOR / "wheels"
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         build = Path(tmp) / "src"
         shutil.copytree(ROOT / "py" / "kappa", build / "py" / "kappa", ignore=shutil.ignore_patterns("__pycache__"))
-        shutil.copy2(ROOT / "pyproject.toml", build / "pyproject.toml")
-        shutil.copy2(ROOT / "README.md", build / "README.md")
+        (build / "pyproject.toml").write_text(KAPPA_PYPROJECT.format(version=version))
         run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(dest), str(build))
 
 

@@ -9,3 +9,11 @@ def test_bench_quick_runs(capsys):
     bench_engine.main(["--quick"])
     out = capsys.readouterr().out
     assert "vs networkx" in out and "bitmask" in out and "editor-like" in out
+
+
+def test_memory_bench_quick_runs(capsys):
+    import bench_memory
+
+    bench_memory.main(["--quick"])
+    out = capsys.readouterr().out
+    assert "| 2,000 |" in out and "machine load after" in out

@@ -100,13 +100,15 @@ class Inspector:
 
 
 def memory_summary(data: dict[str, Any] | None) -> str:
-    """ "semantic · confidence 0.9" for a node that came from the agent memory."""
-    if not data:
+    """The line "semantic · confidence 0.9" for a node that came from the agent memory
+    (its fields travel in ``data["memory"]``, see memory.interop); "" for other nodes."""
+    fields = (data or {}).get("memory")
+    if not isinstance(fields, dict):
         return ""
     parts = []
-    if isinstance(data.get("node_type"), str):
-        parts.append(data["node_type"])
-    confidence = data.get("confidence")
+    if isinstance(fields.get("node_type"), str):
+        parts.append(fields["node_type"])
+    confidence = fields.get("confidence")
     if isinstance(confidence, (int, float)) and not isinstance(confidence, bool):
         parts.append(f"confidence {confidence:g}")
     return " · ".join(parts)

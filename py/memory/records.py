@@ -1,0 +1,263 @@
+"""Memory nodes and edges: fields, defaults, limits and validation.
+
+A node is a piece of knowledge (``content``) with a ``node_type`` (episodic, semantic,
+procedural), a ``confidence`` in [0, 1], free ``metadata`` (a JSON object), a
+``source`` and access statistics. An edge joins two nodes with an ``edge_type``: the
+editor's kinds (causal, temporal, associative, context, user) and the Graphonomous
+spec's (related, contradicts, supports, derived_from). Only causal and temporal edges
+take part in κ, as everywhere (``kappa.DIRECTED_KINDS``).
+
+Timestamps are ISO 8601 UTC strings with milliseconds (``2026-11-30T10:00:00.000Z``),
+so they sort as text.
+
+>>> node = new_node({"content": "Revenue follows market share"}, now="2026-11-30T10:00:00.000Z")
+>>> node.id, node.node_type, node.confidence
+('node-43c5179f9b', 'semantic', 0.5)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from kappa import DIRECTED_KINDS
+
+from .errors import InvalidInput
+
+NODE_TYPES = ("episodic", "semantic", "procedural")
+EDGE_TYPES = (
+    "causal",
+    "temporal",
+    "associative",
+    "context",
+    "user",
+    "related",
+    "contradicts",
+    "supports",
+    "derived_from",
+)
+DEFAULT_NODE_TYPE = "semantic"
+DEFAULT_EDGE_TYPE = "related"
+DEFAULT_CONFIDENCE = 0.5
+DEFAULT_WEIGHT = 1.0
+MAX_ID = 200
+MAX_CONTENT = 100_000  # characters, as in the editor
+MAX_SOURCE = 1_000
+MAX_METADATA = 16_384  # characters of the metadata's JSON text
+MAX_WEIGHT = 1e6
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+__all__ = [
+    "DEFAULT_CONFIDENCE",
+    "DEFAULT_EDGE_TYPE",
+    "DEFAULT_NODE_TYPE",
+    "DIRECTED_KINDS",
+    "EDGE_TYPES",
+    "NODE_TYPES",
+    "MemoryEdge",
+    "MemoryNode",
+    "check_id",
+    "check_timestamp",
+    "edge_id_for",
+    "new_edge",
+    "new_node",
+    "node_id_for",
+    "utc_now",
+]
+
+
+def utc_now() -> str:
+    """The current time as a record timestamp."""
+    now = datetime.now(UTC)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+@dataclass(frozen=True)
+class MemoryNode:
+    id: str
+    content: str
+    node_type: str = DEFAULT_NODE_TYPE
+    confidence: float = DEFAULT_CONFIDENCE
+    metadata: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+    access_count: int = 0
+    created_at: str = ""
+    updated_at: str = ""
+    last_accessed_at: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "content": self.content,
+            "node_type": self.node_type,
+            "confidence": self.confidence,
+            "metadata": self.metadata,
+            "source": self.source,
+            "access_count": self.access_count,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "last_accessed_at": self.last_accessed_at,
+        }
+
+
+@dataclass(frozen=True)
+class MemoryEdge:
+    id: str
+    source_id: str
+    target_id: str
+    edge_type: str = DEFAULT_EDGE_TYPE
+    weight: float = DEFAULT_WEIGHT
+    metadata: dict[str, Any] = field(default_factory=dict)
+    created_at: str = ""
+    last_activated_at: str | None = None
+
+    @property
+    def directed(self) -> bool:
+        """Whether the edge takes part in κ (causal or temporal)."""
+        return self.edge_type in DIRECTED_KINDS
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "source_id": self.source_id,
+            "target_id": self.target_id,
+            "edge_type": self.edge_type,
+            "weight": self.weight,
+            "metadata": self.metadata,
+            "created_at": self.created_at,
+            "last_activated_at": self.last_activated_at,
+        }
+
+
+# ---------------------------------------------------------------- validation
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
+    )
+
+
+def check_id(value: Any, what: str = "id") -> str:
+    """A node or edge id: a non-empty string of at most MAX_ID characters, valid Unicode."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"{what} must be a non-empty string, got {_kind(value)}")
+    if len(value) > MAX_ID:
+        raise InvalidInput(f"{what} is longer than {MAX_ID} characters")
+    if _SURROGATE.search(value):
+        raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
+    return value
+
+
+def _text(value: Any, what: str, limit: int, *, empty_ok: bool = True) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, got {_kind(value)}")
+    if not empty_ok and not value.strip():
+        raise InvalidInput(f"{what} must not be empty")
+    if len(value) > limit:
+        raise InvalidInput(f"{what} has {len(value):,} characters; the limit is {limit:,}")
+    if _SURROGATE.search(value):
+        raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
+    return value
+
+
+def _number(value: Any, what: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput(f"{what} must be a number, got {_kind(value)}")
+    number = float(value)
+    if not math.isfinite(number) or not low <= number <= high:
+        raise InvalidInput(f"{what} must be between {low:g} and {high:g}, got {value!r:.30}")
+    return number
+
+
+def _metadata(value: Any, what: str = "metadata") -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{what} must be a JSON object, got {_kind(value)}")
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidInput(f"{what} must hold only JSON values ({exc})") from None
+    if len(text) > MAX_METADATA:
+        raise InvalidInput(f"{what} is {len(text):,} characters as JSON; the limit is {MAX_METADATA:,}")
+    if _SURROGATE.search(text):
+        raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
+    loaded: dict[str, Any] = json.loads(text)  # a plain, detached copy with sorted keys
+    return loaded
+
+
+def _choice(value: Any, what: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise InvalidInput(f"{what} must be one of {', '.join(choices)}, got {value!r:.40}")
+    return str(value)
+
+
+def check_timestamp(value: Any, what: str, default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z", value):
+        raise InvalidInput(f"{what} must be an ISO 8601 UTC timestamp like 2026-11-30T10:00:00.000Z")
+    return value
+
+
+def _short_hash(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:10]
+
+
+def node_id_for(content: str) -> str:
+    """The id a node gets when none is given: derived from its content (storing the same
+    content again updates that node)."""
+    return f"node-{_short_hash(content)}"
+
+
+def edge_id_for(source_id: str, target_id: str, edge_type: str) -> str:
+    """The id an edge gets when none is given: one per (source, target, type)."""
+    return f"edge-{_short_hash(source_id, target_id, edge_type)}"
+
+
+def new_node(args: Mapping[str, Any], *, now: str, existing: MemoryNode | None = None) -> MemoryNode:
+    """A validated node from caller arguments (``content`` required; ``id``, ``node_type``,
+    ``confidence``, ``metadata``, ``source`` optional). Over ``existing`` it keeps the
+    creation time and the access statistics, and takes the other fields given."""
+    if args.get("content") is None:
+        raise InvalidInput("content is required: the knowledge itself, a non-empty string")
+    content = _text(args.get("content"), "content", MAX_CONTENT, empty_ok=False)
+    node_id = check_id(args["id"]) if args.get("id") is not None else node_id_for(content)
+    base = existing or MemoryNode(node_id, content, created_at=now, updated_at=now)
+    return MemoryNode(
+        id=node_id,
+        content=content,
+        node_type=_choice(args.get("node_type", base.node_type), "node_type", NODE_TYPES),
+        confidence=_number(args.get("confidence", base.confidence), "confidence", 0.0, 1.0),
+        metadata=_metadata(args.get("metadata", base.metadata)),
+        source=_text(args.get("source", base.source), "source", MAX_SOURCE),
+        access_count=base.access_count,
+        created_at=check_timestamp(args.get("created_at"), "created_at", base.created_at),
+        updated_at=check_timestamp(args.get("updated_at"), "updated_at", now),
+        last_accessed_at=base.last_accessed_at,
+    )
+
+
+def new_edge(args: Mapping[str, Any], *, now: str, existing: MemoryEdge | None = None) -> MemoryEdge:
+    """A validated edge from caller arguments (``source_id``, ``target_id`` required; ``id``,
+    ``edge_type``, ``weight``, ``metadata`` optional)."""
+    source = check_id(args.get("source_id"), "source_id")
+    target = check_id(args.get("target_id"), "target_id")
+    base_type = existing.edge_type if existing is not None else DEFAULT_EDGE_TYPE
+    edge_type = _choice(args.get("edge_type", base_type), "edge_type", EDGE_TYPES)
+    edge_id = check_id(args["id"]) if args.get("id") is not None else edge_id_for(source, target, edge_type)
+    return MemoryEdge(
+        id=edge_id,
+        source_id=source,
+        target_id=target,
+        edge_type=edge_type,
+        weight=_number(args.get("weight", existing.weight if existing else DEFAULT_WEIGHT), "weight", 0.0, MAX_WEIGHT),
+        metadata=_metadata(args.get("metadata", existing.metadata if existing else None)),
+        created_at=check_timestamp(args.get("created_at"), "created_at", existing.created_at if existing else now),
+        last_activated_at=existing.last_activated_at if existing else None,
+    )

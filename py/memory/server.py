@@ -1,0 +1,119 @@
+"""The MCP server, on the official SDK's low-level ``Server`` (tools with explicit JSON
+Schemas and structured output): stdio by default, streamable HTTP on 127.0.0.1 as an
+option. Tool calls run one at a time in a worker thread (the store is synchronous), so
+the event loop stays responsive; a call that fails returns an MCP tool error
+(``isError``) with a clear message and writes nothing — the server never crashes on
+input.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+
+from .errors import InvalidInput, StoreUnavailable
+from .service import Memory
+from .tools import TOOLS, call, encode
+
+NAME = "bendscope-memory"
+VERSION = "0.1.0"
+INSTRUCTIONS = (
+    "A knowledge-graph memory that says whether to think or to retrieve. Store knowledge with store_node and "
+    "store_edge (causal and temporal edges are directed and count for κ). Ask with retrieve_context: when its "
+    "topology.routing is 'fast' (κ = 0), one pass over route.retrieval_context answers; when it is "
+    "'deliberate' (κ > 0), the retrieved knowledge holds feedback loops: reason over each of "
+    "route.deliberation_tasks (its nodes, κ and fault lines, within its budget) before answering. "
+    "analyze_topology gives the same analysis for any node set, or the whole graph."
+)
+
+logger = logging.getLogger("memory.server")
+
+
+def tool_list() -> list[types.Tool]:
+    return [
+        types.Tool(
+            name=tool.name,
+            description=tool.description,
+            input_schema=tool.input_schema,
+            output_schema=tool.output_schema,
+            annotations=types.ToolAnnotations(read_only_hint=tool.read_only, idempotent_hint=tool.read_only),
+        )
+        for tool in TOOLS
+    ]
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
+
+
+def build_server(memory: Memory) -> Server[Any]:
+    """An MCP server exposing ``memory``'s tools."""
+    tools = tool_list()
+    lock = anyio.Lock()
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        name, arguments = params.name, params.arguments
+        try:
+            async with lock:
+                result = await anyio.to_thread.run_sync(lambda: call(memory, name, arguments))
+        except InvalidInput as exc:
+            return _error(f"{name}: {exc}")
+        except StoreUnavailable as exc:
+            return _error(f"{name}: the store is unavailable: {exc}")
+        except Exception as exc:  # a bug of ours: report it, never crash the session
+            logger.exception("tool %s failed", name)
+            return _error(f"{name}: internal error ({type(exc).__name__}: {exc}); nothing was changed")
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=encode(result))], structured_content=result
+        )
+
+    return Server(
+        NAME,
+        version=VERSION,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def serve_stdio(memory: Memory) -> None:
+    """Serve over stdin/stdout until the client closes them."""
+    server = build_server(memory)
+    async with stdio_server() as (read, write):
+        await server.run(read, write, server.create_initialization_options())
+
+
+def serve_http(memory: Memory, port: int, *, host: str = "127.0.0.1", ready: Any = None) -> None:
+    """Serve streamable HTTP at http://host:port/mcp (127.0.0.1 only). ``port`` 0 picks a
+    free port; the URL is printed on stderr once listening (and passed to ``ready``)."""
+    import socket
+
+    import uvicorn
+
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise InvalidInput("the HTTP transport listens on 127.0.0.1 only")
+    server = build_server(memory)
+    app = server.streamable_http_app(host=host)
+    sock = socket.socket(socket.AF_INET6 if host == "::1" else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    url = f"http://{host}:{sock.getsockname()[1]}/mcp"
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    http = uvicorn.Server(config)
+
+    async def run() -> None:
+        print(f"serving MCP on {url}", file=sys.stderr, flush=True)
+        if ready is not None:
+            ready(url)
+        await http.serve(sockets=[sock])
+
+    anyio.run(run)

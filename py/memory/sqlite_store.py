@@ -1,0 +1,368 @@
+"""The embedded default store: one SQLite file (standard library ``sqlite3``).
+
+WAL journal (readers never wait for the writer), foreign keys on (deleting a node
+deletes its edges), a busy timeout and ``BEGIN IMMEDIATE`` with retries so that several
+processes can write the same file without losing anything, a schema version
+(``PRAGMA user_version``) with migrations applied on open, and an FTS5 index over node
+content for BM25 ranking. Sets of ids of any size are passed as one JSON parameter
+(``json_each``), never spliced into the SQL and never limited by SQLite's variable count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from os import PathLike
+from typing import Any
+
+from .errors import NotFound, StoreUnavailable
+from .records import MemoryEdge, MemoryNode
+from .store import Store
+
+#: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE nodes (
+        id TEXT PRIMARY KEY NOT NULL,
+        content TEXT NOT NULL,
+        node_type TEXT NOT NULL CHECK (node_type IN ('episodic', 'semantic', 'procedural')),
+        confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+        metadata TEXT NOT NULL DEFAULT '{}',
+        source TEXT NOT NULL DEFAULT '',
+        access_count INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        last_accessed_at TEXT
+    );
+    CREATE INDEX nodes_by_type ON nodes (node_type, id);
+    CREATE INDEX nodes_by_source ON nodes (source, id);
+    CREATE TABLE edges (
+        id TEXT PRIMARY KEY NOT NULL,
+        source_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        target_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        edge_type TEXT NOT NULL,
+        weight REAL NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        last_activated_at TEXT
+    );
+    CREATE INDEX edges_by_source ON edges (source_id);
+    CREATE INDEX edges_by_target ON edges (target_id);
+    CREATE VIRTUAL TABLE nodes_fts USING fts5 (
+        content, content = 'nodes', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER nodes_fts_insert AFTER INSERT ON nodes BEGIN
+        INSERT INTO nodes_fts (rowid, content) VALUES (new.rowid, new.content);
+    END;
+    CREATE TRIGGER nodes_fts_delete AFTER DELETE ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+    END;
+    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+        INSERT INTO nodes_fts (rowid, content) VALUES (new.rowid, new.content);
+    END;
+    """,
+    # 2: term document frequencies, so a search can leave out terms most nodes contain
+    """
+    CREATE VIRTUAL TABLE nodes_fts_vocab USING fts5vocab (nodes_fts, 'row');
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+BUSY_TIMEOUT_S = 30.0
+#: a search term found in more nodes than this is "common": left out of the match when the
+#: query has rarer terms (its BM25 weight is small anyway, and matching it means scoring
+#: most of the store); a query of common terms only asks for all of them first
+COMMON_DF = 2_000
+RETRIES = 20
+
+_NODE_COLUMNS = (
+    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at"
+)
+_EDGE_COLUMNS = "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at"
+_IDS = "(SELECT value FROM json_each(?))"
+
+
+def _node(row: tuple[Any, ...]) -> MemoryNode:
+    return MemoryNode(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7], row[8], row[9])
+
+
+def _edge(row: tuple[Any, ...]) -> MemoryEdge:
+    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7])
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _ids(ids: Iterable[str]) -> str:
+    return json.dumps(list(dict.fromkeys(ids)), ensure_ascii=False)
+
+
+def _locked(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+class SQLiteStore(Store):
+    """A store in one SQLite file (created when missing)."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: str | PathLike[str]) -> None:
+        self.path = str(path)
+        self.common_df = COMMON_DF
+        self._lock = threading.RLock()
+        self._depth = 0
+        try:
+            self._conn = sqlite3.connect(
+                self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+            )
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            self._retry(lambda: self._conn.execute("PRAGMA journal_mode = WAL"))
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise StoreUnavailable(f"cannot open the memory store {self.path}: {exc}") from None
+
+    # ------------------------------------------------------------ schema
+    def _migrate(self) -> None:
+        with self.transaction():
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreUnavailable(
+                    f"{self.path} was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
+                )
+            if version == 0:
+                tables = [r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                if tables:
+                    raise StoreUnavailable(f"{self.path} is an SQLite file but not a memory store")
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _statements(MIGRATIONS[step]):
+                    self._conn.execute(statement)
+                self._conn.execute(f"PRAGMA user_version = {step + 1}")
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    # ------------------------------------------------------------ transactions
+    def _retry(self, work: Any) -> Any:
+        """Run ``work`` again while another process holds the write lock (beyond the busy timeout)."""
+        for attempt in range(RETRIES):
+            try:
+                return work()
+            except sqlite3.OperationalError as exc:
+                if not _locked(exc) or attempt == RETRIES - 1:
+                    raise
+                time.sleep(min(0.05 * 2**attempt, 1.0))
+        raise AssertionError("unreachable")
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._depth = 0
+                self._conn.execute("ROLLBACK")
+                raise
+            self._depth = 0
+            try:
+                self._retry(lambda: self._conn.execute("COMMIT"))
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+                raise
+
+    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self._conn.execute(sql, params).fetchall()
+
+    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        with self.transaction():
+            return self._conn.execute(sql, params)
+
+    # ------------------------------------------------------------ nodes
+    def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
+        rows = self._query(f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS} ORDER BY id", (_ids(node_ids),))
+        return {row[0]: _node(row) for row in rows}
+
+    def put_node(self, node: MemoryNode) -> None:
+        self._write(
+            f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
+            "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
+            "access_count = excluded.access_count, created_at = excluded.created_at, "
+            "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at",
+            (
+                node.id,
+                node.content,
+                node.node_type,
+                node.confidence,
+                _json(node.metadata),
+                node.source,
+                node.access_count,
+                node.created_at,
+                node.updated_at,
+                node.last_accessed_at,
+            ),
+        )
+
+    def delete_node(self, node_id: str) -> list[str]:
+        with self.transaction():
+            edges = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT id FROM edges WHERE source_id = ? OR target_id = ? ORDER BY id", (node_id, node_id)
+                )
+            ]
+            self._conn.execute("DELETE FROM nodes WHERE id = ?", (node_id,))  # edges go by ON DELETE CASCADE
+        return edges
+
+    def list_nodes(
+        self, *, node_type: str | None = None, source: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[MemoryNode]:
+        where, params = [], []
+        if node_type is not None:
+            where.append("node_type = ?")
+            params.append(node_type)
+        if source is not None:
+            where.append("source = ?")
+            params.append(source)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self._query(
+            f"SELECT {_NODE_COLUMNS} FROM nodes {clause} ORDER BY id LIMIT ? OFFSET ?", (*params, limit, offset)
+        )
+        return [_node(row) for row in rows]
+
+    def node_ids(self) -> list[str]:
+        return [row[0] for row in self._query("SELECT id FROM nodes ORDER BY id")]
+
+    def record_access(self, node_ids: Iterable[str], when: str) -> None:
+        self._write(
+            f"UPDATE nodes SET access_count = access_count + 1, last_accessed_at = ? WHERE id IN {_IDS}",
+            (when, _ids(node_ids)),
+        )
+
+    # ------------------------------------------------------------ edges
+    def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
+        rows = self._query(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE id IN {_IDS} ORDER BY id", (_ids(edge_ids),))
+        return {row[0]: _edge(row) for row in rows}
+
+    def put_edge(self, edge: MemoryEdge) -> None:
+        try:
+            self._write(
+                f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
+                "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
+                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at",
+                (
+                    edge.id,
+                    edge.source_id,
+                    edge.target_id,
+                    edge.edge_type,
+                    edge.weight,
+                    _json(edge.metadata),
+                    edge.created_at,
+                    edge.last_activated_at,
+                ),
+            )
+        except sqlite3.IntegrityError:
+            raise NotFound(f"edge {edge.id!r}: its source or target node does not exist") from None
+
+    def delete_edge(self, edge_id: str) -> bool:
+        return self._write("DELETE FROM edges WHERE id = ?", (edge_id,)).rowcount > 0
+
+    def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        ids = _ids(node_ids)
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id IN {_IDS} AND target_id IN {_IDS} ORDER BY id",
+            (ids, ids),
+        )
+        return [_edge(row) for row in rows]
+
+    def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        ids = _ids(node_ids)
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id IN {_IDS} "
+            f"UNION SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id IN {_IDS} ORDER BY id",
+            (ids, ids),
+        )
+        return [_edge(row) for row in rows]
+
+    def all_edges(self) -> list[MemoryEdge]:
+        return [_edge(row) for row in self._query(f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY id")]
+
+    def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
+        self._write(f"UPDATE edges SET last_activated_at = ? WHERE id IN {_IDS}", (when, _ids(edge_ids)))
+
+    # ------------------------------------------------------------ search and size
+    def search(self, terms: list[str], limit: int) -> list[tuple[str, float]]:
+        """BM25 over FTS5. Terms found in more than COMMON_DF nodes are left out when rarer
+        ones exist (the cost of a match grows with the nodes it touches); a query of common
+        terms only asks first for nodes holding all of them, then for any of them."""
+        if not terms or limit <= 0:
+            return []
+        frequency = dict(self._query(f"SELECT term, doc FROM nodes_fts_vocab WHERE term IN {_IDS}", (_ids(terms),)))
+        present = [t for t in terms if frequency.get(t, 0) > 0]
+        if not present:
+            return []
+        rare = [t for t in present if frequency[t] <= self.common_df]
+        if rare:
+            return self._match(" OR ".join(map(_phrase, rare)), limit)
+        found = self._match(" AND ".join(map(_phrase, present)), limit)
+        if len(found) < limit and len(present) > 1:
+            seen = {node_id for node_id, _ in found}
+            more = self._match(" OR ".join(map(_phrase, present)), limit)
+            found += [hit for hit in more if hit[0] not in seen][: limit - len(found)]
+        return found
+
+    def _match(self, expression: str, limit: int) -> list[tuple[str, float]]:
+        rows = self._query(
+            "SELECT nodes.id, bm25(nodes_fts) AS rank FROM nodes_fts JOIN nodes ON nodes.rowid = nodes_fts.rowid "
+            "WHERE nodes_fts MATCH ? ORDER BY rank, nodes.id LIMIT ?",
+            (expression, limit),
+        )
+        return [(row[0], -float(row[1])) for row in rows if row[1] < 0]
+
+    def counts(self) -> tuple[int, int]:
+        (nodes,) = self._query("SELECT count(*) FROM nodes")[0]
+        (edges,) = self._query("SELECT count(*) FROM edges")[0]
+        return int(nodes), int(edges)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def _phrase(term: str) -> str:
+    """A search term as an FTS5 string (so no term is ever read as FTS syntax)."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements (triggers keep their inner semicolons)."""
+    out: list[str] = []
+    current = ""
+    for line in script.strip().splitlines():
+        current += line + "\n"
+        if sqlite3.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    if current.strip():
+        out.append(current.strip())
+    return out

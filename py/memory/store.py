@@ -1,0 +1,182 @@
+"""The store interface every backend implements, and ``open_store`` for store URLs.
+
+A store holds nodes and edges (``records``) and answers the queries retrieval needs:
+lexical search, the edges touching a set of nodes (expansion) and the edges between a
+set of nodes (the topology's node universe). Writes happen inside ``transaction()``:
+all of a transaction or none of it. Deleting a node deletes its edges.
+
+Backends: ``SQLiteStore`` (the embedded default: one file) and ``InMemoryStore``
+(tests). The contract suite in ``tests/test_memory_store.py`` runs against each.
+
+>>> tokenize("What drives Revenue? (R&D, rev-share)")
+['what', 'drives', 'revenue', 'r', 'd', 'rev', 'share']
+"""
+
+from __future__ import annotations
+
+import abc
+import os
+import re
+import sys
+import unicodedata
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+from .errors import InvalidInput
+from .records import MemoryEdge, MemoryNode
+
+MAX_QUERY_TERMS = 32
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def tokenize(text: str) -> list[str]:
+    """Search terms of ``text``: runs of letters and digits, case-folded, without
+    diacritics (as SQLite FTS5's unicode61 tokenizer splits text). O(len(text))."""
+    folded = unicodedata.normalize("NFKD", text.casefold())
+    plain = "".join(ch for ch in folded if not unicodedata.combining(ch))
+    return _TOKEN.findall(plain)
+
+
+def query_terms(text: str) -> list[str]:
+    """The distinct terms of a query, in order, at most MAX_QUERY_TERMS."""
+    return list(dict.fromkeys(tokenize(text)))[:MAX_QUERY_TERMS]
+
+
+class Store(abc.ABC):
+    """What retrieval, the MCP tools and the CLI need from a knowledge-graph store."""
+
+    #: a short name for messages and benchmarks
+    kind = "store"
+
+    @abc.abstractmethod
+    def transaction(self) -> AbstractContextManager[None]:
+        """All writes inside happen together or not at all (nested calls join the outer one)."""
+
+    # -- nodes
+    @abc.abstractmethod
+    def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
+        """The nodes among ``node_ids`` that exist, by id (any number of ids)."""
+
+    def get_node(self, node_id: str) -> MemoryNode | None:
+        return self.get_nodes([node_id]).get(node_id)
+
+    @abc.abstractmethod
+    def put_node(self, node: MemoryNode) -> None:
+        """Insert the node, or replace the node with its id."""
+
+    @abc.abstractmethod
+    def delete_node(self, node_id: str) -> list[str]:
+        """Delete a node and its edges; returns the ids of the deleted edges (sorted)."""
+
+    @abc.abstractmethod
+    def list_nodes(
+        self, *, node_type: str | None = None, source: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[MemoryNode]:
+        """Nodes in id order, optionally of one type and/or one source."""
+
+    @abc.abstractmethod
+    def node_ids(self) -> list[str]:
+        """Every node id, sorted."""
+
+    @abc.abstractmethod
+    def record_access(self, node_ids: Iterable[str], when: str) -> None:
+        """Count one access of each node and set its ``last_accessed_at``."""
+
+    # -- edges
+    @abc.abstractmethod
+    def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
+        """The edges among ``edge_ids`` that exist, by id."""
+
+    def get_edge(self, edge_id: str) -> MemoryEdge | None:
+        return self.get_edges([edge_id]).get(edge_id)
+
+    @abc.abstractmethod
+    def put_edge(self, edge: MemoryEdge) -> None:
+        """Insert the edge, or replace the edge with its id (both endpoints must exist)."""
+
+    @abc.abstractmethod
+    def delete_edge(self, edge_id: str) -> bool:
+        """Delete an edge; returns whether it existed."""
+
+    @abc.abstractmethod
+    def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        """Edges whose source and target are both in ``node_ids`` (any number of ids),
+        sorted by id."""
+
+    @abc.abstractmethod
+    def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        """Edges with at least one endpoint in ``node_ids``, sorted by id."""
+
+    @abc.abstractmethod
+    def all_edges(self) -> list[MemoryEdge]:
+        """Every edge, sorted by id."""
+
+    @abc.abstractmethod
+    def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
+        """Set ``last_activated_at`` of edges retrieval walked along."""
+
+    # -- search and size
+    @abc.abstractmethod
+    def search(self, terms: list[str], limit: int) -> list[tuple[str, float]]:
+        """Nodes matching any of ``terms`` (from ``query_terms``), best first, as
+        (id, relevance > 0); ties by id. BM25 ranking."""
+
+    @abc.abstractmethod
+    def counts(self) -> tuple[int, int]:
+        """(number of nodes, number of edges)."""
+
+    def close(self) -> None:  # noqa: B027 - optional for stores without resources
+        """Release the store's resources."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def default_store_path() -> Path:
+    """Where the store lives when none is named: the user's data directory."""
+    override = os.environ.get("BENDSCOPE_MEMORY_STORE")
+    if override:
+        return Path(override)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "bendscope" / "memory.sqlite3"
+
+
+def open_store(location: str | os.PathLike[str] | None = None) -> Store:
+    """Open the store a path or URL names: ``sqlite:///path``, a bare path, ``:memory:``
+    (a fresh in-memory store), or None for the default file in the user's data directory."""
+    from .inmemory_store import InMemoryStore
+    from .sqlite_store import SQLiteStore
+
+    if location is None:
+        default = default_store_path()
+        default.parent.mkdir(parents=True, exist_ok=True)
+        return SQLiteStore(default)
+    text = os.fspath(location)
+    if text in (":memory:", "memory:"):
+        return InMemoryStore()
+    if text.startswith("sqlite://"):
+        file = text[len("sqlite://") :]  # sqlite:///abs/path.sqlite3 → /abs/path.sqlite3
+        if not file.startswith("/"):
+            raise InvalidInput(f"a sqlite URL is sqlite:///absolute/path, got {text!r}")
+        return SQLiteStore(file)
+    scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", text)
+    if scheme:
+        raise InvalidInput(
+            f"store URLs of scheme {scheme.group(1)!r} are not supported yet (use a path or sqlite:///path)"
+        )
+    return SQLiteStore(text)
+
+
+def chunks(items: list[str], size: int) -> Iterator[list[str]]:
+    """``items`` in slices of at most ``size``."""
+    for i in range(0, len(items), size):
+        yield items[i : i + size]

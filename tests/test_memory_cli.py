@@ -1,0 +1,85 @@
+"""``python -m memory``: import, export, retrieve, analyze; bad input exits 2 with one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bend.demo import demo_document
+from bend.document import serialize_document
+from bend.editor import Editor
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(args: list[str], store: Path | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    env.pop("BENDSCOPE_MEMORY_STORE", None)
+    if store is not None:
+        args = [*args, "--store", str(store)]
+    return subprocess.run(
+        [sys.executable, "-m", "memory", *args], input=stdin, capture_output=True, text=True, env=env, timeout=60
+    )
+
+
+def test_import_the_demo_then_retrieve_analyze_export(tmp_path):
+    store = tmp_path / "m.sqlite3"
+    demo = serialize_document(demo_document())
+    proc = run(["import", "-"], store, demo)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["nodes_created"] == 10
+    proc = run(["retrieve", "revenue", "--limit", "5"], store)
+    response = json.loads(proc.stdout)
+    assert response["topology"]["routing"] == "deliberate" and response["count"] <= 5
+    proc = run(["analyze"], store)
+    analysis = json.loads(proc.stdout)
+    assert analysis == {**Editor(demo_document()).topology().result, "recommendation": analysis["recommendation"]}
+    proc = run(["analyze", "company", "founded-2020", "--pretty"], store)
+    assert json.loads(proc.stdout)["routing"] == "fast" and "\n  " in proc.stdout
+    proc = run(["export", "--query", "company"], store)
+    exported = json.loads(proc.stdout)
+    assert "company" in {n["id"] for n in exported["planes"][0]["nodes"]}
+    assert Editor().load(proc.stdout) is None  # the editor opens what the CLI exports
+
+
+def test_the_default_store_lives_in_the_data_directory(tmp_path):
+    env_store = tmp_path / "data" / "bendscope" / "memory.sqlite3"
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"), XDG_DATA_HOME=str(tmp_path / "data"), HOME=str(tmp_path))
+    env.pop("BENDSCOPE_MEMORY_STORE", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "memory", "analyze"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert env_store.exists() and json.loads(proc.stdout)["scc_count"] == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (["import", "-"], "not json", "not a usable Bendscope document: Not JSON"),
+        (["import", "/no/such/file.json"], "", "cannot read /no/such/file.json"),
+        (["analyze", "ghost"], "", "no node with id 'ghost'"),
+        (["analyze", "a", "--query", "x"], "", "not both"),
+        (["retrieve", ""], "", "query must be a non-empty string"),
+        (["retrieve", "x", "--limit", "0"], "", "limit must be from 1 to 200"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, args, stdin, message):
+    proc = run(args, tmp_path / "m.sqlite3", stdin)
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in proc.stderr
+
+
+def test_an_unusable_store_is_a_clear_error(tmp_path):
+    not_a_store = tmp_path / "notes.txt"
+    not_a_store.write_text("just text " * 500)
+    proc = run(["analyze"], not_a_store)
+    assert proc.returncode == 2 and "cannot open the memory store" in proc.stderr
+    proc = run(["analyze", "--store", "postgresql://host/db"])
+    assert proc.returncode == 2 and "not supported yet" in proc.stderr

@@ -1,0 +1,101 @@
+"""The memory and the editor work on the same graph: export → editor → import gives back
+the same store, the editor's topology equals ``analyze_topology``, a person's document
+comes in with sensible defaults, and a bad document changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_memory_service import business, dump, memory_on
+
+from bend.document import document_from_data, parse_document
+from bend.editor import Editor
+from memory import InvalidInput
+from memory.inmemory_store import InMemoryStore
+from memory.interop import strength_to_weight, weight_to_strength
+from memory.sqlite_store import SQLiteStore
+
+
+def test_store_editor_store_round_trip(tmp_path):
+    first = memory_on(SQLiteStore(tmp_path / "a.sqlite3"))
+    business(first)
+    first.store_node({"id": "revenue", "confidence": 0.8, "node_type": "episodic", "metadata": {"q": [1, "two"]}})
+    first.store_edge({"source_id": "ceo-alice", "target_id": "company", "edge_type": "derived_from", "weight": 0.25})
+    first.retrieve_context({"query": "revenue"})  # access counts and activation times to carry over
+    doc = first.export_document()
+    editor = Editor(document_from_data(json.loads(json.dumps(doc))))
+    editor.settle()  # the person's editor lays it out and saves it
+    saved = editor.export()
+    second = memory_on(InMemoryStore())
+    summary = second.import_document(saved)
+    assert summary["nodes"] == 8 and summary["nodes_created"] == 8 and summary["edges"] == 10
+    assert dump(second.store) == dump(first.store)
+    # importing the same document again changes nothing
+    again = second.import_document(saved)
+    assert again["nodes_created"] == 0 and again["nodes_updated"] == 0 and dump(second.store) == dump(first.store)
+
+
+def test_the_editor_and_the_server_agree_on_kappa():
+    memory = memory_on(InMemoryStore())
+    business(memory)
+    memory.store_node({"id": "extra", "content": "an isolated fact"})
+    editor = Editor(parse_document(json.dumps(memory.export_document())))
+    server = memory.analyze_topology({})
+    assert editor.topology().result == {k: v for k, v in server.items() if k != "recommendation"}
+    part = memory.export_document({"node_ids": ["revenue", "r-and-d", "company"]})
+    assert {n["id"] for n in part["planes"][0]["nodes"]} == {"revenue", "r-and-d", "company"}
+    assert [e["a"] + ">" + e["b"] for e in part["planes"][0]["edges"]] == ["revenue>r-and-d"]
+
+
+def test_edits_made_in_the_editor_come_back():
+    memory = memory_on(InMemoryStore())
+    business(memory)
+    editor = Editor(parse_document(json.dumps(memory.export_document())))
+    editor.set_text("revenue", "Revenue: what we earn")
+    fault = next(e for e in editor.plane.edges.values() if (e.a, e.b) == ("product-quality", "market-share"))
+    editor.delete_edge(fault.id)  # Unbend by hand
+    person = editor.add_node(0, 0, "A person's note")
+    editor.add_edge(person, "revenue", kind="supports", strength=5)
+    before = memory.store.get_node("revenue")
+    memory.import_document(editor.export())
+    after = memory.store.get_node("revenue")
+    assert after.content == "Revenue: what we earn" and after.updated_at > before.updated_at
+    assert after.created_at == before.created_at and after.access_count == before.access_count
+    note = memory.store.get_node(person)
+    assert (note.node_type, note.confidence, note.source) == ("semantic", 1.0, "editor")
+    supports = [e for e in memory.store.all_edges() if e.edge_type == "supports"]
+    assert len(supports) == 1 and supports[0].weight == 1.0
+    # a plain import upserts: the edge deleted in the editor is still in the store …
+    assert memory.analyze_topology({})["max_kappa"] == 1
+    editor.delete_nodes(["ceo-alice"])
+    summary = memory.import_document(editor.export(), replace=True)  # … an import with replace mirrors it
+    assert (summary["nodes_deleted"], summary["edges_deleted"]) == (1, 2)
+    assert memory.analyze_topology({})["max_kappa"] == 0
+    assert Editor(parse_document(json.dumps(memory.export_document()))).topology().result == (editor.topology().result)
+
+
+def test_a_bad_document_changes_nothing():
+    memory = memory_on(InMemoryStore())
+    business(memory)
+    before = dump(memory.store)
+    for text in ("not json", '{"nodes": ["a"], "edges": [{"source": "a", "target": "ghost"}]}', "[" * 100_000):
+        with pytest.raises(InvalidInput, match="not a usable Bendscope document"):
+            memory.import_document(text)
+    bad_data = {"nodes": [{"id": "z", "text": "z", "data": {"memory": {"confidence": 7}}}]}
+    with pytest.raises(InvalidInput, match="node 'z': confidence must be between 0 and 1"):
+        memory.import_document(json.dumps(bad_data))
+    assert dump(memory.store) == before
+
+
+def test_strength_and_weight():
+    assert [weight_to_strength(strength_to_weight(s)) for s in range(1, 6)] == [1, 2, 3, 4, 5]
+
+
+def test_exports_past_what_the_editor_opens_are_refused():
+    memory = memory_on(InMemoryStore())
+    with memory.store.transaction():
+        for i in range(20_001):
+            memory.store.put_node(__import__("memory").MemoryNode(f"n{i}", "x", created_at="t", updated_at="t"))
+    with pytest.raises(InvalidInput, match="the editor opens at most 20,000 nodes"):
+        memory.export_document()

@@ -1,0 +1,186 @@
+"""Contract tests through the real protocol: the server runs as a subprocess
+(``python -m memory serve``) and the official SDK's client talks to it over stdio, and
+once over streamable HTTP on 127.0.0.1 (a free port; the test stops the server)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from kappa_helpers import BUSINESS
+from mcp import Client, StdioServerParameters
+from test_memory_service import BUSINESS_TEXT, CANONICAL_SCC, CANONICAL_TOP
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def env(store: Path) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT / "py"), BENDSCOPE_MEMORY_STORE=str(store))
+
+
+def over_stdio(store: Path, work: Callable[[Client], Awaitable[None]]) -> None:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "memory", "serve"], env=env(store))
+
+    async def main() -> None:
+        async with Client(params, cache=None) as client:
+            await work(client)
+
+    anyio.run(main)
+
+
+async def ok(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(name, arguments)
+    assert not result.is_error, result.content
+    assert result.structured_content == json.loads(result.content[0].text)
+    return result.structured_content
+
+
+async def store_business(client: Client) -> None:
+    for node_id, text in BUSINESS_TEXT.items():
+        await ok(client, "store_node", {"id": node_id, "content": text})
+    for source, target in BUSINESS:
+        await ok(client, "store_edge", {"source_id": source, "target_id": target, "edge_type": "causal"})
+    await ok(client, "store_edge", {"source_id": "company", "target_id": "founded-2020", "edge_type": "temporal"})
+    await ok(client, "store_edge", {"source_id": "company", "target_id": "ceo-alice", "edge_type": "associative"})
+
+
+def test_tools_and_schemas(tmp_path):
+    async def work(client: Client) -> None:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(listed) == {
+            "analyze_topology",
+            "retrieve_context",
+            "store_node",
+            "store_edge",
+            "query_graph",
+            "delete_node",
+            "delete_edge",
+            "get_metrics",
+        }
+        analyze = listed["analyze_topology"]
+        assert analyze.description.startswith("Compute topological structure (SCCs, κ values, routing decision)")
+        assert set(analyze.input_schema["properties"]) == {"node_ids", "query"}
+        assert analyze.input_schema["properties"]["node_ids"]["items"] == {"type": "string"}
+        assert "recommendation" in analyze.output_schema["properties"]
+        assert listed["retrieve_context"].input_schema["required"] == ["query"]
+        assert all(tool.output_schema for tool in listed.values())
+        assert listed["query_graph"].annotations.read_only_hint is True
+        assert "think or to retrieve" in (client.instructions or "")
+
+    over_stdio(tmp_path / "m.sqlite3", work)
+
+
+def test_the_business_example_end_to_end(tmp_path):
+    async def work(client: Client) -> None:
+        await store_business(client)
+        response = await ok(client, "retrieve_context", {"query": "market share revenue"})
+        topology = response["topology"]
+        assert set(topology) == CANONICAL_TOP
+        (scc,) = topology["sccs"]
+        assert set(scc) == CANONICAL_SCC
+        assert scc["kappa"] == 1 and topology["routing"] == "deliberate"
+        assert scc["fault_line_edges"] == [{"source": "product-quality", "target": "market-share"}]
+        by_ids = await ok(client, "analyze_topology", {"node_ids": list(BUSINESS_TEXT)})
+        assert by_ids["max_kappa"] == 1 and by_ids["recommendation"].endswith("product-quality→market-share.")
+        by_query = await ok(client, "analyze_topology", {"query": "R&D funded from revenue"})
+        assert by_query["routing"] == "deliberate"
+        dag = await ok(client, "analyze_topology", {"node_ids": ["company", "founded-2020", "ceo-alice"]})
+        assert (dag["routing"], dag["max_kappa"], dag["scc_count"]) == ("fast", 0, 0)
+        metrics = await ok(client, "get_metrics", {})
+        route = metrics["topology.route"]
+        assert route["by_trigger"]["retrieve_context"]["deliberate"] >= 1
+        assert route["by_trigger"]["analyze_topology"]["fast"] == 1
+        assert metrics["topology.analyze"]["duration_ms"]["p95"] >= 0
+        listed = await ok(client, "query_graph", {"node_ids": ["revenue", "r-and-d"]})
+        assert [e["edge_type"] for e in listed["edges"]] == ["causal"]
+        deleted = await ok(client, "delete_edge", {"id": listed["edges"][0]["id"]})
+        assert deleted["status"] == "deleted"
+        gone = await ok(client, "analyze_topology", {})
+        assert (gone["routing"], gone["max_kappa"]) == ("fast", 0)  # revenue → R&D closed both loops
+
+    over_stdio(tmp_path / "m.sqlite3", work)
+
+
+def test_the_same_call_gives_the_same_bytes(tmp_path):
+    async def work(client: Client) -> None:
+        await store_business(client)
+        for name, arguments in (
+            ("retrieve_context", {"query": "customer retention"}),
+            ("analyze_topology", {}),
+            ("query_graph", {"text": "company"}),
+        ):
+            first = await client.call_tool(name, arguments)
+            second = await client.call_tool(name, arguments)
+            assert first.content[0].text == second.content[0].text
+
+    over_stdio(tmp_path / "m.sqlite3", work)
+
+
+def test_bad_input_is_a_tool_error_and_writes_nothing(tmp_path):
+    async def work(client: Client) -> None:
+        await store_business(client)
+        before = await ok(client, "query_graph", {"limit": 1000})
+        for name, arguments, message in (
+            ("store_edge", {"source_id": "revenue", "target_id": "ghost"}, "no node with id 'ghost'"),
+            ("analyze_topology", {"node_ids": ["revenue", 7]}, "node_ids[1] must be a non-empty string"),
+            ("analyze_topology", {"node_ids": ["x"] * 100_001}, "the limit is 100,000"),
+            ("store_node", {"content": "x", "confidence": 3}, "confidence must be between 0 and 1"),
+            ("retrieve_context", {"query": ""}, "query must be a non-empty string"),
+            ("delete_node", {"id": "ghost"}, "no node with id 'ghost'"),
+            ("no_such_tool", {}, "unknown tool"),
+        ):
+            result = await client.call_tool(name, arguments)
+            assert result.is_error, (name, arguments)
+            assert message in result.content[0].text
+        after = await ok(client, "query_graph", {"limit": 1000})
+        assert after == before
+        assert (await ok(client, "get_metrics", {}))["store"]["nodes"] == 8  # the server is still there
+
+    over_stdio(tmp_path / "m.sqlite3", work)
+
+
+def test_over_streamable_http(tmp_path):
+    store = tmp_path / "http.sqlite3"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memory", "serve", "--http", "0"],
+        env=env(store),
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", line)
+        assert match, line
+        url = match.group(0)
+
+        async def main() -> None:
+            async with Client(url, cache=None) as client:
+                await store_business(client)
+                topology = await ok(client, "analyze_topology", {})
+                assert topology["max_kappa"] == 1
+                result = await client.call_tool("store_node", {"content": 5})
+                assert result.is_error
+
+        anyio.run(main)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert proc.returncode is not None
+
+
+@pytest.mark.parametrize("command", [["serve", "--http", "99999"], ["serve", "--store", "postgresql://x/y"]])
+def test_serve_refuses_bad_options(tmp_path, command):
+    proc = subprocess.run(
+        [sys.executable, "-m", "memory", *command], env=env(tmp_path / "m.sqlite3"), capture_output=True, text=True,
+        timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 2 and proc.stderr.startswith("memory: error:") and "Traceback" not in proc.stderr

@@ -1,0 +1,270 @@
+"""The store contract, run against every backend (one parametrised suite), plus what is
+particular to the SQLite file: WAL, foreign keys, schema version, refusing foreign or
+newer files, and two processes writing one store at once."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memory.errors import NotFound, StoreUnavailable
+from memory.inmemory_store import InMemoryStore
+from memory.records import MemoryEdge, MemoryNode
+from memory.sqlite_store import SCHEMA_VERSION, SQLiteStore
+from memory.store import Store, open_store, query_terms, tokenize
+
+ROOT = Path(__file__).resolve().parents[1]
+T = "2026-11-30T10:00:00.000Z"
+
+
+def node(node_id: str, content: str = "", **kw) -> MemoryNode:
+    return MemoryNode(node_id, content or f"content of {node_id}", created_at=T, updated_at=T, **kw)
+
+
+def edge(edge_id: str, a: str, b: str, edge_type: str = "causal", **kw) -> MemoryEdge:
+    return MemoryEdge(edge_id, a, b, edge_type, created_at=T, **kw)
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def store(request, tmp_path) -> Iterator[Store]:
+    made: Store = SQLiteStore(tmp_path / "m.sqlite3") if request.param == "sqlite" else InMemoryStore()
+    yield made
+    made.close()
+
+
+def fill(store: Store, n: int, pairs: list[tuple[int, int]]) -> None:
+    with store.transaction():
+        for i in range(n):
+            store.put_node(node(f"n{i}"))
+        for k, (a, b) in enumerate(pairs):
+            store.put_edge(edge(f"e{k}", f"n{a}", f"n{b}"))
+
+
+def test_nodes_put_get_replace_list(store: Store):
+    store.put_node(node("b", metadata={"k": [1, 2]}, node_type="episodic", confidence=0.9, source="s1"))
+    store.put_node(node("a"))
+    assert store.get_node("b") == node("b", metadata={"k": [1, 2]}, node_type="episodic", confidence=0.9, source="s1")
+    store.put_node(node("b", "changed"))
+    assert store.get_node("b").content == "changed"
+    assert store.get_node("missing") is None
+    assert store.node_ids() == ["a", "b"]
+    assert [n.id for n in store.list_nodes(limit=1, offset=1)] == ["b"]
+    store.put_node(node("c", source="s1", node_type="procedural"))
+    assert [n.id for n in store.list_nodes(source="s1")] == ["c"]
+    assert [n.id for n in store.list_nodes(node_type="procedural")] == ["c"]
+    assert store.counts() == (3, 0)
+
+
+def test_returned_records_are_copies(store: Store):
+    store.put_node(node("a", metadata={"list": [1]}))
+    got = store.get_node("a")
+    got.metadata["list"].append(2)
+    assert store.get_node("a").metadata == {"list": [1]}
+
+
+def test_edges_and_cascading_delete(store: Store):
+    fill(store, 4, [(0, 1), (1, 2), (2, 0), (2, 3)])
+    assert store.get_edge("e1") == edge("e1", "n1", "n2")
+    assert [e.id for e in store.edges_touching(["n3"])] == ["e3"]
+    assert [e.id for e in store.edges_touching(["n0", "n3"])] == ["e0", "e2", "e3"]
+    assert store.delete_node("n2") == ["e1", "e2", "e3"]
+    assert [e.id for e in store.all_edges()] == ["e0"]
+    assert store.delete_edge("e0") is True and store.delete_edge("e0") is False
+    assert store.counts() == (3, 0)
+
+
+def test_an_edge_needs_both_nodes(store: Store):
+    store.put_node(node("a"))
+    with pytest.raises(NotFound):
+        store.put_edge(edge("e", "a", "ghost"))
+    assert store.counts() == (1, 0)
+
+
+def test_list_edges_between_any_number_of_ids(store: Store):
+    """50,000 ids: more than SQLite's variable limit (32,766), so no IN (?, ?, …) list."""
+    rng = random.Random(7)
+    n = 60_000
+    pairs = [(rng.randrange(n), rng.randrange(n)) for _ in range(30_000)]
+    fill(store, n, pairs)
+    chosen = {f"n{i}" for i in rng.sample(range(n), 50_000)}
+    got = store.list_edges_between(sorted(chosen))
+    expected = sorted(f"e{k}" for k, (a, b) in enumerate(pairs) if f"n{a}" in chosen and f"n{b}" in chosen)
+    assert [e.id for e in got] == expected and len(expected) > 10_000
+    assert len(store.get_nodes(sorted(chosen))) == 50_000
+
+
+def test_a_failed_transaction_changes_nothing(store: Store):
+    fill(store, 3, [(0, 1)])
+    with pytest.raises(RuntimeError), store.transaction():
+        store.put_node(node("new"))
+        store.delete_node("n0")
+        with store.transaction():  # nested: joins the outer one
+            store.put_edge(edge("e9", "n1", "n2"))
+        raise RuntimeError("boom")
+    assert store.node_ids() == ["n0", "n1", "n2"] and [e.id for e in store.all_edges()] == ["e0"]
+    assert [i for i, _ in store.search(["new"], 5)] == []
+
+
+def test_access_and_activation_are_recorded(store: Store):
+    fill(store, 2, [(0, 1)])
+    store.record_access(["n0", "n0", "missing"], "2026-12-01T00:00:00.000Z")
+    assert store.get_node("n0").access_count == 1
+    assert store.get_node("n0").last_accessed_at == "2026-12-01T00:00:00.000Z"
+    store.record_activation(["e0"], "2026-12-02T00:00:00.000Z")
+    assert store.get_edge("e0").last_activated_at == "2026-12-02T00:00:00.000Z"
+
+
+def test_search_ranks_by_bm25(store: Store):
+    store.put_node(node("quality", "Product quality is what R&D buys"))
+    store.put_node(node("share", "Market share drives revenue; revenue funds R&D; revenue revenue"))
+    store.put_node(node("other", "Unrelated: the office has a garden"))
+    store.put_node(node("accent", "Café prices"))
+    ranked = store.search(query_terms("revenue"), 10)
+    assert [i for i, _ in ranked] == ["share"]
+    ranked = store.search(query_terms("R&D quality"), 10)
+    assert ranked[0][0] == "quality" and {i for i, _ in ranked} == {"quality", "share"}
+    assert all(score > 0 for _, score in ranked)
+    assert [i for i, _ in store.search(query_terms("cafe"), 10)] == ["accent"]  # diacritics folded
+    assert store.search(query_terms('"NEAR( OR AND * :x'), 10) == []  # FTS syntax is only text
+    assert store.search([], 10) == []
+    store.put_node(node("quality", "now about gardens"))  # re-indexed on change
+    assert [i for i, _ in store.search(["quality"], 10)] == []
+    store.delete_node("share")
+    assert store.search(["revenue"], 10) == []
+
+
+def test_tokenize_matches_fts5_unicode61():
+    assert tokenize("Ünïcode_words, R&D 2026!") == ["unicode", "words", "r", "d", "2026"]
+    assert query_terms("a a b") == ["a", "b"]
+
+
+# ---------------------------------------------------------------- SQLite only
+def test_sqlite_file_settings_and_reopen(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    with SQLiteStore(path) as store:
+        fill(store, 2, [(0, 1)])
+    with SQLiteStore(path) as store:
+        assert store.counts() == (2, 1) and store.schema_version == SCHEMA_VERSION
+        conn = store._conn
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+
+
+def test_sqlite_refuses_foreign_and_newer_files(tmp_path):
+    foreign = tmp_path / "other.sqlite3"
+    conn = sqlite3.connect(foreign)
+    conn.execute("CREATE TABLE notes (x)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreUnavailable, match="not a memory store"):
+        SQLiteStore(foreign)
+    newer = tmp_path / "newer.sqlite3"
+    SQLiteStore(newer).close()
+    conn = sqlite3.connect(newer)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreUnavailable, match="newer version"):
+        SQLiteStore(newer)
+    not_sqlite = tmp_path / "text.sqlite3"
+    not_sqlite.write_text("hello " * 1000)
+    with pytest.raises(StoreUnavailable):
+        SQLiteStore(not_sqlite)
+
+
+def test_store_urls(tmp_path):
+    assert isinstance(open_store(":memory:"), InMemoryStore)
+    with open_store(f"sqlite://{tmp_path}/u.sqlite3") as store:
+        assert isinstance(store, SQLiteStore) and store.path == f"{tmp_path}/u.sqlite3"
+    from memory.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="not supported yet"):
+        open_store("postgresql://localhost/db")
+    with pytest.raises(InvalidInput):
+        open_store("sqlite://relative.db")
+
+
+WRITER = """
+import sys
+sys.path.insert(0, {py!r})
+from memory.sqlite_store import SQLiteStore
+from memory.records import MemoryNode, MemoryEdge
+T = "2026-11-30T10:00:00.000Z"
+store = SQLiteStore({path!r})
+tag = sys.argv[1]
+for i in range(300):
+    with store.transaction():
+        store.put_node(MemoryNode(f"{{tag}}-{{i}}", f"text {{tag}} {{i}}", created_at=T, updated_at=T))
+        if i:
+            a, b = f"{{tag}}-{{i - 1}}", f"{{tag}}-{{i}}"
+            store.put_edge(MemoryEdge(f"{{tag}}-e{{i}}", a, b, "causal", created_at=T))
+    store.record_access(["shared"], T)
+store.close()
+"""
+
+
+def test_two_processes_writing_one_store_lose_nothing(tmp_path):
+    path = tmp_path / "shared.sqlite3"
+    with SQLiteStore(path) as store:
+        store.put_node(node("shared"))
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER.format(py=str(ROOT / "py"), path=str(path)))
+    procs = [subprocess.Popen([sys.executable, str(script), tag]) for tag in ("a", "b")]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    with SQLiteStore(path) as store:
+        assert store.counts() == (601, 598)
+        assert store.get_node("shared").access_count == 600  # every increment of both writers
+        assert json.loads(json.dumps(store.get_node("a-299").to_dict()))["content"] == "text a 299"
+
+
+def test_concurrent_reader_sees_committed_state_only(tmp_path):
+    path = tmp_path / "wal.sqlite3"
+    writer, reader = SQLiteStore(path), SQLiteStore(path)
+    with writer.transaction():
+        writer.put_node(node("x"))
+        assert reader.get_node("x") is None  # not committed yet: WAL readers are not blocked
+    assert reader.get_node("x") is not None
+    writer.close()
+    reader.close()
+
+
+def test_sqlite_search_leaves_out_common_terms_when_rarer_ones_exist(tmp_path):
+    with SQLiteStore(tmp_path / "c.sqlite3") as store:
+        store.common_df = 3
+        with store.transaction():
+            for i in range(6):
+                store.put_node(node(f"c{i}", f"common filler words {i}"))
+            store.put_node(node("r1", "common and rare"))
+            store.put_node(node("r2", "rare only"))
+        assert {i for i, _ in store.search(["common", "rare"], 10)} == {"r1", "r2"}
+        assert [i for i, _ in store.search(["common", "filler"], 2)] == ["c0", "c1"]  # all of them first
+        found = store.search(["common", "and"], 10)  # "and" is rare: only r1
+        assert [i for i, _ in found] == ["r1"]
+        both = [i for i, _ in store.search(["common", "words", "zzz"], 10)]
+        assert both[:6] == [f"c{i}" for i in range(6)] and both[6:] == ["r1"]  # all terms first, then any
+        assert store.search(["zzz"], 10) == []
+
+
+def test_sqlite_migrates_an_older_store(tmp_path):
+    from memory.sqlite_store import MIGRATIONS, _statements
+
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    for statement in _statements(MIGRATIONS[0]):
+        conn.execute(statement)
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute(
+        f"INSERT INTO nodes VALUES ('a', 'kept across the upgrade', 'semantic', 0.5, '{{}}', '', 0, '{T}', '{T}', NULL)"
+    )
+    conn.commit()
+    conn.close()
+    with SQLiteStore(path) as store:
+        assert store.schema_version == SCHEMA_VERSION == 2
+        assert [i for i, _ in store.search(["upgrade"], 5)] == ["a"]
