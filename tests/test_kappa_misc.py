@@ -96,6 +96,16 @@ def test_cache_drops_the_least_recently_used():
     assert cache.hits == hits + 1 and len(cache) == 2
 
 
+def test_cache_grows_to_the_number_of_loops():
+    """274 SCCs with the old fixed 256 entries gave 0 hits in 2,192 lookups (oldest-first eviction)."""
+    rings = [(f"r{k}-{i}", f"r{k}-{(i + 1) % 3}") for k in range(274) for i in range(3)]
+    cache = KappaCache()
+    analyze(nodes_of(rings), edges_of(rings), cache=cache)
+    extra = [*rings, ("r0-0", "lonely")]  # one edit elsewhere
+    analyze(nodes_of(extra), edges_of(extra), cache=cache)
+    assert cache.hits == 274 and cache.max_entries >= 548
+
+
 def test_engine_is_pure_standard_library():
     allowed = {"__future__", "argparse", "collections", "dataclasses", "json", "logging", "os", "sys", "time", "typing"}
     for path in (Path(__file__).resolve().parents[1] / "py" / "kappa").glob("*.py"):

@@ -111,3 +111,51 @@ def test_removal_descriptions():
     assert shrink["description"] == "shrinks loop"
     absent = preview_edge_removal(["a", "b"], edges_of([("a", "b")], "context"), "a", "b")
     assert absent["removes_arc"] is False and absent["description"] == "no topological change"
+
+
+@st.composite
+def strong_with_missing_arc(draw):
+    """A strongly connected digraph (2–12 nodes) and a pair (u, v) that is not an arc."""
+    n = draw(st.integers(min_value=2, max_value=12))
+    names = [f"v{i:02d}" for i in range(n)]
+    cycle = [(names[i], names[(i + 1) % n]) for i in range(n)]
+    extra = draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names)), max_size=3 * n))
+    arcs = sorted({*cycle, *((a, b) for a, b in extra if a != b)})
+    missing = [(a, b) for a in names for b in names if a != b and (a, b) not in arcs]
+    if not missing:
+        return names, arcs[:-1], arcs[-1][0], arcs[-1][1]  # complete: drop one arc and add it back
+    u, v = draw(st.sampled_from(missing))
+    return names, arcs, u, v
+
+
+@settings(max_examples=400, deadline=None)
+@given(strong_with_missing_arc())
+def test_a_new_arc_inside_a_loop_is_previewed_without_cutting_again(case):
+    """κ rises by one exactly when the arc crosses every minimum cut (minimum_cut_sides)."""
+    names, arcs, u, v = case
+    after = analyze(names, edges_of([*arcs, (u, v)]))
+    p = preview_edge_impact(names, edges_of(arcs), u, v)
+    assert p["scc_kappa_after"] == scc_of(after, u)["kappa"]
+    assert p["kappa_after"] == after["max_kappa"]
+
+
+def test_previews_of_existing_arcs_cut_nothing(monkeypatch):
+    """Connect-to on a 100-node complete digraph re-cut the SCC for every existing arc (17.8 s)."""
+    import kappa.mincut as mincut
+    import kappa.preview as preview
+
+    names = [f"n{i:03d}" for i in range(100)]
+    arcs = [(a, b) for a in names for b in names if a != b]
+    base = analyze(names, edges_of(arcs))
+    calls: list[int] = []
+    original = mincut.arc_strong_connectivity
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(preview, "arc_strong_connectivity", counting)
+    impacts = preview_edge_impacts(names, edges_of(arcs), "n000", names[1:51], base=base)
+    assert calls == []
+    assert {p["description"] for p in impacts.values()} == {"no topological change"}
+    assert {p["scc_kappa_after"] for p in impacts.values()} == {99}

@@ -36,8 +36,11 @@ class KappaCache:
 
     Pass one instance to successive ``analyze`` calls (the editor keeps one per
     plane) so SCCs whose arcs did not change are not cut again. Bounded: past
-    ``max_entries`` the least recently used entry is dropped. Entries are
-    immutable; every result handed out is a fresh copy, so callers may change it.
+    ``max_entries`` the least recently used entry is dropped. Sized by need: an
+    ``analyze`` of a graph with c nontrivial SCCs grows the bound to 2c (this graph's
+    and the previous version's), up to ``growth_limit`` — a fixed bound smaller than
+    the SCC count would evict every entry before its next use. Entries are immutable;
+    every result handed out is a fresh copy, so callers may change it.
 
     >>> KappaCache(0)
     Traceback (most recent call last):
@@ -45,16 +48,21 @@ class KappaCache:
     ValueError: max_entries must be a positive int, got 0
     """
 
-    def __init__(self, max_entries: int = 256) -> None:
+    def __init__(self, max_entries: int = 256, growth_limit: int = 100_000) -> None:
         if isinstance(max_entries, bool) or not isinstance(max_entries, int) or max_entries < 1:
             raise ValueError(f"max_entries must be a positive int, got {max_entries!r}")
         self.max_entries = max_entries
+        self.growth_limit = max(growth_limit, max_entries)
         self._data: dict[tuple[Any, ...], CachedKappa] = {}
         self.hits = 0
         self.misses = 0
 
     def __len__(self) -> int:
         return len(self._data)
+
+    def reserve(self, entries: int) -> None:
+        """Make room for at least ``entries`` entries (up to ``growth_limit``)."""
+        self.max_entries = max(self.max_entries, min(entries, self.growth_limit))
 
     def get(self, key: tuple[Any, ...]) -> CachedKappa | None:
         value = self._data.pop(key, None)
@@ -113,6 +121,8 @@ def analyze_digraph(
     ids = graph.ids
     components = [c for c in strongly_connected_components(graph.out) if len(c) > 1]
     components.sort(key=lambda c: c[0])
+    if cache is not None:
+        cache.reserve(2 * len(components))
     in_scc = bytearray(len(ids))
     sccs = []
     max_kappa = 0

@@ -26,7 +26,7 @@ from typing import Any
 
 from .analyze import DEFAULT_EXACT_LIMIT, KappaCache, _check_limit, analyze_digraph
 from .digraph import Digraph, build_digraph
-from .mincut import arc_strong_connectivity
+from .mincut import arc_strong_connectivity, minimum_cut_sides
 from .scc import strongly_connected_components
 
 __all__ = ["preview_edge_impact", "preview_edge_impacts", "preview_edge_removal"]
@@ -118,6 +118,18 @@ def preview_edge_impacts(
                 reaches_u[a] = 1
                 stack.append(a)
 
+    sides: dict[int, tuple[frozenset[int], frozenset[int], dict[int, int]]] = {}  # per SCC, computed once
+
+    def crosses_every_minimum_cut(members: list[int], kappa: int, a: int, b: int) -> bool:
+        """Whether a → b (inside one SCC) crosses every minimum cut: then κ rises by 1."""
+        key = comp[a]
+        if key not in sides:
+            local = {w: i for i, w in enumerate(members)}
+            every, some = minimum_cut_sides([[local[w] for w in out[x] if w in local] for x in members], kappa)
+            sides[key] = (every, some, local)
+        every, some, local = sides[key]
+        return local[a] in every and local[b] not in some
+
     results: dict[str, dict[str, Any]] = {}
     for target, v in zip(target_list, indices, strict=True):
         own = kappas[comp[u]] if comp[u] >= 0 else 0
@@ -138,16 +150,18 @@ def preview_edge_impacts(
         members = sorted(merged)
         old = {comp[w] for w in members if comp[w] >= 0}
         scc_before = max((kappas[c] for c in old), default=0)
-        exists = v in out[u]  # then u, v share an SCC already and nothing changes
-        if not exists:
+        same = len(old) == 1 and all(comp[w] >= 0 for w in members)
+        if v in out[u]:  # the arc exists: u and v share an SCC already and nothing changes
+            scc_after = scc_before
+        elif same and len(members) <= exact_limit:  # inside one SCC: κ rises by 1 or not at all
+            scc_after = scc_before + crosses_every_minimum_cut(members, scc_before, u, v)
+        else:
             out[u].append(v)
-        try:
-            scc_after = _kappa_of(out, members, exact_limit)
-        finally:
-            if not exists:
+            try:
+                scc_after = _kappa_of(out, members, exact_limit)
+            finally:
                 out[u].pop()
         after = max([scc_after] + [k for c, k in enumerate(kappas) if c not in old])
-        same = len(old) == 1 and all(comp[w] >= 0 for w in members)
         if not old:
             description = "creates feedback loop"
         elif len(old) > 1:
