@@ -32,7 +32,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 from memory import Memory
 from memory.records import MemoryEdge, MemoryNode
 from memory.sqlite_store import SQLiteStore
-from memory.store import query_terms
 from memory.telemetry import ANALYZE
 from memory.telemetry import percentile as nearest_rank
 
@@ -129,9 +128,8 @@ def run(n: int, calls: int, limits: tuple[int, ...]) -> list[dict[str, float]]:
                 whole.append((time.perf_counter() - t0) * 1000)
             search: list[float] = []
             for q in queries:
-                terms = query_terms(q)
                 t0 = time.perf_counter()
-                store.search(terms, limit)
+                store.search(q, limit)
                 search.append((time.perf_counter() - t0) * 1000)
             rows.append(
                 {

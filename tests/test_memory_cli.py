@@ -83,3 +83,10 @@ def test_an_unusable_store_is_a_clear_error(tmp_path):
     assert proc.returncode == 2 and "cannot open the memory store" in proc.stderr
     proc = run(["analyze", "--store", "postgresql://host/db"])
     assert proc.returncode == 2 and "not supported yet" in proc.stderr
+
+
+def test_usage_errors_are_one_line_too(tmp_path):
+    for args in (["retrieve"], ["nonsense"], ["analyze", "--limit", "x"], ["analyze", "--store", ""]):
+        proc = run(args)
+        assert proc.returncode == 2, args
+        assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith("memory: error:"), proc.stderr

@@ -55,6 +55,8 @@ def test_edits_made_in_the_editor_come_back():
     editor.set_text("revenue", "Revenue: what we earn")
     fault = next(e for e in editor.plane.edges.values() if (e.a, e.b) == ("product-quality", "market-share"))
     editor.delete_edge(fault.id)  # Unbend by hand
+    drives = next(e for e in editor.plane.edges.values() if (e.a, e.b) == ("market-share", "revenue"))
+    editor.set_edge(drives.id, label="drives")
     person = editor.add_node(0, 0, "A person's note")
     editor.add_edge(person, "revenue", kind="supports", strength=5)
     before = memory.store.get_node("revenue")
@@ -66,6 +68,10 @@ def test_edits_made_in_the_editor_come_back():
     assert (note.node_type, note.confidence, note.source) == ("semantic", 1.0, "editor")
     supports = [e for e in memory.store.all_edges() if e.edge_type == "supports"]
     assert len(supports) == 1 and supports[0].weight == 1.0
+    labelled = memory.store.get_edge(drives.id)
+    assert labelled.metadata == {"label": "drives"}  # the drawn label is the edge's metadata "label"
+    exported = memory.export_document()["planes"][0]["edges"]
+    assert next(e for e in exported if e["id"] == drives.id)["props"]["label"] == "drives"
     # a plain import upserts: the edge deleted in the editor is still in the store …
     assert memory.analyze_topology({})["max_kappa"] == 1
     editor.delete_nodes(["ceo-alice"])

@@ -398,3 +398,80 @@ def test_analyze_topology_is_worded_as_the_spec_says():
         "delete_edge",
         "get_metrics",
     ]
+
+
+# ---------------------------------------------------------------- review findings
+def test_storing_an_edge_again_never_makes_a_second_one(store: Store):
+    """{a, b} → related edge E; E changed to causal by id; {a, b} again made a second causal edge."""
+    memory = memory_on(store)
+    business(memory)
+    first = memory.store_edge({"source_id": "ceo-alice", "target_id": "founded-2020"})["edge"]
+    memory.store_edge({"id": first["id"], "source_id": "ceo-alice", "target_id": "founded-2020", "edge_type": "causal"})
+    again = memory.store_edge({"source_id": "ceo-alice", "target_id": "founded-2020"})
+    assert again["status"] == "unchanged" and again["edge"]["id"] == first["id"]
+    between = memory.query_graph({"node_ids": ["ceo-alice", "founded-2020"]})["edges"]
+    assert [e["edge_type"] for e in between] == ["causal"]
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "message"),
+    [
+        ("store_node", {"content": "x", "confidence": 10**400}, "confidence must be between 0 and 1"),
+        ("store_edge", {"source_id": "revenue", "target_id": "company", "weight": 10**400}, "weight must be between"),
+        ("store_node", {"id": "a\x00b", "content": "x"}, "must not contain control characters"),
+        ("store_node", {"content": "x", "metadata": {"deep": [[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}}, "nested more than"),
+    ],
+)
+def test_more_bad_values_are_refused(store: Store, name, arguments, message):
+    memory = memory_on(store)
+    business(memory)
+    before = dump(store)
+    with pytest.raises(InvalidInput, match=message):
+        call(memory, name, arguments)
+    assert dump(store) == before
+
+
+def test_filters_apply_before_the_page_is_cut(store: Store):
+    memory = memory_on(store)
+    for i in range(30):
+        memory.store_node({"id": f"s{i:02d}", "content": f"quarterly report number {i} report report"})
+    memory.store_node({"id": "episode", "content": "a quarterly report", "node_type": "episodic"})
+    found = memory.query_graph({"text": "quarterly report", "node_type": "episodic", "limit": 1})
+    assert [n["id"] for n in found["nodes"]] == ["episode"]
+    retrieved = memory.retrieve_context({"query": "quarterly report", "node_types": ["episodic"], "limit": 1})
+    assert [r["id"] for r in retrieved["results"]] == ["episode"]
+
+
+def test_analysis_by_query_only_looks(store: Store):
+    memory = memory_on(store)
+    business(memory)
+    before = dump(store)
+    memory.analyze_topology({"query": "revenue"})
+    memory.export_document({"query": "revenue"})
+    assert dump(store) == before  # no access counted, no edge activated
+
+
+def test_seeds_keep_their_own_relevance_and_hop(store: Store):
+    memory = memory_on(store)
+    business(memory)
+    response = memory.retrieve_context({"query": "market share revenue R&D quality", "limit": 8})
+    assert all(r["hop"] == 0 for r in response["results"] if r["via"] is None)
+    assert all(0 < r["relevance"] <= 1 for r in response["results"])
+    assert response["stats"]["seeds"] == sum(r["hop"] == 0 for r in response["results"])
+
+
+def test_the_exact_limit_reaches_retrieval(store: Store):
+    memory = memory_on(store)
+    business(memory)
+    memory.exact_limit = 3
+    response = memory.retrieve_context({"query": "market share revenue R&D quality retention", "limit": 8})
+    (scc,) = response["topology"]["sccs"]
+    assert scc["approximate"] is True and scc["kappa"] == 5
+
+
+def test_two_memories_can_share_one_telemetry_bus(store: Store):
+    bus = Telemetry()
+    first, second = Memory(store, telemetry=bus), Memory(store, telemetry=bus)
+    first.analyze_topology({})
+    assert first.get_metrics()["topology.analyze"]["count"] == 1
+    assert second.get_metrics()["topology.analyze"]["count"] == 1

@@ -18,7 +18,7 @@ from memory.errors import NotFound, StoreUnavailable
 from memory.inmemory_store import InMemoryStore
 from memory.records import MemoryEdge, MemoryNode
 from memory.sqlite_store import SCHEMA_VERSION, SQLiteStore
-from memory.store import Store, open_store, query_terms, tokenize
+from memory.store import Store, open_store, query_words, tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 T = "2026-11-30T10:00:00.000Z"
@@ -109,7 +109,7 @@ def test_a_failed_transaction_changes_nothing(store: Store):
             store.put_edge(edge("e9", "n1", "n2"))
         raise RuntimeError("boom")
     assert store.node_ids() == ["n0", "n1", "n2"] and [e.id for e in store.all_edges()] == ["e0"]
-    assert [i for i, _ in store.search(["new"], 5)] == []
+    assert [i for i, _ in store.search("new", 5)] == []
 
 
 def test_access_and_activation_are_recorded(store: Store):
@@ -126,23 +126,76 @@ def test_search_ranks_by_bm25(store: Store):
     store.put_node(node("share", "Market share drives revenue; revenue funds R&D; revenue revenue"))
     store.put_node(node("other", "Unrelated: the office has a garden"))
     store.put_node(node("accent", "Café prices"))
-    ranked = store.search(query_terms("revenue"), 10)
+    ranked = store.search("revenue", 10)
     assert [i for i, _ in ranked] == ["share"]
-    ranked = store.search(query_terms("R&D quality"), 10)
+    ranked = store.search("R&D quality", 10)
     assert ranked[0][0] == "quality" and {i for i, _ in ranked} == {"quality", "share"}
     assert all(score > 0 for _, score in ranked)
-    assert [i for i, _ in store.search(query_terms("cafe"), 10)] == ["accent"]  # diacritics folded
-    assert store.search(query_terms('"NEAR( OR AND * :x'), 10) == []  # FTS syntax is only text
-    assert store.search([], 10) == []
+    assert [i for i, _ in store.search("cafe", 10)] == ["accent"]  # diacritics folded
+    assert store.search('"NEAR( OR AND * :x', 10) == []  # FTS syntax is only text
+    assert store.search("", 10) == []
     store.put_node(node("quality", "now about gardens"))  # re-indexed on change
-    assert [i for i, _ in store.search(["quality"], 10)] == []
+    assert [i for i, _ in store.search("quality", 10)] == []
     store.delete_node("share")
-    assert store.search(["revenue"], 10) == []
+    assert store.search("revenue", 10) == []
+
+
+WORDS = ["Straße", "Fuß", "λόγος", "ﬁnance", "Ｒｅｖｅｎｕｅ", "Ünïcode", "東京"]
+
+
+def test_search_finds_words_of_every_script(store: Store):
+    """A query is folded the way the store indexes (ß, ς, ﬁ and fullwidth stay as they are)."""
+    for i, word in enumerate(WORDS):
+        store.put_node(node(f"w{i}", f"about {word} today"))
+    for i, word in enumerate(WORDS):
+        assert [n for n, _ in store.search(word, 5)] == [f"w{i}"], word
+    assert [n for n, _ in store.search("STRASSE", 5)] == []  # not the same word, as in FTS5
+    assert [n for n, _ in store.search("ünicode", 5)] == ["w5"]
+
+
+def test_both_backends_rank_alike(tmp_path):
+    texts = [
+        "Market share: the share of the segment we win",
+        "Revenue follows market share and customer retention",
+        "R&D is funded from revenue",
+        "Product quality is what R&D buys; it wins market share",
+        "Customer retention: churn and renewals, driven by market share",
+        "The company was founded in 2020",
+    ]
+    stores: list[Store] = [SQLiteStore(tmp_path / "r.sqlite3"), InMemoryStore()]
+    results = []
+    for store in stores:
+        for i, text in enumerate(texts):
+            store.put_node(node(f"t{i}", text))
+        results.append([(i, round(score, 6)) for i, score in store.search("market share revenue R&D", 10)])
+        store.close()
+    assert results[0] == results[1]
 
 
 def test_tokenize_matches_fts5_unicode61():
     assert tokenize("Ünïcode_words, R&D 2026!") == ["unicode", "words", "r", "d", "2026"]
-    assert query_terms("a a b") == ["a", "b"]
+    assert query_words("a A b") == ["a", "b"]
+
+
+def test_a_busy_store_says_so_instead_of_waiting_forever(tmp_path, monkeypatch):
+    import memory.sqlite_store as sqlite_store
+
+    monkeypatch.setattr(sqlite_store, "BUSY_GIVE_UP_S", 0.3)
+    path = tmp_path / "busy.sqlite3"
+    holder = sqlite3.connect(path, timeout=0.1)
+    SQLiteStore(path).close()
+    holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    store = SQLiteStore.__new__(SQLiteStore)
+    try:
+        store = SQLiteStore(path)
+    except StoreUnavailable as exc:  # even opening may find it busy (the migration check writes)
+        assert "busy" in str(exc)
+    else:
+        with pytest.raises(StoreUnavailable, match="busy"):
+            store.put_node(node("x"))
+        store.close()
+    holder.rollback()
+    holder.close()
 
 
 # ---------------------------------------------------------------- SQLite only
@@ -243,13 +296,16 @@ def test_sqlite_search_leaves_out_common_terms_when_rarer_ones_exist(tmp_path):
                 store.put_node(node(f"c{i}", f"common filler words {i}"))
             store.put_node(node("r1", "common and rare"))
             store.put_node(node("r2", "rare only"))
-        assert {i for i, _ in store.search(["common", "rare"], 10)} == {"r1", "r2"}
-        assert [i for i, _ in store.search(["common", "filler"], 2)] == ["c0", "c1"]  # all of them first
-        found = store.search(["common", "and"], 10)  # "and" is rare: only r1
-        assert [i for i, _ in found] == ["r1"]
-        both = [i for i, _ in store.search(["common", "words", "zzz"], 10)]
-        assert both[:6] == [f"c{i}" for i in range(6)] and both[6:] == ["r1"]  # all terms first, then any
-        assert store.search(["zzz"], 10) == []
+        exact = InMemoryStore()
+        for n in [store.get_node(i) for i in store.node_ids()]:
+            exact.put_node(n)
+        # candidates from the rare word (+ the common words' BM25 terms), topped up from all words:
+        # the same scores as plain BM25 over every word
+        for query, limit in (("common rare", 10), ("common rare", 2), ("common filler", 3), ("common and", 10)):
+            got = [(i, round(score, 9)) for i, score in store.search(query, limit)]
+            want = [(i, round(score, 9)) for i, score in exact.search(query, limit)]
+            assert got == want, query
+        assert store.search("zzz", 10) == []
 
 
 def test_sqlite_migrates_an_older_store(tmp_path):
@@ -267,4 +323,4 @@ def test_sqlite_migrates_an_older_store(tmp_path):
     conn.close()
     with SQLiteStore(path) as store:
         assert store.schema_version == SCHEMA_VERSION == 2
-        assert [i for i, _ in store.search(["upgrade"], 5)] == ["a"]
+        assert [i for i, _ in store.search("upgrade", 5)] == ["a"]

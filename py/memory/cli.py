@@ -15,7 +15,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from .errors import InvalidInput, StoreUnavailable
 from .service import Memory
@@ -24,11 +24,19 @@ from .store import default_store_path, open_store
 MAX_FILE = 64 * 1024 * 1024
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2), like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"memory: error: {message} (see python -m memory --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
 def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--store", help=f"store path or sqlite:///path (default {default_store_path()})", default=None)
-    parser = argparse.ArgumentParser(prog="python -m memory", description="Bendscope agent memory (κ-aware)")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="python -m memory", description="Bendscope agent memory (κ-aware)")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     serve = sub.add_parser("serve", parents=[common], help="serve the MCP tools (stdio by default)")
     serve.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT (0: a free port)")
     imp = sub.add_parser("import", parents=[common], help="store a Bendscope document's nodes and edges")

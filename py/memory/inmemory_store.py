@@ -1,6 +1,6 @@
 """A store in plain dicts, for tests and ``--store :memory:``. Same contract as the
 SQLite store: transactions (a failed one is undone), cascading node deletion, BM25
-search with the same tokenization as FTS5's unicode61."""
+search with FTS5's tokenization and formula (so both rank plain text alike)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from dataclasses import replace
 
 from .errors import NotFound
 from .records import MemoryEdge, MemoryNode
-from .store import Store, tokenize
+from .store import Store, fold, query_words, tokenize
 
 K1 = 1.2  # BM25 parameters, as FTS5's bm25()
 B = 0.75
+MIN_IDF = 1e-6  # FTS5 clamps the IDF of terms in more than half the rows to this
 
 
 class InMemoryStore(Store):
@@ -29,6 +30,10 @@ class InMemoryStore(Store):
         self._postings: dict[str, set[str]] = {}  # term → node ids
         self._depth = 0
         self._saved: tuple[dict[str, MemoryNode], dict[str, MemoryEdge]] | None = None
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        yield  # one thread, no concurrent writer: every read is consistent
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -148,8 +153,9 @@ class InMemoryStore(Store):
                     self.edges[edge_id] = replace(edge, last_activated_at=when)
 
     # ------------------------------------------------------------ search and size
-    def search(self, terms: list[str], limit: int) -> list[tuple[str, float]]:
-        """BM25 over the node contents: O(postings of the terms)."""
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """BM25 over the node contents, as FTS5 computes it: O(postings of the words)."""
+        terms = [fold(word) for word in query_words(query)]
         n = len(self._terms)
         if not terms or limit <= 0 or n == 0:
             return []
@@ -159,7 +165,8 @@ class InMemoryStore(Store):
             ids = self._postings.get(term)
             if not ids:
                 continue
-            idf = math.log((n - len(ids) + 0.5) / (len(ids) + 0.5) + 1.0)
+            idf = math.log((n - len(ids) + 0.5) / (len(ids) + 0.5))
+            idf = idf if idf > 0 else MIN_IDF
             for node_id in ids:
                 tf = self._terms[node_id][term]
                 length = sum(self._terms[node_id].values())

@@ -5,12 +5,14 @@ A memory node becomes a card whose text is the node's content; its other fields
 (type, confidence, metadata, source, counts, timestamps) travel in the card's ``data``
 object, which the editor keeps untouched. A memory edge becomes an edge of the same
 kind (the editor knows every memory edge type); its weight, metadata and timestamps
-travel in ``data``, its weight also as the drawn strength. Cards without ``data`` (a
-person's own) come in as semantic nodes of confidence 1.0 from source "editor".
+travel in ``data``, its weight also as the drawn strength and its metadata "label" as
+the drawn label. Cards without ``data`` (a person's own) come in as semantic nodes of
+confidence 1.0 from source "editor"; an empty card as the text "(empty card ID)".
 
 Round trip: store → document → (editor) → store gives back every node and edge field
-unchanged, unless the person changed the text (then ``updated_at`` moves) or an edge's
-kind, direction or strength.
+unchanged, unless the person changed a text (then ``updated_at`` moves), an edge's kind,
+direction, strength or label. The memory keeps knowledge, not layout: card positions,
+pins, stargate planes and other ``data`` keys are the editor's and are not stored.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bend.document import FORMAT, MAX_EDGES, MAX_NODES, VERSION, DocumentError, parse_document
+from bend.model import MAX_LABEL, EdgeProps
 
 from .errors import InvalidInput
-from .records import MAX_CONTENT, MemoryEdge, MemoryNode, check_timestamp, new_edge, new_node
+from .records import MAX_CONTENT, MemoryEdge, MemoryNode, check_count, check_timestamp, new_edge, new_node
 
 PLANE_ID = "plane-root"
 HUMAN_CONFIDENCE = 1.0
@@ -85,11 +88,16 @@ def _edge_out(edge: MemoryEdge) -> dict[str, Any]:
     fields = edge.to_dict()
     for key in ("id", "source_id", "target_id"):
         del fields[key]
+    label = edge.metadata.get("label")
     return {
         "id": edge.id,
         "a": edge.source_id,
         "b": edge.target_id,
-        "props": {"label": "", "kind": edge.edge_type, "strength": weight_to_strength(edge.weight)},
+        "props": {
+            "label": label if isinstance(label, str) and len(label) <= MAX_LABEL else "",
+            "kind": edge.edge_type,
+            "strength": weight_to_strength(edge.weight),
+        },
         "data": {"memory": fields},
     }
 
@@ -112,7 +120,7 @@ def from_document(
         for card in plane.nodes.values():
             nodes.append(_node_in(card.id, card.text, card.data, now, existing.get(card.id)))
         for link in plane.edges.values():
-            edges.append(_edge_in(link.id, link.a, link.b, link.props.kind, link.props.strength, link.data, now))
+            edges.append(_edge_in(link.id, link.a, link.b, link.props, link.data, now))
     return nodes, edges
 
 
@@ -153,7 +161,7 @@ def _node_in(node_id: str, text: str, data: Mapping[str, Any] | None, now: str, 
             node.confidence,
             node.metadata,
             node.source,
-            count if isinstance(count, int) and not isinstance(count, bool) and count >= 0 else 0,
+            check_count(count, f"node {node_id!r}: access_count"),
             node.created_at,
             node.updated_at,
             None if last is None else check_timestamp(last, f"node {node_id!r}: last_accessed_at", ""),
@@ -161,20 +169,23 @@ def _node_in(node_id: str, text: str, data: Mapping[str, Any] | None, now: str, 
     return node
 
 
-def _edge_in(
-    edge_id: str, a: str, b: str, kind: str, strength: int, data: Mapping[str, Any] | None, now: str
-) -> MemoryEdge:
+def _edge_in(edge_id: str, a: str, b: str, props: EdgeProps, data: Mapping[str, Any] | None, now: str) -> MemoryEdge:
     fields = _memory_fields(data)
     weight = fields.get("weight")
-    if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight_to_strength(weight) != strength:
-        weight = strength_to_weight(strength)  # a person's edge, or a strength changed in the editor
+    if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight_to_strength(weight) != props.strength:
+        weight = strength_to_weight(props.strength)  # a person's edge, or a strength changed in the editor
+    metadata = fields.get("metadata", {})
+    if isinstance(metadata, dict):  # the drawn label is the edge's metadata "label"
+        metadata = {k: v for k, v in metadata.items() if k != "label"}
+        if props.label:
+            metadata["label"] = props.label
     args: dict[str, Any] = {
         "id": edge_id,
         "source_id": a,
         "target_id": b,
-        "edge_type": kind,
+        "edge_type": props.kind,
         "weight": weight,
-        "metadata": fields.get("metadata", {}),
+        "metadata": metadata,
     }
     if "created_at" in fields:
         args["created_at"] = fields["created_at"]

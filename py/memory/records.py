@@ -51,7 +51,9 @@ MAX_CONTENT = 100_000  # characters, as in the editor
 MAX_SOURCE = 1_000
 MAX_METADATA = 16_384  # characters of the metadata's JSON text
 MAX_WEIGHT = 1e6
+MAX_METADATA_DEPTH = 16  # nesting of metadata objects and lists
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 __all__ = [
     "DEFAULT_CONFIDENCE",
@@ -62,6 +64,7 @@ __all__ = [
     "NODE_TYPES",
     "MemoryEdge",
     "MemoryNode",
+    "check_count",
     "check_id",
     "check_timestamp",
     "edge_id_for",
@@ -150,6 +153,8 @@ def check_id(value: Any, what: str = "id") -> str:
         raise InvalidInput(f"{what} is longer than {MAX_ID} characters")
     if _SURROGATE.search(value):
         raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
+    if _CONTROL.search(value):
+        raise InvalidInput(f"{what} must not contain control characters")
     return value
 
 
@@ -168,7 +173,10 @@ def _text(value: Any, what: str, limit: int, *, empty_ok: bool = True) -> str:
 def _number(value: Any, what: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise InvalidInput(f"{what} must be a number, got {_kind(value)}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        raise InvalidInput(f"{what} must be between {low:g} and {high:g}, got a number too large") from None
     if not math.isfinite(number) or not low <= number <= high:
         raise InvalidInput(f"{what} must be between {low:g} and {high:g}, got {value!r:.30}")
     return number
@@ -179,6 +187,8 @@ def _metadata(value: Any, what: str = "metadata") -> dict[str, Any]:
         return {}
     if not isinstance(value, dict):
         raise InvalidInput(f"{what} must be a JSON object, got {_kind(value)}")
+    if _depth(value) > MAX_METADATA_DEPTH:
+        raise InvalidInput(f"{what} is nested more than {MAX_METADATA_DEPTH} levels deep")
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=True)
     except (TypeError, ValueError, RecursionError) as exc:
@@ -189,6 +199,32 @@ def _metadata(value: Any, what: str = "metadata") -> dict[str, Any]:
         raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
     loaded: dict[str, Any] = json.loads(text)  # a plain, detached copy with sorted keys
     return loaded
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of lists and dicts, without recursion (so any depth is measured safely)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_METADATA_DEPTH:
+            return deepest
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def check_count(value: Any, what: str) -> int:
+    """A non-negative whole number below 2^53 (what SQLite and JSON carry exactly)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        raise InvalidInput(f"{what} must be a whole number from 0 to 2^53")
+    return value
 
 
 def _choice(value: Any, what: str, choices: tuple[str, ...]) -> str:

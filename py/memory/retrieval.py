@@ -3,19 +3,21 @@
 The flow (Graphonomous' retriever, with topology):
 
 1. **Seeds**: the ``top_k`` best lexical matches (BM25 over node content; FTS5 in
-   SQLite). Relevance is the BM25 score over the best seed's, in (0, 1]. An optional
-   :class:`Embedder` re-ranks the lexical candidates by blending in cosine similarity.
-2. **Expansion**: ``expand_hops`` hops (default 1) along edges of any type, in either
-   direction; each hop multiplies relevance by ``decay`` (0.85). A node reached several
-   ways keeps its best relevance.
+   SQLite) among the wanted ``node_types`` (all by default). Relevance is the BM25 score
+   over the best seed's, in (0, 1]. An optional :class:`Embedder` re-ranks the lexical
+   candidates by blending in cosine similarity.
+2. **Expansion**: ``expand_hops`` hops (default 1), breadth first, along edges of any
+   type in either direction; a node first reached at hop h gets its best parent's
+   relevance × ``decay`` (0.85); nodes reached earlier (the seeds) keep theirs.
 3. **Ranking**: score = relevance × confidence, ties by id; the ``limit`` best are
    returned.
 4. **Topology**: the returned ids are the node universe; the edges between them
    (``Store.list_edges_between``) give the canonical topology, and the κ router's plan.
 
 Access counts of returned nodes and the activation time of the edges walked are
-recorded. The response holds no timings or counters, so the same store and the same
-call give the same bytes (timings go to telemetry).
+recorded (unless ``record`` is false: ``analyze_topology`` only looks). The response
+holds no timings or counters, so the same store and the same call give the same bytes
+(timings go to telemetry).
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
+from kappa import DEFAULT_EXACT_LIMIT
+
 from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode
 from .router import kappa_route
-from .store import Store, query_terms
+from .store import Store
 from .telemetry import Telemetry
 from .topology import analyze_nodes
 
@@ -66,19 +70,34 @@ def node_view(node: MemoryNode) -> dict[str, Any]:
     }
 
 
+#: the most lexical matches looked at to find ``top_k`` seeds of the wanted types
+MAX_POOL = 20_000
+
+
+def _matches(
+    store: Store, query: str, wanted: int, node_types: set[str] | None
+) -> tuple[list[tuple[str, float]], dict[str, MemoryNode]]:
+    """The ``wanted`` best matches of the given types (a larger pool while filtering removes some)."""
+    pool = wanted
+    while True:
+        found = store.search(query, pool)
+        nodes = store.get_nodes(i for i, _ in found)
+        kept = [(i, s) for i, s in found if node_types is None or nodes[i].node_type in node_types]
+        if len(kept) >= wanted or len(found) < pool or pool >= MAX_POOL:
+            return kept[:wanted], nodes
+        pool = min(pool * 4, MAX_POOL)
+
+
 def _seeds(
-    store: Store, query: str, top_k: int, embedder: Embedder | None
+    store: Store, query: str, top_k: int, embedder: Embedder | None, node_types: set[str] | None
 ) -> tuple[dict[str, float], dict[str, MemoryNode]]:
-    terms = query_terms(query)
-    pool = top_k * 4 if embedder is not None else top_k
-    found = store.search(terms, pool)
+    found, nodes = _matches(store, query, top_k * 4 if embedder is not None else top_k, node_types)
     if not found:
         return {}, {}
     best = found[0][1]
     relevance = {node_id: score / best for node_id, score in found}
-    nodes = store.get_nodes(relevance)
-    if embedder is not None and nodes:
-        ids = sorted(nodes)
+    if embedder is not None:
+        ids = sorted(relevance)
         vectors = embedder.embed([query] + [nodes[i].content for i in ids])
         query_vector = vectors[0]
         for node_id, vector in zip(ids, vectors[1:], strict=True):
@@ -102,11 +121,14 @@ def retrieve_context(
     node_types: Iterable[str] | None = None,
     embedder: Embedder | None = None,
     trigger: str = "retrieve_context",
+    record: bool = True,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
 ) -> dict[str, Any]:
     """The retrieval response: ``status, query, count, results, causal_context, stats,
     topology, route``. O(search + expansion + the topology of the returned nodes)."""
     top_k = limit if top_k is None else top_k
-    relevance, nodes = _seeds(store, query, top_k, embedder)
+    wanted = None if node_types is None else set(node_types)
+    relevance, nodes = _seeds(store, query, top_k, embedder, wanted)
     seeds = len(relevance)
     via: dict[str, dict[str, str]] = {}
     hop_of = dict.fromkeys(relevance, 0)
@@ -121,8 +143,10 @@ def retrieve_context(
             for parent, child, direction in ends:
                 if parent not in parents or child == parent:
                     continue
+                if child in hop_of and hop_of[child] < hop:
+                    continue  # reached at an earlier hop: breadth first, it keeps its place
                 candidate = parents[parent] * decay
-                if candidate > relevance.get(child, 0.0) + 1e-12:  # a better way to this node
+                if candidate > relevance.get(child, 0.0) + 1e-12:  # the best way to this node at this hop
                     reached.add(child)
                     relevance[child] = candidate
                     hop_of[child] = hop
@@ -136,7 +160,6 @@ def retrieve_context(
     missing = [i for i in relevance if i not in nodes]
     if missing:
         nodes.update(store.get_nodes(missing))
-    wanted = None if node_types is None else set(node_types)
     ranked = sorted(
         (
             (relevance[i] * node.confidence, i)
@@ -147,7 +170,7 @@ def retrieve_context(
     )[:limit]
     chosen = [i for _, i in ranked]
     edges = store.list_edges_between(chosen)
-    topology = analyze_nodes(chosen, edges, telemetry=telemetry, trigger=trigger)
+    topology = analyze_nodes(chosen, edges, telemetry=telemetry, trigger=trigger, exact_limit=exact_limit)
     arcs = [(e.source_id, e.target_id) for e in edges if e.edge_type in DIRECTED_KINDS]
     results = [
         {
@@ -159,7 +182,7 @@ def retrieve_context(
         }
         for score, i in ranked
     ]
-    if chosen:
+    if chosen and record:
         when = now()
         store.record_access(chosen, when)
         walked = [via[i]["edge_id"] for i in chosen if i in via]

@@ -17,7 +17,7 @@ from .errors import InvalidInput, NotFound
 from .interop import from_document, to_document
 from .records import NODE_TYPES, MemoryNode, check_id, new_edge, new_node, utc_now
 from .retrieval import DEFAULT_LIMIT, MAX_HOPS, MAX_LIMIT, Embedder, retrieve_context
-from .store import Store, query_terms
+from .store import Store
 from .telemetry import Aggregator, Telemetry
 from .topology import analyze_nodes
 
@@ -25,6 +25,7 @@ from .topology import analyze_nodes
 MAX_NODE_IDS = 100_000
 MAX_QUERY = 2_000
 MAX_PAGE = 1_000
+MAX_POOL = 20_000  # the most lexical matches looked at to fill a filtered page
 
 
 def _kind(value: Any) -> str:
@@ -118,8 +119,8 @@ class Memory:
             edge = new_edge(args, now=self.clock())
             _unknown([edge.source_id, edge.target_id], self.store.get_nodes([edge.source_id, edge.target_id]))
             old = self.store.get_edge(edge.id)
-            if old is not None:
-                edge = new_edge(args, now=self.clock(), existing=old)
+            if old is not None:  # update that edge: its id stays, even one derived from another type
+                edge = new_edge({**args, "id": edge.id}, now=self.clock(), existing=old)
                 if edge == old:
                     return {"status": "unchanged", "edge": old.to_dict()}
             self.store.put_edge(edge)
@@ -154,21 +155,20 @@ class Memory:
         source = args.get("source")
         if source is not None and not isinstance(source, str):
             raise InvalidInput("source must be a string")
-        if args.get("node_ids") is not None:
-            ids = _id_list(args["node_ids"])
-            found = self.store.get_nodes(ids)
-            _unknown(ids, found)
-            nodes = [found[i] for i in sorted(found)]
-            nodes = [n for n in nodes if _matches(n, node_type, source)][offset : offset + limit]
-        elif args.get("text") is not None:
-            hits = self.store.search(query_terms(_query(args["text"], "text")), offset + limit * 4)
-            found = self.store.get_nodes(i for i, _ in hits)
-            nodes = [found[i] for i, _ in hits if i in found and _matches(found[i], node_type, source)]
-            nodes = nodes[offset : offset + limit]
-        else:
-            nodes = self.store.list_nodes(node_type=node_type, source=source, limit=limit, offset=offset)
-        edges = self.store.list_edges_between([n.id for n in nodes]) if include_edges else []
-        total_nodes, total_edges = self.store.counts()
+        with self.store.reading():
+            if args.get("node_ids") is not None:
+                ids = _id_list(args["node_ids"])
+                found = self.store.get_nodes(ids)
+                _unknown(ids, found)
+                nodes = [found[i] for i in sorted(found)]
+                nodes = [n for n in nodes if _matches(n, node_type, source)][offset : offset + limit]
+            elif args.get("text") is not None:
+                nodes = self._search_filtered(_query(args["text"], "text"), node_type, source, offset + limit)
+                nodes = nodes[offset : offset + limit]
+            else:
+                nodes = self.store.list_nodes(node_type=node_type, source=source, limit=limit, offset=offset)
+            edges = self.store.list_edges_between([n.id for n in nodes]) if include_edges else []
+            total_nodes, total_edges = self.store.counts()
         return {
             "count": len(nodes),
             "nodes": [n.to_dict() for n in nodes],
@@ -176,13 +176,26 @@ class Memory:
             "store": {"nodes": total_nodes, "edges": total_edges},
         }
 
-    def retrieve_context(self, args: Mapping[str, Any], trigger: str = "retrieve_context") -> dict[str, Any]:
+    def _search_filtered(self, text: str, node_type: str | None, source: str | None, wanted: int) -> list[MemoryNode]:
+        """The ``wanted`` best lexical matches passing the filters (a larger pool as needed)."""
+        pool = wanted
+        while True:
+            hits = self.store.search(text, pool)
+            found = self.store.get_nodes(i for i, _ in hits)
+            nodes = [found[i] for i, _ in hits if _matches(found[i], node_type, source)]
+            if len(nodes) >= wanted or len(hits) < pool or pool >= MAX_POOL:
+                return nodes
+            pool = min(pool * 4, MAX_POOL)
+
+    def retrieve_context(
+        self, args: Mapping[str, Any], trigger: str = "retrieve_context", record: bool = True
+    ) -> dict[str, Any]:
         query = _query(args.get("query"))
         limit = _int(args, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         top_k = _int(args, "top_k", limit, 1, MAX_LIMIT)
         hops = _int(args, "expand_hops", 1, 0, MAX_HOPS)
         node_types = _node_types(args.get("node_types"))
-        with self.store.transaction():
+        with self.store.transaction() if record else self.store.reading():
             return retrieve_context(
                 self.store,
                 query,
@@ -194,6 +207,8 @@ class Memory:
                 node_types=node_types,
                 embedder=self.embedder,
                 trigger=trigger,
+                record=record,
+                exact_limit=self.exact_limit,
             )
 
     def analyze_topology(self, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -202,16 +217,18 @@ class Memory:
         has_ids, has_query = args.get("node_ids") is not None, args.get("query") is not None
         if has_ids and has_query:
             raise InvalidInput("give node_ids or query, not both")
-        if has_query:
-            topology = self.retrieve_context({"query": args["query"]}, trigger="analyze_topology")["topology"]
+        if has_query:  # retrieval that only looks: no access counted
+            response = self.retrieve_context({"query": args["query"]}, trigger="analyze_topology", record=False)
+            topology = response["topology"]
         else:
-            if has_ids:
-                ids = _id_list(args["node_ids"])
-                _unknown(ids, self.store.get_nodes(ids))
-                edges = self.store.list_edges_between(ids)
-            else:
-                ids = self.store.node_ids()
-                edges = self.store.all_edges()
+            with self.store.reading():
+                if has_ids:
+                    ids = _id_list(args["node_ids"])
+                    _unknown(ids, self.store.get_nodes(ids))
+                    edges = self.store.list_edges_between(ids)
+                else:
+                    ids = self.store.node_ids()
+                    edges = self.store.all_edges()
             topology = analyze_nodes(
                 ids, edges, telemetry=self.telemetry, trigger="analyze_topology", exact_limit=self.exact_limit
             )
@@ -227,17 +244,21 @@ class Memory:
         args = args or {}
         if args.get("node_ids") is not None and args.get("query") is not None:
             raise InvalidInput("give node_ids or query, not both")
-        if args.get("node_ids") is not None:
-            ids = _id_list(args["node_ids"])
-            found = self.store.get_nodes(ids)
-            _unknown(ids, found)
-            nodes = list(found.values())
-        elif args.get("query") is not None:
-            results = self.retrieve_context({"query": args["query"], "limit": args.get("limit", MAX_LIMIT)})
-            nodes = list(self.store.get_nodes(r["id"] for r in results["results"]).values())
-        else:
-            nodes = list(self.store.get_nodes(self.store.node_ids()).values())
-        return to_document(nodes, self.store.list_edges_between([n.id for n in nodes]))
+        query = None
+        if args.get("query") is not None:
+            query = self.retrieve_context({"query": args["query"], "limit": args.get("limit", MAX_LIMIT)}, record=False)
+        with self.store.reading():
+            if args.get("node_ids") is not None:
+                ids = _id_list(args["node_ids"])
+                found = self.store.get_nodes(ids)
+                _unknown(ids, found)
+                nodes = list(found.values())
+            elif query is not None:
+                nodes = list(self.store.get_nodes(r["id"] for r in query["results"]).values())
+            else:
+                nodes = list(self.store.get_nodes(self.store.node_ids()).values())
+            edges = self.store.list_edges_between([n.id for n in nodes])
+        return to_document(nodes, edges)
 
     def import_document(self, text: str | bytes, *, replace: bool = False) -> dict[str, Any]:
         """Store every node and edge of a Bendscope document (upsert by id), all or nothing.

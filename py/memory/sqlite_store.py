@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sqlite3
 import threading
 import time
@@ -21,7 +22,7 @@ from typing import Any
 
 from .errors import NotFound, StoreUnavailable
 from .records import MemoryEdge, MemoryNode
-from .store import Store
+from .store import Store, fold, query_words, tokenize
 
 #: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1
 MIGRATIONS: tuple[str, ...] = (
@@ -72,12 +73,14 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-BUSY_TIMEOUT_S = 30.0
+#: how long one statement waits for another process's write lock, and how long a
+#: transaction keeps trying in all before it says the store is busy
+BUSY_TIMEOUT_S = 2.0
+BUSY_GIVE_UP_S = 20.0
 #: a search term found in more nodes than this is "common": left out of the match when the
 #: query has rarer terms (its BM25 weight is small anyway, and matching it means scoring
 #: most of the store); a query of common terms only asks for all of them first
 COMMON_DF = 2_000
-RETRIES = 20
 
 _NODE_COLUMNS = (
     "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at"
@@ -126,8 +129,9 @@ class SQLiteStore(Store):
             self._retry(lambda: self._conn.execute("PRAGMA journal_mode = WAL"))
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
-        except sqlite3.DatabaseError as exc:
-            raise StoreUnavailable(f"cannot open the memory store {self.path}: {exc}") from None
+        except (sqlite3.DatabaseError, StoreUnavailable) as exc:
+            detail = str(exc).removeprefix(f"{self.path}: ")
+            raise StoreUnavailable(f"cannot open the memory store {self.path}: {detail}") from None
 
     # ------------------------------------------------------------ schema
     def _migrate(self) -> None:
@@ -135,12 +139,12 @@ class SQLiteStore(Store):
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise StoreUnavailable(
-                    f"{self.path} was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
+                    f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
                 )
             if version == 0:
                 tables = [r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
                 if tables:
-                    raise StoreUnavailable(f"{self.path} is an SQLite file but not a memory store")
+                    raise StoreUnavailable("it is an SQLite file but not a memory store")
             for step in range(version, SCHEMA_VERSION):
                 for statement in _statements(MIGRATIONS[step]):
                     self._conn.execute(statement)
@@ -152,15 +156,47 @@ class SQLiteStore(Store):
 
     # ------------------------------------------------------------ transactions
     def _retry(self, work: Any) -> Any:
-        """Run ``work`` again while another process holds the write lock (beyond the busy timeout)."""
-        for attempt in range(RETRIES):
+        """Run ``work`` again while another process holds the write lock, up to
+        BUSY_GIVE_UP_S in all; then (or on any other database error) StoreUnavailable."""
+        deadline = time.monotonic() + BUSY_GIVE_UP_S
+        pause = 0.05
+        while True:
             try:
                 return work()
             except sqlite3.OperationalError as exc:
-                if not _locked(exc) or attempt == RETRIES - 1:
-                    raise
-                time.sleep(min(0.05 * 2**attempt, 1.0))
-        raise AssertionError("unreachable")
+                if not _locked(exc):
+                    raise StoreUnavailable(f"{self.path}: {exc}") from None
+                if time.monotonic() >= deadline:
+                    raise StoreUnavailable(
+                        f"{self.path} is busy: another process has held its write lock for over "
+                        f"{BUSY_GIVE_UP_S:g} s; try again"
+                    ) from None
+                time.sleep(pause)
+                pause = min(pause * 2, 1.0)
+            except sqlite3.IntegrityError:
+                raise  # a broken constraint: the caller says which
+            except sqlite3.DatabaseError as exc:
+                raise StoreUnavailable(f"{self.path}: {exc}") from None
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """A deferred transaction: under WAL its reads see one snapshot and block no writer."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._retry(lambda: self._conn.execute("BEGIN DEFERRED"))
+            self._depth = 1
+            try:
+                yield
+            finally:
+                self._depth = 0
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("COMMIT")
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -190,11 +226,12 @@ class SQLiteStore(Store):
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            return self._conn.execute(sql, params).fetchall()
+            return list(self._retry(lambda: self._conn.execute(sql, params).fetchall()))
 
     def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
         with self.transaction():
-            return self._conn.execute(sql, params)
+            cursor: sqlite3.Cursor = self._retry(lambda: self._conn.execute(sql, params))
+            return cursor
 
     # ------------------------------------------------------------ nodes
     def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
@@ -311,33 +348,83 @@ class SQLiteStore(Store):
         self._write(f"UPDATE edges SET last_activated_at = ? WHERE id IN {_IDS}", (when, _ids(edge_ids)))
 
     # ------------------------------------------------------------ search and size
-    def search(self, terms: list[str], limit: int) -> list[tuple[str, float]]:
-        """BM25 over FTS5. Terms found in more than COMMON_DF nodes are left out when rarer
-        ones exist (the cost of a match grows with the nodes it touches); a query of common
-        terms only asks first for nodes holding all of them, then for any of them."""
-        if not terms or limit <= 0:
-            return []
-        frequency = dict(self._query(f"SELECT term, doc FROM nodes_fts_vocab WHERE term IN {_IDS}", (_ids(terms),)))
-        present = [t for t in terms if frequency.get(t, 0) > 0]
-        if not present:
-            return []
-        rare = [t for t in present if frequency[t] <= self.common_df]
-        if rare:
-            return self._match(" OR ".join(map(_phrase, rare)), limit)
-        found = self._match(" AND ".join(map(_phrase, present)), limit)
-        if len(found) < limit and len(present) > 1:
-            seen = {node_id for node_id, _ in found}
-            more = self._match(" OR ".join(map(_phrase, present)), limit)
-            found += [hit for hit in more if hit[0] not in seen][: limit - len(found)]
-        return found
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """BM25 over FTS5, with every word of ``query`` a quoted phrase (FTS syntax is only text).
 
-    def _match(self, expression: str, limit: int) -> list[tuple[str, float]]:
+        A word in more than ``common_df`` nodes is "common": matching it means scoring much of
+        the store. When the query also has rarer words, the candidates are the nodes matching
+        those (3·limit of them) and each gets, on top of FTS5's BM25 for the rarer words, the
+        BM25 terms of the common words (BM25 is a sum over words; see ``_common_part``); a
+        query of common words only takes first the nodes holding all of them. Too few
+        candidates: the nodes matching any word fill up (FTS5's BM25 over all words, which is
+        the same sum). So scores are BM25 over every word, comparable across candidates. A
+        node holding only common words can be left out when enough others match (its BM25 is
+        small: common words weigh little)."""
+        words = query_words(query)
+        if not words or limit <= 0:
+            return []
+        frequency = dict(
+            self._query(f"SELECT term, doc FROM nodes_fts_vocab WHERE term IN {_IDS}", (_ids(map(fold, words)),))
+        )
+        common = [w for w in words if frequency.get(fold(w), 0) > self.common_df]  # unknown words count as rare
+        rare = [w for w in words if w not in common]
+        full = " OR ".join(map(_phrase, words))
+        if not common:
+            hits = self._match(full, limit)  # plain BM25, exactly
+        elif rare:
+            found = self._match(" OR ".join(map(_phrase, rare)), limit * 3)
+            extra = self._common_part([rowid for rowid, _, _ in found], [fold(w) for w in common], frequency)
+            hits = [(rowid, node_id, score + extra.get(rowid, 0.0)) for rowid, node_id, score in found]
+        else:
+            hits = self._match(" AND ".join(map(_phrase, words)), limit * 3)
+        if len(hits) < limit:
+            seen = {rowid for rowid, _, _ in hits}
+            hits += [hit for hit in self._match(full, limit) if hit[0] not in seen]
+        ranked = sorted(((node_id, score) for _, node_id, score in hits), key=lambda h: (-h[1], h[0]))
+        return ranked[:limit]
+
+    def _common_part(self, rowids: list[int], terms: list[str], frequency: dict[str, int]) -> dict[int, float]:
+        """The BM25 terms of ``terms`` for these rows, as FTS5's bm25() computes them: row count
+        and total tokens from the index's averages record, row lengths from its docsize table,
+        term counts by tokenizing the content. O(rows · their length)."""
+        if not rowids or not terms:
+            return {}
+        averages = self._query("SELECT block FROM nodes_fts_data WHERE id = 1")
+        counts = _varints(averages[0][0]) if averages else []
+        if len(counts) < 2 or counts[0] == 0:
+            return {}
+        rows, total = counts[0], counts[1]
+        average = total / rows
+        ids = json.dumps(rowids)
+        sizes = {
+            r[0]: _varints(r[1])[0]
+            for r in self._query(f"SELECT id, sz FROM nodes_fts_docsize WHERE id IN {_IDS}", (ids,))
+        }
+        texts = self._query(f"SELECT rowid, content FROM nodes WHERE rowid IN {_IDS}", (ids,))
+        weights = {}
+        for term in terms:
+            df = frequency.get(term, 0)
+            idf = math.log((rows - df + 0.5) / (df + 0.5))
+            weights[term] = idf if idf > 0 else 1e-6  # FTS5's clamp
+        parts: dict[int, float] = {}
+        for rowid, content in texts:
+            tokens = tokenize(content)
+            length = sizes.get(rowid, len(tokens))
+            score = 0.0
+            for term, weight in weights.items():
+                tf = tokens.count(term)
+                if tf:
+                    score += weight * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
+            parts[rowid] = score
+        return parts
+
+    def _match(self, expression: str, limit: int) -> list[tuple[int, str, float]]:
         rows = self._query(
-            "SELECT nodes.id, bm25(nodes_fts) AS rank FROM nodes_fts JOIN nodes ON nodes.rowid = nodes_fts.rowid "
-            "WHERE nodes_fts MATCH ? ORDER BY rank, nodes.id LIMIT ?",
+            "SELECT nodes.rowid, nodes.id, bm25(nodes_fts) AS rank FROM nodes_fts "
+            "JOIN nodes ON nodes.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? ORDER BY rank, nodes.id LIMIT ?",
             (expression, limit),
         )
-        return [(row[0], -float(row[1])) for row in rows if row[1] < 0]
+        return [(row[0], row[1], -float(row[2])) for row in rows if row[2] < 0]
 
     def counts(self) -> tuple[int, int]:
         (nodes,) = self._query("SELECT count(*) FROM nodes")[0]
@@ -347,6 +434,21 @@ class SQLiteStore(Store):
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+
+
+K1, B = 1.2, 0.75  # FTS5's bm25() parameters
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite varints (big-endian groups of 7 bits; the high bit says more follow)."""
+    out: list[int] = []
+    value = 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            out.append(value)
+            value = 0
+    return out
 
 
 def _phrase(term: str) -> str:

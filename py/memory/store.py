@@ -8,8 +8,10 @@ all of a transaction or none of it. Deleting a node deletes its edges.
 Backends: ``SQLiteStore`` (the embedded default: one file) and ``InMemoryStore``
 (tests). The contract suite in ``tests/test_memory_store.py`` runs against each.
 
->>> tokenize("What drives Revenue? (R&D, rev-share)")
-['what', 'drives', 'revenue', 'r', 'd', 'rev', 'share']
+>>> tokenize("What drives Revenue? (R&D, rev-share, Café)")
+['what', 'drives', 'revenue', 'r', 'd', 'rev', 'share', 'cafe']
+>>> query_words("Straße STRASSE straße")
+['Straße', 'STRASSE']
 """
 
 from __future__ import annotations
@@ -30,17 +32,26 @@ MAX_QUERY_TERMS = 32
 _TOKEN = re.compile(r"[^\W_]+")
 
 
+def fold(word: str) -> str:
+    """A word as SQLite FTS5's unicode61 tokenizer indexes it (remove_diacritics 2):
+    lower case, combining marks removed; no compatibility folding (ß, ﬁ and fullwidth
+    letters stay what they are, as in FTS5)."""
+    decomposed = unicodedata.normalize("NFD", word.lower())
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
 def tokenize(text: str) -> list[str]:
-    """Search terms of ``text``: runs of letters and digits, case-folded, without
-    diacritics (as SQLite FTS5's unicode61 tokenizer splits text). O(len(text))."""
-    folded = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(ch for ch in folded if not unicodedata.combining(ch))
-    return _TOKEN.findall(plain)
+    """The index terms of ``text``: runs of letters and digits, folded. O(len(text))."""
+    return [fold(word) for word in _TOKEN.findall(text)]
 
 
-def query_terms(text: str) -> list[str]:
-    """The distinct terms of a query, in order, at most MAX_QUERY_TERMS."""
-    return list(dict.fromkeys(tokenize(text)))[:MAX_QUERY_TERMS]
+def query_words(text: str) -> list[str]:
+    """The words of a query as written (the store folds them as it indexes), distinct
+    after folding, in order, at most MAX_QUERY_TERMS."""
+    seen: dict[str, str] = {}
+    for word in _TOKEN.findall(text):
+        seen.setdefault(fold(word), word)
+    return list(seen.values())[:MAX_QUERY_TERMS]
 
 
 class Store(abc.ABC):
@@ -52,6 +63,10 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def transaction(self) -> AbstractContextManager[None]:
         """All writes inside happen together or not at all (nested calls join the outer one)."""
+
+    @abc.abstractmethod
+    def reading(self) -> AbstractContextManager[None]:
+        """Reads inside see one consistent state (a snapshot; nested calls join the outer one)."""
 
     # -- nodes
     @abc.abstractmethod
@@ -118,9 +133,9 @@ class Store(abc.ABC):
 
     # -- search and size
     @abc.abstractmethod
-    def search(self, terms: list[str], limit: int) -> list[tuple[str, float]]:
-        """Nodes matching any of ``terms`` (from ``query_terms``), best first, as
-        (id, relevance > 0); ties by id. BM25 ranking."""
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """Nodes matching any word of ``query`` (free text: any FTS syntax in it is only
+        text), best first by BM25, as (id, score > 0); ties by id."""
 
     @abc.abstractmethod
     def counts(self) -> tuple[int, int]:
@@ -161,6 +176,8 @@ def open_store(location: str | os.PathLike[str] | None = None) -> Store:
         default.parent.mkdir(parents=True, exist_ok=True)
         return SQLiteStore(default)
     text = os.fspath(location)
+    if not text.strip():
+        raise InvalidInput("the store location is empty: give a path, sqlite:///path or :memory:")
     if text in (":memory:", "memory:"):
         return InMemoryStore()
     if text.startswith("sqlite://"):

@@ -92,7 +92,7 @@ class Aggregator:
     O(window log window) per ``snapshot``.
     """
 
-    def __init__(self, telemetry: Telemetry, window: int = 10_000, handler_prefix: str = "aggregator") -> None:
+    def __init__(self, telemetry: Telemetry, window: int = 10_000, handler_prefix: str | None = None) -> None:
         self.durations: deque[float] = deque(maxlen=window)
         self.node_counts: deque[int] = deque(maxlen=window)
         self.edge_counts: deque[int] = deque(maxlen=window)
@@ -102,6 +102,7 @@ class Aggregator:
         self.self_loops_filtered = 0
         self.routes: dict[str, dict[str, int]] = {}  # trigger → decision → count
         self._lock = threading.Lock()
+        handler_prefix = handler_prefix or f"aggregator-{id(self):x}"  # several may watch one bus
         telemetry.attach(f"{handler_prefix}.analyze", ANALYZE, self._on_analyze)
         telemetry.attach(f"{handler_prefix}.route", ROUTE, self._on_route)
 

@@ -259,7 +259,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         "delete_node",
         "Delete a node and every edge touching it.",
         _object({"id": {"type": "string"}}, ("id",)),
-        _object({"status": _STATUS, "id": {"type": "string"}, "deleted_edges": _STRING_LIST}, ("status", "id")),
+        _object(
+            {"status": _STATUS, "id": {"type": "string"}, "deleted_edges": _STRING_LIST},
+            ("status", "id", "deleted_edges"),
+        ),
         lambda memory, args: memory.delete_node(args.get("id")),
     ),
     ToolSpec(
