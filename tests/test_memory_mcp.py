@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,25 @@ def env(store: Path) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT / "py"), BENDSCOPE_MEMORY_STORE=str(store))
 
 
+def run_async(main: Callable[[], Awaitable[None]]) -> None:
+    """Run ``main`` on a fresh event loop in its own thread (a browser test's Playwright may own
+    this thread's loop when the suites run in one session); its exception is raised here."""
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            anyio.run(main)
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(timeout=300)
+    assert not thread.is_alive(), "the MCP exchange did not finish within 300 s"
+    if failure:
+        raise failure[0]
+
+
 def over_stdio(store: Path, work: Callable[[Client], Awaitable[None]]) -> None:
     params = StdioServerParameters(command=sys.executable, args=["-m", "memory", "serve"], env=env(store))
 
@@ -33,7 +53,7 @@ def over_stdio(store: Path, work: Callable[[Client], Awaitable[None]]) -> None:
         async with Client(params, cache=None) as client:
             await work(client)
 
-    anyio.run(main)
+    run_async(main)
 
 
 async def ok(client: Client, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -170,7 +190,7 @@ def test_over_streamable_http(tmp_path):
                 result = await client.call_tool("store_node", {"content": 5})
                 assert result.is_error
 
-        anyio.run(main)
+        run_async(main)
     finally:
         proc.terminate()
         proc.wait(timeout=30)
