@@ -8,7 +8,12 @@
    cycles (every node with in/out-degree ≥ 3, also ≈ 3n arcs) and on the hard case
    (two dense halves joined by 3 arcs each way: κ = 3 while the degree bound is 4);
 2. vs the spec's brute-force bitmask method on SCCs of 12 to 20 nodes;
-3. the full ``analyze`` of a 100-node editor-like graph.
+3. the full ``analyze`` of a 100-node editor-like graph;
+4. SCCs of 2,000 nodes (the default exact limit);
+5. dense SCCs (the complete digraph on 316 nodes; 400 nodes with ≈ 100,000 arcs): the
+   degree bound against the full search, in the same process;
+6. 50 Connect-to previews inside the 1,000-node hard SCC: minimum-cut sides against
+   re-cutting the SCC per candidate.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bruteforce import bitmask_kappa
 from graphs import adjacency, random_strong, two_dense_halves
 
-from kappa import analyze
+from kappa import analyze, preview_edge_impacts
 from kappa.mincut import arc_strong_connectivity
 
 
@@ -120,6 +125,64 @@ def bench_editor(n: int, repeat: int) -> None:
     print(f"SCCs {result['scc_count']}, max κ {result['max_kappa']}: median {t:.3f} ms over {repeat} runs")
 
 
+def bench_large(n: int, repeat: int) -> None:
+    """SCCs at the default exact limit, and dense ones, against the full search (same process)."""
+    print(f"\n## one SCC of {n} nodes (the default exact limit is 2,000), CPython")
+    print(f"{'graph':<34}{'arcs':>8}{'κ':>5}{'kappa ms':>11}")
+    for label, arcs in (
+        ("random strong ≈3n arcs", random_strong(n, 3, seed=n)),
+        ("hard: halves + 3 bridges", two_dense_halves(n, 4, 3, seed=n)),
+        ("random strong ≈10n arcs", random_strong(n, 10, seed=n)),
+    ):
+        out = adjacency(n, arcs)
+        kappa, _ = arc_strong_connectivity(out)
+        t = median_ms(lambda out=out: arc_strong_connectivity(out), repeat)
+        print(f"{label:<34}{len(arcs):>8}{kappa:>5}{t:>11.1f}")
+
+
+def bench_dense(sizes: list[int]) -> None:
+    """Dense SCCs: the degree bound (κ = δ when δ ≥ n/2) against every stage of the search."""
+    print("\n## dense SCCs: degree bound vs the full search (same κ and fault line)")
+    print(f"{'graph':<34}{'arcs':>8}{'κ':>5}{'full ms':>11}{'bound ms':>11}{'ratio':>10}")
+    rng = random.Random(5)
+    for n, density in sizes:
+        arcs = {(u, (u + 1) % n) for u in range(n)}
+        arcs |= {(u, v) for u in range(n) for v in range(n) if u != v and rng.random() < density}
+        out = adjacency(n, sorted(arcs))
+        fast = arc_strong_connectivity(out)
+        slow = arc_strong_connectivity(out, degree_bound=False)
+        assert fast == slow
+        t_full = median_ms(lambda out=out: arc_strong_connectivity(out, degree_bound=False), 1)
+        t_fast = median_ms(lambda out=out: arc_strong_connectivity(out), 5)
+        label = "complete" if density >= 1 else f"density {density:g}"
+        print(
+            f"{label + f' n={n}':<34}{len(arcs):>8}{fast[0]:>5}{t_full:>11.1f}{t_fast:>11.2f}{t_full / t_fast:>9.0f}×"
+        )
+
+
+def bench_previews(n: int, candidates: int) -> None:
+    """Connect-to previews inside one SCC: minimum-cut sides vs re-cutting per candidate."""
+    arcs = two_dense_halves(n, 4, 3, seed=n)
+    names, edges = as_input(n, arcs)
+    base = analyze(names, edges, exact_limit=n)
+    present = set(arcs)
+    rng = random.Random(3)
+    targets: list[str] = []
+    while len(targets) < candidates:
+        v = rng.randrange(1, n)
+        if (0, v) not in present and names[v] not in targets:
+            targets.append(names[v])
+
+    def recut() -> None:  # what the previews did before: κ of the SCC with each new arc
+        for t in targets:
+            analyze(names, [*edges, {"source": names[0], "target": t, "kind": "causal"}], exact_limit=n)
+
+    t_new = median_ms(lambda: preview_edge_impacts(names, edges, names[0], targets, base=base, exact_limit=n), 5)
+    t_old = median_ms(recut, 1)
+    print(f"\n## {candidates} Connect-to previews inside the {n}-node hard SCC (κ = {base['max_kappa']})")
+    print(f"re-cut per candidate {t_old:.1f} ms, minimum-cut sides {t_new:.1f} ms: {t_old / t_new:.0f}×")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
@@ -129,10 +192,16 @@ def main(argv: list[str] | None = None) -> None:
         bench_networkx([30], 1, 3)
         bench_bruteforce([8, 10])
         bench_editor(100, 20)
+        bench_large(200, 3)
+        bench_dense([(40, 1.0)])
+        bench_previews(200, 10)
     else:
         bench_networkx([100, 300, 1000], 3, 21)
         bench_bruteforce([12, 14, 16, 18, 20])
         bench_editor(100, 1001)
+        bench_large(2000, 11)
+        bench_dense([(316, 1.0), (400, 0.63)])
+        bench_previews(1000, 50)
 
 
 if __name__ == "__main__":
