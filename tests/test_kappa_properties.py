@@ -191,3 +191,23 @@ def test_minimum_cut_sides_against_every_cut(graph):
             cuts.append(inside)
     every, some = minimum_cut_sides(out, kappa)
     assert set(every) == set.intersection(*cuts) and set(some) == set.union(*cuts)
+
+
+def test_no_flow_at_all_when_no_cut_can_beat_the_minimum_degree(monkeypatch):
+    """δ ≥ n/2 (n < 2δ + 2): κ = δ by counting, so the search passes run no stage (400 nodes,
+    ≈ 100,000 arcs, κ = δ = 224 in the benchmark's graph)."""
+    import kappa.mincut as mincut
+
+    rng = random.Random(5)
+    n = 120
+    arcs = {(u, (u + 1) % n) for u in range(n)} | {
+        (u, v) for u in range(n) for v in range(n) if u != v and rng.random() < 0.7
+    }
+    out = [sorted(v for u, v in arcs if u == w) for w in range(n)]
+    delta = min(min(len(o) for o in out), min(sum(1 for u, v in arcs if v == w) for w in range(n)))
+    assert n < 2 * delta + 2
+    stages: list[int] = []
+    original = mincut._pass
+    monkeypatch.setattr(mincut, "_pass", lambda *a: stages.append(1) or original(*a))
+    assert mincut.arc_strong_connectivity(out)[0] == delta
+    assert stages == []

@@ -37,8 +37,8 @@ out-degrees are all ≥ δ, a set X of k nodes has at least k(δ − k + 1) arcs
 leaving it (each of its nodes sends at most k − 1 arcs inside) and at least
 (n − k)(δ − (n − k) + 1) arcs entering its complement. Both are ≥ δ when k ≤ δ,
 resp. n − k ≤ δ, so only cuts with δ < |X| < n − δ can be smaller than δ. Hence
-  * if δ ≥ ⌊n/2⌋ no such X exists and κ = δ without any flow (dense components:
-    the complete digraph on 316 nodes, ≈ 100,000 arcs, is O(m) instead of seconds);
+  * if n < 2δ + 2 (δ ≥ ⌊n/2⌋) no such X exists and κ = δ without any flow (dense
+    components: 400 nodes with ≈ 100,000 arcs are O(m) instead of seconds);
   * a pass stops once |S| ≥ n − δ: every cut it has left to examine has at most
     δ nodes outside X, so it cannot beat the best cut (≤ δ).
 Both are exact: the cut chosen is the one the full search would choose.
@@ -78,7 +78,8 @@ def arc_strong_connectivity(out: list[list[int]], *, degree_bound: bool = True) 
         if len(in_arcs[v]) < best:
             best, cut = len(in_arcs[v]), in_arcs[v]
     delta = best  # the minimum semi-degree: see "Degree bound" above
-    stages = n - delta - 1 if degree_bound else n - 1  # stages whose S may still hide a cut below δ
+    # the stages whose S may still hide a cut below δ (none when δ < |X| < n − δ is empty)
+    stages = (n - delta - 1 if n >= 2 * delta + 2 else 0) if degree_bound else n - 1
     if best > 1 and stages > 0:
         best, cut = _pass(n, tail, head, out_arcs, in_arcs, best, cut, stages)
     if best > 1 and stages > 0:
