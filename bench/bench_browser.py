@@ -12,6 +12,7 @@ frame time (layout step + scene + paint) while the layout runs at 300 nodes /
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import statistics
@@ -112,6 +113,8 @@ def frame_bench(app, n: int = 300, edges: int = 600) -> tuple[float, float, int]
 
 
 def main() -> None:
+    load = os.getloadavg()
+    print(f"machine load before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
     server, base = start_in_thread(ROOT)
     try:
         with sync_playwright() as p:
@@ -135,6 +138,8 @@ def main() -> None:
             browser.close()
     finally:
         server.shutdown()
+    load = os.getloadavg()
+    print(f"\nmachine load after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -187,7 +188,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
     args = parser.parse_args(argv)
-    print(f"Python {sys.version.split()[0]} on {sys.platform}")
+    load = os.getloadavg()
+    print(f"Python {sys.version.split()[0]} on {sys.platform}; machine load {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     if args.quick:
         bench_networkx([30], 1, 3)
         bench_bruteforce([8, 10])
@@ -202,6 +204,8 @@ def main(argv: list[str] | None = None) -> None:
         bench_large(2000, 11)
         bench_dense([(316, 1.0), (400, 0.63)])
         bench_previews(1000, 50)
+    load = os.getloadavg()
+    print(f"\nmachine load after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
 
 
 if __name__ == "__main__":
