@@ -462,6 +462,10 @@ class App:
         def frame_times() -> Any:
             return to_js(list(self.frame_times))
 
+        def layout_state() -> Any:
+            sim = self.editor.sim()
+            return js_obj({"active": sim.active, "alpha": sim.alpha})
+
         def profile_paint(repeats: Any = 20) -> Any:
             """Median ms of scene build, painter and widget updates over ``repeats`` paints."""
             editor = self.editor
@@ -520,6 +524,7 @@ class App:
             "redo": lambda: action("redo"),
             "select": select,
             "frame_times": frame_times,
+            "layout_state": layout_state,
             "frame_parts": frame_parts,
             "profile_paint": profile_paint,
             "paint": paint_now,

@@ -1,0 +1,138 @@
+"""Large graphs in the browser (issue 11): frame times while the layout runs, layout to rest
+and the longest task meanwhile, topology after one structural edit, Connect-to previews.
+
+    python bench/bench_large.py [--sizes 300,1000,3000]
+
+Headless Chromium (Debian's), Pyodide 314. Medians and p95 of what the page measures
+itself; the longest main-thread task comes from a PerformanceObserver ("longtask").
+Never pass/fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "e2e"))
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_browser import TIMING, editor_graph  # noqa: E402
+from harness import CHROMIUM, CHROMIUM_ARGS, open_app, start_in_thread  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+OBSERVE = """() => {
+  window.__long = [];
+  new PerformanceObserver(list => { for (const e of list.getEntries()) window.__long.push(e.duration); })
+    .observe({type: 'longtask', buffered: false});
+}"""
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[int(0.95 * (len(ordered) - 1))] if ordered else float("nan")
+
+
+def layout_run(app, n: int, limit_s: float) -> dict[str, float]:
+    """Load n nodes without positions and let the layout run to rest (or ``limit_s``)."""
+    doc = editor_graph(n, edges_per_node=2.0)
+    for node in doc["nodes"]:
+        del node["x"], node["y"]
+    app.api(OBSERVE)
+    before = len(app.api("window.bendscope.frame_times()"))
+    start = time.perf_counter()
+    app.api("t => window.bendscope.load(t)", json.dumps(doc))
+    rest = float("nan")
+    while time.perf_counter() - start < limit_s:
+        if not app.api("window.bendscope.layout_state().active"):
+            rest = time.perf_counter() - start
+            break
+        app.page.wait_for_timeout(50)
+    frames = app.api("window.bendscope.frame_times()")[before:]
+    long_tasks = app.api("window.__long")
+    return {
+        "frames": len(frames),
+        "median": statistics.median(frames) if frames else float("nan"),
+        "p95": p95(frames),
+        "rest_s": rest,
+        "longest_task": max(long_tasks, default=0.0),
+    }
+
+
+def timings(app) -> list[float]:
+    return [float(m.group(1)) for line in app.guard.debug if (m := TIMING.search(line))]
+
+
+def edit_run(app, n: int, edits: int = 11) -> float:
+    """Median topology recompute after one structural edit (add an edge, remove it)."""
+    app.api("window.bendscope.settle()")
+    app.guard.debug.clear()
+    for k in range(edits):
+        edge = app.api(
+            "([a, b]) => window.bendscope.action('connect', {node_id: a}, {to: b})", [f"n{k}", f"n{(k * 7 + 3) % n}"]
+        )
+        app.api("window.bendscope.topology()")
+        if edge:
+            app.api("e => window.bendscope.action('delete-edge', {edge_id: e})", edge)
+            app.api("window.bendscope.topology()")
+    found = timings(app)
+    return statistics.median(found) if found else float("nan")
+
+
+def connect_run(app, repeats: int = 7) -> tuple[float, int]:
+    times, count = [], 0
+    app.api("window.bendscope.action('zoom-reset')")
+    for k in range(repeats):
+        app.api("id => window.bendscope.select(id)", f"n{k * 11}")
+        ms = app.page.evaluate(
+            """() => { const t = performance.now();
+                window.dispatchEvent(new KeyboardEvent('keydown', {key: 'c', bubbles: true}));
+                return performance.now() - t; }"""
+        )
+        count = max(count, app.page.locator("#menu-1 [role='menuitem']").count())
+        app.page.keyboard.press("Escape")
+        app.page.keyboard.press("Escape")
+        times.append(ms)
+    return statistics.median(times), count
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="300,1000,3000")
+    parser.add_argument("--limit", type=float, default=60.0, help="seconds to wait for the layout to rest")
+    args = parser.parse_args(argv)
+    load = os.getloadavg()
+    print(f"machine load before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
+    print("| nodes | frames | frame median ms | frame p95 ms | layout to rest s | longest task ms | "
+          "topology after an edit ms | Connect-to ms (candidates) |")  # fmt: skip
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    server, base = start_in_thread(ROOT)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            for n in (int(s) for s in args.sizes.split(",")):
+                app = open_app(browser, base, "seed=1&fresh=1")
+                lay = layout_run(app, n, args.limit)
+                edit = edit_run(app, n)
+                connect, count = connect_run(app)
+                print(
+                    f"| {n:,} | {lay['frames']} | {lay['median']:.2f} | {lay['p95']:.2f} | {lay['rest_s']:.2f} | "
+                    f"{lay['longest_task']:.0f} | {edit:.2f} | {connect:.2f} ({count}) |",
+                    flush=True,
+                )
+                app.page.context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+    load = os.getloadavg()
+    print(f"machine load after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
