@@ -45,7 +45,7 @@ format: venv
 test: venv vendor chromium lint
 	$(VPY) -m pytest tests py/kappa py/bend py/memory e2e
 
-test-unit: venv
+test-unit: venv vendor
 	$(VPY) -m pytest tests py/kappa py/bend py/memory
 
 test-e2e: venv vendor chromium

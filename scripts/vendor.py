@@ -1,7 +1,7 @@
 """Vendor the browser runtime into static/vendor/ (git-ignored): `make vendor`.
 
-Copies PyScript, Pyodide and the fonts from node_modules (installed by `npm ci`
-from the pinned package-lock.json), adds the micropip wheel Pyodide's lock names
+Copies PyScript, Pyodide, d3-force (with its three d3 dependencies) and the fonts from
+node_modules (installed by `npm ci` from the pinned package-lock.json), adds the micropip wheel Pyodide's lock names
 (PyPI's build, so the lock is rewritten to its sha256) and builds the project's
 own `kappa` wheel, so the page never requests anything from another origin.
 """
@@ -67,6 +67,18 @@ def copy_pyodide() -> None:
     (dest / "pyodide-lock.json").write_text(json.dumps(lock))
 
 
+D3 = ("d3-dispatch", "d3-quadtree", "d3-timer", "d3-force")  # the layout kernel (static/layout.js)
+
+
+def copy_d3() -> None:
+    dest = VENDOR / "d3"
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    for name in D3:
+        shutil.copy2(MODULES / name / "dist" / f"{name}.min.js", dest / f"{name}.min.js")
+        shutil.copy2(MODULES / name / "LICENSE", dest / f"{name}.LICENSE")
+
+
 def copy_fonts() -> None:
     for family, weights in FONTS.items():
         src = MODULES / "@fontsource" / family
@@ -120,6 +132,7 @@ def main() -> None:
     copy_pyscript()
     copy_pyodide()
     copy_fonts()
+    copy_d3()
     build_kappa_wheel()
     (VENDOR / ".stamp").write_text("ok\n")
     print(f"vendored into {VENDOR.relative_to(ROOT)}")

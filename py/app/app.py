@@ -14,13 +14,14 @@ from bend.demo import demo_document
 from bend.dispatch import ActionManager, Outcome
 from bend.editor import Editor
 from bend.keys import KeyCommand, KeyEvent
+from bend.layout import slice_budget
 from bend.menus import MenuItem
 from bend.model import empty_document
 from bend.params import parse_params
 from bend.scene import build_scene
 from bend.tools import PointerInput, Request, Response, Tools
 
-from . import dom
+from . import d3layout, dom
 from .dom import by_id, download, download_blob, js_obj, on, proxy
 from .measure import CanvasMeasure
 from .menu import Menu
@@ -29,6 +30,7 @@ from .saving import SaveController
 from .widgets import Breadcrumbs, Dialog, Hud, Inspector, Legend, TextOverlay, Toast
 
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
+LAYOUT_PROGRESS_AFTER_MS = 800.0  # a layout still running after this shows its progress in the HUD
 FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBrains Mono'", "700 10px 'JetBrains Mono'")
 
 
@@ -44,7 +46,7 @@ class App:
         self.still = params.still
         self.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         self.measure = CanvasMeasure()
-        self.editor = Editor(measure=self.measure, seed=params.seed)
+        self.editor = Editor(measure=self.measure, seed=params.seed, layout=d3layout.factory)
         self.editor.exact_limit_override = params.exact_limit
         self.actions = ActionManager(self.editor)
         self.tools = Tools(self.editor)
@@ -69,6 +71,12 @@ class App:
         self.frame_parts: list[tuple[float, float, float]] = []  # (step, scene, paint) ms
         self.scene_ms = 0.0
         self._frame_proxy = proxy(self._frame)
+        self._pump_proxy = proxy(self._pump)
+        self.pump_pending = False
+        self.pump_budget = 0.0
+        self.last_paint_ms = 0.0
+        self.layout_since: float | None = None  # when the current layout run started
+        self.layout_slices: list[float] = []  # ms per layout task (diagnostics)
         self._pulse_proxy = proxy(self._pulse_tick)  # made once: proxies are never freed
         self.fresh = params.fresh
         self.undo_button = by_id("btn-undo")
@@ -108,21 +116,46 @@ class App:
             self.frame_pending = True
             js.requestAnimationFrame(self._frame_proxy)
 
+    def _schedule_pump(self, budget_ms: float) -> None:
+        if not self.pump_pending and not self.still:
+            self.pump_pending = True
+            self.pump_budget = budget_ms
+            js.setTimeout(self._pump_proxy, 0)
+
+    def _pump(self) -> None:
+        """One slice of the layout: a task of its own, right after a frame, sized so that the
+        slice and the next frame's paint fit the frame interval. It asks for that frame."""
+        self.pump_pending = False
+        try:
+            start = js.performance.now()
+            if self.layout_since is None:
+                self.layout_since = start
+            if not self.editor.tick(self.pump_budget):
+                self.layout_since = None
+            self.layout_slices.append(js.performance.now() - start)
+            del self.layout_slices[:-600]
+            self.request_frame()
+        except Exception as exc:
+            self.report(exc)
+
     def _frame(self, ts: float) -> None:
         self.frame_pending = False
         try:
             start = js.performance.now()
-            moving = self.editor.tick() if not self.still else False
-            stepped = js.performance.now()
             pulsing = self._pulsing()
-            if self.editor.needs_paint or moving or pulsing:
+            paint_ms = self.last_paint_ms
+            if self.editor.needs_paint or pulsing:
                 self.paint(ts)
                 end = js.performance.now()
-                self.frame_times.append(end - start)
-                self.frame_parts.append((stepped - start, self.scene_ms, end - stepped - self.scene_ms))
+                paint_ms = self.last_paint_ms = end - start
+                self.frame_times.append(paint_ms)
+                self.frame_parts.append((0.0, self.scene_ms, paint_ms - self.scene_ms))
                 del self.frame_times[:-600]
                 del self.frame_parts[:-600]
-            if moving or self.editor.needs_paint:
+            if self.editor.animating and not self.still:
+                # the layout runs in its own task after this frame (frames only paint)
+                self._schedule_pump(slice_budget(paint_ms, self.editor.sim().tick_ms))
+            elif self.editor.needs_paint:
                 self.frame_pending = True
                 js.requestAnimationFrame(self._frame_proxy)
             elif pulsing and self.pulse_timer is None:
@@ -161,7 +194,7 @@ class App:
         self.scene_ms = js.performance.now() - t0
         self.painter.paint(scene, float(js.window.devicePixelRatio or 1))
         editor.needs_paint = False
-        self.hud.update(editor)
+        self.hud.update(editor, self._layout_progress())
         self.inspector.update(editor)
         self.crumbs.update(editor)
         self.legend.update(editor)
@@ -172,6 +205,13 @@ class App:
             self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
+
+    def _layout_progress(self) -> float | None:
+        """The layout's progress (0–1) once it has run for a while, else None."""
+        since = self.layout_since
+        if since is None or js.performance.now() - since < LAYOUT_PROGRESS_AFTER_MS:
+            return None
+        return float(getattr(self.editor.sim(), "progress", 0.0))
 
     def resize(self, *_: Any) -> None:
         self.editor.viewport = (float(js.window.innerWidth), float(js.window.innerHeight))
@@ -464,7 +504,7 @@ class App:
 
         def layout_state() -> Any:
             sim = self.editor.sim()
-            return js_obj({"active": sim.active, "alpha": sim.alpha})
+            return js_obj({"active": sim.active, "alpha": sim.alpha, "slices": list(self.layout_slices[-600:])})
 
         def profile_paint(repeats: Any = 20) -> Any:
             """Median ms of scene build, painter and widget updates over ``repeats`` paints."""

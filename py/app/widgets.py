@@ -26,9 +26,15 @@ class Hud:
             self._last[key] = text
             by_id(f"hud-{key}").textContent = text
 
-    def update(self, editor: Editor) -> None:
+    def update(self, editor: Editor, layout_progress: float | None = None) -> None:
         s = editor.stats()
         topo = editor.topology()
+        pill = by_id("hud-layout")
+        if layout_progress is None:
+            pill.hidden = True
+        else:
+            self._set("layout", f"layout {round(layout_progress * 100)}%")
+            pill.hidden = False
         self._set("nodes", f"nodes: {s['nodes']}")
         self._set("edges", f"edges: {s['edges']}")
         self._set("depth", f"depth: {s['depth']}")

@@ -16,7 +16,7 @@ from .capacity import Capacity
 from .document import DocumentError, parse_document, serialize_document
 from .geometry import segment_distance
 from .history import Entry, History, Transaction, apply
-from .layout import Simulation
+from .layout import LayoutEngine, LayoutFactory, Simulation
 from .model import (
     COORD_LIMIT,
     DEFAULT_KIND,
@@ -43,8 +43,18 @@ ZOOM_STEP = 1.2
 class Editor:
     """Document + selection + history + layout + topology, behind one API."""
 
-    def __init__(self, doc: Document | None = None, *, measure: Measure = approx_measure, seed: int | None = None):
+    def __init__(
+        self,
+        doc: Document | None = None,
+        *,
+        measure: Measure = approx_measure,
+        seed: int | None = None,
+        layout: LayoutFactory | None = None,
+    ):
         self.measure = measure
+        #: makes each plane's layout engine: the pure-Python Simulation unless given (the page
+        #: passes its d3-force kernel)
+        self.layout_factory: LayoutFactory = layout or (lambda plane, seed: Simulation(plane, seed=seed))
         self.history = History()
         self.topology_cache = TopologyCache()
         self.viewport = (1280.0, 800.0)
@@ -56,7 +66,7 @@ class Editor:
         self.edited = False  # whether this session changed the document at all
         self.needs_paint = True
         self._cards: dict[str, tuple[str, CardLayout]] = {}
-        self._sims: dict[str, Simulation] = {}
+        self._sims: dict[str, LayoutEngine] = {}
         self._tx: Transaction | None = None
         self._used_ids: set[str] = set()
         self.doc = empty_document()
@@ -232,11 +242,11 @@ class Editor:
             self.selected_edge = None
 
     # ------------------------------------------------------------------ layout & sizes
-    def sim(self, plane: Plane | None = None) -> Simulation:
+    def sim(self, plane: Plane | None = None) -> LayoutEngine:
         plane = plane or self.plane
         sim = self._sims.get(plane.id)
         if sim is None or sim.plane is not plane:
-            sim = self._sims[plane.id] = Simulation(plane, seed=self.seed)
+            sim = self._sims[plane.id] = self.layout_factory(plane, self.seed)
         return sim
 
     def card(self, node: Node) -> CardLayout:
@@ -261,9 +271,10 @@ class Editor:
             self.refresh_sizes(plane)
         self.needs_paint = True
 
-    def tick(self) -> bool:
-        """One layout step of the active plane; returns whether it still moves."""
-        moving = self.sim().step()
+    def tick(self, budget_ms: float = 0.0) -> bool:
+        """Layout steps of the active plane (one, or as many as fit ``budget_ms`` where the
+        engine can); returns whether it still moves."""
+        moving = self.sim().step(budget_ms)
         if moving:
             self.needs_paint = True
         return moving

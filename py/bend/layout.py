@@ -13,9 +13,56 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from .model import COORD_LIMIT, Node, Plane
+
+
+class LayoutEngine(Protocol):
+    """What the editor needs from a layout: the pure-Python ``Simulation`` here (CPython,
+    tests), or the page's d3-force kernel (``app.d3layout``). Positions live on the
+    plane's nodes; ``fixed`` holds the nodes being dragged (pinned ones stay too)."""
+
+    plane: Plane
+    alpha: float
+    fixed: set[str]
+    #: how long one tick took lately, in ms (0 where unknown)
+    tick_ms: float
+
+    @property
+    def active(self) -> bool: ...
+
+    def step(self, budget_ms: float = 0.0) -> bool: ...
+
+    def settle(self, max_steps: int = 2000) -> int: ...
+
+    def reheat(self, alpha: float | None = None) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+#: makes the layout engine of a plane, given the layout seed
+LayoutFactory = Callable[[Plane, int], LayoutEngine]
+
+FRAME_MS = 1000 / 60
+FRAME_MARGIN_MS = 4.0  # what the browser needs of a frame interval besides our paint (render, composite, input)
+
+
+def slice_budget(paint_ms: float, tick_ms: float) -> float:
+    """How long a layout slice may run after a frame whose paint took ``paint_ms``, when one
+    tick takes ``tick_ms``: what is left of the frame interval (60 fps), or of two (30 fps)
+    when not even one tick fits into one. The page runs the slice as a task of its own
+    right after the frame.
+
+    >>> round(slice_budget(2.5, 0.9), 1), round(slice_budget(7.0, 10.0), 1), slice_budget(40.0, 5.0)
+    (10.2, 22.3, 1.0)
+    """
+    budget = FRAME_MS - paint_ms - FRAME_MARGIN_MS
+    if tick_ms > budget:
+        budget += FRAME_MS
+    return max(1.0, budget)
 
 
 @dataclass(frozen=True)
@@ -46,6 +93,7 @@ class Simulation:
         self.rng = random.Random(seed)
         self.alpha = 1.0
         self.fixed: set[str] = set()  # dragged right now (pinned nodes are fixed too)
+        self.tick_ms = 0.0  # not measured here (it is for the page's slices)
         self._components: tuple[int, list[list[int]]] | None = None  # (plane.version, groups)
         self._structure_cache: tuple[int, dict[str, int], list[tuple[int, int]]] | None = None
 
@@ -61,8 +109,9 @@ class Simulation:
         for node in self.plane.nodes.values():
             node.vx = node.vy = 0.0
 
-    def step(self) -> bool:
-        """Advance one tick; returns whether the layout is still moving. O(n·k + m).
+    def step(self, budget_ms: float = 0.0) -> bool:
+        """Advance one tick (``budget_ms`` is for engines that tick several times per call);
+        returns whether the layout is still moving. O(n·k + m).
 
         Pairs are found through a grid of ``radius``-sized cells, each pair once
         (a cell with itself and four forward neighbours); card border extents are

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from .actions import Target
 from .editor import Editor
 from .keys import KeyCommand, KeyEvent, route
-from .layout import Simulation
+from .layout import LayoutEngine
 from .model import Plane
 
 DRAG_THRESHOLD = 3.0  # screen px a pointer must move before a press on a node becomes a drag
@@ -82,7 +82,7 @@ class PointingNode:
     start: tuple[float, float]  # the node's world position when pressed
     at: tuple[float, float]  # the pointer, screen px
     plane: Plane  # where the press happened (the drag ends there, whatever happens meanwhile)
-    sim: Simulation
+    sim: LayoutEngine
     name = "pointing-node"
 
 
@@ -93,7 +93,7 @@ class DraggingNode:
     start: tuple[float, float]
     at: tuple[float, float]
     plane: Plane
-    sim: Simulation
+    sim: LayoutEngine
     name = "dragging-node"
 
 
