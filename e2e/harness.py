@@ -104,14 +104,14 @@ class AppPage:
 
 def new_context(browser: Browser, **context_args) -> BrowserContext:
     """A browser context (its own storage) with the suite's fixed viewport, locale and motion."""
-    return browser.new_context(
-        viewport={"width": 1280, "height": 800},
-        device_scale_factor=1,
-        locale="en-US",
-        timezone_id="UTC",
-        reduced_motion="reduce",
-        **context_args,
-    )
+    settings = {
+        "viewport": {"width": 1280, "height": 800},
+        "device_scale_factor": 1,
+        "locale": "en-US",
+        "timezone_id": "UTC",
+        "reduced_motion": "reduce",
+    }
+    return browser.new_context(**{**settings, **context_args})
 
 
 def open_app(browser: Browser, base_url: str, query: str = "", *, context_args: dict | None = None) -> AppPage:

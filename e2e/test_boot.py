@@ -81,3 +81,27 @@ def test_export_png(app_factory):
     with open(download.path(), "rb") as handle:
         data = handle.read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+
+
+def test_pulse_only_frames_redraw_the_kept_image_not_the_scene(app_factory):
+    """With motion allowed and a loop at rest, frames only redraw the pulsing borders over a
+    kept copy of the last paint: no scene, no full paint; the borders do change."""
+    app = app_factory("seed=3&fresh=1", context_args={"reduced_motion": "no-preference"})
+    edges = [{"source": "a", "target": "b"}, {"source": "b", "target": "a"}, {"source": "b", "target": "c"}]
+    assert app.api("t => window.bendscope.load(t)", json.dumps({"nodes": ["a", "b", "c"], "edges": edges})) is None
+    app.api("window.bendscope.settle()")
+    app.page.wait_for_timeout(300)
+    before = app.api("window.bendscope.render_counts()")
+    x, y = app.node_xy("a")
+    shots = []
+    for _ in range(3):
+        shots.append(app.page.screenshot(clip={"x": x - 120, "y": y - 60, "width": 240, "height": 120}))
+        app.page.wait_for_timeout(500)
+    after = app.api("window.bendscope.render_counts()")
+    assert after["paints"] == before["paints"]
+    assert after["pulse_frames"] - before["pulse_frames"] >= 10  # ~15 fps for 1.5 s
+    assert len(set(shots)) > 1  # the border pulses
+    # an edit still repaints everything (the kept image is not reused for it)
+    app.api("window.bendscope.select('c')")
+    app.page.wait_for_timeout(100)
+    assert app.api("window.bendscope.render_counts()")["paints"] > after["paints"]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import random
+
 from playwright.sync_api import expect
 
 
@@ -124,3 +127,36 @@ def test_export_topology_matches_api(app_factory):
     path = info.value.path()
     with open(path, encoding="utf-8") as handle:
         assert handle.read() == app.api("window.bendscope.topology()")
+
+
+def dense_document(n: int, arcs: int, seed: int = 5) -> str:
+    rng = random.Random(seed)
+    pairs = {(i, (i + 1) % n) for i in range(n)}
+    while len(pairs) < arcs:
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            pairs.add((a, b))
+    nodes = [{"id": f"n{i}", "text": f"N{i}", "x": (i % 20) * 220.0, "y": (i // 20) * 120.0} for i in range(n)]
+    edges = [{"id": f"e{k}", "source": f"n{a}", "target": f"n{b}"} for k, (a, b) in enumerate(sorted(pairs))]
+    return json.dumps({"nodes": nodes, "edges": edges})
+
+
+def test_a_dense_loop_is_computed_in_slices_while_the_hud_says_so(app_factory):
+    """κ of a large dense component is computed in slices between frames: meanwhile the HUD
+    says so and the previous topology stays on the canvas; then the exact κ appears."""
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    assert app.api("t => window.bendscope.load(t)", dense_document(300, 20_000)) is None
+    expect(page.locator("#hud-kappa")).to_have_text("κ: computing…")
+    expect(page.locator("#hud-sccs")).to_have_text("SCCs: …")
+    expect(page.locator("#hud-kappa")).not_to_have_text("κ: computing…", timeout=60_000)
+    state = app.api("window.bendscope.topology_state()")
+    assert state["pending"] is False and state["slices"] > 3
+    expected = json.loads(app.api("window.bendscope.topology()"))
+    assert app.pill("kappa") == f"κ: {expected['max_kappa']}" and expected["max_kappa"] > 1
+    assert app.pill("sccs") == "SCCs: 1"
+    # an edit: the old κ is kept (marked as being computed) until the new one is ready
+    app.api("window.bendscope.action('delete-edge', {edge_id: 'e0'})")
+    expect(page.locator("#hud-kappa")).to_have_text("κ: computing…")
+    expect(page.locator("#hud-kappa")).not_to_have_text("κ: computing…", timeout=60_000)
+    assert json.loads(app.api("window.bendscope.topology()"))["scc_count"] == 1

@@ -174,6 +174,8 @@ def damaged_documents(draw):
         return draw(TEXT_DAMAGE)(json.dumps(data))
     for _ in range(draw(st.integers(1, 3))):
         paths = all_paths(data)
+        if len(paths) < 2:  # everything was removed already
+            break
         path = draw(st.sampled_from(paths[1:]))
         target = data
         for key in path[:-1]:

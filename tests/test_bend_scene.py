@@ -121,3 +121,35 @@ def test_offsets_never_leak_between_planes_of_equal_version():
         second = editor_with([("a", "b"), ("c", "d")])
         second.plane.version = version
         assert parallel_offsets(second.plane) == {"e0": 0.0, "e1": 0.0}
+
+
+def test_many_visible_edges_become_hairlines_without_arrowheads_or_labels():
+    from bend.scene import EDGE_DETAIL_LIMIT, HAIRLINE
+
+    def grid_editor(n_edges: int) -> Editor:
+        pairs = [(f"n{i % 60}", f"n{(i * 7 + 1) % 60}") for i in range(n_edges)]
+        editor = editor_with([p for p in pairs if p[0] != p[1]])
+        for k, edge_id in enumerate(list(editor.plane.edges)[:3]):
+            editor.set_edge(edge_id, label=f"label {k}", kind="associative" if k else "causal")
+        return editor
+
+    below = grid_editor(EDGE_DETAIL_LIMIT // 2)
+    detailed = build_scene(below.plane, below.card, viewport=(1e6, 1e6), topology=below.topology())
+    assert all(b.width > 0 for b in detailed.edges) and detailed.arrows and detailed.labels
+
+    above = grid_editor(EDGE_DETAIL_LIMIT + 50)
+    above.plane.camera.zoom = 0.32
+    topology = above.topology()
+    scene = build_scene(above.plane, above.card, viewport=(1e6, 1e6), topology=topology)
+    visible = sum(len(b.segments) for b in scene.edges) // 4
+    assert visible > EDGE_DETAIL_LIMIT
+    assert all(b.width == HAIRLINE for b in scene.edges) and not scene.arrows and not scene.labels
+    styles = [(b.color, b.dash) for b in scene.edges]
+    assert len(styles) == len(set(styles))  # merged: one batch per colour and dash
+    if topology.fault_edges:  # fault lines stay dashed
+        assert any(b.dash == theme.FAULT_DASH for b in scene.edges)
+    # culling counts: zoomed in on one corner, few edges are in view and they keep their detail
+    above.plane.camera.zoom = 2.8
+    above.plane.camera.x, above.plane.camera.y = 0.0, 0.0  # on node n0
+    near = build_scene(above.plane, above.card, viewport=(800, 600), topology=topology)
+    assert near.edges and all(b.width > 0 for b in near.edges)

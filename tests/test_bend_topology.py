@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bend_helpers import editor_with
+from bend_helpers import K22, editor_with
 
 from bend.demo import demo_document
 from bend.editor import Editor
@@ -84,3 +84,105 @@ def test_exact_limit_override():
     editor.topology_cache.invalidate()
     scc = editor.topology().result["sccs"][0]
     assert scc["approximate"] is True and scc["kappa"] == 6
+
+
+# ---------------------------------------------------------------- computing in slices
+
+
+def dense_pairs(n: int = 150, m: int = 6000, seed: int = 5) -> list[tuple[str, str]]:
+    """One strongly connected component with many arcs: its κ takes many slices."""
+    import random
+
+    rng = random.Random(seed)
+    pairs = {(f"n{i}", f"n{(i + 1) % n}") for i in range(n)}
+    while len(pairs) < m:
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            pairs.add((f"n{a}", f"n{b}"))
+    return sorted(pairs)
+
+
+def fresh_analysis(editor: Editor) -> dict:
+    from bend.topology import plane_graph
+    from kappa import analyze
+
+    nodes, edges = plane_graph(editor.plane)
+    return analyze(nodes, edges, exact_limit=editor.exact_limit if editor.exact_limit is not None else 2000)
+
+
+def test_a_frame_shows_the_previous_topology_while_a_large_one_is_computed():
+    editor = editor_with(dense_pairs())
+    first = editor.shown_topology(budget_ms=0.0)  # nothing known yet: empty, pending
+    assert first.pending and first.max_kappa == 0 and first.scc_count == 0
+    slices = 1
+    while editor.compute_topology(budget_ms=0.0):  # one step per slice
+        slices += 1
+    shown = editor.shown_topology(budget_ms=0.0)
+    assert not shown.pending and shown.result == fresh_analysis(editor)
+    assert slices > 20
+    assert editor.topology() is shown  # nothing left to compute
+    # an edit: the old topology is shown, marked pending, until the new one is ready
+    editor.delete_edge("e0")
+    stale = editor.shown_topology(budget_ms=0.0)
+    assert stale.pending and stale.result is shown.result
+    assert editor.shown_topology(budget_ms=0.0) is stale  # the same object frame after frame
+    while editor.compute_topology(budget_ms=5.0):
+        pass
+    assert editor.shown_topology().result == fresh_analysis(editor)
+
+
+def test_small_planes_are_ready_within_the_frame():
+    editor = editor_with(K22)
+    shown = editor.shown_topology(budget_ms=8.0)
+    assert not shown.pending and shown.max_kappa == 2
+    assert not editor.compute_topology(budget_ms=8.0)
+
+
+def test_an_edit_during_a_computation_drops_it_and_the_next_one_is_right():
+    editor = editor_with(dense_pairs())
+    editor.shown_topology(budget_ms=0.0)
+    editor.compute_topology(budget_ms=0.0)
+    editor.delete_edge("e1")  # the running job is about the old plane
+    assert not editor.compute_topology(budget_ms=0.0)  # dropped, not finished
+    assert editor.topology_cache.pending(editor.plane)
+    assert editor.topology().result == fresh_analysis(editor)
+    assert not editor.topology_cache.pending(editor.plane)
+
+
+def test_asking_for_the_exact_topology_finishes_the_running_computation():
+    editor = editor_with(dense_pairs())
+    editor.shown_topology(budget_ms=0.0)
+    for _ in range(5):
+        editor.compute_topology(budget_ms=0.0)
+    recomputes = editor.topology_cache.recomputes
+    assert editor.topology().result == fresh_analysis(editor)
+    assert editor.topology_cache.recomputes == recomputes + 1
+    assert not editor.compute_topology(budget_ms=0.0)
+
+
+def test_the_computing_time_is_the_sum_of_the_slices():
+    ticks = iter(range(10**6))
+    from bend.topology import TopologyCache
+
+    editor = editor_with(dense_pairs(60, 800))
+    editor.topology_cache = TopologyCache(clock=lambda: next(ticks) / 1000.0)  # 1 ms per reading
+    editor.shown_topology(budget_ms=0.0)
+    slices = 1
+    while editor.compute_topology(budget_ms=0.0):
+        slices += 1
+    topology = editor.shown_topology()
+    assert topology.duration_ms >= slices  # each slice spans at least one clock reading
+    assert topology.log_line().startswith(f"[κ] topology: {topology.duration_ms:.1f}ms")
+
+
+def test_switching_planes_while_computing():
+    editor = Editor(demo_document())
+    editor.topology()
+    root = editor.plane
+    big = editor_with(dense_pairs()).plane
+    cache = editor.topology_cache
+    assert not cache.shown(root, None, 0.0).pending
+    assert cache.shown(big, None, 0.0).pending
+    assert not cache.shown(root, None, 0.0).pending  # clean planes never start a job
+    assert cache.advance(0.0)  # the big plane's job is still there
+    assert cache.get(big).result["max_kappa"] >= 1

@@ -18,8 +18,9 @@ from bend.layout import slice_budget
 from bend.menus import MenuItem
 from bend.model import empty_document
 from bend.params import parse_params
-from bend.scene import build_scene
+from bend.scene import build_scene, pulse_value
 from bend.tools import PointerInput, Request, Response, Tools
+from bend.topology import Topology
 
 from . import d3layout, dom
 from .dom import by_id, download, download_blob, js_obj, on, proxy
@@ -30,6 +31,8 @@ from .saving import SaveController
 from .widgets import Breadcrumbs, Dialog, Hud, Inspector, Legend, TextOverlay, Toast
 
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
+TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
+KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
 LAYOUT_PROGRESS_AFTER_MS = 800.0  # a layout still running after this shows its progress in the HUD
 FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBrains Mono'", "700 10px 'JetBrains Mono'")
 
@@ -75,6 +78,9 @@ class App:
         self.pump_pending = False
         self.pump_budget = 0.0
         self.last_paint_ms = 0.0
+        self.pulse_frames = 0  # pulse-only frames drawn from the kept image (diagnostics)
+        self.shown_topology: Topology | None = None  # what the last paint showed
+        self.paints = 0  # full paints (scene + painter)
         self.layout_since: float | None = None  # when the current layout run started
         self.layout_slices: list[float] = []  # ms per layout task (diagnostics)
         self._pulse_proxy = proxy(self._pulse_tick)  # made once: proxies are never freed
@@ -123,18 +129,27 @@ class App:
             js.setTimeout(self._pump_proxy, 0)
 
     def _pump(self) -> None:
-        """One slice of the layout: a task of its own, right after a frame, sized so that the
-        slice and the next frame's paint fit the frame interval. It asks for that frame."""
+        """One slice of background work as a task of its own: the κ computation first (slice
+        after slice, no frame in between: the topology on screen is only replaced when the
+        new one is complete), else the layout (one slice after each frame, sized so that
+        the slice and the next frame's paint fit the frame interval)."""
         self.pump_pending = False
         try:
+            editor = self.editor
             start = js.performance.now()
-            if self.layout_since is None:
-                self.layout_since = start
-            if not self.editor.tick(self.pump_budget):
-                self.layout_since = None
-            self.layout_slices.append(js.performance.now() - start)
-            del self.layout_slices[:-600]
-            self.request_frame()
+            if editor.topology_cache.pending(editor.plane):
+                if editor.compute_topology(KAPPA_SLICE_MS):
+                    self._schedule_pump(self.pump_budget)
+                else:
+                    self.request_frame()
+            else:
+                if self.layout_since is None:
+                    self.layout_since = start
+                if not editor.tick(self.pump_budget):
+                    self.layout_since = None
+                self.layout_slices.append(js.performance.now() - start)
+                del self.layout_slices[:-600]
+                self.request_frame()
         except Exception as exc:
             self.report(exc)
 
@@ -144,17 +159,21 @@ class App:
             start = js.performance.now()
             pulsing = self._pulsing()
             paint_ms = self.last_paint_ms
-            if self.editor.needs_paint or pulsing:
-                self.paint(ts)
+            if self.editor.needs_paint or (pulsing and not self.painter.can_repulse):
+                self.paint(ts, layered=pulsing)
                 end = js.performance.now()
                 paint_ms = self.last_paint_ms = end - start
                 self.frame_times.append(paint_ms)
                 self.frame_parts.append((0.0, self.scene_ms, paint_ms - self.scene_ms))
                 del self.frame_times[:-600]
                 del self.frame_parts[:-600]
-            if self.editor.animating and not self.still:
-                # the layout runs in its own task after this frame (frames only paint)
-                self._schedule_pump(slice_budget(paint_ms, self.editor.sim().tick_ms))
+            elif pulsing:  # nothing changed but the pulse: redraw it over the kept frame
+                self.painter.repulse(round(pulse_value(ts), 4))
+                self.pulse_frames += 1
+            editor = self.editor
+            if not self.still and (editor.animating or editor.topology_cache.pending(editor.plane)):
+                # the layout and κ run in their own tasks after this frame (frames only paint)
+                self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))
             elif self.editor.needs_paint:
                 self.frame_pending = True
                 js.requestAnimationFrame(self._frame_proxy)
@@ -173,29 +192,34 @@ class App:
     def _pulsing(self) -> bool:
         if self.still or self.reduced_motion:
             return False
-        return self.editor.topology().max_kappa > 0
+        shown = self.shown_topology
+        return shown is not None and shown.max_kappa > 0
 
-    def paint(self, ts: float) -> None:
+    def paint(self, ts: float, *, layered: bool = False) -> None:
         editor = self.editor
         plane = editor.plane
         t0 = js.performance.now()
+        # a frame computes κ for a few ms at most; what is left runs in slices (see _pump)
+        topology = editor.topology() if self.still else editor.shown_topology(TOPOLOGY_FRAME_MS)
+        self.shown_topology = topology
         scene = build_scene(
             plane,
             editor.card,
             viewport=editor.viewport,
             selection=set(editor.selection),
             selected_edge=editor.selected_edge,
-            topology=editor.topology(),
+            topology=topology,
             time_ms=0.0 if (self.still or self.reduced_motion) else ts,
             still=self.still or self.reduced_motion,
             editing=self.overlay.node_id,
             measure=self.measure,
         )
         self.scene_ms = js.performance.now() - t0
-        self.painter.paint(scene, float(js.window.devicePixelRatio or 1))
+        self.painter.paint(scene, float(js.window.devicePixelRatio or 1), layered=layered)
+        self.paints += 1
         editor.needs_paint = False
-        self.hud.update(editor, self._layout_progress())
-        self.inspector.update(editor)
+        self.hud.update(editor, topology, self._layout_progress())
+        self.inspector.update(editor, topology)
         self.crumbs.update(editor)
         self.legend.update(editor)
         buttons = (editor.history.can_undo, editor.history.can_redo)
@@ -522,8 +546,8 @@ class App:
                 t1 = js.performance.now()
                 self.painter.paint(scene, float(js.window.devicePixelRatio or 1))
                 t2 = js.performance.now()
-                self.hud.update(editor)
-                self.inspector.update(editor)
+                self.hud.update(editor, editor.topology())
+                self.inspector.update(editor, editor.topology())
                 self.crumbs.update(editor)
                 t3 = js.performance.now()
                 parts.append((t1 - t0, t2 - t1, t3 - t2))
@@ -533,6 +557,20 @@ class App:
 
         def frame_parts() -> Any:
             return to_js([list(p) for p in self.frame_parts])
+
+        def topology_state() -> Any:
+            editor = self.editor
+            shown = self.shown_topology
+            return js_obj(
+                {
+                    "pending": editor.topology_cache.pending(editor.plane),
+                    "slices": 0 if shown is None else shown.slices,
+                    "duration_ms": 0.0 if shown is None else shown.duration_ms,
+                }
+            )
+
+        def render_counts() -> Any:
+            return js_obj({"paints": self.paints, "pulse_frames": self.pulse_frames})
 
         def paint_now() -> None:
             self.paint(js.performance.now())
@@ -565,6 +603,8 @@ class App:
             "select": select,
             "frame_times": frame_times,
             "layout_state": layout_state,
+            "render_counts": render_counts,
+            "topology_state": topology_state,
             "frame_parts": frame_parts,
             "profile_paint": profile_paint,
             "paint": paint_now,

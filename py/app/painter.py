@@ -22,20 +22,28 @@ from .dom import js_obj
 
 _HELPERS = """
 return {
-  segments(flat) {
-    const p = new Path2D();
-    for (let i = 0; i < flat.length; i += 4) { p.moveTo(flat[i], flat[i + 1]); p.lineTo(flat[i + 2], flat[i + 3]); }
-    return p;
-  },
-  triangles(flat) {
-    const p = new Path2D();
-    for (let i = 0; i < flat.length; i += 6) {
-      p.moveTo(flat[i], flat[i + 1]);
-      p.lineTo(flat[i + 2], flat[i + 3]);
-      p.lineTo(flat[i + 4], flat[i + 5]);
-      p.closePath();
+  // Strokes line segments in paths of at most CHUNK segments: one huge path costs the
+  // rasteriser far more than several (its stroke outline is filled as one shape).
+  strokeSegments(ctx, flat) {
+    const CHUNK = 4096;
+    for (let start = 0; start < flat.length; start += 4 * CHUNK) {
+      const p = new Path2D(), end = Math.min(flat.length, start + 4 * CHUNK);
+      for (let i = start; i < end; i += 4) { p.moveTo(flat[i], flat[i + 1]); p.lineTo(flat[i + 2], flat[i + 3]); }
+      ctx.stroke(p);
     }
-    return p;
+  },
+  fillTriangles(ctx, flat) {
+    const CHUNK = 4096;
+    for (let start = 0; start < flat.length; start += 6 * CHUNK) {
+      const p = new Path2D(), end = Math.min(flat.length, start + 6 * CHUNK);
+      for (let i = start; i < end; i += 6) {
+        p.moveTo(flat[i], flat[i + 1]);
+        p.lineTo(flat[i + 2], flat[i + 3]);
+        p.lineTo(flat[i + 4], flat[i + 5]);
+        p.closePath();
+      }
+      ctx.fill(p);
+    }
   },
   rects(flat, radius) {
     const p = new Path2D();
@@ -82,6 +90,11 @@ class Painter:
         self._pattern_key: tuple | None = None
         self._size = (0, 0, 0.0)
         self.js = js.Function.new(_HELPERS)()
+        self._layered = False
+        self._base: Any = None  # the last frame without pulses, when they animate
+        self._pulse: tuple[float, float, float, list[float]] | None = None  # transform + pulsing card rects
+        self._pulse_rects: list[float] = []
+        self._pulse_alpha = 0.0
 
     def resize(self, width: float, height: float, dpr: float) -> None:
         key = (int(width), int(height), dpr)
@@ -107,7 +120,13 @@ class Painter:
             self._pattern_key = key
         return self._pattern
 
-    def paint(self, scene: Scene, dpr: float) -> None:
+    def paint(self, scene: Scene, dpr: float, *, layered: bool = False) -> None:
+        """Draw ``scene``. ``layered`` (pulses animate): the pulsing borders go on top of a copy
+        of everything else, kept so that :meth:`repulse` redraws a pulse-only frame with one
+        image copy instead of a new scene."""
+        self._pulse = None
+        self._pulse_rects = []
+        self._layered = layered
         ctx = self.ctx
         helpers = self.js
         w, h = scene.width, scene.height
@@ -145,19 +164,65 @@ class Painter:
 
         for batch in scene.edges:
             ctx.strokeStyle = batch.color
-            ctx.lineWidth = batch.width
+            ctx.lineWidth = batch.width or 1.0 / k  # 0: a hairline, one device pixel (see EDGE_DETAIL_LIMIT)
             if batch.dash:
                 ctx.setLineDash(js_obj(list(batch.dash)))
                 ctx.lineCap = "butt"
-            ctx.stroke(helpers.segments(floats(batch.segments)))
+            helpers.strokeSegments(ctx, floats(batch.segments))
             if batch.dash:
                 ctx.setLineDash(js_obj([]))  # reset the dash after the fault lines
                 ctx.lineCap = "round"
         for batch in scene.arrows:
             ctx.fillStyle = batch.color
-            ctx.fill(helpers.triangles(floats(batch.triangles)))
+            helpers.fillTriangles(ctx, floats(batch.triangles))
         self._pills(scene.labels)
         self._cards(scene.cards)
+        if layered:
+            base = self._base_canvas()
+            bctx = base.getContext("2d")
+            bctx.setTransform(1, 0, 0, 1, 0, 0)
+            bctx.clearRect(0, 0, base.width, base.height)
+            bctx.drawImage(self.canvas, 0, 0)
+            self._pulse = (k, dpr * (w / 2 - cx * zoom), dpr * (h / 2 - cy * zoom), self._pulse_rects)
+            self._stroke_pulses(self._pulse_alpha)
+
+    def _base_canvas(self) -> Any:
+        """The copy of the last frame without pulses (same size as the canvas)."""
+        base = self._base
+        if base is None:
+            base = self._base = js.document.createElement("canvas")
+        if base.width != self.canvas.width or base.height != self.canvas.height:
+            base.width, base.height = self.canvas.width, self.canvas.height
+        return base
+
+    @property
+    def can_repulse(self) -> bool:
+        """Whether the last paint kept a pulse-free copy to redraw pulses on."""
+        return self._pulse is not None
+
+    def repulse(self, alpha: float) -> None:
+        """A pulse-only frame: the kept copy, then the pulsing borders at ``alpha``. O(pixels + pulsing cards)."""
+        if self._pulse is None or self._base is None:
+            return
+        ctx = self.ctx
+        ctx.setTransform(1, 0, 0, 1, 0, 0)
+        ctx.globalCompositeOperation = "copy"
+        ctx.drawImage(self._base, 0, 0)
+        ctx.globalCompositeOperation = "source-over"
+        self._stroke_pulses(alpha)
+
+    def _stroke_pulses(self, alpha: float) -> None:
+        if self._pulse is None:
+            return
+        k, tx, ty, rects = self._pulse
+        if not rects:
+            return
+        ctx = self.ctx
+        ctx.setTransform(k, 0, 0, k, tx, ty)
+        ctx.setLineDash(js_obj([]))
+        ctx.strokeStyle = f"rgba({theme.PULSE_BORDER},{alpha:.3f})"
+        ctx.lineWidth = 2.5
+        ctx.stroke(self.js.rects(floats(rects), theme.CARD_RADIUS))
 
     def _pills(self, pills: list[Pill]) -> None:
         if not pills:
@@ -267,7 +332,10 @@ class Painter:
             ctx.strokeStyle = color
             ctx.lineWidth = width
             ctx.stroke(path)
-        for alpha, rects in pulses.items():
+        if self._layered:  # drawn last, over the kept copy (see paint)
+            self._pulse_rects = [v for rects in pulses.values() for v in rects]
+            self._pulse_alpha = next(iter(pulses), 0.0)
+        for alpha, rects in pulses.items() if not self._layered else ():
             ctx.strokeStyle = f"rgba({theme.PULSE_BORDER},{alpha:.3f})"
             ctx.lineWidth = 2.5
             ctx.stroke(helpers.rects(floats(rects), r))

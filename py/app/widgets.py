@@ -10,6 +10,7 @@ import js
 from bend import kappa_ui, theme
 from bend.editor import Editor
 from bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
+from bend.topology import Topology
 
 from .dom import by_id, clear, el, is_null, on, proxy
 
@@ -26,9 +27,10 @@ class Hud:
             self._last[key] = text
             by_id(f"hud-{key}").textContent = text
 
-    def update(self, editor: Editor, layout_progress: float | None = None) -> None:
+    def update(self, editor: Editor, topo: Topology, layout_progress: float | None = None) -> None:
+        """``topo`` is the topology the frame shows; while a newer one is computed
+        (``topo.pending``) the κ and SCC pills say so."""
         s = editor.stats()
-        topo = editor.topology()
         pill = by_id("hud-layout")
         if layout_progress is None:
             pill.hidden = True
@@ -39,8 +41,12 @@ class Hud:
         self._set("edges", f"edges: {s['edges']}")
         self._set("depth", f"depth: {s['depth']}")
         self._set("zoom", f"zoom: {s['zoom']:.2f}")
-        self._set("kappa", f"κ: {topo.max_kappa}")
-        self._set("sccs", f"SCCs: {topo.scc_count}")
+        if topo.pending:
+            self._set("kappa", "κ: computing…")
+            self._set("sccs", "SCCs: …")
+        else:
+            self._set("kappa", f"κ: {topo.max_kappa}")
+            self._set("sccs", f"SCCs: {topo.scc_count}")
         mode = "DELIBERATION" if topo.max_kappa > 0 else "RETRIEVAL"
         if self._last.get("mode") != mode:
             self._set("mode", f"mode: {mode}")
@@ -54,12 +60,11 @@ class Inspector:
         self.box = by_id("inspector")
         self._key: tuple | None = None
 
-    def update(self, editor: Editor) -> None:
+    def update(self, editor: Editor, topo: Topology) -> None:
         plane = editor.plane
-        topo = editor.topology()
         if editor.selected_edge and editor.selected_edge in plane.edges:
             e = plane.edges[editor.selected_edge]
-            fault = e.id in topo.fault_edges
+            fault = e.id in topo.fault_edges and not topo.pending
             key = ("edge", e.id, e.a, e.b, e.props.kind, e.props.strength, e.props.label, fault)
             rows = [
                 (f"{kappa_ui.display_name(editor, e.a)} → {kappa_ui.display_name(editor, e.b)}", "title"),
@@ -80,6 +85,7 @@ class Inspector:
                 n.pinned,
                 id(n.data),
                 None if scc is None else (scc["id"], scc["kappa"]),
+                topo.pending,
             )
             rows = [
                 (kappa_ui.display_name(editor, n.id, 60), "title"),
@@ -88,7 +94,9 @@ class Inspector:
             memory = memory_summary(n.data)
             if memory:
                 rows.append((memory, "row"))
-            if scc is not None:
+            if topo.pending:
+                rows.append(("κ: computing…", "row"))
+            elif scc is not None:
                 sign = "≈" if scc["approximate"] else "="
                 rows.append((f"in {scc['id']} (κ{sign}{scc['kappa']})", "row kappa"))
             else:

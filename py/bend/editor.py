@@ -383,7 +383,20 @@ class Editor:
         return best
 
     def topology(self, plane: Plane | None = None) -> Topology:
+        """The exact topology now (runs or finishes its computation)."""
         return self.topology_cache.get(plane or self.plane, self.exact_limit)
+
+    def shown_topology(self, budget_ms: float = 0.0) -> Topology:
+        """The active plane's topology for drawing: exact if ready within ``budget_ms``,
+        else the previous one marked ``pending`` (see ``bend.topology``)."""
+        return self.topology_cache.shown(self.plane, self.exact_limit, budget_ms)
+
+    def compute_topology(self, budget_ms: float) -> bool:
+        """A slice of the running topology computation; whether it is still running."""
+        running = self.topology_cache.advance(budget_ms)
+        if not running:
+            self.needs_paint = True
+        return running
 
     def nodes_near(self, node_id: str, radius: float = 500.0) -> list[Node]:
         """Other nodes on the active plane within ``radius`` world px, nearest first (ties by id)."""

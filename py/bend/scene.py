@@ -33,7 +33,7 @@ class Grid:
 
 @dataclass
 class StrokeBatch:
-    """Line segments of one style: flat [ax, ay, bx, by, …] (the painter builds one Path2D)."""
+    """Line segments of one style: flat [ax, ay, bx, by, …]; ``width`` 0 is a hairline."""
 
     color: str
     width: float
@@ -344,6 +344,11 @@ def build_scene(
                      theme.EDGE_COLOR[kind])
             )  # fmt: skip
 
+    edge_batches = list(strokes.values())
+    arrow_batches = list(arrows.values())
+    if sum(len(b.segments) for b in edge_batches) > 4 * EDGE_DETAIL_LIMIT:
+        edge_batches, arrow_batches, labels = _hairlines(edge_batches), [], []
+
     # -- nodes
     card_of = cards if callable(cards) else (lambda node: cards.get(node.id))
     pulse = round(FROZEN_PULSE if still else pulse_value(time_ms), 4)
@@ -373,11 +378,31 @@ def build_scene(
         theme.BACKGROUND,
         grid,
         halos,
-        list(strokes.values()),
-        list(arrows.values()),
+        edge_batches,
+        arrow_batches,
         labels,
         card_list,
     )
+
+
+#: Level of detail: with more edges than this in view, they are drawn as hairlines (one
+#: device pixel, ``width`` 0) without arrowheads or labels. A software rasteriser draws
+#: 20,000 long hairlines in ~60 ms but the same lines 1.5 px wide in ~1 s (and their
+#: arrowheads in ~0.9 s); at that density the styles are not readable anyway.
+EDGE_DETAIL_LIMIT = 2000
+HAIRLINE = 0.0
+
+
+def _hairlines(batches: list[StrokeBatch]) -> list[StrokeBatch]:
+    """The batches merged by colour and dash, at hairline width (order kept). O(segments)."""
+    merged: dict[tuple[str, tuple[float, ...]], StrokeBatch] = {}
+    for batch in batches:
+        key = (batch.color, batch.dash)
+        target = merged.get(key)
+        if target is None:
+            target = merged[key] = StrokeBatch(batch.color, HAIRLINE, batch.dash)
+        target.segments.extend(batch.segments)
+    return list(merged.values())
 
 
 _WIDTHS = {s: edge_width(s) for s in range(1, 6)}

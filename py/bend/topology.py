@@ -1,20 +1,38 @@
-"""The κ topology of a plane, cached under the plane's dirty flag.
+"""The κ topology of a plane, cached under the plane's dirty flag, computed in slices.
 
 Only structural edits raise ``plane.topology_dirty`` (see model.Plane); moves
 never do, and nothing here runs per frame. Each plane keeps a KappaCache, so
 SCCs whose arcs did not change are not cut again on recompute.
+
+Two ways to ask:
+
+* :meth:`TopologyCache.get` — the exact topology now (menus, Bend/Unbend, export, the
+  API); it finishes a running computation or runs one to the end.
+* :meth:`TopologyCache.shown` — what a frame draws: the exact topology when it is ready or
+  can be finished within the frame's budget; otherwise the previous one, marked
+  ``pending``, while :meth:`TopologyCache.advance` goes on in slices between frames. So
+  no κ work ever holds the page longer than a slice, and the HUD can say κ is being
+  computed. A job works on a snapshot of the plane and is dropped when the plane changes
+  again before it ends.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kappa import DEFAULT_EXACT_LIMIT, KappaCache, analyze
+from kappa import DEFAULT_EXACT_LIMIT, KappaCache
+from kappa.analyze import analyze_steps
+from kappa.steps import Meter, Steps, advance, finish
 
 from .model import Plane
+
+#: units of engine work between pauses (~0.3 ms in CPython): a slice ends within a pause of its budget
+QUANTUM = 2048
+_SNAPSHOT_CHUNK = 2048  # edges copied per step when a job takes its snapshot
 
 
 def plane_graph(plane: Plane) -> tuple[list[str], list[dict[str, str]]]:
@@ -25,12 +43,18 @@ def plane_graph(plane: Plane) -> tuple[list[str], list[dict[str, str]]]:
 
 @dataclass
 class Topology:
-    """One plane's canonical topology plus lookups the views need."""
+    """One plane's canonical topology plus lookups the views need.
+
+    ``pending``: a newer topology is being computed and this is the previous one (its
+    SCCs may name nodes or edges that are gone).
+    """
 
     result: dict[str, Any]
     duration_ms: float
     scc_of: dict[str, int] = field(default_factory=dict)  # node id → index in result["sccs"]
     fault_edges: set[str] = field(default_factory=set)  # edge ids on a fault line
+    pending: bool = False
+    slices: int = 1  # how many slices the computation took
 
     @property
     def max_kappa(self) -> int:
@@ -48,38 +72,140 @@ class Topology:
         return json.dumps(self.result, ensure_ascii=False)
 
     def log_line(self) -> str:
-        """The console.debug line of the spec's §7."""
+        """The console.debug line of the spec's §7 (the time is the computing time)."""
         return f"[κ] topology: {self.duration_ms:.1f}ms, maxκ={self.max_kappa}, sccs={self.scc_count}"
 
 
-class TopologyCache:
-    """Per-plane cached topology; recomputes only when the plane is dirty."""
+#: what a plane shows before its first topology is known
+EMPTY_RESULT: dict[str, Any] = {"sccs": [], "dag_nodes": [], "routing": "fast", "max_kappa": 0, "scc_count": 0}
 
-    def __init__(self) -> None:
-        self._topology: dict[str, Topology] = {}
-        self._kappa_caches: dict[str, KappaCache] = {}
-        self.recomputes = 0
-        self.on_recompute = None  # optional callback(plane, topology), e.g. console.debug
 
-    def get(self, plane: Plane, exact_limit: int | None = None) -> Topology:
-        cached = self._topology.get(plane.id)
-        if cached is not None and not plane.topology_dirty:
-            return cached
-        start = time.perf_counter()
-        nodes, edges = plane_graph(plane)
-        limit = DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit
-        result = analyze(nodes, edges, exact_limit=limit, cache=self._kappa_caches.setdefault(plane.id, KappaCache()))
-        topology = Topology(result, (time.perf_counter() - start) * 1000.0)
+class _Job:
+    """One computation in progress: its plane, the state it started from, its steps."""
+
+    def __init__(self, plane: Plane, exact_limit: int, cache: KappaCache) -> None:
+        self.plane = plane
+        self.version = plane.version
+        self.exact_limit = exact_limit
+        self.busy_ms = 0.0  # time spent computing, over all slices
+        self.slices = 0
+        self.steps = self._steps(cache)
+
+    def current(self, plane: Plane, exact_limit: int) -> bool:
+        return self.plane is plane and self.version == plane.version and self.exact_limit == exact_limit
+
+    def _steps(self, cache: KappaCache) -> Steps[Topology]:
+        plane = self.plane
+        nodes = list(plane.nodes)
+        edges: list[tuple[str, str, str, str]] = []  # (id, source, target, kind)
+        for k, e in enumerate(plane.edges.values(), 1):
+            edges.append((e.id, e.a, e.b, e.props.kind))
+            if not k % _SNAPSHOT_CHUNK:
+                yield
+        engine_edges = ({"source": a, "target": b, "kind": kind} for _, a, b, kind in edges)
+        result = yield from analyze_steps(
+            nodes, engine_edges, exact_limit=self.exact_limit, cache=cache, meter=Meter(QUANTUM)
+        )
+        topology = Topology(result, 0.0)
         faults: set[tuple[str, str]] = set()
         for i, scc in enumerate(result["sccs"]):
             for node in scc["nodes"]:
                 topology.scc_of[node] = i
             faults.update((f["source"], f["target"]) for f in scc["fault_line_edges"])
-        topology.fault_edges = {
-            e.id for e in plane.edges.values() if (e.a, e.b) in faults and e.props.kind in ("causal", "temporal")
-        }
+        if faults:
+            topology.fault_edges = {
+                edge_id for edge_id, a, b, kind in edges if (a, b) in faults and kind in ("causal", "temporal")
+            }
+        return topology
+
+
+class TopologyCache:
+    """Per-plane cached topology; recomputes only when the plane is dirty."""
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self._topology: dict[str, Topology] = {}
+        self._stale: dict[str, Topology] = {}  # the pending-marked copy shown meanwhile
+        self._kappa_caches: dict[str, KappaCache] = {}
+        self._job: _Job | None = None
+        self.clock = clock
+        self.recomputes = 0
+        self.on_recompute: Callable[[Plane, Topology], None] | None = None  # e.g. console.debug
+
+    def get(self, plane: Plane, exact_limit: int | None = None) -> Topology:
+        """The exact topology of ``plane`` now (finishing or running its computation)."""
+        cached = self._topology.get(plane.id)
+        if cached is not None and not plane.topology_dirty:
+            return cached
+        job = self._job_for(plane, exact_limit)
+        start = self.clock()
+        topology = finish(job.steps)
+        job.busy_ms += (self.clock() - start) * 1000.0
+        return self._store(job, topology)
+
+    def shown(self, plane: Plane, exact_limit: int | None = None, budget_ms: float = 0.0) -> Topology:
+        """What to draw now: the exact topology if it is ready or finishes within
+        ``budget_ms``, else the previous one marked ``pending`` (the computation goes on
+        with :meth:`advance`)."""
+        cached = self._topology.get(plane.id)
+        if cached is not None and not plane.topology_dirty:
+            return cached
+        job = self._job_for(plane, exact_limit)
+        done = self._run(job, budget_ms)
+        if done is not None:
+            return done
+        stale = self._stale.get(plane.id)
+        if stale is None or (cached is not None and stale.result is not cached.result):
+            base = cached or Topology(EMPTY_RESULT, 0.0)
+            stale = self._stale[plane.id] = replace(base, pending=True)
+        return stale
+
+    def pending(self, plane: Plane) -> bool:
+        """Whether ``plane``'s topology is out of date (a computation is due or running)."""
+        return plane.topology_dirty or plane.id not in self._topology
+
+    def advance(self, budget_ms: float) -> bool:
+        """Go on with the running computation for up to ``budget_ms`` (at least one step);
+        returns whether it is still running. Stale jobs (their plane changed) are dropped."""
+        job = self._job
+        if job is None:
+            return False
+        if job.version != job.plane.version:
+            job.steps.close()
+            self._job = None
+            return False
+        return self._run(job, budget_ms) is None
+
+    def _limit(self, exact_limit: int | None) -> int:
+        return DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit
+
+    def _job_for(self, plane: Plane, exact_limit: int | None) -> _Job:
+        limit = self._limit(exact_limit)
+        job = self._job
+        if job is None or not job.current(plane, limit):
+            if job is not None:
+                job.steps.close()
+            job = self._job = _Job(plane, limit, self._kappa_caches.setdefault(plane.id, KappaCache()))
+        return job
+
+    def _run(self, job: _Job, budget_ms: float) -> Topology | None:
+        start = self.clock()
+        deadline = start + budget_ms / 1000.0
+        done, topology = advance(job.steps, lambda: self.clock() >= deadline)
+        job.busy_ms += (self.clock() - start) * 1000.0
+        job.slices += 1
+        if not done or topology is None:
+            return None
+        return self._store(job, topology)
+
+    def _store(self, job: _Job, topology: Topology) -> Topology:
+        if self._job is job:
+            self._job = None
+        topology.duration_ms = job.busy_ms
+        topology.slices = max(1, job.slices)
+        plane = job.plane
         plane.topology_dirty = False
         self._topology[plane.id] = topology
+        self._stale.pop(plane.id, None)
         self.recomputes += 1
         if self.on_recompute is not None:
             self.on_recompute(plane, topology)
@@ -87,5 +213,9 @@ class TopologyCache:
 
     def invalidate(self, exact_limit_changed: bool = False) -> None:
         self._topology.clear()
+        self._stale.clear()
+        if self._job is not None:
+            self._job.steps.close()
+            self._job = None
         if exact_limit_changed:
             self._kappa_caches.clear()

@@ -13,11 +13,20 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .budget import deliberation_budget
-from .digraph import Digraph, build_digraph
-from .mincut import arc_strong_connectivity
-from .scc import strongly_connected_components
+from .digraph import Digraph, build_digraph_steps
+from .mincut import arc_strong_connectivity_steps
+from .scc import strongly_connected_components_steps
+from .steps import Meter, Steps, finish
 
-__all__ = ["DEFAULT_EXACT_LIMIT", "KappaCache", "analyze", "analyze_digraph", "scc_kappa"]
+__all__ = [
+    "DEFAULT_EXACT_LIMIT",
+    "KappaCache",
+    "analyze",
+    "analyze_digraph",
+    "analyze_digraph_steps",
+    "analyze_steps",
+    "scc_kappa",
+]
 
 #: SCCs up to this many nodes get an exact κ. Measured in CPython 3.11 here:
 #: a 2,000-node SCC takes 15 ms (≈ 3n arcs, κ = 2), 25 ms (hard case, κ = 3) and
@@ -95,19 +104,37 @@ def scc_kappa(
     ``members`` are sorted node indices of a strongly connected set of ``graph``.
     O(δ·n·m) worst case for the SCC (see mincut); O(1) beyond ``exact_limit``.
     """
+    return finish(scc_kappa_steps(graph, members, exact_limit, cache, Meter()))
+
+
+def scc_kappa_steps(
+    graph: Digraph, members: list[int], exact_limit: int, cache: KappaCache | None, meter: Meter
+) -> Steps[tuple[int, bool, list[dict[str, str]]]]:
+    """:func:`scc_kappa` in steps."""
     size = len(members)
     if size > exact_limit:
         return size, True, []
     ids = graph.ids
     local = {v: i for i, v in enumerate(members)}
-    out = [[local[w] for w in graph.out[v] if w in local] for v in members]
+    out: list[list[int]] = []
+    pending = 0
+    for v in members:
+        succ = graph.out[v]
+        out.append([local[w] for w in succ if w in local])
+        pending += len(succ) + 1
+        if pending > 1024:
+            if meter.spend(pending):
+                yield
+            pending = 0
     key: tuple[Any, ...] = ()
     if cache is not None:
         key = (tuple(ids[v] for v in members), tuple(tuple(s) for s in out))
+        if meter.spend(sum(map(len, out))):
+            yield
         hit = cache.get(key)
         if hit is not None:
             return hit[0], hit[1], [{"source": s, "target": t} for s, t in hit[2]]
-    kappa, arcs = arc_strong_connectivity(out)
+    kappa, arcs = yield from arc_strong_connectivity_steps(out, meter)
     pairs = tuple((ids[members[u]], ids[members[v]]) for u, v in arcs)
     if cache is not None:
         cache.put(key, (kappa, False, pairs))
@@ -118,8 +145,15 @@ def analyze_digraph(
     graph: Digraph, *, exact_limit: int = DEFAULT_EXACT_LIMIT, cache: KappaCache | None = None
 ) -> dict[str, Any]:
     """``analyze`` on an already built Digraph (no validation, no logging)."""
+    return finish(analyze_digraph_steps(graph, exact_limit=exact_limit, cache=cache, meter=Meter()))
+
+
+def analyze_digraph_steps(
+    graph: Digraph, *, exact_limit: int = DEFAULT_EXACT_LIMIT, cache: KappaCache | None = None, meter: Meter
+) -> Steps[dict[str, Any]]:
+    """:func:`analyze_digraph` in steps."""
     ids = graph.ids
-    components = [c for c in strongly_connected_components(graph.out) if len(c) > 1]
+    components = [c for c in (yield from strongly_connected_components_steps(graph.out, meter)) if len(c) > 1]
     components.sort(key=lambda c: c[0])
     if cache is not None:
         cache.reserve(2 * len(components))
@@ -129,7 +163,7 @@ def analyze_digraph(
     for number, members in enumerate(components):
         for v in members:
             in_scc[v] = 1
-        kappa, approximate, faults = scc_kappa(graph, members, exact_limit, cache)
+        kappa, approximate, faults = yield from scc_kappa_steps(graph, members, exact_limit, cache, meter)
         max_kappa = max(max_kappa, kappa)
         sccs.append(
             {
@@ -173,11 +207,36 @@ def analyze(
     edge_count, self_loops_filtered, scc_count, max_kappa and routing.
     O(n log n + m log m) plus κ per nontrivial SCC (see ``kappa.mincut``).
     """
+    return finish(analyze_steps(nodes, edges, exact_limit=exact_limit, cache=cache))
+
+
+def analyze_steps(
+    nodes: Iterable[str],
+    edges: Iterable[Mapping[str, Any]],
+    *,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    cache: KappaCache | None = None,
+    meter: Meter | None = None,
+) -> Steps[dict[str, Any]]:
+    """:func:`analyze` as steps that pause after every ``meter.quantum`` units of work, for a
+    caller that runs it in slices (``kappa.steps.advance``). The result is the same however
+    it is sliced. The DEBUG record's duration is the wall time from first step to last.
+
+    >>> from kappa.steps import advance
+    >>> ring = [{"source": str(i), "target": str((i + 1) % 1500)} for i in range(1500)]
+    >>> job = analyze_steps([str(i) for i in range(1500)], ring, meter=Meter(quantum=1))
+    >>> slices = 1
+    >>> while not (done := advance(job, lambda: True))[0]:  # every slice ends at its first pause
+    ...     slices += 1
+    >>> done[1]["max_kappa"], slices > 10
+    (1, True)
+    """
     _check_limit(exact_limit)
+    meter = meter or Meter()
     debug = logger.isEnabledFor(logging.DEBUG)
     start = time.perf_counter() if debug else 0.0
-    graph = build_digraph(nodes, edges)
-    result = analyze_digraph(graph, exact_limit=exact_limit, cache=cache)
+    graph = yield from build_digraph_steps(nodes, edges, meter)
+    result = yield from analyze_digraph_steps(graph, exact_limit=exact_limit, cache=cache, meter=meter)
     if debug:
         duration_ms = (time.perf_counter() - start) * 1000.0
         logger.debug(

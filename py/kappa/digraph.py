@@ -10,7 +10,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DIRECTED_KINDS", "Digraph", "build_digraph"]
+from .steps import Meter, Steps, finish
+
+__all__ = ["DIRECTED_KINDS", "Digraph", "build_digraph", "build_digraph_steps"]
 
 #: Edge kinds that take part in κ. A hard rule of the spec (§4.3): no toggle.
 DIRECTED_KINDS: frozenset[str] = frozenset({"causal", "temporal"})
@@ -62,7 +64,15 @@ def build_digraph(nodes: Iterable[str], edges: Iterable[Mapping[str, Any]]) -> D
     with a ``kind`` takes part only if the kind is in DIRECTED_KINDS; self-loops are
     ignored (and counted); parallel edges collapse to one arc.
     Raises TypeError / ValueError naming the first bad item. O(n log n + m log m).
+
+    >>> build_digraph(["b", "a"], [{"source": "a", "target": "b"}, {"source": "b", "target": "b"}]).out
+    [[1], []]
     """
+    return finish(build_digraph_steps(nodes, edges, Meter()))
+
+
+def build_digraph_steps(nodes: Iterable[str], edges: Iterable[Mapping[str, Any]], meter: Meter) -> Steps[Digraph]:
+    """:func:`build_digraph` in steps (see ``kappa.steps``); a unit of work is an edge."""
     ids = _check_nodes(nodes)
     index = {node: i for i, node in enumerate(ids)}
     if isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable):
@@ -89,4 +99,15 @@ def build_digraph(nodes: Iterable[str], edges: Iterable[Mapping[str, Any]]) -> D
             loops += 1
             continue
         succ[u].add(v)
-    return Digraph(ids, index, [sorted(s) for s in succ], edge_count, loops)
+        if not i & 1023 and meter.spend(1024):
+            yield
+    out: list[list[int]] = []
+    pending = 0
+    for s in succ:
+        out.append(sorted(s))
+        pending += len(s) + 1
+        if pending > 1024:
+            if meter.spend(pending):
+                yield
+            pending = 0
+    return Digraph(ids, index, out, edge_count, loops)

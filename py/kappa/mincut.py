@@ -52,7 +52,11 @@ from __future__ import annotations
 
 from collections import deque
 
-__all__ = ["arc_strong_connectivity", "minimum_cut_sides"]
+from .steps import Meter, Steps, finish
+
+__all__ = ["arc_strong_connectivity", "arc_strong_connectivity_steps", "minimum_cut_sides"]
+
+_NEVER = Meter()  # the meter of the one-go functions: never pauses
 
 
 def arc_strong_connectivity(out: list[list[int]], *, degree_bound: bool = True) -> tuple[int, list[tuple[int, int]]]:
@@ -68,8 +72,15 @@ def arc_strong_connectivity(out: list[list[int]], *, degree_bound: bool = True) 
     >>> arc_strong_connectivity([[2, 3], [2, 3], [0, 1], [0, 1]])[0]
     2
     """
+    return finish(arc_strong_connectivity_steps(out, Meter(), degree_bound=degree_bound))
+
+
+def arc_strong_connectivity_steps(
+    out: list[list[int]], meter: Meter, *, degree_bound: bool = True
+) -> Steps[tuple[int, list[tuple[int, int]]]]:
+    """:func:`arc_strong_connectivity` in steps; a unit of work is a node or arc visited."""
     n = len(out)
-    tail, head, out_arcs, in_arcs = _arcs(out)
+    tail, head, out_arcs, in_arcs = yield from _arcs_steps(out, meter)
     best = len(tail) + 1
     cut: list[int] = []
     for v in range(n):
@@ -81,12 +92,12 @@ def arc_strong_connectivity(out: list[list[int]], *, degree_bound: bool = True) 
     # the stages whose S may still hide a cut below δ (none when δ < |X| < n − δ is empty)
     stages = (n - delta - 1 if n >= 2 * delta + 2 else 0) if degree_bound else n - 1
     if best > 1 and stages > 0:
-        best, cut = _pass(n, tail, head, out_arcs, in_arcs, best, cut, stages)
+        best, cut = yield from _pass(n, tail, head, out_arcs, in_arcs, best, cut, stages, meter)
     if best > 1 and stages > 0:
-        best, cut = _pass(n, head, tail, in_arcs, out_arcs, best, cut, stages)
-    far = _bfs_order(n, head, out_arcs, farthest=True)[-1]
+        best, cut = yield from _pass(n, head, tail, in_arcs, out_arcs, best, cut, stages, meter)
+    far = (yield from _bfs_order(n, head, out_arcs, meter, farthest=True))[-1]
     for orient in ((tail, head, out_arcs, in_arcs), (head, tail, in_arcs, out_arcs)):
-        preferred = _pair_cut(n, *orient, far, best)
+        preferred = yield from _pair_cut(n, *orient, far, best, meter)
         if preferred is not None:
             cut = preferred
             break
@@ -94,12 +105,21 @@ def arc_strong_connectivity(out: list[list[int]], *, degree_bound: bool = True) 
     return best, arcs
 
 
-def _arcs(out: list[list[int]]) -> tuple[list[int], list[int], list[list[int]], list[list[int]]]:
+Arcs = tuple[list[int], list[int], list[list[int]], list[list[int]]]
+
+
+def _arcs(out: list[list[int]]) -> Arcs:
+    return finish(_arcs_steps(out, _NEVER))
+
+
+def _arcs_steps(out: list[list[int]], meter: Meter) -> Steps[Arcs]:
+    """Arc arrays: tail, head, and per node the indices of its out- and in-arcs. O(n + m)."""
     n = len(out)
     tail: list[int] = []
     head: list[int] = []
     out_arcs: list[list[int]] = [[] for _ in range(n)]
     in_arcs: list[list[int]] = [[] for _ in range(n)]
+    pending = 0
     for u in range(n):
         for v in out[u]:
             e = len(tail)
@@ -107,6 +127,11 @@ def _arcs(out: list[list[int]]) -> tuple[list[int], list[int], list[list[int]], 
             head.append(v)
             out_arcs[u].append(e)
             in_arcs[v].append(e)
+        pending += len(out[u]) + 1
+        if pending > 1024:
+            if meter.spend(pending):
+                yield
+            pending = 0
     return tail, head, out_arcs, in_arcs
 
 
@@ -143,13 +168,13 @@ def minimum_cut_sides(out: list[list[int]], kappa: int) -> tuple[frozenset[int],
     stages = n - delta - 1 if kappa < delta else n - 1  # with κ < δ, later stages hold no cut of value κ
     for forward in (True, False):
         t_of, h_of, outs, ins = (tail, head, out_arcs, in_arcs) if forward else (head, tail, in_arcs, out_arcs)
-        order = _bfs_order(n, h_of, outs)
+        order = finish(_bfs_order(n, h_of, outs, _NEVER))
         flow = bytearray(len(t_of))
         in_s = bytearray(n)
         in_s[0] = 1
         scratch = [[0] * n, [0] * n, [0]]
         for t in order[1 : 1 + stages]:
-            k, sink_side = _augment(t, kappa + 1, flow, in_s, t_of, h_of, outs, ins, scratch)
+            k, sink_side = finish(_augment(t, kappa + 1, flow, in_s, t_of, h_of, outs, ins, scratch, _NEVER))
             if sink_side is not None and k == kappa:
                 smallest = _residual_reach(n, in_s, flow, t_of, h_of, outs, ins)
                 largest = set(range(n)) - set(sink_side)
@@ -189,13 +214,21 @@ def _residual_reach(
 
 
 def _pair_cut(
-    n: int, tail: list[int], head: list[int], out_arcs: list[list[int]], in_arcs: list[list[int]], t: int, kappa: int
-) -> list[int] | None:
+    n: int,
+    tail: list[int],
+    head: list[int],
+    out_arcs: list[list[int]],
+    in_arcs: list[list[int]],
+    t: int,
+    kappa: int,
+    meter: Meter,
+) -> Steps[list[int] | None]:
     """The min 0→t cut nearest to t if λ(0→t) = κ, else None. O(κ·(n + m))."""
     in_s = bytearray(n)
     in_s[0] = 1
     flow = bytearray(len(tail))
-    k, sink_side = _augment(t, kappa + 1, flow, in_s, tail, head, out_arcs, in_arcs, [[0] * n, [0] * n, [0]])
+    scratch = [[0] * n, [0] * n, [0]]
+    k, sink_side = yield from _augment(t, kappa + 1, flow, in_s, tail, head, out_arcs, in_arcs, scratch, meter)
     if k != kappa or sink_side is None:
         return None
     inside = set(sink_side)
@@ -211,16 +244,17 @@ def _pass(
     best: int,
     cut: list[int],
     stages: int,
-) -> tuple[int, list[int]]:
+    meter: Meter,
+) -> Steps[tuple[int, list[int]]]:
     """One pass over the cuts X ∋ 0, in the orientation given by tail/head; the first
     ``stages`` stages (later ones hold only cuts the degree bound rules out)."""
-    order = _bfs_order(n, head, out_arcs)
+    order = yield from _bfs_order(n, head, out_arcs, meter)
     flow = bytearray(len(tail))
     in_s = bytearray(n)
     in_s[0] = 1
     scratch = [[0] * n, [0] * n, [0]]
     for t in order[1 : 1 + stages]:
-        k, sink_side = _augment(t, best, flow, in_s, tail, head, out_arcs, in_arcs, scratch)
+        k, sink_side = yield from _augment(t, best, flow, in_s, tail, head, out_arcs, in_arcs, scratch, meter)
         if sink_side is not None:
             best = k
             inside = set(sink_side)
@@ -241,7 +275,8 @@ def _augment(
     out_arcs: list[list[int]],
     in_arcs: list[list[int]],
     scratch: list[list[int]],
-) -> tuple[int, list[int] | None]:
+    meter: Meter,
+) -> Steps[tuple[int, list[int] | None]]:
     """Augment unit paths from the set S (``in_s``) to t until ``cap`` or failure.
 
     ``flow`` may hold a circulation from earlier stages. Returns (k, None) when k
@@ -289,6 +324,9 @@ def _augment(
                         queue.append(x)
             if found >= 0:
                 break
+        if meter.spend(len(queue) + 1):
+            counter[0] = stamp
+            yield  # the marks are stamped: nothing else may use this pass's scratch meanwhile
         if found < 0:
             counter[0] = stamp
             return k, queue
@@ -306,7 +344,9 @@ def _augment(
     return k, None
 
 
-def _bfs_order(n: int, head: list[int], out_arcs: list[list[int]], farthest: bool = False) -> list[int]:
+def _bfs_order(
+    n: int, head: list[int], out_arcs: list[list[int]], meter: Meter, farthest: bool = False
+) -> Steps[list[int]]:
     """BFS order from node 0 over out-arcs (arcs in sorted order).
 
     With ``farthest`` the order is re-sorted by (distance, index), so its last node
@@ -317,15 +357,22 @@ def _bfs_order(n: int, head: list[int], out_arcs: list[list[int]], farthest: boo
     dist = [0] * n
     order = [0]
     queue = deque(order)
+    pending = 0
     while queue:
         u = queue.popleft()
-        for e in out_arcs[u]:
+        arcs = out_arcs[u]
+        for e in arcs:
             v = head[e]
             if not seen[v]:
                 seen[v] = 1
                 dist[v] = dist[u] + 1
                 order.append(v)
                 queue.append(v)
+        pending += len(arcs) + 1
+        if pending > 1024:
+            if meter.spend(pending):
+                yield
+            pending = 0
     if farthest:
         deepest = max(dist[v] for v in order)
         return [min(v for v in order if dist[v] == deepest)]

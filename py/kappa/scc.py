@@ -5,7 +5,9 @@ An explicit stack replaces recursion, so a 100,000-node chain or cycle is fine.
 
 from __future__ import annotations
 
-__all__ = ["strongly_connected_components"]
+from .steps import Meter, Steps, finish
+
+__all__ = ["strongly_connected_components", "strongly_connected_components_steps"]
 
 
 def strongly_connected_components(out: list[list[int]]) -> list[list[int]]:
@@ -22,6 +24,11 @@ def strongly_connected_components(out: list[list[int]]) -> list[list[int]]:
 
     O(n + m) time and memory.
     """
+    return finish(strongly_connected_components_steps(out, Meter()))
+
+
+def strongly_connected_components_steps(out: list[list[int]], meter: Meter) -> Steps[list[list[int]]]:
+    """:func:`strongly_connected_components` in steps; a unit of work is an arc."""
     n = len(out)
     index = [-1] * n
     low = [0] * n
@@ -29,6 +36,7 @@ def strongly_connected_components(out: list[list[int]]) -> list[list[int]]:
     stack: list[int] = []
     result: list[list[int]] = []
     counter = 0
+    pending = 0  # work not yet reported to the meter
     for root in range(n):
         if index[root] != -1:
             continue
@@ -53,6 +61,11 @@ def strongly_connected_components(out: list[list[int]]) -> list[list[int]]:
                     low[v] = index[w]
                 continue
             work.pop()
+            pending += len(succ) + 1
+            if pending > 1024:
+                if meter.spend(pending):
+                    yield
+                pending = 0
             if work:
                 parent = work[-1][0]
                 if low[v] < low[parent]:
