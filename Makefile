@@ -9,7 +9,7 @@ VPY := $(VENV)/bin/python
 VENDOR_STAMP := static/vendor/.stamp
 KAPPA_SOURCES := $(wildcard py/kappa/*.py)
 
-.PHONY: serve test test-unit test-e2e test-visual vendor venv chromium lint format bench bench-browser bench-memory serve-memory update-snapshots clean
+.PHONY: serve test test-unit test-e2e test-visual vendor venv chromium lint format bench bench-browser bench-large bench-memory serve-memory update-snapshots clean
 
 serve: vendor
 	$(PYTHON) scripts/serve.py $(PORT)
@@ -62,6 +62,9 @@ bench: venv
 
 bench-browser: venv vendor chromium
 	$(VPY) bench/bench_browser.py
+
+bench-large: venv vendor chromium
+	$(VPY) bench/bench_large.py
 
 bench-memory: venv
 	$(VPY) bench/bench_memory.py

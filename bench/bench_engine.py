@@ -184,6 +184,53 @@ def bench_previews(n: int, candidates: int) -> None:
     print(f"re-cut per candidate {t_old:.1f} ms, minimum-cut sides {t_new:.1f} ms: {t_old / t_new:.0f}×")
 
 
+def bench_slices(n: int, repeat: int) -> None:
+    """The page's way (steps that pause every QUANTUM units, resumed slice after slice)
+    against one go, on the same graphs: what pausing costs, and how long a pause-to-pause
+    step is at most (what bounds a slice's overshoot)."""
+    from bend.topology import QUANTUM
+    from kappa.analyze import analyze_steps
+    from kappa.steps import Meter, advance
+
+    print(f"\n## analyze in steps (pause every {QUANTUM} units, as the page) vs in one go")
+    print(f"{'graph':<34}{'arcs':>8}{'one go ms':>11}{'steps ms':>11}{'ratio':>8}{'pauses':>8}{'longest step ms':>17}")
+    rng = random.Random(9)
+    dense = {(u, (u + 1) % 400) for u in range(400)}
+    while len(dense) < 100 * n // 2:
+        u, v = rng.randrange(400), rng.randrange(400)
+        if u != v:
+            dense.add((u, v))
+    for label, count, arcs in (
+        (f"editor-like {n}", 0, None),
+        (f"hard SCC {n}", n, two_dense_halves(n, 4, 3, seed=n)),
+        ("dense 400", 400, sorted(dense)),
+    ):
+        if arcs is None:
+            names, edges = editor_like(n)
+        else:
+            names, edges = as_input(count, arcs)
+
+        def stepped(names=names, edges=edges) -> tuple[dict, int, float]:
+            job = analyze_steps(names, edges, meter=Meter(QUANTUM))
+            pauses, longest = 0, 0.0
+            while True:
+                start = time.perf_counter()
+                done, result = advance(job, lambda: True)
+                longest = max(longest, (time.perf_counter() - start) * 1000)
+                if done:
+                    return result, pauses, longest
+                pauses += 1
+
+        result, pauses, longest = stepped()
+        assert result == analyze(names, edges)
+        t_one = median_ms(lambda names=names, edges=edges: analyze(names, edges), repeat)
+        t_steps = median_ms(stepped, repeat)
+        print(
+            f"{label:<34}{len(edges):>8}{t_one:>11.2f}{t_steps:>11.2f}{t_steps / t_one:>7.2f}×"
+            f"{pauses:>8}{longest:>17.2f}"
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny sizes (smoke test)")
@@ -197,6 +244,7 @@ def main(argv: list[str] | None = None) -> None:
         bench_large(200, 3)
         bench_dense([(40, 1.0)])
         bench_previews(200, 10)
+        bench_slices(200, 3)
     else:
         bench_networkx([100, 300, 1000], 3, 21)
         bench_bruteforce([12, 14, 16, 18, 20])
@@ -204,6 +252,7 @@ def main(argv: list[str] | None = None) -> None:
         bench_large(2000, 11)
         bench_dense([(316, 1.0), (400, 0.63)])
         bench_previews(1000, 50)
+        bench_slices(2000, 7)
     load = os.getloadavg()
     print(f"\nmachine load after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
 

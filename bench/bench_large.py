@@ -14,6 +14,7 @@ import argparse
 import itertools
 import json
 import os
+import random
 import statistics
 import sys
 from pathlib import Path
@@ -121,32 +122,101 @@ def connect_run(app, repeats: int = 7) -> tuple[float, int]:
     return statistics.median(times), count
 
 
+def dense_document(n: int, arcs: int, seed: int = 5) -> str:
+    """One strongly connected component: a ring plus random arcs (κ in the tens to hundreds)."""
+    rng = random.Random(seed)
+    pairs = {(i, (i + 1) % n) for i in range(n)}
+    while len(pairs) < arcs:
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            pairs.add((a, b))
+    nodes = [{"id": f"n{i}", "text": f"N{i}", "x": (i % 20) * 220.0, "y": (i // 20) * 120.0} for i in range(n)]
+    edges = [{"id": f"e{k}", "source": f"n{a}", "target": f"n{b}"} for k, (a, b) in enumerate(sorted(pairs))]
+    return json.dumps({"nodes": nodes, "edges": edges})
+
+
+DENSE = """async ([text, limitMs]) => {
+  const t0 = performance.now();
+  const error = window.bendscope.load(text);
+  const loaded = performance.now();
+  return await new Promise(resolve => {
+    function check() {
+      const now = performance.now();
+      const state = window.bendscope.topology_state();
+      const shown = document.getElementById('hud-kappa').textContent !== 'κ: computing…';
+      if ((!state.pending && shown) || now - t0 > limitMs) resolve({error, load: loaded - t0, shown: now - t0, state});
+      else setTimeout(check, 20);
+    }
+    check();
+  });
+}"""
+
+
+def dense_run(app, n: int, arcs: int) -> dict[str, float]:
+    """Load one dense loop: how long until its κ is on screen, the κ computing time, the
+    slices it took and the longest task meanwhile (loading and painting included)."""
+    app.api(OBSERVE)
+    run = app.api(DENSE, [dense_document(n, arcs), 120_000])
+    assert run["error"] is None, run["error"]
+    long_tasks = app.api("window.__long")
+    return {
+        "load_ms": run["load"],
+        "shown_s": run["shown"] / 1000,
+        "kappa_ms": run["state"]["duration_ms"],
+        "slices": run["state"]["slices"],
+        "longest_task": max(long_tasks, default=0.0),
+        "max_kappa": json.loads(app.api("window.bendscope.topology()"))["max_kappa"],
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="300,1000,3000")
+    parser.add_argument("--layouts", default="d3,python", help="d3 (the page's), python (the pure-Python baseline)")
+    parser.add_argument("--dense", default="300:20000,400:100000", help="dense loops as nodes:arcs, or ''")
     parser.add_argument("--limit", type=float, default=60.0, help="seconds to wait for the layout to rest")
     args = parser.parse_args(argv)
     load = os.getloadavg()
     print(f"machine load before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
-    print("| nodes | frames | paint median ms | paint p95 ms | frame interval median / p95 ms | load ms | "
+    print("| layout | nodes | frames | paint median ms | paint p95 ms | frame interval median / p95 ms | load ms | "
           "import to rest s | longest task ms | topology after an edit ms | Connect-to ms (candidates) |")  # fmt: skip
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     server, base = start_in_thread(ROOT)
+    rest: dict[tuple[str, int], float] = {}
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             for n in (int(s) for s in args.sizes.split(",")):
-                app = open_app(browser, base, "seed=1&fresh=1")
-                lay = layout_run(app, n, args.limit)
-                edit = edit_run(app, n)
-                connect, count = connect_run(app)
-                print(
-                    f"| {n:,} | {lay['frames']} | {lay['median']:.2f} | {lay['p95']:.2f} | "
-                    f"{lay['gap_median']:.1f} / {lay['gap_p95']:.1f} | {lay['load_ms']:.0f} | {lay['rest_s']:.2f} | "
-                    f"{lay['longest_task']:.0f} | {edit:.2f} | {connect:.2f} ({count}) |",
-                    flush=True,
-                )
-                app.page.context.close()
+                for layout in args.layouts.split(","):
+                    app = open_app(browser, base, f"seed=1&fresh=1&layout={layout}")
+                    lay = layout_run(app, n, args.limit)
+                    rest[(layout, n)] = lay["rest_s"]
+                    edit = edit_run(app, n)
+                    connect, count = connect_run(app)
+                    print(
+                        f"| {layout} | {n:,} | {lay['frames']} | {lay['median']:.2f} | {lay['p95']:.2f} | "
+                        f"{lay['gap_median']:.1f} / {lay['gap_p95']:.1f} | {lay['load_ms']:.0f} | "
+                        f"{lay['rest_s']:.2f} | {lay['longest_task']:.0f} | {edit:.2f} | {connect:.2f} ({count}) |",
+                        flush=True,
+                    )
+                    app.page.context.close()
+            for (layout, n), seconds in sorted(rest.items()):
+                if layout != "python" and ("python", n) in rest:
+                    print(f"import to rest at {n:,} nodes: python / {layout} = {rest[('python', n)] / seconds:.1f}x")
+            if args.dense:
+                print("\n| dense loop (nodes / arcs) | load ms | κ on screen after s | κ computing ms | slices | "
+                      "longest task ms | max κ |")  # fmt: skip
+                print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+                for spec in args.dense.split(","):
+                    n, arcs = (int(v) for v in spec.split(":"))
+                    app = open_app(browser, base, "seed=1&fresh=1")
+                    d = dense_run(app, n, arcs)
+                    print(
+                        f"| {n:,} / {arcs:,} | {d['load_ms']:.0f} | {d['shown_s']:.2f} | {d['kappa_ms']:.0f} | "
+                        f"{d['slices']} | {d['longest_task']:.0f} | {d['max_kappa']} |",
+                        flush=True,
+                    )
+                    app.page.context.close()
             browser.close()
     finally:
         server.shutdown()

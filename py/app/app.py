@@ -17,7 +17,7 @@ from bend.keys import KeyCommand, KeyEvent
 from bend.layout import slice_budget
 from bend.menus import MenuItem
 from bend.model import empty_document
-from bend.params import parse_params
+from bend.params import KNOWN, parse_params
 from bend.scene import build_scene, pulse_value
 from bend.tools import PointerInput, Request, Response, Tools
 from bend.topology import Topology
@@ -39,7 +39,7 @@ FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBra
 
 def url_params() -> dict[str, str]:
     params = js.URLSearchParams.new(js.window.location.search)
-    return {k: str(params.get(k)) for k in ("seed", "still", "exact_limit", "fresh") if params.has(k)}
+    return {k: str(params.get(k)) for k in KNOWN if params.has(k)}
 
 
 class App:
@@ -49,7 +49,8 @@ class App:
         self.still = params.still
         self.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         self.measure = CanvasMeasure()
-        self.editor = Editor(measure=self.measure, seed=params.seed, layout=d3layout.factory)
+        layout = d3layout.factory if params.layout == "d3" else None  # None: the pure-Python layout
+        self.editor = Editor(measure=self.measure, seed=params.seed, layout=layout)
         self.editor.exact_limit_override = params.exact_limit
         self.actions = ActionManager(self.editor)
         self.tools = Tools(self.editor)

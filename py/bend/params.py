@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 
 from .document import MAX_NODES, MAX_SEED
 
-KNOWN = ("seed", "still", "exact_limit", "fresh")
+KNOWN = ("seed", "still", "exact_limit", "fresh", "layout")
+LAYOUTS = ("d3", "python")  # the page's layout engine: d3-force, or the pure-Python one (for comparison)
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class Params:
     still: bool = False
     exact_limit: int | None = None
     fresh: bool = False
+    layout: str = "d3"
     problems: list[str] = field(default_factory=list)
 
 
@@ -47,10 +49,18 @@ def _flag(name: str, raw: str, problems: list[str]) -> bool:
 
 
 def parse_params(raw: Mapping[str, str]) -> Params:
-    """Validate the page's query parameters (``?seed=N&still=1&exact_limit=N&fresh=1``)."""
+    """Validate the page's query parameters (``?seed=N&still=1&exact_limit=N&fresh=1&layout=python``).
+
+    >>> parse_params({"layout": "python"}).layout, parse_params({"layout": "<b>"}).problems
+    ('python', ['layout=<b> ignored: use d3 or python.'])
+    """
     problems: list[str] = []
     seed = _int("seed", raw["seed"], -MAX_SEED, MAX_SEED, problems) if "seed" in raw else None
     limit = _int("exact_limit", raw["exact_limit"], 0, MAX_NODES, problems) if "exact_limit" in raw else None
     still = _flag("still", raw["still"], problems) if "still" in raw else False
     fresh = _flag("fresh", raw["fresh"], problems) if "fresh" in raw else False
-    return Params(seed, still, limit, fresh, problems)
+    layout = raw.get("layout", "d3")
+    if layout not in LAYOUTS:
+        problems.append(f"layout={layout[:20]} ignored: use d3 or python.")
+        layout = "d3"
+    return Params(seed, still, limit, fresh, layout, problems)
