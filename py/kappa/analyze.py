@@ -117,20 +117,21 @@ def scc_kappa_steps(
     ids = graph.ids
     local = {v: i for i, v in enumerate(members)}
     out: list[list[int]] = []
+    rows: list[tuple[int, ...]] = []  # the cache key's arcs
     pending = 0
     for v in members:
         succ = graph.out[v]
         out.append([local[w] for w in succ if w in local])
-        pending += len(succ) + 1
+        if cache is not None:
+            rows.append(tuple(out[-1]))
+        pending += 2 * len(succ) + 1
         if pending > 1024:
             if meter.spend(pending):
                 yield
             pending = 0
     key: tuple[Any, ...] = ()
     if cache is not None:
-        key = (tuple(ids[v] for v in members), tuple(tuple(s) for s in out))
-        if meter.spend(sum(map(len, out))):
-            yield
+        key = (tuple(ids[v] for v in members), tuple(rows))
         hit = cache.get(key)
         if hit is not None:
             return hit[0], hit[1], [{"source": s, "target": t} for s, t in hit[2]]

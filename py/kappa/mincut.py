@@ -287,6 +287,7 @@ def _augment(
     mark, via, counter = scratch
     stamp = counter[0]
     k = 0
+    degree = 1 + len(tail) // max(1, len(mark))  # arcs scanned per node searched, on average (the meter's unit)
     # Direct arcs from S need no search.
     for e in in_arcs[t]:
         if k >= cap:
@@ -324,7 +325,7 @@ def _augment(
                         queue.append(x)
             if found >= 0:
                 break
-        if meter.spend(len(queue) + 1):
+        if meter.spend(len(queue) * degree + 1):
             counter[0] = stamp
             yield  # the marks are stamped: nothing else may use this pass's scratch meanwhile
         if found < 0:

@@ -57,11 +57,16 @@ def strongly_connected_components_steps(out: list[list[int]], meter: Meter) -> S
                     stack.append(w)
                     on_stack[w] = True
                     work.append((w, 0))
+                    pending += 1
+                    if pending > 1024:
+                        if meter.spend(pending):
+                            yield
+                        pending = 0
                 elif on_stack[w] and index[w] < low[v]:
                     low[v] = index[w]
                 continue
             work.pop()
-            pending += len(succ) + 1
+            pending += len(succ)  # its arcs are scanned now
             if pending > 1024:
                 if meter.spend(pending):
                     yield
