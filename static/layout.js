@@ -46,12 +46,14 @@
                 var ox = a.hw + b.hw + padding - Math.abs(dx);
                 var oy = a.hh + b.hh + padding - Math.abs(dy);
                 if (ox > 0 && oy > 0) {
+                  // half each; a card that is held (dragged, pinned) does not move, the other moves all the way
+                  var wa = a.fx != null ? 0 : b.fx != null ? 1 : 0.5, wb = b.fx != null ? 0 : 1 - wa;
                   if (ox * (a.hh + b.hh) < oy * (a.hw + b.hw)) {  // the cheaper way out, relative to size
-                    var px = (dx > 0 ? ox : dx < 0 ? -ox : (a.index % 2 ? ox : -ox)) * strength * 0.5;
-                    a.vx -= px; b.vx += px;
+                    var px = (dx > 0 ? ox : dx < 0 ? -ox : (a.index % 2 ? ox : -ox)) * strength;
+                    a.vx -= px * wa; b.vx += px * wb;
                   } else {
-                    var py = (dy > 0 ? oy : dy < 0 ? -oy : (a.index % 2 ? oy : -oy)) * strength * 0.5;
-                    a.vy -= py; b.vy += py;
+                    var py = (dy > 0 ? oy : dy < 0 ? -oy : (a.index % 2 ? oy : -oy)) * strength;
+                    a.vy -= py * wa; b.vy += py * wb;
                   }
                 }
               }
@@ -62,9 +64,8 @@
       }
     }
     force.initialize = function (list) { nodes = list; };
-    // At rest: move overlapping cards apart directly (no velocity), one round per call, so
-    // the layout never ends with cards on top of each other however dense it is. Returns
-    // whether anything moved.
+    // At rest: move overlapping cards apart directly (no velocity), one round per call, until
+    // no card moves by more than a quarter pixel. Returns whether one did.
     force.separate = function () {
       var saved = strength, i, d, moved = false;
       strength = 1;
@@ -73,7 +74,8 @@
       for (i = 0; i < nodes.length; i++) {
         d = nodes[i];
         if (d.fx != null) { d.vx = d.vy = 0; continue; }
-        if (d.vx || d.vy) { moved = true; d.x += d.vx; d.y += d.vy; d.vx = 0; d.vy = 0; }
+        if (Math.abs(d.vx) > 0.25 || Math.abs(d.vy) > 0.25) moved = true;
+        d.x += d.vx; d.y += d.vy; d.vx = 0; d.vy = 0;
       }
       strength = saved;
       return moved;
@@ -132,7 +134,7 @@
 
   function now() { return root.performance ? root.performance.now() : Date.now(); }
 
-  var SEPARATE_ROUNDS = 40;  // at most this many separation rounds after the forces cool
+  var SEPARATE_ROUNDS = 300;  // at most this many separation rounds after the forces cool (split over calls)
 
   // Tick from ``alpha`` towards ``target`` until ``maxTicks`` ticks, rest, or (``budgetMs`` > 0)
   // until the next tick would not fit the budget (at least one tick always runs). Once cooled,

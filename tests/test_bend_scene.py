@@ -146,6 +146,9 @@ def test_many_visible_edges_become_hairlines_without_arrowheads_or_labels():
     assert all(b.width == HAIRLINE for b in scene.edges) and not scene.arrows and not scene.labels
     styles = [(b.color, b.dash) for b in scene.edges]
     assert len(styles) == len(set(styles))  # merged: one batch per colour and dash
+    selected = next(iter(above.plane.edges))
+    chosen = build_scene(above.plane, above.card, viewport=(1e6, 1e6), topology=topology, selected_edge=selected)
+    assert [b.width > 0 for b in chosen.edges if b.color == theme.EDGE_SELECTED] == [True]
     if topology.fault_edges:  # fault lines stay dashed
         assert any(b.dash == theme.FAULT_DASH for b in scene.edges)
     # culling counts: zoomed in on one corner, few edges are in view and they keep their detail

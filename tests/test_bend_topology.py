@@ -186,3 +186,40 @@ def test_switching_planes_while_computing():
     assert not cache.shown(root, None, 0.0).pending  # clean planes never start a job
     assert cache.advance(0.0)  # the big plane's job is still there
     assert cache.get(big).result["max_kappa"] >= 1
+
+
+def test_a_failing_computation_is_dropped_and_its_error_raised(monkeypatch):
+    import pytest
+
+    import bend.topology as topology_module
+
+    editor = editor_with(dense_pairs())
+    real = topology_module.analyze_steps
+
+    def broken(*args, **kwargs):
+        yield
+        raise MemoryError("out of memory in wasm")
+
+    monkeypatch.setattr(topology_module, "analyze_steps", broken)
+    editor.shown_topology(budget_ms=0.0)  # starts the job (one step)
+    with pytest.raises(MemoryError):
+        editor.compute_topology(budget_ms=5.0)
+    assert not editor.compute_topology(budget_ms=5.0)  # no dead job left running forever
+    with pytest.raises(MemoryError):  # the exact topology raises the real error, not a stale one
+        editor.topology()
+    monkeypatch.setattr(topology_module, "analyze_steps", real)
+    assert editor.topology().result == fresh_analysis(editor)
+
+
+def test_edits_that_cannot_change_the_topology_keep_the_running_job():
+    editor = editor_with(dense_pairs())
+    editor.shown_topology(budget_ms=0.0)
+    editor.compute_topology(budget_ms=0.0)
+    job = editor.topology_cache._job
+    editor.set_edge("e0", label="a label")  # bumps the plane's version, not its topology
+    editor.move_node("n1", 40, 40)
+    assert editor.compute_topology(budget_ms=0.0)
+    assert editor.topology_cache._job is job
+    editor.set_edge("e0", kind="associative")  # this one does
+    assert not editor.compute_topology(budget_ms=0.0)
+    assert editor.topology().result == fresh_analysis(editor)

@@ -158,9 +158,10 @@ def test_rest_is_reached_in_the_ticks_alpha_cooling_allows():
         (300, random_edges(300, 450), 2000.0),
         (30, [(i, j) for i in range(30) for j in range(30) if i != j], 0.0),  # complete: springs press together
         (101, [(0, i) for i in range(1, 101)], 50.0),  # a star: 100 leaves around one hub
+        (801, [(0, i) for i in range(1, 801)], 50.0),  # 800 leaves: far more than fit around the hub
         (60, [], 0.0),  # no edges at all
     ],
-    ids=["random-coincident", "random-spread", "complete-30", "star-100", "no-edges"],
+    ids=["random-coincident", "random-spread", "complete-30", "star-100", "star-800", "no-edges"],
 )
 def test_no_two_cards_overlap_at_rest(n, edges, spread):
     plane = make_plane(n, edges, spread=spread)
@@ -171,6 +172,15 @@ def test_no_two_cards_overlap_at_rest(n, edges, spread):
     area = sum(node.width * node.height for node in plane.nodes.values())
     reach = max(math.hypot(x, y) for x, y in result["pos"].values())
     assert reach < 6 * math.sqrt(area) + 600
+
+
+def test_a_dense_random_hairball_ends_with_at_most_a_few_touching_pairs():
+    """1,500 cards, 6,000 random edges from one point: jammed, so the 300 separation rounds
+    after cooling leave at most a handful of pairs touching by a few pixels (documented)."""
+    plane = make_plane(1500, random_edges(1500, 6000))
+    result = run_kernel(plane)
+    assert result["runs"][-1][2]
+    assert len(overlaps(plane, result["pos"])) <= 5
 
 
 def test_held_and_pinned_cards_stay_exactly_where_they_are():

@@ -172,6 +172,8 @@ class App:
                 self.painter.repulse(round(pulse_value(ts), 4))
                 self.pulse_frames += 1
             editor = self.editor
+            if not editor.animating:
+                self.layout_since = None  # (e.g. another plane, or a document at rest, is shown now)
             if not self.still and (editor.animating or editor.topology_cache.pending(editor.plane)):
                 # the layout and κ run in their own tasks after this frame (frames only paint)
                 self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))

@@ -7,7 +7,8 @@ d3's (Barnes–Hut many-body, springs, a weak pull to the origin) plus a rectang
 collision for cards; Python keeps the positions on the plane's nodes and hands them to
 the kernel and back as typed arrays on every call, so nothing else changes for the
 editor (drags, pins, undo, saving). Same document + seed → same positions: the kernel's
-random source is seeded and it keeps no state between calls but the forces' set-up.
+random source is seeded, and what it keeps between calls (the forces' set-up, the random
+source's state, how far separation has got) depends only on the calls, never on time.
 """
 
 from __future__ import annotations
@@ -87,7 +88,9 @@ class D3Simulation:
 
     def step(self, budget_ms: float = 0.0) -> bool:
         """Ticks for up to ``budget_ms`` (one tick with no budget); whether it still moves."""
-        if not self.active or not self.plane.nodes:
+        if not self.plane.nodes:
+            self.stop()  # nothing to move: at rest (else the page would keep asking for frames)
+        if not self.active:
             return False
         self._run(10_000 if budget_ms > 0 else 1, budget_ms)
         if not self.active:

@@ -47,10 +47,10 @@ class Hud:
         else:
             self._set("kappa", f"κ: {topo.max_kappa}")
             self._set("sccs", f"SCCs: {topo.scc_count}")
-        mode = "DELIBERATION" if topo.max_kappa > 0 else "RETRIEVAL"
-        if self._last.get("mode") != mode:
+        mode = "…" if topo.pending else "DELIBERATION" if topo.max_kappa > 0 else "RETRIEVAL"
+        if self._last.get("mode") != f"mode: {mode}":
             self._set("mode", f"mode: {mode}")
-            self.mode.className = f"pill mode {mode.lower()}"
+            self.mode.className = "pill mode" if topo.pending else f"pill mode {mode.lower()}"
 
 
 class Inspector:

@@ -250,6 +250,8 @@ class Plane:
         self._doc: Document | None = None
         #: raised by every structural change; cleared by the topology cache.
         self.topology_dirty = True
+        #: bumped by every change that may change the topology (a running κ job keys on it)
+        self.topology_version = 0
         #: raised by any change that may move things; the editor reheats the layout on it.
         self.layout_dirty = False
         #: bumped by every change to the node or edge set (caches key on it)
@@ -276,6 +278,7 @@ class Plane:
     def _structure_changed(self) -> None:
         self.topology_dirty = self.layout_dirty = True
         self.version += 1
+        self.topology_version += 1
 
     def add_node(self, node: Node) -> None:
         if node.id in self._nodes:
@@ -330,6 +333,7 @@ class Plane:
         self._edges[edge.id] = edge
         if old is None or (old.a, old.b, old.props.kind) != (edge.a, edge.b, edge.props.kind):
             self.topology_dirty = True
+            self.topology_version += 1
         self.version += 1
         self.layout_dirty = True
 

@@ -386,9 +386,10 @@ def build_scene(
 
 
 #: Level of detail: with more edges than this in view, they are drawn as hairlines (one
-#: device pixel, ``width`` 0) without arrowheads or labels. A software rasteriser draws
-#: 20,000 long hairlines in ~60 ms but the same lines 1.5 px wide in ~1 s (and their
-#: arrowheads in ~0.9 s); at that density the styles are not readable anyway.
+#: device pixel, ``width`` 0; the selected edge keeps its width) without arrowheads or
+#: labels. A software rasteriser draws 20,000 long hairlines in ~60 ms but the same lines
+#: 1.5 px wide in ~1 s (and their arrowheads in ~0.9 s); at that density the styles are
+#: not readable anyway.
 EDGE_DETAIL_LIMIT = 2000
 HAIRLINE = 0.0
 
@@ -396,13 +397,17 @@ HAIRLINE = 0.0
 def _hairlines(batches: list[StrokeBatch]) -> list[StrokeBatch]:
     """The batches merged by colour and dash, at hairline width (order kept). O(segments)."""
     merged: dict[tuple[str, tuple[float, ...]], StrokeBatch] = {}
+    kept: list[StrokeBatch] = []
     for batch in batches:
+        if batch.color == theme.EDGE_SELECTED:  # the selected edge keeps its width
+            kept.append(batch)
+            continue
         key = (batch.color, batch.dash)
         target = merged.get(key)
         if target is None:
             target = merged[key] = StrokeBatch(batch.color, HAIRLINE, batch.dash)
         target.segments.extend(batch.segments)
-    return list(merged.values())
+    return [*merged.values(), *kept]
 
 
 _WIDTHS = {s: edge_width(s) for s in range(1, 6)}

@@ -85,14 +85,14 @@ class _Job:
 
     def __init__(self, plane: Plane, exact_limit: int, cache: KappaCache) -> None:
         self.plane = plane
-        self.version = plane.version
+        self.version = plane.topology_version
         self.exact_limit = exact_limit
         self.busy_ms = 0.0  # time spent computing, over all slices
         self.slices = 0
         self.steps = self._steps(cache)
 
     def current(self, plane: Plane, exact_limit: int) -> bool:
-        return self.plane is plane and self.version == plane.version and self.exact_limit == exact_limit
+        return self.plane is plane and self.version == plane.topology_version and self.exact_limit == exact_limit
 
     def _steps(self, cache: KappaCache) -> Steps[Topology]:
         plane = self.plane
@@ -112,10 +112,14 @@ class _Job:
             for node in scc["nodes"]:
                 topology.scc_of[node] = i
             faults.update((f["source"], f["target"]) for f in scc["fault_line_edges"])
+            if len(scc["nodes"]) > _SNAPSHOT_CHUNK:
+                yield
         if faults:
-            topology.fault_edges = {
-                edge_id for edge_id, a, b, kind in edges if (a, b) in faults and kind in ("causal", "temporal")
-            }
+            for k, (edge_id, a, b, kind) in enumerate(edges, 1):
+                if (a, b) in faults and kind in ("causal", "temporal"):
+                    topology.fault_edges.add(edge_id)
+                if not k % _SNAPSHOT_CHUNK:
+                    yield
         return topology
 
 
@@ -138,7 +142,11 @@ class TopologyCache:
             return cached
         job = self._job_for(plane, exact_limit)
         start = self.clock()
-        topology = finish(job.steps)
+        try:
+            topology = finish(job.steps)
+        except BaseException:
+            self._drop(job)  # a failed job is never resumed (nor its error hidden)
+            raise
         job.busy_ms += (self.clock() - start) * 1000.0
         return self._store(job, topology)
 
@@ -169,7 +177,7 @@ class TopologyCache:
         job = self._job
         if job is None:
             return False
-        if job.version != job.plane.version:
+        if job.version != job.plane.topology_version:
             job.steps.close()
             self._job = None
             return False
@@ -190,12 +198,24 @@ class TopologyCache:
     def _run(self, job: _Job, budget_ms: float) -> Topology | None:
         start = self.clock()
         deadline = start + budget_ms / 1000.0
-        done, topology = advance(job.steps, lambda: self.clock() >= deadline)
+        try:
+            done, topology = advance(job.steps, lambda: self.clock() >= deadline)
+        except BaseException:
+            self._drop(job)
+            raise
         job.busy_ms += (self.clock() - start) * 1000.0
         job.slices += 1
-        if not done or topology is None:
+        if not done:
+            return None
+        if topology is None:  # an exhausted job (cannot happen unless a step was skipped): start over
+            self._drop(job)
             return None
         return self._store(job, topology)
+
+    def _drop(self, job: _Job) -> None:
+        job.steps.close()
+        if self._job is job:
+            self._job = None
 
     def _store(self, job: _Job, topology: Topology) -> Topology:
         if self._job is job:

@@ -81,6 +81,8 @@ def build_digraph_steps(nodes: Iterable[str], edges: Iterable[Mapping[str, Any]]
     edge_count = 0
     loops = 0
     for i, edge in enumerate(edges):
+        if i and not i & 1023 and meter.spend(1024):
+            yield
         if not isinstance(edge, Mapping):
             raise TypeError(f"edges[{i}] must be a mapping with 'source' and 'target', got {type(edge).__name__}")
         edge_count += 1
@@ -99,8 +101,6 @@ def build_digraph_steps(nodes: Iterable[str], edges: Iterable[Mapping[str, Any]]
             loops += 1
             continue
         succ[u].add(v)
-        if not i & 1023 and meter.spend(1024):
-            yield
     out: list[list[int]] = []
     pending = 0
     for s in succ:
