@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kappa import DEFAULT_EXACT_LIMIT, KappaCache
+from kappa import DEFAULT_EXACT_LIMIT, DIRECTED_KINDS, KappaCache
 from kappa.analyze import analyze_steps
 from kappa.steps import Meter, Steps, advance, finish
 
@@ -97,14 +97,18 @@ class _Job:
     def _steps(self, cache: KappaCache) -> Steps[Topology]:
         plane = self.plane
         nodes = list(plane.nodes)
-        edges: list[tuple[str, str, str, str]] = []  # (id, source, target, kind)
-        for k, e in enumerate(plane.edges.values(), 1):
-            edges.append((e.id, e.a, e.b, e.props.kind))
-            if not k % _SNAPSHOT_CHUNK:
+        edges = list(plane.edges.values())  # Edge objects are immutable: a snapshot
+        directed: list[dict[str, str]] = []  # only these kinds take part (the engine would skip the rest)
+        for start in range(0, len(edges), _SNAPSHOT_CHUNK):
+            directed.extend(
+                {"source": e.a, "target": e.b, "kind": e.props.kind}
+                for e in edges[start : start + _SNAPSHOT_CHUNK]
+                if e.props.kind in DIRECTED_KINDS
+            )
+            if start + _SNAPSHOT_CHUNK < len(edges):
                 yield
-        engine_edges = ({"source": a, "target": b, "kind": kind} for _, a, b, kind in edges)
         result = yield from analyze_steps(
-            nodes, engine_edges, exact_limit=self.exact_limit, cache=cache, meter=Meter(QUANTUM)
+            nodes, directed, exact_limit=self.exact_limit, cache=cache, meter=Meter(QUANTUM)
         )
         topology = Topology(result, 0.0)
         faults: set[tuple[str, str]] = set()
@@ -115,10 +119,13 @@ class _Job:
             if len(scc["nodes"]) > _SNAPSHOT_CHUNK:
                 yield
         if faults:
-            for k, (edge_id, a, b, kind) in enumerate(edges, 1):
-                if (a, b) in faults and kind in ("causal", "temporal"):
-                    topology.fault_edges.add(edge_id)
-                if not k % _SNAPSHOT_CHUNK:
+            for start in range(0, len(edges), _SNAPSHOT_CHUNK):
+                topology.fault_edges.update(
+                    e.id
+                    for e in edges[start : start + _SNAPSHOT_CHUNK]
+                    if (e.a, e.b) in faults and e.props.kind in DIRECTED_KINDS
+                )
+                if start + _SNAPSHOT_CHUNK < len(edges):
                     yield
         return topology
 
