@@ -108,7 +108,7 @@ class _Job:
             if start + _SNAPSHOT_CHUNK < len(edges):
                 yield
         result = yield from analyze_steps(
-            nodes, directed, exact_limit=self.exact_limit, cache=cache, meter=Meter(QUANTUM)
+            nodes, directed, exact_limit=self.exact_limit, cache=cache, meter=Meter(QUANTUM), trusted=True
         )
         topology = Topology(result, 0.0)
         faults: set[tuple[str, str]] = set()

@@ -218,10 +218,12 @@ def analyze_steps(
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     cache: KappaCache | None = None,
     meter: Meter | None = None,
+    trusted: bool = False,
 ) -> Steps[dict[str, Any]]:
     """:func:`analyze` as steps that pause after every ``meter.quantum`` units of work, for a
     caller that runs it in slices (``kappa.steps.advance``). The result is the same however
     it is sliced. The DEBUG record's duration is the wall time from first step to last.
+    ``trusted`` skips input validation (see ``kappa.digraph.build_digraph_steps``).
 
     >>> from kappa.steps import advance
     >>> ring = [{"source": str(i), "target": str((i + 1) % 1500)} for i in range(1500)]
@@ -236,7 +238,7 @@ def analyze_steps(
     meter = meter or Meter()
     debug = logger.isEnabledFor(logging.DEBUG)
     start = time.perf_counter() if debug else 0.0
-    graph = yield from build_digraph_steps(nodes, edges, meter)
+    graph = yield from build_digraph_steps(nodes, edges, meter, trusted=trusted)
     result = yield from analyze_digraph_steps(graph, exact_limit=exact_limit, cache=cache, meter=meter)
     if debug:
         duration_ms = (time.perf_counter() - start) * 1000.0

@@ -71,11 +71,18 @@ def build_digraph(nodes: Iterable[str], edges: Iterable[Mapping[str, Any]]) -> D
     return finish(build_digraph_steps(nodes, edges, Meter()))
 
 
-def build_digraph_steps(nodes: Iterable[str], edges: Iterable[Mapping[str, Any]], meter: Meter) -> Steps[Digraph]:
-    """:func:`build_digraph` in steps (see ``kappa.steps``); a unit of work is an edge."""
-    ids = _check_nodes(nodes)
+def build_digraph_steps(
+    nodes: Iterable[str], edges: Iterable[Mapping[str, Any]], meter: Meter, *, trusted: bool = False
+) -> Steps[Digraph]:
+    """:func:`build_digraph` in steps (see ``kappa.steps``); a unit of work is an edge.
+
+    ``trusted``: the caller guarantees unique string node ids and edges that are dicts with
+    string ``source``/``target`` and a string or missing ``kind`` (an editor's own data), so
+    nothing is checked. Wrong input then gives wrong answers or a bare error.
+    """
+    ids = sorted(nodes) if trusted else _check_nodes(nodes)
     index = {node: i for i, node in enumerate(ids)}
-    if isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable):
+    if not trusted and (isinstance(edges, (str, bytes, Mapping)) or not isinstance(edges, Iterable)):
         raise TypeError(f"edges must be an iterable of mappings, got {type(edges).__name__}")
     succ: list[set[int]] = [set() for _ in ids]
     edge_count = 0
@@ -83,6 +90,20 @@ def build_digraph_steps(nodes: Iterable[str], edges: Iterable[Mapping[str, Any]]
     for i, edge in enumerate(edges):
         if i and not i & 1023 and meter.spend(1024):
             yield
+        if trusted:
+            edge_count += 1
+            kind = edge.get("kind")
+            if kind is not None and kind not in DIRECTED_KINDS:
+                continue
+            u = index.get(edge["source"])
+            v = index.get(edge["target"])
+            if u is None or v is None:
+                continue
+            if u == v:
+                loops += 1
+            else:
+                succ[u].add(v)
+            continue
         if not isinstance(edge, Mapping):
             raise TypeError(f"edges[{i}] must be a mapping with 'source' and 'target', got {type(edge).__name__}")
         edge_count += 1
