@@ -91,7 +91,7 @@ def test_bend_on_dag_node_creates_loop(app_factory):
     app = app_factory("seed=1&still=1")
     app.right_click("founded-2020")
     bend = item(app, "bend")
-    expect(bend).to_have_text("Bend — Create Feedback Loop")
+    expect(bend).to_have_text("Bend → Company (κ: 0→1 — creates feedback loop)")
     bend.click()
     expect(app.page.locator("#hud-sccs")).to_have_text("SCCs: 2")
     app.page.keyboard.press("Control+z")

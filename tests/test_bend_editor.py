@@ -32,7 +32,8 @@ def test_each_command_undoes_and_redoes():
     roundtrip(editor, lambda: editor.add_node(10, 20, "new"))
     roundtrip(editor, lambda: editor.set_text("company", "# Renamed"))
     roundtrip(editor, lambda: editor.move_node("company", 500, 500))
-    roundtrip(editor, lambda: editor.set_pinned("company", True))
+    assert editor.plane.nodes["company"].pinned  # a moved node is pinned where it was put
+    roundtrip(editor, lambda: editor.set_pinned("company", False))
     roundtrip(editor, lambda: editor.set_type("hq-austin", "stargate"))
     roundtrip(editor, lambda: editor.add_edge("ceo-alice", "company"))
     roundtrip(editor, lambda: editor.set_edge("edge-0", kind="temporal", label="x", strength=5))

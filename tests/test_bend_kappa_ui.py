@@ -8,6 +8,8 @@ from bend import kappa_ui, menus
 from bend.actions import Target, run
 from bend.demo import demo_document
 from bend.editor import Editor
+from bend.topology import plane_graph
+from kappa import preview_edge_removal
 
 
 def demo() -> Editor:
@@ -48,7 +50,7 @@ def test_bend_target_and_disabled_item():
     items = {i.item_id: i for i in menus.node_menu(editor, "ceo-alice")}
     assert items["bend"].enabled is False and items["bend"].label == "No feedback loop possible nearby"
     items = {i.item_id: i for i in menus.node_menu(editor, "founded-2020")}
-    assert items["bend"].enabled and items["bend"].label == "Bend — Create Feedback Loop"
+    assert items["bend"].enabled and items["bend"].label == "Bend → Company (κ: 0→1 — creates feedback loop)"
     edge_id = run(editor, "bend", Target(node_id="founded-2020"))
     edge = editor.plane.edges[edge_id]
     assert (edge.a, edge.b, edge.props.kind) == ("founded-2020", "company", "causal")
@@ -77,7 +79,7 @@ def test_unbend_prefers_fault_edge_touching_the_node():
         choice = kappa_ui.unbend_choice(editor, node)
         touching = [f for f in faults if node in f]
         assert (choice.source, choice.target) == (touching or faults)[0]
-        assert choice.question.endswith("This breaks the feedback loop (κ: 2→1).")
+        assert choice.question.endswith("This weakens the feedback loop; a loop remains (κ: 2→1).")
 
 
 def test_connect_submenu_is_lazy_and_complete():
@@ -121,3 +123,57 @@ def test_connect_submenu_caps_at_fifty_nearest():
     items = menus.connect_submenu(editor, "hub")
     assert len(items) == 51 and items[-1].label == "…and 20 more farther away" and not items[-1].enabled
     assert items[0].label.startswith("→ n0 ")
+
+
+def _two_way_pentagon() -> Editor:
+    """The issue's case: a 5-cycle of two-way arcs (κ = 2), plus Marketing fed by Price."""
+    ring = ["price", "demand", "sales", "profit", "budget"]
+    pairs = [(ring[i], ring[(i + 1) % 5]) for i in range(5)] + [(ring[(i + 1) % 5], ring[i]) for i in range(5)]
+    positions = {n: (200.0 * i, 0.0) for i, n in enumerate(ring)} | {"marketing": (600.0, 150.0)}
+    return editor_with([*pairs, ("price", "marketing")], positions=positions)
+
+
+def test_bend_previews_its_effect_and_unbend_says_what_really_happens():
+    editor = _two_way_pentagon()
+    assert editor.topology().max_kappa == 2
+    items = {i.item_id: i for i in menus.node_menu(editor, "marketing")}
+    # Bend joins Marketing to the loop through one arc in and one out: κ drops 2→1
+    assert items["bend"].label == "Bend → profit (κ: 2→1 — enlarges loop)"
+    run(editor, "bend", Target(node_id="marketing"))
+    assert editor.topology().max_kappa == 1
+    choice = kappa_ui.unbend_choice(editor, "profit")
+    assert (choice.source, choice.target) == ("marketing", "profit")
+    assert choice.question == (
+        "Remove edge marketing→profit? marketing leaves the feedback loop; the rest stays a loop (κ: 1→2)."
+    )
+    run(editor, "unbend", Target(node_id="profit"))
+    assert editor.topology().max_kappa == 2
+
+
+def test_unbend_breaks_splits_and_removes_parallel_copies():
+    editor = editor_with([("a", "b"), ("b", "a")])
+    assert kappa_ui.unbend_choice(editor, "a").question.endswith("This breaks the feedback loop (κ: 1→0).")
+    editor.add_edge("a", "b", kind="temporal")  # a parallel copy: removing one edge alone would change nothing
+    choice = kappa_ui.unbend_choice(editor, "a")
+    assert len(choice.edge_ids) == 2 and choice.question.startswith("Remove the 2 edges a→b?")
+    run(editor, "unbend", Target(node_id="a"))
+    assert editor.topology().max_kappa == 0 and len(editor.plane.edges) == 1
+    editor.undo()
+    assert len(editor.plane.edges) == 3 and editor.topology().max_kappa == 1
+    # two 2-cycles joined into one loop by b→c and d→a: removing b→c splits it in two
+    pairs = [("a", "b"), ("b", "a"), ("c", "d"), ("d", "c"), ("b", "c"), ("d", "a")]
+    ring = editor_with(pairs)
+    nodes, edges = plane_graph(ring.plane)
+    p = preview_edge_removal(nodes, edges, "b", "c")
+    assert p["remaining_scc_nodes"] == [["a", "b"], ["c", "d"]]
+    effect = kappa_ui.removal_effect(ring, ["a", "b", "c", "d"], p)
+    assert effect == "This splits the feedback loop into 2 smaller loops (κ: 1→1)."
+
+
+def test_connect_to_marks_nodes_already_connected():
+    editor = editor_with([("a", "b"), ("b", "c")], positions={"a": (0, 0), "b": (100, 0), "c": (200, 0)})
+    items = {i.args["to"]: i for i in menus.connect_submenu(editor, "a")}
+    assert items["b"].enabled is False and items["b"].label == "→ b — already connected"
+    assert items["c"].enabled and items["c"].label == "→ c (κ: 0→0 — no change)"
+    editor.add_edge("a", "c", kind="associative")  # another kind: a causal edge is still new
+    assert {i.args["to"]: i for i in menus.connect_submenu(editor, "a")}["c"].enabled

@@ -8,7 +8,7 @@ from kappa_helpers import BUSINESS
 from bend import theme
 from bend.demo import demo_document
 from bend.editor import Editor
-from bend.scene import build_scene, edge_segment, parallel_offsets, pulse_value
+from bend.scene import band, build_scene, edge_segment, parallel_offsets, pulse_value
 
 
 def scene_of(editor: Editor, **kw):
@@ -31,8 +31,10 @@ def test_business_example_scene():
     members = [editor.plane.nodes[n] for n, _ in BUSINESS]
     assert halo.x == min(n.x - n.width / 2 for n in members) - 30
     assert halo.y + halo.height == max(n.y + n.height / 2 for n in members) + 30
-    # the badge sits at the halo's top-right corner
-    assert abs((halo.badge.x + halo.badge.width / 2) - (halo.x + halo.width)) <= 8
+    # the badge sits at the top-right corner of the top-most member's box
+    top = min(members, key=lambda n: (n.y - n.height / 2, -(n.x + n.width / 2)))
+    assert abs((halo.badge.x + halo.badge.width / 2) - (top.x + top.width / 2 + 30)) <= 8
+    assert abs(halo.badge.y - (top.y - top.height / 2 - 30)) <= 12
     assert dashed_segments(scene) == 1
     assert ((theme.FAULT_COLOR, 2.2, theme.FAULT_DASH)) in scene.edge_styles()
     assert all(card.pulse == 1.0 for card in scene.cards)  # frozen under still
@@ -156,3 +158,44 @@ def test_many_visible_edges_become_hairlines_without_arrowheads_or_labels():
     above.plane.camera.x, above.plane.camera.y = 0.0, 0.0  # on node n0
     near = build_scene(above.plane, above.card, viewport=(800, 600), topology=topology)
     assert near.edges and all(b.width > 0 for b in near.edges)
+
+
+def _inside(halo, x: float, y: float) -> bool:
+    """Whether (x, y) lies in the halo's union of boxes and bands (corners taken square)."""
+    r = halo.rects
+    for i in range(0, len(r), 4):
+        if r[i] <= x <= r[i] + r[i + 2] and r[i + 1] <= y <= r[i + 1] + r[i + 3]:
+            return True
+    q = halo.links
+    for i in range(0, len(q), 8):
+        pts = [(q[i + 2 * k], q[i + 2 * k + 1]) for k in range(4)]
+        crosses = [
+            (bx - ax) * (y - ay) - (by - ay) * (x - ax)
+            for (ax, ay), (bx, by) in zip(pts, pts[1:] + pts[:1], strict=True)
+        ]
+        if all(c >= 0 for c in crosses):
+            return True
+    return False
+
+
+def test_halo_holds_its_members_only():
+    """Issue 9, bug 3: the halo was the members' bounding box, so a node outside the loop
+    sitting between them looked like a member."""
+    positions = {"a": (0, 0), "b": (800, 0), "c": (800, 600), "d": (0, 600), "outsider": (400, 300)}
+    editor = editor_with([("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("outsider", "a")], positions=positions)
+    cards = {n.id: editor.card(n) for n in editor.plane.nodes.values()}
+    editor.fit_view()
+    scene = build_scene(editor.plane, cards, viewport=editor.viewport, topology=editor.topology(), still=True)
+    (halo,) = scene.halos
+    nodes = editor.plane.nodes
+    assert all(_inside(halo, nodes[n].x, nodes[n].y) for n in "abcd")
+    assert not _inside(halo, nodes["outsider"].x, nodes["outsider"].y)
+    assert len(halo.links) == 3 * 8  # a spanning tree of 4 members: 3 bands
+
+
+def test_bands_are_clockwise_on_screen():
+    for x1, y1 in [(10, 0), (0, 10), (-10, 0), (0, -10), (7, -3)]:
+        q = band(0, 0, x1, y1, 2)
+        area = sum(q[2 * i] * q[(2 * i + 3) % 8] - q[(2 * i + 2) % 8] * q[2 * i + 1] for i in range(4))
+        assert area > 0
+    assert band(1, 1, 1, 1, 2) == ()

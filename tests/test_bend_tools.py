@@ -288,3 +288,68 @@ def demo_positions() -> dict:
     from bend.demo import POSITIONS
 
     return POSITIONS
+
+
+def test_new_node_opens_its_text_editor_and_esc_discards_it():
+    editor, tools = setup()
+    manager = ActionManager(editor)
+    before = editor.export()
+    made = manager.request("new-node", Target(x=100, y=200))
+    assert made.kind == "done" and made.edit_node == made.result and made.result in editor.plane.nodes
+    tools.begin_text_edit(made.result, fresh=True)
+    assert tools.state_name == "editing-text"
+    tools.end_text_edit(cancelled=True)  # Esc: the node goes, and no undo or redo step is left of it
+    assert made.result not in editor.plane.nodes and tools.state_name == "idle"
+    assert not editor.history.redo_stack and len(editor.plane.nodes) == 2
+    assert editor.export() == before
+    # committing keeps it; Esc on a node that was not just made keeps it too
+    kept = manager.request("new-stargate", Target(x=0, y=300)).result
+    tools.begin_text_edit(kept, fresh=True)
+    tools.end_text_edit(cancelled=False)
+    tools.begin_text_edit("a")
+    tools.end_text_edit(cancelled=True)
+    assert kept in editor.plane.nodes and "a" in editor.plane.nodes
+    editor.set_text(kept, "Portal")
+    assert editor.discard_new_node(kept) is False  # its creation is no longer the last step
+    assert editor.plane.nodes[kept].text == "Portal"
+
+
+def test_other_actions_open_no_text_editor():
+    editor, _ = setup()
+    outcome = ActionManager(editor).request("fork", Target(node_id="a"))
+    assert outcome.kind == "done" and outcome.edit_node is None
+
+
+def test_a_dropped_node_stays_where_it_was_dropped():
+    """Issue 9, bug 2: the layout pulled a dropped node back ~100 px within 2 s."""
+    editor = editor_with([("a", "b"), ("b", "c"), ("c", "a")], positions={"a": (0, 0), "b": (200, 0), "c": (100, 150)})
+    tools = Tools(editor)
+    editor.sim().settle()
+    sx, sy = editor.world_to_screen(editor.plane.nodes["a"].x, editor.plane.nodes["a"].y)
+    press(tools, "down", sx, sy)
+    press(tools, "move", sx + 200, sy + 120)
+    press(tools, "up", sx + 200, sy + 120)
+    node = editor.plane.nodes["a"]
+    dropped = (node.x, node.y)
+    assert node.pinned
+    sim = editor.sim()
+    sim.reheat(1.0)
+    for _ in range(300):
+        sim.step()
+    assert (node.x, node.y) == pytest.approx(dropped)
+    run_unpin = ActionManager(editor).request("unpin", Target(node_id="a"))
+    assert run_unpin.kind == "done" and not node.pinned
+    editor.undo()
+    editor.undo()  # the drop: back to where the drag started, unpinned
+    assert not node.pinned
+
+
+def test_double_click_on_the_background_makes_a_fresh_node_that_esc_discards():
+    editor, tools = setup()
+    request = tools.double_click(300, 500)
+    assert request.kind == "edit-text" and request.fresh
+    tools.begin_text_edit(request.target.node_id, fresh=request.fresh)
+    tools.end_text_edit(cancelled=True)
+    assert sorted(editor.plane.nodes) == ["a", "b"] and not editor.history.can_undo
+    sx, sy = editor.world_to_screen(0, 0)
+    assert tools.double_click(sx, sy).fresh is False  # an existing node

@@ -64,6 +64,9 @@ def test_removal_preview_matches_reanalysis(case):
     assert p["breaks_scc"] == changed
     if not changed and p["kappa_after"] == p["kappa_before"] and p["scc_kappa_after"] == p["scc_kappa_before"]:
         assert p["description"] == "no topological change"
+    own = next((set(s["nodes"]) for s in before["sccs"] if u in s["nodes"] and v in s["nodes"]), set())
+    left = sorted((sorted(s["nodes"]) for s in after["sccs"] if set(s["nodes"]) <= own), key=lambda n: (-len(n), n))
+    assert p["remaining_scc_nodes"] == left
 
 
 def test_batched_preview_equals_single_previews():

@@ -249,12 +249,15 @@ class App:
         self.toast.show(f"Something went wrong: {exc}", error=True, ms=6000)
 
     # ------------------------------------------------------------------ actions
-    def perform(self, action_id: str, target: Target | None = None, args: dict | None = None) -> Any:
-        """Run an action through the action manager, asking the user when it says so."""
+    def perform(
+        self, action_id: str, target: Target | None = None, args: dict | None = None, interactive: bool = True
+    ) -> Any:
+        """Run an action through the action manager, asking the user when it says so
+        (the automation API passes ``interactive=False``: a new node's text editor stays shut)."""
         outcome = self.actions.request(action_id, target, args)
-        return self._follow(outcome)
+        return self._follow(outcome, interactive)
 
-    def _follow(self, outcome: Outcome) -> Any:
+    def _follow(self, outcome: Outcome, interactive: bool = True) -> Any:
         if outcome.kind == "edit-text" and outcome.target.node_id is not None:
             self.start_text_edit(outcome.target.node_id)
         elif outcome.kind == "confirm":
@@ -264,6 +267,8 @@ class App:
         elif outcome.kind == "refused":
             self.toast.show(outcome.message, error=True)
         elif outcome.kind == "done":
+            if outcome.edit_node is not None and interactive:
+                self.start_text_edit(outcome.edit_node, fresh=True)
             self.request_frame()
             return outcome.result
         return None
@@ -273,12 +278,13 @@ class App:
         if args is not None:
             self.perform(outcome.action_id, outcome.target, args)
 
-    def start_text_edit(self, node_id: str) -> None:
-        self.tools.begin_text_edit(node_id)
+    def start_text_edit(self, node_id: str, fresh: bool = False) -> None:
+        self.tools.begin_text_edit(node_id, fresh)
         self.overlay.start(node_id)
+        self.request_frame()
 
-    def _text_edit_done(self) -> None:
-        self.tools.end_text_edit()
+    def _text_edit_done(self, cancelled: bool) -> None:
+        self.tools.end_text_edit(cancelled)
         self.request_frame()
 
     def activate_item(self, item: MenuItem) -> None:
@@ -409,7 +415,7 @@ class App:
     def _carry_out(self, request: Request, event: Any) -> None:
         target = request.target
         if request.kind == "edit-text" and target.node_id is not None:
-            self.start_text_edit(target.node_id)
+            self.start_text_edit(target.node_id, fresh=request.fresh)
         elif request.kind == "action":
             self.perform(request.action_id, target)
         elif request.kind == "menu":
@@ -518,6 +524,7 @@ class App:
                 str(action_id),
                 Target(t.get("node_id"), t.get("edge_id"), float(t.get("x", 0.0)), float(t.get("y", 0.0))),
                 a,
+                interactive=False,
             )
             self.paint(js.performance.now())
             return jsnull if result is None or (isinstance(result, bool) and not result) else str(result)

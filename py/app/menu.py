@@ -2,7 +2,8 @@
 
 Keyboard: ↑/↓ move, → or Enter opens a submenu, ←/Esc closes it, Enter/Space
 activates, Esc on the top menu closes everything. Submenus are built when they
-open (the Connect-to previews are computed then).
+open (the Connect-to previews are computed then). Pointer: an open submenu stays
+open while the pointer heads for it across other items (``bend.menuaim``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 import js
+from pyodide.ffi import create_once_callable
 
+from bend.menuaim import DELAY_MS, MenuAim
 from bend.menus import MenuItem
 
 from .dom import el, is_null, on
@@ -26,6 +29,10 @@ class Menu:
         # event delegation: three listeners for every menu ever shown (items carry data-pos)
         on(self.root, "click", lambda event: self._delegate(event, self._click))
         on(self.root, "pointerover", lambda event: self._delegate(event, lambda e, d, k: self._hover(d, k)))
+        self.aim = MenuAim()
+        self._hovered: tuple[int, int] | None = None
+        self._timer: Any = None
+        on(js.document, "pointermove", self._track)
         on(self.root, "keydown", lambda event: self._delegate(event, self._key))
 
     @property
@@ -41,6 +48,10 @@ class Menu:
         for element, _, _ in self.levels:
             element.remove()
         self.levels = []
+        self._hovered = None
+        if self._timer is not None:
+            js.clearTimeout(self._timer)
+            self._timer = None
 
     def _open_level(self, items: list[MenuItem], x: float, y: float, label: str, flip_x: float | None = None) -> None:
         depth = len(self.levels)
@@ -114,9 +125,46 @@ class Menu:
         if focus:
             self._focus(depth + 1, 0)
 
+    def _track(self, event: Any) -> None:
+        if self.levels:
+            self.aim.track(float(event.clientX), float(event.clientY), float(js.performance.now()))
+
     def _hover(self, depth: int, index: int) -> None:
         if depth >= len(self.levels):
             return
+        self._hovered = (depth, index)
+        if len(self.levels) > depth + 1 and self._aiming(depth, index):
+            # heading for the open submenu across this item: decide once the pointer settles
+            if self._timer is not None:
+                js.clearTimeout(self._timer)
+            self._timer = js.setTimeout(self._settled_proxy(), DELAY_MS)
+            return
+        self._switch(depth, index)
+
+    def _aiming(self, depth: int, index: int) -> bool:
+        expanded = self._index_of_expanded(depth)
+        if expanded == index or self.levels[depth][2][expanded].getAttribute("aria-expanded") != "true":
+            return False
+        return self.aim.heading_for(self._rect(depth + 1), float(js.performance.now()))
+
+    def _settled_proxy(self) -> Any:
+        return create_once_callable(self._settled)
+
+    def _settled(self) -> None:
+        self._timer = None
+        hovered = self._hovered
+        if hovered is None or hovered[0] >= len(self.levels) or hovered[0] + 1 >= len(self.levels):
+            return
+        if self.aim.heading_for(self._rect(hovered[0] + 1), float(js.performance.now())):
+            self._timer = js.setTimeout(self._settled_proxy(), DELAY_MS)  # still on its way
+            return
+        self._switch(*hovered)
+
+    def _rect(self, depth: int) -> tuple[float, float, float, float]:
+        r = self.levels[depth][0].getBoundingClientRect()
+        return (float(r.left), float(r.top), float(r.right), float(r.bottom))
+
+    def _switch(self, depth: int, index: int) -> None:
         items = self.levels[depth][1]
         if items[index].has_submenu:
             if len(self.levels) <= depth + 1 or self.levels[depth][2][index].getAttribute("aria-expanded") != "true":

@@ -53,6 +53,18 @@ return {
     }
     return p;
   },
+  // A halo: member boxes and the bands between them in one path; all clockwise, so a
+  // nonzero fill (and clip) is their union.
+  halo(rects, quads, radius) {
+    const p = new Path2D();
+    for (let i = 0; i < rects.length; i += 4) p.roundRect(rects[i], rects[i + 1], rects[i + 2], rects[i + 3], radius);
+    for (let i = 0; i < quads.length; i += 8) {
+      p.moveTo(quads[i], quads[i + 1]);
+      for (let j = 2; j < 8; j += 2) p.lineTo(quads[i + j], quads[i + j + 1]);
+      p.closePath();
+    }
+    return p;
+  },
   tops(flat, radius, band) {
     const p = new Path2D();
     for (let i = 0; i < flat.length; i += 3) {
@@ -150,17 +162,28 @@ class Painter:
         ctx.lineJoin = "round"
         ctx.lineCap = "round"
 
-        halos: dict[tuple[str, str], list[float]] = {}
+        halos: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
         for halo in scene.halos:
-            halos.setdefault((halo.fill, halo.stroke), []).extend((halo.x, halo.y, halo.width, halo.height))
-        ctx.lineWidth = 1
-        for (fill, stroke), rects in halos.items():  # one path per κ level
-            path = helpers.rects(floats(rects), theme.HALO_RADIUS)
-            ctx.fillStyle = fill
-            ctx.fill(path)
+            rects, quads = halos.setdefault((halo.fill, halo.stroke), ([], []))
+            rects.extend(halo.rects)
+            quads.extend(halo.links)
+        ctx.lineWidth = 2
+        for (fill, stroke), (rects, quads) in halos.items():  # one path per κ level
+            path = helpers.halo(floats(rects), floats(quads), theme.HALO_RADIUS)
+            # the outline of the union: stroke every part, then repaint the inside (background,
+            # grid) so only the outer half of the stroke stays, then the translucent fill
             ctx.strokeStyle = stroke
             ctx.stroke(path)
-        self._pills([halo.badge for halo in scene.halos])
+            ctx.save()
+            ctx.clip(path)
+            ctx.setTransform(1, 0, 0, 1, 0, 0)
+            ctx.fillStyle = scene.background
+            ctx.fillRect(0, 0, w * dpr, h * dpr)
+            ctx.fillStyle = pattern
+            ctx.fillRect(0, 0, w * dpr, h * dpr)
+            ctx.restore()
+            ctx.fillStyle = fill
+            ctx.fill(path)
 
         for batch in scene.edges:
             ctx.strokeStyle = batch.color
@@ -177,6 +200,7 @@ class Painter:
             helpers.fillTriangles(ctx, floats(batch.triangles))
         self._pills(scene.labels)
         self._cards(scene.cards)
+        self._pills([halo.badge for halo in scene.halos])  # above the cards: never covered
         if layered:
             base = self._base_canvas()
             bctx = base.getContext("2d")

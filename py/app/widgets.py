@@ -272,12 +272,16 @@ class Dialog:
 
 
 class TextOverlay:
-    """The textarea over a node while its text is edited (Ctrl+Enter / blur commit, Esc cancels)."""
+    """The textarea over a node while its text is edited (Ctrl+Enter / blur commit, Esc cancels).
 
-    def __init__(self, editor: Editor, on_done: Callable[[], None], report: Callable[[str], None]) -> None:
+    ``on_done(cancelled)`` runs when it closes. A commit writes the text only when the
+    user changed it, so a text set meanwhile by something else is not overwritten."""
+
+    def __init__(self, editor: Editor, on_done: Callable[[bool], None], report: Callable[[str], None]) -> None:
         self.editor = editor
         self.area = by_id("text-editor")
         self.node_id: str | None = None
+        self.initial = ""
         self.on_done = on_done
         self.report = report  # shows why a text was refused (the editor stays open)
         on(self.area, "keydown", self._key)
@@ -288,13 +292,13 @@ class TextOverlay:
         if node is None:
             return
         self.node_id = node_id
+        self.initial = node.text
         self.area.value = node.text
         self.place()
         self.area.hidden = False
         self.area.focus()
         self.area.select()
         self.editor.needs_paint = True
-        self.on_done()
 
     def place(self) -> None:
         if self.node_id is None:
@@ -326,21 +330,21 @@ class TextOverlay:
             return
         node_id = self.node_id
         text = str(self.area.value)
-        if node_id in self.editor.plane.nodes:
+        if node_id in self.editor.plane.nodes and text != self.initial:
             try:
                 self.editor.set_text(node_id, text)
             except ValueError as exc:  # too long, or not valid Unicode: keep the text to fix
                 self.report(str(exc))
                 return
-        self.node_id = None
-        self.area.hidden = True
-        self.editor.needs_paint = True
-        self.on_done()
-        js.document.getElementById("canvas").focus()
+        self._close(cancelled=False)
 
     def cancel(self) -> None:
+        if self.node_id is not None:
+            self._close(cancelled=True)
+
+    def _close(self, cancelled: bool) -> None:
         self.node_id = None
         self.area.hidden = True
         self.editor.needs_paint = True
-        self.on_done()
+        self.on_done(cancelled)
         js.document.getElementById("canvas").focus()

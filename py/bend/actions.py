@@ -117,9 +117,10 @@ action(id="clear-selection", label="Clear selection", scope="global", keys=("Esc
        perform=lambda e, t, a: e.select([]))  # fmt: skip
 
 # ---------------------------------------------------------------- background
-action(id="new-node", label="New node here", scope="background", perform=lambda e, t, a: e.add_node(t.x, t.y))
+action(id="new-node", label="New node here", scope="background", perform=lambda e, t, a: e.add_node(t.x, t.y),
+       extra={"edit_new": True})  # fmt: skip
 action(id="new-stargate", label="New stargate here", scope="background",
-       perform=lambda e, t, a: e.add_node(t.x, t.y, "Stargate", "stargate"))  # fmt: skip
+       perform=lambda e, t, a: e.add_node(t.x, t.y, "Stargate", "stargate"), extra={"edit_new": True})  # fmt: skip
 
 # ---------------------------------------------------------------- node
 action(id="edit-text", label="Edit text", scope="node", keys=("Enter", "F2"), perform=lambda e, t, a: e.set_text(
@@ -161,7 +162,8 @@ def _unbend(editor: Editor, target: Target, args: dict[str, Any]) -> str | None:
     if choice is None:
         return None
     with editor.transaction("Unbend"):
-        editor.delete_edge(choice.edge_id)
+        for edge_id in choice.edge_ids:
+            editor.delete_edge(edge_id)
     return choice.edge_id
 
 

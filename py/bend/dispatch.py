@@ -16,6 +16,9 @@ nothing has changed then (the editor rolls back failed transactions).
 'prompt'
 >>> manager.request("edit-label", Target(edge_id="edge-0"), {"text": "pays for"}).kind
 'done'
+>>> made = manager.request("new-node", Target(x=0, y=0))
+>>> made.edit_node == made.result  # the new node's text editor opens at once
+True
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ class Outcome:
     message: str = ""  # the refusal, or the question
     initial: str = ""  # a prompt's initial text
     ok_label: str = ""  # a confirmation's button
+    edit_node: str | None = None  # a node just created whose text editor opens next (Esc discards it)
 
     def resume(self, answer: Any) -> dict[str, Any] | None:
         """The arguments to request again with, given the user's answer (None: cancelled).
@@ -88,4 +92,5 @@ class ActionManager:
         except (ValueError, KeyError) as exc:
             message = str(exc) if isinstance(exc, ValueError) else f"Nothing named {exc} here any more."
             return Outcome("refused", action_id, target, args, message=message)
-        return Outcome("done", action_id, target, args, result=result)
+        fresh = result if act.extra.get("edit_new") and isinstance(result, str) else None
+        return Outcome("done", action_id, target, args, result=result, edit_node=fresh)

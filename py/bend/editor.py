@@ -434,6 +434,20 @@ class Editor:
         self.select([node.id])
         return node.id
 
+    def discard_new_node(self, node_id: str) -> bool:
+        """Take back the node the last step created (Esc in a new node's text editor):
+        the step is undone and forgotten, so redo cannot bring the node back. Returns
+        False, changing nothing, when the last step is anything else. O(the step)."""
+        stack = self.history.undo_stack
+        if self._tx is not None or not stack or node_id not in self.plane.nodes:
+            return False
+        entry = stack[-1]
+        if entry.label != "Add node" or ("node", self.plane.id, node_id) not in entry.changes:
+            return False
+        self.undo()
+        self.history.redo_stack.pop()
+        return True
+
     def set_text(self, node_id: str, text: str) -> None:
         """Change a node's text (a stargate's plane is renamed with it)."""
         _check_text(text)
@@ -448,14 +462,16 @@ class Editor:
                 self.doc.planes[portal].set_header(name=_plane_name(text))
 
     def move_node(self, node_id: str, x: float, y: float, *, from_xy: tuple[float, float] | None = None) -> None:
-        """Record a move (drag end). ``from_xy`` is where the drag started, so undo goes back there."""
+        """Record a move (drag end): the node is pinned where it was dropped (d3's fx/fy),
+        so the layout leaves it there until Unpin. ``from_xy`` is where the drag started,
+        so undo goes back there (and to the pin it had)."""
         plane = self.plane
         node = plane.nodes[node_id]
         x, y = clamp_coord(x), clamp_coord(y)
         if from_xy is not None:
             node.x, node.y = from_xy  # positions are not guarded: the drag moved it live
         with self.transaction("Move node"):
-            plane.update_node(node_id, x=x, y=y)
+            plane.update_node(node_id, x=x, y=y, pinned=True)
         node.x, node.y = x, y
         node.vx = node.vy = 0.0
 

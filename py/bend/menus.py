@@ -46,7 +46,7 @@ def connect_submenu(editor: Editor, node_id: str) -> list[MenuItem]:
     if not previews:
         return [MenuItem("No nodes within 500 px", enabled=False, tone="muted", item_id="connect-none")]
     items = [
-        MenuItem(p.label, "connect", True, {"to": p.target}, tone=p.tone, item_id=f"connect-{i}")
+        MenuItem(p.label, "connect", not p.connected, {"to": p.target}, tone=p.tone, item_id=f"connect-{i}")
         for i, p in enumerate(previews)
     ]
     more = len(editor.nodes_near(node_id)) - len(previews)
@@ -78,6 +78,9 @@ def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
         items.append(_item(editor, target, "unbend", tone="kappa"))
     elif editor.topology().scc(node_id) is None:
         bend = _item(editor, target, "bend")
+        preview = kappa_ui.bend_preview(editor, node_id) if bend.enabled else None
+        if preview is not None:
+            bend.label = preview.label
         bend.tone = "kappa" if bend.enabled else "muted"
         items.append(bend)
     items += [

@@ -74,6 +74,11 @@ class Pill:
 
 @dataclass(frozen=True)
 class Halo:
+    """An SCC's halo: the union of its members' padded card boxes (``rects``, flat x, y,
+    w, h) and bands along a spanning tree of its arcs (``links``, flat quads of 4 points,
+    all clockwise on screen so one nonzero fill is their union). Only members are inside
+    it. ``x, y, width, height`` bound it; the badge sits on its top-most member."""
+
     scc_id: str
     kappa: int
     x: float
@@ -83,6 +88,8 @@ class Halo:
     fill: str
     stroke: str
     badge: Pill
+    rects: tuple[float, ...] = ()
+    links: tuple[float, ...] = ()
 
 
 class Card:
@@ -202,6 +209,64 @@ def edge_segment(plane: Plane, edge: Edge, offset: float | None = None) -> tuple
     return _segment(a, b, edge, offset)
 
 
+# keyed by the plane; the topology result is held to tell a newer one apart
+_TREES: weakref.WeakKeyDictionary[Plane, tuple[int, object, dict[str, list[tuple[str, str]]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def halo_trees(plane: Plane, topology: Topology) -> dict[str, list[tuple[str, str]]]:
+    """For each SCC with κ > 0, the node pairs of a spanning tree of its arcs (breadth
+    first from its first member, arcs taken both ways): the halo's bands. Memoised per
+    plane structure and topology result. O(n + m)."""
+    cached = _TREES.get(plane)
+    if cached is not None and cached[0] == plane.version and cached[1] is topology.result:
+        return cached[2]
+    sccs = [s for s in topology.result["sccs"] if s["kappa"] > 0]
+    comp = {n: s["id"] for s in sccs for n in s["nodes"]}
+    adjacent: dict[str, list[str]] = {}
+    for e in plane.edges.values():
+        directed = e.props.kind in ("causal", "temporal") and e.a != e.b
+        if directed and comp.get(e.a) is not None and comp.get(e.a) == comp.get(e.b):
+            adjacent.setdefault(e.a, []).append(e.b)
+            adjacent.setdefault(e.b, []).append(e.a)
+    trees: dict[str, list[tuple[str, str]]] = {}
+    for s in sccs:
+        members = [n for n in s["nodes"] if n in plane.nodes]
+        pairs: list[tuple[str, str]] = []
+        if members:
+            seen = {members[0]}
+            queue = [members[0]]
+            for here in queue:
+                for there in adjacent.get(here, ()):
+                    if there not in seen and there in plane.nodes:
+                        seen.add(there)
+                        queue.append(there)
+                        pairs.append((here, there))
+        trees[s["id"]] = pairs
+    _TREES[plane] = (plane.version, topology.result, trees)
+    return trees
+
+
+def band(x0: float, y0: float, x1: float, y1: float, half: float) -> tuple[float, ...]:
+    """The quad of half-width ``half`` around segment (x0, y0)–(x1, y1), clockwise on
+    screen (y down: a positive shoelace sum), or () for a zero-length segment.
+
+    >>> band(0, 0, 10, 0, 2)
+    (0.0, -2.0, 10.0, -2.0, 10.0, 2.0, 0.0, 2.0)
+    """
+    dx, dy = x1 - x0, y1 - y0
+    length = math.hypot(dx, dy)
+    if length == 0:
+        return ()
+    nx, ny = -dy / length * half, dx / length * half
+    quad = (x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny)
+    area = sum(quad[2 * i] * quad[(2 * i + 3) % 8] - quad[(2 * i + 2) % 8] * quad[2 * i + 1] for i in range(4))
+    if area < 0:
+        quad = (quad[6], quad[7], quad[4], quad[5], quad[2], quad[3], quad[0], quad[1])
+    return tuple(float(v) for v in quad)
+
+
 def halo_fill(kappa: int) -> tuple[str, str]:
     level = min(max(kappa, 1), 3)
     return theme.HALO_FILL[level], theme.HALO_STROKE[level]
@@ -262,6 +327,8 @@ def build_scene(
     halos: list[Halo] = []
     pulsing: set[str] = set()
     if topology is not None:
+        trees = halo_trees(plane, topology)
+        pad = theme.HALO_PAD
         for scc in topology.result["sccs"]:
             if scc["kappa"] <= 0:
                 continue
@@ -269,17 +336,29 @@ def build_scene(
             if not members:
                 continue
             pulsing.update(n.id for n in members)
-            x0 = min(n.x - n.width / 2 for n in members) - theme.HALO_PAD
-            y0 = min(n.y - n.height / 2 for n in members) - theme.HALO_PAD
-            x1 = max(n.x + n.width / 2 for n in members) + theme.HALO_PAD
-            y1 = max(n.y + n.height / 2 for n in members) + theme.HALO_PAD
+            x0 = min(n.x - n.width / 2 for n in members) - pad
+            y0 = min(n.y - n.height / 2 for n in members) - pad
+            x1 = max(n.x + n.width / 2 for n in members) + pad
+            y1 = max(n.y + n.height / 2 for n in members) + pad
             if not visible(x0, y0, x1, y1):
                 continue
+            rects: list[float] = []
+            for n in members:
+                rects += (n.x - n.width / 2 - pad, n.y - n.height / 2 - pad, n.width + 2 * pad, n.height + 2 * pad)
+            links: list[float] = []
+            for one, other in trees.get(scc["id"], ()):
+                na, nb = plane.nodes[one], plane.nodes[other]
+                links += band(na.x, na.y, nb.x, nb.y, theme.HALO_BAND)
+            top = min(members, key=lambda n: (n.y - n.height / 2, -(n.x + n.width / 2)))
             text = badge_text(scc["kappa"], scc["approximate"])
             bw = measure(text, theme.BADGE_FONT) + 12
-            badge = Pill(x1 - bw / 2 - 6, y0 + 10, bw, 16, text, theme.BADGE_FONT, theme.BADGE_FILL, theme.BADGE_TEXT)
+            bx = top.x + top.width / 2 + pad - bw / 2 - 6
+            by = top.y - top.height / 2 - pad + 10
+            badge = Pill(bx, by, bw, 16, text, theme.BADGE_FONT, theme.BADGE_FILL, theme.BADGE_TEXT)
             fill, stroke = halo_fill(scc["kappa"])
-            halos.append(Halo(scc["id"], scc["kappa"], x0, y0, x1 - x0, y1 - y0, fill, stroke, badge))
+            halos.append(
+                Halo(scc["id"], scc["kappa"], x0, y0, x1 - x0, y1 - y0, fill, stroke, badge, tuple(rects), tuple(links))
+            )
 
     # -- edges (culled on the centres' box widened by the largest card, before any geometry)
     faults = topology.fault_edges if topology is not None else set()

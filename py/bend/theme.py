@@ -44,7 +44,8 @@ LABEL_TEXT = "#3b4452"
 #: this light background they are strengthened and given a matching outline.
 HALO_FILL = {1: "rgba(0,200,160,0.13)", 2: "rgba(0,160,230,0.14)", 3: "rgba(150,80,240,0.14)"}
 HALO_STROKE = {1: "rgba(0,160,128,0.45)", 2: "rgba(0,128,200,0.45)", 3: "rgba(120,60,210,0.45)"}
-HALO_PAD = 30.0
+HALO_PAD = 30.0  # around each member's card
+HALO_BAND = 18.0  # half-width of the bands joining members along their arcs
 HALO_RADIUS = 16.0
 BADGE_FONT = "700 10px 'JetBrains Mono'"
 BADGE_FILL = "rgba(0,0,0,0.6)"

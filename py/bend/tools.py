@@ -67,6 +67,7 @@ class Request:
     target: Target
     menu: str = ""  # "node" | "edge" | "background"
     action_id: str = ""
+    fresh: bool = False  # edit-text on a node made for it: Esc discards the node
 
 
 # ---------------------------------------------------------------- states
@@ -114,6 +115,7 @@ class Pinching:
 @dataclass
 class EditingText:
     node_id: str
+    fresh: bool = False  # the node was created for this edit: cancelling discards it
     name = "editing-text"
 
 
@@ -288,7 +290,7 @@ class Tools:
         node = editor.node_at(x, y)
         if node is None:
             wx, wy = editor.screen_to_world(x, y)
-            return Request("edit-text", Target(node_id=editor.add_node(wx, wy)))
+            return Request("edit-text", Target(node_id=editor.add_node(wx, wy)), fresh=True)
         if node.type == "stargate":
             return Request("action", Target(node_id=node.id), action_id="enter-stargate")
         return Request("edit-text", Target(node_id=node.id))
@@ -321,10 +323,16 @@ class Tools:
         return route(self.editor, event)
 
     # ------------------------------------------------------------ the text editor
-    def begin_text_edit(self, node_id: str) -> None:
+    def begin_text_edit(self, node_id: str, fresh: bool = False) -> None:
+        """The text editor opens on ``node_id``; ``fresh``: the node was just created for it."""
         self._abandon()
-        self.state = EditingText(node_id)
+        self.state = EditingText(node_id, fresh)
 
-    def end_text_edit(self) -> None:
-        if isinstance(self.state, EditingText):
+    def end_text_edit(self, cancelled: bool = False) -> None:
+        """The text editor closed. Cancelling (Esc) on a fresh node discards the node,
+        as if it had never been made (no undo or redo step remains)."""
+        state = self.state
+        if isinstance(state, EditingText):
             self.state = Idle()
+            if cancelled and state.fresh:
+                self.editor.discard_new_node(state.node_id)

@@ -218,7 +218,9 @@ def preview_edge_removal(
 
     Only the SCC holding the arc is re-analysed. Returns ``removes_arc`` (whether
     the arc takes part in κ at all), ``breaks_scc`` (its SCC stops being strongly
-    connected), κ before/after and a description (module doc).
+    connected), κ before/after, a description (module doc) and ``remaining_scc_nodes``:
+    the node lists (sorted) of the loops left of the arc's SCC, largest first (its
+    whole node list when the arc changes nothing, ``[]`` when no loop remains).
 
     >>> p = preview_edge_removal(["a", "b"], [{"source": "a", "target": "b"}, {"source": "b", "target": "a"}], "a", "b")
     >>> p["kappa_before"], p["kappa_after"], p["description"]
@@ -232,9 +234,10 @@ def preview_edge_removal(
     own = kappas[comp[u]] if comp[u] >= 0 else 0
     present = v in graph.out[u]
     if not present or comp[u] < 0 or comp[u] != comp[v]:
+        same = sorted(graph.ids[w] for w, c in enumerate(comp) if c == comp[u]) if comp[u] >= 0 else []
         return _result(
-            source, target, max_kappa, max_kappa, own, own,
-            removes_arc=present, breaks_scc=False, description="no topological change",
+            source, target, max_kappa, max_kappa, own, own, removes_arc=present, breaks_scc=False,
+            remaining_scc_nodes=[same] if same and comp[u] == comp[v] else [], description="no topological change",
         )  # fmt: skip
     members = [i for i, c in enumerate(comp) if c == comp[u]]
     local = {w: i for i, w in enumerate(members)}
@@ -256,5 +259,8 @@ def preview_edge_removal(
     return _result(
         source, target, max_kappa, after, own, scc_after,
         removes_arc=True, breaks_scc=len(parts) != 1 or len(parts[0]) < len(members),
+        remaining_scc_nodes=sorted(
+            (sorted(graph.ids[members[i]] for i in part) for part in parts), key=lambda p: (-len(p), p)
+        ),
         description=description,
     )  # fmt: skip
