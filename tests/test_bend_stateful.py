@@ -111,6 +111,32 @@ class EditorMachine(RuleBasedStateMachine):
         self.editor.move_node(node.id, node.x + dx, node.y + dy, from_xy=(node.x, node.y))
 
     @precondition(has_nodes)
+    @rule(picks=st.lists(PICK, max_size=6), everything=st.booleans())
+    def select(self, picks: list[int], everything: bool) -> None:
+        if everything:
+            self.run("select-all", Target())
+        else:
+            self.editor.select(list(dict.fromkeys(self.node(i) for i in picks)))
+
+    @precondition(has_nodes)
+    @rule(dx=st.integers(-300, 300), dy=st.integers(-300, 300))
+    def move_selection(self, dx: int, dy: int) -> None:
+        nodes = self.editor.plane.nodes
+        starts = {n: (nodes[n].x, nodes[n].y) for n in self.editor.selection}
+        self.editor.move_nodes({n: (x + dx, y + dy) for n, (x, y) in starts.items()}, starts)
+
+    @precondition(has_nodes)
+    @rule()
+    def pin_selection(self) -> None:
+        self.run("pin-selection", Target())
+        self.run("unpin-selection", Target())
+
+    @precondition(has_nodes)
+    @rule()
+    def delete_selection(self) -> None:
+        self.run("delete-selection", Target())
+
+    @precondition(has_nodes)
     @rule(i=PICK)
     def delete_node(self, i: int) -> None:
         self.run("delete-node", Target(node_id=self.node(i)))
@@ -244,6 +270,21 @@ class EditorMachine(RuleBasedStateMachine):
         for plane in editor.doc.planes.values():
             nodes, edges = plane_graph(plane)
             assert editor.topology(plane).result == analyze(nodes, edges, exact_limit=DEFAULT_EXACT_LIMIT)
+
+    @invariant()
+    def selection_topology_is_the_induced_subgraph(self) -> None:
+        if not hasattr(self, "editor"):
+            return
+        editor = self.editor
+        chosen = editor.selection_topology()
+        if len(editor.selection) < 2:
+            assert chosen is None
+            return
+        inside = set(editor.selection)
+        _, edges = plane_graph(editor.plane)
+        induced = [e for e in edges if e["source"] in inside and e["target"] in inside]
+        expected = analyze(list(editor.selection), induced, exact_limit=DEFAULT_EXACT_LIMIT)
+        assert chosen.result == expected
 
     @invariant()
     def selection_is_on_the_plane(self) -> None:

@@ -353,3 +353,137 @@ def test_double_click_on_the_background_makes_a_fresh_node_that_esc_discards():
     assert sorted(editor.plane.nodes) == ["a", "b"] and not editor.history.can_undo
     sx, sy = editor.world_to_screen(0, 0)
     assert tools.double_click(sx, sy).fresh is False  # an existing node
+
+
+# ---------------------------------------------------------------- issue 9: multi-select, connect, long press
+def four() -> tuple[Editor, Tools]:
+    positions = {"a": (0, 0), "b": (300, 0), "c": (0, 300), "d": (300, 300)}
+    editor = editor_with([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")], positions=positions)
+    editor.viewport = (1200.0, 900.0)
+    return editor, Tools(editor)
+
+
+def click(tools: Tools, x: float, y: float, shift: bool = False, pointer_type: str = "mouse", pointer_id: int = 1):
+    for kind in ("down", "up"):
+        tools.pointer(PointerInput(kind, pointer_id, x, y, 0, pointer_type, shift))
+
+
+def test_shift_click_adds_and_removes_and_a_plain_click_selects_one():
+    editor, tools = four()
+    at = {n: editor.world_to_screen(editor.plane.nodes[n].x, editor.plane.nodes[n].y) for n in "abcd"}
+    click(tools, *at["a"])
+    click(tools, *at["b"], shift=True)
+    click(tools, *at["d"], shift=True)
+    assert editor.selection == ["a", "b", "d"]
+    click(tools, *at["b"], shift=True)
+    assert editor.selection == ["a", "d"]
+    click(tools, *at["d"])  # a click on a node of the selection, no drag: only it stays
+    assert editor.selection == ["d"]
+
+
+def test_dragging_a_selected_node_moves_the_group_as_one_undo_step():
+    editor, tools = four()
+    nodes = editor.plane.nodes
+    before = {n: (nodes[n].x, nodes[n].y) for n in "abcd"}
+    editor.select(["a", "b"])
+    sx, sy = editor.world_to_screen(0, 0)
+    press(tools, "down", sx, sy)
+    press(tools, "move", sx + 40, sy + 10)
+    press(tools, "move", sx + 100, sy + 50)
+    press(tools, "up", sx + 100, sy + 50)
+    zoom = editor.plane.camera.zoom
+    for n in "ab":
+        assert (nodes[n].x, nodes[n].y) == pytest.approx((before[n][0] + 100 / zoom, before[n][1] + 50 / zoom))
+        assert nodes[n].pinned
+    assert (nodes["c"].x, nodes["c"].y) == before["c"] and not nodes["c"].pinned
+    assert editor.selection == ["a", "b"]
+    editor.undo()
+    assert all((nodes[n].x, nodes[n].y) == before[n] and not nodes[n].pinned for n in "ab")
+
+
+def test_shift_drag_on_the_background_selects_what_the_band_touches():
+    editor, tools = four()
+    x0, y0 = editor.world_to_screen(-200, -100)
+    x1, y1 = editor.world_to_screen(350, 100)  # touches a and b, not c or d
+    tools.pointer(PointerInput("down", 1, x0, y0, 0, "mouse", True))
+    tools.pointer(PointerInput("move", 1, x1, y1, 0, "mouse", True))
+    assert tools.state_name == "brushing" and tools.view().brush is not None
+    tools.pointer(PointerInput("up", 1, x1, y1, 0, "mouse", True))
+    assert editor.selection == ["a", "b"] and tools.state_name == "idle"
+    # Esc during a band puts the old selection back
+    tools.pointer(PointerInput("down", 1, x0, y0 + 250, 0, "mouse", True))
+    tools.pointer(PointerInput("move", 1, x1, y1 + 300, 0, "mouse", True))
+    tools.key(KeyEvent("Escape"))
+    assert editor.selection == ["a", "b"]
+
+
+def test_select_all_key_and_group_pin():
+    editor, tools = four()
+    command = tools.key(KeyEvent("a", mod=True))
+    assert command is not None and command.action_id == "select-all"
+    ActionManager(editor).request(command.action_id, command.target)
+    assert editor.selection == ["a", "b", "c", "d"]
+    command = tools.key(KeyEvent("p"))
+    assert command.action_id == "pin-selection"
+    ActionManager(editor).request(command.action_id, command.target)
+    assert all(n.pinned for n in editor.plane.nodes.values())
+    assert tools.key(KeyEvent("p")).action_id == "unpin-selection"
+    editor.undo()
+    assert not any(n.pinned for n in editor.plane.nodes.values())
+
+
+def test_kappa_of_the_selection_is_the_induced_subgraph():
+    editor, _ = four()
+    assert editor.selection_topology() is None
+    editor.select(["a", "b", "c"])
+    topo = editor.selection_topology()
+    assert topo.max_kappa == 1 and topo.result["sccs"][0]["nodes"] == ["a", "b", "c"]
+    editor.select(["a", "b", "d"])  # the loop is cut by leaving c out
+    topo = editor.selection_topology()
+    assert topo.max_kappa == 0 and topo.result["dag_nodes"] == ["a", "b", "d"]
+    assert topo.result["routing"] == "fast"
+
+
+def test_drag_from_the_handle_connects_with_a_live_kappa_preview():
+    editor, tools = four()
+    nodes = editor.plane.nodes
+    d = nodes["d"]
+    # hover d: its handle shows at the middle of its right edge
+    tools.pointer(PointerInput("move", 1, *editor.world_to_screen(d.x, d.y)))
+    assert tools.view().handle == "d"
+    hx, hy = editor.world_to_screen(d.x + d.width / 2, d.y)
+    press(tools, "down", hx, hy)
+    assert tools.state_name == "connecting"
+    press(tools, "move", *editor.world_to_screen(nodes["a"].x, nodes["a"].y))
+    link = tools.view().link
+    assert link.target == "a" and link.changes and link.label == "→ a (κ: 1→1 — enlarges loop)"
+    press(tools, "move", 900, 880)  # over nothing: no target, no preview
+    assert tools.view().link.target is None and tools.view().link.label == ""
+    press(tools, "move", *editor.world_to_screen(nodes["c"].x, nodes["c"].y))
+    press(tools, "up", *editor.world_to_screen(nodes["c"].x, nodes["c"].y))
+    added = [e for e in editor.plane.edges.values() if (e.a, e.b) == ("d", "c")]
+    assert len(added) == 1 and added[0].props.kind == "causal" and editor.topology().max_kappa == 1
+    editor.undo()
+    assert not [e for e in editor.plane.edges.values() if (e.a, e.b) == ("d", "c")]
+    # released over nothing (or Esc): nothing is added
+    press(tools, "down", hx, hy)
+    press(tools, "up", 900, 880)
+    assert len(editor.plane.edges) == 4
+
+
+def test_touch_long_press_opens_the_menu_and_a_moved_finger_does_not():
+    editor, tools = four()
+    sx, sy = editor.world_to_screen(0, 0)
+    response = press(tools, "down", sx, sy, pointer_type="touch", pointer_id=7)
+    assert response.long_press > 0
+    request = tools.long_press(7)
+    assert request.kind == "menu" and request.target.node_id == "a" and tools.state_name == "idle"
+    press(tools, "up", sx, sy, pointer_type="touch", pointer_id=7)
+    assert editor.plane.nodes["a"].x == 0 and not editor.history.can_undo  # nothing moved or recorded
+    press(tools, "down", sx, sy, pointer_type="touch", pointer_id=8)
+    press(tools, "move", sx + 40, sy, pointer_type="touch", pointer_id=8)  # a drag began
+    assert tools.long_press(8) is None
+    press(tools, "up", sx + 40, sy, pointer_type="touch", pointer_id=8)
+    bx, by = 1100, 850  # the background: a long press opens the background menu there
+    press(tools, "down", bx, by, pointer_type="touch", pointer_id=9)
+    assert tools.long_press(9).menu == "background"

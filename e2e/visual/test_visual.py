@@ -106,3 +106,36 @@ def test_stargate_and_child_plane(app_factory, assert_snapshot):
     app.page.locator("#breadcrumbs button").first.click()
     show(app)
     assert_snapshot(app, "stargate-parent-plane")
+
+
+def test_multi_selection_with_its_kappa(app_factory, assert_snapshot):
+    app = app_factory(FRESH)
+    show(app)
+    app.click_node("revenue")
+    app.page.keyboard.down("Shift")
+    for node in ("r-and-d", "product-quality", "market-share", "company"):
+        app.click_node(node)
+    app.page.keyboard.up("Shift")
+    assert app.pill("selection") == "selection: 5 nodes"
+    assert app.pill("kappa") == "κ: 1"  # the loop revenue → R&D → quality → share → revenue
+    app.page.mouse.move(1, 1)
+    assert_snapshot(app, "multi-selection")
+
+
+def test_drag_to_connect_preview(app_factory, assert_snapshot):
+    app = app_factory(FRESH)
+    show(app)
+    page = app.page
+    x, y = app.node_xy("founded-2020")
+    page.mouse.move(x, y)
+    width = next(n["width"] for n in json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"]
+                 if n["id"] == "founded-2020")  # fmt: skip
+    zoom = app.stats()["zoom"]
+    page.mouse.move(x + width / 2 * zoom, y)
+    page.mouse.down()
+    tx, ty = app.node_xy("company")
+    page.mouse.move(tx, ty, steps=6)
+    link = json.loads(app.api("window.bendscope.interaction()"))["link"]
+    assert link["target"] == "company" and "creates feedback loop" in link["label"]
+    assert_snapshot(app, "drag-to-connect")
+    page.mouse.up()

@@ -49,6 +49,7 @@ class App:
         self.still = params.still
         self.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         self.measure = CanvasMeasure()
+        self._press_xy = (0.0, 0.0)  # where the last touch went down (client px): a long press opens its menu there
         layout = d3layout.factory if params.layout == "d3" else None  # None: the pure-Python layout
         self.editor = Editor(measure=self.measure, seed=params.seed, layout=layout)
         self.editor.exact_limit_override = params.exact_limit
@@ -205,6 +206,9 @@ class App:
         # a frame computes κ for a few ms at most; what is left runs in slices (see _pump)
         topology = editor.topology() if self.still else editor.shown_topology(TOPOLOGY_FRAME_MS)
         self.shown_topology = topology
+        chosen = editor.selection_topology()  # two or more nodes selected: κ of the selection
+        if chosen is not None:
+            topology = chosen
         scene = build_scene(
             plane,
             editor.card,
@@ -216,12 +220,13 @@ class App:
             still=self.still or self.reduced_motion,
             editing=self.overlay.node_id,
             measure=self.measure,
+            interaction=self.tools.view(),
         )
         self.scene_ms = js.performance.now() - t0
         self.painter.paint(scene, float(js.window.devicePixelRatio or 1), layered=layered)
         self.paints += 1
         editor.needs_paint = False
-        self.hud.update(editor, topology, self._layout_progress())
+        self.hud.update(editor, topology, self._layout_progress(), selected=len(editor.selection) if chosen else 0)
         self.inspector.update(editor, topology)
         self.crumbs.update(editor)
         self.legend.update(editor)
@@ -232,6 +237,12 @@ class App:
             self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
+
+    def _topology_json(self) -> str:
+        """What Export topology writes: the selection's topology with two or more nodes
+        selected, else the plane's."""
+        chosen = self.editor.selection_topology()
+        return (chosen or self.editor.topology()).json()
 
     def _layout_progress(self) -> float | None:
         """The layout's progress (0–1) once it has run for a while, else None."""
@@ -353,7 +364,7 @@ class App:
         on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
         on(by_id("file-input"), "change", self._import_file)
         on(by_id("btn-export"), "click", lambda e: download("bendscope.json", self.editor.export()))
-        on(by_id("btn-topology"), "click", lambda e: download("topology.json", self.editor.topology().json()))
+        on(by_id("btn-topology"), "click", lambda e: download("topology.json", self._topology_json()))
         on(by_id("btn-png"), "click", self._export_png)
 
     def _xy(self, event: Any) -> tuple[float, float]:
@@ -381,10 +392,28 @@ class App:
             self.canvas.setPointerCapture(event.pointerId)
         if response.cursor is not None:
             classes = self.canvas.classList
-            for name in ("over-node", "panning", "dragging"):
+            for name in ("over-node", "panning", "dragging", "connecting"):
                 classes.toggle(name, name == response.cursor)
+        if response.long_press > 0:
+            pointer_id = int(event.pointerId)
+            self._press_xy = (float(event.clientX), float(event.clientY))
+            js.setTimeout(create_once_callable(lambda: self._long_press(pointer_id)), response.long_press)
         if response.repaint:
             self.request_frame()
+
+    def _long_press(self, pointer_id: int) -> None:
+        """A finger held still: the context menu of what is under it (touch users' right-click)."""
+        try:
+            request = self.tools.long_press(pointer_id)
+            if request is None:
+                return
+            self.editor.needs_paint = True
+            x, y = self._press_xy
+            if request.kind == "menu":
+                self.open_menu(request.menu, x, y, node_id=request.target.node_id, edge_id=request.target.edge_id)
+            self.request_frame()
+        except Exception as exc:  # a timer callback: report, never crash the page
+            self.report(exc)
 
     def _pointer_down(self, event: Any) -> None:
         self.canvas.focus()
@@ -568,6 +597,20 @@ class App:
         def frame_parts() -> Any:
             return to_js([list(p) for p in self.frame_parts])
 
+        def interaction() -> str:
+            view = self.tools.view()
+            link = view.link
+            drawn = None if link is None else {"source": link.source, "target": link.target, "label": link.label}
+            return json.dumps(
+                {
+                    "state": self.tools.state_name,
+                    "handle": view.handle,
+                    "brush": view.brush,
+                    "link": drawn,
+                    "selection": list(self.editor.selection),
+                }
+            )
+
         def topology_state() -> Any:
             editor = self.editor
             shown = self.shown_topology
@@ -615,6 +658,7 @@ class App:
             "layout_state": layout_state,
             "render_counts": render_counts,
             "topology_state": topology_state,
+            "interaction": interaction,
             "frame_parts": frame_parts,
             "profile_paint": profile_paint,
             "paint": paint_now,

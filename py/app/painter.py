@@ -8,6 +8,7 @@ formats numbers nor makes one browser call per shape. Text is one call per
 
 from __future__ import annotations
 
+import math
 from array import array
 from typing import Any
 
@@ -15,7 +16,7 @@ import js
 from pyodide.ffi import to_js
 
 from bend import theme
-from bend.scene import Card, Pill, Scene
+from bend.scene import Card, Overlay, Pill, Scene
 from bend.textlayout import FONTS, HEADER
 
 from .dom import js_obj
@@ -201,6 +202,7 @@ class Painter:
         self._pills(scene.labels)
         self._cards(scene.cards)
         self._pills([halo.badge for halo in scene.halos])  # above the cards: never covered
+        self._overlay(scene.overlay, zoom)
         if layered:
             base = self._base_canvas()
             bctx = base.getContext("2d")
@@ -247,6 +249,40 @@ class Painter:
         ctx.strokeStyle = f"rgba({theme.PULSE_BORDER},{alpha:.3f})"
         ctx.lineWidth = 2.5
         ctx.stroke(self.js.rects(floats(rects), theme.CARD_RADIUS))
+
+    def _overlay(self, ov: Overlay, zoom: float) -> None:
+        """The gesture's marks: rubber band, dragged connection, target ring, handle, κ pill."""
+        ctx = self.ctx
+        if ov.brush is not None:
+            ctx.fillStyle = theme.BRUSH_FILL
+            ctx.fillRect(*ov.brush)
+            ctx.strokeStyle = theme.BRUSH_STROKE
+            ctx.lineWidth = 1.5 / zoom
+            ctx.strokeRect(*ov.brush)
+        if ov.link is not None:
+            ctx.strokeStyle = ov.link_color
+            ctx.lineWidth = 2 / zoom
+            ctx.setLineDash(js_obj([6 / zoom, 4 / zoom]))
+            ctx.beginPath()
+            ctx.moveTo(ov.link[0], ov.link[1])
+            ctx.lineTo(ov.link[2], ov.link[3])
+            ctx.stroke()
+            ctx.setLineDash(js_obj([]))
+        if ov.ring is not None:
+            ctx.strokeStyle = ov.link_color
+            ctx.lineWidth = 2.5 / zoom
+            ctx.stroke(self.js.rects(floats(list(ov.ring)), theme.CARD_RADIUS + 4 / zoom))
+        if ov.handle is not None:
+            x, y, r = ov.handle
+            ctx.beginPath()
+            ctx.arc(x, y, r, 0, 2 * math.pi)
+            ctx.fillStyle = theme.HANDLE_FILL
+            ctx.fill()
+            ctx.strokeStyle = theme.SELECTION
+            ctx.lineWidth = 2 / zoom
+            ctx.stroke()
+        if ov.label is not None:
+            self._pills([ov.label])
 
     def _pills(self, pills: list[Pill]) -> None:
         if not pills:

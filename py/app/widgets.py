@@ -27,10 +27,17 @@ class Hud:
             self._last[key] = text
             by_id(f"hud-{key}").textContent = text
 
-    def update(self, editor: Editor, topo: Topology, layout_progress: float | None = None) -> None:
+    def update(self, editor: Editor, topo: Topology, layout_progress: float | None = None, selected: int = 0) -> None:
         """``topo`` is the topology the frame shows; while a newer one is computed
-        (``topo.pending``) the κ and SCC pills say so."""
+        (``topo.pending``) the κ and SCC pills say so. ``selected`` > 0: ``topo`` is the
+        topology of that many selected nodes, and a pill says so."""
         s = editor.stats()
+        chosen = by_id("hud-selection")
+        if selected:
+            self._set("selection", f"selection: {selected} nodes")
+            chosen.hidden = False
+        else:
+            chosen.hidden = True
         pill = by_id("hud-layout")
         if layout_progress is None:
             pill.hidden = True
@@ -74,6 +81,14 @@ class Inspector:
                 rows.append((f"label: {e.props.label}", "row"))
             if fault:
                 rows.append(("fault line", "row kappa"))
+        elif len(editor.selection) > 1:
+            key = ("selection", len(editor.selection), topo.max_kappa, topo.scc_count, topo.result["routing"])
+            sign = "≈" if any(s["approximate"] for s in topo.result["sccs"]) else "="
+            rows = [
+                (f"{len(editor.selection)} nodes selected", "title"),
+                (f"κ of the selection{sign}{topo.max_kappa} · SCCs: {topo.scc_count}", "row kappa"),
+                (f"routing: {topo.result['routing']}", "row"),
+            ]
         elif len(editor.selection) == 1 and editor.selection[0] in plane.nodes:
             n = plane.nodes[editor.selection[0]]
             scc = topo.scc(n.id)

@@ -115,6 +115,20 @@ action(id="select-previous", label="Select previous node", scope="global", keys=
        perform=lambda e, t, a: _cycle(e, -1))  # fmt: skip
 action(id="clear-selection", label="Clear selection", scope="global", keys=("Escape",),
        perform=lambda e, t, a: e.select([]))  # fmt: skip
+action(id="select-all", label="Select all", scope="global", keys=("Mod+a",),
+       perform=lambda e, t, a: e.select(list(e.plane.nodes)))  # fmt: skip
+
+
+def _many(editor: Editor, target: Target) -> bool:
+    return len(editor.selection) > 1
+
+
+action(id="pin-selection", label="Pin selection", scope="global", keys=("p",),
+       perform=lambda e, t, a: e.set_pinned_many(list(e.selection), True),
+       enabled=lambda e, t: _many(e, t) and not all(e.plane.nodes[n].pinned for n in e.selection))  # fmt: skip
+action(id="unpin-selection", label="Unpin selection", scope="global", keys=("p",),
+       perform=lambda e, t, a: e.set_pinned_many(list(e.selection), False),
+       enabled=lambda e, t: _many(e, t) and all(e.plane.nodes[n].pinned for n in e.selection))  # fmt: skip
 
 # ---------------------------------------------------------------- background
 action(id="new-node", label="New node here", scope="background", perform=lambda e, t, a: e.add_node(t.x, t.y),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from .capacity import Capacity
 from .document import DocumentError, parse_document, serialize_document
@@ -368,6 +368,26 @@ class Editor:
                 return node
         return None
 
+    def nodes_in_rect(self, sx0: float, sy0: float, sx1: float, sy1: float) -> list[str]:
+        """Ids of the nodes whose cards touch the screen rectangle (any corner order). O(n)."""
+        (ax, ay), (bx, by) = self.screen_to_world(sx0, sy0), self.screen_to_world(sx1, sy1)
+        x0, x1, y0, y1 = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
+        return [
+            n.id
+            for n in self.plane.nodes.values()
+            if n.x + n.width / 2 >= x0 and n.x - n.width / 2 <= x1 and n.y + n.height / 2 >= y0
+            and n.y - n.height / 2 <= y1
+        ]  # fmt: skip
+
+    def handle_at(self, sx: float, sy: float, node_id: str, radius: float = 10.0) -> bool:
+        """Whether screen point (sx, sy) is on ``node_id``'s connection handle (the dot
+        at the middle of its card's right edge), within ``radius`` screen px."""
+        node = self.plane.nodes.get(node_id)
+        if node is None:
+            return False
+        hx, hy = self.world_to_screen(node.x + node.width / 2, node.y)
+        return (sx - hx) ** 2 + (sy - hy) ** 2 <= radius * radius
+
     def edge_at(self, sx: float, sy: float, tolerance: float = 6.0) -> Edge | None:
         """The edge nearest to a screen point within ``tolerance`` screen px."""
         wx, wy = self.screen_to_world(sx, sy)
@@ -385,6 +405,13 @@ class Editor:
     def topology(self, plane: Plane | None = None) -> Topology:
         """The exact topology now (runs or finishes its computation)."""
         return self.topology_cache.get(plane or self.plane, self.exact_limit)
+
+    def selection_topology(self) -> Topology | None:
+        """With two or more nodes selected, the topology of the subgraph they induce (what
+        the HUD, inspector, halos and Export topology show then); None otherwise."""
+        if len(self.selection) < 2:
+            return None
+        return self.topology_cache.induced(self.plane, self.selection, self.exact_limit)
 
     def shown_topology(self, budget_ms: float = 0.0) -> Topology:
         """The active plane's topology for drawing: exact if ready within ``budget_ms``,
@@ -465,15 +492,34 @@ class Editor:
         """Record a move (drag end): the node is pinned where it was dropped (d3's fx/fy),
         so the layout leaves it there until Unpin. ``from_xy`` is where the drag started,
         so undo goes back there (and to the pin it had)."""
+        self.move_nodes({node_id: (x, y)}, None if from_xy is None else {node_id: from_xy})
+
+    def move_nodes(
+        self, moves: Mapping[str, tuple[float, float]], starts: Mapping[str, tuple[float, float]] | None = None
+    ) -> None:
+        """Record a move of several nodes as one step (a group drag), each pinned where it
+        was dropped; ``starts`` are where the drag began, so undo goes back there. O(k)."""
         plane = self.plane
-        node = plane.nodes[node_id]
-        x, y = clamp_coord(x), clamp_coord(y)
-        if from_xy is not None:
-            node.x, node.y = from_xy  # positions are not guarded: the drag moved it live
-        with self.transaction("Move node"):
-            plane.update_node(node_id, x=x, y=y, pinned=True)
-        node.x, node.y = x, y
-        node.vx = node.vy = 0.0
+        moved = {n: (clamp_coord(x), clamp_coord(y)) for n, (x, y) in moves.items() if n in plane.nodes}
+        for node_id, start in (starts or {}).items():
+            if node_id in moved:
+                node = plane.nodes[node_id]
+                node.x, node.y = start  # positions are not guarded: the drag moved them live
+        with self.transaction("Move node" if len(moved) == 1 else "Move nodes"):
+            for node_id, (x, y) in moved.items():
+                plane.update_node(node_id, x=x, y=y, pinned=True)
+        for node_id, (x, y) in moved.items():
+            node = plane.nodes[node_id]
+            node.x, node.y = x, y
+            node.vx = node.vy = 0.0
+
+    def set_pinned_many(self, node_ids: list[str], pinned: bool) -> None:
+        """Pin or unpin several nodes as one step."""
+        plane = self.plane
+        with self.transaction("Pin" if pinned else "Unpin"):
+            for node_id in node_ids:
+                if node_id in plane.nodes:
+                    plane.update_node(node_id, pinned=pinned)
 
     def set_pinned(self, node_id: str, pinned: bool) -> None:
         plane = self.plane

@@ -59,8 +59,16 @@ def connect_previews(
     causal edge to are marked ``connected``. One batched engine call on the cached
     topology."""
     candidates = [n.id for n in editor.nodes_near(node_id, radius)][:limit]
-    if not candidates:
-        return []
+    return _previews(editor, node_id, candidates) if candidates else []
+
+
+def connect_preview(editor: Editor, node_id: str, target: str) -> ConnectPreview:
+    """The preview of one new causal edge ``node_id → target`` (drag-to-connect), worded
+    as in the Connect-to submenu."""
+    return _previews(editor, node_id, [target])[0]
+
+
+def _previews(editor: Editor, node_id: str, candidates: list[str]) -> list[ConnectPreview]:
     nodes, edges = plane_graph(editor.plane)
     topology = editor.topology()
     impacts = preview_edge_impacts(nodes, edges, node_id, candidates, base=topology.result, exact_limit=_limit(editor))

@@ -68,9 +68,24 @@ def merge_submenu(editor: Editor, node_id: str) -> list[MenuItem]:
     return items or [MenuItem("No nodes within 500 px", enabled=False, tone="muted", item_id="merge-none")]
 
 
+def selection_menu(editor: Editor) -> list[MenuItem]:
+    """The menu of a multi-selection (right-click on one of its nodes)."""
+    count = len(editor.selection)
+    target = Target()
+    pin = _item(
+        editor, target, "unpin-selection" if REGISTRY["unpin-selection"].enabled(editor, target) else "pin-selection"
+    )
+    pin.label = f"{pin.label} ({count} nodes)"
+    delete = _item(editor, target, "delete-selection", tone="danger")
+    delete.label = f"Delete {count} nodes"
+    return [pin, delete]
+
+
 def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
     target = Target(node_id=node_id)
     node = editor.plane.nodes[node_id]
+    if len(editor.selection) > 1 and node_id in editor.selection:
+        return selection_menu(editor)
     items = [
         _item(editor, target, "connect", submenu=lambda: connect_submenu(editor, node_id)),
     ]

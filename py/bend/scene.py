@@ -73,6 +73,40 @@ class Pill:
 
 
 @dataclass(frozen=True)
+class LinkView:
+    """A connection being dragged: from ``source``'s handle to ``to`` (world), over
+    ``target`` (or none), with the κ preview of that edge."""
+
+    source: str
+    to: tuple[float, float]
+    target: str | None
+    label: str
+    changes: bool  # the preview changes the topology (drawn in the κ colour)
+
+
+@dataclass(frozen=True)
+class InteractionView:
+    """What the current gesture adds to the scene (world units)."""
+
+    handle: str | None = None  # the node whose connection handle shows
+    brush: tuple[float, float, float, float] | None = None  # x0, y0, x1, y1
+    link: LinkView | None = None
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """The gesture's marks, drawn last: the handle dot (x, y, r), the rubber band and
+    the dragged connection (segment, the target's ring, the preview pill)."""
+
+    handle: tuple[float, float, float] | None = None
+    brush: tuple[float, float, float, float] | None = None  # x, y, w, h
+    link: tuple[float, float, float, float] | None = None
+    link_color: str = ""
+    ring: tuple[float, float, float, float] | None = None
+    label: Pill | None = None
+
+
+@dataclass(frozen=True)
 class Halo:
     """An SCC's halo: the union of its members' padded card boxes (``rects``, flat x, y,
     w, h) and bands along a spanning tree of its arcs (``links``, flat quads of 4 points,
@@ -155,6 +189,7 @@ class Scene:
     arrows: list[FillBatch]
     labels: list[Pill]
     cards: list[Card]
+    overlay: Overlay = field(default_factory=Overlay)
 
     def edge_styles(self) -> dict[tuple[str, float, tuple[float, ...]], int]:
         """(colour, width, dash) → number of segments (tests and benchmarks)."""
@@ -296,6 +331,7 @@ def build_scene(
     still: bool = False,
     editing: str | None = None,
     measure: Measure | None = None,
+    interaction: InteractionView | None = None,
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
@@ -461,7 +497,38 @@ def build_scene(
         arrow_batches,
         labels,
         card_list,
+        overlay_of(plane, interaction, zoom, measure) if interaction is not None else Overlay(),
     )
+
+
+def overlay_of(plane: Plane, view: InteractionView, zoom: float, measure: Measure) -> Overlay:
+    """The marks of a gesture at ``zoom`` (sizes stay constant on screen). O(1)."""
+    nodes = plane.nodes
+    handle = None
+    source = nodes.get(view.handle) if view.handle is not None else None
+    if source is not None:
+        handle = (source.x + source.width / 2, source.y, theme.HANDLE_RADIUS / zoom)
+    brush = None
+    if view.brush is not None:
+        x0, y0, x1, y1 = view.brush
+        brush = (x0, y0, x1 - x0, y1 - y0)
+    link = ring = label = None
+    color = ""
+    if view.link is not None and source is not None:
+        tx, ty = view.link.to
+        link = (source.x + source.width / 2, source.y, tx, ty)
+        color = theme.LINK_CHANGE if view.link.changes else theme.LINK_COLOR
+        target = nodes.get(view.link.target) if view.link.target is not None else None
+        if target is not None:
+            pad = 4.0 / zoom
+            ring = (target.x - target.width / 2 - pad, target.y - target.height / 2 - pad,
+                    target.width + 2 * pad, target.height + 2 * pad)  # fmt: skip
+        if view.link.label:
+            size = 1.0 / zoom
+            width = (measure(view.link.label, theme.LINK_FONT) + 16) * size
+            label = Pill(tx, ty - 34 * size, width, 22 * size, view.link.label, theme.LINK_FONT,
+                         theme.LINK_FILL, color, color)  # fmt: skip
+    return Overlay(handle, brush, link, color, ring, label)
 
 
 #: Level of detail: with more edges than this in view, they are drawn as hairlines (one

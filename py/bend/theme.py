@@ -20,6 +20,16 @@ PLACEHOLDER_TEXT = "#9aa3b1"
 QUOTE_BAR = "#c2c8d2"
 CODE_FILL = "#f1f4f8"
 SELECTION = "#2f6fed"
+#: Gestures: the connection handle, the rubber band, a connection being dragged and its
+#: κ preview (in the κ colour when the edge would change the topology).
+HANDLE_RADIUS = 6.0  # screen px
+HANDLE_FILL = "#ffffff"
+BRUSH_FILL = "rgba(47,111,237,0.08)"
+BRUSH_STROKE = "rgba(47,111,237,0.7)"
+LINK_COLOR = "#5b6473"
+LINK_CHANGE = "#0077a8"
+LINK_FILL = "#ffffff"
+LINK_FONT = "600 12px Inter"
 HEADER_FONT = "600 8px Inter"
 
 #: Edge colours by kind; causal and temporal are the directed kinds (arrowheads, κ).

@@ -1,19 +1,24 @@
 """Pointer and keyboard interaction as a state machine (tldraw's tools), DOM-free.
 
 The browser layer turns DOM events into plain records (:class:`PointerInput`,
-wheel deltas, double-clicks, context-menu requests, :class:`~bend.keys.KeyEvent`)
-and carries out what comes back (:class:`Response`, :class:`Request`). All the
-decisions live here, so they are tested under CPython.
+wheel deltas, double-clicks, context-menu requests, :class:`~bend.keys.KeyEvent`,
+the long-press timer) and carries out what comes back (:class:`Response`,
+:class:`Request`). All the decisions live here, so they are tested under CPython.
 
 States::
 
     Idle ──down on node──▶ PointingNode ──moved ≥ 3 px──▶ DraggingNode ──up──▶ Idle (move recorded)
-      │                          └──up──▶ Idle (a click: the node stays selected)
+      │                          └──up──▶ Idle (a click: the node is selected)
+      ├──down on a node's handle──▶ Connecting ──up on another node──▶ Idle (edge added)
       ├──down on background──▶ Panning ──up──▶ Idle
+      ├──Shift+down on background──▶ Brushing ──up──▶ Idle (nodes in the box selected)
       ├──second touch──▶ Pinching ──a finger lifts──▶ Idle
       └──text editor opens──▶ EditingText ──closes──▶ Idle
 
-``cancel`` (the browser took the pointer away) puts a dragged node back where the
+Shift+click adds a node to the selection or takes it out; dragging a node of a
+multi-selection moves them all (one undo step, each pinned where it lands). A
+touch held still for ``LONG_PRESS_MS`` opens the context menu (``long_press``).
+``cancel`` (the browser took the pointer away) puts dragged nodes back where the
 drag started; nothing is recorded. A second finger during a drag cancels the drag
 the same way and starts a pinch.
 """
@@ -21,15 +26,21 @@ the same way and starts a pinch.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from . import kappa_ui
 from .actions import Target
 from .editor import Editor
 from .keys import KeyCommand, KeyEvent, route
 from .layout import LayoutEngine
 from .model import Plane
+from .scene import InteractionView, LinkView
 
 DRAG_THRESHOLD = 3.0  # screen px a pointer must move before a press on a node becomes a drag
+TOUCH_SLOP = 10.0  # screen px a finger may wander and still be a long press
+LONG_PRESS_MS = 500.0
+HANDLE_RADIUS = 10.0  # screen px around a connection handle that grab it (mouse, pen)
+TOUCH_HANDLE_RADIUS = 18.0
 WHEEL_ZOOM = 0.0015  # zoom factor exp(-deltaY · WHEEL_ZOOM)
 LINE_PX = 16.0  # a wheel "line" (deltaMode 1) in px
 
@@ -55,8 +66,9 @@ class Response:
 
     repaint: bool = False
     capture: bool = False  # capture this pointer (drags and pans continue outside the canvas)
-    cursor: str | None = None  # None: unchanged; "" | "over-node" | "panning" | "dragging"
+    cursor: str | None = None  # None: unchanged; "" | "over-node" | "panning" | "dragging" | "connecting"
     commit_text: bool = False  # the open text editor must commit first
+    long_press: float = 0.0  # > 0: call ``Tools.long_press(pointer_id)`` after this many ms
 
 
 @dataclass(frozen=True)
@@ -84,6 +96,9 @@ class PointingNode:
     at: tuple[float, float]  # the pointer, screen px
     plane: Plane  # where the press happened (the drag ends there, whatever happens meanwhile)
     sim: LayoutEngine
+    group: dict[str, tuple[float, float]] = field(default_factory=dict)  # every node the drag moves: start
+    click: list[str] | None = None  # the selection a click (no drag) leaves
+    origin: tuple[float, float] = (0.0, 0.0)  # where the pointer went down (long press)
     name = "pointing-node"
 
 
@@ -95,6 +110,7 @@ class DraggingNode:
     at: tuple[float, float]
     plane: Plane
     sim: LayoutEngine
+    group: dict[str, tuple[float, float]] = field(default_factory=dict)
     name = "dragging-node"
 
 
@@ -102,7 +118,29 @@ class DraggingNode:
 class Panning:
     pointer_id: int
     at: tuple[float, float]
+    origin: tuple[float, float] = (0.0, 0.0)
     name = "panning"
+
+
+@dataclass
+class Brushing:
+    pointer_id: int
+    origin: tuple[float, float]  # screen px
+    at: tuple[float, float]
+    keep: list[str] = field(default_factory=list)  # the selection before (Shift adds to it)
+    name = "brushing"
+
+
+@dataclass
+class Connecting:
+    pointer_id: int
+    source: str
+    at: tuple[float, float]  # screen px
+    plane: Plane
+    target: str | None = None
+    label: str = ""
+    changes: bool = False
+    name = "connecting"
 
 
 @dataclass
@@ -119,7 +157,7 @@ class EditingText:
     name = "editing-text"
 
 
-State = Idle | PointingNode | DraggingNode | Panning | Pinching | EditingText
+State = Idle | PointingNode | DraggingNode | Panning | Brushing | Connecting | Pinching | EditingText
 
 
 class Tools:
@@ -129,10 +167,40 @@ class Tools:
         self.editor = editor
         self.state: State = Idle()
         self.touches: dict[int, tuple[float, float]] = {}  # touch pointers down, by id
+        self.hover: str | None = None  # the node under a mouse pointer (its handle shows)
 
     @property
     def state_name(self) -> str:
         return self.state.name
+
+    # ------------------------------------------------------------ what the scene shows
+    def view(self) -> InteractionView:
+        """The handle, rubber band or connection the scene draws for the current gesture."""
+        editor = self.editor
+        state = self.state
+        if isinstance(state, Brushing):
+            (ax, ay), (bx, by) = editor.screen_to_world(*state.origin), editor.screen_to_world(*state.at)
+            return InteractionView(brush=(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
+        if isinstance(state, Connecting):
+            if state.source not in editor.plane.nodes:
+                return InteractionView()
+            to = editor.screen_to_world(*state.at)
+            if state.target is not None and state.target in editor.plane.nodes:
+                node = editor.plane.nodes[state.target]
+                to = (node.x, node.y)
+            link = LinkView(state.source, to, state.target, state.label, state.changes)
+            return InteractionView(handle=state.source, link=link)
+        if isinstance(state, Idle):
+            return InteractionView(handle=self._handle_node())
+        return InteractionView()
+
+    def _handle_node(self) -> str | None:
+        """The node whose handle shows: the hovered one, else the only selected one."""
+        nodes = self.editor.plane.nodes
+        if self.hover is not None and self.hover in nodes:
+            return self.hover
+        selection = self.editor.selection
+        return selection[0] if len(selection) == 1 and selection[0] in nodes else None
 
     # ------------------------------------------------------------ pointer
     def pointer(self, event: PointerInput) -> Response:
@@ -147,7 +215,8 @@ class Tools:
         if isinstance(self.state, EditingText):
             response.commit_text = True
             self.state = Idle()
-        if event.pointer_type == "touch":
+        touch = event.pointer_type == "touch"
+        if touch:
             self.touches[event.pointer_id] = (event.x, event.y)
             if len(self.touches) == 2:
                 self._abandon()  # a drag or pan with the first finger gives way to the pinch
@@ -156,18 +225,24 @@ class Tools:
                 return response
             if len(self.touches) > 2:
                 return response
+            response.long_press = LONG_PRESS_MS
         if event.button != 0 or not isinstance(self.state, Idle):
             return response
         editor = self.editor
-        node = editor.node_at(event.x, event.y)
         response.capture = True
+        handle = self._handle_node()
+        radius = TOUCH_HANDLE_RADIUS if touch else HANDLE_RADIUS
+        if handle is not None and editor.handle_at(event.x, event.y, handle, radius):
+            self.state = Connecting(event.pointer_id, handle, (event.x, event.y), editor.plane)
+            response.cursor = "connecting"
+            response.long_press = 0.0
+            return response
+        node = editor.node_at(event.x, event.y)
         if node is not None:
-            editor.select([node.id])
-            sim = editor.sim()
-            sim.fixed.add(node.id)
-            self.state = PointingNode(
-                event.pointer_id, node.id, (node.x, node.y), (event.x, event.y), editor.plane, sim
-            )
+            return self._press_node(event, node.id, response)
+        if event.shift:
+            self.state = Brushing(event.pointer_id, (event.x, event.y), (event.x, event.y), list(editor.selection))
+            response.long_press = 0.0
             return response
         edge = editor.edge_at(event.x, event.y)
         if edge is not None:
@@ -175,8 +250,34 @@ class Tools:
             response.capture = False
             return response
         editor.select([])
-        self.state = Panning(event.pointer_id, (event.x, event.y))
+        self.state = Panning(event.pointer_id, (event.x, event.y), (event.x, event.y))
         response.cursor = "panning"
+        return response
+
+    def _press_node(self, event: PointerInput, node_id: str, response: Response) -> Response:
+        editor = self.editor
+        selection = list(editor.selection)
+        click: list[str] | None = None
+        if event.shift:
+            if node_id in selection:
+                editor.select([n for n in selection if n != node_id])  # Shift+click takes it out
+                response.capture = False
+                return response
+            editor.select([*selection, node_id])
+        elif node_id in selection and len(selection) > 1:
+            click = [node_id]  # a drag moves the whole selection; a click keeps only this node
+        else:
+            editor.select([node_id])
+        plane = editor.plane
+        group_ids = editor.selection if node_id in editor.selection else [node_id]
+        group = {n: (plane.nodes[n].x, plane.nodes[n].y) for n in group_ids if n in plane.nodes}
+        sim = editor.sim()
+        sim.fixed.update(group)
+        node = plane.nodes[node_id]
+        self.state = PointingNode(
+            event.pointer_id, node_id, (node.x, node.y), (event.x, event.y), plane, sim, group, click,
+            (event.x, event.y),
+        )  # fmt: skip
         return response
 
     def _move(self, event: PointerInput) -> Response:
@@ -199,6 +300,13 @@ class Tools:
             editor.pan_by(event.x - state.at[0], event.y - state.at[1])
             state.at = (event.x, event.y)
             return Response(repaint=True)
+        if isinstance(state, Brushing) and event.pointer_id == state.pointer_id:
+            state.at = (event.x, event.y)
+            found = editor.nodes_in_rect(*state.origin, *state.at)
+            editor.select(list(dict.fromkeys([*state.keep, *found])))
+            return Response(repaint=True)
+        if isinstance(state, Connecting) and event.pointer_id == state.pointer_id:
+            return self._connect_move(state, event)
         if isinstance(state, (PointingNode, DraggingNode)) and self._lost(state):
             self._abandon()  # the plane changed or the node went away under the pointer
             return Response(repaint=True, cursor="")
@@ -206,21 +314,47 @@ class Tools:
             if math.hypot(event.x - state.at[0], event.y - state.at[1]) < DRAG_THRESHOLD:
                 return Response()
             self.state = state = DraggingNode(
-                state.pointer_id, state.node_id, state.start, state.at, state.plane, state.sim
+                state.pointer_id, state.node_id, state.start, state.at, state.plane, state.sim, state.group
             )
         if isinstance(state, DraggingNode) and event.pointer_id == state.pointer_id:
-            node = state.plane.nodes[state.node_id]
             zoom = editor.plane.camera.zoom
-            node.x += (event.x - state.at[0]) / zoom  # live position: recorded on drop
-            node.y += (event.y - state.at[1]) / zoom
-            node.vx = node.vy = 0.0
+            dx, dy = (event.x - state.at[0]) / zoom, (event.y - state.at[1]) / zoom
+            for node_id in state.group:
+                node = state.plane.nodes.get(node_id)
+                if node is not None:
+                    node.x += dx  # live position: recorded on drop
+                    node.y += dy
+                    node.vx = node.vy = 0.0
             state.at = (event.x, event.y)
             state.sim.reheat(0.25)
             editor.needs_paint = True
             return Response(repaint=True, cursor="dragging")
         if isinstance(state, Idle) and event.pointer_type != "touch":
-            return Response(cursor="over-node" if editor.node_at(event.x, event.y) is not None else "")
+            node = editor.node_at(event.x, event.y)
+            hover = node.id if node is not None else None
+            on_handle = self.hover is not None and editor.handle_at(event.x, event.y, self.hover, HANDLE_RADIUS)
+            if on_handle:
+                return Response(cursor="connecting")
+            changed = hover != self.hover
+            self.hover = hover
+            if changed:
+                editor.needs_paint = True  # the handle moves to the hovered card
+            return Response(repaint=changed, cursor="over-node" if hover is not None else "")
         return Response()
+
+    def _connect_move(self, state: Connecting, event: PointerInput) -> Response:
+        editor = self.editor
+        state.at = (event.x, event.y)
+        node = editor.node_at(event.x, event.y)
+        target = node.id if node is not None and node.id != state.source else None
+        if target != state.target:
+            state.target = target
+            state.label, state.changes = "", False
+            if target is not None:
+                preview = kappa_ui.connect_preview(editor, state.source, target)
+                state.label, state.changes = preview.label, preview.tone == kappa_ui.CHANGE_TONE
+        editor.needs_paint = True
+        return Response(repaint=True, cursor="connecting")
 
     def _up(self, event: PointerInput) -> Response:
         self.touches.pop(event.pointer_id, None)
@@ -234,14 +368,29 @@ class Tools:
             if self._lost(state):  # nothing to record on a plane that is no longer shown
                 self._abandon()
                 return Response(repaint=True, cursor="")
+            state.sim.fixed.difference_update(state.group)
             state.sim.fixed.discard(state.node_id)
             self.state = Idle()
             if isinstance(state, DraggingNode):
-                node = state.plane.nodes[state.node_id]
-                editor.move_node(state.node_id, node.x, node.y, from_xy=state.start)
+                nodes = state.plane.nodes
+                moves = {n: (nodes[n].x, nodes[n].y) for n in state.group if n in nodes}
+                editor.move_nodes(moves, state.group)
+            elif state.click is not None:
+                editor.select(state.click)
             return Response(repaint=True, cursor="over-node")
         if isinstance(state, Panning) and event.pointer_id == state.pointer_id:
             self.state = Idle()
+            return Response(repaint=True, cursor="")
+        if isinstance(state, Brushing) and event.pointer_id == state.pointer_id:
+            self.state = Idle()
+            return Response(repaint=True, cursor="")
+        if isinstance(state, Connecting) and event.pointer_id == state.pointer_id:
+            self.state = Idle()
+            if state.target is not None and editor.plane is state.plane and state.source in editor.plane.nodes:
+                kind = "temporal" if event.alt else "causal"
+                if editor.add_edge(state.source, state.target, kind=kind) is not None:
+                    editor.select([state.target])
+            editor.needs_paint = True
             return Response(repaint=True, cursor="")
         return Response()
 
@@ -257,21 +406,46 @@ class Tools:
             return Response(repaint=True, cursor="")
         return Response()
 
+    def long_press(self, pointer_id: int) -> Request | None:
+        """The long-press timer of a touch fired: if that finger is still down where it
+        went down (no drag, pan or pinch began), the gesture ends and the context menu
+        for what is under it opens. None otherwise."""
+        state = self.state
+        if pointer_id not in self.touches or len(self.touches) != 1:
+            return None
+        if isinstance(state, PointingNode) and state.pointer_id == pointer_id:
+            x, y = state.origin
+        elif isinstance(state, Panning) and state.pointer_id == pointer_id:
+            x, y = state.origin
+            if math.hypot(state.at[0] - x, state.at[1] - y) > TOUCH_SLOP:
+                return None
+        else:
+            return None
+        self._abandon()
+        self.touches.pop(pointer_id, None)
+        if isinstance(state, Panning):
+            self.editor.pan_by(x - state.at[0], y - state.at[1])  # undo the slop's pan
+        return self.context_menu(x, y)
+
     def _lost(self, state: PointingNode | DraggingNode) -> bool:
         """Whether the pressed node is gone, or no longer on the plane shown."""
         return self.editor.plane is not state.plane or state.node_id not in state.plane.nodes
 
     def _abandon(self) -> None:
-        """End the current gesture without recording it: a dragged node goes back to its start
-        (on the plane it was dragged on) and is free for the layout again."""
+        """End the current gesture without recording it: dragged nodes go back to their start
+        (on the plane they were dragged on) and are free for the layout again."""
         state = self.state
         if isinstance(state, (PointingNode, DraggingNode)):
+            state.sim.fixed.difference_update(state.group)
             state.sim.fixed.discard(state.node_id)
-            node = state.plane.nodes.get(state.node_id)
-            if node is not None:
-                node.x, node.y = state.start
-                node.vx = node.vy = 0.0
+            for node_id, start in (state.group or {state.node_id: state.start}).items():
+                node = state.plane.nodes.get(node_id)
+                if node is not None:
+                    node.x, node.y = start
+                    node.vx = node.vy = 0.0
             self.editor.needs_paint = True
+        if isinstance(state, Brushing):
+            self.editor.select(state.keep)
         if not isinstance(state, EditingText):
             self.state = Idle()
 
@@ -296,13 +470,15 @@ class Tools:
         return Request("edit-text", Target(node_id=node.id))
 
     def context_menu(self, x: float, y: float) -> Request:
-        """The menu for what is under (x, y): it also becomes the selection."""
+        """The menu for what is under (x, y): it also becomes the selection (a node of a
+        multi-selection keeps the selection: its menu is the selection's)."""
         editor = self.editor
         if isinstance(self.state, EditingText):
             self.state = Idle()
         node = editor.node_at(x, y)
         if node is not None:
-            editor.select([node.id])
+            if not (node.id in editor.selection and len(editor.selection) > 1):
+                editor.select([node.id])
             return Request("menu", Target(node_id=node.id), menu="node")
         edge = editor.edge_at(x, y)
         if edge is not None:
