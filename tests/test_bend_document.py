@@ -169,7 +169,7 @@ def all_paths(data) -> list[list]:
 def damaged_documents(draw):
     """A valid multi-plane document with one to three values anywhere replaced by arbitrary
     JSON or removed, or its text damaged (cut, huge or non-finite numbers, deep nesting…)."""
-    data = json.loads(json.dumps(draw(st.sampled_from([valid(), MULTI, BARE]))))
+    data = json.loads(json.dumps(draw(st.sampled_from([valid(), MULTI, BARE, bendscript_planes()]))))
     if draw(st.integers(0, 5)) == 0:
         return draw(TEXT_DAMAGE)(json.dumps(data))
     for _ in range(draw(st.integers(1, 3))):
@@ -273,3 +273,56 @@ def test_the_nesting_check_is_linear_for_unclosed_strings():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["0", "2"]  # brackets after an unclosed quote still count
+
+
+def bendscript_planes() -> list[dict]:
+    """A file as the original BendScript keeps it: planes without a Bendscope header."""
+    node = {"vx": 0.0, "vy": 0.0, "pulse": 0.4, "width": 180, "height": 60, "scrollY": 0, "createdAt": 1711000000000}
+    return [
+        {"id": "p1", "name": "Main", "parentPlaneId": None, "parentNodeId": None, "tick": 812,
+         "camera": {"x": 10, "y": 20, "zoom": 1.5},
+         "nodes": [
+             {**node, "id": "n1", "text": "# Price", "type": "normal", "x": 5, "y": 6, "fx": 100, "fy": 200,
+              "pinned": True, "portalPlaneId": None},
+             {**node, "id": "n2", "text": "Demand", "type": "normal", "x": 300, "y": 40, "fx": 0.0, "fy": 0.0,
+              "pinned": False, "portalPlaneId": None},
+             {**node, "id": "n3", "text": "Notes", "type": "stargate", "x": 0, "y": 300, "fx": 0.0, "fy": 0.0,
+              "pinned": False, "portalPlaneId": "p2"},
+         ],
+         "edges": [
+             {"id": "e1", "a": "n1", "b": "n2", "props": {"label": "drives", "kind": "causal", "strength": 3}},
+             {"id": "e2", "a": "n2", "b": "n1", "props": {"label": "", "kind": "causal", "strength": 9}},
+             {"id": "e3", "a": "n2", "b": "n3", "props": {"label": "", "kind": "mystery", "strength": 2}},
+         ]},
+        {"id": "p2", "name": "Notes", "parentPlaneId": "p1", "parentNodeId": "n3",
+         "camera": {"x": 0, "y": 0, "zoom": 1},
+         "nodes": [{**node, "id": "m1", "text": "inside", "type": "normal", "x": 1, "y": 2, "fx": 0, "fy": 0,
+                    "pinned": False, "portalPlaneId": None}],
+         "edges": []},
+    ]  # fmt: skip
+
+
+def test_an_original_bendscript_planes_file_imports():
+    for data in (bendscript_planes(), {"planes": bendscript_planes(), "activePlaneId": "p2"}):
+        doc = parse_document(json.dumps(data))
+        main = doc.planes["p1"]
+        n1 = main.nodes["n1"]
+        assert (n1.x, n1.y, n1.pinned, n1.text) == (100, 200, True, "# Price")  # fx/fy: where it is pinned
+        assert (main.nodes["n2"].x, main.nodes["n2"].y, main.nodes["n2"].pinned) == (300, 40, False)
+        assert main.nodes["n3"].portal_plane_id == "p2" and doc.planes["p2"].parent_node_id == "n3"
+        assert main.edges["e1"].props.label == "drives" and main.edges["e2"].props.strength == 5
+        assert main.edges["e3"].props.kind == "context"
+        assert (main.camera.x, main.camera.zoom) == (10, 1.5)
+    assert doc.active_plane_id == "p2"
+    # the result is a Bendscope document: it exports with the header and reloads the same
+    again = parse_document(serialize_document(doc))
+    assert serialize_document(again) == serialize_document(doc)
+
+
+def test_a_broken_bendscript_file_gets_a_clear_message():
+    broken = bendscript_planes()
+    broken[0]["edges"][0]["b"] = "nowhere"
+    with pytest.raises(DocumentError, match="nowhere"):
+        parse_document(json.dumps(broken))
+    with pytest.raises(DocumentError):
+        parse_document(json.dumps({"planes": "not a list"}))

@@ -289,6 +289,62 @@ def _bare_graph(data: dict[str, Any]) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, "rootPlaneId": plane_id, "planes": [plane]}
 
 
+def _bendscript_node(raw: Any) -> Any:
+    if not isinstance(raw, dict):
+        return raw  # refused by the validation, with its place named
+    node = {k: raw[k] for k in ("id", "text", "type", "x", "y", "pinned", "portalPlaneId") if k in raw}
+    fx, fy = raw.get("fx"), raw.get("fy")
+    fixed = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (fx, fy))
+    if raw.get("pinned") is True and fixed:
+        node["x"], node["y"] = fx, fy  # d3's fixed position is where a pinned card stays
+    return node
+
+
+def _bendscript_edge(raw: Any) -> Any:
+    if not isinstance(raw, dict) or not isinstance(raw.get("props"), dict):
+        return raw
+    props = dict(raw["props"])
+    if props.get("kind") not in EDGE_KINDS:
+        props["kind"] = "context"  # an unknown kind keeps the link, undirected (no κ)
+    strength = props.get("strength")
+    if isinstance(strength, (int, float)) and not isinstance(strength, bool) and math.isfinite(strength):
+        props["strength"] = min(5, max(1, round(strength)))
+    else:
+        props["strength"] = 2
+    if not isinstance(props.get("label"), str):
+        props["label"] = ""
+    return {"id": raw.get("id"), "a": raw.get("a"), "b": raw.get("b"), "props": props}
+
+
+def _bendscript(data: Any) -> dict[str, Any]:
+    """An original BendScript planes file (a list of planes, or an object with
+    ``planes`` and no Bendscope header) as a Bendscope document: what maps is kept
+    (ids, texts, types, positions, pins — a pinned node's ``fx``/``fy`` is where it
+    stays —, stargates and their planes, edges with their label, kind and strength,
+    cameras); the simulation's own fields (``vx``, ``pulse``, ``scrollY``, ``tick``, …)
+    are dropped. Unknown edge kinds become ``context``, strengths are clamped to 1–5."""
+    raw_planes = data if isinstance(data, list) else data.get("planes")
+    if not isinstance(raw_planes, list) or len(raw_planes) > MAX_PLANES:
+        raise DocumentError("Not a BendScript planes file: planes must be a list.")
+    planes = []
+    for raw in raw_planes:
+        if not isinstance(raw, dict):
+            planes.append(raw)
+            continue
+        plane = {k: raw[k] for k in ("id", "name", "parentPlaneId", "parentNodeId", "camera") if k in raw}
+        nodes, edges = raw.get("nodes", []), raw.get("edges", [])
+        plane["nodes"] = [_bendscript_node(n) for n in nodes] if isinstance(nodes, list) else nodes
+        plane["edges"] = [_bendscript_edge(e) for e in edges] if isinstance(edges, list) else edges
+        planes.append(plane)
+    ids = [p.get("id") for p in planes if isinstance(p, dict) and isinstance(p.get("id"), str)]
+    roots = [p["id"] for p in planes if isinstance(p, dict) and p.get("parentPlaneId") is None and p.get("id") in ids]
+    root = roots[0] if roots else None
+    active = data.get("activePlaneId") if isinstance(data, dict) else None
+    return {"format": FORMAT, "version": VERSION, "rootPlaneId": root,
+            "activePlaneId": active if isinstance(active, str) and active in ids else root,
+            "planes": planes}  # fmt: skip
+
+
 class _Refused(Exception):
     """Raised from inside the JSON decoder's hooks."""
 
@@ -355,10 +411,14 @@ def parse_document(text: str | bytes) -> Document:
 
 def document_from_data(data: Any) -> Document:
     """Validate decoded JSON data into a Document (see parse_document)."""
+    if isinstance(data, list) and data and all(isinstance(p, dict) and "nodes" in p for p in data):
+        data = _bendscript(data)  # a BendScript list of planes
     if not isinstance(data, dict):
         raise DocumentError(f"Not a Bendscope document: the top level is {_type(data)}, not an object.")
     if "planes" not in data and "nodes" in data:
         data = _bare_graph(data)
+    elif "planes" in data and "format" not in data:
+        data = _bendscript(data)
     if data.get("format") != FORMAT:
         raise DocumentError('Not a Bendscope document: "format" must be "bendscope".')
     if data.get("version") != VERSION:
