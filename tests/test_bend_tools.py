@@ -487,3 +487,31 @@ def test_touch_long_press_opens_the_menu_and_a_moved_finger_does_not():
     bx, by = 1100, 850  # the background: a long press opens the background menu there
     press(tools, "down", bx, by, pointer_type="touch", pointer_id=9)
     assert tools.long_press(9).menu == "background"
+
+
+def test_the_shortcut_sheet_lists_every_key_of_the_registry():
+    from bend.shortcuts import key_label, sheet
+
+    listed = {keys for _, lines in sheet() for keys, _ in lines}
+    for act in REGISTRY.values():
+        if act.keys:
+            assert " · ".join(key_label(k) for k in act.keys) in listed, act.id
+    editor, tools = setup()
+    command = tools.key(KeyEvent("?", shift=True))
+    assert command.action_id == "help"
+    outcome = ActionManager(editor).request("help")
+    assert outcome.kind == "show" and outcome.message == "help" and not editor.history.can_undo
+
+
+def test_freeze_layout_holds_every_card_still():
+    editor, tools = setup()
+    editor.sim().reheat(1.0)
+    command = tools.key(KeyEvent("l"))
+    ActionManager(editor).request(command.action_id, command.target)
+    assert editor.layout_frozen and not editor.animating
+    before = {n.id: (n.x, n.y) for n in editor.plane.nodes.values()}
+    for _ in range(50):
+        assert editor.tick() is False
+    assert {n.id: (n.x, n.y) for n in editor.plane.nodes.values()} == before
+    ActionManager(editor).request("freeze-layout")
+    assert not editor.layout_frozen and editor.animating  # it runs on from where it was

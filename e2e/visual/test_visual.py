@@ -139,3 +139,11 @@ def test_drag_to_connect_preview(app_factory, assert_snapshot):
     assert link["target"] == "company" and "creates feedback loop" in link["label"]
     assert_snapshot(app, "drag-to-connect")
     page.mouse.up()
+
+
+def test_shortcut_sheet(app_factory, assert_snapshot):
+    app = app_factory(FRESH)
+    show(app)
+    app.page.keyboard.press("?")
+    app.page.locator("#help").wait_for(state="visible")
+    assert_snapshot(app, "shortcut-sheet")

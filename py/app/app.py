@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -28,11 +29,12 @@ from .measure import CanvasMeasure
 from .menu import Menu
 from .painter import Painter
 from .saving import SaveController
-from .widgets import Breadcrumbs, Dialog, Hud, Inspector, Legend, TextOverlay, Toast
+from .widgets import Breadcrumbs, Dialog, HelpSheet, Hud, Inspector, Legend, TextOverlay, Toast
 
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
+FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
 LAYOUT_PROGRESS_AFTER_MS = 800.0  # a layout still running after this shows its progress in the HUD
 FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBrains Mono'", "700 10px 'JetBrains Mono'")
 
@@ -64,6 +66,14 @@ class App:
         self.legend = Legend()
         self.toast = Toast()
         self.dialog = Dialog()
+        self.help = HelpSheet()
+        self._empty_hint: bool | None = None
+        try:
+            self.editor.layout_frozen = js.localStorage.getItem(FREEZE_KEY) == "1"
+        except Exception:  # storage refused (private mode): the switch starts off
+            self.editor.layout_frozen = False
+        self._frozen = self.editor.layout_frozen  # written to storage only when switched
+        by_id("btn-freeze").setAttribute("aria-pressed", "true" if self._frozen else "false")
         self.menu = Menu(self.activate_item)
         self.overlay = TextOverlay(self.editor, self._text_edit_done, lambda text: self.toast.show(text, error=True))
         self.saving = SaveController(
@@ -230,6 +240,15 @@ class App:
         self.inspector.update(editor, topology)
         self.crumbs.update(editor)
         self.legend.update(editor)
+        empty = not plane.nodes
+        if empty != self._empty_hint:
+            self._empty_hint = empty
+            by_id("empty-hint").hidden = not empty
+        if editor.layout_frozen != self._frozen:
+            self._frozen = editor.layout_frozen
+            by_id("btn-freeze").setAttribute("aria-pressed", "true" if self._frozen else "false")
+            with contextlib.suppress(Exception):  # storage refused: the switch still works for this page
+                js.localStorage.setItem(FREEZE_KEY, "1" if self._frozen else "0")
         buttons = (editor.history.can_undo, editor.history.can_redo)
         if buttons != self._buttons:
             self._buttons = buttons
@@ -275,6 +294,8 @@ class App:
             self.dialog.confirm(outcome.message, lambda ok: self._resume(outcome, ok), ok_label=outcome.ok_label)
         elif outcome.kind == "prompt":
             self.dialog.prompt(outcome.message, outcome.initial, lambda text: self._resume(outcome, text))
+        elif outcome.kind == "show" and outcome.message == "help":
+            self.help.show()
         elif outcome.kind == "refused":
             self.toast.show(outcome.message, error=True)
         elif outcome.kind == "done":
@@ -351,6 +372,8 @@ class App:
         on(by_id("btn-undo"), "click", lambda e: self.perform("undo"))
         on(by_id("btn-redo"), "click", lambda e: self.perform("redo"))
         on(by_id("btn-fit"), "click", lambda e: self.perform("fit-view"))
+        on(by_id("btn-freeze"), "click", lambda e: self.perform("freeze-layout"))
+        on(by_id("btn-help"), "click", lambda e: self.perform("help"))
         on(
             by_id("btn-new"),
             "click",
@@ -453,7 +476,7 @@ class App:
         self.request_frame()
 
     def _keydown(self, event: Any) -> None:
-        if self.menu.open or self.dialog.open or self.overlay.node_id is not None:
+        if self.menu.open or self.dialog.open or self.help.open or self.overlay.node_id is not None:
             return
         tag = str(getattr(event.target, "tagName", "") or "").lower()
         field = tag in ("input", "textarea", "select") or bool(getattr(event.target, "isContentEditable", False))

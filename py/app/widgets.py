@@ -7,7 +7,7 @@ from typing import Any
 
 import js
 
-from bend import kappa_ui, theme
+from bend import kappa_ui, shortcuts, theme
 from bend.editor import Editor
 from bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bend.topology import Topology
@@ -230,6 +230,49 @@ class Toast:
 
     def hide(self) -> None:
         self.box.hidden = True
+
+
+class HelpSheet:
+    """The keyboard-shortcut sheet (``?``), built from ``bend.shortcuts`` as text nodes.
+    Esc, ``?``, Close or a click outside closes it."""
+
+    def __init__(self) -> None:
+        self.backdrop = by_id("help-backdrop")
+        self.body = by_id("help-body")
+        self._built = False
+        on(by_id("help-close"), "click", lambda event: self.close())
+        on(self.backdrop, "click", lambda event: self.close() if event.target == self.backdrop else None)
+        on(self.backdrop, "keydown", self._key)
+
+    @property
+    def open(self) -> bool:
+        return not self.backdrop.hidden
+
+    def show(self) -> None:
+        if not self._built:
+            for title, lines in shortcuts.sheet():
+                if not lines:
+                    continue
+                rows = [
+                    el("tr", children=[el("th", text=keys, attrs={"scope": "row"}), el("td", text=what)])
+                    for keys, what in lines
+                ]
+                table = el("table", children=[el("tbody", children=rows)])
+                self.body.appendChild(el("section", children=[el("h3", text=title), table]))
+            self._built = True
+        self.backdrop.hidden = False
+        by_id("help").focus()  # the sheet itself (focusing Close would scroll it to the end)
+
+    def close(self) -> None:
+        if self.open:
+            self.backdrop.hidden = True
+            by_id("canvas").focus()
+
+    def _key(self, event: Any) -> None:
+        if event.key in ("Escape", "?"):
+            event.preventDefault()
+            event.stopPropagation()
+            self.close()
 
 
 class Dialog:

@@ -115,6 +115,10 @@ action(id="select-previous", label="Select previous node", scope="global", keys=
        perform=lambda e, t, a: _cycle(e, -1))  # fmt: skip
 action(id="clear-selection", label="Clear selection", scope="global", keys=("Escape",),
        perform=lambda e, t, a: e.select([]))  # fmt: skip
+action(id="freeze-layout", label="Freeze layout", scope="global", keys=("l",),
+       perform=lambda e, t, a: e.set_layout_frozen(not e.layout_frozen))  # fmt: skip
+action(id="help", label="Keyboard shortcuts", scope="global", keys=("?",), perform=lambda e, t, a: None,
+       extra={"show": "help"})  # fmt: skip
 action(id="select-all", label="Select all", scope="global", keys=("Mod+a",),
        perform=lambda e, t, a: e.select(list(e.plane.nodes)))  # fmt: skip
 

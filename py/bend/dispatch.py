@@ -30,7 +30,7 @@ from .actions import REGISTRY, Target
 from .editor import Editor
 
 #: what ``Outcome.kind`` can be
-KINDS = ("done", "disabled", "refused", "confirm", "prompt", "edit-text")
+KINDS = ("done", "disabled", "refused", "confirm", "prompt", "edit-text", "show")
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,8 @@ class ActionManager:
             return Outcome("disabled", action_id, target, args)
         if act.extra.get("overlay") and "text" not in args:
             return Outcome("edit-text", action_id, target, args)
+        if act.extra.get("show"):  # a panel of the page (the shortcut sheet): nothing changes
+            return Outcome("show", action_id, target, args, message=str(act.extra["show"]))
         if act.confirm is not None and not args.get("confirmed"):
             question = act.confirm(editor, target)
             if question:

@@ -65,6 +65,7 @@ class Editor:
         self.version = 0  # bumped by every document change (autosave watches it)
         self.edited = False  # whether this session changed the document at all
         self.needs_paint = True
+        self.layout_frozen = False  # a view setting (not in the document): the layout stands still
         self._cards: dict[str, tuple[str, CardLayout]] = {}
         self._sims: dict[str, LayoutEngine] = {}
         self._tx: Transaction | None = None
@@ -273,7 +274,10 @@ class Editor:
 
     def tick(self, budget_ms: float = 0.0) -> bool:
         """Layout steps of the active plane (one, or as many as fit ``budget_ms`` where the
-        engine can); returns whether it still moves."""
+        engine can); returns whether it still moves. Nothing moves while the layout is
+        frozen (``layout_frozen``)."""
+        if self.layout_frozen:
+            return False
         moving = self.sim().step(budget_ms)
         if moving:
             self.needs_paint = True
@@ -287,7 +291,13 @@ class Editor:
 
     @property
     def animating(self) -> bool:
-        return self.sim().active
+        return not self.layout_frozen and self.sim().active
+
+    def set_layout_frozen(self, frozen: bool) -> None:
+        """Freeze the layout (cards stay exactly where they are; drags still move them) or
+        let it run again from where it was."""
+        self.layout_frozen = frozen
+        self.needs_paint = True
 
     # ------------------------------------------------------------------ camera
     def world_to_screen(self, x: float, y: float) -> tuple[float, float]:
