@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 RING = ["price", "demand", "sales", "profit", "budget"]
@@ -163,3 +164,20 @@ def test_narrow_window_keeps_the_inspector_off_the_toolbar(app_factory):
     overlap_x = a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
     overlap_y = a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
     assert not (overlap_x and overlap_y), (a, b)
+
+
+def test_the_text_editor_sits_exactly_on_its_card(app_factory):
+    app = app_factory("seed=1&still=1&fresh=1")
+    page = app.page
+    for _ in range(2):
+        page.keyboard.press("+")  # at another zoom too
+    node = next(n for n in json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"]
+                if n["id"] == "revenue")  # fmt: skip
+    zoom = app.stats()["zoom"]
+    x, y = app.node_xy("revenue")
+    page.mouse.dblclick(x, y)
+    box = page.locator("#text-editor")
+    box.wait_for(state="visible")
+    b = box.bounding_box()
+    assert abs(b["x"] - (x - node["width"] / 2 * zoom)) <= 1.5 and abs(b["y"] - (y - node["height"] / 2 * zoom)) <= 1.5
+    assert b["width"] == pytest.approx(max(node["width"], 180) * zoom, abs=1.5)

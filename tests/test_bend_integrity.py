@@ -268,3 +268,22 @@ def test_a_normal_node_with_a_plane_still_leads_there():
     editor = Editor()
     assert editor.load(json.dumps(doc)) is None
     assert editor.enter_stargate("s") == "c" and "inner" in editor.plane.nodes
+
+
+def test_inline_markup_is_bounded_work_too():
+    """Hostile markup (unclosed markers, thousands of spans, a 40,000-character bold word)
+    lays out with a bounded number of bounded measurements (the markup itself is parsed in
+    the first SHOWN_CHARS characters of a line, with bounded spans)."""
+    calls: list[int] = []
+
+    def measure(text: str, font: str) -> float:
+        calls.append(len(text))
+        return approx_measure(text, font)
+
+    texts = ("**" + "x" * 40_000 + "**", "**a " * 10_000, "*w* " * 20_000, "`" * 40_000, "[a](b) " * 10_000,
+             "_" * 40_000, "**" * 20_000)  # fmt: skip
+    for text in texts:
+        calls.clear()
+        card = layout_card(text, measure)
+        assert len(calls) < 2000 and max(calls, default=0) < 300, (text[:10], len(calls))
+        assert len(card.lines) <= MAX_LINES  # (a line of backticks opens a code fence: nothing to show)

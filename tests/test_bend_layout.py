@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from bend_helpers import K22, editor_with
 
 from bend.demo import demo_document
@@ -76,3 +77,20 @@ def test_reheat_after_edit():
     assert not editor.animating
     editor.add_node(0, 0, "new")
     assert editor.animating
+
+
+def test_inline_markup_becomes_styled_runs_never_literal_markers():
+    """Issue 9, bug 7: `**bold**` showed literally on the card."""
+    from bend.textlayout import approx_measure, layout_card, run_font
+
+    card = layout_card("Price **drives** *demand* via `f(x)` see [the doc](https://example.org/x)", approx_measure)
+    shown = "".join(r.text for ln in card.lines for r in ln.runs)
+    assert "**" not in shown and "`" not in shown and "](" not in shown and "https" not in shown
+    kinds = {r.text.strip(): r.kind for ln in card.lines for r in ln.runs if r.text.strip()}
+    assert kinds["drives"] == "b" and kinds["demand"] == "i" and kinds["f(x)"] == "code"
+    assert kinds.get("the") == "link" and kinds.get("doc") == "link"
+    for ln in card.lines:  # runs sit side by side, each measured in its own font
+        for a, b in zip(ln.runs, ln.runs[1:], strict=False):
+            assert b.dx == pytest.approx(a.dx + approx_measure(a.text, run_font(ln.style, a.kind)), abs=0.02)
+    plain = layout_card("no markup, 2 * 3 = 6", approx_measure)
+    assert plain.lines[0].runs == () and plain.lines[0].text == "no markup, 2 * 3 = 6"

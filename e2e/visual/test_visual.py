@@ -147,3 +147,16 @@ def test_shortcut_sheet(app_factory, assert_snapshot):
     app.page.keyboard.press("?")
     app.page.locator("#help").wait_for(state="visible")
     assert_snapshot(app, "shortcut-sheet")
+
+
+def test_markdown_in_cards(app_factory, assert_snapshot):
+    app = app_factory(FRESH)
+    text = (
+        "# Pricing\nA **bold** claim, an *aside*, `p = c + m`\n- see [the memo](https://example.org/m)\n<b>no html</b>"
+    )
+    nodes = [{"id": "m", "text": text, "x": 0, "y": 0}, {"id": "n", "text": "**Demand** _falls_", "x": 300, "y": 0}]
+    doc = {"nodes": nodes, "edges": [{"source": "m", "target": "n", "kind": "causal"}]}
+    show(app, doc)
+    app.api("window.bendscope.action('zoom-reset')")
+    assert app.page.locator("b").count() == 0
+    assert_snapshot(app, "markdown-cards")

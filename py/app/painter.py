@@ -17,7 +17,7 @@ from pyodide.ffi import to_js
 
 from bend import theme
 from bend.scene import Card, Overlay, Pill, Scene
-from bend.textlayout import FONTS, HEADER
+from bend.textlayout import FONTS, HEADER, run_font
 
 from .dom import js_obj
 
@@ -354,6 +354,17 @@ class Painter:
                 continue
             for line in c.lines:
                 color = placeholder if c.placeholder else text_colors[line.style]
+                for run in line.runs:  # inline markup: each run in its own font and colour
+                    key = (run_font(line.style, run.kind), theme.RUN_COLOR.get(run.kind, color))
+                    texts, xy = groups.setdefault(key, ([], []))
+                    texts.append(run.text)
+                    xy.extend((x0 + line.x + run.dx, y0 + line.y))
+                if line.runs:
+                    if line.marker:
+                        marker = groups.setdefault((body_font, color), ([], []))
+                        marker[0].append(line.marker)
+                        marker[1].extend((x0 + line.x - 10, y0 + line.y))
+                    continue
                 group = groups.get((FONTS[line.style], color))
                 if group is None:
                     group = groups[(FONTS[line.style], color)] = ([], [])

@@ -370,8 +370,10 @@ class TextOverlay:
         style = self.area.style
         style.left = f"{x:.1f}px"
         style.top = f"{y:.1f}px"
-        style.width = f"{max(node.width, 220):.1f}px"
-        style.height = f"{max(node.height, 110):.1f}px"
+        # exactly over the card (its border where the card's is, the text where the card's text is),
+        # taller when the card is short so there is room to type
+        style.width = f"{max(node.width, 180):.1f}px"
+        style.height = f"{max(node.height, 96):.1f}px"
         style.transform = f"scale({zoom:.4f})"
 
     def _key(self, event: Any) -> None:

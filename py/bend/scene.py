@@ -580,16 +580,24 @@ def _segment(a: Node, b: Node, edge: Edge, offset: float) -> tuple[float, float,
 def _decorations(lines: tuple[TextLine, ...], x0: float, y0: float, width: float) -> tuple[RectBatch, ...]:
     quote: list[float] = []
     code: list[float] = []
+    links: list[float] = []
     for ln in lines:
         if ln.style == "quote":
             quote.extend((x0 + 10, y0 + ln.y - 11, 2.5, 15.0))
         elif ln.style == "code":
             code.extend((x0 + 8, y0 + ln.y - 11, width - 16, 15.0))
+        for run in ln.runs:
+            if run.kind == "code":  # an inline code span's background
+                code.extend((x0 + ln.x + run.dx - 2, y0 + ln.y - 10, run.width + 4, 13.0))
+            elif run.kind == "link":  # a link's underline
+                links.extend((x0 + ln.x + run.dx, y0 + ln.y + 2, run.width, 1.0))
     out = []
     if code:
         out.append(RectBatch(theme.CODE_FILL, code))
     if quote:
         out.append(RectBatch(theme.QUOTE_BAR, quote))
+    if links:
+        out.append(RectBatch(theme.RUN_COLOR["link"], links))
     return tuple(out)
 
 

@@ -2,10 +2,13 @@
 
 The width of a string comes from an injected ``measure(text, font) -> px`` (the
 canvas in the browser; ``approx_measure`` in tests), so this stays DOM-free.
+Inline markup — ``**bold**``, ``*italic*``, `` `code` ``, ``[label](url)`` — becomes
+styled runs of text (a link shows its label, underlined); it is never HTML.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,14 +38,86 @@ MIN_CHAR_PX = 1.0
 
 
 @dataclass(frozen=True, slots=True)
+class Run:
+    """A styled piece of a line: ``dx`` from the line's x, ``kind`` "" (plain), "b", "i",
+    "bi", "code" or "link"; ``width`` as measured."""
+
+    text: str
+    kind: str
+    dx: float
+    width: float
+
+
+@dataclass(frozen=True, slots=True)
 class TextLine:
-    """One wrapped line: ``x``/``y`` are offsets from the card's top-left (y = baseline)."""
+    """One wrapped line: ``x``/``y`` are offsets from the card's top-left (y = baseline).
+    ``runs`` is empty for a line without inline markup (``text`` in the line's style)."""
 
     text: str
     style: str
     x: float
     y: float
     marker: str = ""  # "•", "1." …: drawn left of a list line
+    runs: tuple[Run, ...] = ()
+
+
+#: inline markup, first match wins at each position: code, link, bold, italic. Every span
+#: is bounded (SPAN characters), so a line is scanned in O(SPAN · length), never quadratic.
+SPAN = 200
+_INLINE = re.compile(
+    r"`(?P<code>[^`]{1,200})`"
+    r"|\[(?P<label>[^\]\n]{1,200})\]\((?P<url>[^)\s]{1,500})\)"
+    r"|\*\*(?P<b1>[^*\s](?:.{0,200}?[^*\s])?)\*\*|__(?P<b2>[^_\s](?:.{0,200}?[^_\s])?)__"
+    r"|\*(?P<i1>[^*\s](?:[^*]{0,200}?[^*\s])?)\*|(?<![\w])_(?P<i2>[^_\s](?:[^_]{0,200}?[^_\s])?)_(?![\w])"
+)
+#: characters of one source line that can show at all (MAX_LINES lines of MAX_WIDTH px of the
+#: narrowest glyphs); inline markup is parsed in this much only
+SHOWN_CHARS = 4000
+
+
+def parse_inline(text: str) -> list[tuple[str, str]]:
+    """Split a line into (text, kind) segments; unmatched markers stay as they are.
+    Bold text may hold italics ("bi"). O(len(text)).
+
+    >>> parse_inline("a **bold** and *it* `x()` [site](https://e.org) snake_case")
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('a ', ''), ('bold', 'b'), (' and ', ''), ('it', 'i'), (' ', ''), ('x()', 'code'), (' ', ''),
+     ('site', 'link'), (' snake_case', '')]
+    >>> parse_inline("2 * 3 * 4 and **")
+    [('2 * 3 * 4 and **', '')]
+    """
+    out: list[tuple[str, str]] = []
+    at = 0
+    for m in _INLINE.finditer(text):
+        if m.start() > at:
+            out.append((text[at : m.start()], ""))
+        if m["code"] is not None:
+            out.append((m["code"], "code"))
+        elif m["label"] is not None:
+            out.append((m["label"], "link"))
+        elif m["b1"] is not None or m["b2"] is not None:
+            inner = m["b1"] if m["b1"] is not None else m["b2"]
+            out.extend((t, "bi" if k == "i" else "b") for t, k in parse_inline(inner) if k in ("", "i"))
+        else:
+            out.append((m["i1"] if m["i1"] is not None else m["i2"], "i"))
+        at = m.end()
+    if at < len(text):
+        out.append((text[at:], ""))
+    return [(t, k) for t, k in out if t] or [("", "")]
+
+
+def run_font(style: str, kind: str) -> str:
+    """The font of a run of ``kind`` in a line of ``style``.
+
+    >>> run_font("body", "b"), run_font("h2", "i"), run_font("body", "code")
+    ('700 12px Inter', 'italic 600 13px Inter', '400 11px JetBrains Mono')
+    """
+    base = FONTS[style]
+    if kind == "code":
+        return FONTS["code"]
+    if kind in ("b", "bi"):
+        base = "700 " + base.split(" ", 1)[1]
+    return "italic " + base if kind in ("i", "bi") else base
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +157,7 @@ def parse_lines(text: str) -> list[tuple[str, str, str]]:
             if head.isdigit() and rest and len(head) <= 3:
                 out.append(("bullet", rest.strip(), f"{head}."))
             else:
-                out.append(("body", line.replace("**", "").replace("__", ""), ""))
+                out.append(("body", line, ""))
     return out
 
 
@@ -146,6 +221,52 @@ def _fitting_prefix(word: str, font: str, width: float, measure: Measure) -> int
     return lo
 
 
+def wrap_runs(
+    segments: list[tuple[str, str]], style: str, width: float, measure: Measure, max_lines: int
+) -> list[list[tuple[str, str]]]:
+    """Greedy word wrap of styled segments, each piece measured in its own font; stops
+    after ``max_lines`` lines (long words are cut as in :func:`wrap`)."""
+    lines: list[list[tuple[str, str]]] = []
+    current: list[tuple[str, str]] = []
+    used = 0.0
+    tokens = [(word, kind) for text, kind in segments for word in re.split(r"( +)", text) if word]
+    for word, kind in tokens:
+        if len(lines) >= max_lines:
+            break
+        font = run_font(style, kind)
+        if word.startswith(" "):
+            if current:
+                current.append((word, kind))
+                used += measure(word, font)
+            continue
+        size = measure(word, font) if len(word) <= width / MIN_CHAR_PX else width + 1
+        if used + size <= width:
+            current.append((word, kind))
+            used += size
+            continue
+        if current:
+            lines.append(_trim(current))
+            current, used = [], 0.0
+        while (
+            len(lines) < max_lines
+            and len(word) > 1
+            and (len(word) > width / MIN_CHAR_PX or measure(word, font) > width)
+        ):
+            cut = _fitting_prefix(word, font, width, measure)
+            lines.append([(word[:cut], kind)])
+            word = word[cut:]
+        current, used = [(word, kind)], measure(word, font)
+    if len(lines) < max_lines:
+        lines.append(_trim(current))
+    return lines[:max_lines]
+
+
+def _trim(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    while pieces and pieces[-1][0].startswith(" "):
+        pieces = pieces[:-1]
+    return pieces
+
+
 def layout_card(text: str, measure: Measure) -> CardLayout:
     """Lay out a card's text; returns its size and positioned lines.
 
@@ -153,7 +274,7 @@ def layout_card(text: str, measure: Measure) -> CardLayout:
     the text's length)."""
     source = parse_lines(text) if text.strip() else [("body", PLACEHOLDER, "")]
     inner_max = MAX_WIDTH - 2 * PAD_X
-    wrapped: list[tuple[str, str, str, float]] = []
+    wrapped: list[tuple[str, str, str, float, tuple[Run, ...]]] = []
     widest = 0.0
     for style, content, marker in source:
         if len(wrapped) > MAX_LINES:
@@ -161,17 +282,35 @@ def layout_card(text: str, measure: Measure) -> CardLayout:
         indent = INDENT.get(style, 0.0)
         font = FONTS[style]
         room = MAX_LINES + 1 - len(wrapped)
-        for i, piece in enumerate(wrap(content, font, inner_max - indent, measure, max_lines=room)):
-            wrapped.append((style, piece, marker if i == 0 else "", indent))
-            widest = max(widest, indent + measure(piece, font))
+        shown = content[:SHOWN_CHARS]
+        marked = style != "code" and any(c in shown for c in "*_`[")
+        segments = parse_inline(shown) if marked else [(content, "")]
+        if len(segments) == 1 and segments[0][1] == "":
+            for i, piece in enumerate(wrap(segments[0][0], font, inner_max - indent, measure, max_lines=room)):
+                wrapped.append((style, piece, marker if i == 0 else "", indent, ()))
+                widest = max(widest, indent + measure(piece, font))
+            continue
+        for i, pieces in enumerate(wrap_runs(segments, style, inner_max - indent, measure, room)):
+            made: list[Run] = []
+            dx = 0.0
+            for text_piece, kind in pieces:
+                w = measure(text_piece, run_font(style, kind))
+                made.append(Run(text_piece, kind, round(dx, 2), round(w, 2)))
+                dx += w
+            plain = "".join(t for t, _ in pieces)
+            wrapped.append((style, plain, marker if i == 0 else "", indent, tuple(made)))
+            widest = max(widest, indent + dx)
     if len(wrapped) > MAX_LINES:
-        style, piece, marker, indent = wrapped[MAX_LINES - 1]
-        wrapped = [*wrapped[: MAX_LINES - 1], (style, piece.rstrip() + " …", marker, indent)]
+        style, piece, marker, indent, runs = wrapped[MAX_LINES - 1]
+        if runs:
+            last = runs[-1]
+            runs = (*runs[:-1], Run(last.text.rstrip() + " …", last.kind, last.dx, last.width))
+        wrapped = [*wrapped[: MAX_LINES - 1], (style, piece.rstrip() + " …", marker, indent, runs)]
     width = min(MAX_WIDTH, max(MIN_WIDTH, widest + 2 * PAD_X))
     y = HEADER + PAD_Y
     lines = []
-    for style, piece, marker, indent in wrapped:
+    for style, piece, marker, indent, runs in wrapped:
         height = LINE_HEIGHT[style]
-        lines.append(TextLine(piece, style, PAD_X + indent, y + height * 0.75, marker))
+        lines.append(TextLine(piece, style, PAD_X + indent, y + height * 0.75, marker, runs))
         y += height
     return CardLayout(round(width, 2), round(y + PAD_Y, 2), tuple(lines))

@@ -17,6 +17,8 @@ STARGATE_BORDER = "#8b6cf0"
 PINNED_MARK = "#d2453b"
 TEXT = {"h1": "#111827", "h2": "#1f2937", "body": "#27303d", "bullet": "#27303d", "quote": "#5b6473", "code": "#0f4c5c"}
 PLACEHOLDER_TEXT = "#9aa3b1"
+#: inline markup in card text: links and code spans have their own colour
+RUN_COLOR = {"link": "#1d5fd6", "code": "#0f4c5c"}
 QUOTE_BAR = "#c2c8d2"
 CODE_FILL = "#f1f4f8"
 SELECTION = "#2f6fed"
