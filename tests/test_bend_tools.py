@@ -3,6 +3,7 @@ key routing in bend.keys and the ask/confirm protocol in bend.dispatch."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -515,3 +516,33 @@ def test_freeze_layout_holds_every_card_still():
     assert {n.id: (n.x, n.y) for n in editor.plane.nodes.values()} == before
     ActionManager(editor).request("freeze-layout")
     assert not editor.layout_frozen and editor.animating  # it runs on from where it was
+
+
+def test_copy_paste_and_duplicate_keep_edges_and_are_one_undo_step():
+    from bend import clipboard
+
+    editor, tools = four()
+    text = clipboard.copy_fragment(editor, ["a", "b", "c"])
+    assert json.loads(text)["format"] == "bendscope-fragment"
+    made = clipboard.paste(editor, text, (1000.0, 1000.0))
+    assert len(made) == 3 and editor.selection == made
+    inside = [(e.a, e.b) for e in editor.plane.edges.values() if e.a in made and e.b in made]
+    assert len(inside) == 3  # the loop a→b→c→a, not c→d (d was not copied)
+    xs = [editor.plane.nodes[n].x for n in made]
+    assert (min(xs) + max(xs)) / 2 == pytest.approx(1000.0)
+    assert editor.topology().scc_count == 2  # the copy is a loop of its own
+    editor.undo()
+    assert len(editor.plane.nodes) == 4 and len(editor.plane.edges) == 4
+    editor.select(["c", "d"])
+    command = tools.key(KeyEvent("d", mod=True))
+    assert command.action_id == "duplicate"
+    ActionManager(editor).request(command.action_id, command.target)
+    assert len(editor.plane.nodes) == 6 and len(editor.selection) == 2 and editor.selection[0] not in "cd"
+    # plain text becomes a node; a damaged fragment is refused with a message and changes nothing
+    (note,) = clipboard.paste(editor, "just a thought", (0.0, 0.0))
+    assert editor.plane.nodes[note].text == "just a thought"
+    before = editor.export()
+    bad = json.dumps({"format": "bendscope-fragment", "version": 1, "nodes": [{"id": "x", "x": "far"}], "edges": []})
+    with pytest.raises(ValueError, match="not a usable fragment"):
+        clipboard.paste(editor, bad, (0.0, 0.0))
+    assert editor.export() == before

@@ -9,7 +9,7 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable, to_js
 
-from bend import menus
+from bend import clipboard, menus
 from bend.actions import Target
 from bend.demo import demo_document
 from bend.dispatch import ActionManager, Outcome
@@ -367,6 +367,9 @@ class App:
         on(c, "wheel", self._wheel, passive=False)
         on(c, "contextmenu", self._contextmenu)
         on(js.window, "keydown", self._keydown)
+        on(js.document, "copy", lambda e: self._clipboard(e, cut=False))
+        on(js.document, "cut", lambda e: self._clipboard(e, cut=True))
+        on(js.document, "paste", self._paste)
         on(js.window, "pagehide", self.saving.flush)
         on(js.document, "visibilitychange", lambda e: js.document.hidden and self.saving.flush())
         on(by_id("btn-undo"), "click", lambda e: self.perform("undo"))
@@ -473,6 +476,34 @@ class App:
         elif request.kind == "menu":
             x, y = float(event.clientX), float(event.clientY)
             self.open_menu(request.menu, x, y, node_id=target.node_id, edge_id=target.edge_id)
+        self.request_frame()
+
+    def _in_field(self, event: Any) -> bool:
+        """Whether a clipboard event belongs to a text field or a dialog (their own copy/paste)."""
+        tag = str(getattr(event.target, "tagName", "") or "").lower()
+        busy = self.menu.open or self.dialog.open or self.help.open or self.overlay.node_id is not None
+        return busy or tag in ("input", "textarea") or bool(getattr(event.target, "isContentEditable", False))
+
+    def _clipboard(self, event: Any, cut: bool) -> None:
+        """Copy / cut the selected nodes (with the edges among them) as a fragment: plain
+        JSON text on the system clipboard, so pasting works in another tab too."""
+        if self._in_field(event) or not self.editor.selection:
+            return
+        event.preventDefault()
+        event.clipboardData.setData("text/plain", clipboard.copy_fragment(self.editor, list(self.editor.selection)))
+        if cut:
+            self.perform("delete-selection")
+        self.request_frame()
+
+    def _paste(self, event: Any) -> None:
+        if self._in_field(event):
+            return
+        event.preventDefault()
+        text = str(event.clipboardData.getData("text/plain") or "")
+        try:
+            clipboard.paste(self.editor, text, self.tools.paste_point())
+        except ValueError as exc:  # a damaged fragment or over the limits: nothing changed
+            self.toast.show(str(exc), error=True)
         self.request_frame()
 
     def _keydown(self, event: Any) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import kappa_ui
+from . import clipboard, kappa_ui
 from .editor import ZOOM_STEP, Editor
 from .model import EDGE_KINDS
 
@@ -119,6 +119,9 @@ action(id="freeze-layout", label="Freeze layout", scope="global", keys=("l",),
        perform=lambda e, t, a: e.set_layout_frozen(not e.layout_frozen))  # fmt: skip
 action(id="help", label="Keyboard shortcuts", scope="global", keys=("?",), perform=lambda e, t, a: None,
        extra={"show": "help"})  # fmt: skip
+action(id="duplicate", label="Duplicate", scope="global", keys=("Mod+d",),
+       perform=lambda e, t, a: clipboard.duplicate(e, list(e.selection)),
+       enabled=lambda e, t: bool(e.selection))  # fmt: skip
 action(id="select-all", label="Select all", scope="global", keys=("Mod+a",),
        perform=lambda e, t, a: e.select(list(e.plane.nodes)))  # fmt: skip
 

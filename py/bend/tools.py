@@ -168,6 +168,7 @@ class Tools:
         self.state: State = Idle()
         self.touches: dict[int, tuple[float, float]] = {}  # touch pointers down, by id
         self.hover: str | None = None  # the node under a mouse pointer (its handle shows)
+        self.pointer_at: tuple[float, float] | None = None  # the last pointer position (paste goes there)
 
     @property
     def state_name(self) -> str:
@@ -283,6 +284,7 @@ class Tools:
     def _move(self, event: PointerInput) -> Response:
         editor = self.editor
         state = self.state
+        self.pointer_at = (event.x, event.y)
         if event.pointer_type == "touch" and event.pointer_id in self.touches:
             self.touches[event.pointer_id] = (event.x, event.y)
             if isinstance(state, Pinching) and len(self.touches) >= 2:
@@ -405,6 +407,14 @@ class Tools:
             self._abandon()
             return Response(repaint=True, cursor="")
         return Response()
+
+    def paste_point(self) -> tuple[float, float]:
+        """Where pasted nodes go (world): under the pointer if it was seen over the canvas,
+        else the middle of the view."""
+        if self.pointer_at is not None:
+            return self.editor.screen_to_world(*self.pointer_at)
+        cam = self.editor.plane.camera
+        return (cam.x, cam.y)
 
     def long_press(self, pointer_id: int) -> Request | None:
         """The long-press timer of a touch fired: if that finger is still down where it
