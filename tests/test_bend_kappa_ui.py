@@ -177,3 +177,29 @@ def test_connect_to_marks_nodes_already_connected():
     assert items["c"].enabled and items["c"].label == "→ c (κ: 0→0 — no change)"
     editor.add_edge("a", "c", kind="associative")  # another kind: a causal edge is still new
     assert {i.args["to"]: i for i in menus.connect_submenu(editor, "a")}["c"].enabled
+
+
+def test_type_to_filter_finds_nodes_anywhere_on_the_plane():
+    editor = demo()
+    far = editor.add_node(5000, 5000, "Zebra far away")
+    assert all(i.args.get("to") != far for i in menus.connect_submenu(editor, "company"))  # beyond 500 px
+    found = menus.connect_submenu(editor, "company", "zebra")
+    assert [i.args["to"] for i in found] == [far] and found[0].label.startswith("→ Zebra far away (κ: 0→0")
+    assert menus.connect_submenu(editor, "company", "nothing like it")[0].label == "No node matches “nothing like it”"
+    merged = menus.merge_submenu(editor, "company", "ZEBRA")
+    assert [i.args["with"] for i in merged] == [far]
+
+
+def test_find_dims_what_does_not_match_and_steps_through_matches():
+    from bend.find import Finder
+
+    editor = demo()
+    finder = Finder(editor)
+    assert set(finder.search("SHARE")) == {"revenue", "market-share"}  # text ("Follows share…") or id
+    assert finder.dimmed() == set(editor.plane.nodes) - {"revenue", "market-share"}
+    order = list(finder.matches)
+    assert [finder.step(1), finder.step(1), finder.step(1)] == [order[0], order[1], order[0]]
+    assert finder.step(-1) == order[1] and finder.status() == "2 of 2 matches"
+    node = editor.plane.nodes[order[1]]
+    assert editor.selection == [order[1]] and (editor.plane.camera.x, editor.plane.camera.y) == (node.x, node.y)
+    assert finder.search("") == [] and finder.dimmed() == set() and finder.status() == ""

@@ -29,7 +29,7 @@ from .measure import CanvasMeasure
 from .menu import Menu
 from .painter import Painter
 from .saving import SaveController
-from .widgets import Breadcrumbs, Dialog, HelpSheet, Hud, Inspector, Legend, TextOverlay, Toast
+from .widgets import Breadcrumbs, Dialog, FindBar, HelpSheet, Hud, Inspector, Legend, TextOverlay, Toast
 
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
@@ -67,6 +67,7 @@ class App:
         self.toast = Toast()
         self.dialog = Dialog()
         self.help = HelpSheet()
+        self.find = FindBar(self.editor, self.request_frame)
         self._empty_hint: bool | None = None
         try:
             self.editor.layout_frozen = js.localStorage.getItem(FREEZE_KEY) == "1"
@@ -231,6 +232,7 @@ class App:
             editing=self.overlay.node_id,
             measure=self.measure,
             interaction=self.tools.view(),
+            dimmed=self.find.dimmed(),
         )
         self.scene_ms = js.performance.now() - t0
         self.painter.paint(scene, float(js.window.devicePixelRatio or 1), layered=layered)
@@ -296,6 +298,8 @@ class App:
             self.dialog.prompt(outcome.message, outcome.initial, lambda text: self._resume(outcome, text))
         elif outcome.kind == "show" and outcome.message == "help":
             self.help.show()
+        elif outcome.kind == "show" and outcome.message == "find":
+            self.find.show()
         elif outcome.kind == "refused":
             self.toast.show(outcome.message, error=True)
         elif outcome.kind == "done":

@@ -31,6 +31,7 @@ class Menu:
         on(self.root, "pointerover", lambda event: self._delegate(event, lambda e, d, k: self._hover(d, k)))
         self.aim = MenuAim()
         self._hovered: tuple[int, int] | None = None
+        self.queries: dict[int, str] = {}  # type-to-filter: the text typed into a submenu level
         self._timer: Any = None
         on(js.document, "pointermove", self._track)
         on(self.root, "keydown", lambda event: self._delegate(event, self._key))
@@ -48,6 +49,7 @@ class Menu:
         for element, _, _ in self.levels:
             element.remove()
         self.levels = []
+        self.queries = {}
         self._hovered = None
         if self._timer is not None:
             js.clearTimeout(self._timer)
@@ -108,6 +110,7 @@ class Menu:
         while len(self.levels) > depth + 1:
             element, _, _ = self.levels.pop()
             element.remove()
+            self.queries.pop(len(self.levels), None)
         for node in self.levels[depth][2]:
             if node.getAttribute("aria-haspopup"):
                 node.setAttribute("aria-expanded", "false")
@@ -183,10 +186,48 @@ class Menu:
         self.close()
         self.activate(item)
 
+    def _filter_level(self, depth: int) -> int | None:
+        """The submenu level that typing filters from a key press at ``depth``: the open
+        submenu of a filterable item there, or this level if its parent item filters."""
+        for level in (depth + 1, depth):
+            if 1 <= level < len(self.levels):
+                parent = self.levels[level - 1][1][self._index_of_expanded(level - 1)]
+                if parent.filter is not None:
+                    return level
+        return None
+
+    def _refilter(self, level: int) -> None:
+        """Rebuild submenu ``level`` for its query, where it is, the first match focused."""
+        parent_items = self.levels[level - 1][1]
+        parent = parent_items[self._index_of_expanded(level - 1)]
+        if parent.filter is None:
+            return
+        query = self.queries.get(level, "")
+        items = parent.filter(query)
+        head = MenuItem(f"Filter: {query}" if query else "Type to filter", enabled=False, tone="muted",
+                        item_id="filter")  # fmt: skip
+        box = self.levels[level][0]
+        x, y = float(str(box.style.left).rstrip("px") or 0), float(str(box.style.top).rstrip("px") or 0)
+        while len(self.levels) > level:
+            element, _, _ = self.levels.pop()
+            element.remove()
+        self._open_level([head, *items], x, y, parent.label)
+        first = next((i for i, item in enumerate(items, start=1) if item.enabled), 0)
+        self._focus(level, first)
+
     def _key(self, event: Any, depth: int, index: int) -> None:
         key = event.key
         items = self.levels[depth][1]
         handled = True
+        typing = len(key) == 1 and not (event.ctrlKey or event.metaKey or event.altKey) and key != " "
+        level = self._filter_level(depth) if typing or key == "Backspace" else None
+        if level is not None and (typing or self.queries.get(level)):
+            query = self.queries.get(level, "")
+            self.queries[level] = query + key if typing else query[:-1]
+            self._refilter(level)
+            event.preventDefault()
+            event.stopPropagation()
+            return
         if key == "ArrowDown":
             self._focus(depth, index + 1)
         elif key == "ArrowUp":

@@ -201,6 +201,9 @@ class Painter:
             helpers.fillTriangles(ctx, floats(batch.triangles))
         self._pills(scene.labels)
         self._cards(scene.cards)
+        if scene.dim:  # find: the cards that do not match fade
+            ctx.fillStyle = theme.DIM_FILL
+            ctx.fill(helpers.rects(floats(scene.dim), theme.CARD_RADIUS))
         self._pills([halo.badge for halo in scene.halos])  # above the cards: never covered
         self._overlay(scene.overlay, zoom)
         if layered:

@@ -9,6 +9,7 @@ import js
 
 from bend import kappa_ui, shortcuts, theme
 from bend.editor import Editor
+from bend.find import Finder
 from bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bend.topology import Topology
 
@@ -230,6 +231,64 @@ class Toast:
 
     def hide(self) -> None:
         self.box.hidden = True
+
+
+class FindBar:
+    """Ctrl/Cmd+F: a search field over the canvas. Typing filters (other cards fade),
+    Enter / Shift+Enter step through the matches (selected and centred), Esc closes."""
+
+    def __init__(self, editor: Editor, repaint: Callable[[], None]) -> None:
+        self.finder = Finder(editor)
+        self.repaint = repaint
+        self.bar = by_id("find-bar")
+        self.input = by_id("find-input")
+        self.status = by_id("find-status")
+        on(self.input, "input", lambda event: self._search())
+        on(self.input, "keydown", self._key)
+        on(by_id("find-next"), "click", lambda event: self._step(1))
+        on(by_id("find-prev"), "click", lambda event: self._step(-1))
+        on(by_id("find-close"), "click", lambda event: self.close())
+
+    @property
+    def open(self) -> bool:
+        return not self.bar.hidden
+
+    def show(self) -> None:
+        self.bar.hidden = False
+        self.input.focus()
+        self.input.select()
+        self._search()
+
+    def close(self) -> None:
+        self.bar.hidden = True
+        self.finder.search("")
+        self.status.textContent = ""
+        self.repaint()
+        by_id("canvas").focus()
+
+    def dimmed(self) -> set[str]:
+        return self.finder.dimmed() if self.open else set()
+
+    def _search(self) -> None:
+        self.finder.search(str(self.input.value))
+        self.status.textContent = self.finder.status()
+        self.repaint()
+
+    def _step(self, direction: int) -> None:
+        if self.finder.query != str(self.input.value):
+            self.finder.search(str(self.input.value))
+        self.finder.step(direction)
+        self.status.textContent = self.finder.status()
+        self.repaint()
+
+    def _key(self, event: Any) -> None:
+        event.stopPropagation()  # typing here is never a shortcut
+        if event.key == "Escape":
+            event.preventDefault()
+            self.close()
+        elif event.key == "Enter":
+            event.preventDefault()
+            self._step(-1 if event.shiftKey else 1)
 
 
 class HelpSheet:

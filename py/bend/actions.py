@@ -122,6 +122,8 @@ action(id="help", label="Keyboard shortcuts", scope="global", keys=("?",), perfo
 action(id="duplicate", label="Duplicate", scope="global", keys=("Mod+d",),
        perform=lambda e, t, a: clipboard.duplicate(e, list(e.selection)),
        enabled=lambda e, t: bool(e.selection))  # fmt: skip
+action(id="find", label="Find", scope="global", keys=("Mod+f",), perform=lambda e, t, a: None,
+       extra={"show": "find"})  # fmt: skip
 action(id="select-all", label="Select all", scope="global", keys=("Mod+a",),
        perform=lambda e, t, a: e.select(list(e.plane.nodes)))  # fmt: skip
 

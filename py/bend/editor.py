@@ -329,6 +329,13 @@ class Editor:
         cam.y = clamp_coord(wy - (sy - h / 2) / cam.zoom)
         self.needs_paint = True
 
+    def centre_on(self, node_id: str) -> None:
+        """Move the camera so the node is in the middle of the view (zoom unchanged)."""
+        node = self.plane.nodes.get(node_id)
+        if node is not None:
+            self.plane.camera.x, self.plane.camera.y = node.x, node.y
+            self.needs_paint = True
+
     def reset_zoom(self) -> None:
         self.plane.camera.zoom = 1.0
         self.needs_paint = True

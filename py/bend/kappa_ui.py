@@ -62,6 +62,11 @@ def connect_previews(
     return _previews(editor, node_id, candidates) if candidates else []
 
 
+def previews_for(editor: Editor, node_id: str, targets: list[str]) -> list[ConnectPreview]:
+    """Previews of ``node_id → t`` for the given targets, in their order (one engine call)."""
+    return _previews(editor, node_id, targets)
+
+
 def connect_preview(editor: Editor, node_id: str, target: str) -> ConnectPreview:
     """The preview of one new causal edge ``node_id → target`` (drag-to-connect), worded
     as in the Connect-to submenu."""

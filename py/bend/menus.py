@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import kappa_ui
+from . import find, kappa_ui
 from .actions import REGISTRY, Target
 from .editor import Editor
 from .model import EDGE_KINDS
@@ -23,6 +23,8 @@ class MenuItem:
     enabled: bool = True
     args: dict[str, Any] = field(default_factory=dict)
     submenu: Callable[[], list[MenuItem]] | None = None
+    #: type-to-filter: the submenu's items for a typed query (None: the submenu does not filter)
+    filter: Callable[[str], list[MenuItem]] | None = None
     tone: str = ""  # "" | "kappa" (cyan) | "muted" (grey) | "danger"
     checked: bool | None = None
     key_hint: str = ""
@@ -41,7 +43,27 @@ def _item(editor: Editor, target: Target, action_id: str, **kw: Any) -> MenuItem
     return MenuItem(label, action_id, enabled, key_hint=hint, item_id=action_id, **kw)
 
 
-def connect_submenu(editor: Editor, node_id: str) -> list[MenuItem]:
+def _found(editor: Editor, node_id: str, query: str) -> list[str]:
+    """Other nodes of the plane whose text or id holds ``query``, nearest first (any distance)."""
+    origin = editor.plane.nodes[node_id]
+    ids = [n for n in find.matching(editor, query) if n != node_id]
+    nodes = editor.plane.nodes
+    ids.sort(key=lambda n: ((nodes[n].x - origin.x) ** 2 + (nodes[n].y - origin.y) ** 2, n))
+    return ids[: kappa_ui.MAX_CANDIDATES]
+
+
+def connect_submenu(editor: Editor, node_id: str, query: str = "") -> list[MenuItem]:
+    """Connect-to's items: the nearest nodes within 500 px, or — with a typed ``query`` —
+    the nodes anywhere on the plane whose text matches, each with its κ preview."""
+    if query.strip():
+        found = _found(editor, node_id, query)
+        previews = kappa_ui.previews_for(editor, node_id, found) if found else []
+        if not previews:
+            return [MenuItem(f"No node matches “{query}”", enabled=False, tone="muted", item_id="connect-none")]
+        return [
+            MenuItem(p.label, "connect", not p.connected, {"to": p.target}, tone=p.tone, item_id=f"connect-{i}")
+            for i, p in enumerate(previews)
+        ]
     previews = kappa_ui.connect_previews(editor, node_id, limit=kappa_ui.MAX_CANDIDATES)
     if not previews:
         return [MenuItem("No nodes within 500 px", enabled=False, tone="muted", item_id="connect-none")]
@@ -55,10 +77,16 @@ def connect_submenu(editor: Editor, node_id: str) -> list[MenuItem]:
     return items
 
 
-def merge_submenu(editor: Editor, node_id: str) -> list[MenuItem]:
+def merge_submenu(editor: Editor, node_id: str, query: str = "") -> list[MenuItem]:
+    """Merge-with's items: the nodes within 500 px, or those matching a typed ``query``."""
     node = editor.plane.nodes[node_id]
     items = []
-    for i, other in enumerate(editor.nodes_near(node_id)):
+    others = (
+        [editor.plane.nodes[n] for n in _found(editor, node_id, query)] if query.strip() else editor.nodes_near(node_id)
+    )
+    if query.strip() and not others:
+        return [MenuItem(f"No node matches “{query}”", enabled=False, tone="muted", item_id="merge-none")]
+    for i, other in enumerate(others):
         ok = not (other.portal_plane_id and node.portal_plane_id)
         items.append(
             MenuItem(
@@ -87,7 +115,13 @@ def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
     if len(editor.selection) > 1 and node_id in editor.selection:
         return selection_menu(editor)
     items = [
-        _item(editor, target, "connect", submenu=lambda: connect_submenu(editor, node_id)),
+        _item(
+            editor,
+            target,
+            "connect",
+            submenu=lambda: connect_submenu(editor, node_id),
+            filter=lambda q: connect_submenu(editor, node_id, q),
+        ),
     ]
     if kappa_ui.in_loop(editor, node_id):
         items.append(_item(editor, target, "unbend", tone="kappa"))
@@ -101,7 +135,13 @@ def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
     items += [
         _item(editor, target, "edit-text"),
         _item(editor, target, "fork"),
-        _item(editor, target, "merge", submenu=lambda: merge_submenu(editor, node_id)),
+        _item(
+            editor,
+            target,
+            "merge",
+            submenu=lambda: merge_submenu(editor, node_id),
+            filter=lambda q: merge_submenu(editor, node_id, q),
+        ),
         _item(editor, target, "unpin" if node.pinned else "pin"),
     ]
     if node.type == "stargate" or node.portal_plane_id in editor.doc.planes:

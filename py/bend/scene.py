@@ -190,6 +190,7 @@ class Scene:
     labels: list[Pill]
     cards: list[Card]
     overlay: Overlay = field(default_factory=Overlay)
+    dim: list[float] = field(default_factory=list)  # x, y, w, h of cards a search leaves out (faded)
 
     def edge_styles(self) -> dict[tuple[str, float, tuple[float, ...]], int]:
         """(colour, width, dash) → number of segments (tests and benchmarks)."""
@@ -332,6 +333,7 @@ def build_scene(
     editing: str | None = None,
     measure: Measure | None = None,
     interaction: InteractionView | None = None,
+    dimmed: frozenset[str] | set[str] = frozenset(),
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
@@ -469,11 +471,14 @@ def build_scene(
     pulse = round(FROZEN_PULSE if still else pulse_value(time_ms), 4)
     greek = zoom < GREEK_ZOOM
     card_list: list[Card] = []
+    dim: list[float] = []
     for node in plane.nodes.values():
         w, h = node.width, node.height
         x0, y0 = node.x - w / 2, node.y - h / 2
         if x0 + w < view[0] or x0 > view[2] or y0 + h < view[1] or y0 > view[3]:
             continue
+        if node.id in dimmed:
+            dim.extend((x0 - 1, y0 - 1, w + 2, h + 2))
         layout = card_of(node)
         lines = layout.lines if layout is not None and node.id != editing else ()
         decorations: tuple[RectBatch, ...] = ()
@@ -498,6 +503,7 @@ def build_scene(
         labels,
         card_list,
         overlay_of(plane, interaction, zoom, measure) if interaction is not None else Overlay(),
+        dim,
     )
 
 

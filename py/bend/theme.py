@@ -32,6 +32,7 @@ LINK_COLOR = "#5b6473"
 LINK_CHANGE = "#0077a8"
 LINK_FILL = "#ffffff"
 LINK_FONT = "600 12px Inter"
+DIM_FILL = "rgba(246,247,249,0.78)"  # over the cards a search leaves out
 HEADER_FONT = "600 8px Inter"
 
 #: Edge colours by kind; causal and temporal are the directed kinds (arrowheads, κ).
