@@ -57,3 +57,16 @@ def test_freeze_layout_stops_the_layout_and_is_remembered(app_factory):
     expect(page.locator("#btn-freeze")).to_have_attribute("aria-pressed", "true")
     page.keyboard.press("l")
     expect(page.locator("#btn-freeze")).to_have_attribute("aria-pressed", "false")
+
+
+def test_the_theme_switch_is_remembered(app_factory):
+    app = app_factory("seed=1&still=1&fresh=1")
+    page = app.page
+    assert app.api("document.documentElement.dataset.theme") == "light"
+    page.locator("#btn-theme").click()
+    assert app.api("document.documentElement.dataset.theme") == "dark"
+    expect(page.locator("#btn-theme")).to_have_attribute("aria-pressed", "true")
+    app.reload()
+    assert app.api("document.documentElement.dataset.theme") == "dark"
+    page.locator("#btn-theme").click()
+    assert app.api("document.documentElement.dataset.theme") == "light"

@@ -199,3 +199,23 @@ def test_bands_are_clockwise_on_screen():
         area = sum(q[2 * i] * q[(2 * i + 3) % 8] - q[(2 * i + 2) % 8] * q[2 * i + 1] for i in range(4))
         assert area > 0
     assert band(1, 1, 1, 1, 2) == ()
+
+
+def test_the_dark_theme_uses_the_specs_colours():
+    editor = editor_with(BUSINESS)
+    try:
+        theme.use("dark")
+        scene = scene_of(editor, still=True)
+        (halo,) = scene.halos
+        assert halo.fill == "rgba(0,255,200,0.06)" and scene.background == "#0e1117"
+        assert (theme.FAULT_COLOR, 2.2, theme.FAULT_DASH) in scene.edge_styles()
+        assert theme.FAULT_COLOR == "rgba(0,255,200,0.6)" and theme.MODE_RETRIEVAL == "#00ff88"
+        assert theme.HALO_FILL == {1: "rgba(0,255,200,0.06)", 2: "rgba(0,200,255,0.08)", 3: "rgba(180,100,255,0.10)"}
+    finally:
+        theme.use("light")
+    assert scene_of(editor, still=True).halos[0].fill == theme.HALO_FILL[1] == "rgba(0,200,160,0.13)"
+    try:
+        theme.use("sepia")
+    except ValueError as exc:
+        assert "unknown theme" in str(exc)
+    assert theme.NAME == "light"

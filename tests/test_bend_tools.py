@@ -546,3 +546,85 @@ def test_copy_paste_and_duplicate_keep_edges_and_are_one_undo_step():
     with pytest.raises(ValueError, match="not a usable fragment"):
         clipboard.paste(editor, bad, (0.0, 0.0))
     assert editor.export() == before
+
+
+# ---------------------------------------------------------------- review findings (each failed before its fix)
+def test_bold_keeps_code_and_links_inside_it():
+    from bend.textlayout import approx_measure, layout_card, parse_inline
+
+    assert parse_inline("**see `code` here**") == [("see ", "b"), ("code", "code"), (" here", "b")]
+    assert parse_inline("**bold [link](http://x) end**") == [("bold ", "b"), ("link", "link"), (" end", "b")]
+    assert layout_card("**see `code` here**", approx_measure).lines[0].text == "see code here"
+
+
+def test_selection_topology_is_not_served_from_another_document():
+    editor, _ = four()
+    first = json.dumps({"nodes": ["a", "b", "c"], "edges": [["a", "b"], ["b", "a"], ["b", "c"]]})
+    second = json.dumps({"nodes": ["a", "b", "c"], "edges": [["a", "b"], ["b", "c"], ["c", "b"]]})
+    for text, loop in ((first, ["a", "b"]), (second, ["b", "c"])):
+        doc = json.loads(text)
+        doc["edges"] = [{"source": s, "target": t, "kind": "causal"} for s, t in doc["edges"]]
+        assert editor.load(json.dumps(doc)) is None
+        editor.select(["a", "b", "c"])
+        assert editor.selection_topology().result["sccs"][0]["nodes"] == loop
+
+
+def test_long_press_on_an_edge_opens_its_menu():
+    editor, tools = four()
+    a, b = editor.plane.nodes["a"], editor.plane.nodes["b"]
+    mx, my = editor.world_to_screen((a.x + b.x) / 2, (a.y + b.y) / 2)
+    assert editor.edge_at(mx, my) is not None
+    press(tools, "down", mx, my, pointer_type="touch", pointer_id=3)
+    request = tools.long_press(3)
+    assert request is not None and request.menu == "edge"
+
+
+def test_a_connection_whose_source_goes_away_ends_quietly():
+    editor, tools = four()
+    editor.select(["a"])
+    a = editor.plane.nodes["a"]
+    press(tools, "down", *editor.world_to_screen(a.x + a.width / 2, a.y))
+    assert tools.state_name == "connecting"
+    editor.delete_nodes(["a"])  # e.g. Ctrl+X, or an undo, while the edge is being dragged
+    b = editor.plane.nodes["b"]
+    press(tools, "move", *editor.world_to_screen(b.x, b.y))
+    assert tools.state_name == "idle" and tools.view().link is None
+
+
+def test_a_refused_paste_keeps_the_selection_and_missing_edges_are_fine():
+    from bend import clipboard
+
+    editor, _ = four()
+    editor.select(["a", "b"])
+    bad = json.dumps({"format": "bendscope-fragment", "version": True, "nodes": [], "edges": []})
+    with pytest.raises(ValueError, match="another Bendscope version"):
+        clipboard.paste(editor, bad, (0.0, 0.0))
+    too_long = json.dumps({"format": "bendscope-fragment", "version": 1, "nodes": [{"id": "x", "text": "y"}] * 2})
+    with pytest.raises(ValueError):
+        clipboard.paste(editor, too_long, (0.0, 0.0))  # duplicate ids: refused
+    assert editor.selection == ["a", "b"]
+    lone = {"format": "bendscope-fragment", "version": 1, "nodes": [{"id": "x", "text": "no edges key"}]}
+    (made,) = clipboard.paste(editor, json.dumps(lone), (0.0, 0.0))
+    assert editor.plane.nodes[made].text == "no edges key"
+
+
+def test_right_click_during_a_drag_ends_it_and_shift_f10_opens_the_selection_menu():
+    editor, tools = four()
+    sx, sy = editor.world_to_screen(0, 0)
+    press(tools, "down", sx, sy)
+    press(tools, "move", sx + 80, sy)
+    tools.context_menu(sx + 80, sy)
+    assert tools.state_name == "idle" and editor.plane.nodes["a"].x == 0 and not editor.history.can_undo
+    editor.select(["a", "b"])
+    command = tools.key(KeyEvent("F10", shift=True))
+    assert command.kind == "menu" and command.menu == "node" and command.target.node_id == "a"
+
+
+def test_a_bendscope_document_without_its_header_is_refused_by_name():
+    from bend.demo import demo_document
+    from bend.document import DocumentError, document_to_data, parse_document
+
+    data = document_to_data(demo_document())
+    del data["format"]
+    with pytest.raises(DocumentError, match='"format" must be "bendscope"'):
+        parse_document(json.dumps(data))

@@ -160,3 +160,12 @@ def test_markdown_in_cards(app_factory, assert_snapshot):
     app.api("window.bendscope.action('zoom-reset')")
     assert app.page.locator("b").count() == 0
     assert_snapshot(app, "markdown-cards")
+
+
+def test_dark_theme(app_factory, assert_snapshot):
+    app = app_factory(FRESH, context_args={"color_scheme": "dark"})  # follows prefers-color-scheme
+    show(app)
+    assert app.api("document.documentElement.dataset.theme") == "dark"
+    assert_snapshot(app, "dark-demo")
+    show(app, bare(THREE_LOOPS))
+    assert_snapshot(app, "dark-three-loops")

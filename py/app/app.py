@@ -9,7 +9,7 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable, to_js
 
-from bend import clipboard, menus
+from bend import clipboard, menus, theme
 from bend.actions import Target
 from bend.demo import demo_document
 from bend.dispatch import ActionManager, Outcome
@@ -34,6 +34,7 @@ from .widgets import Breadcrumbs, Dialog, FindBar, HelpSheet, Hud, Inspector, Le
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
+THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
 LAYOUT_PROGRESS_AFTER_MS = 800.0  # a layout still running after this shows its progress in the HUD
 FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBrains Mono'", "700 10px 'JetBrains Mono'")
@@ -74,6 +75,11 @@ class App:
         except Exception:  # storage refused (private mode): the switch starts off
             self.editor.layout_frozen = False
         self._frozen = self.editor.layout_frozen  # written to storage only when switched
+        stored = None
+        with contextlib.suppress(Exception):
+            stored = js.localStorage.getItem(THEME_KEY)
+        prefers_dark = bool(js.window.matchMedia("(prefers-color-scheme: dark)").matches)
+        self.apply_theme(str(stored) if stored in ("light", "dark") else ("dark" if prefers_dark else "light"), False)
         by_id("btn-freeze").setAttribute("aria-pressed", "true" if self._frozen else "false")
         self.menu = Menu(self.activate_item)
         self.overlay = TextOverlay(self.editor, self._text_edit_done, lambda text: self.toast.show(text, error=True))
@@ -217,7 +223,11 @@ class App:
         # a frame computes κ for a few ms at most; what is left runs in slices (see _pump)
         topology = editor.topology() if self.still else editor.shown_topology(TOPOLOGY_FRAME_MS)
         self.shown_topology = topology
-        chosen = editor.selection_topology()  # two or more nodes selected: κ of the selection
+        # two or more nodes selected: κ of the selection (not while a band is still being drawn, and
+        # the plane's own when every node is selected)
+        everything = len(editor.selection) == len(plane.nodes)
+        brushing = self.tools.state_name == "brushing"
+        chosen = None if brushing or everything else editor.selection_topology()
         if chosen is not None:
             topology = chosen
         scene = build_scene(
@@ -238,7 +248,8 @@ class App:
         self.painter.paint(scene, float(js.window.devicePixelRatio or 1), layered=layered)
         self.paints += 1
         editor.needs_paint = False
-        self.hud.update(editor, topology, self._layout_progress(), selected=len(editor.selection) if chosen else 0)
+        many = len(editor.selection) > 1 and (chosen is not None or everything)
+        self.hud.update(editor, topology, self._layout_progress(), selected=len(editor.selection) if many else 0)
         self.inspector.update(editor, topology)
         self.crumbs.update(editor)
         self.legend.update(editor)
@@ -259,11 +270,29 @@ class App:
         if self.overlay.node_id is not None:
             self.overlay.place()
 
+    def apply_theme(self, name: str, repaint: bool = True) -> None:
+        """Switch the canvas palette and the page's CSS (``data-theme`` on <html>)."""
+        theme.use(name)
+        js.document.documentElement.setAttribute("data-theme", name)
+        by_id("btn-theme").setAttribute("aria-pressed", "true" if name == "dark" else "false")
+        self.legend.invalidate()
+        self.painter.invalidate()
+        self.editor.needs_paint = True
+        if repaint:
+            self.request_frame()
+
+    def toggle_theme(self) -> None:
+        name = "light" if theme.NAME == "dark" else "dark"
+        self.apply_theme(name)
+        with contextlib.suppress(Exception):  # storage refused: the choice holds for this page
+            js.localStorage.setItem(THEME_KEY, name)
+
     def _topology_json(self) -> str:
         """What Export topology writes: the selection's topology with two or more nodes
         selected, else the plane's."""
-        chosen = self.editor.selection_topology()
-        return (chosen or self.editor.topology()).json()
+        editor = self.editor
+        chosen = None if len(editor.selection) == len(editor.plane.nodes) else editor.selection_topology()
+        return (chosen or editor.topology()).json()
 
     def _layout_progress(self) -> float | None:
         """The layout's progress (0–1) once it has run for a while, else None."""
@@ -368,6 +397,7 @@ class App:
         on(c, "pointerup", self._pointer_up)
         on(c, "pointercancel", self._pointer_cancel)
         on(c, "dblclick", self._dblclick)
+        on(c, "pointerleave", lambda e: self._apply(self.tools.leave(), e))
         on(c, "wheel", self._wheel, passive=False)
         on(c, "contextmenu", self._contextmenu)
         on(js.window, "keydown", self._keydown)
@@ -381,6 +411,7 @@ class App:
         on(by_id("btn-fit"), "click", lambda e: self.perform("fit-view"))
         on(by_id("btn-freeze"), "click", lambda e: self.perform("freeze-layout"))
         on(by_id("btn-help"), "click", lambda e: self.perform("help"))
+        on(by_id("btn-theme"), "click", lambda e: self.toggle_theme())
         on(
             by_id("btn-new"),
             "click",
@@ -486,6 +517,7 @@ class App:
         """Whether a clipboard event belongs to a text field or a dialog (their own copy/paste)."""
         tag = str(getattr(event.target, "tagName", "") or "").lower()
         busy = self.menu.open or self.dialog.open or self.help.open or self.overlay.node_id is not None
+        busy = busy or self.tools.state_name != "idle"  # never cut or paste in the middle of a gesture
         return busy or tag in ("input", "textarea") or bool(getattr(event.target, "isContentEditable", False))
 
     def _clipboard(self, event: Any, cut: bool) -> None:

@@ -119,8 +119,12 @@ class Painter:
         self.canvas.style.width = f"{int(width)}px"
         self.canvas.style.height = f"{int(height)}px"
 
+    def invalidate(self) -> None:
+        """Forget what depends on the theme's colours (the grid tile)."""
+        self._pattern_key = None
+
     def _grid_pattern(self, dpr: float) -> Any:
-        key = (dpr,)
+        key = (dpr, theme.GRID_DOT)
         if self._pattern_key != key:
             size = max(2, round(theme.GRID_SPACING * dpr))
             tile = js.document.createElement("canvas")

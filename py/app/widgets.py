@@ -181,6 +181,11 @@ class Legend:
         self._kinds: tuple[str, ...] | None = None
         self._seen: tuple[int, str, int] | None = None  # (document, plane, version) last looked at
 
+    def invalidate(self) -> None:
+        """Rebuild at the next update (the theme changed its colours)."""
+        self._kinds = None
+        self._seen = None
+
     def update(self, editor: Editor) -> None:
         seen = (id(editor.doc), editor.plane.id, editor.plane.version)
         if seen == self._seen:

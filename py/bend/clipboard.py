@@ -27,7 +27,7 @@ from typing import Any
 
 from .document import DocumentError, parse_document
 from .editor import Editor
-from .model import MAX_TEXT, Edge, EdgeProps
+from .model import MAX_TEXT, Edge, EdgeProps, Plane
 
 FORMAT = "bendscope-fragment"
 VERSION = 1
@@ -76,7 +76,8 @@ def paste(editor: Editor, text: str, at: tuple[float, float]) -> list[str]:
         node_id = editor.add_node(at[0], at[1], text)
         return [node_id]
     data = json.loads(text)
-    if data.get("version") != VERSION:
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version != VERSION:
         raise ValueError(
             f"This clipboard content was written by another Bendscope version ({data.get('version')!r:.20})."
         )
@@ -85,7 +86,7 @@ def paste(editor: Editor, text: str, at: tuple[float, float]) -> list[str]:
         # a stargate arrives without its plane (the plane stays where it is)
         nodes = [{**n, "portalPlaneId": None} if isinstance(n, dict) else n for n in nodes]
     try:  # the document format's rules: ids, texts, coordinates, kinds, strengths, sizes
-        checked = parse_document(json.dumps({"nodes": nodes, "edges": data.get("edges")}))
+        checked = parse_document(json.dumps({"nodes": nodes, "edges": data.get("edges", [])}))
     except DocumentError as exc:
         raise ValueError(f"The clipboard content is not a usable fragment: {exc}") from None
     source = next(iter(checked.planes.values()))
@@ -94,8 +95,20 @@ def paste(editor: Editor, text: str, at: tuple[float, float]) -> list[str]:
     xs = [n.x for n in source.nodes.values()]
     ys = [n.y for n in source.nodes.values()]
     dx, dy = at[0] - (min(xs) + max(xs)) / 2, at[1] - (min(ys) + max(ys)) / 2
-    plane = editor.plane
     renamed: dict[str, str] = {}
+    kept = list(editor.selection)
+    try:
+        _add(editor, source, dx, dy, renamed)
+    except ValueError:
+        editor.select(kept)  # refused (e.g. over the document's limits): nothing changed, selection included
+        raise
+    made = list(renamed.values())
+    editor.select(made)
+    return made
+
+
+def _add(editor: Editor, source: Plane, dx: float, dy: float, renamed: dict[str, str]) -> None:
+    plane = editor.plane
     with editor.transaction("Paste"):
         for node in source.nodes.values():
             new_id = editor.add_node(node.x + dx, node.y + dy, node.text, node.type)
@@ -110,9 +123,6 @@ def paste(editor: Editor, text: str, at: tuple[float, float]) -> list[str]:
         for edge in source.edges.values():
             props = EdgeProps(edge.props.label, edge.props.kind, edge.props.strength)
             plane.add_edge(Edge(editor.new_id("edge"), renamed[edge.a], renamed[edge.b], props))
-    made = list(renamed.values())
-    editor.select(made)
-    return made
 
 
 def duplicate(editor: Editor, node_ids: list[str]) -> list[str]:

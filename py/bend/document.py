@@ -417,8 +417,8 @@ def document_from_data(data: Any) -> Document:
         raise DocumentError(f"Not a Bendscope document: the top level is {_type(data)}, not an object.")
     if "planes" not in data and "nodes" in data:
         data = _bare_graph(data)
-    elif "planes" in data and "format" not in data:
-        data = _bendscript(data)
+    elif "planes" in data and "format" not in data and "rootPlaneId" not in data and "version" not in data:
+        data = _bendscript(data)  # (a Bendscope document that lost its header is refused below, by name)
     if data.get("format") != FORMAT:
         raise DocumentError('Not a Bendscope document: "format" must be "bendscope".')
     if data.get("version") != VERSION:

@@ -34,9 +34,11 @@ class Finder:
         self.query = ""
         self.matches: list[str] = []
         self.current = -1
+        self._seen = (-1, "")  # (document version, plane id) the matches were found in
 
     def search(self, query: str) -> list[str]:
         self.query = query
+        self._seen = (self.editor.version, self.editor.plane.id)
         self.matches = matching(self.editor, query)
         self.current = -1
         self.editor.needs_paint = True
@@ -62,8 +64,13 @@ class Finder:
         return f"{where}{len(self.matches)} match{'es' if len(self.matches) != 1 else ''}"
 
     def dimmed(self) -> set[str]:
-        """The nodes a search leaves out (drawn faded while the find bar is open)."""
+        """The nodes a search leaves out (drawn faded while the find bar is open); the
+        matches follow edits and plane changes made meanwhile."""
         if not self.query.strip():
             return set()
+        if self._seen != (self.editor.version, self.editor.plane.id):
+            current = self.matches[self.current] if 0 <= self.current < len(self.matches) else None
+            self.search(self.query)
+            self.current = self.matches.index(current) if current in self.matches else -1
         keep = set(self.matches)
         return {n for n in self.editor.plane.nodes if n not in keep}

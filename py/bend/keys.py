@@ -96,7 +96,7 @@ def route(editor: Editor, event: KeyEvent) -> KeyCommand | None:
         return None
     key_combo = combo(event)
     if key_combo in ("Shift+F10", "ContextMenu"):
-        if len(editor.selection) == 1:
+        if editor.selection:  # one node, or a multi-selection (its node menu is the selection's)
             return KeyCommand("menu", target=Target(node_id=editor.selection[0]), menu="node")
         if editor.selected_edge is not None:
             return KeyCommand("menu", target=Target(edge_id=editor.selected_edge), menu="edge")

@@ -31,6 +31,9 @@ SCOPES = (("global", "Anywhere"), ("node", "Selected node"), ("edge", "Selected 
 OTHER_KEYS: list[tuple[str, str]] = [
     ("Shift+F10 · Menu key", "the menu of the selection (↑/↓, → opens a submenu, ← or Esc closes it)"),
     ("Ctrl/⌘+Enter · Esc", "in the text editor: keep the text · cancel"),
+    ("Ctrl/⌘+C · Ctrl/⌘+X · Ctrl/⌘+V", "copy · cut · paste the selected nodes with the edges among them (across tabs)"),
+    ("Enter · Shift+Enter · Esc", "in the find bar: next · previous match · close"),
+    ("typing in Connect to… / Merge with…", "filters the whole plane by text"),
 ]
 
 

@@ -97,7 +97,7 @@ def parse_inline(text: str) -> list[tuple[str, str]]:
             out.append((m["label"], "link"))
         elif m["b1"] is not None or m["b2"] is not None:
             inner = m["b1"] if m["b1"] is not None else m["b2"]
-            out.extend((t, "bi" if k == "i" else "b") for t, k in parse_inline(inner) if k in ("", "i"))
+            out.extend((t, {"": "b", "i": "bi"}.get(k, k)) for t, k in parse_inline(inner))
         else:
             out.append((m["i1"] if m["i1"] is not None else m["i2"], "i"))
         at = m.end()

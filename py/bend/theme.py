@@ -1,4 +1,7 @@
-"""Colours and sizes of the light theme (one place, used by the scene and the legend)."""
+"""Colours and sizes of the themes (one place, used by the scene, the painter and the legend).
+
+The module-level names hold the active palette (light by default); :func:`use` switches.
+"""
 
 from __future__ import annotations
 
@@ -73,3 +76,92 @@ PULSE_BORDER = "0,170,140"
 #: pill, so the pills use darker shades of the same hues.
 MODE_RETRIEVAL = "#00874a"
 MODE_DELIBERATION = "#0077a8"
+
+# ---------------------------------------------------------------- palettes
+#: the names a palette sets (sizes and fonts stay the same in every theme)
+COLOURS = (
+    "BACKGROUND", "GRID_DOT", "CARD_FILL", "CARD_BORDER", "CARD_SHADOW", "GREEK_BAR", "HEADER_FILL", "HEADER_TEXT",
+    "STARGATE_BORDER", "PINNED_MARK", "TEXT", "PLACEHOLDER_TEXT", "RUN_COLOR", "QUOTE_BAR", "CODE_FILL", "SELECTION",
+    "HANDLE_FILL", "BRUSH_FILL", "BRUSH_STROKE", "LINK_COLOR", "LINK_CHANGE", "LINK_FILL", "DIM_FILL", "EDGE_COLOR",
+    "EDGE_SELECTED", "LABEL_FILL", "LABEL_TEXT", "HALO_FILL", "HALO_STROKE", "BADGE_FILL", "BADGE_TEXT", "FAULT_COLOR",
+    "PULSE_BORDER", "MODE_RETRIEVAL", "MODE_DELIBERATION",
+)  # fmt: skip
+LIGHT: dict[str, object] = {name: globals()[name] for name in COLOURS}
+#: The dark canvas the spec's κ colours were chosen for: its halo fills, fault-line colour
+#: and HUD mode colours are used exactly (rgba(0,255,200,.06) / rgba(0,200,255,.08) /
+#: rgba(180,100,255,.10); rgba(0,255,200,.6); #00ff88 and #00ccff).
+DARK: dict[str, object] = {
+    **LIGHT,
+    "BACKGROUND": "#0e1117",
+    "GRID_DOT": "#232a36",
+    "CARD_FILL": "#171c25",
+    "CARD_BORDER": "#313a4a",
+    "CARD_SHADOW": "rgba(0,0,0,0.35)",
+    "GREEK_BAR": "#3a4352",
+    "HEADER_FILL": {"normal": "#1f2530", "stargate": "#2a2342"},
+    "HEADER_TEXT": {"normal": "#8b95a7", "stargate": "#b9a6ff"},
+    "STARGATE_BORDER": "#8b6cf0",
+    "PINNED_MARK": "#ff6b5e",
+    "TEXT": {
+        "h1": "#f2f4f8",
+        "h2": "#e6e9ef",
+        "body": "#d2d7e0",
+        "bullet": "#d2d7e0",
+        "quote": "#9aa3b1",
+        "code": "#7fdbca",
+    },
+    "PLACEHOLDER_TEXT": "#6b7486",
+    "RUN_COLOR": {"link": "#6ea8ff", "code": "#7fdbca"},
+    "QUOTE_BAR": "#3a4352",
+    "CODE_FILL": "#202735",
+    "SELECTION": "#4d8dff",
+    "HANDLE_FILL": "#171c25",
+    "BRUSH_FILL": "rgba(77,141,255,0.12)",
+    "BRUSH_STROKE": "rgba(77,141,255,0.8)",
+    "LINK_COLOR": "#9aa3b1",
+    "LINK_CHANGE": "#00ccff",
+    "LINK_FILL": "#171c25",
+    "DIM_FILL": "rgba(14,17,23,0.8)",
+    "EDGE_COLOR": {
+        "causal": "#ff7a50",
+        "temporal": "#5b9bff",
+        "context": "#7d8797",
+        "associative": "#2cc4b5",
+        "user": "#cf7bf0",
+        "related": "#8d97a7",
+        "contradicts": "#ff5c85",
+        "supports": "#5cc45c",
+        "derived_from": "#d9a441",
+    },
+    "EDGE_SELECTED": "#ffffff",
+    "LABEL_FILL": "#171c25",
+    "LABEL_TEXT": "#c9d0db",
+    "HALO_FILL": {1: "rgba(0,255,200,0.06)", 2: "rgba(0,200,255,0.08)", 3: "rgba(180,100,255,0.10)"},
+    "HALO_STROKE": {1: "rgba(0,255,200,0.32)", 2: "rgba(0,200,255,0.36)", 3: "rgba(180,100,255,0.42)"},
+    "BADGE_FILL": "rgba(0,255,200,0.16)",
+    "BADGE_TEXT": "#e6fff9",
+    "FAULT_COLOR": "rgba(0,255,200,0.6)",
+    "PULSE_BORDER": "0,255,200",
+    "MODE_RETRIEVAL": "#00ff88",
+    "MODE_DELIBERATION": "#00ccff",
+}
+PALETTES = {"light": LIGHT, "dark": DARK}
+NAME = "light"
+
+
+def use(name: str) -> None:
+    """Switch every colour above to the ``name`` palette ("light" or "dark"); the scene
+    and painter read them at each frame. Raises ValueError for another name.
+
+    >>> from bend import theme
+    >>> theme.use("dark"); theme.BACKGROUND, theme.FAULT_COLOR
+    ('#0e1117', 'rgba(0,255,200,0.6)')
+    >>> theme.use("light"); theme.BACKGROUND
+    '#f6f7f9'
+    """
+    global NAME
+    palette = PALETTES.get(name)
+    if palette is None:
+        raise ValueError(f"unknown theme {name!r}; use light or dark")
+    globals().update(palette)
+    NAME = name

@@ -167,6 +167,7 @@ class Tools:
         self.editor = editor
         self.state: State = Idle()
         self.touches: dict[int, tuple[float, float]] = {}  # touch pointers down, by id
+        self.touch_origin: dict[int, tuple[float, float]] = {}  # where each of them went down
         self.hover: str | None = None  # the node under a mouse pointer (its handle shows)
         self.pointer_at: tuple[float, float] | None = None  # the last pointer position (paste goes there)
 
@@ -219,6 +220,7 @@ class Tools:
         touch = event.pointer_type == "touch"
         if touch:
             self.touches[event.pointer_id] = (event.x, event.y)
+            self.touch_origin[event.pointer_id] = (event.x, event.y)
             if len(self.touches) == 2:
                 self._abandon()  # a drag or pan with the first finger gives way to the pinch
                 (x1, y1), (x2, y2) = self.touches.values()
@@ -313,7 +315,8 @@ class Tools:
             self._abandon()  # the plane changed or the node went away under the pointer
             return Response(repaint=True, cursor="")
         if isinstance(state, PointingNode) and event.pointer_id == state.pointer_id:
-            if math.hypot(event.x - state.at[0], event.y - state.at[1]) < DRAG_THRESHOLD:
+            threshold = TOUCH_SLOP if event.pointer_type == "touch" else DRAG_THRESHOLD  # a finger jitters
+            if math.hypot(event.x - state.at[0], event.y - state.at[1]) < threshold:
                 return Response()
             self.state = state = DraggingNode(
                 state.pointer_id, state.node_id, state.start, state.at, state.plane, state.sim, state.group
@@ -346,6 +349,9 @@ class Tools:
 
     def _connect_move(self, state: Connecting, event: PointerInput) -> Response:
         editor = self.editor
+        if editor.plane is not state.plane or state.source not in state.plane.nodes:
+            self._abandon()  # the source went away (cut, undo, another plane): nothing to connect
+            return Response(repaint=True, cursor="")
         state.at = (event.x, event.y)
         node = editor.node_at(event.x, event.y)
         target = node.id if node is not None and node.id != state.source else None
@@ -360,6 +366,7 @@ class Tools:
 
     def _up(self, event: PointerInput) -> Response:
         self.touches.pop(event.pointer_id, None)
+        self.touch_origin.pop(event.pointer_id, None)
         state = self.state
         editor = self.editor
         if isinstance(state, Pinching):
@@ -398,6 +405,7 @@ class Tools:
 
     def _cancel(self, event: PointerInput) -> Response:
         self.touches.pop(event.pointer_id, None)
+        self.touch_origin.pop(event.pointer_id, None)
         state = self.state
         if isinstance(state, Pinching):
             if len(self.touches) < 2:
@@ -407,6 +415,14 @@ class Tools:
             self._abandon()
             return Response(repaint=True, cursor="")
         return Response()
+
+    def leave(self) -> Response:
+        """The pointer left the canvas: no card is hovered any more (its handle hides)."""
+        changed = self.hover is not None
+        self.hover = None
+        if changed:
+            self.editor.needs_paint = True
+        return Response(repaint=changed)
 
     def paste_point(self) -> tuple[float, float]:
         """Where pasted nodes go (world): under the pointer if it was seen over the canvas,
@@ -428,6 +444,11 @@ class Tools:
         elif isinstance(state, Panning) and state.pointer_id == pointer_id:
             x, y = state.origin
             if math.hypot(state.at[0] - x, state.at[1] - y) > TOUCH_SLOP:
+                return None
+        elif isinstance(state, Idle) and pointer_id in self.touch_origin:  # a press on an edge
+            x, y = self.touch_origin[pointer_id]
+            now = self.touches[pointer_id]
+            if math.hypot(now[0] - x, now[1] - y) > TOUCH_SLOP:
                 return None
         else:
             return None
@@ -485,6 +506,8 @@ class Tools:
         editor = self.editor
         if isinstance(self.state, EditingText):
             self.state = Idle()
+        elif not isinstance(self.state, Idle):
+            self._abandon()  # a right-click during a drag, band or connection ends it unrecorded
         node = editor.node_at(x, y)
         if node is not None:
             if not (node.id in editor.selection and len(editor.selection) > 1):

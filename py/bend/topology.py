@@ -181,7 +181,7 @@ class TopologyCache:
         self.clock = clock
         self.recomputes = 0
         self.on_recompute: Callable[[Plane, Topology], None] | None = None  # e.g. console.debug
-        self._induced: tuple[tuple[str, int, int, frozenset[str]], Topology] | None = None
+        self._induced: tuple[Plane, tuple[int, int, frozenset[str]], Topology] | None = None
 
     def get(self, plane: Plane, exact_limit: int | None = None) -> Topology:
         """The exact topology of ``plane`` now (finishing or running its computation)."""
@@ -239,11 +239,12 @@ class TopologyCache:
         until the plane's structure or the set changes; SCCs come from the plane's
         KappaCache where their arcs are the same."""
         limit = self._limit(exact_limit)
-        key = (plane.id, plane.topology_version, limit, frozenset(node_ids))
-        if self._induced is not None and self._induced[0] == key:
-            return self._induced[1]
+        key = (plane.topology_version, limit, frozenset(node_ids))
+        cached = self._induced
+        if cached is not None and cached[0] is plane and cached[1] == key:  # the plane object: ids repeat
+            return cached[2]
         topology = induced_topology(plane, node_ids, limit, self._kappa_caches.setdefault(plane.id, KappaCache()))
-        self._induced = (key, topology)
+        self._induced = (plane, key, topology)
         return topology
 
     def _job_for(self, plane: Plane, exact_limit: int | None) -> _Job:
@@ -294,6 +295,7 @@ class TopologyCache:
     def invalidate(self, exact_limit_changed: bool = False) -> None:
         self._topology.clear()
         self._stale.clear()
+        self._induced = None
         if self._job is not None:
             self._job.steps.close()
             self._job = None
