@@ -628,3 +628,16 @@ def test_a_bendscope_document_without_its_header_is_refused_by_name():
     del data["format"]
     with pytest.raises(DocumentError, match='"format" must be "bendscope"'):
         parse_document(json.dumps(data))
+
+
+def test_a_node_made_here_stays_here():
+    editor, tools = four()
+    made = ActionManager(editor).request("new-node", Target(x=900, y=-400)).result
+    request = tools.double_click(*editor.world_to_screen(-700, 700))
+    sim = editor.sim()
+    sim.reheat(1.0)
+    for _ in range(200):
+        sim.step()
+    assert (editor.plane.nodes[made].x, editor.plane.nodes[made].y) == (900, -400)
+    other = editor.plane.nodes[request.target.node_id]
+    assert (other.x, other.y) == pytest.approx((-700, 700)) and other.pinned

@@ -140,10 +140,11 @@ action(id="unpin-selection", label="Unpin selection", scope="global", keys=("p",
        enabled=lambda e, t: _many(e, t) and all(e.plane.nodes[n].pinned for n in e.selection))  # fmt: skip
 
 # ---------------------------------------------------------------- background
-action(id="new-node", label="New node here", scope="background", perform=lambda e, t, a: e.add_node(t.x, t.y),
-       extra={"edit_new": True})  # fmt: skip
+action(id="new-node", label="New node here", scope="background",
+       perform=lambda e, t, a: e.add_node(t.x, t.y, pinned=True), extra={"edit_new": True})  # fmt: skip
 action(id="new-stargate", label="New stargate here", scope="background",
-       perform=lambda e, t, a: e.add_node(t.x, t.y, "Stargate", "stargate"), extra={"edit_new": True})  # fmt: skip
+       perform=lambda e, t, a: e.add_node(t.x, t.y, "Stargate", "stargate", pinned=True),
+       extra={"edit_new": True})  # fmt: skip
 
 # ---------------------------------------------------------------- node
 action(id="edit-text", label="Edit text", scope="node", keys=("Enter", "F2"), perform=lambda e, t, a: e.set_text(

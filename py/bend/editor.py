@@ -467,12 +467,13 @@ class Editor:
         self.needs_paint = True
 
     # ------------------------------------------------------------------ node commands
-    def add_node(self, x: float, y: float, text: str = "", node_type: str = "normal") -> str:
+    def add_node(self, x: float, y: float, text: str = "", node_type: str = "normal", pinned: bool = False) -> str:
+        """A new node at (x, y); ``pinned``: placed by the user, so it stays there."""
         if node_type not in NODE_TYPES:
             raise ValueError(f"unknown node type {node_type!r}")
         _check_text(text)
         plane = self.plane
-        node = Node(self.new_id("node"), text, node_type, clamp_coord(x), clamp_coord(y))
+        node = Node(self.new_id("node"), text, node_type, clamp_coord(x), clamp_coord(y), pinned=pinned)
         with self.transaction("Add node"):
             plane.add_node(node)
         self.select([node.id])

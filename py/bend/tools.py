@@ -495,7 +495,7 @@ class Tools:
         node = editor.node_at(x, y)
         if node is None:
             wx, wy = editor.screen_to_world(x, y)
-            return Request("edit-text", Target(node_id=editor.add_node(wx, wy)), fresh=True)
+            return Request("edit-text", Target(node_id=editor.add_node(wx, wy, pinned=True)), fresh=True)
         if node.type == "stargate":
             return Request("action", Target(node_id=node.id), action_id="enter-stargate")
         return Request("edit-text", Target(node_id=node.id))
