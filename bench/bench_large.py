@@ -14,17 +14,18 @@ import argparse
 import itertools
 import json
 import os
-import random
 import statistics
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "e2e"))
+sys.path.insert(0, str(ROOT / "tests"))  # (demo_docs shares the spec's examples with tests/)
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_browser import TIMING, editor_graph  # noqa: E402
+from demo_docs import dense_document  # noqa: E402
 from harness import CHROMIUM, CHROMIUM_ARGS, open_app, start_in_thread  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
@@ -149,19 +150,6 @@ def connect_run(app, repeats: int = 7) -> tuple[float, int]:
         app.page.keyboard.press("Escape")
         times.append(ms)
     return statistics.median(times), count
-
-
-def dense_document(n: int, arcs: int, seed: int = 5) -> str:
-    """One strongly connected component: a ring plus random arcs (κ in the tens to hundreds)."""
-    rng = random.Random(seed)
-    pairs = {(i, (i + 1) % n) for i in range(n)}
-    while len(pairs) < arcs:
-        a, b = rng.randrange(n), rng.randrange(n)
-        if a != b:
-            pairs.add((a, b))
-    nodes = [{"id": f"n{i}", "text": f"N{i}", "x": (i % 20) * 220.0, "y": (i // 20) * 120.0} for i in range(n)]
-    edges = [{"id": f"e{k}", "source": f"n{a}", "target": f"n{b}"} for k, (a, b) in enumerate(sorted(pairs))]
-    return json.dumps({"nodes": nodes, "edges": edges})
 
 
 DENSE = """async ([text, limitMs]) => {

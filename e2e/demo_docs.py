@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import random
+
 from kappa_helpers import BUSINESS, k22  # one copy of the spec's examples, shared with tests/
 
-__all__ = ["BUSINESS", "EDGE_KINDS", "K22", "THREE_LOOPS", "bare"]
+__all__ = ["BUSINESS", "EDGE_KINDS", "K22", "THREE_LOOPS", "bare", "dense_document"]
 
 K22 = k22()
 THREE_LOOPS = (
@@ -73,3 +76,17 @@ EDGE_KINDS = {
         }
     ],
 }
+
+
+def dense_document(n: int, arcs: int, seed: int = 5) -> str:
+    """One strongly connected component: a ring plus random arcs (κ in the tens to
+    hundreds), as bare-graph JSON text (the dense-loop e2e test and bench_large)."""
+    rng = random.Random(seed)
+    pairs = {(i, (i + 1) % n) for i in range(n)}
+    while len(pairs) < arcs:
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            pairs.add((a, b))
+    nodes = [{"id": f"n{i}", "text": f"N{i}", "x": (i % 20) * 220.0, "y": (i // 20) * 120.0} for i in range(n)]
+    edges = [{"id": f"e{k}", "source": f"n{a}", "target": f"n{b}"} for k, (a, b) in enumerate(sorted(pairs))]
+    return json.dumps({"nodes": nodes, "edges": edges})

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import random
 
+from demo_docs import dense_document
 from playwright.sync_api import expect
 
 
@@ -127,18 +127,6 @@ def test_export_topology_matches_api(app_factory):
     path = info.value.path()
     with open(path, encoding="utf-8") as handle:
         assert handle.read() == app.api("window.bendscope.topology()")
-
-
-def dense_document(n: int, arcs: int, seed: int = 5) -> str:
-    rng = random.Random(seed)
-    pairs = {(i, (i + 1) % n) for i in range(n)}
-    while len(pairs) < arcs:
-        a, b = rng.randrange(n), rng.randrange(n)
-        if a != b:
-            pairs.add((a, b))
-    nodes = [{"id": f"n{i}", "text": f"N{i}", "x": (i % 20) * 220.0, "y": (i // 20) * 120.0} for i in range(n)]
-    edges = [{"id": f"e{k}", "source": f"n{a}", "target": f"n{b}"} for k, (a, b) in enumerate(sorted(pairs))]
-    return json.dumps({"nodes": nodes, "edges": edges})
 
 
 def test_a_dense_loop_is_computed_in_slices_while_the_hud_says_so(app_factory):

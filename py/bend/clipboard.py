@@ -111,15 +111,10 @@ def _add(editor: Editor, source: Plane, dx: float, dy: float, renamed: dict[str,
     plane = editor.plane
     with editor.transaction("Paste"):
         for node in source.nodes.values():
-            new_id = editor.add_node(node.x + dx, node.y + dy, node.text, node.type)
+            new_id = editor.add_node(node.x + dx, node.y + dy, node.text, node.type, pinned=node.pinned)
             renamed[node.id] = new_id
-            changes: dict[str, Any] = {}
-            if node.pinned:
-                changes["pinned"] = True
             if node.data is not None:
-                changes["data"] = node.data
-            if changes:
-                plane.update_node(new_id, **changes)
+                plane.update_node(new_id, data=node.data)
         for edge in source.edges.values():
             props = EdgeProps(edge.props.label, edge.props.kind, edge.props.strength)
             plane.add_edge(Edge(editor.new_id("edge"), renamed[edge.a], renamed[edge.b], props))

@@ -8,7 +8,7 @@ Menu labels show the κ of the loop the edge touches (the engine's
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from kappa import DEFAULT_EXACT_LIMIT, preview_edge_impacts, preview_edge_removal
@@ -58,22 +58,20 @@ def connect_previews(
     first, with the impact of adding a causal edge to each; targets it already has a
     causal edge to are marked ``connected``. One batched engine call on the cached
     topology."""
-    candidates = [n.id for n in editor.nodes_near(node_id, radius)][:limit]
-    return _previews(editor, node_id, candidates) if candidates else []
-
-
-def previews_for(editor: Editor, node_id: str, targets: list[str]) -> list[ConnectPreview]:
-    """Previews of ``node_id → t`` for the given targets, in their order (one engine call)."""
-    return _previews(editor, node_id, targets)
+    return previews_for(editor, node_id, [n.id for n in editor.nodes_near(node_id, radius)][:limit])
 
 
 def connect_preview(editor: Editor, node_id: str, target: str) -> ConnectPreview:
     """The preview of one new causal edge ``node_id → target`` (drag-to-connect), worded
     as in the Connect-to submenu."""
-    return _previews(editor, node_id, [target])[0]
+    return previews_for(editor, node_id, [target])[0]
 
 
-def _previews(editor: Editor, node_id: str, candidates: list[str]) -> list[ConnectPreview]:
+def previews_for(editor: Editor, node_id: str, candidates: list[str]) -> list[ConnectPreview]:
+    """Previews of ``node_id → t`` for the given targets, in their order (one engine call on
+    the cached topology); targets with a causal edge from the node already are ``connected``."""
+    if not candidates:
+        return []
     nodes, edges = plane_graph(editor.plane)
     topology = editor.topology()
     impacts = preview_edge_impacts(nodes, edges, node_id, candidates, base=topology.result, exact_limit=_limit(editor))
@@ -137,13 +135,8 @@ def bend_preview(editor: Editor, node_id: str) -> ConnectPreview | None:
     target = bend_target(editor, node_id)
     if target is None:
         return None
-    nodes, edges = plane_graph(editor.plane)
-    p = preview_edge_impacts(
-        nodes, edges, node_id, [target], base=editor.topology().result, exact_limit=_limit(editor)
-    )[target]
-    before, after = p["scc_kappa_before"], p["scc_kappa_after"]
-    label = f"Bend → {display_name(editor, target)} (κ: {before}→{after} — {_short(p['description'])})"
-    return ConnectPreview(target, label, CHANGE_TONE, True, before, after, p["description"])
+    (p,) = previews_for(editor, node_id, [target])
+    return replace(p, label="Bend " + p.label, tone=CHANGE_TONE)
 
 
 def _names(editor: Editor, ids: list[str], shown: int = 3) -> str:

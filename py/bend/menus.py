@@ -55,23 +55,19 @@ def _found(editor: Editor, node_id: str, query: str) -> list[str]:
 def connect_submenu(editor: Editor, node_id: str, query: str = "") -> list[MenuItem]:
     """Connect-to's items: the nearest nodes within 500 px, or — with a typed ``query`` —
     the nodes anywhere on the plane whose text matches, each with its κ preview."""
-    if query.strip():
-        found = _found(editor, node_id, query)
-        previews = kappa_ui.previews_for(editor, node_id, found) if found else []
-        if not previews:
-            return [MenuItem(f"No node matches “{query}”", enabled=False, tone="muted", item_id="connect-none")]
-        return [
-            MenuItem(p.label, "connect", not p.connected, {"to": p.target}, tone=p.tone, item_id=f"connect-{i}")
-            for i, p in enumerate(previews)
-        ]
-    previews = kappa_ui.connect_previews(editor, node_id, limit=kappa_ui.MAX_CANDIDATES)
+    searching = bool(query.strip())
+    if searching:
+        previews = kappa_ui.previews_for(editor, node_id, _found(editor, node_id, query))
+    else:
+        previews = kappa_ui.connect_previews(editor, node_id, limit=kappa_ui.MAX_CANDIDATES)
     if not previews:
-        return [MenuItem("No nodes within 500 px", enabled=False, tone="muted", item_id="connect-none")]
+        empty = f"No node matches “{query}”" if searching else "No nodes within 500 px"
+        return [MenuItem(empty, enabled=False, tone="muted", item_id="connect-none")]
     items = [
         MenuItem(p.label, "connect", not p.connected, {"to": p.target}, tone=p.tone, item_id=f"connect-{i}")
         for i, p in enumerate(previews)
     ]
-    more = len(editor.nodes_near(node_id)) - len(previews)
+    more = 0 if searching else len(editor.nodes_near(node_id)) - len(previews)
     if more > 0:
         items.append(MenuItem(f"…and {more} more farther away", enabled=False, tone="muted", item_id="connect-more"))
     return items
@@ -109,19 +105,18 @@ def selection_menu(editor: Editor) -> list[MenuItem]:
     return [pin, delete]
 
 
+def _searchable(editor: Editor, target: Target, action_id: str, build: Callable[[str], list[MenuItem]]) -> MenuItem:
+    """An item whose submenu is ``build("")`` and filters as the user types (``build(query)``)."""
+    return _item(editor, target, action_id, submenu=lambda: build(""), filter=build)
+
+
 def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
     target = Target(node_id=node_id)
     node = editor.plane.nodes[node_id]
     if len(editor.selection) > 1 and node_id in editor.selection:
         return selection_menu(editor)
     items = [
-        _item(
-            editor,
-            target,
-            "connect",
-            submenu=lambda: connect_submenu(editor, node_id),
-            filter=lambda q: connect_submenu(editor, node_id, q),
-        ),
+        _searchable(editor, target, "connect", lambda q: connect_submenu(editor, node_id, q)),
     ]
     if kappa_ui.in_loop(editor, node_id):
         items.append(_item(editor, target, "unbend", tone="kappa"))
@@ -135,13 +130,7 @@ def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
     items += [
         _item(editor, target, "edit-text"),
         _item(editor, target, "fork"),
-        _item(
-            editor,
-            target,
-            "merge",
-            submenu=lambda: merge_submenu(editor, node_id),
-            filter=lambda q: merge_submenu(editor, node_id, q),
-        ),
+        _searchable(editor, target, "merge", lambda q: merge_submenu(editor, node_id, q)),
         _item(editor, target, "unpin" if node.pinned else "pin"),
     ]
     if node.type == "stargate" or node.portal_plane_id in editor.doc.planes:

@@ -38,11 +38,7 @@ class InMemoryStore(Store):
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
         if self._depth:
-            self._depth += 1
-            try:
-                yield
-            finally:
-                self._depth -= 1
+            yield from self._joined()
             return
         self._saved = (dict(self.nodes), dict(self.edges))
         self._depth = 1

@@ -183,11 +183,7 @@ class SQLiteStore(Store):
         """A deferred transaction: under WAL its reads see one snapshot and block no writer."""
         with self._lock:
             if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
+                yield from self._joined()
                 return
             self._retry(lambda: self._conn.execute("BEGIN DEFERRED"))
             self._depth = 1
@@ -202,11 +198,7 @@ class SQLiteStore(Store):
     def transaction(self) -> Iterator[None]:
         with self._lock:
             if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
+                yield from self._joined()
                 return
             self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
             self._depth = 1

@@ -59,6 +59,17 @@ class Store(abc.ABC):
 
     #: a short name for messages and benchmarks
     kind = "store"
+    #: how deep transaction()/reading() calls are nested (0: none open); implementations keep it
+    _depth = 0
+
+    def _joined(self) -> Iterator[None]:
+        """The body of a transaction()/reading() opened inside another: it joins the outer
+        one, counted, so only the outermost begins and ends it. Use as ``yield from``."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
 
     @abc.abstractmethod
     def transaction(self) -> AbstractContextManager[None]:
