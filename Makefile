@@ -1,6 +1,6 @@
 # Bendscope — `make serve` serves the editor, `make test` runs every test.
 # Both install what they need on a fresh machine (npm packages, a Python venv,
-# Debian's chromium for the browser tests).
+# Debian's chromium for the browser tests, Debian's postgresql for the shared-store tests).
 
 PYTHON ?= python3
 PORT ?= 8000
@@ -9,7 +9,7 @@ VPY := $(VENV)/bin/python
 VENDOR_STAMP := static/vendor/.stamp
 KAPPA_SOURCES := $(wildcard py/kappa/*.py)
 
-.PHONY: serve test test-unit test-e2e test-visual vendor venv chromium lint format bench bench-browser bench-large bench-memory serve-memory update-snapshots clean
+.PHONY: serve test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-memory serve-memory update-snapshots clean
 
 serve: vendor
 	$(PYTHON) scripts/serve.py $(PORT)
@@ -33,6 +33,17 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; \
 	fi
 
+# The tests start their own throwaway server (initdb + pg_ctl in a temporary directory,
+# 127.0.0.1, a free port); the package's own cluster is not created.
+postgresql:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null; then \
+		echo "Installing Debian postgresql for the shared-store tests"; \
+		mkdir -p /etc/postgresql-common && \
+		( [ -f /etc/postgresql-common/createcluster.conf ] || echo "create_main_cluster = false" > /etc/postgresql-common/createcluster.conf ) && \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive UCF_FORCE_CONFFOLD=1 apt-get install -y -qq \
+			-o Dpkg::Options::=--force-confold postgresql >/dev/null; \
+	fi
+
 lint: venv
 	$(VPY) -m ruff check py tests e2e bench scripts
 	$(VPY) -m ruff format --check py tests e2e bench scripts
@@ -42,10 +53,10 @@ format: venv
 	$(VPY) -m ruff format py tests e2e bench scripts
 	$(VPY) -m ruff check --fix py tests e2e bench scripts
 
-test: venv vendor chromium lint
+test: venv vendor chromium postgresql lint
 	$(VPY) -m pytest tests py/kappa py/bend py/memory e2e
 
-test-unit: venv vendor
+test-unit: venv vendor postgresql
 	$(VPY) -m pytest tests py/kappa py/bend py/memory
 
 test-e2e: venv vendor chromium

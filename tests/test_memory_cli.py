@@ -81,8 +81,13 @@ def test_an_unusable_store_is_a_clear_error(tmp_path):
     not_a_store.write_text("just text " * 500)
     proc = run(["analyze"], not_a_store)
     assert proc.returncode == 2 and "cannot open the memory store" in proc.stderr
-    proc = run(["analyze", "--store", "postgresql://host/db"])
-    assert proc.returncode == 2 and "not supported yet" in proc.stderr
+    proc = run(["analyze", "--store", "mysql://host/db"])
+    assert proc.returncode == 2 and "not supported" in proc.stderr
+    proc = run(["analyze", "--store", "postgresql://me:secret@nowhere.invalid/db"])
+    assert proc.returncode == 2 and "cannot open the memory store postgresql://me@nowhere.invalid/db" in proc.stderr
+    assert "secret" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+    proc = run(["analyze", "--store", str(tmp_path / "x.sqlite3"), "--pool-size", "3"])
+    assert proc.returncode == 2 and "PostgreSQL store" in proc.stderr
 
 
 def test_usage_errors_are_one_line_too(tmp_path):

@@ -23,8 +23,17 @@ from test_memory_service import BUSINESS_TEXT, CANONICAL_SCC, CANONICAL_TOP
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def env(store: Path) -> dict[str, str]:
+def env(store: Path | str) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT / "py"), BENDSCOPE_MEMORY_STORE=str(store))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where the served store lives: an SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "m.sqlite3"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
 
 
 def run_async(main: Callable[[], Awaitable[None]]) -> None:
@@ -46,7 +55,7 @@ def run_async(main: Callable[[], Awaitable[None]]) -> None:
         raise failure[0]
 
 
-def over_stdio(store: Path, work: Callable[[Client], Awaitable[None]]) -> None:
+def over_stdio(store: Path | str, work: Callable[[Client], Awaitable[None]]) -> None:
     params = StdioServerParameters(command=sys.executable, args=["-m", "memory", "serve"], env=env(store))
 
     async def main() -> None:
@@ -98,7 +107,7 @@ def test_tools_and_schemas(tmp_path):
     over_stdio(tmp_path / "m.sqlite3", work)
 
 
-def test_the_business_example_end_to_end(tmp_path):
+def test_the_business_example_end_to_end(location):
     async def work(client: Client) -> None:
         await store_business(client)
         response = await ok(client, "retrieve_context", {"query": "market share revenue"})
@@ -126,10 +135,10 @@ def test_the_business_example_end_to_end(tmp_path):
         gone = await ok(client, "analyze_topology", {})
         assert (gone["routing"], gone["max_kappa"]) == ("fast", 0)  # revenue → R&D closed both loops
 
-    over_stdio(tmp_path / "m.sqlite3", work)
+    over_stdio(location, work)
 
 
-def test_the_same_call_gives_the_same_bytes(tmp_path):
+def test_the_same_call_gives_the_same_bytes(location):
     async def work(client: Client) -> None:
         await store_business(client)
         for name, arguments in (
@@ -141,7 +150,7 @@ def test_the_same_call_gives_the_same_bytes(tmp_path):
             second = await client.call_tool(name, arguments)
             assert first.content[0].text == second.content[0].text
 
-    over_stdio(tmp_path / "m.sqlite3", work)
+    over_stdio(location, work)
 
 
 def test_bad_input_is_a_tool_error_and_writes_nothing(tmp_path):

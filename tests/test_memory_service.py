@@ -14,9 +14,7 @@ from kappa_helpers import BUSINESS
 
 from kappa import analyze
 from memory import InvalidInput, Memory, NotFound
-from memory.inmemory_store import InMemoryStore
 from memory.router import kappa_route, topological_order
-from memory.sqlite_store import SQLiteStore
 from memory.store import Store
 from memory.telemetry import ANALYZE, ROUTE, Aggregator, Telemetry, percentile
 from memory.tools import BY_NAME, MAX_ARGUMENTS, TOOLS, call
@@ -38,13 +36,6 @@ BUSINESS_TEXT = {
 def clock() -> Iterator[str]:
     for i in itertools.count():
         yield f"2026-11-30T10:{i // 60 % 60:02d}:{i % 60:02d}.000Z"
-
-
-@pytest.fixture(params=["sqlite", "memory"])
-def store(request, tmp_path) -> Iterator[Store]:
-    made: Store = SQLiteStore(tmp_path / "m.sqlite3") if request.param == "sqlite" else InMemoryStore()
-    yield made
-    made.close()
 
 
 def memory_on(store: Store) -> Memory:

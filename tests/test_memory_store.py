@@ -9,7 +9,6 @@ import random
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,13 +29,6 @@ def node(node_id: str, content: str = "", **kw) -> MemoryNode:
 
 def edge(edge_id: str, a: str, b: str, edge_type: str = "causal", **kw) -> MemoryEdge:
     return MemoryEdge(edge_id, a, b, edge_type, created_at=T, **kw)
-
-
-@pytest.fixture(params=["sqlite", "memory"])
-def store(request, tmp_path) -> Iterator[Store]:
-    made: Store = SQLiteStore(tmp_path / "m.sqlite3") if request.param == "sqlite" else InMemoryStore()
-    yield made
-    made.close()
 
 
 def fill(store: Store, n: int, pairs: list[tuple[int, int]]) -> None:
@@ -153,7 +145,7 @@ def test_search_finds_words_of_every_script(store: Store):
     assert [n for n, _ in store.search("ünicode", 5)] == ["w5"]
 
 
-def test_both_backends_rank_alike(tmp_path):
+def test_every_backend_ranks_alike(tmp_path, postgres_url):
     texts = [
         "Market share: the share of the segment we win",
         "Revenue follows market share and customer retention",
@@ -162,14 +154,18 @@ def test_both_backends_rank_alike(tmp_path):
         "Customer retention: churn and renewals, driven by market share",
         "The company was founded in 2020",
     ]
-    stores: list[Store] = [SQLiteStore(tmp_path / "r.sqlite3"), InMemoryStore()]
-    results = []
+    from memory.postgres_store import PostgresStore
+
+    stores: list[Store] = [SQLiteStore(tmp_path / "r.sqlite3"), InMemoryStore(), PostgresStore(postgres_url)]
+    results, exact = [], []
     for store in stores:
         for i, text in enumerate(texts):
             store.put_node(node(f"t{i}", text))
-        results.append([(i, round(score, 6)) for i, score in store.search("market share revenue R&D", 10)])
+        exact.append(store.search("market share revenue R&D", 10))
+        results.append([(i, round(score, 6)) for i, score in exact[-1]])
         store.close()
-    assert results[0] == results[1]
+    assert results[0] == results[1] == results[2] and len(results[0]) == 5
+    assert exact[1] == exact[2]  # PostgreSQL computes BM25 in the in-memory store's order: the same doubles
 
 
 def test_tokenize_matches_fts5_unicode61():
@@ -232,16 +228,38 @@ def test_sqlite_refuses_foreign_and_newer_files(tmp_path):
         SQLiteStore(not_sqlite)
 
 
-def test_store_urls(tmp_path):
+def test_store_urls(tmp_path, postgres_url, monkeypatch):
+    from pg_cluster import free_port
+
+    from memory.errors import InvalidInput
+    from memory.postgres_store import PostgresStore
+
     assert isinstance(open_store(":memory:"), InMemoryStore)
     with open_store(f"sqlite://{tmp_path}/u.sqlite3") as store:
         assert isinstance(store, SQLiteStore) and store.path == f"{tmp_path}/u.sqlite3"
-    from memory.errors import InvalidInput
-
-    with pytest.raises(InvalidInput, match="not supported yet"):
-        open_store("postgresql://localhost/db")
+    with open_store(postgres_url + "?pool_size=3") as store:
+        assert isinstance(store, PostgresStore) and store.pool_size == store.parallel_calls == 3
+    with open_store(postgres_url.replace("postgresql://", "postgres://"), pool_size=5) as store:
+        assert isinstance(store, PostgresStore) and store.pool_size == 5
+    monkeypatch.setenv("BENDSCOPE_MEMORY_STORE", postgres_url)
+    with open_store(None) as store:  # the environment variable names any store
+        assert isinstance(store, PostgresStore)
+    with pytest.raises(InvalidInput, match="not supported"):
+        open_store("mysql://localhost/db")
     with pytest.raises(InvalidInput):
         open_store("sqlite://relative.db")
+    with pytest.raises(InvalidInput, match="pool_size must be from 1"):
+        open_store(postgres_url + "?pool_size=0")
+    with pytest.raises(InvalidInput, match="whole number"):
+        open_store(postgres_url + "?pool_size=many")
+    with pytest.raises(InvalidInput, match="PostgreSQL store"):
+        open_store(f"{tmp_path}/x.sqlite3", pool_size=2)
+    # nobody listens there: a clear message, and never the password
+    with pytest.raises(StoreUnavailable, match="cannot open the memory store") as refused:
+        open_store(f"postgresql://me:secret@127.0.0.1:{free_port()}/db")
+    assert "secret" not in str(refused.value) and "postgresql://me@127.0.0.1" in str(refused.value)
+    with pytest.raises(StoreUnavailable, match="does not exist"):
+        open_store(postgres_url.rsplit("/", 1)[0] + "/no_such_database")
 
 
 WRITER = """

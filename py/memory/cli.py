@@ -4,8 +4,9 @@ Commands: ``serve`` (MCP over stdio; ``--http PORT`` for streamable HTTP on
 127.0.0.1), ``import FILE`` (a Bendscope document into the store), ``export`` (the
 store, a query's subgraph or some node ids, as a Bendscope document on stdout),
 ``retrieve QUERY``, ``analyze [NODE_ID …]``. The store is a path, ``sqlite:///path``,
-or by default ``memory.sqlite3`` in the user's data directory
-(``$BENDSCOPE_MEMORY_STORE`` overrides). Bad input: exit code 2 and one line on stderr.
+``postgresql://user@host/db`` (a shared PostgreSQL database; ``--pool-size N``
+connections per process), or by default ``$BENDSCOPE_MEMORY_STORE``, else
+``memory.sqlite3`` in the user's data directory. Bad input: exit code 2 and one line on stderr.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, NoReturn
 
 from .errors import InvalidInput, StoreUnavailable
 from .service import Memory
-from .store import default_store_path, open_store
+from .store import STORE_VARIABLE, default_store_path, open_store
 
 MAX_FILE = 64 * 1024 * 1024
 
@@ -34,7 +35,19 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
-    common.add_argument("--store", help=f"store path or sqlite:///path (default {default_store_path()})", default=None)
+    common.add_argument(
+        "--store",
+        help=f"store path, sqlite:///path or postgresql://user@host:port/db (default: ${STORE_VARIABLE}, "
+        f"else {default_store_path()})",
+        default=None,
+    )
+    common.add_argument(
+        "--pool-size",
+        type=int,
+        metavar="N",
+        default=None,
+        help="PostgreSQL only: connections per process, and so tool calls served at once (default 4)",
+    )
     parser = _Parser(prog="python -m memory", description="Bendscope agent memory (κ-aware)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     serve = sub.add_parser("serve", parents=[common], help="serve the MCP tools (stdio by default)")
@@ -87,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 2 bad input or an unusable store)."""
     args = _parser().parse_args(argv)
     try:
-        store = open_store(args.store)
+        store = open_store(args.store, pool_size=args.pool_size)
     except (InvalidInput, StoreUnavailable, OSError) as exc:
         return _fail(str(exc))
     try:

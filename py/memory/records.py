@@ -167,6 +167,8 @@ def _text(value: Any, what: str, limit: int, *, empty_ok: bool = True) -> str:
         raise InvalidInput(f"{what} has {len(value):,} characters; the limit is {limit:,}")
     if _SURROGATE.search(value):
         raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
+    if "\x00" in value:
+        raise InvalidInput(f"{what} must not contain NUL characters (no store keeps them in text)")
     return value
 
 

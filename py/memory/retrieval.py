@@ -14,8 +14,10 @@ The flow (Graphonomous' retriever, with topology):
 4. **Topology**: the returned ids are the node universe; the edges between them
    (``Store.list_edges_between``) give the canonical topology, and the κ router's plan.
 
-Access counts of returned nodes and the activation time of the edges walked are
-recorded (unless ``record`` is false: ``analyze_topology`` only looks). The response
+The reads run in one snapshot (``Store.reading``); then the access counts of the
+returned nodes and the activation time of the edges walked are recorded in one write of
+their own (``Store.record_retrieval``; unless ``record`` is false: ``analyze_topology``
+only looks), so a retrieval holds no write lock while it searches and analyses. The response
 holds no timings or counters, so the same store and the same call give the same bytes
 (timings go to telemetry).
 """
@@ -128,66 +130,63 @@ def retrieve_context(
     topology, route``. O(search + expansion + the topology of the returned nodes)."""
     top_k = limit if top_k is None else top_k
     wanted = None if node_types is None else set(node_types)
-    relevance, nodes = _seeds(store, query, top_k, embedder, wanted)
-    seeds = len(relevance)
-    via: dict[str, dict[str, str]] = {}
-    hop_of = dict.fromkeys(relevance, 0)
-    frontier = sorted(relevance)
-    for hop in range(1, expand_hops + 1):
-        if not frontier:
-            break
-        parents = {i: relevance[i] for i in frontier}  # this hop expands from these, as they were
-        reached: set[str] = set()
-        for edge in store.edges_touching(frontier):
-            ends = ((edge.source_id, edge.target_id, "out"), (edge.target_id, edge.source_id, "in"))
-            for parent, child, direction in ends:
-                if parent not in parents or child == parent:
-                    continue
-                if child in hop_of and hop_of[child] < hop:
-                    continue  # reached at an earlier hop: breadth first, it keeps its place
-                candidate = parents[parent] * decay
-                if candidate > relevance.get(child, 0.0) + 1e-12:  # the best way to this node at this hop
-                    reached.add(child)
-                    relevance[child] = candidate
-                    hop_of[child] = hop
-                    via[child] = {
-                        "node_id": parent,
-                        "edge_id": edge.id,
-                        "edge_type": edge.edge_type,
-                        "direction": direction,
-                    }
-        frontier = sorted(reached)
-    missing = [i for i in relevance if i not in nodes]
-    if missing:
-        nodes.update(store.get_nodes(missing))
-    ranked = sorted(
-        (
-            (relevance[i] * node.confidence, i)
-            for i, node in nodes.items()
-            if i in relevance and (wanted is None or node.node_type in wanted)
-        ),
-        key=lambda t: (-t[0], t[1]),
-    )[:limit]
-    chosen = [i for _, i in ranked]
-    edges = store.list_edges_between(chosen)
-    topology = analyze_nodes(chosen, edges, telemetry=telemetry, trigger=trigger, exact_limit=exact_limit)
-    arcs = [(e.source_id, e.target_id) for e in edges if e.edge_type in DIRECTED_KINDS]
-    results = [
-        {
-            **node_view(nodes[i]),
-            "score": _rounded(score),
-            "relevance": _rounded(relevance[i]),
-            "hop": hop_of[i],
-            "via": via.get(i),
-        }
-        for score, i in ranked
-    ]
+    with store.reading():  # one snapshot; what is recorded is written after it, on its own
+        relevance, nodes = _seeds(store, query, top_k, embedder, wanted)
+        seeds = len(relevance)
+        via: dict[str, dict[str, str]] = {}
+        hop_of = dict.fromkeys(relevance, 0)
+        frontier = sorted(relevance)
+        for hop in range(1, expand_hops + 1):
+            if not frontier:
+                break
+            parents = {i: relevance[i] for i in frontier}  # this hop expands from these, as they were
+            reached: set[str] = set()
+            for edge in store.edges_touching(frontier):
+                ends = ((edge.source_id, edge.target_id, "out"), (edge.target_id, edge.source_id, "in"))
+                for parent, child, direction in ends:
+                    if parent not in parents or child == parent:
+                        continue
+                    if child in hop_of and hop_of[child] < hop:
+                        continue  # reached at an earlier hop: breadth first, it keeps its place
+                    candidate = parents[parent] * decay
+                    if candidate > relevance.get(child, 0.0) + 1e-12:  # the best way to this node at this hop
+                        reached.add(child)
+                        relevance[child] = candidate
+                        hop_of[child] = hop
+                        via[child] = {
+                            "node_id": parent,
+                            "edge_id": edge.id,
+                            "edge_type": edge.edge_type,
+                            "direction": direction,
+                        }
+            frontier = sorted(reached)
+        missing = [i for i in relevance if i not in nodes]
+        if missing:
+            nodes.update(store.get_nodes(missing))
+        ranked = sorted(
+            (
+                (relevance[i] * node.confidence, i)
+                for i, node in nodes.items()
+                if i in relevance and (wanted is None or node.node_type in wanted)
+            ),
+            key=lambda t: (-t[0], t[1]),
+        )[:limit]
+        chosen = [i for _, i in ranked]
+        edges = store.list_edges_between(chosen)
+        topology = analyze_nodes(chosen, edges, telemetry=telemetry, trigger=trigger, exact_limit=exact_limit)
+        arcs = [(e.source_id, e.target_id) for e in edges if e.edge_type in DIRECTED_KINDS]
+        results = [
+            {
+                **node_view(nodes[i]),
+                "score": _rounded(score),
+                "relevance": _rounded(relevance[i]),
+                "hop": hop_of[i],
+                "via": via.get(i),
+            }
+            for score, i in ranked
+        ]
     if chosen and record:
-        when = now()
-        store.record_access(chosen, when)
-        walked = [via[i]["edge_id"] for i in chosen if i in via]
-        if walked:
-            store.record_activation(walked, when)
+        store.record_retrieval(chosen, [via[i]["edge_id"] for i in chosen if i in via], now())
     return {
         "status": "ok",
         "query": query,

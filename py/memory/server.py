@@ -1,7 +1,8 @@
 """The MCP server, on the official SDK's low-level ``Server`` (tools with explicit JSON
 Schemas and structured output): stdio by default, streamable HTTP on 127.0.0.1 as an
-option. Tool calls run one at a time in a worker thread (the store is synchronous), so
-the event loop stays responsive; a call that fails returns an MCP tool error
+option. Tool calls run in worker threads (the store is synchronous), so the event loop
+stays responsive: one at a time on an SQLite store, up to the pool size at once on a
+PostgreSQL store (each thread has its own connection and transaction); a call that fails returns an MCP tool error
 (``isError``) with a clear message and writes nothing — the server never crashes on
 input.
 """
@@ -55,7 +56,7 @@ def _error(message: str) -> types.CallToolResult:
 def build_server(memory: Memory) -> Server[Any]:
     """An MCP server exposing ``memory``'s tools."""
     tools = tool_list()
-    lock = anyio.Lock()
+    limiter = anyio.CapacityLimiter(max(1, memory.store.parallel_calls))
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tools)
@@ -63,8 +64,7 @@ def build_server(memory: Memory) -> Server[Any]:
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name, arguments = params.name, params.arguments
         try:
-            async with lock:
-                result = await anyio.to_thread.run_sync(lambda: call(memory, name, arguments))
+            result = await anyio.to_thread.run_sync(lambda: call(memory, name, arguments), limiter=limiter)
         except InvalidInput as exc:
             return _error(f"{name}: {exc}")
         except StoreUnavailable as exc:

@@ -195,21 +195,20 @@ class Memory:
         top_k = _int(args, "top_k", limit, 1, MAX_LIMIT)
         hops = _int(args, "expand_hops", 1, 0, MAX_HOPS)
         node_types = _node_types(args.get("node_types"))
-        with self.store.transaction() if record else self.store.reading():
-            return retrieve_context(
-                self.store,
-                query,
-                telemetry=self.telemetry,
-                now=self.clock,
-                limit=limit,
-                top_k=top_k,
-                expand_hops=hops,
-                node_types=node_types,
-                embedder=self.embedder,
-                trigger=trigger,
-                record=record,
-                exact_limit=self.exact_limit,
-            )
+        return retrieve_context(
+            self.store,
+            query,
+            telemetry=self.telemetry,
+            now=self.clock,
+            limit=limit,
+            top_k=top_k,
+            expand_hops=hops,
+            node_types=node_types,
+            embedder=self.embedder,
+            trigger=trigger,
+            record=record,
+            exact_limit=self.exact_limit,
+        )
 
     def analyze_topology(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """The canonical topology of ``node_ids``, of what ``query`` retrieves, or of the whole

@@ -5,8 +5,9 @@ lexical search, the edges touching a set of nodes (expansion) and the edges betw
 set of nodes (the topology's node universe). Writes happen inside ``transaction()``:
 all of a transaction or none of it. Deleting a node deletes its edges.
 
-Backends: ``SQLiteStore`` (the embedded default: one file) and ``InMemoryStore``
-(tests). The contract suite in ``tests/test_memory_store.py`` runs against each.
+Backends: ``SQLiteStore`` (the embedded default: one file), ``PostgresStore`` (one
+database shared by many processes) and ``InMemoryStore`` (tests). The contract suite in
+``tests/test_memory_store.py`` runs against each.
 
 >>> tokenize("What drives Revenue? (R&D, rev-share, Café)")
 ['what', 'drives', 'revenue', 'r', 'd', 'rev', 'share', 'cafe']
@@ -61,6 +62,8 @@ class Store(abc.ABC):
     kind = "store"
     #: how deep transaction()/reading() calls are nested (0: none open); implementations keep it
     _depth = 0
+    #: how many calls the MCP server may run on this store at once (threads)
+    parallel_calls = 1
 
     def _joined(self) -> Iterator[None]:
         """The body of a transaction()/reading() opened inside another: it joins the outer
@@ -108,6 +111,16 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def record_access(self, node_ids: Iterable[str], when: str) -> None:
         """Count one access of each node and set its ``last_accessed_at``."""
+
+    def record_retrieval(self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str) -> None:
+        """What one retrieval records, together: the access of the nodes it returned and
+        the activation of the edges it walked (a backend may let these run side by side)."""
+        nodes, edges = list(node_ids), list(edge_ids)
+        with self.transaction():
+            if nodes:
+                self.record_access(nodes, when)
+            if edges:
+                self.record_activation(edges, when)
 
     # -- edges
     @abc.abstractmethod
@@ -162,11 +175,12 @@ class Store(abc.ABC):
         self.close()
 
 
+#: the environment variable naming the store when ``--store`` is not given
+STORE_VARIABLE = "BENDSCOPE_MEMORY_STORE"
+
+
 def default_store_path() -> Path:
-    """Where the store lives when none is named: the user's data directory."""
-    override = os.environ.get("BENDSCOPE_MEMORY_STORE")
-    if override:
-        return Path(override)
+    """Where the embedded store lives when none is named: the user's data directory."""
     if sys.platform == "win32":
         base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
     elif sys.platform == "darwin":
@@ -176,30 +190,45 @@ def default_store_path() -> Path:
     return base / "bendscope" / "memory.sqlite3"
 
 
-def open_store(location: str | os.PathLike[str] | None = None) -> Store:
-    """Open the store a path or URL names: ``sqlite:///path``, a bare path, ``:memory:``
-    (a fresh in-memory store), or None for the default file in the user's data directory."""
+def open_store(location: str | os.PathLike[str] | None = None, *, pool_size: int | None = None) -> Store:
+    """Open the store a path or URL names: ``postgresql://…`` (or ``postgres://…``: a
+    PostgreSQL database, shared by many processes; ``pool_size`` connections per process,
+    also given as the URL parameter ``?pool_size=N``), ``sqlite:///path``, a bare path,
+    ``:memory:`` (a fresh in-memory store), or None: ``$BENDSCOPE_MEMORY_STORE`` when set
+    (any of these), else the SQLite file in the user's data directory."""
     from .inmemory_store import InMemoryStore
     from .sqlite_store import SQLiteStore
 
     if location is None:
+        named = os.environ.get(STORE_VARIABLE)
+        if named:
+            return open_store(named, pool_size=pool_size)
         default = default_store_path()
         default.parent.mkdir(parents=True, exist_ok=True)
         return SQLiteStore(default)
     text = os.fspath(location)
     if not text.strip():
-        raise InvalidInput("the store location is empty: give a path, sqlite:///path or :memory:")
+        raise InvalidInput("the store location is empty: give a path, sqlite:///path, postgresql://… or :memory:")
+    scheme_match = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", text)
+    scheme = scheme_match.group(1).lower() if scheme_match else None
+    if pool_size is not None and scheme not in ("postgresql", "postgres"):
+        raise InvalidInput("a pool size applies to a PostgreSQL store (postgresql://…) only")
     if text in (":memory:", "memory:"):
         return InMemoryStore()
-    if text.startswith("sqlite://"):
+    if scheme in ("postgresql", "postgres"):
+        try:
+            from .postgres_store import PostgresStore
+        except ImportError:
+            raise InvalidInput("a PostgreSQL store needs psycopg: pip install 'bendscope[postgresql]'") from None
+        return PostgresStore(text, pool_size=pool_size)
+    if scheme == "sqlite":
         file = text[len("sqlite://") :]  # sqlite:///abs/path.sqlite3 → /abs/path.sqlite3
         if not file.startswith("/"):
             raise InvalidInput(f"a sqlite URL is sqlite:///absolute/path, got {text!r}")
         return SQLiteStore(file)
-    scheme = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", text)
-    if scheme:
+    if scheme is not None:
         raise InvalidInput(
-            f"store URLs of scheme {scheme.group(1)!r} are not supported yet (use a path or sqlite:///path)"
+            f"store URLs of scheme {scheme!r} are not supported (use a path, sqlite:///path or postgresql://…)"
         )
     return SQLiteStore(text)
 

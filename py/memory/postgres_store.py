@@ -1,0 +1,631 @@
+"""The shared store: PostgreSQL through psycopg 3, with a psycopg_pool connection pool.
+
+For many agents on several machines: one database that many server processes (and the
+threads of each) use at once.
+
+* **Concurrency.** Write transactions take one transaction-scoped advisory lock in
+  exclusive mode before their first statement, so they run one after another across
+  every process (as SQLite's ``BEGIN IMMEDIATE`` does): a read-modify-write such as
+  ``store_node`` merging fields into an existing node never loses a concurrent update.
+  Reads run in ``REPEATABLE READ READ ONLY`` snapshots and never wait. The access
+  counters retrieval updates take the same lock in shared mode and lock their rows in id
+  order, so retrievals count in parallel with each other, never deadlock, and never
+  interleave with a writer. Each thread has its own connection from the pool while a
+  transaction is open, so one process can serve ``pool_size`` calls at once.
+* **Search.** PostgreSQL's own text search finds the candidates: each node keeps a
+  ``tsvector`` of its index terms (GIN index) matched with a ``tsquery``. Terms are the
+  store's own tokens (``store.tokenize``, FTS5's unicode61 rules), and the nodes are
+  ranked by BM25 computed in SQL from per-node term counts, document lengths and the
+  document frequencies kept in ``terms`` — the same formula, in the same floating-point
+  order, as the other stores, so both backends return the same answers. Frequencies and
+  the corpus totals are updated once per transaction (not per row), so a bulk import
+  does not rewrite one counter row per node.
+* **Schema.** A version in ``bendscope_meta``, migrations applied on open under the lock;
+  a schema holding other tables, or a newer version, is refused.
+
+Sets of ids of any size go as one array parameter (``= ANY(%s)``), never spliced into SQL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import re
+import threading
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+import psycopg_pool
+from psycopg.types.json import Jsonb
+
+from .errors import InvalidInput, NotFound, StoreUnavailable
+from .records import MemoryEdge, MemoryNode
+from .store import Store, fold, query_words, tokenize
+
+#: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1 (one transaction)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        'CREATE TABLE bendscope_meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL)',
+        """CREATE TABLE nodes (
+            id text COLLATE "C" PRIMARY KEY,
+            content text NOT NULL,
+            node_type text COLLATE "C" NOT NULL CHECK (node_type IN ('episodic', 'semantic', 'procedural')),
+            confidence double precision NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+            metadata text NOT NULL DEFAULT '{}',
+            source text COLLATE "C" NOT NULL DEFAULT '',
+            access_count bigint NOT NULL DEFAULT 0,
+            created_at text NOT NULL,
+            updated_at text NOT NULL,
+            last_accessed_at text,
+            terms tsvector NOT NULL,
+            term_counts jsonb NOT NULL,
+            term_total integer NOT NULL
+        )""",
+        "CREATE INDEX nodes_by_type ON nodes (node_type, id)",
+        "CREATE INDEX nodes_by_source ON nodes (source, id)",
+        "CREATE INDEX nodes_by_terms ON nodes USING gin (terms)",
+        """CREATE TABLE edges (
+            id text COLLATE "C" PRIMARY KEY,
+            source_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+            target_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+            edge_type text COLLATE "C" NOT NULL,
+            weight double precision NOT NULL,
+            metadata text NOT NULL DEFAULT '{}',
+            created_at text NOT NULL,
+            last_activated_at text
+        )""",
+        "CREATE INDEX edges_by_source ON edges (source_id, target_id)",
+        "CREATE INDEX edges_by_target ON edges (target_id, source_id)",
+        'CREATE TABLE terms (term text COLLATE "C" PRIMARY KEY, df bigint NOT NULL)',
+        """CREATE TABLE corpus (
+            one boolean PRIMARY KEY DEFAULT true CHECK (one),
+            nodes bigint NOT NULL, tokens bigint NOT NULL, edges bigint NOT NULL
+        )""",
+        "INSERT INTO corpus (nodes, tokens, edges) VALUES (0, 0, 0)",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+DEFAULT_POOL_SIZE = 4
+MAX_POOL_SIZE = 256
+CONNECT_TIMEOUT_S = 10
+#: how long a transaction waits for the write lock before it says the store is busy
+LOCK_TIMEOUT_MS = 20_000
+#: as in the SQLite store: a query word in more nodes than this is "common" (see ``search``)
+COMMON_DF = 2_000
+#: index terms longer than this (UTF-8 bytes) are indexed by a digest (PostgreSQL's lexemes
+#: are at most 2,046 bytes); a digest can never equal a real term, which has no "~"
+MAX_LEXEME_BYTES = 1_000
+K1, B = 1.2, 0.75  # BM25 parameters, as FTS5's bm25()
+MIN_IDF = 1e-6  # FTS5 clamps the IDF of terms in more than half the rows to this
+
+_NODE_COLUMNS = (
+    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at"
+)
+_EDGE_COLUMNS = "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at"
+_OWN_PARAMETERS = ("pool_size",)
+_READ, _COUNT, _WRITE = 0, 1, 2  # what a transaction may do
+
+
+def lexeme(term: str) -> str:
+    """A folded term as it is stored in the tsvector: itself, or a digest when too long.
+
+    >>> lexeme("revenue")
+    'revenue'
+    >>> lexeme("x" * 2000)[:5], len(lexeme("x" * 2000))
+    ('~5c0e', 65)
+    """
+    if len(term.encode("utf-8")) <= MAX_LEXEME_BYTES:
+        return term
+    return "~" + hashlib.sha256(term.encode("utf-8")).hexdigest()
+
+
+def tsquery(lexemes: Iterable[str], operator: str) -> str:
+    """A tsquery of quoted lexemes joined by ``|`` or ``&`` (nothing read as syntax).
+
+    >>> tsquery(["it's", "a"], "|")
+    "'it''s' | 'a'"
+    """
+    quoted = ("'" + item.replace("\\", "\\\\").replace("'", "''") + "'" for item in lexemes)
+    return f" {operator} ".join(quoted)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _node(row: tuple[Any, ...]) -> MemoryNode:
+    return MemoryNode(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7], row[8], row[9])
+
+
+def _edge(row: tuple[Any, ...]) -> MemoryEdge:
+    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7])
+
+
+def _unique(ids: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
+
+
+def split_url(url: str) -> tuple[str, dict[str, str]]:
+    """A store URL's libpq part and the store's own parameters (``pool_size``).
+
+    >>> split_url("postgresql://me@db:5433/memory?pool_size=8&sslmode=require")
+    ('postgresql://me@db:5433/memory?sslmode=require', {'pool_size': '8'})
+    """
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    own = {k: v for k, v in query if k in _OWN_PARAMETERS}
+    rest = [(k, v) for k, v in query if k not in _OWN_PARAMETERS]
+    return urlunsplit(parts._replace(query=urlencode(rest))), own
+
+
+def display_url(url: str) -> str:
+    """The URL without its password (for messages).
+
+    >>> display_url("postgresql://me:secret@db/memory?password=x")
+    'postgresql://me@db/memory'
+    """
+    parts = urlsplit(url)
+    netloc = parts.netloc.rsplit("@", 1)
+    if len(netloc) == 2:
+        user = netloc[0].split(":", 1)[0]
+        host = f"{user}@{netloc[1]}"
+    else:
+        host = netloc[0]
+    return urlunsplit(parts._replace(netloc=host, query=""))
+
+
+def pool_size_from(value: str | int | None) -> int:
+    """The pool size option: a whole number from 1 to MAX_POOL_SIZE."""
+    if value is None:
+        return DEFAULT_POOL_SIZE
+    try:
+        size = int(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"pool_size must be a whole number from 1 to {MAX_POOL_SIZE}, got {value!r}") from None
+    if not 1 <= size <= MAX_POOL_SIZE:
+        raise InvalidInput(f"pool_size must be from 1 to {MAX_POOL_SIZE}, got {size}")
+    return size
+
+
+class _Delta:
+    """What a write transaction changes in the search statistics, applied once at commit."""
+
+    def __init__(self) -> None:
+        self.df: Counter[str] = Counter()
+        self.nodes = 0
+        self.tokens = 0
+        self.edges = 0
+
+    def add(self, counts: dict[str, int], total: int, sign: int) -> None:
+        for term in counts:
+            self.df[term] += sign
+        self.nodes += sign
+        self.tokens += sign * total
+
+    def __bool__(self) -> bool:
+        return bool(self.nodes or self.tokens or self.edges or any(self.df.values()))
+
+
+class PostgresStore(Store):
+    """A store in a PostgreSQL database (the schema named by the connection's search_path)."""
+
+    kind = "postgresql"
+
+    def __init__(self, url: str, *, pool_size: int | None = None) -> None:
+        conninfo, own = split_url(url)
+        self.url = display_url(url)
+        self.pool_size = pool_size_from(pool_size if pool_size is not None else own.get("pool_size"))
+        self.parallel_calls = self.pool_size
+        self.common_df = COMMON_DF
+        self._local = threading.local()
+        try:
+            with psycopg.connect(conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+                schema = conn.execute("SELECT current_schema()").fetchone()
+                if schema is None or schema[0] is None:
+                    raise StoreUnavailable("its search_path names no schema that exists")
+                self.schema = str(schema[0])
+                digest = hashlib.sha256(f"bendscope-memory:{self.schema}".encode()).digest()
+                self._lock_key = int.from_bytes(digest[:8], "big", signed=True)
+                self._migrate(conn)
+            self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[tuple[Any, ...]]] = psycopg_pool.ConnectionPool(
+                conninfo,
+                min_size=1,
+                max_size=self.pool_size,
+                kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+                open=False,
+                timeout=LOCK_TIMEOUT_MS / 1000 + 10,
+                name="bendscope-memory",
+            )
+            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        except StoreUnavailable as exc:
+            raise StoreUnavailable(f"cannot open the memory store {self.url}: {exc}") from None
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise StoreUnavailable(f"cannot open the memory store {self.url}: {_message(exc)}") from None
+
+    # ------------------------------------------------------------ per-thread state
+    @property
+    def _depth(self) -> int:
+        return int(getattr(self._local, "depth", 0))
+
+    @_depth.setter
+    def _depth(self, value: int) -> None:
+        self._local.depth = value
+
+    @property
+    def _conn(self) -> psycopg.Connection[tuple[Any, ...]]:
+        conn: psycopg.Connection[tuple[Any, ...]] | None = getattr(self._local, "conn", None)
+        if conn is None:
+            raise RuntimeError("no transaction is open on this thread")
+        return conn
+
+    # ------------------------------------------------------------ schema
+    def _migrate(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
+            found = conn.execute("SELECT to_regclass('bendscope_meta')").fetchone()
+            if found is None or found[0] is None:
+                tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").fetchone()
+                if tables and tables[0]:
+                    raise StoreUnavailable(
+                        f"schema {self.schema!r} holds other tables: it is not a memory store "
+                        "(choose another database or schema)"
+                    )
+                version = 0
+            else:
+                row = conn.execute("SELECT value FROM bendscope_meta WHERE key = 'schema_version'").fetchone()
+                version = int(row[0]) if row else 0
+            if version > SCHEMA_VERSION:
+                raise StoreUnavailable(
+                    f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
+                )
+            for step in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[step]:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO bendscope_meta (key, value) VALUES ('schema_version', %s) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (str(step + 1),),
+                )
+
+    @property
+    def schema_version(self) -> int:
+        row = self._query("SELECT value FROM bendscope_meta WHERE key = 'schema_version'")
+        return int(row[0][0])
+
+    # ------------------------------------------------------------ transactions
+    @contextlib.contextmanager
+    def _open(self, mode: int, begin: str, lock: str | None) -> Iterator[None]:
+        """Open a transaction on a pooled connection for this thread (``lock``: the
+        advisory lock function to take first), commit it at the end, roll it back on error.
+        Nested calls join the open one; ``mode`` (READ < COUNT < WRITE) says what the
+        body may do, and a nested call may not do more than the transaction it joins."""
+        if self._depth:
+            if mode > self._local.mode:
+                raise RuntimeError("a write cannot join a read-only transaction: finish the reading first")
+            yield from self._joined()
+            return
+        try:
+            with self._pool.connection() as conn:
+                self._local.conn = conn
+                self._local.mode = mode
+                self._local.delta = _Delta()
+                self._depth = 1
+                try:
+                    conn.execute(begin)
+                    if lock is not None:
+                        conn.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}")
+                        conn.execute(f"SELECT {lock}(%s)", (self._lock_key,))
+                    yield
+                    self._apply(self._local.delta)
+                    conn.execute("COMMIT")
+                except BaseException:
+                    with contextlib.suppress(psycopg.Error):
+                        conn.execute("ROLLBACK")
+                    raise
+                finally:
+                    self._depth = 0
+                    self._local.conn = None
+                    self._local.delta = None
+        except psycopg.errors.LockNotAvailable:
+            raise StoreUnavailable(
+                f"{self.url} is busy: another writer has held its write lock for over "
+                f"{LOCK_TIMEOUT_MS / 1000:g} s; try again"
+            ) from None
+        except psycopg_pool.PoolTimeout:
+            raise StoreUnavailable(f"{self.url} is busy: no free connection in the pool; try again") from None
+        except psycopg.Error as exc:
+            raise StoreUnavailable(f"{self.url}: {_message(exc)}") from None
+
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        """A write transaction: exclusive across every process using this store."""
+        return self._open(_WRITE, "BEGIN ISOLATION LEVEL READ COMMITTED", "pg_advisory_xact_lock")
+
+    def reading(self) -> contextlib.AbstractContextManager[None]:
+        """A snapshot: every read inside sees one committed state, and waits for no writer."""
+        return self._open(_READ, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", None)
+
+    def _counting(self) -> contextlib.AbstractContextManager[None]:
+        """A transaction that only increments counters: shared with other counting ones."""
+        return self._open(_COUNT, "BEGIN ISOLATION LEVEL READ COMMITTED", "pg_advisory_xact_lock_shared")
+
+    def _apply(self, delta: _Delta) -> None:
+        """Write a transaction's statistics changes: one statement per table."""
+        if not delta:
+            return
+        changed = sorted((term, count) for term, count in delta.df.items() if count)
+        if changed:
+            terms = [term for term, _ in changed]
+            self._conn.execute(
+                "INSERT INTO terms (term, df) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
+                "ON CONFLICT (term) DO UPDATE SET df = terms.df + excluded.df",
+                (terms, [count for _, count in changed]),
+            )
+            self._conn.execute("DELETE FROM terms WHERE term = ANY(%s::text[]) AND df <= 0", (terms,))
+        self._conn.execute(
+            "UPDATE corpus SET nodes = nodes + %s, tokens = tokens + %s, edges = edges + %s",
+            (delta.nodes, delta.tokens, delta.edges),
+        )
+
+    @property
+    def _delta(self) -> _Delta:
+        delta: _Delta = self._local.delta
+        return delta
+
+    def _query(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        with self.reading():
+            return self._conn.execute(sql, params).fetchall()
+
+    # ------------------------------------------------------------ nodes
+    def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
+        rows = self._query(
+            f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id = ANY(%s::text[]) ORDER BY id", (_unique(node_ids),)
+        )
+        return {row[0]: _node(row) for row in rows}
+
+    def put_node(self, node: MemoryNode) -> None:
+        tokens = [lexeme(t) for t in tokenize(node.content)]
+        counts = dict(Counter(tokens))
+        with self.transaction():
+            row = self._conn.execute(
+                "WITH old AS (SELECT term_counts, term_total FROM nodes WHERE id = %(id)s), "
+                f"new AS (INSERT INTO nodes ({_NODE_COLUMNS}, terms, term_counts, term_total) VALUES "
+                "(%(id)s, %(content)s, %(node_type)s, %(confidence)s, %(metadata)s, %(source)s, %(access_count)s, "
+                "%(created_at)s, %(updated_at)s, %(last_accessed_at)s, array_to_tsvector(%(terms)s::text[]), "
+                "%(counts)s, %(total)s) "
+                "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
+                "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
+                "access_count = excluded.access_count, created_at = excluded.created_at, "
+                "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at, "
+                "terms = excluded.terms, term_counts = excluded.term_counts, term_total = excluded.term_total "
+                "RETURNING 1) "
+                "SELECT old.term_counts, old.term_total FROM old",
+                {
+                    "id": node.id,
+                    "content": node.content,
+                    "node_type": node.node_type,
+                    "confidence": node.confidence,
+                    "metadata": _json(node.metadata),
+                    "source": node.source,
+                    "access_count": node.access_count,
+                    "created_at": node.created_at,
+                    "updated_at": node.updated_at,
+                    "last_accessed_at": node.last_accessed_at,
+                    "terms": sorted(counts),
+                    "counts": Jsonb(counts),
+                    "total": len(tokens),
+                },
+            ).fetchone()
+            if row is not None:
+                self._delta.add(row[0], int(row[1]), -1)
+            self._delta.add(counts, len(tokens), +1)
+
+    def delete_node(self, node_id: str) -> list[str]:
+        with self.transaction():
+            edges = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT id FROM edges WHERE source_id = %s UNION SELECT id FROM edges WHERE target_id = %s "
+                    "ORDER BY id",
+                    (node_id, node_id),
+                )
+            ]
+            row = self._conn.execute(
+                "DELETE FROM nodes WHERE id = %s RETURNING term_counts, term_total", (node_id,)
+            ).fetchone()  # edges go by ON DELETE CASCADE
+            if row is not None:
+                self._delta.add(row[0], int(row[1]), -1)
+                self._delta.edges -= len(edges)
+        return edges if row is not None else []
+
+    def list_nodes(
+        self, *, node_type: str | None = None, source: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[MemoryNode]:
+        rows = self._query(
+            f"SELECT {_NODE_COLUMNS} FROM nodes WHERE (%(type)s::text IS NULL OR node_type = %(type)s) "
+            "AND (%(source)s::text IS NULL OR source = %(source)s) ORDER BY id LIMIT %(limit)s OFFSET %(offset)s",
+            {"type": node_type, "source": source, "limit": limit, "offset": offset},
+        )
+        return [_node(row) for row in rows]
+
+    def node_ids(self) -> list[str]:
+        return [row[0] for row in self._query("SELECT id FROM nodes ORDER BY id")]
+
+    def record_access(self, node_ids: Iterable[str], when: str) -> None:
+        with self._counting():
+            self._conn.execute(
+                "WITH locked AS (SELECT id FROM nodes WHERE id = ANY(%s::text[]) ORDER BY id FOR UPDATE) "
+                "UPDATE nodes SET access_count = access_count + 1, last_accessed_at = %s "
+                "FROM locked WHERE nodes.id = locked.id",
+                (_unique(node_ids), when),
+            )
+
+    def record_retrieval(self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str) -> None:
+        """Both counters in one transaction that runs beside other retrievals (shared lock)."""
+        with self._counting():
+            self.record_access(node_ids, when)
+            self.record_activation(edge_ids, when)
+
+    # ------------------------------------------------------------ edges
+    def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE id = ANY(%s::text[]) ORDER BY id", (_unique(edge_ids),)
+        )
+        return {row[0]: _edge(row) for row in rows}
+
+    def put_edge(self, edge: MemoryEdge) -> None:
+        with self.transaction():
+            row = self._conn.execute(
+                f"INSERT INTO edges ({_EDGE_COLUMNS}) SELECT %(id)s, %(source)s, %(target)s, %(type)s, %(weight)s, "
+                "%(metadata)s, %(created_at)s, %(last_activated_at)s "
+                "WHERE EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
+                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s) "
+                "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
+                "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
+                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at "
+                "RETURNING (xmax = 0)",
+                {
+                    "id": edge.id,
+                    "source": edge.source_id,
+                    "target": edge.target_id,
+                    "type": edge.edge_type,
+                    "weight": edge.weight,
+                    "metadata": _json(edge.metadata),
+                    "created_at": edge.created_at,
+                    "last_activated_at": edge.last_activated_at,
+                },
+            ).fetchone()  # (xmax = 0): the row was inserted, not updated
+            if row is None:
+                raise NotFound(f"edge {edge.id!r}: its source or target node does not exist")
+            self._delta.edges += bool(row[0])
+
+    def delete_edge(self, edge_id: str) -> bool:
+        with self.transaction():
+            found = self._conn.execute("DELETE FROM edges WHERE id = %s RETURNING 1", (edge_id,)).fetchone()
+            self._delta.edges -= found is not None
+        return found is not None
+
+    def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id = ANY(%(ids)s::text[]) "
+            "AND target_id = ANY(%(ids)s::text[]) ORDER BY id",
+            {"ids": _unique(node_ids)},
+        )
+        return [_edge(row) for row in rows]
+
+    def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id = ANY(%(ids)s::text[]) "
+            f"UNION SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id = ANY(%(ids)s::text[]) ORDER BY id",
+            {"ids": _unique(node_ids)},
+        )
+        return [_edge(row) for row in rows]
+
+    def all_edges(self) -> list[MemoryEdge]:
+        return [_edge(row) for row in self._query(f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY id")]
+
+    def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
+        with self._counting():
+            self._conn.execute(
+                "WITH locked AS (SELECT id FROM edges WHERE id = ANY(%s::text[]) ORDER BY id FOR UPDATE) "
+                "UPDATE edges SET last_activated_at = %s FROM locked WHERE edges.id = locked.id",
+                (_unique(edge_ids), when),
+            )
+
+    # ------------------------------------------------------------ search and size
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """BM25 over the nodes PostgreSQL's text search matches, as the other stores rank.
+
+        The query's words become a ``tsquery`` over the ``terms`` GIN index; each matching
+        node is scored in SQL with FTS5's bm25() formula (IDF from ``terms``, length from
+        ``corpus``). As in the SQLite store, a word in more than ``common_df`` nodes is
+        "common": with rarer words in the query, the candidates are the nodes matching
+        those (scored over every word); a query of common words only takes the nodes
+        holding all of them; too few candidates are topped up from the nodes matching any
+        word. Without common words the ranking is exactly BM25 over every match."""
+        words = query_words(query)
+        if not words or limit <= 0:
+            return []
+        terms = [lexeme(fold(w)) for w in words]
+        with self.reading():
+            totals = self._conn.execute("SELECT nodes, tokens FROM corpus").fetchone()
+            if totals is None or not totals[0]:
+                return []
+            n, tokens = int(totals[0]), int(totals[1])
+            frequency: dict[str, int] = dict(
+                self._conn.execute("SELECT term, df FROM terms WHERE term = ANY(%s::text[])", (terms,)).fetchall()
+            )
+            known = [t for t in terms if frequency.get(t, 0) > 0]
+            if not known:
+                return []
+            idfs = []
+            for term in known:
+                df = frequency[term]
+                idf = math.log((n - df + 0.5) / (df + 0.5))
+                idfs.append(idf if idf > 0 else MIN_IDF)
+            score = _Scorer(self._conn, known, idfs, tokens / n)
+            common = [t for t in known if frequency[t] > self.common_df]
+            rare = [t for t in known if t not in common]
+            if not common:
+                hits = score(tsquery(known, "|"), limit)
+            elif rare:
+                hits = score(tsquery(rare, "|"), limit)
+            else:
+                hits = score(tsquery(known, "&"), limit)
+            if len(hits) < limit and common:
+                seen = {node_id for node_id, _ in hits}
+                hits += [hit for hit in score(tsquery(known, "|"), limit) if hit[0] not in seen]
+        ranked = sorted(hits, key=lambda h: (-h[1], h[0]))
+        return [hit for hit in ranked[:limit] if hit[1] > 0]
+
+    def counts(self) -> tuple[int, int]:
+        row = self._query("SELECT nodes, edges FROM corpus")[0]
+        return int(row[0]), int(row[1])
+
+    def close(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.close()
+
+
+class _Scorer:
+    """Scores the nodes matching a tsquery: the sum, in query order, of each word's
+    ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / average))`` — evaluated in the
+    same order as the in-memory store's Python, so the doubles come out identical."""
+
+    SQL = (
+        "SELECT n.id, s.score FROM nodes n CROSS JOIN LATERAL ("
+        " SELECT sum(q.idf * c.tf * %(k1p1)s / (c.tf + %(k1)s * (%(omb)s + %(b)s * n.term_total / %(avg)s))"
+        " ORDER BY q.ord) AS score"
+        " FROM unnest(%(terms)s::text[], %(idfs)s::float8[]) WITH ORDINALITY AS q(term, idf, ord)"
+        " CROSS JOIN LATERAL (SELECT (n.term_counts ->> q.term)::float8 AS tf) c WHERE c.tf IS NOT NULL"
+        ") s WHERE n.terms @@ %(match)s::tsquery ORDER BY s.score DESC, n.id LIMIT %(limit)s"
+    )
+
+    def __init__(
+        self, conn: psycopg.Connection[tuple[Any, ...]], terms: list[str], idfs: list[float], average: float
+    ) -> None:
+        self.conn = conn
+        self.params: dict[str, Any] = {
+            "terms": terms,
+            "idfs": idfs,
+            "avg": average,
+            "k1": K1,
+            "k1p1": K1 + 1,
+            "omb": 1 - B,
+            "b": B,
+        }
+
+    def __call__(self, match: str, limit: int) -> list[tuple[str, float]]:
+        rows = self.conn.execute(self.SQL, {**self.params, "match": match, "limit": limit}).fetchall()
+        return [(str(row[0]), float(row[1])) for row in rows]
+
+
+def _message(exc: BaseException) -> str:
+    """A psycopg error as one line, without connection secrets."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return re.sub(r"password=\S+", "password=…", text)

@@ -1,0 +1,50 @@
+"""Fixtures shared by the CPython tests: the memory store on every backend, and the
+throwaway PostgreSQL server (one per test session, started on first use, stopped at
+the end) that the PostgreSQL backend runs against."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+
+import pytest
+from pg_cluster import Cluster
+
+from memory.inmemory_store import InMemoryStore
+from memory.sqlite_store import SQLiteStore
+from memory.store import Store
+
+BACKENDS = ["sqlite", "memory", "postgresql"]
+_names = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Cluster]:
+    """A PostgreSQL server on 127.0.0.1 (a free port) in a temporary directory."""
+    cluster = Cluster()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres: Cluster) -> str:
+    """The URL of a fresh, empty database on the test server."""
+    return postgres.create_database(f"t{next(_names)}")
+
+
+@pytest.fixture(params=BACKENDS)
+def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[Store]:
+    """A fresh, empty store of each backend: the contract suites run against all three."""
+    made: Store
+    if request.param == "sqlite":
+        made = SQLiteStore(tmp_path / "m.sqlite3")
+    elif request.param == "memory":
+        made = InMemoryStore()
+    else:
+        from memory.postgres_store import PostgresStore
+
+        made = PostgresStore(request.getfixturevalue("postgres_url"), pool_size=2)
+    yield made
+    made.close()

@@ -1,0 +1,297 @@
+"""What is particular to the PostgreSQL store (the shared contract is in
+test_memory_store.py and test_memory_service.py, run on every backend): its schema and
+migrations, search statistics kept exact, BM25 equal to the in-memory store's, the write
+lock across processes and threads, counters beside writers, and clear errors."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from memory import Memory
+from memory.errors import InvalidInput, NotFound, StoreUnavailable
+from memory.inmemory_store import InMemoryStore
+from memory.postgres_store import SCHEMA_VERSION, PostgresStore, lexeme
+from memory.records import MemoryEdge, MemoryNode
+from memory.store import tokenize
+
+ROOT = Path(__file__).resolve().parents[1]
+T = "2026-11-30T10:00:00.000Z"
+
+
+def node(node_id: str, content: str = "", **kw) -> MemoryNode:
+    return MemoryNode(node_id, content or f"content of {node_id}", created_at=T, updated_at=T, **kw)
+
+
+def edge(edge_id: str, a: str, b: str, edge_type: str = "causal") -> MemoryEdge:
+    return MemoryEdge(edge_id, a, b, edge_type, created_at=T)
+
+
+def statistics_match(url: str) -> None:
+    """The kept term frequencies and totals equal those recomputed from the nodes."""
+    with psycopg.connect(url) as conn:
+        kept = dict(conn.execute("SELECT term, df FROM terms").fetchall())
+        fresh = dict(
+            conn.execute("SELECT k, count(*) FROM nodes, jsonb_object_keys(term_counts) AS k GROUP BY k").fetchall()
+        )
+        assert kept == fresh
+        totals = conn.execute("SELECT nodes, tokens, edges FROM corpus").fetchone()
+        counted = conn.execute(
+            "SELECT (SELECT count(*) FROM nodes), (SELECT coalesce(sum(term_total), 0) FROM nodes), "
+            "(SELECT count(*) FROM edges)"
+        ).fetchone()
+        assert totals == counted
+
+
+def test_schema_version_reopen_and_refusals(postgres, postgres_url):
+    with PostgresStore(postgres_url) as store:
+        store.put_node(node("a", "kept across reopening"))
+        assert store.schema_version == SCHEMA_VERSION
+    with PostgresStore(postgres_url) as store:
+        assert [i for i, _ in store.search("reopening", 5)] == ["a"]
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("UPDATE bendscope_meta SET value = %s WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    with pytest.raises(StoreUnavailable, match="newer version"):
+        PostgresStore(postgres_url)
+    foreign = postgres.create_database("foreign_tables")
+    with psycopg.connect(foreign, autocommit=True) as conn:
+        conn.execute("CREATE TABLE invoices (x int)")
+    with pytest.raises(StoreUnavailable, match="not a memory store"):
+        PostgresStore(foreign)
+
+
+def test_a_schema_per_store_through_the_search_path(postgres_url):
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA team_a")
+        conn.execute("CREATE SCHEMA team_b")
+    a = PostgresStore(postgres_url + "?options=-csearch_path%3Dteam_a")
+    b = PostgresStore(postgres_url + "?options=-csearch_path%3Dteam_b")
+    a.put_node(node("x", "only in team a"))
+    assert b.counts() == (0, 0) and a.counts() == (1, 0) and a.schema == "team_a"
+    a.close()
+    b.close()
+    with pytest.raises(StoreUnavailable, match="no schema"):
+        PostgresStore(postgres_url + "?options=-csearch_path%3Dmissing")
+
+
+def test_search_statistics_stay_exact_through_every_change(postgres_url):
+    rng = random.Random(3)
+    vocabulary = [f"w{i}" for i in range(40)] + ["Café", "naïve", "东京"]
+    with PostgresStore(postgres_url) as store:
+        for step in range(300):
+            action = rng.random()
+            ids = [f"n{i}" for i in range(30)]
+            if action < 0.5:
+                text = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(0, 12))) or "-"
+                store.put_node(node(rng.choice(ids), text))
+            elif action < 0.7:
+                a, b = rng.choice(ids), rng.choice(ids)
+                with contextlib.suppress(NotFound):  # an end deleted earlier: refused, nothing changes
+                    store.put_edge(edge(f"e{rng.randrange(40)}", a, b))
+            elif action < 0.8:
+                store.delete_node(rng.choice(ids))
+            elif action < 0.9:
+                store.delete_edge(f"e{rng.randrange(40)}")
+            else:  # a failed transaction leaves the statistics as they were
+                with pytest.raises(RuntimeError), store.transaction():
+                    store.put_node(node(rng.choice(ids), "rolled back words"))
+                    raise RuntimeError
+            if step % 50 == 0:
+                statistics_match(postgres_url)
+        statistics_match(postgres_url)
+        assert store.counts()[1] == len(store.all_edges())
+
+
+def test_bm25_is_the_in_memory_stores_to_the_last_bit(postgres_url):
+    """Without common words (every word in at most common_df nodes) the ranking is plain BM25:
+    the same ids and the very same doubles as the in-memory store."""
+    rng = random.Random(5)
+    words = [f"t{i}" for i in range(300)]
+    exact = InMemoryStore()
+    with PostgresStore(postgres_url) as store, store.transaction():
+        for i in range(1_500):
+            text = " ".join(rng.choice(words[: rng.randint(5, 300)]) for _ in range(rng.randint(1, 30)))
+            store.put_node(node(f"n{i:04d}", text))
+            exact.put_node(node(f"n{i:04d}", text))
+    with PostgresStore(postgres_url) as store:
+        store.common_df = 10**9
+        for _ in range(60):
+            query = " ".join(rng.choice(words) for _ in range(rng.randint(1, 4)))
+            limit = rng.choice([1, 5, 20, 200])
+            assert store.search(query, limit) == exact.search(query, limit), query
+
+
+def test_common_words_are_pruned_as_in_sqlite(postgres_url):
+    exact = InMemoryStore()
+    with PostgresStore(postgres_url) as store:
+        store.common_df = 3
+        with store.transaction():
+            for i in range(6):
+                store.put_node(node(f"c{i}", f"common filler words {i}"))
+            store.put_node(node("r1", "common and rare"))
+            store.put_node(node("r2", "rare only"))
+        for n in store.get_nodes(store.node_ids()).values():
+            exact.put_node(n)
+        for query, limit in (("common rare", 10), ("common rare", 2), ("common filler", 3), ("common and", 10)):
+            assert store.search(query, limit) == exact.search(query, limit), query
+        assert store.search("zzz", 10) == [] and store.search("", 10) == []
+
+
+def test_very_long_words_and_quotes_are_searchable(postgres_url):
+    long_word = "z" * 3_000  # longer than PostgreSQL's 2,046-byte lexemes
+    with PostgresStore(postgres_url) as store:
+        store.put_node(node("long", f"a {long_word} b"))
+        store.put_node(node("quote", "it's Bob's \\ backslash"))
+        assert [i for i, _ in store.search(long_word, 5)] == ["long"]
+        assert lexeme(tokenize(long_word)[0]).startswith("~")
+        assert [i for i, _ in store.search("it's", 5)] == ["quote"]
+        assert store.search("' | & ! <-> :* \\", 5) == []
+
+
+def test_nul_characters_are_refused_before_the_store(postgres_url):
+    with PostgresStore(postgres_url) as store:
+        memory = Memory(store)
+        with pytest.raises(InvalidInput, match="NUL"):
+            memory.store_node({"content": "a\x00b"})
+        memory.store_node({"content": "fine", "metadata": {"k": "a\x00b"}})  # JSON escapes it
+        assert store.counts() == (1, 0)
+        (stored,) = store.get_nodes(store.node_ids()).values()
+        assert stored.metadata == {"k": "a\x00b"}
+
+
+def test_a_write_cannot_join_a_reading(postgres_url):
+    with PostgresStore(postgres_url) as store:
+        with pytest.raises(RuntimeError, match="read-only"), store.reading():
+            store.put_node(node("x"))
+        with store.transaction():  # a reading inside a write sees the write
+            store.put_node(node("y"))
+            with store.reading():
+                assert store.get_node("y") is not None
+        assert store.node_ids() == ["y"]
+
+
+def test_a_held_write_lock_makes_a_clear_busy_error(postgres_url, monkeypatch):
+    import memory.postgres_store as module
+
+    monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
+    with PostgresStore(postgres_url) as store, PostgresStore(postgres_url) as other:
+        entered, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with other.transaction():
+                entered.set()
+                release.wait(10)
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        entered.wait(10)
+        try:
+            with pytest.raises(StoreUnavailable, match="busy"):
+                store.put_node(node("x"))
+            assert store.search("anything", 5) == []  # reads never wait for the writer
+        finally:
+            release.set()
+            holder.join()
+        store.put_node(node("x"))
+        assert store.node_ids() == ["x"]
+
+
+def test_threads_of_one_process_merge_updates_without_losing_any(postgres_url):
+    """Eight threads each add their own key to the metadata of the same nodes — read the
+    node, merge, store_node, in one transaction — while retrieving: no update is lost."""
+    with PostgresStore(postgres_url, pool_size=8) as store:
+        memory = Memory(store)
+        for i in range(10):
+            memory.store_node({"id": f"n{i}", "content": f"shared node {i} words"})
+
+        def work(worker: int) -> None:
+            for i in range(10):
+                with store.transaction():
+                    memory.store_node({"id": f"n{i}", "metadata": {**_meta(memory, f"n{i}"), f"w{worker}": i}})
+                memory.retrieve_context({"query": "shared words", "limit": 5})
+
+        with ThreadPoolExecutor(8) as pool:
+            list(pool.map(work, range(8)))
+        for i in range(10):
+            assert _meta(memory, f"n{i}") == {f"w{w}": i for w in range(8)}
+        assert sum(n.access_count for n in store.get_nodes(store.node_ids()).values()) == 8 * 10 * 5
+
+
+def _meta(memory: Memory, node_id: str) -> dict[str, int]:
+    return dict(memory.query_graph({"node_ids": [node_id]})["nodes"][0]["metadata"])
+
+
+WRITER = """
+import sys
+sys.path.insert(0, {py!r})
+from memory.postgres_store import PostgresStore
+from memory.records import MemoryNode, MemoryEdge
+from memory import Memory
+T = "2026-11-30T10:00:00.000Z"
+store = PostgresStore({url!r}, pool_size=2)
+memory = Memory(store)
+tag = sys.argv[1]
+for i in range(150):
+    with store.transaction():
+        store.put_node(MemoryNode(f"{{tag}}-{{i}}", f"text {{tag}} {{i}}", created_at=T, updated_at=T))
+        if i:
+            a, b = f"{{tag}}-{{i - 1}}", f"{{tag}}-{{i}}"
+            store.put_edge(MemoryEdge(f"{{tag}}-e{{i}}", a, b, "causal", created_at=T))
+    store.record_access(["shared"], T)
+    memory.retrieve_context({{"query": "shared text", "limit": 3}})
+store.close()
+"""
+
+
+def test_four_processes_writing_one_database_lose_nothing(tmp_path, postgres_url):
+    with PostgresStore(postgres_url) as store:
+        store.put_node(node("shared", "shared"))
+    script = tmp_path / "writer.py"
+    script.write_text(WRITER.format(py=str(ROOT / "py"), url=postgres_url))
+    procs = [subprocess.Popen([sys.executable, str(script), tag]) for tag in "abcd"]
+    assert [p.wait(timeout=300) for p in procs] == [0, 0, 0, 0]
+    with PostgresStore(postgres_url) as store:
+        assert store.counts() == (601, 596)
+        # every increment of every writer: 150 direct ones each, and one per retrieval that returned it
+        assert store.get_node("shared").access_count == 4 * 150 + 4 * 150
+        assert store.get_node("c-149").content == "text c 149"
+    statistics_match(postgres_url)
+
+
+def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
+    """The same calls on SQLite, in memory and PostgreSQL give byte-identical responses."""
+    from memory.sqlite_store import SQLiteStore
+    from memory.tools import call, encode
+    from test_memory_service import BUSINESS_TEXT, business, memory_on
+
+    rng = random.Random(11)
+    words = ["market", "share", "revenue", "churn", "R&D", "quality", "café", "loop", "cost", "team"]
+    calls: list[tuple[str, dict]] = []
+    for i in range(120):
+        content = " ".join(rng.choice(words) for _ in range(rng.randint(3, 12)))
+        calls.append(("store_node", {"id": f"x{i}", "content": content, "confidence": rng.choice([0.3, 0.6, 0.9])}))
+    for i in range(200):
+        a, b = rng.randrange(120), rng.randrange(120)
+        kind = rng.choice(["causal", "related", "temporal", "supports"])
+        calls.append(("store_edge", {"source_id": f"x{a}", "target_id": f"x{b}", "edge_type": kind}))
+    for _ in range(40):
+        query = " ".join(rng.sample(words, rng.randint(1, 3)))
+        calls.append(("retrieve_context", {"query": query, "limit": rng.choice([5, 20]), "expand_hops": 2}))
+        calls.append(("query_graph", {"text": query, "limit": 7}))
+    calls.append(("analyze_topology", {}))
+    calls.append(("analyze_topology", {"node_ids": list(BUSINESS_TEXT)}))
+    answers = []
+    for store in (SQLiteStore(tmp_path / "s.sqlite3"), InMemoryStore(), PostgresStore(postgres_url)):
+        memory = memory_on(store)
+        business(memory)
+        answers.append([encode(call(memory, name, dict(arguments))) for name, arguments in calls])
+        store.close()
+    assert answers[0] == answers[1] == answers[2]
