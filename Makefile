@@ -9,7 +9,7 @@ VPY := $(VENV)/bin/python
 VENDOR_STAMP := static/vendor/.stamp
 KAPPA_SOURCES := $(wildcard py/kappa/*.py)
 
-.PHONY: serve test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-memory serve-memory update-snapshots clean
+.PHONY: serve test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-memory load-memory serve-memory update-snapshots clean
 
 serve: vendor
 	$(PYTHON) scripts/serve.py $(PORT)
@@ -77,8 +77,11 @@ bench-browser: venv vendor chromium
 bench-large: venv vendor chromium
 	$(VPY) bench/bench_large.py
 
-bench-memory: venv
+bench-memory: venv postgresql
 	$(VPY) bench/bench_memory.py
+
+load-memory: venv postgresql
+	$(VPY) bench/load_memory.py
 
 serve-memory: venv
 	$(VPY) -m memory serve

@@ -1,8 +1,16 @@
-"""Agent-memory benchmark: ``retrieve_context`` on SQLite stores of 10,000 and 100,000
-nodes. Medians and tails measured in one process, never pass/fail.
+"""Agent-memory benchmark: ``retrieve_context`` on stores of 10,000 and 100,000 nodes,
+SQLite and PostgreSQL side by side. Medians and tails measured in one process, never
+pass/fail.
 
-    python bench/bench_memory.py            # 10,000 and 100,000 nodes (a few minutes: building the stores)
-    python bench/bench_memory.py --quick    # 2,000 nodes, for a smoke test
+    python bench/bench_memory.py                       # both backends, 10,000 and 100,000 nodes (minutes)
+    python bench/bench_memory.py --backends sqlite     # one backend
+    python bench/bench_memory.py --quick               # 2,000 nodes, for a smoke test
+
+PostgreSQL: a throwaway server is started on 127.0.0.1 (``tests/pg_cluster.py``: initdb +
+pg_ctl in a temporary directory, fsync off) and stopped at the end, unless
+``--postgres-url`` names a database to use (its memory tables are created there). The
+client is this process, over loopback TCP: the PostgreSQL numbers include a network
+round trip per query, as they would for a server process next to the database.
 
 The graph: nodes of 8–20 words drawn from a 6,000-word vocabulary (Zipf-like, so some
 words are common), about 2 edges per node (mostly related/associative, a quarter causal,
@@ -26,12 +34,15 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from memory import Memory
 from memory.records import MemoryEdge, MemoryNode
 from memory.sqlite_store import SQLiteStore
+from memory.store import Store
 from memory.telemetry import ANALYZE
 from memory.telemetry import percentile as nearest_rank
 
@@ -73,10 +84,9 @@ def zipf_picker(vocabulary: list[str], rng: random.Random) -> Callable[[], str]:
     return pick
 
 
-def build(path: Path, n: int, seed: int = 1) -> SQLiteStore:
+def build(store: Store, n: int, seed: int = 1) -> Store:
     rng = random.Random(seed)
     pick = zipf_picker(words(rng), rng)
-    store = SQLiteStore(path)
     kinds = ["related", "associative", "related", "causal", "supports", "temporal", "related", "causal"]
     with store.transaction():
         for i in range(n):
@@ -101,13 +111,23 @@ def percentile(values: list[float], q: float) -> float:
     return nearest_rank(sorted(values), q)
 
 
-def run(n: int, calls: int, limits: tuple[int, ...]) -> list[dict[str, float]]:
+def open_backend(backend: str, tmp: str, n: int, postgres: Callable[[str], str]) -> Store:
+    if backend == "sqlite":
+        return SQLiteStore(Path(tmp) / f"bench-{n}.sqlite3")
+    from memory.postgres_store import PostgresStore
+
+    return PostgresStore(postgres(f"bench_{n}"))
+
+
+def run(
+    n: int, calls: int, limits: tuple[int, ...], backend: str, postgres: Callable[[str], str]
+) -> list[dict[str, Any]]:
     rng = random.Random(2)
     pick = zipf_picker(words(random.Random(1)), rng)
     queries = [" ".join(pick() for _ in range(rng.randint(2, 4))) for _ in range(calls)]
     with tempfile.TemporaryDirectory() as tmp:
         start = time.perf_counter()
-        store = build(Path(tmp) / "bench.sqlite3", n)
+        store = build(open_backend(backend, tmp, n, postgres), n)
         built = time.perf_counter() - start
         memory = Memory(store)
         durations: list[float] = []
@@ -133,6 +153,7 @@ def run(n: int, calls: int, limits: tuple[int, ...]) -> list[dict[str, float]]:
                 search.append((time.perf_counter() - t0) * 1000)
             rows.append(
                 {
+                    "backend": backend,
                     "nodes": n,
                     "limit": limit,
                     "build_s": built,
@@ -154,23 +175,46 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--calls", type=int, default=500)
+    parser.add_argument("--backends", default="sqlite,postgresql", help="comma-separated: sqlite, postgresql")
+    parser.add_argument("--postgres-url", help="use this database instead of starting a throwaway server")
     args = parser.parse_args(argv)
+    backends = [b.strip() for b in args.backends.split(",") if b.strip()]
+    if not backends or any(b not in ("sqlite", "postgresql") for b in backends):
+        parser.error("--backends takes sqlite and/or postgresql")
     sizes = [2_000] if args.quick else [10_000, 100_000]
     calls = 60 if args.quick else args.calls
+    cluster = None
+
+    def postgres(name: str) -> str:
+        nonlocal cluster
+        if args.postgres_url:
+            return str(args.postgres_url)
+        if cluster is None:
+            from pg_cluster import Cluster
+
+            cluster = Cluster()
+        return cluster.create_database(name)
+
     load = os.getloadavg()
-    print(f"retrieve_context on SQLite ({calls} calls per store, CPython {sys.version.split()[0]})")
+    print(f"retrieve_context on {' and '.join(backends)} ({calls} calls per store, CPython {sys.version.split()[0]})")
     print(f"machine load before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
-    print("| nodes | limit | build s | whole p50 ms | p95 | p99 | search p50 ms (baseline) | whole/search | "
+    print("| store | nodes | limit | build s | whole p50 ms | p95 | p99 | search p50 ms (baseline) | whole/search | "
           "topology p50 ms | topology p95 | subgraph nodes p50/max |")  # fmt: skip
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for n in sizes:
-        for r in run(n, calls, (10, 50)):
-            print(
-                f"| {n:,} | {r['limit']} | {r['build_s']:.1f} | {r['whole_p50']:.2f} | {r['whole_p95']:.2f} | "
-                f"{r['whole_p99']:.2f} | {r['search_p50']:.2f} | {r['whole_p50'] / r['search_p50']:.1f}× | "
-                f"{r['topology_p50']:.3f} | {r['topology_p95']:.3f} | {r['subgraph_p50']:.0f}/{r['subgraph_max']} |",
-                flush=True,
-            )
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    try:
+        for n in sizes:
+            for backend in backends:
+                for r in run(n, calls, (10, 50), backend, postgres):
+                    print(
+                        f"| {backend} | {n:,} | {r['limit']} | {r['build_s']:.1f} | {r['whole_p50']:.2f} | "
+                        f"{r['whole_p95']:.2f} | {r['whole_p99']:.2f} | {r['search_p50']:.2f} | "
+                        f"{r['whole_p50'] / r['search_p50']:.1f}× | {r['topology_p50']:.3f} | "
+                        f"{r['topology_p95']:.3f} | {r['subgraph_p50']:.0f}/{r['subgraph_max']} |",
+                        flush=True,
+                    )
+    finally:
+        if cluster is not None:
+            cluster.stop()
     load = os.getloadavg()
     print(f"machine load after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 

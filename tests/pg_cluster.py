@@ -45,10 +45,12 @@ class Cluster:
         if found is None:
             raise RuntimeError("PostgreSQL is not installed (Debian package 'postgresql'; `make test` installs it)")
         self.bin = found
-        self.root = Path(tempfile.mkdtemp(prefix="bendscope-pg-"))
+        self._as_root = os.geteuid() == 0
+        # as root the server runs as "postgres", which must reach its directory: /tmp, not $TMPDIR
+        parent = "/tmp" if self._as_root and os.path.isdir("/tmp") else None
+        self.root = Path(tempfile.mkdtemp(prefix="bendscope-pg-", dir=parent))
         self.data = self.root / "data"
         self.port = free_port()
-        self._as_root = os.geteuid() == 0
         if self._as_root:
             shutil.chown(self.root, "postgres", "postgres")
             self.root.chmod(0o700)

@@ -17,4 +17,16 @@ def test_memory_bench_quick_runs(capsys):
 
     bench_memory.main(["--quick"])
     out = capsys.readouterr().out
-    assert "| 2,000 |" in out and "machine load after" in out
+    assert "| sqlite | 2,000 |" in out and "| postgresql | 2,000 |" in out and "machine load after" in out
+
+
+def test_memory_load_test_runs_and_loses_nothing(capsys):
+    """Two MCP servers (stdio) on one PostgreSQL database, 40 mixed calls each: no errors,
+    every acknowledged write present (the full run is 8 × 2,000: make load-memory)."""
+    import load_memory
+
+    summary = load_memory.main(["--servers", "2", "--calls", "40"])
+    out = capsys.readouterr().out
+    assert summary["errors"] == 0 and summary["problems"] == [], out
+    assert summary["calls"] == 80 and summary["acknowledged_writes"] > 10
+    assert "all present" in out and "| retrieve_context |" in out

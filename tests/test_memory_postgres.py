@@ -268,9 +268,10 @@ def test_four_processes_writing_one_database_lose_nothing(tmp_path, postgres_url
 
 def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
     """The same calls on SQLite, in memory and PostgreSQL give byte-identical responses."""
+    from test_memory_service import BUSINESS_TEXT, business, memory_on
+
     from memory.sqlite_store import SQLiteStore
     from memory.tools import call, encode
-    from test_memory_service import BUSINESS_TEXT, business, memory_on
 
     rng = random.Random(11)
     words = ["market", "share", "revenue", "churn", "R&D", "quality", "café", "loop", "cost", "team"]
@@ -278,7 +279,7 @@ def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
     for i in range(120):
         content = " ".join(rng.choice(words) for _ in range(rng.randint(3, 12)))
         calls.append(("store_node", {"id": f"x{i}", "content": content, "confidence": rng.choice([0.3, 0.6, 0.9])}))
-    for i in range(200):
+    for _ in range(200):
         a, b = rng.randrange(120), rng.randrange(120)
         kind = rng.choice(["causal", "related", "temporal", "supports"])
         calls.append(("store_edge", {"source_id": f"x{a}", "target_id": f"x{b}", "edge_type": kind}))
@@ -295,3 +296,23 @@ def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
         answers.append([encode(call(memory, name, dict(arguments))) for name, arguments in calls])
         store.close()
     assert answers[0] == answers[1] == answers[2]
+
+
+def test_a_dropped_connection_is_one_clear_error_then_the_store_recovers(postgres_url):
+    with PostgresStore(postgres_url, pool_size=1) as store:
+        memory = Memory(store)
+        memory.store_node({"id": "a", "content": "before the drop"})
+        with psycopg.connect(postgres_url, autocommit=True) as admin:  # the server ends our session
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+        outcomes = []
+        for attempt in range(3):
+            try:
+                memory.store_node({"id": "b", "content": f"after the drop {attempt}"})
+                outcomes.append("ok")
+            except StoreUnavailable as exc:
+                outcomes.append(str(exc))
+        assert outcomes[-1] == "ok" and all(o == "ok" or "postgresql://" in o for o in outcomes)
+        assert store.get_node("b") is not None and store.get_node("a").content == "before the drop"

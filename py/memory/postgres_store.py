@@ -68,7 +68,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX nodes_by_type ON nodes (node_type, id)",
         "CREATE INDEX nodes_by_source ON nodes (source, id)",
-        "CREATE INDEX nodes_by_terms ON nodes USING gin (terms)",
+        "CREATE INDEX nodes_by_terms ON nodes USING gin (terms) WITH (fastupdate = off)",
         """CREATE TABLE edges (
             id text COLLATE "C" PRIMARY KEY,
             source_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
@@ -95,6 +95,9 @@ MAX_POOL_SIZE = 256
 CONNECT_TIMEOUT_S = 10
 #: how long a transaction waits for the write lock before it says the store is busy
 LOCK_TIMEOUT_MS = 20_000
+#: a transaction adding or removing this many nodes and edges refreshes the planner's
+#: statistics at once (ANALYZE), rather than when autovacuum next looks
+BULK_ROWS = 5_000
 #: as in the SQLite store: a query word in more nodes than this is "common" (see ``search``)
 COMMON_DF = 2_000
 #: index terms longer than this (UTF-8 bytes) are indexed by a digest (PostgreSQL's lexemes
@@ -309,28 +312,40 @@ class PostgresStore(Store):
                 raise RuntimeError("a write cannot join a read-only transaction: finish the reading first")
             yield from self._joined()
             return
-        try:
-            with self._pool.connection() as conn:
-                self._local.conn = conn
-                self._local.mode = mode
-                self._local.delta = _Delta()
-                self._depth = 1
-                try:
+        with self._errors(), self._pool.connection() as conn:
+            self._local.conn = conn
+            self._local.mode = mode
+            self._local.delta = _Delta()
+            self._depth = 1
+            try:
+                if lock is None:
                     conn.execute(begin)
-                    if lock is not None:
-                        conn.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}")
-                        conn.execute(f"SELECT {lock}(%s)", (self._lock_key,))
-                    yield
-                    self._apply(self._local.delta)
-                    conn.execute("COMMIT")
-                except BaseException:
-                    with contextlib.suppress(psycopg.Error):
-                        conn.execute("ROLLBACK")
-                    raise
-                finally:
-                    self._depth = 0
-                    self._local.conn = None
-                    self._local.delta = None
+                else:  # one round trip: no parameters, so the simple protocol takes all three
+                    conn.execute(
+                        f"{begin}; SET LOCAL lock_timeout = {int(LOCK_TIMEOUT_MS)}; "
+                        f"SELECT {lock}({int(self._lock_key)})"
+                    )
+                yield
+                delta = self._local.delta
+                self._apply(delta)
+                conn.execute("COMMIT")
+                if abs(delta.nodes) + abs(delta.edges) >= BULK_ROWS:  # fresh planner statistics
+                    with contextlib.suppress(psycopg.Error):  # committed already: only an optimisation
+                        conn.execute("ANALYZE nodes; ANALYZE edges")
+            except BaseException:
+                with contextlib.suppress(psycopg.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            finally:
+                self._depth = 0
+                self._local.conn = None
+                self._local.delta = None
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Database errors as StoreUnavailable with a message for the caller."""
+        try:
+            yield
         except psycopg.errors.LockNotAvailable:
             raise StoreUnavailable(
                 f"{self.url} is busy: another writer has held its write lock for over "
@@ -377,8 +392,12 @@ class PostgresStore(Store):
         return delta
 
     def _query(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
-        with self.reading():
+        """One read: in the open transaction, or else one statement on a pooled connection
+        (a single statement sees one snapshot by itself: one round trip, not three)."""
+        if self._depth:
             return self._conn.execute(sql, params).fetchall()
+        with self._errors(), self._pool.connection() as conn:
+            return conn.execute(sql, params).fetchall()
 
     # ------------------------------------------------------------ nodes
     def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
@@ -465,10 +484,17 @@ class PostgresStore(Store):
             )
 
     def record_retrieval(self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str) -> None:
-        """Both counters in one transaction that runs beside other retrievals (shared lock)."""
+        """Both counters in one statement, in a transaction that runs beside other
+        retrievals (shared lock; rows locked in id order, so never a deadlock)."""
         with self._counting():
-            self.record_access(node_ids, when)
-            self.record_activation(edge_ids, when)
+            self._conn.execute(
+                "WITH locked_nodes AS (SELECT id FROM nodes WHERE id = ANY(%(nodes)s::text[]) ORDER BY id FOR UPDATE), "
+                "touched AS (UPDATE nodes SET access_count = access_count + 1, last_accessed_at = %(when)s "
+                "FROM locked_nodes WHERE nodes.id = locked_nodes.id), "
+                "locked_edges AS (SELECT id FROM edges WHERE id = ANY(%(edges)s::text[]) ORDER BY id FOR UPDATE) "
+                "UPDATE edges SET last_activated_at = %(when)s FROM locked_edges WHERE edges.id = locked_edges.id",
+                {"nodes": _unique(node_ids), "edges": _unique(edge_ids), "when": when},
+            )
 
     # ------------------------------------------------------------ edges
     def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
@@ -552,13 +578,15 @@ class PostgresStore(Store):
             return []
         terms = [lexeme(fold(w)) for w in words]
         with self.reading():
-            totals = self._conn.execute("SELECT nodes, tokens FROM corpus").fetchone()
+            totals = self._conn.execute(
+                "SELECT nodes, tokens, (SELECT coalesce(json_object_agg(term, df), '{}') FROM terms "
+                "WHERE term = ANY(%s::text[])) FROM corpus",
+                (terms,),
+            ).fetchone()
             if totals is None or not totals[0]:
                 return []
             n, tokens = int(totals[0]), int(totals[1])
-            frequency: dict[str, int] = dict(
-                self._conn.execute("SELECT term, df FROM terms WHERE term = ANY(%s::text[])", (terms,)).fetchall()
-            )
+            frequency: dict[str, int] = {term: int(df) for term, df in totals[2].items()}
             known = [t for t in terms if frequency.get(t, 0) > 0]
             if not known:
                 return []
@@ -594,34 +622,32 @@ class PostgresStore(Store):
 
 class _Scorer:
     """Scores the nodes matching a tsquery: the sum, in query order, of each word's
-    ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / average))`` — evaluated in the
-    same order as the in-memory store's Python, so the doubles come out identical."""
-
-    SQL = (
-        "SELECT n.id, s.score FROM nodes n CROSS JOIN LATERAL ("
-        " SELECT sum(q.idf * c.tf * %(k1p1)s / (c.tf + %(k1)s * (%(omb)s + %(b)s * n.term_total / %(avg)s))"
-        " ORDER BY q.ord) AS score"
-        " FROM unnest(%(terms)s::text[], %(idfs)s::float8[]) WITH ORDINALITY AS q(term, idf, ord)"
-        " CROSS JOIN LATERAL (SELECT (n.term_counts ->> q.term)::float8 AS tf) c WHERE c.tf IS NOT NULL"
-        ") s WHERE n.terms @@ %(match)s::tsquery ORDER BY s.score DESC, n.id LIMIT %(limit)s"
-    )
+    ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / average))`` (0 for a word the
+    node lacks, which adds nothing) — evaluated in the same order as the in-memory
+    store's Python, so the doubles come out identical. One SQL text per query length
+    (at most MAX_QUERY_TERMS of them, each prepared once per connection)."""
 
     def __init__(
         self, conn: psycopg.Connection[tuple[Any, ...]], terms: list[str], idfs: list[float], average: float
     ) -> None:
         self.conn = conn
-        self.params: dict[str, Any] = {
-            "terms": terms,
-            "idfs": idfs,
-            "avg": average,
-            "k1": K1,
-            "k1p1": K1 + 1,
-            "omb": 1 - B,
-            "b": B,
-        }
+        self.params: dict[str, Any] = {"avg": average, "k1": K1, "k1p1": K1 + 1, "omb": 1 - B, "b": B}
+        parts = []
+        for i, (term, idf) in enumerate(zip(terms, idfs, strict=True)):
+            self.params[f"t{i}"], self.params[f"i{i}"] = term, idf
+            tf = f"(n.term_counts ->> %(t{i})s::text)::float8"
+            parts.append(
+                f"coalesce(%(i{i})s::float8 * {tf} * %(k1p1)s::float8 / "
+                f"({tf} + %(k1)s::float8 * (%(omb)s::float8 + %(b)s::float8 * n.term_total / %(avg)s::float8)), 0)"
+            )
+        score = " + ".join(["0::float8", *parts])
+        self.sql = (
+            f"SELECT n.id, {score} AS score FROM nodes n WHERE n.terms @@ %(match)s::tsquery "
+            "ORDER BY score DESC, n.id LIMIT %(limit)s"
+        )
 
     def __call__(self, match: str, limit: int) -> list[tuple[str, float]]:
-        rows = self.conn.execute(self.SQL, {**self.params, "match": match, "limit": limit}).fetchall()
+        rows = self.conn.execute(self.sql, {**self.params, "match": match, "limit": limit}).fetchall()
         return [(str(row[0]), float(row[1])) for row in rows]
 
 
