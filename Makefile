@@ -45,13 +45,13 @@ postgresql:
 	fi
 
 lint: venv
-	$(VPY) -m ruff check py tests e2e bench scripts
-	$(VPY) -m ruff format --check py tests e2e bench scripts
+	$(VPY) -m ruff check py tests e2e bench scripts conftest.py
+	$(VPY) -m ruff format --check py tests e2e bench scripts conftest.py
 	$(VPY) -m mypy
 
 format: venv
-	$(VPY) -m ruff format py tests e2e bench scripts
-	$(VPY) -m ruff check --fix py tests e2e bench scripts
+	$(VPY) -m ruff format py tests e2e bench scripts conftest.py
+	$(VPY) -m ruff check --fix py tests e2e bench scripts conftest.py
 
 test: venv vendor chromium postgresql lint
 	$(VPY) -m pytest tests py/kappa py/bend py/memory e2e

@@ -1,6 +1,7 @@
-"""Fixtures shared by the CPython tests: the memory store on every backend, and the
-throwaway PostgreSQL server (one per test session, started on first use, stopped at
-the end) that the PostgreSQL backend runs against."""
+"""Fixtures shared by the test suites: the memory store on every backend, and the
+throwaway PostgreSQL server (one per test session, started on first use, stopped at the
+end) that the PostgreSQL backend runs against. It sits at the root, beside
+e2e/conftest.py, so that --doctest-modules never collects two modules named conftest."""
 
 from __future__ import annotations
 
