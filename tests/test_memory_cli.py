@@ -88,6 +88,12 @@ def test_an_unusable_store_is_a_clear_error(tmp_path):
     assert "secret" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     proc = run(["analyze", "--store", str(tmp_path / "x.sqlite3"), "--pool-size", "3"])
     assert proc.returncode == 2 and "PostgreSQL store" in proc.stderr
+    proc = run(["analyze", "--pool-size", "3"])  # the default store is an SQLite file too
+    assert proc.returncode == 2 and "PostgreSQL store" in proc.stderr
+    proc = run(["analyze", "--store", "postgresql://me:p%w@127.0.0.1:1/db"])  # libpq cannot read it
+    assert proc.returncode == 2 and "not a PostgreSQL URL" in proc.stderr and "p%w" not in proc.stderr
+    proc = run(["analyze", "--store", "postgresql://me:pw@[::1/db"])
+    assert proc.returncode == 2 and proc.stderr.startswith("memory: error:") and "pw" not in proc.stderr
 
 
 def test_usage_errors_are_one_line_too(tmp_path):

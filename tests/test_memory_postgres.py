@@ -316,3 +316,49 @@ def test_a_dropped_connection_is_one_clear_error_then_the_store_recovers(postgre
                 outcomes.append(str(exc))
         assert outcomes[-1] == "ok" and all(o == "ok" or "postgresql://" in o for o in outcomes)
         assert store.get_node("b") is not None and store.get_node("a").content == "before the drop"
+
+
+def test_the_password_is_never_shown_even_with_odd_characters(postgres, postgres_url):
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("CREATE ROLE agent LOGIN PASSWORD 'Tr0ub#dor?x/y'")
+        conn.execute("GRANT ALL ON SCHEMA public TO agent")
+    url = f"postgresql://agent:Tr0ub#dor?x/y@127.0.0.1:{postgres.port}/{postgres_url.rsplit('/', 1)[1]}"
+    url = url.replace("?x/y", "%3Fx%2Fy")  # '?' and '/' must be escaped in a URL; '#' need not be
+    with PostgresStore(url) as store:
+        assert store.url == f"postgresql://agent@127.0.0.1:{postgres.port}/{postgres_url.rsplit('/', 1)[1]}"
+        store.put_node(node("a"))
+        with psycopg.connect(postgres_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'agent'")
+        with pytest.raises(StoreUnavailable) as lost:
+            store.put_node(node("b"))
+        assert "Tr0ub" not in str(lost.value) and "agent@127.0.0.1" in str(lost.value)
+
+
+def test_the_url_reaches_libpq_unchanged_but_for_pool_size(postgres_url):
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA team_c")
+    with PostgresStore(postgres_url + "?pool_size=2&options=-c%20search_path%3Dteam_c&application_name=a%20b") as s:
+        assert s.schema == "team_c" and s.pool_size == 2
+
+
+def test_only_utf8_databases(postgres):
+    url = postgres.url("latin")
+    with psycopg.connect(postgres.url(), autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS latin")
+        conn.execute("CREATE DATABASE latin TEMPLATE template0 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C'")
+        conn.execute("DROP DATABASE IF EXISTS ascii")
+        conn.execute("CREATE DATABASE ascii TEMPLATE template0 ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C'")
+    for name in ("latin", "ascii"):
+        with pytest.raises(StoreUnavailable, match="not UTF8"):
+            PostgresStore(url.rsplit("/", 1)[0] + f"/{name}")
+
+
+def test_tables_found_outside_the_lock_schema_are_refused(postgres_url):
+    """The write lock belongs to the first schema of the search_path: a path that would find
+    the tables in another schema (so two stores would lock differently) is refused."""
+    with PostgresStore(postgres_url) as store:
+        store.put_node(node("a"))
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("CREATE SCHEMA empty_first")
+    with pytest.raises(StoreUnavailable, match="name the memory's schema first"):
+        PostgresStore(postgres_url + "?options=-csearch_path%3Dempty_first,public")

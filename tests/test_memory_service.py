@@ -411,6 +411,9 @@ def test_storing_an_edge_again_never_makes_a_second_one(store: Store):
         ("store_edge", {"source_id": "revenue", "target_id": "company", "weight": 10**400}, "weight must be between"),
         ("store_node", {"id": "a\x00b", "content": "x"}, "must not contain control characters"),
         ("store_node", {"content": "x", "metadata": {"deep": [[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}}, "nested more than"),
+        ("store_node", {"content": "a\x00b"}, "must not contain NUL"),
+        ("store_node", {"content": "x", "source": "s\x00"}, "must not contain NUL"),
+        ("query_graph", {"source": "s\x00"}, "without NUL"),
     ],
 )
 def test_more_bad_values_are_refused(store: Store, name, arguments, message):

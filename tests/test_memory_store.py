@@ -104,6 +104,19 @@ def test_a_failed_transaction_changes_nothing(store: Store):
     assert [i for i, _ in store.search("new", 5)] == []
 
 
+def test_reads_inside_a_transaction_see_its_writes(store: Store):
+    fill(store, 2, [(0, 1)])
+    with store.transaction():
+        store.put_node(node("fresh", "fresh words here"))
+        store.put_edge(edge("e9", "fresh", "n0"))
+        store.delete_edge("e0")
+        assert store.counts() == (3, 1)
+        assert [i for i, _ in store.search("fresh", 5)] == ["fresh"]
+        store.put_node(node("fresh", "other words now"))  # and again after a search
+        assert store.search("fresh", 5) == [] and [i for i, _ in store.search("other", 5)] == ["fresh"]
+    assert store.counts() == (3, 1) and [i for i, _ in store.search("other", 5)] == ["fresh"]
+
+
 def test_access_and_activation_are_recorded(store: Store):
     fill(store, 2, [(0, 1)])
     store.record_access(["n0", "n0", "missing"], "2026-12-01T00:00:00.000Z")

@@ -37,9 +37,9 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
+import psycopg.conninfo
 import psycopg_pool
 from psycopg.types.json import Jsonb
 
@@ -154,32 +154,51 @@ def _unique(ids: Iterable[str]) -> list[str]:
 
 
 def split_url(url: str) -> tuple[str, dict[str, str]]:
-    """A store URL's libpq part and the store's own parameters (``pool_size``).
+    """A store URL's libpq part and the store's own parameters (``pool_size``); the rest
+    of the URL is kept byte for byte (libpq decodes it, not us).
 
-    >>> split_url("postgresql://me@db:5433/memory?pool_size=8&sslmode=require")
-    ('postgresql://me@db:5433/memory?sslmode=require', {'pool_size': '8'})
+    >>> split_url("postgresql://me@db:5433/memory?pool_size=8&options=-c%20search_path%3Dx")
+    ('postgresql://me@db:5433/memory?options=-c%20search_path%3Dx', {'pool_size': '8'})
     """
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    own = {k: v for k, v in query if k in _OWN_PARAMETERS}
-    rest = [(k, v) for k, v in query if k not in _OWN_PARAMETERS]
-    return urlunsplit(parts._replace(query=urlencode(rest))), own
+    start = url.find("?", url.rfind("@") + 1)
+    if start < 0:
+        return url, {}
+    own: dict[str, str] = {}
+    rest = []
+    for item in url[start + 1 :].split("&"):
+        key, _, value = item.partition("=")
+        if key in _OWN_PARAMETERS:
+            own[key] = value
+        elif item:
+            rest.append(item)
+    return url[:start] + ("?" + "&".join(rest) if rest else ""), own
 
 
-def display_url(url: str) -> str:
-    """The URL without its password (for messages).
+def parse_url(conninfo: str) -> dict[str, str]:
+    """libpq's own reading of a connection URL (so what is shown is what is used); a URL
+    libpq cannot read is refused without repeating it (it may hold a password).
 
-    >>> display_url("postgresql://me:secret@db/memory?password=x")
-    'postgresql://me@db/memory'
+    >>> parse_url("postgresql://me:p#w@db:5433/memory")["password"]
+    'p#w'
     """
-    parts = urlsplit(url)
-    netloc = parts.netloc.rsplit("@", 1)
-    if len(netloc) == 2:
-        user = netloc[0].split(":", 1)[0]
-        host = f"{user}@{netloc[1]}"
-    else:
-        host = netloc[0]
-    return urlunsplit(parts._replace(netloc=host, query=""))
+    try:
+        return {k: str(v) for k, v in psycopg.conninfo.conninfo_to_dict(conninfo).items()}
+    except psycopg.Error:
+        raise InvalidInput(
+            "the store URL is not a PostgreSQL URL libpq can read (postgresql://user@host:port/db)"
+        ) from None
+
+
+def display_url(params: dict[str, str]) -> str:
+    """A connection as ``postgresql://user@host:port/db``, never with its password.
+
+    >>> display_url(parse_url("postgresql://me:s#cret@db:5433/memory?sslmode=require"))
+    'postgresql://me@db:5433/memory'
+    """
+    user = f"{params['user']}@" if params.get("user") else ""
+    host = params.get("host", "")
+    port = f":{params['port']}" if params.get("port") else ""
+    return f"postgresql://{user}{host}{port}/{params.get('dbname', '')}"
 
 
 def pool_size_from(value: str | int | None) -> int:
@@ -203,6 +222,12 @@ class _Delta:
         self.nodes = 0
         self.tokens = 0
         self.edges = 0
+        self.applied_rows = 0  # nodes and edges changed by parts already applied (see PostgresStore._flush)
+
+    @property
+    def rows(self) -> int:
+        """How many nodes and edges the transaction added or removed, in all."""
+        return self.applied_rows + abs(self.nodes) + abs(self.edges)
 
     def add(self, counts: dict[str, int], total: int, sign: int) -> None:
         for term in counts:
@@ -221,13 +246,22 @@ class PostgresStore(Store):
 
     def __init__(self, url: str, *, pool_size: int | None = None) -> None:
         conninfo, own = split_url(url)
-        self.url = display_url(url)
+        params = parse_url(conninfo)
+        self.url = display_url(params)
+        self._secret = params.get("password", "")
         self.pool_size = pool_size_from(pool_size if pool_size is not None else own.get("pool_size"))
         self.parallel_calls = self.pool_size
         self.common_df = COMMON_DF
         self._local = threading.local()
+        options: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT_S, "client_encoding": "UTF8"}
         try:
-            with psycopg.connect(conninfo, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S) as conn:
+            with psycopg.connect(conninfo, autocommit=True, **options) as conn:
+                encoding = conn.execute("SHOW server_encoding").fetchone()
+                if encoding is None or encoding[0] != "UTF8":
+                    raise StoreUnavailable(
+                        f"the database's encoding is {encoding[0] if encoding else '?'}, not UTF8 "
+                        "(create it with ENCODING 'UTF8')"
+                    )
                 schema = conn.execute("SELECT current_schema()").fetchone()
                 if schema is None or schema[0] is None:
                     raise StoreUnavailable("its search_path names no schema that exists")
@@ -239,7 +273,7 @@ class PostgresStore(Store):
                 conninfo,
                 min_size=1,
                 max_size=self.pool_size,
-                kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+                kwargs={"autocommit": True, **options},
                 open=False,
                 timeout=LOCK_TIMEOUT_MS / 1000 + 10,
                 name="bendscope-memory",
@@ -248,7 +282,7 @@ class PostgresStore(Store):
         except StoreUnavailable as exc:
             raise StoreUnavailable(f"cannot open the memory store {self.url}: {exc}") from None
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
-            raise StoreUnavailable(f"cannot open the memory store {self.url}: {_message(exc)}") from None
+            raise StoreUnavailable(f"cannot open the memory store {self.url}: {self._message(exc)}") from None
 
     # ------------------------------------------------------------ per-thread state
     @property
@@ -270,8 +304,16 @@ class PostgresStore(Store):
     def _migrate(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
-            found = conn.execute("SELECT to_regclass('bendscope_meta')").fetchone()
-            if found is None or found[0] is None:
+            found = conn.execute(
+                "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE c.oid = to_regclass('bendscope_meta')"
+            ).fetchone()
+            if found is not None and found[0] != self.schema:  # the lock is the schema's: both must agree
+                raise StoreUnavailable(
+                    f"its search_path finds the memory tables in schema {found[0]!r} but creates in "
+                    f"{self.schema!r}: name the memory's schema first"
+                )
+            if found is None:
                 tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").fetchone()
                 if tables and tables[0]:
                     raise StoreUnavailable(
@@ -329,7 +371,7 @@ class PostgresStore(Store):
                 delta = self._local.delta
                 self._apply(delta)
                 conn.execute("COMMIT")
-                if abs(delta.nodes) + abs(delta.edges) >= BULK_ROWS:  # fresh planner statistics
+                if delta.rows >= BULK_ROWS:  # fresh planner statistics
                     with contextlib.suppress(psycopg.Error):  # committed already: only an optimisation
                         conn.execute("ANALYZE nodes; ANALYZE edges")
             except BaseException:
@@ -353,8 +395,16 @@ class PostgresStore(Store):
             ) from None
         except psycopg_pool.PoolTimeout:
             raise StoreUnavailable(f"{self.url} is busy: no free connection in the pool; try again") from None
+        except psycopg.DataError as exc:  # a value the database cannot hold: the caller's input
+            raise InvalidInput(f"the store refused a value: {self._message(exc)}") from None
         except psycopg.Error as exc:
-            raise StoreUnavailable(f"{self.url}: {_message(exc)}") from None
+            raise StoreUnavailable(f"{self.url}: {self._message(exc)}") from None
+
+    def _message(self, exc: BaseException) -> str:
+        """A database error as one line, never with the password."""
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        text = re.sub(r"password=\S+", "password=…", text)
+        return text.replace(self._secret, "…") if self._secret else text
 
     def transaction(self) -> contextlib.AbstractContextManager[None]:
         """A write transaction: exclusive across every process using this store."""
@@ -385,6 +435,16 @@ class PostgresStore(Store):
             "UPDATE corpus SET nodes = nodes + %s, tokens = tokens + %s, edges = edges + %s",
             (delta.nodes, delta.tokens, delta.edges),
         )
+
+    def _flush(self) -> None:
+        """Apply the open write transaction's statistics changes now, so that a search or a
+        count inside it sees its own writes (as SQLite's and the in-memory store's do)."""
+        if self._depth and self._local.mode == _WRITE and self._local.delta:
+            done: _Delta = self._local.delta
+            self._apply(done)
+            fresh = _Delta()
+            fresh.applied_rows = done.rows
+            self._local.delta = fresh
 
     @property
     def _delta(self) -> _Delta:
@@ -578,6 +638,7 @@ class PostgresStore(Store):
             return []
         terms = [lexeme(fold(w)) for w in words]
         with self.reading():
+            self._flush()
             totals = self._conn.execute(
                 "SELECT nodes, tokens, (SELECT coalesce(json_object_agg(term, df), '{}') FROM terms "
                 "WHERE term = ANY(%s::text[])) FROM corpus",
@@ -611,6 +672,7 @@ class PostgresStore(Store):
         return [hit for hit in ranked[:limit] if hit[1] > 0]
 
     def counts(self) -> tuple[int, int]:
+        self._flush()
         row = self._query("SELECT nodes, edges FROM corpus")[0]
         return int(row[0]), int(row[1])
 
@@ -649,9 +711,3 @@ class _Scorer:
     def __call__(self, match: str, limit: int) -> list[tuple[str, float]]:
         rows = self.conn.execute(self.sql, {**self.params, "match": match, "limit": limit}).fetchall()
         return [(str(row[0]), float(row[1])) for row in rows]
-
-
-def _message(exc: BaseException) -> str:
-    """A psycopg error as one line, without connection secrets."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return re.sub(r"password=\S+", "password=…", text)

@@ -153,8 +153,8 @@ class Memory:
         if node_type is not None and node_type not in NODE_TYPES:
             raise InvalidInput(f"node_type must be one of {', '.join(NODE_TYPES)}")
         source = args.get("source")
-        if source is not None and not isinstance(source, str):
-            raise InvalidInput("source must be a string")
+        if source is not None and (not isinstance(source, str) or "\x00" in source):
+            raise InvalidInput("source must be a string without NUL characters")
         with self.store.reading():
             if args.get("node_ids") is not None:
                 ids = _id_list(args["node_ids"])

@@ -203,6 +203,8 @@ def open_store(location: str | os.PathLike[str] | None = None, *, pool_size: int
         named = os.environ.get(STORE_VARIABLE)
         if named:
             return open_store(named, pool_size=pool_size)
+        if pool_size is not None:
+            raise InvalidInput("a pool size applies to a PostgreSQL store (postgresql://…) only")
         default = default_store_path()
         default.parent.mkdir(parents=True, exist_ok=True)
         return SQLiteStore(default)
