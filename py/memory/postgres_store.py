@@ -7,7 +7,7 @@ threads of each) use at once.
   exclusive mode before their first statement, so they run one after another across
   every process (as SQLite's ``BEGIN IMMEDIATE`` does): a read-modify-write such as
   ``store_node`` merging fields into an existing node never loses a concurrent update.
-  Reads run in ``REPEATABLE READ READ ONLY`` snapshots and never wait. The access
+  Reads run in ``REPEATABLE READ READ ONLY`` snapshots and never wait for a writer. The access
   counters retrieval updates take the same lock in shared mode and lock their rows in id
   order, so retrievals count in parallel with each other, never deadlock, and never
   interleave with a writer. Each thread has its own connection from the pool while a
@@ -17,11 +17,13 @@ threads of each) use at once.
   store's own tokens (``store.tokenize``, FTS5's unicode61 rules), and the nodes are
   ranked by BM25 computed in SQL from per-node term counts, document lengths and the
   document frequencies kept in ``terms`` — the same formula, in the same floating-point
-  order, as the other stores, so both backends return the same answers. Frequencies and
+  order, as the in-memory store (and SQLite's FTS5 to 6 decimals). Frequencies and
   the corpus totals are updated once per transaction (not per row), so a bulk import
   does not rewrite one counter row per node.
-* **Schema.** A version in ``bendscope_meta``, migrations applied on open under the lock;
-  a schema holding other tables, or a newer version, is refused.
+* **Schema.** A version in ``bendscope_meta``, migrations applied on open under the lock,
+  in the first schema of the search path (the lock is that schema's); a database not in
+  UTF8, a schema holding other tables, a newer version, or tables found in another schema
+  than the first, is refused.
 
 Sets of ids of any size go as one array parameter (``= ANY(%s)``), never spliced into SQL.
 """
