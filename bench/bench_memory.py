@@ -8,7 +8,8 @@ pass/fail.
 
 PostgreSQL: a throwaway server is started on 127.0.0.1 (``tests/pg_cluster.py``: initdb +
 pg_ctl in a temporary directory, fsync off) and stopped at the end, unless
-``--postgres-url`` names a database to use (its memory tables are created there). The
+``--postgres-url`` names a database to use (the memory tables of each size go in a schema
+of their own, ``bench_10000`` and ``bench_100000``, dropped and created afresh). The
 client is this process, over loopback TCP: the PostgreSQL numbers include a network
 round trip per query, as they would for a server process next to the database.
 
@@ -111,6 +112,22 @@ def percentile(values: list[float], q: float) -> float:
     return nearest_rank(sorted(values), q)
 
 
+def schema_url(url: str, schema: str) -> str:
+    """``url`` with its search_path set to ``schema``, which is dropped and created afresh
+    (so each store size starts empty, however often the benchmark ran before)."""
+    import psycopg
+    import psycopg.conninfo
+
+    from memory.postgres_store import query_start, split_url
+
+    if "options" in psycopg.conninfo.conninfo_to_dict(split_url(url)[0]):
+        raise SystemExit("--postgres-url must not set options: the benchmark sets the search_path itself")
+    with psycopg.connect(split_url(url)[0], autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    return url + ("&" if query_start(url) >= 0 else "?") + f"options=-c%20search_path%3D{schema}"
+
+
 def open_backend(backend: str, tmp: str, n: int, postgres: Callable[[str], str]) -> Store:
     if backend == "sqlite":
         return SQLiteStore(Path(tmp) / f"bench-{n}.sqlite3")
@@ -188,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     def postgres(name: str) -> str:
         nonlocal cluster
         if args.postgres_url:
-            return str(args.postgres_url)
+            return schema_url(str(args.postgres_url), name)
         if cluster is None:
             from pg_cluster import Cluster
 

@@ -235,7 +235,14 @@ def run(servers: int, calls: int, pool_size: int, postgres_url: str | None) -> d
                 )
                 for i in range(servers)
             ]
-            codes = [p.wait(timeout=3_600) for p in procs]
+            try:
+                deadline = time.monotonic() + 3_600
+                codes = [p.wait(timeout=max(0.0, deadline - time.monotonic())) for p in procs]
+            finally:  # a worker that timed out, or an interrupt: none is left running
+                for p in procs:
+                    if p.poll() is None:
+                        p.kill()
+                        p.wait()
             results = [json.loads(Path(o).read_text()) for o, c in zip(outs, codes, strict=True) if c == 0]
         load_after = os.getloadavg()
         problems = check(url, results)

@@ -6,6 +6,7 @@ lock across processes and threads, counters beside writers, and clear errors."""
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from memory.errors import InvalidInput, NotFound, StoreUnavailable
 from memory.inmemory_store import InMemoryStore
 from memory.postgres_store import SCHEMA_VERSION, PostgresStore, lexeme
 from memory.records import MemoryEdge, MemoryNode
+from memory.sqlite_store import SQLiteStore
 from memory.store import tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,19 +131,32 @@ def test_bm25_is_the_in_memory_stores_to_the_last_bit(postgres_url):
             assert store.search(query, limit) == exact.search(query, limit), query
 
 
-def test_common_words_are_pruned_as_in_sqlite(postgres_url):
+def test_common_words_are_pruned_as_in_sqlite(tmp_path, postgres_url):
+    # 'common' is in 6 of 32 nodes (over common_df = 3), 'rare' in 3: with 'rare' in the query,
+    # only nodes holding it are candidates, so the short all-'common' node that exact BM25
+    # ranks first is left out — by both stores alike, with the same scores
+    pad = " ".join(f"pad{i}" for i in range(30))
+    contents = [f"filler words number {i}" for i in range(24)] + [f"common filler {i}" for i in range(4)]
+    contents += ["common common common", f"rare {pad} more", f"common and rare {pad}", f"rare other text {pad}"]
     exact = InMemoryStore()
-    with PostgresStore(postgres_url) as store:
-        store.common_df = 3
-        with store.transaction():
-            for i in range(6):
-                store.put_node(node(f"c{i}", f"common filler words {i}"))
-            store.put_node(node("r1", "common and rare"))
-            store.put_node(node("r2", "rare only"))
-        for n in store.get_nodes(store.node_ids()).values():
-            exact.put_node(n)
-        for query, limit in (("common rare", 10), ("common rare", 2), ("common filler", 3), ("common and", 10)):
-            assert store.search(query, limit) == exact.search(query, limit), query
+    with PostgresStore(postgres_url) as store, SQLiteStore(tmp_path / "s.sqlite3") as lite:
+        for s in (store, lite):
+            s.common_df = 3
+            with s.transaction():
+                for i, text in enumerate(contents):
+                    s.put_node(node(f"n{i:02d}", text))
+        for i, text in enumerate(contents):
+            exact.put_node(node(f"n{i:02d}", text))
+        pruned = store.search("common rare", 3)
+        assert exact.search("common rare", 3)[0][0] == "n28" and "n28" not in dict(pruned)
+        holding_rare = {f"n{i:02d}" for i, text in enumerate(contents) if "rare" in text.split()}
+        everything = dict(exact.search("common rare", 100))
+        assert set(dict(pruned)) <= holding_rare
+        assert pruned == sorted(((i, everything[i]) for i in holding_rare), key=lambda h: (-h[1], h[0]))[:3]
+        for query, limit in (("common rare", 3), ("common rare", 20), ("common filler", 3), ("common", 5)):
+            ours, theirs = store.search(query, limit), lite.search(query, limit)
+            assert [h[0] for h in ours] == [h[0] for h in theirs], query
+            assert [round(h[1], 6) for h in ours] == [round(h[1], 6) for h in theirs], query
         assert store.search("zzz", 10) == [] and store.search("", 10) == []
 
 
@@ -197,6 +212,8 @@ def test_a_held_write_lock_makes_a_clear_busy_error(postgres_url, monkeypatch):
             with pytest.raises(StoreUnavailable, match="busy"):
                 store.put_node(node("x"))
             assert store.search("anything", 5) == []  # reads never wait for the writer
+            with pytest.raises(StoreUnavailable, match="busy"):  # nor does opening wait forever
+                PostgresStore(postgres_url)
         finally:
             release.set()
             holder.join()
@@ -270,7 +287,6 @@ def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
     """The same calls on SQLite, in memory and PostgreSQL give byte-identical responses."""
     from test_memory_service import BUSINESS_TEXT, business, memory_on
 
-    from memory.sqlite_store import SQLiteStore
     from memory.tools import call, encode
 
     rng = random.Random(11)
@@ -299,23 +315,35 @@ def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
 
 
 def test_a_dropped_connection_is_one_clear_error_then_the_store_recovers(postgres_url):
-    with PostgresStore(postgres_url, pool_size=1) as store:
+    with PostgresStore(postgres_url, pool_size=4) as store:
         memory = Memory(store)
         memory.store_node({"id": "a", "content": "before the drop"})
-        with psycopg.connect(postgres_url, autocommit=True) as admin:  # the server ends our session
-            admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        ready = threading.Barrier(4)
+
+        def hold_a_connection() -> None:  # four readings at once: four idle connections after
+            with store.reading():
+                ready.wait(timeout=30)
+
+        threads = [threading.Thread(target=hold_a_connection) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        with psycopg.connect(postgres_url, autocommit=True) as admin:  # the server ends every session
+            ended = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                 "WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+            ).fetchone()
+        assert ended == (4,)
         outcomes = []
-        for attempt in range(3):
+        for attempt in range(6):
             try:
                 memory.store_node({"id": "b", "content": f"after the drop {attempt}"})
                 outcomes.append("ok")
             except StoreUnavailable as exc:
                 outcomes.append(str(exc))
-        assert outcomes[-1] == "ok" and all(o == "ok" or "postgresql://" in o for o in outcomes)
-        assert store.get_node("b") is not None and store.get_node("a").content == "before the drop"
+        assert outcomes[0].startswith(store.url) and outcomes[1:] == ["ok"] * 5, outcomes
+        assert store.get_node("b").content == "after the drop 5" and store.get_node("a").content == "before the drop"
 
 
 def test_the_password_is_never_shown_even_with_odd_characters(postgres, postgres_url):
@@ -332,6 +360,40 @@ def test_the_password_is_never_shown_even_with_odd_characters(postgres, postgres
         with pytest.raises(StoreUnavailable) as lost:
             store.put_node(node("b"))
         assert "Tr0ub" not in str(lost.value) and "agent@127.0.0.1" in str(lost.value)
+
+
+@pytest.mark.parametrize(
+    "credentials",
+    ["agent:Zk3/q+Wm9xY=", "agent:pa@s3cr3t", "agent:x/y@q9", "ag@ent:s3cr3t", "agent:s3cr3t@db/x"],
+)
+def test_a_url_libpq_would_misread_is_refused_without_showing_the_password(postgres, credentials):
+    # an unescaped '/' or '@' would make part of the password a host, port or database name,
+    # which connection errors repeat: refused before anything is shown or used
+    url = f"postgresql://{credentials}@127.0.0.1:{postgres.port}/memory"
+    with pytest.raises(InvalidInput, match="ambiguous") as refused:
+        PostgresStore(url)
+    for secret in ("Zk3", "q+Wm", "s3cr3t", "x/y", "q9"):
+        assert secret not in str(refused.value)
+
+
+def test_a_store_url_of_undecodable_bytes_is_one_clear_error_from_the_cli(tmp_path):
+    env = {**os.environb, b"PYTHONPATH": str(ROOT / "py").encode()}
+    env[b"BENDSCOPE_MEMORY_STORE"] = b"postgresql://agent:p\xe9w@127.0.0.1:1/memory"
+    proc = subprocess.run([sys.executable, "-m", "memory", "analyze"], capture_output=True, env=env, timeout=60)
+    assert proc.returncode == 2 and b"Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.count(b"\n") == 1 and b"not a PostgreSQL URL" in proc.stderr and b"p\xe9w" not in proc.stderr
+
+
+def test_a_question_mark_in_a_password_and_an_at_sign_in_the_query_read_as_libpq_reads_them(postgres, postgres_url):
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("CREATE ROLE quiz LOGIN PASSWORD 'why?not'")
+        conn.execute("GRANT ALL ON SCHEMA public TO quiz")
+    database = postgres_url.rsplit("/", 1)[1]
+    url = f"postgresql://quiz:why?not@127.0.0.1:{postgres.port}/{database}?application_name=a@b&pool_size=%33"
+    with PostgresStore(url) as store:
+        assert store.pool_size == 3 and store.url == f"postgresql://quiz@127.0.0.1:{postgres.port}/{database}"
+        store.put_node(node("a"))
+        assert store.get_node("a") is not None
 
 
 def test_the_url_reaches_libpq_unchanged_but_for_pool_size(postgres_url):

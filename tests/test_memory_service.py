@@ -413,7 +413,10 @@ def test_storing_an_edge_again_never_makes_a_second_one(store: Store):
         ("store_node", {"content": "x", "metadata": {"deep": [[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]}}, "nested more than"),
         ("store_node", {"content": "a\x00b"}, "must not contain NUL"),
         ("store_node", {"content": "x", "source": "s\x00"}, "must not contain NUL"),
-        ("query_graph", {"source": "s\x00"}, "without NUL"),
+        ("query_graph", {"source": "s\x00"}, "must not contain NUL"),
+        ("query_graph", {"source": "\ud800"}, "source is not valid Unicode"),
+        ("query_graph", {"text": "x \udfff"}, "text is not valid Unicode"),
+        ("retrieve_context", {"query": "\ud800 revenue"}, "query is not valid Unicode"),
     ],
 )
 def test_more_bad_values_are_refused(store: Store, name, arguments, message):

@@ -36,6 +36,7 @@ import json
 import math
 import re
 import threading
+import urllib.parse
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -155,6 +156,30 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
+def _credentials_end(url: str) -> int:
+    """Where libpq's reading of a URL's user name and password ends: after the first ``@``
+    or at the first ``/`` (whichever comes first) past the scheme."""
+    scheme = url.find("://")
+    start = scheme + 3 if scheme >= 0 else 0
+    ends = [i for i in (url.find("@", start), url.find("/", start)) if i >= 0]
+    end = min(ends) if ends else start
+    return end + 1 if end < len(url) and url[end] == "@" else end
+
+
+def query_start(url: str) -> int:
+    """Where a connection URL's query string starts (its ``?``), or -1: read as libpq reads
+    it, where the user name and password end at the first ``@`` or ``/`` (so a password
+    may hold ``?`` but not ``@`` or ``/``), and the query at the next ``?``.
+
+    >>> url = "postgresql://me:a?b@db/memory?application_name=x@y"
+    >>> url[query_start(url):]
+    '?application_name=x@y'
+    >>> query_start("postgresql://db/memory")
+    -1
+    """
+    return url.find("?", _credentials_end(url))
+
+
 def split_url(url: str) -> tuple[str, dict[str, str]]:
     """A store URL's libpq part and the store's own parameters (``pool_size``); the rest
     of the URL is kept byte for byte (libpq decodes it, not us).
@@ -162,7 +187,7 @@ def split_url(url: str) -> tuple[str, dict[str, str]]:
     >>> split_url("postgresql://me@db:5433/memory?pool_size=8&options=-c%20search_path%3Dx")
     ('postgresql://me@db:5433/memory?options=-c%20search_path%3Dx', {'pool_size': '8'})
     """
-    start = url.find("?", url.rfind("@") + 1)
+    start = query_start(url)
     if start < 0:
         return url, {}
     own: dict[str, str] = {}
@@ -170,25 +195,58 @@ def split_url(url: str) -> tuple[str, dict[str, str]]:
     for item in url[start + 1 :].split("&"):
         key, _, value = item.partition("=")
         if key in _OWN_PARAMETERS:
-            own[key] = value
+            own[key] = urllib.parse.unquote(value)
         elif item:
             rest.append(item)
     return url[:start] + ("?" + "&".join(rest) if rest else ""), own
 
 
+def check_unambiguous(url: str) -> None:
+    """Refuse a URL that libpq would read otherwise than it was meant, before it is used
+    or shown: an unescaped ``@`` or ``/`` in a user name or password (which would make
+    part of the password a host, port or database name — and show it in messages), or
+    an ``@`` in a database name. The URL is never repeated (it may hold a password).
+
+    >>> check_unambiguous("postgresql://me:p#w@db:5433/memory?application_name=a@b")
+    >>> check_unambiguous("postgresql://me:Zk3/q+W=@db/memory")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    memory.errors.InvalidInput: the store URL is ambiguous: write '@' and '/' inside ...
+    """
+    if "://" not in url:
+        return
+    after, query = _credentials_end(url), query_start(url)
+    if "@" in url[after : query if query >= 0 else len(url)]:
+        raise InvalidInput(
+            "the store URL is ambiguous: write '@' and '/' inside a user name, password or database name as %40 and %2F"
+        )
+
+
 def parse_url(conninfo: str) -> dict[str, str]:
     """libpq's own reading of a connection URL (so what is shown is what is used); a URL
-    libpq cannot read is refused without repeating it (it may hold a password).
+    libpq cannot read, or that it would read otherwise than meant, is refused without
+    repeating it (it may hold a password).
 
     >>> parse_url("postgresql://me:p#w@db:5433/memory")["password"]
     'p#w'
+    >>> parse_url("postgresql://me:pa/ss@db:5433/memory")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    memory.errors.InvalidInput: the store URL is ambiguous: ...
     """
+    check_unambiguous(conninfo)
     try:
-        return {k: str(v) for k, v in psycopg.conninfo.conninfo_to_dict(conninfo).items()}
-    except psycopg.Error:
+        params = {k: str(v) for k, v in psycopg.conninfo.conninfo_to_dict(conninfo).items()}
+    except (psycopg.Error, UnicodeError, ValueError):
         raise InvalidInput(
             "the store URL is not a PostgreSQL URL libpq can read (postgresql://user@host:port/db)"
         ) from None
+    if any(p.strip() and not p.strip().isdigit() for p in params.get("port", "").split(",")):
+        raise InvalidInput(
+            "the store URL's port is not a number: write '@', '/' and ':' inside a user name or "
+            "password as %40, %2F and %3A"
+        )
+    return params
 
 
 def display_url(params: dict[str, str]) -> str:
@@ -283,6 +341,11 @@ class PostgresStore(Store):
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
         except StoreUnavailable as exc:
             raise StoreUnavailable(f"cannot open the memory store {self.url}: {exc}") from None
+        except psycopg.errors.LockNotAvailable:
+            raise StoreUnavailable(
+                f"cannot open the memory store {self.url}: it is busy: another writer has held its write "
+                f"lock for over {LOCK_TIMEOUT_MS / 1000:g} s; try again"
+            ) from None
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             raise StoreUnavailable(f"cannot open the memory store {self.url}: {self._message(exc)}") from None
 
@@ -305,6 +368,7 @@ class PostgresStore(Store):
     # ------------------------------------------------------------ schema
     def _migrate(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
         with conn.transaction():
+            conn.execute(f"SET LOCAL lock_timeout = {int(LOCK_TIMEOUT_MS)}")
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
             found = conn.execute(
                 "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
@@ -400,6 +464,9 @@ class PostgresStore(Store):
         except psycopg.DataError as exc:  # a value the database cannot hold: the caller's input
             raise InvalidInput(f"the store refused a value: {self._message(exc)}") from None
         except psycopg.Error as exc:
+            if isinstance(exc, psycopg.OperationalError):  # maybe a lost server: drop every dead connection
+                with contextlib.suppress(psycopg.Error, psycopg_pool.PoolTimeout):
+                    self._pool.check()
             raise StoreUnavailable(f"{self.url}: {self._message(exc)}") from None
 
     def _message(self, exc: BaseException) -> str:

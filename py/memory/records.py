@@ -66,6 +66,7 @@ __all__ = [
     "MemoryNode",
     "check_count",
     "check_id",
+    "check_text",
     "check_timestamp",
     "edge_id_for",
     "new_edge",
@@ -158,7 +159,15 @@ def check_id(value: Any, what: str = "id") -> str:
     return value
 
 
-def _text(value: Any, what: str, limit: int, *, empty_ok: bool = True) -> str:
+def check_text(value: Any, what: str, limit: int, *, empty_ok: bool = True) -> str:
+    r"""A text field: a string of at most ``limit`` characters, valid Unicode, without NUL
+    (which no store keeps in text).
+
+    >>> check_text("s\ud800", "source", 10)
+    Traceback (most recent call last):
+    ...
+    memory.errors.InvalidInput: source is not valid Unicode (an unpaired surrogate)
+    """
     if not isinstance(value, str):
         raise InvalidInput(f"{what} must be a string, got {_kind(value)}")
     if not empty_ok and not value.strip():
@@ -264,7 +273,7 @@ def new_node(args: Mapping[str, Any], *, now: str, existing: MemoryNode | None =
     creation time and the access statistics, and takes the other fields given."""
     if args.get("content") is None:
         raise InvalidInput("content is required: the knowledge itself, a non-empty string")
-    content = _text(args.get("content"), "content", MAX_CONTENT, empty_ok=False)
+    content = check_text(args.get("content"), "content", MAX_CONTENT, empty_ok=False)
     node_id = check_id(args["id"]) if args.get("id") is not None else node_id_for(content)
     base = existing or MemoryNode(node_id, content, created_at=now, updated_at=now)
     return MemoryNode(
@@ -273,7 +282,7 @@ def new_node(args: Mapping[str, Any], *, now: str, existing: MemoryNode | None =
         node_type=_choice(args.get("node_type", base.node_type), "node_type", NODE_TYPES),
         confidence=_number(args.get("confidence", base.confidence), "confidence", 0.0, 1.0),
         metadata=_metadata(args.get("metadata", base.metadata)),
-        source=_text(args.get("source", base.source), "source", MAX_SOURCE),
+        source=check_text(args.get("source", base.source), "source", MAX_SOURCE),
         access_count=base.access_count,
         created_at=check_timestamp(args.get("created_at"), "created_at", base.created_at),
         updated_at=check_timestamp(args.get("updated_at"), "updated_at", now),

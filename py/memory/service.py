@@ -15,7 +15,7 @@ from kappa import DEFAULT_EXACT_LIMIT, recommendation
 
 from .errors import InvalidInput, NotFound
 from .interop import from_document, to_document
-from .records import NODE_TYPES, MemoryNode, check_id, new_edge, new_node, utc_now
+from .records import MAX_SOURCE, NODE_TYPES, MemoryNode, check_id, check_text, new_edge, new_node, utc_now
 from .retrieval import DEFAULT_LIMIT, MAX_HOPS, MAX_LIMIT, Embedder, retrieve_context
 from .store import Store
 from .telemetry import Aggregator, Telemetry
@@ -48,7 +48,7 @@ def _query(value: Any, what: str = "query") -> str:
         raise InvalidInput(f"{what} must be a non-empty string")
     if len(value) > MAX_QUERY:
         raise InvalidInput(f"{what} is longer than {MAX_QUERY:,} characters")
-    return value
+    return check_text(value, what, MAX_QUERY)
 
 
 def _id_list(value: Any, what: str = "node_ids") -> list[str]:
@@ -153,8 +153,8 @@ class Memory:
         if node_type is not None and node_type not in NODE_TYPES:
             raise InvalidInput(f"node_type must be one of {', '.join(NODE_TYPES)}")
         source = args.get("source")
-        if source is not None and (not isinstance(source, str) or "\x00" in source):
-            raise InvalidInput("source must be a string without NUL characters")
+        if source is not None:
+            source = check_text(source, "source", MAX_SOURCE)
         with self.store.reading():
             if args.get("node_ids") is not None:
                 ids = _id_list(args["node_ids"])
