@@ -9,15 +9,18 @@ import random
 import sqlite3
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memory.errors import NotFound, StoreUnavailable
 from memory.inmemory_store import InMemoryStore
 from memory.records import MemoryEdge, MemoryNode
 from memory.sqlite_store import SCHEMA_VERSION, SQLiteStore
-from memory.store import Store, open_store, query_words, tokenize
+from memory.store import Store, fold, open_store, query_words, tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 T = "2026-11-30T10:00:00.000Z"
@@ -156,6 +159,17 @@ def test_search_finds_words_of_every_script(store: Store):
         assert [n for n, _ in store.search(word, 5)] == [f"w{i}"], word
     assert [n for n, _ in store.search("STRASSE", 5)] == []  # not the same word, as in FTS5
     assert [n for n, _ in store.search("ünicode", 5)] == ["w5"]
+
+
+@given(st.text(max_size=12))
+@settings(max_examples=400, deadline=None)
+def test_the_ascii_shortcut_of_fold_is_the_full_folding(word):
+    def full(w: str) -> str:  # FTS5's unicode61 folding, written out without the shortcut
+        decomposed = unicodedata.normalize("NFD", w.lower())
+        return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+    ascii_word = word.encode("ascii", "ignore").decode()
+    assert fold(word) == full(word) and fold(ascii_word) == full(ascii_word)
 
 
 def test_every_backend_ranks_alike(tmp_path, postgres_url):

@@ -48,7 +48,7 @@ from psycopg.types.json import Jsonb
 
 from .errors import InvalidInput, NotFound, StoreUnavailable
 from .records import MemoryEdge, MemoryNode
-from .store import Store, fold, query_words, tokenize
+from .store import Store, fold, load_metadata, query_words, tokenize
 
 #: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1 (one transaction)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -145,11 +145,11 @@ def _json(value: Any) -> str:
 
 
 def _node(row: tuple[Any, ...]) -> MemoryNode:
-    return MemoryNode(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7], row[8], row[9])
+    return MemoryNode(row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9])
 
 
 def _edge(row: tuple[Any, ...]) -> MemoryEdge:
-    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), row[6], row[7])
+    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7])
 
 
 def _unique(ids: Iterable[str]) -> list[str]:

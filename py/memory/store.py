@@ -18,6 +18,7 @@ database shared by many processes) and ``InMemoryStore`` (tests). The contract s
 from __future__ import annotations
 
 import abc
+import json
 import os
 import re
 import sys
@@ -25,6 +26,7 @@ import unicodedata
 from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any
 
 from .errors import InvalidInput
 from .records import MemoryEdge, MemoryNode
@@ -36,9 +38,28 @@ _TOKEN = re.compile(r"[^\W_]+")
 def fold(word: str) -> str:
     """A word as SQLite FTS5's unicode61 tokenizer indexes it (remove_diacritics 2):
     lower case, combining marks removed; no compatibility folding (ß, ﬁ and fullwidth
-    letters stay what they are, as in FTS5)."""
+    letters stay what they are, as in FTS5). ASCII words (most) take a shortcut with the
+    same result: they have no combining marks and are their own normal forms.
+
+    >>> fold("Café"), fold("RÉSUMÉ"), fold("Straße"), fold("Revenue")
+    ('cafe', 'resume', 'straße', 'revenue')
+    """
+    if word.isascii():
+        return word.lower()
     decomposed = unicodedata.normalize("NFD", word.lower())
     return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+
+
+def load_metadata(text: str) -> dict[str, Any]:
+    """Stored metadata (JSON text) as a fresh dict; the usual empty object skips the parser.
+
+    >>> load_metadata("{}"), load_metadata('{"b":1}')
+    ({}, {'b': 1})
+    """
+    if text == "{}":
+        return {}
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 def tokenize(text: str) -> list[str]:
