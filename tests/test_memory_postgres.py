@@ -70,6 +70,26 @@ def test_schema_version_reopen_and_refusals(postgres, postgres_url):
         PostgresStore(foreign)
 
 
+def test_a_version_1_store_is_migrated_and_keeps_its_contents(postgres_url, monkeypatch):
+    import memory.postgres_store as module
+
+    monkeypatch.setattr(module, "MIGRATIONS", module.MIGRATIONS[:1])
+    monkeypatch.setattr(module, "SCHEMA_VERSION", 1)
+    with PostgresStore(postgres_url) as old:
+        old.put_node(node("a", "written by version one"))
+        old.put_node(node("b"))
+        old.put_edge(edge("e", "a", "b"))
+        assert old.schema_version == 1
+    monkeypatch.undo()
+    with PostgresStore(postgres_url) as store:
+        assert store.schema_version == SCHEMA_VERSION == 2
+        assert [i for i, _ in store.search("version one", 5)] == ["a"] and store.get_edge("e") is not None
+        with psycopg.connect(postgres_url) as conn:
+            options = dict(conn.execute("SELECT relname, reloptions FROM pg_class WHERE relname IN ('nodes', 'edges')"))
+        assert options == {"nodes": ["fillfactor=80"], "edges": ["fillfactor=80"]}
+    statistics_match(postgres_url)
+
+
 def test_a_schema_per_store_through_the_search_path(postgres_url):
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         conn.execute("CREATE SCHEMA team_a")
