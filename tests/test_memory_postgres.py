@@ -266,34 +266,13 @@ def _meta(memory: Memory, node_id: str) -> dict[str, int]:
     return dict(memory.query_graph({"node_ids": [node_id]})["nodes"][0]["metadata"])
 
 
-WRITER = """
-import sys
-sys.path.insert(0, {py!r})
-from memory.postgres_store import PostgresStore
-from memory.records import MemoryNode, MemoryEdge
-from memory import Memory
-T = "2026-11-30T10:00:00.000Z"
-store = PostgresStore({url!r}, pool_size=2)
-memory = Memory(store)
-tag = sys.argv[1]
-for i in range(150):
-    with store.transaction():
-        store.put_node(MemoryNode(f"{{tag}}-{{i}}", f"text {{tag}} {{i}}", created_at=T, updated_at=T))
-        if i:
-            a, b = f"{{tag}}-{{i - 1}}", f"{{tag}}-{{i}}"
-            store.put_edge(MemoryEdge(f"{{tag}}-e{{i}}", a, b, "causal", created_at=T))
-    store.record_access(["shared"], T)
-    memory.retrieve_context({{"query": "shared text", "limit": 3}})
-store.close()
-"""
+WRITER = ROOT / "tests" / "store_writer.py"
 
 
-def test_four_processes_writing_one_database_lose_nothing(tmp_path, postgres_url):
+def test_four_processes_writing_one_database_lose_nothing(postgres_url):
     with PostgresStore(postgres_url) as store:
         store.put_node(node("shared", "shared"))
-    script = tmp_path / "writer.py"
-    script.write_text(WRITER.format(py=str(ROOT / "py"), url=postgres_url))
-    procs = [subprocess.Popen([sys.executable, str(script), tag]) for tag in "abcd"]
+    procs = [subprocess.Popen([sys.executable, str(WRITER), postgres_url, tag, "150", "--retrieve"]) for tag in "abcd"]
     assert [p.wait(timeout=300) for p in procs] == [0, 0, 0, 0]
     with PostgresStore(postgres_url) as store:
         assert store.counts() == (601, 596)

@@ -289,32 +289,14 @@ def test_store_urls(tmp_path, postgres_url, monkeypatch):
         open_store(postgres_url.rsplit("/", 1)[0] + "/no_such_database")
 
 
-WRITER = """
-import sys
-sys.path.insert(0, {py!r})
-from memory.sqlite_store import SQLiteStore
-from memory.records import MemoryNode, MemoryEdge
-T = "2026-11-30T10:00:00.000Z"
-store = SQLiteStore({path!r})
-tag = sys.argv[1]
-for i in range(300):
-    with store.transaction():
-        store.put_node(MemoryNode(f"{{tag}}-{{i}}", f"text {{tag}} {{i}}", created_at=T, updated_at=T))
-        if i:
-            a, b = f"{{tag}}-{{i - 1}}", f"{{tag}}-{{i}}"
-            store.put_edge(MemoryEdge(f"{{tag}}-e{{i}}", a, b, "causal", created_at=T))
-    store.record_access(["shared"], T)
-store.close()
-"""
+WRITER = ROOT / "tests" / "store_writer.py"
 
 
 def test_two_processes_writing_one_store_lose_nothing(tmp_path):
     path = tmp_path / "shared.sqlite3"
     with SQLiteStore(path) as store:
         store.put_node(node("shared"))
-    script = tmp_path / "writer.py"
-    script.write_text(WRITER.format(py=str(ROOT / "py"), path=str(path)))
-    procs = [subprocess.Popen([sys.executable, str(script), tag]) for tag in ("a", "b")]
+    procs = [subprocess.Popen([sys.executable, str(WRITER), str(path), tag, "300"]) for tag in ("a", "b")]
     assert [p.wait(timeout=120) for p in procs] == [0, 0]
     with SQLiteStore(path) as store:
         assert store.counts() == (601, 598)

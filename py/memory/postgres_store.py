@@ -611,13 +611,7 @@ class PostgresStore(Store):
         return [row[0] for row in self._query("SELECT id FROM nodes ORDER BY id")]
 
     def record_access(self, node_ids: Iterable[str], when: str) -> None:
-        with self._counting():
-            self._conn.execute(
-                "WITH locked AS (SELECT id FROM nodes WHERE id = ANY(%s::text[]) ORDER BY id FOR UPDATE) "
-                "UPDATE nodes SET access_count = access_count + 1, last_accessed_at = %s "
-                "FROM locked WHERE nodes.id = locked.id",
-                (_unique(node_ids), when),
-            )
+        self.record_retrieval(node_ids, (), when)
 
     def record_retrieval(self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str) -> None:
         """Both counters in one statement, in a transaction that runs beside other
@@ -691,12 +685,7 @@ class PostgresStore(Store):
         return [_edge(row) for row in self._query(f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY id")]
 
     def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
-        with self._counting():
-            self._conn.execute(
-                "WITH locked AS (SELECT id FROM edges WHERE id = ANY(%s::text[]) ORDER BY id FOR UPDATE) "
-                "UPDATE edges SET last_activated_at = %s FROM locked WHERE edges.id = locked.id",
-                (_unique(edge_ids), when),
-            )
+        self.record_retrieval((), edge_ids, when)
 
     # ------------------------------------------------------------ search and size
     def search(self, query: str, limit: int) -> list[tuple[str, float]]:

@@ -221,21 +221,18 @@ def open_store(location: str | os.PathLike[str] | None = None, *, pool_size: int
     from .sqlite_store import SQLiteStore
 
     if location is None:
-        named = os.environ.get(STORE_VARIABLE)
-        if named:
-            return open_store(named, pool_size=pool_size)
-        if pool_size is not None:
-            raise InvalidInput("a pool size applies to a PostgreSQL store (postgresql://…) only")
-        default = default_store_path()
-        default.parent.mkdir(parents=True, exist_ok=True)
-        return SQLiteStore(default)
-    text = os.fspath(location)
-    if not text.strip():
+        location = os.environ.get(STORE_VARIABLE) or None
+    text = None if location is None else os.fspath(location)
+    if text is not None and not text.strip():
         raise InvalidInput("the store location is empty: give a path, sqlite:///path, postgresql://… or :memory:")
-    scheme_match = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", text)
+    scheme_match = None if text is None else re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", text)
     scheme = scheme_match.group(1).lower() if scheme_match else None
     if pool_size is not None and scheme not in ("postgresql", "postgres"):
         raise InvalidInput("a pool size applies to a PostgreSQL store (postgresql://…) only")
+    if text is None:
+        default = default_store_path()
+        default.parent.mkdir(parents=True, exist_ok=True)
+        return SQLiteStore(default)
     if text in (":memory:", "memory:"):
         return InMemoryStore()
     if scheme in ("postgresql", "postgres"):
