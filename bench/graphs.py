@@ -46,3 +46,29 @@ def adjacency(n: int, arcs: list[tuple[int, int]]) -> list[list[int]]:
     for u, v in arcs:
         out[u].append(v)
     return [sorted(s) for s in out]
+
+
+GIANT_KINDS = ("causal", "causal", "temporal", "associative", "context")
+
+
+def giant_scc_document(n: int, seed: int = 7, arcs_per_node: float = 2.0) -> dict:
+    """A bare editor document whose causal arcs form one giant strongly connected component
+    (the common shape of a real knowledge graph): a random spanning tree of causal edges
+    (each node hangs from a random earlier one) plus random arcs up to ``arcs_per_node``·n,
+    kinds drawn from causal, causal, temporal, associative, context. No positions.
+
+    >>> doc = giant_scc_document(50)
+    >>> len(doc["nodes"]), len(doc["edges"])
+    (50, 100)
+    """
+    rng = random.Random(seed)
+    edges: list[dict] = []
+    for i in range(1, n):
+        edges.append({"id": f"e{len(edges)}", "source": f"n{rng.randrange(i)}", "target": f"n{i}", "kind": "causal"})
+    while len(edges) < round(arcs_per_node * n):
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            kind = GIANT_KINDS[rng.randrange(len(GIANT_KINDS))]
+            edges.append({"id": f"e{len(edges)}", "source": f"n{a}", "target": f"n{b}", "kind": kind})
+    nodes = [{"id": f"n{i}", "text": f"Node {i}"} for i in range(n)]
+    return {"nodes": nodes, "edges": edges}

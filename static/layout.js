@@ -1,12 +1,15 @@
-// The layout kernel of the page: d3-force (vendored) driven from Python through typed arrays.
-// Python owns the positions: every call takes them in and gives them back, so this file keeps
-// no state that matters between calls except the forces' set-up. See py/app/d3layout.py.
+// The layout kernel: d3-force (vendored) on flat typed arrays, the same code in the page's
+// layout worker (static/layout-worker.js), on the page's main thread (a run to rest in one go:
+// `settle`, `?still=1`, `?layout=d3`) and in node (tests). See py/app/d3layout.py.
 //
 // Forces (d3's model: small named forces, alpha cooling so the simulation rests):
 //   charge  — many-body repulsion, Barnes–Hut quadtree (θ from the parameters): O(n log n)
 //   link    — springs along edges, rest length from the two cards' sizes
 //   cards   — rectangle collision: cards never overlap (d3's forceCollide is for circles)
 //   x, y    — a weak pull to the origin, so separate components stay in view
+// After cooling, separation rounds move overlapping cards apart directly until none moves.
+// Where a run ends depends only on the graph, the seed and the state given, never on how the
+// run is sliced in time: the worker's slices end where one run to rest ends.
 (function (root) {
   "use strict";
   var d3 = root.d3;
@@ -20,48 +23,58 @@
     };
   }
 
+  // Visit every pair of cards whose boxes (half sizes + ``pad`` each way) may overlap, each pair
+  // once (b.index > a.index), through a quadtree of centres searched within the largest card's
+  // reach: O(n log n) plus the pairs that are actually close. ``at`` gives a node's centre.
+  function closePairs(nodes, pad, at, visit) {
+    var n = nodes.length, maxW = 0, maxH = 0, i;
+    for (i = 0; i < n; i++) {
+      if (nodes[i].hw > maxW) maxW = nodes[i].hw;
+      if (nodes[i].hh > maxH) maxH = nodes[i].hh;
+    }
+    var tree = d3.quadtree(nodes, function (d) { return at(d)[0]; }, function (d) { return at(d)[1]; });
+    for (i = 0; i < n; i++) {
+      var a = nodes[i], pa = at(a), ax = pa[0], ay = pa[1];
+      var rx = a.hw + maxW + pad, ry = a.hh + maxH + pad;
+      tree.visit(function (quad, x0, y0, x1, y1) {
+        if (!quad.length) {
+          var q = quad;
+          do {
+            var b = q.data;
+            if (b.index > a.index) visit(a, b, ax, ay, at(b));
+          } while ((q = q.next));
+        }
+        return x0 > ax + rx || x1 < ax - rx || y0 > ay + ry || y1 < ay - ry;
+      });
+    }
+  }
+
+  var ahead = [0, 0];
+  function nextPosition(d) { ahead[0] = d.x + d.vx; ahead[1] = d.y + d.vy; return ahead; }
+  var here = [0, 0];
+  function position(d) { here[0] = d.x; here[1] = d.y; return here; }
+
   // Rectangle collision: push overlapping cards (plus a padding) apart along the axis of least
-  // overlap, half each. Neighbours come from a quadtree of centres searched within the largest
-  // card's reach, so the cost is O(n log n) plus the pairs that are actually close.
+  // overlap, half each; a card that is held (dragged, pinned, outside a local reheat) does not
+  // move, the other moves all the way.
   function cards(padding, strength) {
     var nodes = [];
     function force() {
-      var n = nodes.length, maxW = 0, maxH = 0, i;
-      for (i = 0; i < n; i++) {
-        if (nodes[i].hw > maxW) maxW = nodes[i].hw;
-        if (nodes[i].hh > maxH) maxH = nodes[i].hh;
-      }
-      var tree = d3.quadtree(nodes, function (d) { return d.x + d.vx; }, function (d) { return d.y + d.vy; });
-      for (i = 0; i < n; i++) {
-        var a = nodes[i];
-        var ax = a.x + a.vx, ay = a.y + a.vy;
-        var rx = a.hw + maxW + padding, ry = a.hh + maxH + padding;
-        tree.visit(function (quad, x0, y0, x1, y1) {
-          if (!quad.length) {
-            var q = quad;
-            do {
-              var b = q.data;
-              if (b.index > a.index) {
-                var dx = (b.x + b.vx) - ax, dy = (b.y + b.vy) - ay;
-                var ox = a.hw + b.hw + padding - Math.abs(dx);
-                var oy = a.hh + b.hh + padding - Math.abs(dy);
-                if (ox > 0 && oy > 0) {
-                  // half each; a card that is held (dragged, pinned) does not move, the other moves all the way
-                  var wa = a.fx != null ? 0 : b.fx != null ? 1 : 0.5, wb = b.fx != null ? 0 : 1 - wa;
-                  if (ox * (a.hh + b.hh) < oy * (a.hw + b.hw)) {  // the cheaper way out, relative to size
-                    var px = (dx > 0 ? ox : dx < 0 ? -ox : (a.index % 2 ? ox : -ox)) * strength;
-                    a.vx -= px * wa; b.vx += px * wb;
-                  } else {
-                    var py = (dy > 0 ? oy : dy < 0 ? -oy : (a.index % 2 ? oy : -oy)) * strength;
-                    a.vy -= py * wa; b.vy += py * wb;
-                  }
-                }
-              }
-            } while ((q = q.next));
+      closePairs(nodes, padding, nextPosition, function (a, b, ax, ay, pb) {
+        var dx = pb[0] - ax, dy = pb[1] - ay;
+        var ox = a.hw + b.hw + padding - Math.abs(dx);
+        var oy = a.hh + b.hh + padding - Math.abs(dy);
+        if (ox > 0 && oy > 0) {
+          var wa = a.fx != null ? 0 : b.fx != null ? 1 : 0.5, wb = b.fx != null ? 0 : 1 - wa;
+          if (ox * (a.hh + b.hh) < oy * (a.hw + b.hw)) {  // the cheaper way out, relative to size
+            var px = (dx > 0 ? ox : dx < 0 ? -ox : (a.index % 2 ? ox : -ox)) * strength;
+            a.vx -= px * wa; b.vx += px * wb;
+          } else {
+            var py = (dy > 0 ? oy : dy < 0 ? -oy : (a.index % 2 ? oy : -oy)) * strength;
+            a.vy -= py * wa; b.vy += py * wb;
           }
-          return x0 > ax + rx || x1 < ax - rx || y0 > ay + ry || y1 < ay - ry;
-        });
-      }
+        }
+      });
     }
     force.initialize = function (list) { nodes = list; };
     // At rest: move overlapping cards apart directly (no velocity), one round per call, until
@@ -81,6 +94,15 @@
       return moved;
     };
     return force;
+  }
+
+  // Pairs of cards whose rectangles overlap by more than half a pixel each way (no padding).
+  function overlaps(h) {
+    var count = 0;
+    closePairs(h.nodes, 0, position, function (a, b, ax, ay, pb) {
+      if (Math.abs(pb[0] - ax) < a.hw + b.hw - 0.5 && Math.abs(pb[1] - ay) < a.hh + b.hh - 0.5) count++;
+    });
+    return count;
   }
 
   function create(seed, p) {
@@ -134,15 +156,15 @@
 
   function now() { return root.performance ? root.performance.now() : Date.now(); }
 
-  var SEPARATE_ROUNDS = 300;  // at most this many separation rounds after the forces cool (split over calls)
+  //: at most this many separation rounds after the forces cool (split over calls); a round
+  //: count, not a time, so that where a run ends never depends on the machine's speed
+  var SEPARATE_ROUNDS = 600;
 
   // Tick from ``alpha`` towards ``target`` until ``maxTicks`` ticks, rest, or (``budgetMs`` > 0)
   // until the next tick would not fit the budget (at least one tick always runs). Once cooled,
   // separation rounds run (within the budget too; they continue on the next call).
-  // Returns [alpha, ticks, settled (1: cooled and separated), then x, y, vx, vy per node].
-  // Where a run ends depends only on the graph, the seed and the state, never on the budget.
-  function run(h, state, alpha, target, maxTicks, budgetMs) {
-    setState(h, state);
+  // Returns [alpha, ticks, settled (1: cooled and separated)]; positions stay on h.nodes.
+  function advance(h, alpha, target, maxTicks, budgetMs) {
     var sim = h.sim.alpha(alpha).alphaTarget(target);
     var start = now(), last = start, longest = 0, ticks = 0, t;
     if (alpha >= sim.alphaMin() || target > 0) { h.separated = 0; h.settled = false; }
@@ -171,8 +193,16 @@
         }
       }
     }
+    return [sim.alpha(), ticks, cooled && h.settled ? 1 : 0];
+  }
+
+  // The single-threaded call: set the state, advance, return
+  // [alpha, ticks, settled, then x, y, vx, vy per node].
+  function run(h, state, alpha, target, maxTicks, budgetMs) {
+    setState(h, state);
+    var head = advance(h, alpha, target, maxTicks, budgetMs);
     var nodes = h.nodes, out = new Float64Array(3 + 4 * nodes.length);
-    out[0] = sim.alpha(); out[1] = ticks; out[2] = cooled && h.settled ? 1 : 0;
+    out[0] = head[0]; out[1] = head[1]; out[2] = head[2];
     for (var i = 0, j = 3; i < nodes.length; i++, j += 4) {
       var d = nodes[i];
       out[j] = d.x; out[j + 1] = d.y; out[j + 2] = d.vx; out[j + 3] = d.vy;
@@ -180,5 +210,81 @@
     return out;
   }
 
-  root.bendscopeLayout = { create: create, setGraph: setGraph, run: run };
+  //: how long the worker ticks before it hands a frame of positions to the page
+  var SLICE_MS = 12;
+
+  // The layout worker's driver (static/layout-worker.js is only its shell): keeps one kernel per
+  // plane layout (``sim`` ids chosen by the page), runs the one the page last asked to run in
+  // slices, and after each slice posts a frame ``{type: "frame", sim, gen, epoch, alpha, ticks,
+  // settled, overlaps, xy}`` (``xy``: x, y per node, its buffer transferred). ``schedule(fn)``
+  // runs fn as a task of its own (so messages are handled between slices).
+  //
+  // Messages from the page (``gen`` numbers a kernel graph, ``epoch`` a state the page set):
+  //   {type: "graph", sim, gen, epoch, seed, params, state, pairs, rest, k}  (re)build, no run
+  //   {type: "run", sim, epoch, alpha, state?}   set the state (7 per node) if given, run to rest
+  //   {type: "hold", sim, index, xy}             held cards (a drag) stand at these positions
+  //   {type: "stop", sim, epoch}                 stop where it is
+  //   {type: "drop", sim}                        forget the kernel
+  // A frame names the gen and epoch it was computed from, so the page ignores stale ones.
+  function runner(post, schedule) {
+    var sims = {}, current = null, pending = false;
+    function frame(s, head) {
+      var nodes = s.h.nodes, xy = new Float64Array(2 * nodes.length);
+      for (var i = 0; i < nodes.length; i++) { xy[2 * i] = nodes[i].x; xy[2 * i + 1] = nodes[i].y; }
+      post({
+        type: "frame", sim: s.id, gen: s.gen, epoch: s.epoch, alpha: head[0], ticks: head[1],
+        settled: head[2], overlaps: head[2] ? overlaps(s.h) : -1, xy: xy,
+      }, [xy.buffer]);
+    }
+    function pump() {
+      pending = false;
+      var s = current;
+      if (s === null || !s.running) return;
+      var head = advance(s.h, s.alpha, 0, 1e9, SLICE_MS);
+      s.alpha = head[0];
+      if (head[2]) { s.running = false; s.alpha = 0; }
+      frame(s, head);
+      if (s.running) wake();
+    }
+    function wake() {
+      if (!pending) { pending = true; schedule(pump); }
+    }
+    function handle(m) {
+      var s = sims[m.sim];
+      if (m.type === "graph") {
+        s = sims[m.sim] = { id: m.sim, gen: m.gen, epoch: m.epoch, h: create(m.seed, m.params), alpha: 0, running: false };
+        setGraph(s.h, m.state, m.pairs, m.rest, m.k);
+        return;
+      }
+      if (!s) return;
+      if (m.type === "run") {
+        if (m.state) setState(s.h, m.state);
+        s.epoch = m.epoch;
+        s.alpha = m.alpha;
+        s.running = true;
+        s.h.settled = false;
+        if (current && current !== s) current.running = false;  // one plane's layout runs at a time
+        current = s;
+        wake();
+      } else if (m.type === "hold") {
+        for (var i = 0; i < m.index.length; i++) {
+          var d = s.h.nodes[m.index[i]];
+          if (d) { d.x = d.fx = m.xy[2 * i]; d.y = d.fy = m.xy[2 * i + 1]; d.vx = d.vy = 0; }
+        }
+      } else if (m.type === "stop") {
+        s.running = false;
+        s.alpha = 0;
+        s.epoch = m.epoch;
+      } else if (m.type === "drop") {
+        if (current === s) current = null;
+        delete sims[m.sim];
+      }
+    }
+    return { handle: handle, pump: pump };
+  }
+
+  root.bendscopeLayout = {
+    create: create, setGraph: setGraph, setState: setState, advance: advance, run: run,
+    overlaps: overlaps, runner: runner, SLICE_MS: SLICE_MS, SEPARATE_ROUNDS: SEPARATE_ROUNDS,
+  };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -5,6 +5,11 @@
 //       seed, params, state, pairs, rest, k, runs: [{maxTicks, budgetMs}]}
 // Each run starts from the previous run's positions and alpha, as the page's slices do.
 // result: {runs: [[alpha, ticks, settled], ...], state: [x, y, vx, vy per node]}
+//
+// With ``worker: true`` the job goes through the layout worker's driver instead
+// (bendscopeLayout.runner, as static/layout-worker.js runs it): a graph message, a run
+// message, then the worker's slices until it posts a settled frame.
+// result: {frames: [[alpha, ticks, settled, overlaps], ...], xy: [x, y per node]}
 "use strict";
 const fs = require("fs");
 const vm = require("vm");
@@ -13,6 +18,18 @@ const job = JSON.parse(fs.readFileSync(0, "utf8"));
 for (const path of job.scripts) vm.runInThisContext(fs.readFileSync(path, "utf8"), { filename: path });
 const L = globalThis.bendscopeLayout;
 const n = job.state.length / 7;
+if (job.worker) {
+  const queue = [], frames = [];
+  let last = null;
+  const runner = L.runner((m) => { frames.push([m.alpha, m.ticks, m.settled, m.overlaps]); last = m; }, (fn) => queue.push(fn));
+  runner.handle({ type: "graph", sim: 1, gen: 1, epoch: 1, seed: job.seed, params: job.params,
+    state: Float64Array.from(job.state), pairs: Int32Array.from(job.pairs), rest: Float64Array.from(job.rest),
+    k: Float64Array.from(job.k) });
+  runner.handle({ type: "run", sim: 1, epoch: 1, alpha: 1.0, state: null });
+  while (queue.length) queue.shift()();
+  process.stdout.write(JSON.stringify({ frames: frames, xy: Array.from(last.xy) }));
+  process.exit(0);
+}
 const state = Float64Array.from(job.state);
 const h = L.create(job.seed, job.params);
 L.setGraph(h, state, Int32Array.from(job.pairs), Float64Array.from(job.rest), Float64Array.from(job.k));

@@ -94,3 +94,115 @@ def test_inline_markup_becomes_styled_runs_never_literal_markers():
             assert b.dx == pytest.approx(a.dx + approx_measure(a.text, run_font(ln.style, a.kind)), abs=0.02)
     plain = layout_card("no markup, 2 * 3 = 6", approx_measure)
     assert plain.lines[0].runs == () and plain.lines[0].text == "no markup, 2 * 3 = 6"
+
+
+# ---------------------------------------------------------------- local edits (issue 18)
+
+
+def _random_graph(n: int, seed: int = 5) -> Editor:
+    """A connected random graph with positions spread out (a spanning tree plus random arcs)."""
+    import random
+
+    from bend.model import Document, Edge, EdgeProps, Node, Plane
+
+    rng = random.Random(seed)
+    plane = Plane("plane-root", "Main")
+    for i in range(n):
+        plane.add_node(Node(f"n{i}", f"n{i}", "normal", rng.uniform(-1500, 1500), rng.uniform(-1500, 1500)))
+    pairs = [(rng.randrange(i), i) for i in range(1, n)] + [(rng.randrange(n), rng.randrange(n)) for _ in range(n)]
+    for k, (a, b) in enumerate(p for p in pairs if p[0] != p[1]):
+        plane.add_edge(Edge(f"e{k}", f"n{a}", f"n{b}", EdgeProps("", "causal", 2)))
+    editor = Editor(Document([plane], "plane-root"))
+    editor.settle()
+    return editor
+
+
+def _hops(editor: Editor, start: str) -> dict[str, int]:
+    around: dict[str, list[str]] = {n: [] for n in editor.plane.nodes}
+    for e in editor.plane.edges.values():
+        around[e.a].append(e.b)
+        around[e.b].append(e.a)
+    seen = {start: 0}
+    queue = [start]
+    for here in queue:
+        for there in around[here]:
+            if there not in seen:
+                seen[there] = seen[here] + 1
+                queue.append(there)
+    return seen
+
+
+def _where(editor: Editor) -> dict[str, tuple[float, float]]:
+    return {n.id: (n.x, n.y) for n in editor.plane.nodes.values()}
+
+
+def test_a_drag_moves_only_what_is_near_it():
+    """Issue 18: a 30 px drag in a settled graph moved every other node (the whole layout was
+    reheated). Now nodes more than two hops away stand still; the neighbours follow."""
+    from bend.tools import PointerInput, Tools
+
+    editor = _random_graph(160)
+    tools = Tools(editor)
+    before = _where(editor)
+    target = "n7"
+    sx, sy = editor.world_to_screen(*before[target])
+    for kind, dx in (("down", 0), ("move", 10), ("move", 20), ("move", 30), ("up", 30)):
+        tools.pointer(PointerInput(kind, 1, sx + dx, sy, 0, "mouse"))
+    assert editor.animating  # the neighbourhood relaxes
+    while editor.tick():
+        pass
+    after = _where(editor)
+    hops = _hops(editor, target)
+    far = [n for n in after if hops.get(n, 99) > 2]
+    near = [n for n in after if 0 < hops.get(n, 99) <= 2]
+    assert far and near
+    assert all(after[n] == before[n] for n in far)
+    assert any(after[n] != before[n] for n in near)  # the layout did run around the drop
+    assert after[target] == (before[target][0] + 30.0, before[target][1])  # pinned where dropped
+
+
+def test_freeze_and_unfreeze_move_nothing():
+    from bend.tools import PointerInput, Tools
+
+    editor = _random_graph(80)
+    tools = Tools(editor)
+    editor.set_layout_frozen(True)
+    before = _where(editor)
+    sx, sy = editor.world_to_screen(*before["n3"])
+    for kind, dx in (("down", 0), ("move", 15), ("move", 40), ("up", 40)):
+        tools.pointer(PointerInput(kind, 1, sx + dx, sy, 0, "mouse"))
+    editor.add_node(5000.0, 5000.0, "made while frozen")
+    editor.set_layout_frozen(False)
+    for _ in range(50):
+        editor.tick()
+    after = _where(editor)
+    moved = {n for n in before if after[n] != before[n]}
+    assert moved == {"n3"} and not editor.animating
+
+
+def test_a_new_node_or_edge_moves_only_its_neighbourhood():
+    editor = _random_graph(120)
+    before = _where(editor)
+    editor.add_edge("n10", "n90", kind="causal")
+    while editor.tick():
+        pass
+    after = _where(editor)
+    region = {n for n, h in _hops(editor, "n10").items() if h <= 2} | {
+        n for n, h in _hops(editor, "n90").items() if h <= 2
+    }
+    assert {n for n in before if after[n] != before[n]} <= region
+    assert {n for n in before if after[n] != before[n]}
+    lone = editor.add_node(after["n0"][0], after["n0"][1], "dropped on n0")  # on top of another card
+    while editor.tick():
+        pass
+    final = _where(editor)
+    assert {n for n in after if final[n] != after[n]} == set()  # only the new card moved out of the way
+    assert final[lone] != after["n0"]
+
+
+def test_a_whole_plane_run_stays_whole_when_an_edit_comes_in_the_middle():
+    editor = editor_with([("a", "b"), ("b", "c"), ("c", "d"), ("d", "e")])
+    sim = editor.sim()
+    assert sim.active and sim.free is None  # the first layout of a new document: everything
+    editor.add_node(0.0, 0.0, "x")
+    assert sim.free is None  # the first layout goes on over the whole plane

@@ -1,7 +1,9 @@
-"""The page's layout driver (app.d3layout) under CPython, with a stand-in for the browser:
+"""The page's layout drivers (app.d3layout) under CPython, with a stand-in for the browser:
 a fake ``js`` module whose kernel cools like d3 (alpha × (1 − decay) per tick) and moves
-every free card by one unit per tick. What is tested is the driver's bookkeeping: rest,
-empty planes, slices, separation calls, positions and held cards, graph rebuilds.
+every free card by one unit per tick, and a fake layout worker that runs that kernel when
+asked. What is tested is the drivers' bookkeeping: rest, empty planes, slices, separation
+calls, positions and held cards, graph rebuilds; for the worker, which frames are taken
+(stale gens and epochs never), held cards, pause and resume, and what is sent when.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ class FakeKernel:
     def setGraph(self, h, state, pairs, rest, k) -> None:  # the JS name
         h["n"] = len(state) // 7
 
+    def overlaps(self, h) -> int:
+        return 0
+
     def run(self, h, state, alpha, target, max_ticks, budget_ms):
         self.runs.append((max_ticks, budget_ms))
         p = h["params"]
@@ -60,12 +65,66 @@ class FakeKernel:
         return types.SimpleNamespace(to_py=lambda: out)
 
 
+class FakeHost:
+    """Stands in for window.bendscopeLayoutHost and the worker behind it: messages are kept;
+    ``work(sim)`` runs one slice of the fake kernel for a running sim and leaves its frame."""
+
+    def __init__(self, kernel: FakeKernel) -> None:
+        self.kernel = kernel
+        self.sent: list[dict[str, Any]] = []
+        self.sims: dict[int, dict[str, Any]] = {}
+        self.latest: dict[int, Any] = {}
+
+    def send(self, message, transfer=None) -> None:
+        m = dict(message)
+        self.sent.append(m)
+        sim = self.sims.get(m["sim"])
+        if m["type"] == "graph":
+            self.sims[m["sim"]] = {"h": self.kernel.create(0, m["params"]), "gen": m["gen"], "epoch": m["epoch"],
+                                   "state": list(m["state"]), "alpha": 0.0, "running": False}  # fmt: skip
+            self.latest.pop(m["sim"], None)
+            self.kernel.setGraph(self.sims[m["sim"]]["h"], m["state"], m["pairs"], m["rest"], m["k"])
+        elif sim is None:
+            return
+        elif m["type"] == "run":
+            if m["state"] is not None:
+                sim["state"] = list(m["state"])
+            sim.update(epoch=m["epoch"], alpha=m["alpha"], running=True)
+        elif m["type"] == "hold":
+            for i, k in enumerate(m["index"]):
+                sim["state"][7 * k], sim["state"][7 * k + 1] = m["xy"][2 * i], m["xy"][2 * i + 1]
+        elif m["type"] in ("stop", "drop"):
+            sim.update(running=False, epoch=m.get("epoch", sim["epoch"]))
+            self.latest.pop(m["sim"], None)
+
+    def work(self, sim_id: int) -> None:
+        sim = self.sims[sim_id]
+        if not sim["running"]:
+            return
+        out = self.kernel.run(sim["h"], sim["state"], sim["alpha"], 0.0, 10_000, 8.0).to_py()
+        n = (len(out) - 3) // 4
+        for i in range(n):
+            sim["state"][7 * i], sim["state"][7 * i + 1] = out[3 + 4 * i], out[4 + 4 * i]
+        sim["alpha"] = out[0]
+        if out[2]:
+            sim["running"] = False
+        xy = array("d", (v for i in range(n) for v in (out[3 + 4 * i], out[4 + 4 * i])))
+        self.latest[sim_id] = types.SimpleNamespace(
+            gen=sim["gen"], epoch=sim["epoch"], alpha=out[0], ticks=out[1], settled=out[2], overlaps=0,
+            xy=types.SimpleNamespace(to_py=lambda: xy),
+        )  # fmt: skip
+
+    def take(self, sim_id: int):
+        return self.latest.pop(sim_id, None)
+
+
 @pytest.fixture
 def d3layout(monkeypatch):
     kernel = FakeKernel()
     clock = iter(range(10**9))
     fake_js = types.ModuleType("js")
-    fake_js.window = types.SimpleNamespace(bendscopeLayout=kernel)
+    host = FakeHost(kernel)
+    fake_js.window = types.SimpleNamespace(bendscopeLayout=kernel, bendscopeLayoutHost=host)
     fake_js.performance = types.SimpleNamespace(now=lambda: float(next(clock)))
     fake_js.Object = types.SimpleNamespace(fromEntries=dict)
     fake_js.console = types.SimpleNamespace(warn=print)
@@ -82,6 +141,7 @@ def d3layout(monkeypatch):
         monkeypatch.delitem(sys.modules, name, raising=False)
     module = importlib.import_module("app.d3layout")
     module.kernel = kernel
+    module.host = host
     yield module
     for name in ("app.d3layout", "app.dom"):
         sys.modules.pop(name, None)
@@ -98,7 +158,7 @@ def plane_of(n: int, edges: list[tuple[int, int]] = ()) -> Plane:
 
 def test_an_empty_plane_is_at_rest_at_once(d3layout):
     """Regression: an empty plane's layout stayed 'active' and the page repainted forever."""
-    sim = d3layout.D3Simulation(Plane("p", "P"), seed=1)
+    sim = d3layout.KernelSimulation(Plane("p", "P"), seed=1)
     assert sim.active  # alpha 1 as made, like every new plane
     assert sim.step(8.0) is False
     assert not sim.active
@@ -109,7 +169,7 @@ def test_an_empty_plane_is_at_rest_at_once(d3layout):
 
 def test_slices_run_to_rest_then_separation_then_stop(d3layout):
     plane = plane_of(3, [(0, 1), (1, 2)])
-    sim = d3layout.D3Simulation(plane, seed=1)
+    sim = d3layout.KernelSimulation(plane, seed=1)
     slices = 0
     while sim.step(8.0):
         slices += 1
@@ -125,7 +185,7 @@ def test_slices_run_to_rest_then_separation_then_stop(d3layout):
 def test_positions_come_back_and_held_cards_stay(d3layout):
     plane = plane_of(3)
     plane.update_node("n1", pinned=True)
-    sim = d3layout.D3Simulation(plane, seed=1)
+    sim = d3layout.KernelSimulation(plane, seed=1)
     sim.fixed.add("n2")
     sim.step(8.0)
     assert plane.nodes["n0"].x == 10.0  # ten ticks, one unit each
@@ -135,7 +195,7 @@ def test_positions_come_back_and_held_cards_stay(d3layout):
 
 def test_the_kernel_graph_is_rebuilt_on_structure_and_size_changes_only(d3layout):
     plane = plane_of(3, [(0, 1)])
-    sim = d3layout.D3Simulation(plane, seed=1)
+    sim = d3layout.KernelSimulation(plane, seed=1)
     sim.step(8.0)
     sim.step(8.0)
     plane.update_node("n0", x=500.0)
@@ -151,7 +211,114 @@ def test_the_kernel_graph_is_rebuilt_on_structure_and_size_changes_only(d3layout
 
 def test_settle_runs_to_rest_in_one_call_without_a_budget(d3layout):
     plane = plane_of(4, [(0, 1)])
-    sim = d3layout.D3Simulation(plane, seed=1)
+    sim = d3layout.KernelSimulation(plane, seed=1)
     ticks = sim.settle()
     assert 160 <= ticks <= 180 and not sim.active
     assert d3layout.kernel.runs[-1][1] == 0.0
+
+
+def types_sent(host: FakeHost) -> list[str]:
+    return [m["type"] for m in host.sent]
+
+
+def test_the_worker_runs_to_rest_and_its_frames_come_back(d3layout):
+    plane = plane_of(3, [(0, 1), (1, 2)])
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    host = d3layout.host
+    assert sim.background and sim.active
+    assert sim.step() is False  # the worker was given the graph and asked to run; no frame yet
+    assert types_sent(host) == ["graph", "run"]
+    steps = 0
+    while sim.active:
+        host.work(sim.id)
+        assert sim.step() is True
+        steps += 1
+    assert steps >= 17 and plane.nodes["n0"].x == 170.0  # every tick's move came back
+    assert types_sent(host) == ["graph", "run"]  # nothing more was needed while it ran
+    assert sim.step() is False and not sim.active
+
+
+def test_frames_of_an_older_state_are_never_taken(d3layout):
+    """A frame computed before Python changed positions (an undo, a drop) would put the
+    old positions back: it is dropped, and the worker is given the new state."""
+    plane = plane_of(3, [(0, 1)])
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    host = d3layout.host
+    sim.step()
+    host.work(sim.id)  # a frame from epoch 1 waits
+    plane.update_node("n2", x=-500.0)
+    sim.reheat(around=["n2"])  # what the editor does after an edit
+    assert sim.step() is False  # the waiting frame was stale: not applied
+    assert plane.nodes["n2"].x == -500.0
+    run = host.sent[-1]
+    assert run["type"] == "run" and run["state"] is not None and run["epoch"] == 2
+    state = run["state"]
+    assert state[7 * 2] == -500.0 and state[7 * 2 + 6] == 0.0  # n2 is free, where Python put it
+    assert state[6] == 0.0 and state[7 + 6] == 0.0  # n0, n1: within two hops of n2? no edge: held
+    host.work(sim.id)
+    assert sim.step() is True and plane.nodes["n2"].x == -490.0
+
+
+def test_a_local_reheat_holds_what_is_far_from_the_change(d3layout):
+    plane = plane_of(6, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)])
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    sim.step()  # the first layout: the whole plane
+    assert list(d3layout.host.sent[0]["state"][6::7]) == [0.0] * 6
+    sim.stop()
+    sim.reheat(around=["n0"])
+    sim.step()
+    state = d3layout.host.sent[-1]["state"]
+    assert [state[7 * i + 6] for i in range(6)] == [0.0, 0.0, 0.0, 1.0, 1.0, 1.0]
+
+
+def test_held_cards_follow_the_pointer_not_the_worker(d3layout):
+    plane = plane_of(3, [(0, 1), (1, 2)])
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    host = d3layout.host
+    sim.step()
+    sim.fixed.add("n1")  # a drag starts: the held set changed, so the state goes again
+    sim.step()
+    assert host.sent[-1]["type"] == "run" and host.sent[-1]["state"][7 + 6] == 1.0
+    plane.nodes["n1"].x = 999.0  # the pointer moved it
+    sim.step()
+    assert host.sent[-1] == {"sim": sim.id, "type": "hold", "index": [1], "xy": [999.0, 0.0]}
+    host.work(sim.id)
+    plane.nodes["n1"].x = 1010.0  # moved again before the frame was taken
+    assert sim.step() is True
+    assert plane.nodes["n1"].x == 1010.0  # the frame did not move it back
+    assert plane.nodes["n0"].x == 10.0  # the free ones moved with the worker
+
+
+def test_pause_stops_the_worker_and_the_next_step_resumes_from_the_plane(d3layout):
+    plane = plane_of(2, [(0, 1)])
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    host = d3layout.host
+    sim.step()
+    host.work(sim.id)
+    sim.pause()
+    assert host.sent[-1]["type"] == "stop" and sim.active  # alpha kept: it goes on later
+    assert sim.step() is False  # the waiting frame is from before the pause
+    assert host.sent[-1]["type"] == "run" and host.sent[-1]["state"] is not None
+    sim.close()
+    assert host.sent[-1]["type"] == "drop"
+
+
+def test_a_structure_change_sends_a_new_graph(d3layout):
+    plane = plane_of(3, [(0, 1)])
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    host = d3layout.host
+    sim.step()
+    host.work(sim.id)
+    plane.add_edge(Edge("x", "n1", "n2"))
+    assert sim.step() is False  # the frame was of the old graph
+    assert types_sent(host)[-2:] == ["graph", "run"] and host.sent[-2]["gen"] == 2
+
+
+def test_settle_runs_on_the_main_thread_and_stops_the_worker(d3layout):
+    plane = plane_of(4, [(0, 1)])
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    sim.step()
+    ticks = sim.settle()
+    assert 160 <= ticks <= 180 and not sim.active
+    assert d3layout.host.sent[-1]["type"] == "stop"
+    assert sim.step() is False

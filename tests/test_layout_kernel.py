@@ -50,6 +50,7 @@ def run_kernel(
     runs: list[tuple[int, float]] | None = None,
     fixed: set[str] | None = None,
     params: ForceParams | None = None,
+    worker: bool = False,
 ) -> dict[str, Any]:
     """Run the kernel on ``plane`` (slices of (max ticks, budget ms), default: one run to rest)."""
     params = params or ForceParams()
@@ -63,12 +64,17 @@ def run_kernel(
         "rest": list(graph.rest),
         "k": list(graph.k),
         "runs": [{"maxTicks": t, "budgetMs": b} for t, b in (runs or [(100_000, 0.0)])],
+        "worker": worker,
     }
     done = subprocess.run([_node(), str(DRIVER)], input=json.dumps(job), capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
-    values = result["state"]
-    result["pos"] = {node_id: (values[4 * i], values[4 * i + 1]) for i, node_id in enumerate(graph.ids)}
+    if worker:
+        xy = result["xy"]
+        result["pos"] = {node_id: (xy[2 * i], xy[2 * i + 1]) for i, node_id in enumerate(graph.ids)}
+    else:
+        values = result["state"]
+        result["pos"] = {node_id: (values[4 * i], values[4 * i + 1]) for i, node_id in enumerate(graph.ids)}
     result["stdout"] = done.stdout
     return result
 
@@ -139,6 +145,20 @@ def test_slices_end_where_one_run_ends():
     assert [r[2] for r in tiny["runs"]].index(1) == len(tiny["runs"]) - 1
     assert len(tiny["runs"]) > whole["runs"][0][1]  # the separation rounds came in calls of their own
     assert sliced["pos"] == whole["pos"] == uneven["pos"] == tiny["pos"]
+
+
+def test_the_worker_ends_where_one_run_to_rest_ends():
+    """The layout worker runs the kernel in slices of its own timing (and posts a frame after
+    each): its rest must be the single-threaded run's, position for position."""
+    for n, m, spread in ((80, 120, 200.0), (300, 600, 0.0)):
+        plane = make_plane(n, random_edges(n, m), spread=spread)
+        whole = run_kernel(plane)
+        worker = run_kernel(plane, worker=True)
+        assert worker["pos"] == whole["pos"]
+        frames = worker["frames"]
+        assert [f[2] for f in frames].index(1) == len(frames) - 1  # settled once, in the last frame
+        assert sum(f[1] for f in frames) == whole["runs"][0][1]
+        assert frames[-1][3] == len(overlaps(plane, worker["pos"])) == 0  # its overlap count: exact
 
 
 def test_rest_is_reached_in_the_ticks_alpha_cooling_allows():

@@ -53,7 +53,8 @@ class App:
         self.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         self.measure = CanvasMeasure()
         self._press_xy = (0.0, 0.0)  # where the last touch went down (client px): a long press opens its menu there
-        layout = d3layout.factory if params.layout == "d3" else None  # None: the pure-Python layout
+        factories = {"worker": d3layout.factory, "d3": d3layout.main_thread_factory}
+        layout = factories.get(params.layout)  # None: the pure-Python layout
         self.editor = Editor(measure=self.measure, seed=params.seed, layout=layout)
         self.editor.exact_limit_override = params.exact_limit
         self.actions = ActionManager(self.editor)
@@ -161,7 +162,7 @@ class App:
                     self._schedule_pump(self.pump_budget)
                 else:
                     self.request_frame()
-            else:
+            elif not editor.sim().background:
                 if self.layout_since is None:
                     self.layout_since = start
                 if not editor.tick(self.pump_budget):
@@ -176,6 +177,13 @@ class App:
         self.frame_pending = False
         try:
             start = js.performance.now()
+            editor = self.editor
+            background = editor.sim().background and not self.still
+            if background and editor.animating:
+                # the layout worker's latest positions (no layout work on this thread)
+                if self.layout_since is None:
+                    self.layout_since = start
+                editor.tick()
             pulsing = self._pulsing()
             paint_ms = self.last_paint_ms
             if self.editor.needs_paint or (pulsing and not self.painter.can_repulse):
@@ -189,13 +197,15 @@ class App:
             elif pulsing:  # nothing changed but the pulse: redraw it over the kept frame
                 self.painter.repulse(round(pulse_value(ts), 4))
                 self.pulse_frames += 1
-            editor = self.editor
             if not editor.animating:
                 self.layout_since = None  # (e.g. another plane, or a document at rest, is shown now)
-            if not self.still and (editor.animating or editor.topology_cache.pending(editor.plane)):
-                # the layout and κ run in their own tasks after this frame (frames only paint)
+            if not self.still and (
+                (editor.animating and not background) or editor.topology_cache.pending(editor.plane)
+            ):
+                # the layout (on this thread) and κ run in their own tasks after this frame
                 self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))
-            elif self.editor.needs_paint:
+            elif self.editor.needs_paint or (background and editor.animating):
+                # the worker's next frame is painted by the next animation frame
                 self.frame_pending = True
                 js.requestAnimationFrame(self._frame_proxy)
             elif pulsing and self.pulse_timer is None:
@@ -656,8 +666,19 @@ class App:
             return to_js(list(self.frame_times))
 
         def layout_state() -> Any:
-            sim = self.editor.sim()
-            return js_obj({"active": sim.active, "alpha": sim.alpha, "slices": list(self.layout_slices[-600:])})
+            editor = self.editor
+            sim = editor.sim()
+            return js_obj(
+                {
+                    "active": editor.animating,  # frozen: not moving, whatever the engine's alpha
+                    "alpha": sim.alpha,
+                    "engine": type(sim).__name__,
+                    "overlaps": getattr(sim, "overlaps", -1),
+                    "frames": getattr(sim, "frames", 0),
+                    "ticks": getattr(sim, "ticks", 0),
+                    "slices": list(self.layout_slices[-600:]),
+                }
+            )
 
         def profile_paint(repeats: Any = 20) -> Any:
             """Median ms of scene build, painter and widget updates over ``repeats`` paints."""

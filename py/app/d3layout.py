@@ -1,32 +1,43 @@
-"""The page's layout engine: d3-force (vendored) through static/layout.js.
+"""The page's layout engines: d3-force (vendored) through static/layout.js.
 
-A pure-Python layout step costs ~4 ms at 300 nodes and ~40 ms at 3,000 in Pyodide, and
-a layout needs ~170 steps to rest, so the page could neither keep frames short nor bring
-large graphs to rest in seconds (docs/benchmarks.md has the numbers). The forces are
-d3's (Barnes–Hut many-body, springs, a weak pull to the origin) plus a rectangle
-collision for cards; Python keeps the positions on the plane's nodes and hands them to
-the kernel and back as typed arrays on every call, so nothing else changes for the
-editor (drags, pins, undo, saving). Same document + seed → same positions: the kernel's
-random source is seeded, and what it keeps between calls (the forces' set-up, the random
-source's state, how far separation has got) depends only on the calls, never on time.
+``WorkerSimulation`` (the default) runs the kernel in a Web Worker (static/layout-worker.js):
+the worker steps as fast as it can and posts frames of positions as transferred
+``Float64Array``s; the main thread only takes the latest frame before it paints, so the
+time a layout needs to rest no longer depends on how long painting takes, and no layout
+work runs on the main thread. ``KernelSimulation`` is the same kernel on the main thread,
+in slices between frames (``?layout=d3``, the same-run baseline) — and the single-threaded
+run to rest (``settle``: ``?still=1``, the tests) that the worker's runs equal: the kernel's
+random source is seeded and where a run ends never depends on how it was sliced.
+
+Python owns the positions (they live on the plane's nodes). What crosses to the worker
+(see ``bendscopeLayout.runner`` in static/layout.js): a kernel graph (``gen``), a state —
+positions, velocities, sizes, held flags — whenever Python changed it (``epoch``), the
+positions of held cards during a drag, run and stop. A frame names the gen and epoch it
+came from; stale ones are dropped, and held cards keep the position Python gave them.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import js
 from pyodide.ffi import to_js
 
 from bend.forces import ForceParams, kernel_graph, kernel_state, structure_key
+from bend.layout import LOCAL_ALPHA, reheat_region
 from bend.model import Plane
 
-from .dom import js_obj
+from .dom import is_null, js_obj
 
 
-class D3Simulation:
-    """One plane's layout in the d3 kernel (see LayoutEngine in bend.layout)."""
+class KernelSimulation:
+    """One plane's layout in the d3 kernel on the main thread (see LayoutEngine in bend.layout)."""
+
+    #: the page slices this engine's steps between frames (it moves only inside ``step``)
+    background = False
 
     def __init__(self, plane: Plane, seed: int = 1, params: ForceParams | None = None) -> None:
         self.plane = plane
@@ -34,8 +45,10 @@ class D3Simulation:
         self.seed = seed
         self.alpha = 1.0
         self.fixed: set[str] = set()
+        self.free: set[str] | None = None
         self.ticks = 0  # ticks run since the layout last came to rest (progress)
         self.tick_ms = 0.0  # ms per tick in the last slice (the page sizes slices by it)
+        self.overlaps = -1  # pairs of cards still overlapping when it last came to rest (-1: not yet)
         self._settling = False  # cooled, but the kernel is still separating cards
         self._kernel = js.window.bendscopeLayout
         self._handle: Any = None
@@ -47,8 +60,10 @@ class D3Simulation:
         """Still moving: cooling, or separating overlapping cards after cooling."""
         return self.alpha >= self.params.alphaMin or self._settling
 
-    def reheat(self, alpha: float | None = None) -> None:
-        self.alpha = max(self.alpha, self.params.reheat if alpha is None else alpha)
+    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None) -> None:
+        self.free = reheat_region(self.active, self.free, self.plane, around)
+        default = self.params.reheat if around is None else LOCAL_ALPHA
+        self.alpha = max(self.alpha, default if alpha is None else alpha)
 
     def stop(self) -> None:
         self.alpha = 0.0
@@ -57,25 +72,33 @@ class D3Simulation:
         for node in self.plane.nodes.values():
             node.vx = node.vy = 0.0
 
-    def _graph(self) -> None:
+    def pause(self) -> None:
+        """Nothing runs between steps here."""
+
+    def close(self) -> None:
+        """Nothing to free."""
+
+    def _state(self) -> Any:
+        nodes = (self.plane.nodes[i] for i in self._ids)
+        return to_js(kernel_state(nodes, self.fixed, self.free))
+
+    def _graph(self) -> bool:
         """(Re)build the kernel's graph when the plane's structure or a card's size changed."""
         shape = structure_key(self.plane)
         if shape == self._shape and self._handle is not None:
-            return
+            return False
         graph = kernel_graph(self.plane, self.params.gap)
         self._handle = self._kernel.create(self.seed, js_obj(self.params.for_plane(len(graph.ids))))
         self._ids = list(graph.ids)
-        state = to_js(kernel_state((self.plane.nodes[i] for i in self._ids), self.fixed))
-        self._kernel.setGraph(self._handle, state, to_js(graph.pairs), to_js(graph.rest), to_js(graph.k))
+        self._kernel.setGraph(self._handle, self._state(), to_js(graph.pairs), to_js(graph.rest), to_js(graph.k))
         self._shape = shape
+        return True
 
     def _run(self, max_ticks: int, budget_ms: float) -> int:
         self._graph()
         nodes = [self.plane.nodes[i] for i in self._ids]
         start = js.performance.now()
-        out = self._kernel.run(
-            self._handle, to_js(kernel_state(nodes, self.fixed)), self.alpha, 0.0, max_ticks, budget_ms
-        )
+        out = self._kernel.run(self._handle, self._state(), self.alpha, 0.0, max_ticks, budget_ms)
         values = out.to_py().tolist()
         self.alpha, ticks, self._settling = values[0], int(values[1]), not values[2]
         for k, node in enumerate(nodes):
@@ -84,6 +107,8 @@ class D3Simulation:
         self.ticks += ticks
         if ticks:
             self.tick_ms = (js.performance.now() - start) / ticks
+        if values[2]:
+            self.overlaps = int(self._kernel.overlaps(self._handle))
         return ticks
 
     def step(self, budget_ms: float = 0.0) -> bool:
@@ -116,6 +141,143 @@ class D3Simulation:
         return max(0.0, min(1.0, 1.0 - (low - math.log(max(self.alpha, 1e-12))) / low))
 
 
-def factory(plane: Plane, seed: int) -> D3Simulation:
-    """The Editor's layout factory in the page."""
-    return D3Simulation(plane, seed)
+_ids = itertools.count(1)
+
+
+class WorkerSimulation(KernelSimulation):
+    """One plane's layout in the layout worker (see the module docstring).
+
+    ``step`` only takes the worker's latest frame: O(n) to apply it, and no layout work.
+    """
+
+    background = True
+
+    def __init__(self, plane: Plane, seed: int = 1, params: ForceParams | None = None) -> None:
+        super().__init__(plane, seed, params)
+        self.id = next(_ids)
+        self._host = js.window.bendscopeLayoutHost
+        self._gen = 0  # numbers the kernel graph the worker holds
+        self._epoch = 0  # numbers the state the worker was last given
+        self._wshape: tuple[int, tuple[float, ...]] | None = None  # the shape of the worker's graph
+        self._sent: tuple[frozenset[str], frozenset[str] | None] | None = None  # held and free, as last sent
+        self._running = False  # the worker was asked to run and has not said it rests
+        self._index: dict[str, int] = {}  # node id → index in the worker's graph
+        self.frames = 0  # frames applied (diagnostics)
+
+    def _post(self, message: dict[str, Any], transfer: list[Any] | None = None) -> None:
+        self._host.send(js_obj({"sim": self.id, **message}), to_js(transfer or []))
+
+    def _send_state(self) -> None:
+        """Give the worker the plane's state (a new epoch: frames computed before are stale)."""
+        self._epoch += 1
+        shape = structure_key(self.plane)
+        if shape != self._wshape:
+            graph = kernel_graph(self.plane, self.params.gap)
+            self._ids = list(graph.ids)
+            self._index = {node_id: i for i, node_id in enumerate(self._ids)}
+            self._gen += 1
+            self._post(
+                {
+                    "type": "graph",
+                    "gen": self._gen,
+                    "epoch": self._epoch,
+                    "seed": self.seed,
+                    "params": js_obj(self.params.for_plane(len(graph.ids))),
+                    "state": self._state(),
+                    "pairs": to_js(graph.pairs),
+                    "rest": to_js(graph.rest),
+                    "k": to_js(graph.k),
+                }
+            )
+            self._wshape = shape
+            state = None
+        else:
+            state = self._state()
+        self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "state": state})
+        self._sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
+        self._running = True
+
+    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None) -> None:
+        super().reheat(alpha, around)
+        self._sent = None  # the next step gives the worker the state and runs it
+
+    def stop(self) -> None:
+        super().stop()
+        if self._running:
+            self._epoch += 1
+            self._post({"type": "stop", "epoch": self._epoch})
+            self._running = False
+
+    def pause(self) -> None:
+        """Stop the worker for now (frozen, or another plane shown); the next ``step``
+        resumes from the plane's positions as they are then."""
+        if self._running:
+            self._epoch += 1
+            self._post({"type": "stop", "epoch": self._epoch})
+            self._running = False
+            self._sent = None
+
+    def close(self) -> None:
+        self.pause()
+        self._post({"type": "drop"})
+        self._wshape = None
+
+    def step(self, budget_ms: float = 0.0) -> bool:
+        """Apply the worker's latest frame; whether positions changed. While it runs, held
+        cards (a drag) are sent where they are, and a change of what is held or free, or of
+        the plane's structure, gives the worker the whole state again."""
+        if not self.plane.nodes:
+            self.stop()
+        if not self.active:
+            return False
+        sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
+        if not self._running or sent != self._sent or structure_key(self.plane) != self._wshape:
+            self._send_state()
+        elif self.fixed:
+            held = [n for n in self.fixed if n in self._index]
+            xy: list[float] = []
+            for node_id in held:
+                node = self.plane.nodes[node_id]
+                xy += (node.x, node.y)
+            self._post({"type": "hold", "index": to_js([self._index[n] for n in held]), "xy": to_js(xy)})
+        frame = self._host.take(self.id)
+        if is_null(frame) or frame.gen != self._gen or frame.epoch != self._epoch:
+            return False  # nothing new yet (or computed from a state Python has since changed)
+        self._apply(frame)
+        return True
+
+    def _apply(self, frame: Any) -> None:
+        values = frame.xy.to_py().tolist()
+        held = self.fixed
+        nodes = self.plane.nodes
+        it = iter(values)
+        for node_id, x, y in zip(self._ids, it, it, strict=True):
+            if node_id not in held:
+                node = nodes[node_id]
+                node.x = x
+                node.y = y
+        self.alpha = float(frame.alpha)
+        self._settling = not frame.settled  # cooled, still separating cards
+        self.ticks += int(frame.ticks)
+        self.frames += 1
+        if frame.settled:
+            self.overlaps = int(frame.overlaps)
+            self._running = False
+            super().stop()
+
+    def settle(self, max_steps: int = 2000) -> int:
+        """Run to rest on the main thread, in one call (the same kernel: the worker would have
+        ended at the same positions); the worker is stopped."""
+        self.pause()
+        self._handle = None  # a fresh kernel from the plane's state, as the worker's run starts
+        return super().settle(max_steps)
+
+
+def factory(plane: Plane, seed: int) -> KernelSimulation:
+    """The Editor's layout factory in the page: the layout worker."""
+    return WorkerSimulation(plane, seed)
+
+
+def main_thread_factory(plane: Plane, seed: int) -> KernelSimulation:
+    """The kernel on the main thread, in slices between frames (``?layout=d3``)."""
+    return KernelSimulation(plane, seed)

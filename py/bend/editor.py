@@ -78,7 +78,10 @@ class Editor:
         doc.recorder = None
         doc.guarded = True  # from now on every change goes through a transaction
         self.doc = doc
+        for old in self._sims.values():
+            old.close()
         self._sims = {}
+        self._ticked: LayoutEngine | None = None  # the engine the last tick moved
         self._cards = {}
         # ids only ever join this set: an id that any reachable state (undo, redo, a
         # swapped-out document) holds is never issued again
@@ -198,7 +201,9 @@ class Editor:
                 self.refresh_sizes(plane)
                 if plane.layout_dirty:  # not for changes that move nothing (type, portal, name)
                     plane.layout_dirty = False
-                    self.sim(plane).reheat()
+                    if not self.layout_frozen:  # frozen: nothing moves, now or when unfrozen
+                        # local: only what is near the change moves (never a reshuffle)
+                        self.sim(plane).reheat(around=entry.touched_nodes(plane_id))
         self._changed()
 
     def _changed(self) -> None:
@@ -278,7 +283,11 @@ class Editor:
         frozen (``layout_frozen``)."""
         if self.layout_frozen:
             return False
-        moving = self.sim().step(budget_ms)
+        sim = self.sim()
+        if self._ticked is not None and self._ticked is not sim:
+            self._ticked.pause()  # another plane is shown now: its layout waits until it is again
+        self._ticked = sim
+        moving = sim.step(budget_ms)
         if moving:
             self.needs_paint = True
         return moving
@@ -295,7 +304,11 @@ class Editor:
 
     def set_layout_frozen(self, frozen: bool) -> None:
         """Freeze the layout (cards stay exactly where they are; drags still move them) or
-        let it run again from where it was."""
+        let it run again: a run that was going when frozen (a first layout) goes on; edits
+        made while frozen move nothing, then or later."""
+        if frozen:
+            for sim in self._sims.values():
+                sim.pause()
         self.layout_frozen = frozen
         self.needs_paint = True
 

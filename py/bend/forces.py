@@ -110,11 +110,12 @@ def kernel_graph(plane: Plane, gap: float) -> KernelGraph:
     )
 
 
-def kernel_state(nodes: Iterable[Node], fixed: set[str]) -> array[float]:
-    """The state array for ``nodes`` in kernel order; pinned and ``fixed`` nodes stay put. O(n)."""
+def kernel_state(nodes: Iterable[Node], fixed: set[str], free: set[str] | None = None) -> array[float]:
+    """The state array for ``nodes`` in kernel order. Pinned and ``fixed`` nodes stay put, and
+    so does every node outside ``free`` when it is given (a local reheat's region). O(n)."""
     values = array("d")
     for n in nodes:
-        still = 1.0 if n.pinned or n.id in fixed else 0.0
+        still = 1.0 if n.pinned or n.id in fixed or (free is not None and n.id not in free) else 0.0
         values.extend((n.x, n.y, n.vx, n.vy, n.width / 2, n.height / 2, still))
     return values
 

@@ -38,6 +38,21 @@ class Entry:
         """The plane ids this entry touches, in first-touched order."""
         return list(dict.fromkeys(key[1] for key in self.changes))
 
+    def touched_nodes(self, plane_id: str) -> set[str]:
+        """The node ids on ``plane_id`` this entry changes: nodes changed, added or removed,
+        and both ends of every edge changed, added or removed (before and after). O(changes)."""
+        found: set[str] = set()
+        for (kind, plane, item_id), sides in self.changes.items():
+            if plane != plane_id:
+                continue
+            if kind == "node":
+                found.add(item_id)
+            elif kind == "edge":
+                for side in sides:
+                    if side is not None:
+                        found.update((side["a"], side["b"]))
+        return found
+
 
 def snapshot(doc: Document, key: Key) -> Snapshot:
     kind, plane_id, item_id = key

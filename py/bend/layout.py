@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -22,14 +23,20 @@ from .model import COORD_LIMIT, Node, Plane
 
 class LayoutEngine(Protocol):
     """What the editor needs from a layout: the pure-Python ``Simulation`` here (CPython,
-    tests), or the page's d3-force kernel (``app.d3layout``). Positions live on the
-    plane's nodes; ``fixed`` holds the nodes being dragged (pinned ones stay too)."""
+    tests), or the page's d3-force kernel (``app.d3layout``: in a worker, or on the main
+    thread). Positions live on the plane's nodes; ``fixed`` holds the nodes being dragged
+    (pinned ones stay too); ``free`` is None (every other node may move) or the region a
+    local reheat lets move (see :func:`reheat_region`)."""
 
     plane: Plane
     alpha: float
     fixed: set[str]
+    free: set[str] | None
     #: how long one tick took lately, in ms (0 where unknown)
     tick_ms: float
+    #: True: it moves on its own (a worker) and ``step`` only takes what it computed, so the
+    #: page calls ``step`` once per frame; False: it moves only inside ``step`` (slices)
+    background: bool
 
     @property
     def active(self) -> bool: ...
@@ -38,9 +45,97 @@ class LayoutEngine(Protocol):
 
     def settle(self, max_steps: int = 2000) -> int: ...
 
-    def reheat(self, alpha: float | None = None) -> None: ...
+    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None) -> None: ...
 
     def stop(self) -> None: ...
+
+    def pause(self) -> None:
+        """Stop moving for now, keeping alpha (frozen, another plane shown); the next ``step``
+        goes on from the plane's positions as they are then."""
+
+    def close(self) -> None:
+        """This engine will not be used again (its document was replaced)."""
+
+
+#: a local reheat lets the nodes within this many edges of what changed move
+LOCAL_HOPS = 2
+#: … starting from this alpha (a whole-plane reheat starts from ``reheat``, 0.5)
+LOCAL_ALPHA = 0.3
+
+
+# keyed by the plane object: (plane.version, adjacency)
+_ADJACENCY: weakref.WeakKeyDictionary[Plane, tuple[int, dict[str, list[str]]]] = weakref.WeakKeyDictionary()
+
+
+def adjacency(plane: Plane) -> dict[str, list[str]]:
+    """Each node's neighbours over edges of every kind, both ways; memoised per plane
+    structure (``plane.version``). O(n + m)."""
+    cached = _ADJACENCY.get(plane)
+    if cached is not None and cached[0] == plane.version:
+        return cached[1]
+    found: dict[str, list[str]] = {node_id: [] for node_id in plane.nodes}
+    for edge in plane.edges.values():
+        if edge.a != edge.b and edge.a in found and edge.b in found:
+            found[edge.a].append(edge.b)
+            found[edge.b].append(edge.a)
+    _ADJACENCY[plane] = (plane.version, found)
+    return found
+
+
+def neighbourhood(plane: Plane, seeds: Iterable[str], hops: int = LOCAL_HOPS) -> set[str]:
+    """The nodes within ``hops`` edges of ``seeds`` (seeds not on the plane are skipped).
+    O(size of the region + the edges it touches), after the memoised adjacency.
+
+    >>> from bend.model import Edge, Node, Plane
+    >>> p = Plane("p", "P")
+    >>> for i in "abcde":
+    ...     p.add_node(Node(i))
+    >>> for k, (a, b) in enumerate(("ab", "bc", "cd", "de")):
+    ...     p.add_edge(Edge(str(k), a, b))
+    >>> sorted(neighbourhood(p, ["a"])), sorted(neighbourhood(p, ["e", "gone"], hops=1))
+    (['a', 'b', 'c'], ['d', 'e'])
+    """
+    around = adjacency(plane)
+    region = {s for s in seeds if s in around}
+    frontier = list(region)
+    for _ in range(hops):
+        step: list[str] = []
+        for here in frontier:
+            for there in around[here]:
+                if there not in region:
+                    region.add(there)
+                    step.append(there)
+        frontier = step
+    return region
+
+
+def reheat_region(active: bool, free: set[str] | None, plane: Plane, around: Iterable[str] | None) -> set[str] | None:
+    """Which nodes a reheat lets move: the rule every layout engine follows.
+
+    A reheat without ``around`` (an import, a plane laid out afresh) frees the whole plane
+    (None). A local one frees the :data:`LOCAL_HOPS` neighbourhood of ``around`` and holds
+    everything else where it stands, so an edit never reshuffles the graph; if a run is
+    still going, its region grows (a run over the whole plane stays whole). O(region).
+
+    >>> from bend.model import Edge, Node, Plane
+    >>> p = Plane("p", "P")
+    >>> for i in "abcdef":
+    ...     p.add_node(Node(i))
+    >>> for k, (a, b) in enumerate(("ab", "bc", "cd", "de", "ef")):
+    ...     p.add_edge(Edge(str(k), a, b))
+    >>> sorted(reheat_region(False, None, p, ["a"]))
+    ['a', 'b', 'c']
+    >>> sorted(reheat_region(True, {"a", "b", "c"}, p, ["f"]))
+    ['a', 'b', 'c', 'd', 'e', 'f']
+    >>> reheat_region(True, None, p, ["a"]) is None, reheat_region(False, {"a"}, p, None) is None
+    (True, True)
+    """
+    if around is None:
+        return None
+    region = neighbourhood(plane, around)
+    if active:
+        return None if free is None else free | region
+    return region
 
 
 #: makes the layout engine of a plane, given the layout seed
@@ -93,6 +188,8 @@ class Simulation:
         self.rng = random.Random(seed)
         self.alpha = 1.0
         self.fixed: set[str] = set()  # dragged right now (pinned nodes are fixed too)
+        self.free: set[str] | None = None  # a local reheat's region (None: every node may move)
+        self.background = False  # it moves only inside step()
         self.tick_ms = 0.0  # not measured here (it is for the page's slices)
         self._components: tuple[int, list[list[int]]] | None = None  # (plane.version, groups)
         self._structure_cache: tuple[int, dict[str, int], list[tuple[int, int]]] | None = None
@@ -101,13 +198,23 @@ class Simulation:
     def active(self) -> bool:
         return self.alpha >= self.params.alpha_min
 
-    def reheat(self, alpha: float | None = None) -> None:
-        self.alpha = max(self.alpha, self.params.reheat if alpha is None else alpha)
+    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None) -> None:
+        """Let the layout move again: the whole plane, or (``around``) the neighbourhood of
+        what changed (see :func:`reheat_region`)."""
+        self.free = reheat_region(self.active, self.free, self.plane, around)
+        default = self.params.reheat if around is None else LOCAL_ALPHA
+        self.alpha = max(self.alpha, default if alpha is None else alpha)
 
     def stop(self) -> None:
         self.alpha = 0.0
         for node in self.plane.nodes.values():
             node.vx = node.vy = 0.0
+
+    def pause(self) -> None:
+        """Nothing moves between steps here."""
+
+    def close(self) -> None:
+        """Nothing to free."""
 
     def step(self, budget_ms: float = 0.0) -> bool:
         """Advance one tick (``budget_ms`` is for engines that tick several times per call);
@@ -208,8 +315,9 @@ class Simulation:
         vmax = p.max_speed
         centre = p.centre
         fixed = self.fixed
+        free = self.free
         for i, node in enumerate(nodes):
-            if node.pinned or node.id in fixed:
+            if node.pinned or node.id in fixed or (free is not None and node.id not in free):
                 node.vx = node.vy = 0.0
                 continue
             vx = (node.vx + (fx[i] - centre * xs[i]) * alpha + cx_[i]) * keep

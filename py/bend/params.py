@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from .document import MAX_NODES, MAX_SEED
 
 KNOWN = ("seed", "still", "exact_limit", "fresh", "layout")
-LAYOUTS = ("d3", "python")  # the page's layout engine: d3-force, or the pure-Python one (for comparison)
+#: the page's layout engine: d3-force in a worker; the same on the main thread, or the pure-Python
+#: one (both kept to compare with in the same benchmark run)
+LAYOUTS = ("worker", "d3", "python")
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,7 @@ class Params:
     still: bool = False
     exact_limit: int | None = None
     fresh: bool = False
-    layout: str = "d3"
+    layout: str = "worker"
     problems: list[str] = field(default_factory=list)
 
 
@@ -52,15 +54,15 @@ def parse_params(raw: Mapping[str, str]) -> Params:
     """Validate the page's query parameters (``?seed=N&still=1&exact_limit=N&fresh=1&layout=python``).
 
     >>> parse_params({"layout": "python"}).layout, parse_params({"layout": "<b>"}).problems
-    ('python', ['layout=<b> ignored: use d3 or python.'])
+    ('python', ['layout=<b> ignored: use worker, d3 or python.'])
     """
     problems: list[str] = []
     seed = _int("seed", raw["seed"], -MAX_SEED, MAX_SEED, problems) if "seed" in raw else None
     limit = _int("exact_limit", raw["exact_limit"], 0, MAX_NODES, problems) if "exact_limit" in raw else None
     still = _flag("still", raw["still"], problems) if "still" in raw else False
     fresh = _flag("fresh", raw["fresh"], problems) if "fresh" in raw else False
-    layout = raw.get("layout", "d3")
+    layout = raw.get("layout", "worker")
     if layout not in LAYOUTS:
-        problems.append(f"layout={layout[:20]} ignored: use d3 or python.")
-        layout = "d3"
+        problems.append(f"layout={layout[:20]} ignored: use worker, d3 or python.")
+        layout = "worker"
     return Params(seed, still, limit, fresh, layout, problems)

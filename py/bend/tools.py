@@ -331,7 +331,8 @@ class Tools:
                     node.y += dy
                     node.vx = node.vy = 0.0
             state.at = (event.x, event.y)
-            state.sim.reheat(0.25)
+            if not editor.layout_frozen:  # the neighbours follow; the rest of the graph stands still
+                state.sim.reheat(around=state.group)
             editor.needs_paint = True
             return Response(repaint=True, cursor="dragging")
         if isinstance(state, Idle) and event.pointer_type != "touch":

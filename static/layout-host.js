@@ -1,0 +1,36 @@
+// The page's side of the layout worker (static/layout-worker.js): sends the messages Python
+// makes, keeps the latest frame of each plane layout until Python takes it before a paint.
+// Frames arrive as tasks of their own between the page's frames; nothing else runs here.
+(function (root) {
+  "use strict";
+  var base = document.currentScript ? document.currentScript.src : root.location.href;
+  var worker = null, latest = {}, received = 0, failure = null;
+  function start() {
+    if (worker) return worker;
+    worker = new Worker(new URL("layout-worker.js", base));
+    worker.onmessage = function (event) {
+      var m = event.data;
+      if (m.type === "frame") { latest[m.sim] = m; received++; }
+      else if (m.type === "error") { failure = m.message; console.warn("Bendscope layout worker: " + m.message); }
+    };
+    worker.onerror = function (event) {
+      failure = event.message || "the layout worker failed";
+      console.warn("Bendscope layout worker: " + failure);
+    };
+    return worker;
+  }
+  root.bendscopeLayoutHost = {
+    send: function (message, transfer) {
+      if (message.type === "stop" || message.type === "graph" || message.type === "drop") delete latest[message.sim];
+      start().postMessage(message, transfer || []);
+    },
+    // the latest frame for ``sim`` (null if none came since the last call)
+    take: function (sim) {
+      var frame = latest[sim];
+      if (frame === undefined) return null;
+      delete latest[sim];
+      return frame;
+    },
+    stats: function () { return { received: received, failure: failure }; },
+  };
+})(typeof globalThis !== "undefined" ? globalThis : this);
