@@ -110,7 +110,7 @@ def frame_bench(app, n: int = 300, edges: int = 600) -> tuple[float, float, int]
     slices = app.api("window.bendscope.layout_state()")["slices"]
     frames.sort()
     p95 = frames[int(0.95 * (len(frames) - 1))] if frames else float("nan")
-    split = [statistics.median(p[k] for p in parts) for k in (1, 2)] if parts else [float("nan")] * 2
+    split = [statistics.median(p[k] for p in parts) for k in (2, 3)] if parts else [float("nan")] * 2
     split.append(statistics.median(slices) if slices else float("nan"))
     return statistics.median(frames), p95, len(frames), split
 

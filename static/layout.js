@@ -58,13 +58,16 @@
   // overlap, half each; a card that is held (dragged, pinned, outside a local reheat) does not
   // move, the other moves all the way.
   function cards(padding, strength) {
-    var nodes = [];
+    var nodes = [], overlapping = 0;
     function force() {
+      overlapping = 0;
       closePairs(nodes, padding, nextPosition, function (a, b, ax, ay, pb) {
         var dx = pb[0] - ax, dy = pb[1] - ay;
         var ox = a.hw + b.hw + padding - Math.abs(dx);
         var oy = a.hh + b.hh + padding - Math.abs(dy);
         if (ox > 0 && oy > 0) {
+          // the boxes themselves overlap (not only the padding), and one of them can move
+          if (ox > padding + 0.5 && oy > padding + 0.5 && (a.fx == null || b.fx == null)) overlapping++;
           var wa = a.fx != null ? 0 : b.fx != null ? 1 : 0.5, wb = b.fx != null ? 0 : 1 - wa;
           if (ox * (a.hh + b.hh) < oy * (a.hw + b.hw)) {  // the cheaper way out, relative to size
             var px = (dx > 0 ? ox : dx < 0 ? -ox : (a.index % 2 ? ox : -ox)) * strength;
@@ -76,30 +79,95 @@
         }
       });
     }
-    force.initialize = function (list) { nodes = list; };
-    // At rest: move overlapping cards apart directly (no velocity), one round per call, until
-    // no card moves by more than a quarter pixel. Returns whether one did.
+    force.initialize = function (list) { nodes = list; sep = null; };
+    // the pairs of overlapping cards (one of them free) the last pass found
+    force.overlapping = function () { return overlapping; };
+
+    // At rest: rounds that move cards apart directly (no velocity): overlapping ones, and ones
+    // closer than the padding. A round looks only at the cards that were in such a pair or moved
+    // in the last round (all, in the first) — any other card is in no pair and pushes nothing —
+    // through a quadtree kept until the cards drift from it by more than REBUILD: so a round
+    // costs what is still crowded, not the size of the plane.
+    var sep = null, REBUILD = 64;
+    force.reset = function () { sep = null; };
     force.separate = function () {
-      var saved = strength, i, d, moved = false;
-      strength = 1;
-      for (i = 0; i < nodes.length; i++) { nodes[i].vx = 0; nodes[i].vy = 0; }
-      force();
-      for (i = 0; i < nodes.length; i++) {
-        d = nodes[i];
-        if (d.fx != null) { d.vx = d.vy = 0; continue; }
-        if (Math.abs(d.vx) > 0.25 || Math.abs(d.vy) > 0.25) moved = true;
-        d.x += d.vx; d.y += d.vy; d.vx = 0; d.vy = 0;
+      var n = nodes.length, i, k, d;
+      if (sep === null) {
+        var maxW = 0, maxH = 0, all = new Int32Array(n);
+        for (i = 0; i < n; i++) { all[i] = i; if (nodes[i].hw > maxW) maxW = nodes[i].hw; if (nodes[i].hh > maxH) maxH = nodes[i].hh; }
+        sep = { list: all, active: new Uint8Array(n).fill(1), tree: null, drift: Infinity, maxW: maxW, maxH: maxH };
+        close = new Uint8Array(n);
       }
-      strength = saved;
+      if (sep.drift > REBUILD) {
+        sep.tree = d3.quadtree(nodes, function (q) { return q.x; }, function (q) { return q.y; });
+        sep.drift = 0;
+      }
+      var list = sep.list, active = sep.active, margin = padding + 2 * sep.drift;
+      for (k = 0; k < list.length; k++) { d = nodes[list[k]]; d.vx = 0; d.vy = 0; }
+      overlapping = 0;
+      for (k = 0; k < list.length; k++) {
+        var a = nodes[list[k]], ax = a.x, ay = a.y, rx = a.hw + sep.maxW + margin, ry = a.hh + sep.maxH + margin;
+        sep.tree.visit(function (quad, x0, y0, x1, y1) {
+          if (!quad.length) {
+            var q = quad;
+            do {
+              var b = q.data;
+              // each pair once: from the lower index when both are active, else from the active one
+              if (b !== a && !(active[b.index] && b.index < a.index)) push(a, b);
+            } while ((q = q.next));
+          }
+          return x0 > ax + rx || x1 < ax - rx || y0 > ay + ry || y1 < ay - ry;
+        });
+      }
+      var moved = false, next = [], most = 0;
+      active.fill(0);
+      // the cards of this round's close pairs: the active ones and the partners they met
+      for (k = 0; k < list.length; k++) touched(nodes[list[k]]);
+      for (k = 0; k < pushed.length; k++) touched(pushed[k]);
+      function touched(q) {
+        if (active[q.index] || !close[q.index]) return;  // seen, or in no close pair
+        active[q.index] = 1;
+        next.push(q.index);
+        if (q.fx != null) { q.vx = q.vy = 0; return; }
+        var m = Math.max(Math.abs(q.vx), Math.abs(q.vy));
+        if (m > 0.25) moved = true;
+        if (m > most) most = m;
+        q.x += q.vx; q.y += q.vy; q.vx = 0; q.vy = 0;
+      }
+      for (k = 0; k < next.length; k++) close[next[k]] = 0;
+      pushed = [];
+      next.sort(function (x, y) { return x - y; });
+      sep.list = next;
+      sep.drift += most;
       return moved;
     };
+    var pushed = [], close = new Uint8Array(0);  // close[i]: card i is in a close pair this round
+    function push(a, b) {
+      var dx = b.x - a.x, dy = b.y - a.y;
+      var ox = a.hw + b.hw + padding - Math.abs(dx);
+      var oy = a.hh + b.hh + padding - Math.abs(dy);
+      if (!(ox > 0 && oy > 0)) return;
+      if (ox > padding + 0.5 && oy > padding + 0.5 && (a.fx == null || b.fx == null)) overlapping++;
+      var wa = a.fx != null ? 0 : b.fx != null ? 1 : 0.5, wb = b.fx != null ? 0 : 1 - wa;
+      close[a.index] = 1;
+      if (!close[b.index]) { close[b.index] = 1; if (!sep.active[b.index]) pushed.push(b); }
+      if (ox * (a.hh + b.hh) < oy * (a.hw + b.hw)) {  // the cheaper way out, relative to size
+        var px = dx > 0 ? ox : dx < 0 ? -ox : (a.index % 2 ? ox : -ox);
+        a.vx -= px * wa; b.vx += px * wb;
+      } else {
+        var py = dy > 0 ? oy : dy < 0 ? -oy : (a.index % 2 ? oy : -oy);
+        a.vy -= py * wa; b.vy += py * wb;
+      }
+    }
     return force;
   }
 
-  // Pairs of cards whose rectangles overlap by more than half a pixel each way (no padding).
-  function overlaps(h) {
+  // Pairs of cards whose rectangles overlap by more than half a pixel each way (no padding);
+  // ``movable``: only pairs one card of which may move.
+  function overlaps(h, movable) {
     var count = 0;
     closePairs(h.nodes, 0, position, function (a, b, ax, ay, pb) {
+      if (movable && a.fx != null && b.fx != null) return;
       if (Math.abs(pb[0] - ax) < a.hw + b.hw - 0.5 && Math.abs(pb[1] - ay) < a.hh + b.hh - 0.5) count++;
     });
     return count;
@@ -158,7 +226,9 @@
 
   //: at most this many separation rounds after the forces cool (split over calls); a round
   //: count, not a time, so that where a run ends never depends on the machine's speed
-  var SEPARATE_ROUNDS = 600;
+  var SEPARATE_ROUNDS = 1500;
+  var STALL = 150;
+  var CLEAR = 30;
 
   // Tick from ``alpha`` towards ``target`` until ``maxTicks`` ticks, rest, or (``budgetMs`` > 0)
   // until the next tick would not fit the budget (at least one tick always runs). Once cooled,
@@ -167,7 +237,9 @@
   function advance(h, alpha, target, maxTicks, budgetMs) {
     var sim = h.sim.alpha(alpha).alphaTarget(target);
     var start = now(), last = start, longest = 0, ticks = 0, t;
-    if (alpha >= sim.alphaMin() || target > 0) { h.separated = 0; h.settled = false; }
+    if (alpha >= sim.alphaMin() || target > 0) {
+      h.separated = 0; h.settled = false; h.best = Infinity; h.stalled = 0; h.cards.reset();
+    }
     while (ticks < maxTicks && (sim.alpha() >= sim.alphaMin() || target > 0)) {
       sim.tick();
       ticks++;
@@ -182,9 +254,15 @@
     if (cooled && !h.settled && (budgetMs <= 0 || ticks === 0 || now() - start + longest <= budgetMs)) {
       last = now();
       while (!h.settled) {
-        var moved = h.cards.separate();
+        var moved = h.cards.separate(), left = h.cards.overlapping();
         h.separated++;
-        if (!moved || h.separated >= SEPARATE_ROUNDS) h.settled = true;
+        // progress: fewer overlapping pairs than ever before in this run
+        if (left < h.best) { h.best = left; h.stalled = 0; } else h.stalled++;
+        // done: nothing overlaps and nothing moves; nothing overlapped for CLEAR rounds (only
+        // padding is still being evened out); no progress in STALL rounds (a jam the space does
+        // not allow to clear, e.g. pinned cards on top of each other); or the cap
+        var done = left === 0 ? !moved || (h.stalled >= CLEAR && overlaps(h, true) === 0) : h.stalled >= STALL;
+        if (done || h.separated >= SEPARATE_ROUNDS) h.settled = true;
         if (budgetMs > 0) {
           t = now();
           longest = Math.max(longest, t - last);

@@ -28,8 +28,7 @@ if (job.worker) {
   runner.handle({ type: "run", sim: 1, epoch: 1, alpha: 1.0, state: null });
   while (queue.length) queue.shift()();
   process.stdout.write(JSON.stringify({ frames: frames, xy: Array.from(last.xy) }));
-  process.exit(0);
-}
+} else {
 const state = Float64Array.from(job.state);
 const h = L.create(job.seed, job.params);
 L.setGraph(h, state, Int32Array.from(job.pairs), Float64Array.from(job.rest), Float64Array.from(job.k));
@@ -44,3 +43,4 @@ for (const run of job.runs) {
   if (out[2]) break;  // cooled and separated: at rest
 }
 process.stdout.write(JSON.stringify({ runs: runs, state: Array.from(out ? out.subarray(3) : []) }));
+}

@@ -65,6 +65,13 @@ class FakeKernel:
         return types.SimpleNamespace(to_py=lambda: out)
 
 
+class Positions(list):
+    """A frame's Float64Array as the driver sees it (to_py, item assignment)."""
+
+    def to_py(self) -> array:
+        return array("d", self)
+
+
 class FakeHost:
     """Stands in for window.bendscopeLayoutHost and the worker behind it: messages are kept;
     ``work(sim)`` runs one slice of the fake kernel for a running sim and leaves its frame."""
@@ -108,11 +115,10 @@ class FakeHost:
         sim["alpha"] = out[0]
         if out[2]:
             sim["running"] = False
-        xy = array("d", (v for i in range(n) for v in (out[3 + 4 * i], out[4 + 4 * i])))
+        xy = Positions(v for i in range(n) for v in (out[3 + 4 * i], out[4 + 4 * i]))
         self.latest[sim_id] = types.SimpleNamespace(
-            gen=sim["gen"], epoch=sim["epoch"], alpha=out[0], ticks=out[1], settled=out[2], overlaps=0,
-            xy=types.SimpleNamespace(to_py=lambda: xy),
-        )  # fmt: skip
+            gen=sim["gen"], epoch=sim["epoch"], alpha=out[0], ticks=out[1], settled=out[2], overlaps=0, xy=xy
+        )
 
     def take(self, sim_id: int):
         return self.latest.pop(sim_id, None)
@@ -322,3 +328,32 @@ def test_settle_runs_on_the_main_thread_and_stops_the_worker(d3layout):
     assert 160 <= ticks <= 180 and not sim.active
     assert d3layout.host.sent[-1]["type"] == "stop"
     assert sim.step() is False
+
+
+def test_the_frame_s_positions_are_drawn_as_they_came_while_nothing_else_moved(d3layout):
+    plane = plane_of(3, [(0, 1), (1, 2)])
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    host = d3layout.host
+    sim.step()
+    assert sim.positions_js(5) is None  # no frame yet: the painter reads the plane
+    host.work(sim.id)
+    sim.step()
+    xy = sim.positions_js(5)
+    assert list(xy) == [plane.nodes[f"n{i}"].x if k % 2 == 0 else 0.0 for i in range(3) for k in range(2)]
+    assert sim.positions_js(5) is xy  # the same frame, the same document
+    assert sim.positions_js(6) is None  # an edit since: Python's positions may differ
+    host.work(sim.id)
+    sim.step()
+    sim.fixed.add("n1")
+    plane.nodes["n1"].x = 500.0
+    assert sim.step() is False  # the held set changed: the state goes again, the frame is gone
+    assert sim.positions_js(6) is None
+    host.work(sim.id)
+    sim.step()
+    plane.nodes["n1"].x = 777.0  # the pointer moved the held card after the frame came
+    assert sim.positions_js(7)[2] == 777.0  # held cards are drawn where Python has them
+    sim.fixed.clear()
+    while sim.active:
+        host.work(sim.id)
+        sim.step()
+    assert sim.positions_js(7) is None  # at rest the plane is read

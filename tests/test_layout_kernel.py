@@ -203,6 +203,20 @@ def test_a_dense_random_hairball_ends_with_at_most_a_few_touching_pairs():
     assert len(overlaps(plane, result["pos"])) <= 5
 
 
+def test_pinned_cards_on_top_of_each_other_end_the_separation_without_a_hang():
+    """A jam the space cannot clear (two pinned cards on one spot, free cards around them)
+    ends in bounded rounds; the count the worker reports names the pair still overlapping."""
+    plane = make_plane(40, random_edges(40, 50), spread=150)
+    plane.update_node("n1", x=plane.nodes["n0"].x, y=plane.nodes["n0"].y)
+    plane.update_node("n0", pinned=True)
+    plane.update_node("n1", pinned=True)
+    result = run_kernel(plane, worker=True)
+    frames = result["frames"]
+    assert frames[-1][2] == 1 and frames[-1][3] == 1  # settled, one pair overlapping: the pinned one
+    assert len(frames) < 1000
+    assert overlaps(plane, result["pos"]) == [("n0", "n1")]
+
+
 def test_held_and_pinned_cards_stay_exactly_where_they_are():
     plane = make_plane(50, random_edges(50, 70), spread=300)
     plane.update_node("n3", pinned=True)

@@ -19,7 +19,7 @@ from bend.layout import slice_budget
 from bend.menus import MenuItem
 from bend.model import empty_document
 from bend.params import KNOWN, parse_params
-from bend.scene import build_scene, pulse_value
+from bend.scene import FROZEN_PULSE, grid_of, overlay_of, pulse_value
 from bend.tools import PointerInput, Request, Response, Tools
 from bend.topology import Topology
 
@@ -91,7 +91,7 @@ class App:
         self.pulse_timer: Any = None
         self.last_frame = 0.0
         self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
-        self.frame_parts: list[tuple[float, float, float]] = []  # (step, scene, paint) ms
+        self.frame_parts: list[tuple[float, float, float, float]] = []  # (start, layout step, scene, canvas) ms
         self.scene_ms = 0.0
         self._frame_proxy = proxy(self._frame)
         self._pump_proxy = proxy(self._pump)
@@ -184,14 +184,16 @@ class App:
                 if self.layout_since is None:
                     self.layout_since = start
                 editor.tick()
+            ticked = js.performance.now()
             pulsing = self._pulsing()
             paint_ms = self.last_paint_ms
             if self.editor.needs_paint or (pulsing and not self.painter.can_repulse):
-                self.paint(ts, layered=pulsing)
+                # layered (a copy kept for pulse-only frames) only when nothing else moves
+                self.paint(ts, layered=pulsing and not editor.animating)
                 end = js.performance.now()
-                paint_ms = self.last_paint_ms = end - start
-                self.frame_times.append(paint_ms)
-                self.frame_parts.append((0.0, self.scene_ms, paint_ms - self.scene_ms))
+                paint_ms = self.last_paint_ms = end - ticked
+                self.frame_times.append(end - start)
+                self.frame_parts.append((start, ticked - start, self.scene_ms, paint_ms - self.scene_ms))
                 del self.frame_times[:-600]
                 del self.frame_parts[:-600]
             elif pulsing:  # nothing changed but the pulse: redraw it over the kept frame
@@ -221,12 +223,16 @@ class App:
             js.requestAnimationFrame(self._frame_proxy)
 
     def _pulsing(self) -> bool:
+        """Whether pulses animate: motion allowed, κ > 0 shown, and pulsing cards in view at a
+        zoom that draws them (the last paint says; a κ > 0 topology is painted at least once)."""
         if self.still or self.reduced_motion:
             return False
         shown = self.shown_topology
-        return shown is not None and shown.max_kappa > 0
+        return shown is not None and shown.max_kappa > 0 and (self.paints == 0 or self.painter.pulses_in_view > 0)
 
     def paint(self, ts: float, *, layered: bool = False) -> None:
+        """One full frame: the HUD and widgets, and the plane through the painter (the plan's
+        changed parts and the positions cross to the page's geometry; see app.painter)."""
         editor = self.editor
         plane = editor.plane
         t0 = js.performance.now()
@@ -240,22 +246,27 @@ class App:
         chosen = None if brushing or everything else editor.selection_topology()
         if chosen is not None:
             topology = chosen
-        scene = build_scene(
+        still = self.still or self.reduced_motion
+        self.scene_ms = js.performance.now() - t0
+        self.painter.paint(
             plane,
             editor.card,
             viewport=editor.viewport,
-            selection=set(editor.selection),
-            selected_edge=editor.selected_edge,
+            dpr=float(js.window.devicePixelRatio or 1),
+            grid=grid_of(plane.camera, editor.viewport),
+            doc_version=editor.version,
             topology=topology,
-            time_ms=0.0 if (self.still or self.reduced_motion) else ts,
-            still=self.still or self.reduced_motion,
+            selection=editor.selection,
+            selected_edge=editor.selected_edge,
+            dimmed=self.find.dimmed(),
             editing=self.overlay.node_id,
             measure=self.measure,
-            interaction=self.tools.view(),
-            dimmed=self.find.dimmed(),
+            pulse=round(FROZEN_PULSE if still else pulse_value(ts), 4),
+            overlay=overlay_of(plane, self.tools.view(), plane.camera.zoom, self.measure),
+            layered=layered,
+            xy=self._shared_positions(),
         )
-        self.scene_ms = js.performance.now() - t0
-        self.painter.paint(scene, float(js.window.devicePixelRatio or 1), layered=layered)
+        self.scene_ms += self.painter.plan_ms
         self.paints += 1
         editor.needs_paint = False
         many = len(editor.selection) > 1 and (chosen is not None or everything)
@@ -303,6 +314,12 @@ class App:
         editor = self.editor
         chosen = None if len(editor.selection) == len(editor.plane.nodes) else editor.selection_topology()
         return (chosen or editor.topology()).json()
+
+    def _shared_positions(self) -> Any:
+        """The layout worker's last frame of positions, when it can be drawn as it is."""
+        sim = self.editor.sim()
+        take = getattr(sim, "positions_js", None)
+        return None if take is None else take(self.editor.version)
 
     def _layout_progress(self) -> float | None:
         """The layout's progress (0–1) once it has run for a while, else None."""
@@ -681,28 +698,21 @@ class App:
             )
 
         def profile_paint(repeats: Any = 20) -> Any:
-            """Median ms of scene build, painter and widget updates over ``repeats`` paints."""
-            editor = self.editor
+            """Median ms over ``repeats`` full paints of: ``scene`` (Python: topology lookup, the
+            plan's changed parts, the positions), ``canvas`` (the rest of the paint: the page's
+            geometry, the canvas calls, the widgets) and ``raster`` (the canvas's own drawing,
+            forced by reading one pixel right after; the browser does it at the end of a frame)."""
             parts: list[tuple[float, float, float]] = []
+            ctx = self.canvas.getContext("2d")
             for _ in range(int(repeats)):
                 t0 = js.performance.now()
-                scene = build_scene(
-                    editor.plane,
-                    editor.card,
-                    viewport=editor.viewport,
-                    topology=editor.topology(),
-                    measure=self.measure,
-                )
+                self.paint(t0)
                 t1 = js.performance.now()
-                self.painter.paint(scene, float(js.window.devicePixelRatio or 1))
+                ctx.getImageData(0, 0, 1, 1)
                 t2 = js.performance.now()
-                self.hud.update(editor, editor.topology())
-                self.inspector.update(editor, editor.topology())
-                self.crumbs.update(editor)
-                t3 = js.performance.now()
-                parts.append((t1 - t0, t2 - t1, t3 - t2))
+                parts.append((self.scene_ms, t1 - t0 - self.scene_ms, t2 - t1))
             return js_obj(
-                {k: sorted(p[i] for p in parts)[len(parts) // 2] for i, k in enumerate(("scene", "painter", "widgets"))}
+                {k: sorted(p[i] for p in parts)[len(parts) // 2] for i, k in enumerate(("scene", "canvas", "raster"))}
             )
 
         def frame_parts() -> Any:
@@ -767,6 +777,7 @@ class App:
             "select": select,
             "frame_times": frame_times,
             "layout_state": layout_state,
+            "layout_active": lambda: self.editor.animating,
             "render_counts": render_counts,
             "topology_state": topology_state,
             "interaction": interaction,

@@ -159,9 +159,12 @@ class WorkerSimulation(KernelSimulation):
         self._gen = 0  # numbers the kernel graph the worker holds
         self._epoch = 0  # numbers the state the worker was last given
         self._wshape: tuple[int, tuple[float, ...]] | None = None  # the shape of the worker's graph
+        self._wshape_version = -1
         self._sent: tuple[frozenset[str], frozenset[str] | None] | None = None  # held and free, as last sent
         self._running = False  # the worker was asked to run and has not said it rests
         self._index: dict[str, int] = {}  # node id → index in the worker's graph
+        self._xy: Any = None  # the last frame's positions (a JS Float64Array), see positions_js
+        self._xy_version: int | None = None
         self.frames = 0  # frames applied (diagnostics)
 
     def _post(self, message: dict[str, Any], transfer: list[Any] | None = None) -> None:
@@ -170,6 +173,7 @@ class WorkerSimulation(KernelSimulation):
     def _send_state(self) -> None:
         """Give the worker the plane's state (a new epoch: frames computed before are stale)."""
         self._epoch += 1
+        self._xy = None
         shape = structure_key(self.plane)
         if shape != self._wshape:
             graph = kernel_graph(self.plane, self.params.gap)
@@ -190,6 +194,7 @@ class WorkerSimulation(KernelSimulation):
                 }
             )
             self._wshape = shape
+            self._wshape_version = self.plane.version
             state = None
         else:
             state = self._state()
@@ -231,7 +236,8 @@ class WorkerSimulation(KernelSimulation):
         if not self.active:
             return False
         sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
-        if not self._running or sent != self._sent or structure_key(self.plane) != self._wshape:
+        # (a card's size changes only with an edit, which reheats: _sent is None then)
+        if not self._running or sent != self._sent or self.plane.version != self._wshape_version:
             self._send_state()
         elif self.fixed:
             held = [n for n in self.fixed if n in self._index]
@@ -246,7 +252,27 @@ class WorkerSimulation(KernelSimulation):
         self._apply(frame)
         return True
 
+    def positions_js(self, version: int) -> Any:
+        """The last frame's positions as the page's geometry reads them (x, y per node in plane
+        order), with held cards where Python has them — so a frame need not copy every position
+        back out of Python — or None when Python's may differ: at rest, or after a document
+        change (``version``, the editor's) since the frame came."""
+        if self._xy is None or not self._running:
+            return None
+        if self._xy_version is None:
+            self._xy_version = version  # first use, in the frame that took it
+        elif self._xy_version != version:
+            return None
+        for node_id in self.fixed:
+            i = self._index.get(node_id)
+            if i is not None:
+                node = self.plane.nodes[node_id]
+                self._xy[2 * i] = node.x
+                self._xy[2 * i + 1] = node.y
+        return self._xy
+
     def _apply(self, frame: Any) -> None:
+        self._xy, self._xy_version = frame.xy, None
         values = frame.xy.to_py().tolist()
         held = self.fixed
         nodes = self.plane.nodes
@@ -269,6 +295,7 @@ class WorkerSimulation(KernelSimulation):
         """Run to rest on the main thread, in one call (the same kernel: the worker would have
         ended at the same positions); the worker is stopped."""
         self.pause()
+        self._xy = None
         self._handle = None  # a fresh kernel from the plane's state, as the worker's run starts
         return super().settle(max_steps)
 

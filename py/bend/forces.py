@@ -44,10 +44,25 @@ class ForceParams:
 
         >>> ForceParams().for_plane(4)["centre"], round(ForceParams().for_plane(10_000)["centre"], 4)
         (0.09, 0.003)
+        >>> ForceParams().for_plane(1_000)["chargeReach"], round(ForceParams().for_plane(10_000)["chargeReach"])
+        (2500.0, 7906)
         """
         values = {name: float(getattr(self, name)) for name in self.__dataclass_fields__}
         values["centre"] = centre_for(self, nodes)
+        values["chargeReach"] = reach_for(self, nodes)
         return values
+
+
+#: planes up to this many cards use ``chargeReach`` as it is
+REACH_NODES = 1000
+
+
+def reach_for(params: ForceParams, nodes: int) -> float:
+    """How far the many-body push reaches on a plane of ``nodes`` cards: ``chargeReach``, and
+    in proportion to the plane's width (√n) beyond :data:`REACH_NODES`. A fixed reach let the
+    springs of a large, densely linked plane press its middle together: 3,863 pairs of cards
+    of a 10,000-node giant loop still overlapped when it cooled (250 with 5,000 px)."""
+    return params.chargeReach * max(1.0, math.sqrt(nodes / REACH_NODES))
 
 
 def centre_for(params: ForceParams, nodes: int) -> float:

@@ -33,7 +33,8 @@ BASE_EDGE_KINDS = ("context", "causal", "temporal", "associative", "user")
 MEMORY_EDGE_KINDS = ("related", "contradicts", "supports", "derived_from")
 EDGE_KINDS = BASE_EDGE_KINDS + MEMORY_EDGE_KINDS
 DEFAULT_KIND = "causal"
-MIN_ZOOM = 0.32
+#: far enough out for Fit to show a 20,000-node layout whole (cards are boxes below 0.2)
+MIN_ZOOM = 0.02
 MAX_ZOOM = 2.8
 MAX_TEXT = 100_000  # characters of node text
 MAX_LABEL = 500  # characters of an edge label or plane name

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from . import theme
-from .model import Edge, Node, Plane
+from .model import Camera, Edge, Node, Plane
 from .textlayout import CardLayout, Measure, TextLine
 from .topology import Topology
 
@@ -124,6 +124,8 @@ class Halo:
     badge: Pill
     rects: tuple[float, ...] = ()
     links: tuple[float, ...] = ()
+    #: level of detail: drawn as a plain fill (no outline), for far zoom or very many parts
+    simple: bool = False
 
 
 class Card:
@@ -175,6 +177,26 @@ class Card:
 
 #: Below this zoom card text is drawn as bars (it would be under ~5 px tall).
 GREEK_ZOOM = 0.45
+#: Below this zoom cards are plain boxes (a 140 px card is under 28 px wide): no text, bars,
+#: headers, shadows, pins or pulses; edges are hairlines and halos plain fills.
+FAR_ZOOM = 0.2
+#: A halo with more visible parts (member boxes and bands) than this is drawn as a plain fill.
+HALO_DETAIL_LIMIT = 200
+#: An SCC with more members than this shows only its short bands (centres at most
+#: ``LONG_BAND`` apart): in a large loop the spanning tree's long arcs cross the whole graph,
+#: and each costs the rasteriser as much as a long line across the view, for no information
+#: (the members' boxes already show who is in the loop).
+BAND_MEMBERS = 50
+LONG_BAND = 480.0
+
+
+def level_of_detail(zoom: float) -> str:
+    """ "detail", "greek" (text as bars) or "far" (boxes only) at ``zoom``.
+
+    >>> level_of_detail(1.0), level_of_detail(0.3), level_of_detail(0.05)
+    ('detail', 'greek', 'far')
+    """
+    return "far" if zoom < FAR_ZOOM else "greek" if zoom < GREEK_ZOOM else "detail"
 
 
 @dataclass
@@ -191,6 +213,7 @@ class Scene:
     cards: list[Card]
     overlay: Overlay = field(default_factory=Overlay)
     dim: list[float] = field(default_factory=list)  # x, y, w, h of cards a search leaves out (faded)
+    lod: str = "detail"  # level_of_detail(zoom)
 
     def edge_styles(self) -> dict[tuple[str, float, tuple[float, ...]], int]:
         """(colour, width, dash) → number of segments (tests and benchmarks)."""
@@ -292,7 +315,7 @@ def band(x0: float, y0: float, x1: float, y1: float, half: float) -> tuple[float
     (0.0, -2.0, 10.0, -2.0, 10.0, 2.0, 0.0, 2.0)
     """
     dx, dy = x1 - x0, y1 - y0
-    length = math.hypot(dx, dy)
+    length = math.sqrt(dx * dx + dy * dy)  # (not hypot: the page computes the same doubles)
     if length == 0:
         return ()
     nx, ny = -dy / length * half, dx / length * half
@@ -318,6 +341,21 @@ def pulse_value(t_ms: float) -> float:
 
 
 FROZEN_PULSE = 1.0  # ?still=1: the pulse is frozen at its brightest
+
+
+def grid_of(cam: Camera, viewport: tuple[float, float]) -> Grid:
+    """The dot grid at ``cam`` in a ``viewport``: spacing doubled until at least 10 px. O(log 1/zoom)."""
+    width, height = viewport
+    zoom = cam.zoom
+    spacing = theme.GRID_SPACING * zoom
+    while spacing < 10:
+        spacing *= 2
+    return Grid(
+        round(spacing, 4),
+        round((width / 2 - cam.x * zoom) % spacing, 4),
+        round((height / 2 - cam.y * zoom) % spacing, 4),
+        theme.GRID_DOT,
+    )
 
 
 def build_scene(
@@ -348,25 +386,23 @@ def build_scene(
     view = (cam.x - half_w, cam.y - half_h, cam.x + half_w, cam.y + half_h)
     measure = measure or _rough_measure
 
-    spacing = theme.GRID_SPACING * zoom
-    while spacing < 10:
-        spacing *= 2
-    grid = Grid(
-        round(spacing, 4),
-        round((width / 2 - cam.x * zoom) % spacing, 4),
-        round((height / 2 - cam.y * zoom) % spacing, 4),
-        theme.GRID_DOT,
-    )
+    grid = grid_of(cam, viewport)
 
     def visible(x0: float, y0: float, x1: float, y1: float) -> bool:
         return x1 >= view[0] and x0 <= view[2] and y1 >= view[1] and y0 <= view[3]
 
-    # -- topology: halos and badges for SCCs with κ > 0
+    # -- topology: halos and badges for SCCs with κ > 0; each part culled to the view, so the
+    # cost grows with what is visible, not with the size of the SCC
+    lod = level_of_detail(zoom)
     halos: list[Halo] = []
     pulsing: set[str] = set()
     if topology is not None:
         trees = halo_trees(plane, topology)
         pad = theme.HALO_PAD
+        band_half = theme.HALO_BAND
+        # a part whose outline (2 px) could reach into the view is kept
+        reach = 4.0 / zoom
+        cx0, cy0, cx1, cy1 = view[0] - reach, view[1] - reach, view[2] + reach, view[3] + reach
         for scc in topology.result["sccs"]:
             if scc["kappa"] <= 0:
                 continue
@@ -382,11 +418,23 @@ def build_scene(
                 continue
             rects: list[float] = []
             for n in members:
-                rects += (n.x - n.width / 2 - pad, n.y - n.height / 2 - pad, n.width + 2 * pad, n.height + 2 * pad)
+                rx, ry = n.x - n.width / 2 - pad, n.y - n.height / 2 - pad
+                rw, rh = n.width + 2 * pad, n.height + 2 * pad
+                if rx + rw >= cx0 and rx <= cx1 and ry + rh >= cy0 and ry <= cy1:
+                    rects += (rx, ry, rw, rh)
             links: list[float] = []
+            longest = LONG_BAND * LONG_BAND if len(members) > BAND_MEMBERS else math.inf
             for one, other in trees.get(scc["id"], ()):
                 na, nb = plane.nodes[one], plane.nodes[other]
-                links += band(na.x, na.y, nb.x, nb.y, theme.HALO_BAND)
+                if (na.x - nb.x) * (na.x - nb.x) + (na.y - nb.y) * (na.y - nb.y) > longest:
+                    continue
+                if (
+                    max(na.x, nb.x) + band_half >= cx0
+                    and min(na.x, nb.x) - band_half <= cx1
+                    and max(na.y, nb.y) + band_half >= cy0
+                    and min(na.y, nb.y) - band_half <= cy1
+                ):
+                    links += band(na.x, na.y, nb.x, nb.y, band_half)
             top = min(members, key=lambda n: (n.y - n.height / 2, -(n.x + n.width / 2)))
             text = badge_text(scc["kappa"], scc["approximate"])
             bw = measure(text, theme.BADGE_FONT) + 12
@@ -394,9 +442,11 @@ def build_scene(
             by = top.y - top.height / 2 - pad + 10
             badge = Pill(bx, by, bw, 16, text, theme.BADGE_FONT, theme.BADGE_FILL, theme.BADGE_TEXT)
             fill, stroke = halo_fill(scc["kappa"])
+            simple = lod == "far" or (len(rects) // 4 + len(links) // 8) > HALO_DETAIL_LIMIT
             halos.append(
-                Halo(scc["id"], scc["kappa"], x0, y0, x1 - x0, y1 - y0, fill, stroke, badge, tuple(rects), tuple(links))
-            )
+                Halo(scc["id"], scc["kappa"], x0, y0, x1 - x0, y1 - y0, fill, stroke, badge, tuple(rects), tuple(links),
+                     simple)
+            )  # fmt: skip
 
     # -- edges (culled on the centres' box widened by the largest card, before any geometry)
     faults = topology.fault_edges if topology is not None else set()
@@ -440,7 +490,7 @@ def build_scene(
         if batch is None:
             batch = strokes[key] = StrokeBatch(color, w, dash)
         if kind in DIRECTED:
-            length = math.hypot(bx - ax, by - ay)
+            length = math.sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay))
             ux, uy = (bx - ax) / length, (by - ay) / length
             size = 8.0 + strength
             # stop the line at the arrow's base so the tip stays sharp
@@ -463,8 +513,8 @@ def build_scene(
 
     edge_batches = list(strokes.values())
     arrow_batches = list(arrows.values())
-    if sum(len(b.segments) for b in edge_batches) > 4 * EDGE_DETAIL_LIMIT:
-        edge_batches, arrow_batches, labels = _hairlines(edge_batches), [], []
+    if lod == "far" or sum(len(b.segments) for b in edge_batches) > 4 * EDGE_DETAIL_LIMIT:
+        edge_batches, arrow_batches, labels = _hairlines(edge_batches, lod == "far"), [], []
 
     # -- nodes
     card_of = cards if callable(cards) else (lambda node: cards.get(node.id))
@@ -504,6 +554,7 @@ def build_scene(
         card_list,
         overlay_of(plane, interaction, zoom, measure) if interaction is not None else Overlay(),
         dim,
+        lod,
     )
 
 
@@ -546,18 +597,21 @@ EDGE_DETAIL_LIMIT = 2000
 HAIRLINE = 0.0
 
 
-def _hairlines(batches: list[StrokeBatch]) -> list[StrokeBatch]:
-    """The batches merged by colour and dash, at hairline width (order kept). O(segments)."""
+def _hairlines(batches: list[StrokeBatch], far: bool = False) -> list[StrokeBatch]:
+    """The batches merged by colour and dash, at hairline width (order kept). ``far``: no
+    dashes either (a dash of a few world px is under a device pixel there, and dashing long
+    lines into sub-pixel pieces costs the rasteriser hundreds of ms). O(segments)."""
     merged: dict[tuple[str, tuple[float, ...]], StrokeBatch] = {}
     kept: list[StrokeBatch] = []
     for batch in batches:
         if batch.color == theme.EDGE_SELECTED:  # the selected edge keeps its width
             kept.append(batch)
             continue
-        key = (batch.color, batch.dash)
+        dash = () if far else batch.dash
+        key = (batch.color, dash)
         target = merged.get(key)
         if target is None:
-            target = merged[key] = StrokeBatch(batch.color, HAIRLINE, batch.dash)
+            target = merged[key] = StrokeBatch(batch.color, HAIRLINE, dash)
         target.segments.extend(batch.segments)
     return [*merged.values(), *kept]
 

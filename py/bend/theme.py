@@ -146,6 +146,23 @@ DARK: dict[str, object] = {
     "MODE_DELIBERATION": "#00ccff",
 }
 PALETTES = {"light": LIGHT, "dark": DARK}
+
+
+def over(color: str, background: str) -> str:
+    """``color`` (``rgba(r,g,b,a)`` or ``#rrggbb``) composited over the opaque ``background``
+    (``#rrggbb``), as an opaque ``#rrggbb``: overlapping boxes of it look like their union.
+
+    >>> over("rgba(0,200,160,0.5)", "#ffffff"), over("#123456", "#ffffff")
+    ('#80e4d0', '#123456')
+    """
+    if not color.startswith("rgba("):
+        return color
+    *rgb, alpha = (float(v) for v in color[5:-1].split(","))
+    base = [int(background[i : i + 2], 16) for i in (1, 3, 5)]
+    mixed = (round(c * alpha + b * (1 - alpha)) for c, b in zip(rgb, base, strict=True))
+    return "#" + "".join(f"{v:02x}" for v in mixed)
+
+
 NAME = "light"
 
 

@@ -1,0 +1,531 @@
+// The page's scene geometry and drawing: what bend.scene.build_scene + bend.drawlist.draw_list
+// compute in Python (the reference, tested under CPython), computed here for every frame from a
+// scene plan (bend/sceneplan.py: everything that does not depend on positions, sent when it
+// changes) and the frame's positions, so no Python runs per item per frame. tests/scene_geometry.js
+// runs `geometry` in node and tests/test_scene_geometry.py checks it against Python's draw list.
+//
+// Culling: halo parts, edges and cards outside the view are skipped before any geometry, so
+// the cost of a frame grows with what is visible. Levels of detail by zoom: "detail", "greek"
+// (text as bars), "far" (boxes only, hairline edges, plain halo fills). Path builders never
+// call closePath (in Chromium it costs O(path length), which made long paths quadratic):
+// a fill closes every subpath by itself, and an outline is closed with a lineTo.
+(function (root) {
+  "use strict";
+
+  // ---------------------------------------------------------------- path builders (O(items))
+  var CHUNK = 4096;
+  var HAIRLINE = 0.99;  // device px
+  var paths = {
+    Path: null,  // the Path2D constructor (tests count its calls)
+    make: function () { return new (paths.Path || root.Path2D)(); },
+    // line segments [ax, ay, bx, by, …] stroked in paths of at most CHUNK segments (one huge
+    // path costs the rasteriser far more than several)
+    strokeSegments: function (ctx, flat) {
+      for (var start = 0; start < flat.length; start += 4 * CHUNK) {
+        var p = paths.make(), end = Math.min(flat.length, start + 4 * CHUNK);
+        for (var i = start; i < end; i += 4) { p.moveTo(flat[i], flat[i + 1]); p.lineTo(flat[i + 2], flat[i + 3]); }
+        ctx.stroke(p);
+      }
+    },
+    // wide lines one by one: a long line crossing the view costs far less in a path of its own
+    strokeEach: function (ctx, flat) {
+      for (var i = 0; i < flat.length; i += 4) {
+        ctx.beginPath(); ctx.moveTo(flat[i], flat[i + 1]); ctx.lineTo(flat[i + 2], flat[i + 3]); ctx.stroke();
+      }
+    },
+    fillTriangles: function (ctx, flat) {
+      for (var start = 0; start < flat.length; start += 6 * CHUNK) {
+        var p = paths.make(), end = Math.min(flat.length, start + 6 * CHUNK);
+        for (var i = start; i < end; i += 6) {
+          p.moveTo(flat[i], flat[i + 1]); p.lineTo(flat[i + 2], flat[i + 3]); p.lineTo(flat[i + 4], flat[i + 5]);
+        }
+        ctx.fill(p);
+      }
+    },
+    rects: function (flat, radius) {
+      var p = paths.make();
+      for (var i = 0; i < flat.length; i += 4) {
+        if (radius > 0) p.roundRect(flat[i], flat[i + 1], flat[i + 2], flat[i + 3], Math.min(radius, flat[i + 3] / 2));
+        else p.rect(flat[i], flat[i + 1], flat[i + 2], flat[i + 3]);
+      }
+      return p;
+    },
+    // A halo: member boxes and the bands between them in one path; all clockwise, so a nonzero
+    // fill (and clip) is their union. Each band is closed by a lineTo to its first corner.
+    halo: function (rects, quads, radius) {
+      var p = paths.make(), i;
+      for (i = 0; i < rects.length; i += 4) {
+        if (radius > 0) p.roundRect(rects[i], rects[i + 1], rects[i + 2], rects[i + 3], radius);
+        else p.rect(rects[i], rects[i + 1], rects[i + 2], rects[i + 3]);
+      }
+      for (i = 0; i < quads.length; i += 8) {
+        p.moveTo(quads[i], quads[i + 1]);
+        p.lineTo(quads[i + 2], quads[i + 3]); p.lineTo(quads[i + 4], quads[i + 5]); p.lineTo(quads[i + 6], quads[i + 7]);
+        p.lineTo(quads[i], quads[i + 1]);
+      }
+      return p;
+    },
+    tops: function (flat, radius, band) {
+      var p = paths.make();
+      for (var i = 0; i < flat.length; i += 3) p.roundRect(flat[i], flat[i + 1], flat[i + 2], band, [radius, radius, 0, 0]);
+      return p;
+    },
+    dots: function (flat, radius) {
+      var p = paths.make();
+      for (var i = 0; i < flat.length; i += 2) {
+        p.moveTo(flat[i] + radius, flat[i + 1]);
+        p.arc(flat[i], flat[i + 1], radius, 0, 2 * Math.PI);
+      }
+      return p;
+    },
+    texts: function (ctx, font, color, texts, xy) {
+      ctx.font = font; ctx.fillStyle = color;
+      for (var i = 0; i < texts.length; i++) ctx.fillText(texts[i], xy[2 * i], xy[2 * i + 1]);
+    },
+  };
+
+  // ---------------------------------------------------------------- the plan
+  function createPlan() {
+    return {
+      strings: [],  // interned fonts and colours (bend.sceneplan keeps the same table)
+      c: null,  // constants (theme, sizes, thresholds)
+      ids: [], n: 0, sizes: new Float64Array(0), stargate: new Uint8Array(0), pinned: new Uint8Array(0),
+      art: new Map(),  // node id → {items: Float64Array (font, colour, dx, dy), texts: [...], header, bars, decos}
+      edges: null, labels: null, halos: [],
+      flags: new Uint8Array(0), selectedEdge: -1, faults: new Uint8Array(0),
+    };
+  }
+  var SELECTED = 1, PULSING = 2, DIMMED = 4, EDITING = 8;
+
+  function intern(plan, added) { for (var i = 0; i < added.length; i++) plan.strings.push(added[i]); }
+
+  var api = {
+    createPlan: createPlan,
+    setConstants: function (plan, c) { plan.c = c; },
+    // node order (index → id), card sizes [w, h, …], stargate and pinned flags per node
+    setNodes: function (plan, ids, sizes, stargate, pinned) {
+      plan.ids = Array.from(ids); plan.n = plan.ids.length; plan.sizes = sizes; plan.stargate = stargate; plan.pinned = pinned;
+      if (plan.flags.length !== plan.n) plan.flags = new Uint8Array(plan.n);
+    },
+    // cards' art: per card in nums [nItems, hasHeader, nBars, nDecos, items (font, colour, dx,
+    // dy)…, bars (x, y, w, h)…, decorations (colour, x, y, w, h)…], item texts in ``texts``
+    setArt: function (plan, added, ids, nums, texts) {
+      intern(plan, added);
+      var at = 0, t = 0;
+      for (var k = 0; k < ids.length; k++) {
+        var nItems = nums[at], hasHeader = nums[at + 1], nBars = nums[at + 2], nDecos = nums[at + 3];
+        at += 4;
+        var items = nums.slice(at, at + 4 * nItems); at += 4 * nItems;
+        var bars = nums.slice(at, at + 4 * nBars); at += 4 * nBars;
+        var decos = nums.slice(at, at + 5 * nDecos); at += 5 * nDecos;
+        plan.art.set(ids[k], { items: items, texts: texts.slice(t, t + nItems), header: hasHeader, bars: bars, decos: decos });
+        t += nItems;
+      }
+    },
+    forgetArt: function (plan, ids) { for (var k = 0; k < ids.length; k++) plan.art.delete(ids[k]); },
+    // edges in the plane's order: endpoints (indices), colour (interned), width, arrow size (0:
+    // undirected), signed parallel offset; labels: edge index, width, border colour, text
+    setEdges: function (plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText) {
+      intern(plan, added);
+      var label = new Int32Array(a.length).fill(-1);
+      for (var i = 0; i < labelEdge.length; i++) label[labelEdge[i]] = i;
+      // a number per (colour, width): the batch an edge goes to, without building strings per frame
+      var style = new Int32Array(a.length), styles = new Map();
+      for (var j = 0; j < a.length; j++) {
+        var skey = color[j] + "|" + width[j], s = styles.get(skey);
+        if (s === undefined) { s = styles.size + 2; styles.set(skey, s); }
+        style[j] = s;
+      }
+      plan.edges = { a: a, b: b, color: color, width: width, arrow: arrow, offset: offset, label: label, style: style };
+      plan.labels = { width: labelWidth, border: labelBorder, text: Array.from(labelText) };
+      if (plan.faults.length !== a.length) plan.faults = new Uint8Array(a.length);
+    },
+    // halos: [{members, pairs (flat index pairs), fill, stroke, badge, badgeWidth}] of the κ > 0 SCCs
+    setHalos: function (plan, halos) { plan.halos = Array.from(halos); },
+    // per node: 1 selected, 2 in a κ > 0 SCC (pulses), 4 faded by find, 8 being edited;
+    // the selected edge's index (-1: none); fault-line edges' indices
+    setFlags: function (plan, flags, selectedEdge, faults) {
+      plan.flags = flags; plan.selectedEdge = selectedEdge;
+      plan.faults = new Uint8Array(plan.edges ? plan.edges.a.length : 0);
+      for (var i = 0; i < faults.length; i++) plan.faults[faults[i]] = 1;
+    },
+    geometry: geometry,
+    draw: draw,
+    repulse: repulse,
+    paths: paths,
+  };
+
+  function levelOfDetail(c, zoom) { return zoom < c.farZoom ? "far" : zoom < c.greekZoom ? "greek" : "detail"; }
+
+  // ---------------------------------------------------------------- geometry (build_scene + draw_list)
+  // view: {cx, cy, zoom, width, height, pulse (the frame's pulse value)}; xy: x, y per node.
+  function geometry(plan, xy, view) {
+    var c = plan.c, zoom = view.zoom;
+    var halfW = view.width / 2 / zoom, halfH = view.height / 2 / zoom;
+    var v0 = view.cx - halfW, v1 = view.cy - halfH, v2 = view.cx + halfW, v3 = view.cy + halfH;
+    var lod = levelOfDetail(c, zoom);
+    var sizes = plan.sizes, n = plan.n;
+    var out = { lod: lod, halos: [], edges: [], arrows: [], labels: [], badges: [], dim: [], cards: null };
+
+    // -- halos (each part culled to the view)
+    var pad = c.haloPad, bandHalf = c.haloBand, reach = 4.0 / zoom;
+    var cx0 = v0 - reach, cy0 = v1 - reach, cx1 = v2 + reach, cy1 = v3 + reach;
+    var layers = new Map();
+    for (var h = 0; h < plan.halos.length; h++) {
+      var halo = plan.halos[h], members = halo.members;
+      if (!members.length) continue;
+      var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, m, i, k;
+      for (k = 0; k < members.length; k++) {
+        i = members[k];
+        var hw = sizes[2 * i] / 2, hh = sizes[2 * i + 1] / 2, nx = xy[2 * i], ny = xy[2 * i + 1];
+        if (nx - hw < x0) x0 = nx - hw;
+        if (ny - hh < y0) y0 = ny - hh;
+        if (nx + hw > x1) x1 = nx + hw;
+        if (ny + hh > y1) y1 = ny + hh;
+      }
+      x0 -= pad; y0 -= pad; x1 += pad; y1 += pad;
+      if (!(x1 >= v0 && x0 <= v2 && y1 >= v1 && y0 <= v3)) continue;
+      var rects = [], quads = [];
+      for (k = 0; k < members.length; k++) {
+        i = members[k];
+        var w = sizes[2 * i], hgt = sizes[2 * i + 1];
+        var rx = xy[2 * i] - w / 2 - pad, ry = xy[2 * i + 1] - hgt / 2 - pad, rw = w + 2 * pad, rh = hgt + 2 * pad;
+        if (rx + rw >= cx0 && rx <= cx1 && ry + rh >= cy0 && ry <= cy1) rects.push(rx, ry, rw, rh);
+      }
+      var pairs = halo.pairs, longest = members.length > c.bandMembers ? c.longBand * c.longBand : Infinity;
+      for (k = 0; k < pairs.length; k += 2) {
+        var pa = pairs[k], pb = pairs[k + 1];
+        var ax = xy[2 * pa], ay = xy[2 * pa + 1], bx = xy[2 * pb], by = xy[2 * pb + 1];
+        if ((ax - bx) * (ax - bx) + (ay - by) * (ay - by) > longest) continue;
+        if (Math.max(ax, bx) + bandHalf >= cx0 && Math.min(ax, bx) - bandHalf <= cx1 &&
+            Math.max(ay, by) + bandHalf >= cy0 && Math.min(ay, by) - bandHalf <= cy1) band(quads, ax, ay, bx, by, bandHalf);
+      }
+      // the badge on the top-most member (ties: the right-most, then the first)
+      var top = -1, topY = 0, topR = 0;
+      for (k = 0; k < members.length; k++) {
+        i = members[k];
+        var ty = xy[2 * i + 1] - sizes[2 * i + 1] / 2, tr = -(xy[2 * i] + sizes[2 * i] / 2);
+        if (top < 0 || ty < topY || (ty === topY && tr < topR)) { top = i; topY = ty; topR = tr; }
+      }
+      var bw = halo.badgeWidth;
+      var badgeX = xy[2 * top] + sizes[2 * top] / 2 + pad - bw / 2 - 6;
+      var badgeY = xy[2 * top + 1] - sizes[2 * top + 1] / 2 - pad + 10;
+      out.badges.push(pill(badgeX, badgeY, bw, 16, halo.badge, c.badgeFont, c.badgeFill, c.badgeText, ""));
+      var simple = lod === "far" || (rects.length / 4 + quads.length / 8) > c.haloDetailLimit;
+      var key = halo.fill + "|" + halo.stroke, layer = layers.get(key);
+      if (!layer) {
+        layer = { fill: halo.fill, farFill: halo.farFill, stroke: halo.stroke, rects: [], quads: [], simple: simple };
+        layers.set(key, layer);
+        out.halos.push(layer);
+      }
+      for (k = 0; k < rects.length; k++) layer.rects.push(rects[k]);
+      for (k = 0; k < quads.length; k++) layer.quads.push(quads[k]);
+      layer.simple = layer.simple || simple;
+    }
+
+    // -- edges (culled on the centres' box widened by a margin, before any geometry)
+    var e = plan.edges;
+    if (e) {
+      var margin = 140.0, vx0 = v0 - margin, vy0 = v1 - margin, vx1 = v2 + margin, vy1 = v3 + margin;
+      var batches = new Map(), arrows = new Map(), total = 0;
+      var labelsOn = zoom >= c.greekZoom;
+      for (var j = 0; j < e.a.length; j++) {
+        var ia = e.a[j], ib = e.b[j];
+        var ax2 = xy[2 * ia], ay2 = xy[2 * ia + 1], bx2 = xy[2 * ib], by2 = xy[2 * ib + 1];
+        if ((ax2 < vx0 && bx2 < vx0) || (ax2 > vx1 && bx2 > vx1) || (ay2 < vy0 && by2 < vy0) || (ay2 > vy1 && by2 > vy1)) continue;
+        if (!segment(ax2, ay2, sizes[2 * ia], sizes[2 * ia + 1], bx2, by2, sizes[2 * ib], sizes[2 * ib + 1], e.offset[j])) continue;
+        var sx = SEG[0], sy = SEG[1], ex = SEG[2], ey = SEG[3];
+        // the batch: the edge's own style, or (strength-dependent widths) the selected or fault style
+        var bkey = j === plan.selectedEdge ? "s" + e.width[j] : plan.faults[j] ? "f" + Math.max(e.width[j], 2.2) : e.style[j];
+        var batch = batches.get(bkey);
+        if (!batch) {
+          var color, dash, width = e.width[j];
+          if (j === plan.selectedEdge) { color = c.edgeSelected; dash = c.noDash; width += 1.0; }
+          else if (plan.faults[j]) { color = c.faultColor; dash = c.faultDash; width = Math.max(width, 2.2); }
+          else { color = plan.strings[e.color[j]]; dash = c.noDash; }
+          batch = { color: color, width: width, dash: dash, segments: [] };
+          batches.set(bkey, batch);
+          out.edges.push(batch);
+        }
+        color = batch.color;
+        var size = e.arrow[j];
+        if (size > 0) {
+          var length = Math.sqrt((ex - sx) * (ex - sx) + (ey - sy) * (ey - sy));
+          var ux = (ex - sx) / length, uy = (ey - sy) / length;
+          batch.segments.push(sx, sy, ex - ux * size * 0.8, ey - uy * size * 0.8);
+          var px = -uy * size * 0.45, py = ux * size * 0.45;
+          var baseX = ex - ux * size, baseY = ey - uy * size;
+          var arrow = arrows.get(color);
+          if (!arrow) { arrow = { color: color, triangles: [] }; arrows.set(color, arrow); out.arrows.push(arrow); }
+          arrow.triangles.push(ex, ey, baseX + px, baseY + py, baseX - px, baseY - py);
+        } else {
+          batch.segments.push(sx, sy, ex, ey);
+        }
+        total++;
+        var l = e.label[j];
+        if (l >= 0 && labelsOn) {
+          out.labels.push(pill((sx + ex) / 2, (sy + ey) / 2, plan.labels.width[l], 16, plan.labels.text[l], c.labelFont,
+            c.labelFill, c.labelText, plan.strings[plan.labels.border[l]]));
+        }
+      }
+      if (lod === "far" || total > c.edgeDetailLimit) {
+        out.edges = hairlines(out.edges, c.edgeSelected, lod === "far");
+        out.arrows = []; out.labels = [];
+      }
+    }
+
+    // -- cards
+    var greek = lod !== "detail", far = lod === "far";
+    var cards = out.cards = {
+      far: far, greek: greek, normal: [], stargate: [], headers: new Map(), decorations: new Map(), pulses: new Map(), pins: [],
+      selected: [], bars: [], texts: new Map(), order: [],
+    };
+    var pulse = view.pulse, flags = plan.flags;
+    for (i = 0; i < n; i++) {
+      var cw = sizes[2 * i], ch = sizes[2 * i + 1];
+      var cxl = xy[2 * i] - cw / 2, cyt = xy[2 * i + 1] - ch / 2;
+      if (cxl + cw < v0 || cxl > v2 || cyt + ch < v1 || cyt > v3) continue;
+      var f = flags[i];
+      if (f & DIMMED) out.dim.push(cxl - 1, cyt - 1, cw + 2, ch + 2);
+      var gate = plan.stargate[i];
+      (gate ? cards.stargate : cards.normal).push(cxl, cyt, cw, ch);
+      if (f & SELECTED) cards.selected.push(cxl - 4, cyt - 4, cw + 8, ch + 8);
+      if (far) continue;
+      push(cards.headers, gate ? c.headerFill.stargate : c.headerFill.normal, cxl, cyt, cw);
+      if (f & PULSING) { var pr = mapList(cards.pulses, pulse); pr.push(cxl, cyt, cw, ch); }
+      if (plan.pinned[i]) cards.pins.push(cxl + cw - 10, cyt + 7);
+      var art = plan.art.get(plan.ids[i]);
+      if (!art) continue;
+      if (f & EDITING || art.items.length === 0) {  // no lines: at most the header
+        if (art.header && !greek) texts(cards, plan, art, art.texts.length - 1, cxl, cyt);
+        continue;
+      }
+      if (greek) {
+        var bars = art.bars;
+        for (k = 0; k < bars.length; k += 4) cards.bars.push(bars[k] + cxl, bars[k + 1] + cyt, bars[k + 2], bars[k + 3]);
+        continue;
+      }
+      var decos = art.decos;
+      for (k = 0; k < decos.length; k += 5) {
+        var dl = mapList(cards.decorations, plan.strings[decos[k]]);
+        dl.push(decos[k + 1] + cxl, decos[k + 2] + cyt, decos[k + 3], decos[k + 4]);
+      }
+      texts(cards, plan, art, 0, cxl, cyt);
+    }
+    return out;
+  }
+
+  function push(map, key, x, y, w) { mapList(map, key).push(x, y, w); }
+  function mapList(map, key) { var l = map.get(key); if (!l) { l = []; map.set(key, l); } return l; }
+
+  function texts(cards, plan, art, from, x0, y0) {
+    var items = art.items;
+    for (var t = from; t < art.texts.length; t++) {
+      var font = plan.strings[items[4 * t]], color = plan.strings[items[4 * t + 1]], key = font + "|" + color;
+      var group = cards.texts.get(key);
+      if (!group) { group = { font: font, color: color, texts: [], xy: [] }; cards.texts.set(key, group); }
+      group.texts.push(art.texts[t]);
+      group.xy.push(x0 + items[4 * t + 2], y0 + items[4 * t + 3]);
+    }
+  }
+
+  function pill(x, y, width, height, text, font, fill, color, border) {
+    return { x: x, y: y, width: width, height: height, text: text, font: font, fill: fill, color: color, border: border };
+  }
+
+  // the quad of half-width ``half`` around a segment, clockwise on screen (bend.scene.band)
+  function band(out, x0, y0, x1, y1, half) {
+    var dx = x1 - x0, dy = y1 - y0, length = Math.sqrt(dx * dx + dy * dy);
+    if (length === 0) return;
+    var nx = -dy / length * half, ny = dx / length * half;
+    var q = [x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny], area = 0;
+    for (var i = 0; i < 4; i++) area += q[2 * i] * q[(2 * i + 3) % 8] - q[(2 * i + 2) % 8] * q[2 * i + 1];
+    if (area < 0) q = [q[6], q[7], q[4], q[5], q[2], q[3], q[0], q[1]];
+    for (var j = 0; j < 8; j++) out.push(q[j]);
+  }
+
+  // border to border, shifted sideways by the signed parallel offset (bend.scene._segment), into
+  // SEG; false when there is nothing to draw (cards overlap, or on one point)
+  var SEG = new Float64Array(4);
+  function segment(ax, ay, aw, ah, bx, by, bw, bh, sign) {
+    var dx = bx - ax, dy = by - ay, length = Math.sqrt(dx * dx + dy * dy);
+    if (length < 1e-6) return false;
+    var ux = dx / length, uy = dy / length, aux = ux >= 0 ? ux : -ux, auy = uy >= 0 ? uy : -uy;
+    var ea = Math.min(aux > 1e-12 ? aw / 2 / aux : 1e18, auy > 1e-12 ? ah / 2 / auy : 1e18);
+    var eb = Math.min(aux > 1e-12 ? bw / 2 / aux : 1e18, auy > 1e-12 ? bh / 2 / auy : 1e18);
+    if (ea + eb >= length) return false;
+    var nx = -uy * sign, ny = ux * sign;
+    SEG[0] = ax + ux * ea + nx; SEG[1] = ay + uy * ea + ny; SEG[2] = bx - ux * eb + nx; SEG[3] = by - uy * eb + ny;
+    return true;
+  }
+
+  function hairlines(batches, selected, far) {
+    var merged = new Map(), list = [], kept = [];
+    for (var i = 0; i < batches.length; i++) {
+      var b = batches[i];
+      if (b.color === selected) { kept.push(b); continue; }
+      var dash = far ? [] : b.dash;  // far: no dashes (sub-pixel dashes cost hundreds of ms)
+      var key = b.color + "|" + dash.join(","), target = merged.get(key);
+      if (!target) { target = { color: b.color, width: 0, dash: dash, segments: [] }; merged.set(key, target); list.push(target); }
+      for (var k = 0; k < b.segments.length; k++) target.segments.push(b.segments[k]);
+    }
+    return list.concat(kept);
+  }
+
+  // ---------------------------------------------------------------- drawing (the painter's order)
+  // env: {dpr, cx, cy, zoom, width, height, background, pattern, layered}; returns what
+  // `repulse` needs to redraw the pulses over a kept copy, and counts for diagnostics.
+  function draw(ctx, plan, g, env) {
+    var c = plan.c, k = env.dpr * env.zoom, W = env.width * env.dpr, H = env.height * env.dpr;
+    var tx = env.dpr * (env.width / 2 - env.cx * env.zoom), ty = env.dpr * (env.height / 2 - env.cy * env.zoom);
+    ctx.setTransform(k, 0, 0, k, tx, ty);
+    ctx.lineJoin = "round";
+    ctx.lineCap = "round";
+    var i, skip = env.skip || {};  // (diagnostics: layers left out, to time the others)
+    ctx.lineWidth = 2;
+    for (i = 0; i < g.halos.length && !skip.halos; i++) {  // one path per κ level
+      var layer = g.halos[i];
+      if (g.lod === "far") {
+        // boxes in the fill composited over the background: opaque, so overlaps look like the
+        // union; one fillRect each costs far less than one path of thousands of boxes
+        ctx.fillStyle = layer.farFill || layer.fill;
+        var hr = layer.rects;
+        for (var q = 0; q < hr.length; q += 4) ctx.fillRect(hr[q], hr[q + 1], hr[q + 2], hr[q + 3]);
+        if (layer.quads.length) ctx.fill(paths.halo([], layer.quads, 0));
+        continue;
+      }
+      var path = paths.halo(layer.rects, layer.quads, c.haloRadius);
+      if (!layer.simple) {
+        // the outline of the union: stroke every part, then repaint the inside (background, grid)
+        // so only the outer half of the stroke stays, then the translucent fill
+        ctx.strokeStyle = layer.stroke;
+        ctx.stroke(path);
+        ctx.save();
+        ctx.clip(path);
+        ctx.setTransform(1, 0, 0, 1, 0, 0);
+        ctx.fillStyle = env.background;
+        ctx.fillRect(0, 0, W, H);
+        ctx.fillStyle = env.pattern;
+        ctx.fillRect(0, 0, W, H);
+        ctx.restore();
+      }
+      ctx.fillStyle = layer.fill;
+      ctx.fill(path);
+    }
+    for (i = 0; i < g.edges.length && !skip.edges; i++) {
+      var batch = g.edges[i];
+      ctx.strokeStyle = batch.color;
+      // 0: a hairline, just under one device pixel: at exactly one (1 / k rounds to a hair over)
+      // Skia strokes each line as a polygon instead of drawing a hairline, 20× slower
+      ctx.lineWidth = batch.width || HAIRLINE / k;
+      if (batch.dash.length) { ctx.setLineDash(batch.dash); ctx.lineCap = "butt"; }
+      if (batch.width && !batch.dash.length && batch.segments.length <= 4 * c.edgeDetailLimit) paths.strokeEach(ctx, batch.segments);
+      else paths.strokeSegments(ctx, batch.segments);
+      if (batch.dash.length) { ctx.setLineDash([]); ctx.lineCap = "round"; }
+    }
+    for (i = 0; i < g.arrows.length && !skip.arrows; i++) { ctx.fillStyle = g.arrows[i].color; paths.fillTriangles(ctx, g.arrows[i].triangles); }
+    if (!skip.labels) pills(ctx, g.labels);
+    var pulse = skip.cards ? { rects: [], alpha: 0, radius: 0 } : drawCards(ctx, c, g.cards, env.layered);
+    if (g.dim.length) { ctx.fillStyle = c.dimFill; ctx.fill(paths.rects(g.dim, c.cardRadius)); }
+    pills(ctx, g.badges);
+    var pulsing = 0;
+    g.cards.pulses.forEach(function (rects) { pulsing += rects.length / 4; });
+    return {
+      transform: [k, 0, 0, k, tx, ty], pulseRects: pulse.rects, pulseAlpha: pulse.alpha, pulseRadius: pulse.radius || 0,
+      pulses: pulsing,
+      cards: g.cards.normal.length / 4 + g.cards.stargate.length / 4,
+    };
+  }
+
+  function pills(ctx, list) {
+    if (!list.length) return;
+    var byFill = new Map(), groups = new Map(), i, p;
+    for (i = 0; i < list.length; i++) {
+      p = list[i];
+      var f = mapList(byFill, p.fill + "|" + p.border);
+      f.fill = p.fill; f.border = p.border;
+      f.push(p.x - p.width / 2, p.y - p.height / 2, p.width, p.height);
+    }
+    byFill.forEach(function (rects) {
+      var path = paths.rects(rects, 999.0);
+      ctx.fillStyle = rects.fill; ctx.fill(path);
+      if (rects.border) { ctx.strokeStyle = rects.border; ctx.lineWidth = 1; ctx.stroke(path); }
+    });
+    ctx.textAlign = "center"; ctx.textBaseline = "middle";
+    for (i = 0; i < list.length; i++) {
+      p = list[i];
+      var g = mapList(groups, p.font + "|" + p.color);
+      g.font = p.font; g.color = p.color;
+      if (!g.texts) { g.texts = []; }
+      g.texts.push(p.text); g.push(p.x, p.y + 0.5);
+    }
+    groups.forEach(function (xy) { paths.texts(ctx, xy.font, xy.color, xy.texts, xy); });
+    ctx.textAlign = "left"; ctx.textBaseline = "alphabetic";
+  }
+
+  function drawCards(ctx, c, cards, layered) {
+    var r = c.cardRadius, far = cards.far, kinds = [], i;
+    if (cards.normal.length) kinds.push([cards.normal, c.cardBorder, 1.0]);
+    if (cards.stargate.length) kinds.push([cards.stargate, c.stargateBorder, 2.0]);
+    if (far) {  // boxes only: a border-coloured box and (when there is room) the card's fill inside it
+      var inset = 1.0 / (ctx.getTransform ? ctx.getTransform().a : 1);
+      for (i = 0; i < kinds.length; i++) {
+        var rects = kinds[i][0];
+        ctx.fillStyle = kinds[i][1];
+        for (var j = 0; j < rects.length; j += 4) ctx.fillRect(rects[j], rects[j + 1], rects[j + 2], rects[j + 3]);
+        ctx.fillStyle = c.cardFill;
+        for (j = 0; j < rects.length; j += 4) {
+          if (rects[j + 3] > 4 * inset) ctx.fillRect(rects[j] + inset, rects[j + 1] + inset, rects[j + 2] - 2 * inset, rects[j + 3] - 2 * inset);
+        }
+      }
+      if (cards.selected.length) { ctx.strokeStyle = c.selection; ctx.lineWidth = 2 * inset; ctx.stroke(paths.rects(cards.selected, 0)); }
+      return { rects: [], alpha: 0, radius: 0 };
+    }
+    // greek: corners of a few pixels and a 2 px shadow cannot be seen, and cost the rasteriser
+    // several times what plain boxes cost: plain boxes, no shadow
+    var round = cards.greek ? 0 : r;
+    var shapes = kinds.map(function (kd) { return [paths.rects(kd[0], round), kd[1], kd[2]]; });
+    if (!cards.greek) {
+      // a cheap offset shadow: the same paths, shifted (shadowBlur is slow in software)
+      ctx.fillStyle = c.cardShadow;
+      ctx.translate(0.5, 2);
+      for (i = 0; i < shapes.length; i++) ctx.fill(shapes[i][0]);
+      ctx.translate(-0.5, -2);
+    }
+    ctx.fillStyle = c.cardFill;
+    for (i = 0; i < shapes.length; i++) ctx.fill(shapes[i][0]);
+    cards.headers.forEach(function (tops, color) {
+      ctx.fillStyle = color;
+      ctx.fill(round ? paths.tops(tops, r, 14.0) : paths.rects(tops.flatMap(function (v, j) { return j % 3 === 2 ? [v, 14.0] : [v]; }), 0));
+    });
+    cards.decorations.forEach(function (rects, color) { ctx.fillStyle = color; ctx.fill(paths.rects(rects, 0)); });
+    for (i = 0; i < shapes.length; i++) { ctx.strokeStyle = shapes[i][1]; ctx.lineWidth = shapes[i][2]; ctx.stroke(shapes[i][0]); }
+    var pulse = { rects: [], alpha: 0, radius: round };
+    if (layered) {  // drawn last, over the kept copy (see repulse)
+      cards.pulses.forEach(function (rects, alpha) { if (!pulse.rects.length) pulse.alpha = alpha; pulse.rects = pulse.rects.concat(rects); });
+    } else {
+      cards.pulses.forEach(function (rects, alpha) {
+        ctx.strokeStyle = "rgba(" + c.pulseBorder + "," + alpha.toFixed(3) + ")";
+        ctx.lineWidth = 2.5;
+        ctx.stroke(paths.rects(rects, round));
+      });
+    }
+    if (cards.pins.length) { ctx.fillStyle = c.pinnedMark; ctx.fill(paths.dots(cards.pins, 3.0)); }
+    if (cards.selected.length) { ctx.strokeStyle = c.selection; ctx.lineWidth = 2; ctx.stroke(paths.rects(cards.selected, round && r + 4)); }
+    if (cards.bars.length) { ctx.fillStyle = c.greekBar; ctx.fill(paths.rects(cards.bars, 0)); }
+    cards.texts.forEach(function (g) { paths.texts(ctx, g.font, g.color, g.texts, g.xy); });
+    return pulse;
+  }
+
+  // The pulsing borders at ``alpha`` (over the kept copy of the frame, or right after drawing it).
+  function repulse(ctx, plan, transform, rects, alpha, radius) {
+    if (!rects.length) return;
+    ctx.setTransform(transform[0], transform[1], transform[2], transform[3], transform[4], transform[5]);
+    ctx.setLineDash([]);
+    ctx.strokeStyle = "rgba(" + plan.c.pulseBorder + "," + alpha.toFixed(3) + ")";
+    ctx.lineWidth = 2.5;
+    ctx.stroke(paths.rects(rects, radius === undefined ? plan.c.cardRadius : radius));
+  }
+
+  root.bendscopeScene = api;
+})(typeof globalThis !== "undefined" ? globalThis : this);
