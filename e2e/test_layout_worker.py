@@ -81,3 +81,43 @@ def test_a_drag_in_a_settled_graph_moves_only_its_neighbourhood(app_factory):
     far = [math.dist(before[n], after[n]) for n in before if hops.get(n, 99) > 2]
     assert far and max(far) <= 5.0 and statistics.median(far) == 0.0
     assert math.isclose(after[target][0] - before[target][0], 30.0, abs_tol=1.0)
+
+
+WAIT_ARRANGED = """async (limitMs) => {
+  const t0 = performance.now();
+  await new Promise(r => setTimeout(r, 30));
+  while (window.bendscope.layout_state().arranging && performance.now() - t0 < limitMs) {
+    await new Promise(r => setTimeout(r, 30));
+  }
+  return !window.bendscope.layout_state().arranging;
+}"""
+
+
+def test_arrange_from_the_toolbar_and_the_canvas_menu_is_one_undoable_step(app_factory):
+    app = app_factory("seed=1&fresh=1&still=1")
+    page = app.page
+    before = positions(app)
+    page.locator("#btn-arrange").click()
+    assert app.api(WAIT_ARRANGED, 30_000)
+    plane = json.loads(app.api("window.bendscope.export()"))["planes"][0]
+    assert all(n["pinned"] for n in plane["nodes"])
+    assert positions(app) != before
+    expect_text = "Arrange left to right: 10 cards pinned in layers."
+    assert expect_text in page.locator("#toast").inner_text()
+    # causes before effects: every causal edge between cards of no common loop reads left to right
+    topo = json.loads(app.api("window.bendscope.topology()"))
+    loop = {n: s["id"] for s in topo["sccs"] for n in s["nodes"]}
+    at = positions(app)
+    for e in plane["edges"]:
+        if e["props"]["kind"] == "causal" and loop.get(e["a"], e["a"]) != loop.get(e["b"], e["b"]):
+            assert at[e["a"]][0] < at[e["b"]][0], e
+    page.keyboard.press("Control+z")
+    assert positions(app) == before
+    assert not any(n["pinned"] for n in json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"])
+    page.mouse.click(1200, 120, button="right")  # the canvas menu, away from the cards
+    page.locator("#menu-0 [data-item='arrange-tb']").click()
+    assert app.api(WAIT_ARRANGED, 30_000)
+    at = positions(app)
+    for e in plane["edges"]:
+        if e["props"]["kind"] == "causal" and loop.get(e["a"], e["a"]) != loop.get(e["b"], e["b"]):
+            assert at[e["a"]][1] < at[e["b"]][1], e

@@ -1,6 +1,6 @@
 """Vendor the browser runtime into static/vendor/ (git-ignored): `make vendor`.
 
-Copies PyScript, Pyodide, d3-force (with its three d3 dependencies) and the fonts from
+Copies PyScript, Pyodide, d3-force (with its three d3 dependencies), @dagrejs/dagre and the fonts from
 node_modules (installed by `npm ci` from the pinned package-lock.json), adds the micropip wheel Pyodide's lock names
 (PyPI's build, so the lock is rewritten to its sha256) and builds the project's
 own `kappa` wheel, so the page never requests anything from another origin.
@@ -79,6 +79,16 @@ def copy_d3() -> None:
         shutil.copy2(MODULES / name / "LICENSE", dest / f"{name}.LICENSE")
 
 
+def copy_dagre() -> None:
+    """@dagrejs/dagre's browser bundle (graphlib inside): the layered drawing of Arrange
+    (static/arrange.js), loaded by the layout worker the first time a plane is arranged."""
+    dest = VENDOR / "dagre"
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    shutil.copy2(MODULES / "@dagrejs" / "dagre" / "dist" / "dagre.min.js", dest / "dagre.min.js")
+    shutil.copy2(MODULES / "@dagrejs" / "dagre" / "LICENSE", dest / "dagre.LICENSE")
+
+
 def copy_fonts() -> None:
     for family, weights in FONTS.items():
         src = MODULES / "@fontsource" / family
@@ -133,6 +143,7 @@ def main() -> None:
     copy_pyodide()
     copy_fonts()
     copy_d3()
+    copy_dagre()
     build_kappa_wheel()
     (VENDOR / ".stamp").write_text("ok\n")
     print(f"vendored into {VENDOR.relative_to(ROOT)}")

@@ -4,18 +4,25 @@
 (function (root) {
   "use strict";
   var base = document.currentScript ? document.currentScript.src : root.location.href;
-  var worker = null, latest = {}, received = 0, failure = null;
+  var worker = null, latest = {}, received = 0, failure = null, arranging = {}, jobs = 0;
   function start() {
     if (worker) return worker;
     worker = new Worker(new URL("layout-worker.js", base));
     worker.onmessage = function (event) {
       var m = event.data;
       if (m.type === "frame") { latest[m.sim] = m; received++; }
+      else if (m.type === "arranged") {
+        var wait = arranging[m.id];
+        delete arranging[m.id];
+        if (wait) { if (m.error) wait.reject(new Error(m.error)); else wait.resolve(m); }
+      }
       else if (m.type === "error") { failure = m.message; console.warn("Bendscope layout worker: " + m.message); }
     };
     worker.onerror = function (event) {
       failure = event.message || "the layout worker failed";
       console.warn("Bendscope layout worker: " + failure);
+      for (var id in arranging) arranging[id].reject(new Error(failure));
+      arranging = {};
     };
     return worker;
   }
@@ -32,5 +39,13 @@
       return frame;
     },
     stats: function () { return { received: received, failure: failure }; },
+    // a promise of {xy: Float64Array of card centres, ms} for an Arrange job (bend/arrange.py)
+    arrange: function (job) {
+      var id = ++jobs;
+      return new Promise(function (resolve, reject) {
+        arranging[id] = { resolve: resolve, reject: reject };
+        start().postMessage({ type: "arrange", id: id, job: job });
+      });
+    },
   };
 })(typeof globalThis !== "undefined" ? globalThis : this);

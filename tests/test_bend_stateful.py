@@ -203,6 +203,27 @@ class EditorMachine(RuleBasedStateMachine):
     def unbend(self, i: int) -> None:
         self.run("unbend", Target(node_id=self.node(i)))
 
+    # -- rules: Arrange
+    @precondition(has_nodes)
+    @rule(direction=st.sampled_from(["LR", "TB"]), stale=st.booleans())
+    def arrange(self, direction: str, stale: bool) -> None:
+        """Arrange with a stand-in for the worker's answer (a diagonal); a stale answer (the
+        plane changed meanwhile) is refused and changes nothing."""
+        editor = self.editor
+        job = editor.arrange_job(direction)
+        xy = [v for k in range(len(job.ids)) for v in (200.0 * k, 90.0 * k)]
+        if stale:
+            editor.add_node(0.0, 0.0, "meanwhile")
+            before = editor.export()
+            try:
+                editor.apply_arrangement(job, xy)
+            except ValueError:
+                assert editor.export() == before
+                return
+            raise AssertionError("a stale arrangement was applied")
+        editor.apply_arrangement(job, xy)
+        assert all(node.pinned for node in editor.plane.nodes.values())
+
     # -- rules: planes
     @precondition(has_nodes)
     @rule(i=PICK)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from typing import Any
@@ -11,6 +12,7 @@ from pyodide.ffi import create_once_callable, to_js
 
 from bend import clipboard, menus, theme
 from bend.actions import Target
+from bend.arrange import DIRECTIONS
 from bend.demo import demo_document
 from bend.dispatch import ActionManager, Outcome
 from bend.editor import Editor
@@ -108,6 +110,8 @@ class App:
         self.undo_button = by_id("btn-undo")
         self.redo_button = by_id("btn-redo")
         self._buttons: tuple[bool, bool] | None = None
+        self.arranging = False  # an Arrange job is with the layout worker
+        self._tasks: set[Any] = set()
 
     # ------------------------------------------------------------------ boot
     async def start(self) -> None:
@@ -270,7 +274,8 @@ class App:
         self.paints += 1
         editor.needs_paint = False
         many = len(editor.selection) > 1 and (chosen is not None or everything)
-        self.hud.update(editor, topology, self._layout_progress(), selected=len(editor.selection) if many else 0)
+        progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
+        self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
         self.inspector.update(editor, topology)
         self.crumbs.update(editor)
         self.legend.update(editor)
@@ -356,6 +361,8 @@ class App:
             self.help.show()
         elif outcome.kind == "show" and outcome.message == "find":
             self.find.show()
+        elif outcome.kind == "job" and outcome.message == "arrange":
+            self._spawn(self.arrange(str(outcome.args["direction"])))
         elif outcome.kind == "refused":
             self.toast.show(outcome.message, error=True)
         elif outcome.kind == "done":
@@ -364,6 +371,45 @@ class App:
             self.request_frame()
             return outcome.result
         return None
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)  # keep a reference until it finishes
+        task.add_done_callback(self._tasks.discard)
+
+    async def arrange(self, direction: str) -> None:
+        """Arrange the plane in layers (bend.arrange): the job goes to the layout worker, the
+        cards move, pinned, as one undoable step when it comes back — unless the document
+        changed meanwhile (then nothing moves and the toast says so)."""
+        if self.arranging:
+            self.toast.show("Arranging already…")
+            return
+        editor = self.editor
+        plane, version = editor.plane, editor.version
+        job = editor.arrange_job(direction)
+        message = job.as_message()
+        message["sizes"] = list(job.sizes)
+        self.arranging = True
+        self.request_frame()
+        try:
+            result = await js.window.bendscopeLayoutHost.arrange(js_obj(message))
+            xy = result.xy.to_py().tolist()
+        except Exception as exc:  # the worker refused or failed: nothing moved
+            self.toast.show(f"Arrange failed: {exc}", error=True)
+            return
+        finally:
+            self.arranging = False
+            self.request_frame()
+        if editor.plane is not plane or editor.version != version:
+            self.toast.show("The graph changed while it was being arranged; nothing was moved. Arrange again.")
+            return
+        try:
+            editor.apply_arrangement(job, xy)
+        except ValueError as exc:
+            self.toast.show(str(exc), error=True)
+            return
+        self.toast.show(f"{DIRECTIONS[direction]}: {len(job.ids):,} cards pinned in layers. Undo puts them back.")
+        self.request_frame()
 
     def _resume(self, outcome: Outcome, answer: Any) -> None:
         args = outcome.resume(answer)
@@ -437,6 +483,7 @@ class App:
         on(by_id("btn-redo"), "click", lambda e: self.perform("redo"))
         on(by_id("btn-fit"), "click", lambda e: self.perform("fit-view"))
         on(by_id("btn-freeze"), "click", lambda e: self.perform("freeze-layout"))
+        on(by_id("btn-arrange"), "click", lambda e: self.perform("arrange-lr"))
         on(by_id("btn-help"), "click", lambda e: self.perform("help"))
         on(by_id("btn-theme"), "click", lambda e: self.toggle_theme())
         on(
@@ -688,6 +735,7 @@ class App:
             return js_obj(
                 {
                     "active": editor.animating,  # frozen: not moving, whatever the engine's alpha
+                    "arranging": self.arranging,
                     "alpha": sim.alpha,
                     "engine": type(sim).__name__,
                     "overlaps": getattr(sim, "overlaps", -1),

@@ -28,7 +28,9 @@ class Hud:
             self._last[key] = text
             by_id(f"hud-{key}").textContent = text
 
-    def update(self, editor: Editor, topo: Topology, layout_progress: float | None = None, selected: int = 0) -> None:
+    def update(
+        self, editor: Editor, topo: Topology, layout_progress: float | str | None = None, selected: int = 0
+    ) -> None:
         """``topo`` is the topology the frame shows; while a newer one is computed
         (``topo.pending``) the κ and SCC pills say so. ``selected`` > 0: ``topo`` is the
         topology of that many selected nodes, and a pill says so."""
@@ -42,8 +44,9 @@ class Hud:
         pill = by_id("hud-layout")
         if layout_progress is None:
             pill.hidden = True
-        else:
-            self._set("layout", f"layout {round(layout_progress * 100)}%")
+        else:  # the layout's progress, or what the layout worker is doing ("arranging…")
+            text = layout_progress if isinstance(layout_progress, str) else f"layout {round(layout_progress * 100)}%"
+            self._set("layout", text)
             pill.hidden = False
         self._set("nodes", f"nodes: {s['nodes']}")
         self._set("edges", f"edges: {s['edges']}")

@@ -117,6 +117,12 @@ action(id="clear-selection", label="Clear selection", scope="global", keys=("Esc
        perform=lambda e, t, a: e.select([]))  # fmt: skip
 action(id="freeze-layout", label="Freeze layout", scope="global", keys=("l",),
        perform=lambda e, t, a: e.set_layout_frozen(not e.layout_frozen))  # fmt: skip
+# Arrange: a layered drawing of the causal graph, computed off the main thread by the page
+# (the "job" outcome); CPython callers use Editor.arrange_job / apply_arrangement directly
+action(id="arrange-lr", label="Arrange left to right", scope="global", keys=("L",), perform=lambda e, t, a: None,
+       enabled=lambda e, t: bool(e.plane.nodes), extra={"job": "arrange", "direction": "LR"})  # fmt: skip
+action(id="arrange-tb", label="Arrange top to bottom", scope="global", keys=("T",), perform=lambda e, t, a: None,
+       enabled=lambda e, t: bool(e.plane.nodes), extra={"job": "arrange", "direction": "TB"})  # fmt: skip
 action(id="help", label="Keyboard shortcuts", scope="global", keys=("?",), perform=lambda e, t, a: None,
        extra={"show": "help"})  # fmt: skip
 action(id="duplicate", label="Duplicate", scope="global", keys=("Mod+d",),

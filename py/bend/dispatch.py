@@ -30,7 +30,7 @@ from .actions import REGISTRY, Target
 from .editor import Editor
 
 #: what ``Outcome.kind`` can be
-KINDS = ("done", "disabled", "refused", "confirm", "prompt", "edit-text", "show")
+KINDS = ("done", "disabled", "refused", "confirm", "prompt", "edit-text", "show", "job")
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,8 @@ class ActionManager:
             return Outcome("edit-text", action_id, target, args)
         if act.extra.get("show"):  # a panel of the page (the shortcut sheet): nothing changes
             return Outcome("show", action_id, target, args, message=str(act.extra["show"]))
+        if act.extra.get("job"):  # work the page runs off the main thread (Arrange), then applies
+            return Outcome("job", action_id, target, {**act.extra, **args}, message=str(act.extra["job"]))
         if act.confirm is not None and not args.get("confirmed"):
             question = act.confirm(editor, target)
             if question:

@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Iterator, Mapping
 
+from .arrange import DIRECTIONS, ArrangeJob, arrange_job, arrangement_problem
 from .capacity import Capacity
 from .document import DocumentError, parse_document, serialize_document
 from .geometry import segment_distance
@@ -543,6 +544,27 @@ class Editor:
             node = plane.nodes[node_id]
             node.x, node.y = x, y
             node.vx = node.vy = 0.0
+
+    def arrange_job(self, direction: str) -> ArrangeJob:
+        """What the layered arrangement of the active plane needs (bend.arrange). O(n + m)."""
+        return arrange_job(self.plane, self.topology(), direction)
+
+    def apply_arrangement(self, job: ArrangeJob, xy: list[float]) -> None:
+        """Move every card of the plane to the centres ``xy`` the arrangement gave and pin it
+        there, as one undoable step; the layout stops and the view fits the result. Raises
+        ValueError (nothing changes) if the plane changed since ``job`` was made or ``xy`` is
+        not a position per card. O(n)."""
+        problem = arrangement_problem(self.plane, job, xy)
+        if problem is not None:
+            raise ValueError(problem)
+        plane = self.plane
+        with self.transaction(DIRECTIONS[job.direction]):
+            for k, node_id in enumerate(job.ids):
+                plane.update_node(node_id, x=float(xy[2 * k]), y=float(xy[2 * k + 1]), pinned=True)
+        for node in plane.nodes.values():
+            node.vx = node.vy = 0.0
+        self.sim(plane).stop()  # every card is pinned: nothing would move
+        self.fit_view()
 
     def set_pinned_many(self, node_ids: list[str], pinned: bool) -> None:
         """Pin or unpin several nodes as one step."""

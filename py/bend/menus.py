@@ -176,4 +176,6 @@ def background_menu(editor: Editor, x: float, y: float) -> list[MenuItem]:
         _item(editor, target, "new-node"),
         _item(editor, target, "new-stargate"),
         _item(editor, target, "fit-view"),
+        _item(editor, target, "arrange-lr"),
+        _item(editor, target, "arrange-tb"),
     ]

@@ -1,0 +1,87 @@
+// Arrange: the layered drawing of a plane's condensation DAG with @dagrejs/dagre (vendored,
+// pinned), run in the layout worker. The job comes from bend/arrange.py: card sizes, blocks
+// (a loop's cards, or one card), each block's inner arcs (drawn in layers inside it) or the
+// positions its cards keep, the arcs between blocks, and the cards with no directed edge.
+// Returns a Float64Array of card centres (x, y per card in plane order). Deterministic: dagre
+// has no randomness, and everything is added to its graphs in the job's order.
+(function (root) {
+  "use strict";
+  var NODESEP = 40, RANKSEP = 90, EDGESEP = 20, LOOSE_GAP = 30;
+  //: past this many blocks the ranks come from dagre's tight-tree ranker: about half the
+  //: time of network simplex on the giant-loop benchmark graphs, slightly longer arcs
+  var SIMPLEX_BLOCKS = 1000;
+
+  function layered(dagre, direction, sizes, count, arcs, ranker) {
+    var g = new dagre.graphlib.Graph();
+    g.setGraph({ rankdir: direction, nodesep: NODESEP, ranksep: RANKSEP, edgesep: EDGESEP, ranker: ranker });
+    g.setDefaultEdgeLabel(function () { return {}; });
+    for (var i = 0; i < count; i++) g.setNode("n" + i, { width: sizes[2 * i], height: sizes[2 * i + 1] });
+    for (var k = 0; k < arcs.length; k += 2) g.setEdge("n" + arcs[k], "n" + arcs[k + 1]);
+    dagre.layout(g);
+    var xy = new Float64Array(2 * count);
+    for (i = 0; i < count; i++) { var v = g.node("n" + i); xy[2 * i] = v.x; xy[2 * i + 1] = v.y; }
+    var size = g.graph();
+    return { xy: xy, width: size.width || 0, height: size.height || 0 };
+  }
+
+  function run(job, dagre) {
+    var sizes = job.sizes, n = sizes.length / 2, blocks = job.blocks, b, k, i;
+    var blockSizes = new Float64Array(2 * blocks.length), offsets = [];  // offsets: member centres in the block
+    for (b = 0; b < blocks.length; b++) {
+      var members = blocks[b], off = new Float64Array(2 * members.length), w = 0, h = 0;
+      if (members.length === 1) {
+        i = members[0]; w = sizes[2 * i]; h = sizes[2 * i + 1];
+        off[0] = w / 2; off[1] = h / 2;
+      } else if (job.kept[b]) {  // a large loop: its cards where the force layout put them
+        var keep = job.keep[b], x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+        for (k = 0; k < members.length; k++) {
+          i = members[k];
+          x0 = Math.min(x0, keep[2 * k] - sizes[2 * i] / 2); x1 = Math.max(x1, keep[2 * k] + sizes[2 * i] / 2);
+          y0 = Math.min(y0, keep[2 * k + 1] - sizes[2 * i + 1] / 2); y1 = Math.max(y1, keep[2 * k + 1] + sizes[2 * i + 1] / 2);
+        }
+        for (k = 0; k < members.length; k++) { off[2 * k] = job.keep[b][2 * k] - x0; off[2 * k + 1] = job.keep[b][2 * k + 1] - y0; }
+        w = x1 - x0; h = y1 - y0;
+      } else {  // a small loop: in layers of its own (dagre turns its back arcs round)
+        var local = {}, own = new Float64Array(2 * members.length), inner = job.inner[b], arcs = [];
+        for (k = 0; k < members.length; k++) { local[members[k]] = k; own[2 * k] = sizes[2 * members[k]]; own[2 * k + 1] = sizes[2 * members[k] + 1]; }
+        for (k = 0; k < inner.length; k += 2) arcs.push(local[inner[k]], local[inner[k + 1]]);
+        var drawn = layered(dagre, job.direction, own, members.length, arcs, "network-simplex");
+        off = drawn.xy; w = drawn.width; h = drawn.height;
+      }
+      blockSizes[2 * b] = w; blockSizes[2 * b + 1] = h;
+      offsets.push(off);
+    }
+    var xy = new Float64Array(2 * n), right = 0, bottom = 0;
+    if (blocks.length) {
+      var ranker = blocks.length > SIMPLEX_BLOCKS ? "tight-tree" : "network-simplex";
+      var placed = layered(dagre, job.direction, blockSizes, blocks.length, job.arcs, ranker);
+      for (b = 0; b < blocks.length; b++) {
+        var left = placed.xy[2 * b] - blockSizes[2 * b] / 2, top = placed.xy[2 * b + 1] - blockSizes[2 * b + 1] / 2;
+        for (k = 0; k < blocks[b].length; k++) {
+          i = blocks[b][k];
+          xy[2 * i] = left + offsets[b][2 * k]; xy[2 * i + 1] = top + offsets[b][2 * k + 1];
+        }
+      }
+      right = placed.width; bottom = placed.height;
+    }
+    // cards with no directed edge: in rows after the drawing (below it, or right of it top to bottom)
+    var loose = job.loose;
+    if (loose.length) {
+      var cellW = 0, cellH = 0;
+      for (k = 0; k < loose.length; k++) { cellW = Math.max(cellW, sizes[2 * loose[k]]); cellH = Math.max(cellH, sizes[2 * loose[k] + 1]); }
+      cellW += LOOSE_GAP; cellH += LOOSE_GAP;
+      var across = Math.max(1, Math.ceil(Math.sqrt(loose.length)));
+      if (blocks.length) across = Math.max(1, Math.floor((job.direction === "LR" ? right : bottom) / (job.direction === "LR" ? cellW : cellH)));
+      var x = job.direction === "LR" || !blocks.length ? 0 : right + RANKSEP, y = job.direction === "LR" && blocks.length ? bottom + RANKSEP : 0;
+      for (k = 0; k < loose.length; k++) {
+        var row = Math.floor(k / across), col = k % across;
+        i = loose[k];
+        if (job.direction === "LR") { xy[2 * i] = x + col * cellW + cellW / 2; xy[2 * i + 1] = y + row * cellH + cellH / 2; }
+        else { xy[2 * i] = x + row * cellW + cellW / 2; xy[2 * i + 1] = y + col * cellH + cellH / 2; }
+      }
+    }
+    return xy;
+  }
+
+  root.bendscopeArrange = { run: run, LAYERED_LOOP_RANKER: "network-simplex", SIMPLEX_BLOCKS: SIMPLEX_BLOCKS };
+})(typeof globalThis !== "undefined" ? globalThis : this);

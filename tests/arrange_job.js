@@ -1,0 +1,10 @@
+// Runs Arrange (static/arrange.js on the vendored dagre) in node, as the layout worker does:
+// reads {scripts: [dagre, arrange.js], job} on stdin, prints {xy: [x, y per card]}.
+"use strict";
+const fs = require("fs");
+const vm = require("vm");
+
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+for (const path of input.scripts) vm.runInThisContext(fs.readFileSync(path, "utf8"), { filename: path });
+const xy = globalThis.bendscopeArrange.run(input.job, globalThis.dagre);
+process.stdout.write(JSON.stringify({ xy: Array.from(xy) }));
