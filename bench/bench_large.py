@@ -156,13 +156,17 @@ SPLIT = """(n) => window.bendscope.profile_paint(n)"""
 
 
 def split_run(app) -> dict:
-    """At rest, the view fitted: medians of the paint split, and with each layer left out."""
+    """At rest, the view fitted: medians of the paint split, and the raster of each layer alone
+    (drawn with every other layer left out, less the raster of the background and grid alone)."""
     app.api("window.bendscope.action('fit-view')")
     whole = app.api(SPLIT, 9)
+    every = ("halos", "edges", "arrows", "labels", "cards")
+    app.api(f"window.__skip = {json.dumps(dict.fromkeys(every, 1))}")
+    base = app.api(SPLIT, 9)["raster"]
     layers = {}
     for layer in ("halos", "edges", "cards"):
-        app.api(f"window.__skip = {{{layer}: 1}}")
-        layers[layer] = whole["raster"] - app.api(SPLIT, 7)["raster"]
+        app.api(f"window.__skip = {json.dumps({k: 1 for k in every if k != layer})}")
+        layers[layer] = max(0.0, app.api(SPLIT, 9)["raster"] - base)
     app.api("window.__skip = null")
     return {**whole, "layers": layers, "zoom": app.stats()["zoom"]}
 
@@ -224,6 +228,47 @@ def drag_run(app, doc: dict) -> dict:
         "far_median": median(far),
         "rest_ms": rest,
     }
+
+
+ARRANGE = """async (limitMs) => {
+  const b = window.bendscope, t0 = performance.now();
+  b.action('arrange-lr');
+  await new Promise(r => setTimeout(r, 10));
+  while (b.layout_state().arranging && performance.now() - t0 < limitMs) await new Promise(r => setTimeout(r, 20));
+  return performance.now() - t0;
+}"""
+
+
+def arrange_run(app) -> dict:
+    """Arrange left to right (the worker runs dagre): the time until the cards are pinned in
+    layers, and the pairs of cards overlapping then."""
+    app.api(OVERLAPS_OBSERVE)
+    ms = app.api(ARRANGE, 600_000)
+    plane = json.loads(app.api("window.bendscope.export()"))["planes"][0]
+    boxes = [(n["x"] - n["width"] / 2, n["y"] - n["height"] / 2, n["x"] + n["width"] / 2, n["y"] + n["height"] / 2)
+             for n in plane["nodes"]]  # fmt: skip
+    pinned = sum(1 for n in plane["nodes"] if n["pinned"])
+    long = app.api("window.__long")
+    return {"ms": ms, "overlaps": overlapping_pairs(boxes), "pinned": pinned, "long": max(long, default=0.0)}
+
+
+OVERLAPS_OBSERVE = """() => {
+  window.__long = [];
+  new PerformanceObserver(l => { for (const e of l.getEntries()) window.__long.push(e.duration); })
+    .observe({type: 'longtask'});
+}"""
+
+
+def overlapping_pairs(boxes: list[tuple[float, float, float, float]]) -> int:
+    """Pairs of boxes overlapping by more than half a pixel each way (a sweep over x)."""
+    order = sorted(range(len(boxes)), key=lambda i: boxes[i][0])
+    count, active = 0, []
+    for i in order:
+        x0, y0, _, y1 = boxes[i]
+        active = [j for j in active if boxes[j][2] > x0 + 0.5]
+        count += sum(1 for j in active if boxes[j][1] < y1 - 0.5 and y0 < boxes[j][3] - 0.5)
+        active.append(i)
+    return count
 
 
 def timings(app) -> list[float]:
@@ -361,20 +406,24 @@ def main(argv: list[str] | None = None) -> dict:
             print(
                 "\n| giant graph at rest, view fitted | zoom | Python scene ms | canvas calls ms | raster ms "
                 "(halos / edges / cards) | 30 px drag: nodes > 2 hops moved (max / median px) | "
-                "topology after an edit ms | Connect-to ms (candidates) |"
+                "topology after an edit ms | Connect-to ms (candidates) | "
+                "Arrange s (overlapping pairs, longest task ms) |"
             )
-            print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+            print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
             for n, (app, doc) in sorted(at_rest.items()):
                 split = split_run(app)
                 drag = drag_run(app, doc)
                 edit = edit_run(app, n)
                 connect, count = connect_run(app)
+                arranged = arrange_run(app)
+                assert arranged["pinned"] == n, arranged
                 layers = split["layers"]
                 print(
                     f"| {n:,} | {split['zoom']} | {split['scene']:.1f} | {split['canvas']:.1f} | "
                     f"{split['raster']:.1f} ({layers['halos']:.1f} / {layers['edges']:.1f} / {layers['cards']:.1f}) | "
                     f"{drag['far_moved']} of {drag['far']} ({drag['far_max']:.2f} / {drag['far_median']:.2f}) | "
-                    f"{edit:.2f} | {connect:.2f} ({count}) |",
+                    f"{edit:.2f} | {connect:.2f} ({count}) | {arranged['ms'] / 1000:.2f} ({arranged['overlaps']}, "
+                    f"{arranged['long']:.0f}) |",
                     flush=True,
                 )
                 summary["splits"][n] = split

@@ -7,9 +7,9 @@
 (function (root) {
   "use strict";
   var NODESEP = 40, RANKSEP = 90, EDGESEP = 20, LOOSE_GAP = 30;
-  //: past this many blocks the ranks come from dagre's tight-tree ranker: about half the
-  //: time of network simplex on the giant-loop benchmark graphs, slightly longer arcs
-  var SIMPLEX_BLOCKS = 1000;
+  //: the condensation's ranks come from dagre's tight-tree ranker: in bench/bench_arrange.py it
+  //: took 0.5–0.9× the time of network simplex and drew fewer crossings on every graph measured
+  var RANKER = "tight-tree";
 
   function layered(dagre, direction, sizes, count, arcs, ranker) {
     var g = new dagre.graphlib.Graph();
@@ -53,8 +53,7 @@
     }
     var xy = new Float64Array(2 * n), right = 0, bottom = 0;
     if (blocks.length) {
-      var ranker = blocks.length > SIMPLEX_BLOCKS ? "tight-tree" : "network-simplex";
-      var placed = layered(dagre, job.direction, blockSizes, blocks.length, job.arcs, ranker);
+      var placed = layered(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER);
       for (b = 0; b < blocks.length; b++) {
         var left = placed.xy[2 * b] - blockSizes[2 * b] / 2, top = placed.xy[2 * b + 1] - blockSizes[2 * b + 1] / 2;
         for (k = 0; k < blocks[b].length; k++) {
@@ -83,5 +82,5 @@
     return xy;
   }
 
-  root.bendscopeArrange = { run: run, LAYERED_LOOP_RANKER: "network-simplex", SIMPLEX_BLOCKS: SIMPLEX_BLOCKS };
+  root.bendscopeArrange = { run: run, RANKER: RANKER };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -469,10 +469,15 @@
     if (cards.stargate.length) kinds.push([cards.stargate, c.stargateBorder, 2.0]);
     if (far) {  // boxes only: a border-coloured box and (when there is room) the card's fill inside it
       var inset = 1.0 / (ctx.getTransform ? ctx.getTransform().a : 1);
+      var dot = 2 * inset;  // never smaller than two device pixels: far out, a card is a dot
       for (i = 0; i < kinds.length; i++) {
         var rects = kinds[i][0];
         ctx.fillStyle = kinds[i][1];
-        for (var j = 0; j < rects.length; j += 4) ctx.fillRect(rects[j], rects[j + 1], rects[j + 2], rects[j + 3]);
+        for (var j = 0; j < rects.length; j += 4) {
+          var rw = rects[j + 2], rh = rects[j + 3];
+          if (rw >= dot && rh >= dot) ctx.fillRect(rects[j], rects[j + 1], rw, rh);
+          else ctx.fillRect(rects[j] + rw / 2 - Math.max(rw, dot) / 2, rects[j + 1] + rh / 2 - Math.max(rh, dot) / 2, Math.max(rw, dot), Math.max(rh, dot));
+        }
         ctx.fillStyle = c.cardFill;
         for (j = 0; j < rects.length; j += 4) {
           if (rects[j + 3] > 4 * inset) ctx.fillRect(rects[j] + inset, rects[j + 1] + inset, rects[j + 2] - 2 * inset, rects[j + 3] - 2 * inset);

@@ -183,3 +183,26 @@ def test_delete_action_never_runs_without_selection():
     run(editor, "to-stargate", Target(node_id="a"))
     assert editor.plane.nodes["a"].type == "stargate"
     assert run(editor, "to-stargate", Target(node_id="a")) is None  # disabled now: nothing runs
+
+
+def test_fit_shows_every_card_of_20000_nodes_and_of_the_widest_document():
+    """Issue 18: Fit could not show 500 nodes (the zoom stopped at 0.32). Now every card of any
+    document the editor accepts fits: 20,000 cards of a spread layout, or cards at ±COORD_LIMIT."""
+    import random
+
+    from bend.model import COORD_LIMIT, Document, Node, Plane
+
+    rng = random.Random(1)
+    for spread, count in ((40_000.0, 20_000), (COORD_LIMIT, 50)):
+        plane = Plane("p", "P")
+        for i in range(count):
+            plane.add_node(Node(f"n{i}", f"n{i}", x=rng.uniform(-spread, spread), y=rng.uniform(-spread, spread)))
+        plane.add_node(Node("corner", "corner", x=spread, y=-spread))
+        editor = Editor(Document([plane], "p"))
+        editor.fit_view()
+        w, h = editor.viewport
+        for node in editor.plane.nodes.values():
+            x0, y0 = editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
+            x1, y1 = editor.world_to_screen(node.x + node.width / 2, node.y + node.height / 2)
+            assert x0 >= 0 and x1 <= w and y0 >= 0 and y1 <= h, node
+        assert editor.plane.camera.zoom >= MIN_ZOOM

@@ -362,7 +362,11 @@ class App:
         elif outcome.kind == "show" and outcome.message == "find":
             self.find.show()
         elif outcome.kind == "job" and outcome.message == "arrange":
-            self._spawn(self.arrange(str(outcome.args["direction"])))
+            if self.arranging:
+                self.toast.show("Arranging already…")
+            else:
+                self.arranging = True  # at once: the HUD and the automation API see it now
+                self._spawn(self.arrange(str(outcome.args["direction"])))
         elif outcome.kind == "refused":
             self.toast.show(outcome.message, error=True)
         elif outcome.kind == "done":
@@ -375,23 +379,25 @@ class App:
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)  # keep a reference until it finishes
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: Any) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.report(task.exception())
 
     async def arrange(self, direction: str) -> None:
         """Arrange the plane in layers (bend.arrange): the job goes to the layout worker, the
         cards move, pinned, as one undoable step when it comes back — unless the document
         changed meanwhile (then nothing moves and the toast says so)."""
-        if self.arranging:
-            self.toast.show("Arranging already…")
-            return
         editor = self.editor
         plane, version = editor.plane, editor.version
-        job = editor.arrange_job(direction)
-        message = job.as_message()
-        message["sizes"] = list(job.sizes)
         self.arranging = True
         self.request_frame()
         try:
+            job = editor.arrange_job(direction)
+            message = job.as_message()
+            message["sizes"] = list(job.sizes)
             result = await js.window.bendscopeLayoutHost.arrange(js_obj(message))
             xy = result.xy.to_py().tolist()
         except Exception as exc:  # the worker refused or failed: nothing moved

@@ -8,7 +8,7 @@ from typing import Any
 import js
 
 from bend import kappa_ui, shortcuts, theme
-from bend.editor import Editor
+from bend.editor import Editor, zoom_text
 from bend.find import Finder
 from bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bend.topology import Topology
@@ -51,7 +51,7 @@ class Hud:
         self._set("nodes", f"nodes: {s['nodes']}")
         self._set("edges", f"edges: {s['edges']}")
         self._set("depth", f"depth: {s['depth']}")
-        self._set("zoom", f"zoom: {s['zoom']:.2f}")
+        self._set("zoom", f"zoom: {zoom_text(s['zoom'])}")
         if topo.pending:
             self._set("kappa", "κ: computing…")
             self._set("sccs", "SCCs: …")

@@ -381,7 +381,7 @@ class Editor:
             "nodes": len(self.plane.nodes),
             "edges": len(self.plane.edges),
             "depth": self.doc.depth(),
-            "zoom": round(self.plane.camera.zoom, 2),
+            "zoom": zoom_shown(self.plane.camera.zoom),
         }
 
     def screen_position(self, node_id: str) -> list[float] | None:
@@ -738,6 +738,26 @@ class Editor:
         self.refresh_sizes(self.plane)
         self.needs_paint = True
         self.version += 1  # the active plane is saved with the document
+
+
+def zoom_shown(zoom: float) -> float:
+    """The zoom as the HUD shows it: two decimals, or two significant digits below 0.1.
+
+    >>> zoom_shown(1.0), zoom_shown(0.456), zoom_shown(0.0123), zoom_shown(0.00005)
+    (1.0, 0.46, 0.012, 5e-05)
+    """
+    return round(zoom, 2) if zoom >= 0.1 else float(f"{zoom:.2g}")
+
+
+def zoom_text(zoom: float) -> str:
+    """``zoom_shown`` written out without an exponent.
+
+    >>> zoom_text(1.0), zoom_text(0.0123), zoom_text(0.00005)
+    ('1.00', '0.012', '0.000050')
+    """
+    if zoom >= 0.1:
+        return f"{zoom:.2f}"
+    return f"{zoom:.{1 - math.floor(math.log10(zoom))}f}"
 
 
 def clamp_coord(value: float) -> float:

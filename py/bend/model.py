@@ -33,8 +33,9 @@ BASE_EDGE_KINDS = ("context", "causal", "temporal", "associative", "user")
 MEMORY_EDGE_KINDS = ("related", "contradicts", "supports", "derived_from")
 EDGE_KINDS = BASE_EDGE_KINDS + MEMORY_EDGE_KINDS
 DEFAULT_KIND = "causal"
-#: far enough out for Fit to show a 20,000-node layout whole (cards are boxes below 0.2)
-MIN_ZOOM = 0.02
+#: far enough out for Fit to show any document whole, even one spread over ±COORD_LIMIT
+#: (cards are boxes below zoom 0.2, never smaller than a dot)
+MIN_ZOOM = 2e-5
 MAX_ZOOM = 2.8
 MAX_TEXT = 100_000  # characters of node text
 MAX_LABEL = 500  # characters of an edge label or plane name

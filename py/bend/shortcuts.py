@@ -38,14 +38,18 @@ OTHER_KEYS: list[tuple[str, str]] = [
 
 
 def key_label(combo: str) -> str:
-    """How a key combo reads on the sheet."""
+    """How a key combo reads on the sheet (a capital letter is that letter with Shift).
+
+    >>> key_label("Mod+z"), key_label("l"), key_label("L")
+    ('Ctrl/⌘+Z', 'L', 'Shift+L')
+    """
     parts = combo.split("+") if combo != "+" else ["+"]
     out = []
     for part in parts:
         if part == "Mod":
             out.append("Ctrl/⌘")
         elif len(part) == 1 and part.isalpha():
-            out.append(part.upper())
+            out.append(("Shift+" if part.isupper() else "") + part.upper())
         else:
             out.append(part)
     return "+".join(out)
