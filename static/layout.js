@@ -128,11 +128,12 @@
         if (active[q.index] || !close[q.index]) return;  // seen, or in no close pair
         active[q.index] = 1;
         next.push(q.index);
-        if (q.fx != null) { q.vx = q.vy = 0; return; }
+        if (q.fx != null && !q.soft) { q.vx = q.vy = 0; return; }
         var m = Math.max(Math.abs(q.vx), Math.abs(q.vy));
         if (m > 0.25) moved = true;
         if (m > most) most = m;
         q.x += q.vx; q.y += q.vy; q.vx = 0; q.vy = 0;
+        if (q.fx != null && m > 0) { q.fx = q.x; q.fy = q.y; q.shifted = true; }  // stays where it made way to
       }
       for (k = 0; k < next.length; k++) close[next[k]] = 0;
       pushed = [];
@@ -142,22 +143,35 @@
       return moved;
     };
     var pushed = [], close = new Uint8Array(0);  // close[i]: card i is in a close pair this round
+    // How a close pair moves apart, along the axis that is cheaper relative to the cards' sizes.
+    // Free cards keep the padding between them. A card held by a local reheat (outside its
+    // region, "soft") moves only to clear a real overlap of the boxes, and as little as that:
+    // all of it against a held card (pinned, dragged), half of it against a free card (which
+    // takes the rest, padding included), and half of it against another soft card once one of
+    // the two has made way already in this run (a crowd makes way outwards from the change;
+    // an overlap far from it stays as it was). Held cards never move.
     function push(a, b) {
       var dx = b.x - a.x, dy = b.y - a.y;
       var ox = a.hw + b.hw + padding - Math.abs(dx);
       var oy = a.hh + b.hh + padding - Math.abs(dy);
       if (!(ox > 0 && oy > 0)) return;
-      if (ox > padding + 0.5 && oy > padding + 0.5 && (a.fx == null || b.fx == null)) overlapping++;
-      var wa = a.fx != null ? 0 : b.fx != null ? 1 : 0.5, wb = b.fx != null ? 0 : 1 - wa;
+      var ha = a.fx != null && !a.soft, hb = b.fx != null && !b.soft;
+      var fa = a.fx == null, fb = b.fx == null;
+      if ((ha && hb) || (!fa && !fb && !ha && !hb && !a.shifted && !b.shifted)) return;  // neither may move
+      if (ox > padding + 0.5 && oy > padding + 0.5) overlapping++;
+      var alongX = ox * (a.hh + b.hh) < oy * (a.hw + b.hw);
+      var full = alongX ? ox : oy, bare = Math.max(0, full - padding), ta, tb;
+      if (fa && fb) { ta = tb = full / 2; }
+      else if (fa) { tb = hb ? 0 : bare / 2; ta = full - tb; }
+      else if (fb) { ta = ha ? 0 : bare / 2; tb = full - ta; }
+      else if (ha) { ta = 0; tb = bare; }
+      else if (hb) { ta = bare; tb = 0; }
+      else { ta = tb = bare / 2; }  // two soft cards, one of which has made way already
+      if (ta + tb <= 0) return;
       close[a.index] = 1;
       if (!close[b.index]) { close[b.index] = 1; if (!sep.active[b.index]) pushed.push(b); }
-      if (ox * (a.hh + b.hh) < oy * (a.hw + b.hw)) {  // the cheaper way out, relative to size
-        var px = dx > 0 ? ox : dx < 0 ? -ox : (a.index % 2 ? ox : -ox);
-        a.vx -= px * wa; b.vx += px * wb;
-      } else {
-        var py = dy > 0 ? oy : dy < 0 ? -oy : (a.index % 2 ? oy : -oy);
-        a.vy -= py * wa; b.vy += py * wb;
-      }
+      var d = alongX ? dx : dy, sign = d > 0 ? 1 : d < 0 ? -1 : (a.index % 2 ? 1 : -1);
+      if (alongX) { a.vx -= sign * ta; b.vx += sign * tb; } else { a.vy -= sign * ta; b.vy += sign * tb; }
     }
     return force;
   }
@@ -212,6 +226,9 @@
     h.sim.force("y").strength(h.sim.force("y").strength());
   }
 
+  // state: per node x, y, vx, vy, half width, half height, held: 0 free, 1 held (pinned,
+  // dragged), 2 held by a local reheat (outside its region: still during the ticks, but it
+  // makes way for a free card that separation finds on top of it)
   function setState(h, state) {
     var nodes = h.nodes;
     for (var i = 0, j = 0; i < nodes.length; i++, j += 7) {
@@ -219,6 +236,8 @@
       d.x = state[j]; d.y = state[j + 1]; d.vx = state[j + 2]; d.vy = state[j + 3];
       d.hw = state[j + 4]; d.hh = state[j + 5];
       if (state[j + 6]) { d.fx = d.x; d.fy = d.y; } else { d.fx = null; d.fy = null; }
+      d.soft = state[j + 6] === 2;
+      d.shifted = false;
     }
   }
 

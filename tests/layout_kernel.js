@@ -25,7 +25,7 @@ if (job.worker) {
   runner.handle({ type: "graph", sim: 1, gen: 1, epoch: 1, seed: job.seed, params: job.params,
     state: Float64Array.from(job.state), pairs: Int32Array.from(job.pairs), rest: Float64Array.from(job.rest),
     k: Float64Array.from(job.k) });
-  runner.handle({ type: "run", sim: 1, epoch: 1, alpha: 1.0, state: null });
+  runner.handle({ type: "run", sim: 1, epoch: 1, alpha: job.alpha || 1.0, state: null });
   while (queue.length) queue.shift()();
   process.stdout.write(JSON.stringify({ frames: frames, xy: Array.from(last.xy) }));
 } else {

@@ -246,3 +246,48 @@ def test_a_save_larger_than_a_document_may_be_is_never_written():
     editor.add_node(0, 0, "more")
     assert run(saver.save()) is False and "more than a save may hold" in saver.error
     assert store.data[persist.KEY] == good
+
+
+def test_the_document_in_pieces_is_byte_for_byte_the_export():
+    from bend.document import serialize_document, serialized_pieces
+
+    editor = Editor(demo_document())
+    editor.add_node(10.0, 20.0, 'quotes " and \\\\ and ünïcödé and 🙂')
+    editor.go_to_plane(editor.plane.id)
+    for doc in (editor.doc, Editor().doc):
+        assert "".join(serialized_pieces(doc)) == serialize_document(doc)
+
+
+def test_a_sliced_save_pauses_and_gives_up_when_the_document_changes_meanwhile():
+    """The page builds a large save's text in slices with pauses between them (frames go on);
+    an edit during a pause makes that save give up (the text would mix two documents), the
+    next one tries again, and after two misses a save is made in one go."""
+    import asyncio
+
+    from bend.persist import KEY, MemoryStore, Saver
+
+    editor = Editor(demo_document())
+    for i in range(300):
+        editor.add_node(float(i), 0.0, f"card {i}")
+    pauses: list[int] = []
+    store = MemoryStore()
+    clock = iter(range(0, 10**9, 5))  # every reading is 5 ms later: a pause every 64 pieces
+
+    async def pause() -> None:
+        pauses.append(1)
+
+    saver = Saver(editor, store, clock=lambda: "now", pause=pause, timer=lambda: float(next(clock)))
+    editor.add_node(2.0, 2.0, "an edit to save")
+    assert asyncio.run(saver.save()) is True
+    assert pauses and store.data[KEY] == editor.export(indent=None)
+
+    async def edit_during_pause() -> None:
+        editor.add_node(0.0, 0.0, "meanwhile")
+
+    saver.pause = edit_during_pause
+    editor.add_node(1.0, 1.0, "dirty")
+    assert asyncio.run(saver.save()) is False and saver.dirty  # given up, nothing half written
+    assert store.data[KEY] != editor.export(indent=None)
+    assert asyncio.run(saver.save()) is False  # the second miss
+    assert asyncio.run(saver.save()) is True  # then in one go
+    assert store.data[KEY] == editor.export(indent=None)

@@ -264,3 +264,53 @@ def test_structure_key_follows_structure_and_card_sizes_not_positions():
     key = structure_key(plane)
     plane.add_edge(Edge("x", "n1", "n2"))
     assert structure_key(plane) != key
+
+
+def _local_run(plane: Plane, free: set[str], fixed: set[str] = frozenset()) -> dict[str, tuple[float, float]]:
+    """A local reheat's run in the worker: ``free`` may move, the rest is held by the region."""
+    params = ForceParams()
+    graph = kernel_graph(plane, params.gap)
+    job = {
+        "scripts": [str(p) for p in SCRIPTS],
+        "seed": 1,
+        "params": params.for_plane(len(graph.ids)),
+        "state": list(kernel_state((plane.nodes[i] for i in graph.ids), set(fixed), free)),
+        "pairs": list(graph.pairs),
+        "rest": list(graph.rest),
+        "k": list(graph.k),
+        "worker": True,
+        "alpha": 0.3,
+    }
+    done = subprocess.run([_node(), str(DRIVER)], input=json.dumps(job), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    xy = json.loads(done.stdout)["xy"]
+    return {node_id: (xy[2 * i], xy[2 * i + 1]) for i, node_id in enumerate(graph.ids)}
+
+
+@pytest.mark.parametrize("dropped", ["free", "pinned"])
+def test_outside_a_local_reheat_cards_make_way_for_a_card_dropped_on_them(dropped):
+    """A local reheat holds the cards outside its region: the ticks never move them, but when
+    a free card — or a card the user dragged and pinned — ends up on top of one in a packed
+    crowd, the crowd makes way (the old code left them overlapping: nothing could move)."""
+    plane = Plane("p", "P")
+    step_x, step_y = 140.0 + 24.0, 60.0 + 24.0  # cards packed padding to padding
+    for r in range(7):
+        for c in range(7):
+            plane.add_node(Node(f"g{r}{c}", "", x=c * step_x, y=r * step_y, width=140.0, height=60.0))
+    plane.add_node(Node("drop", "", x=3 * step_x + 7.0, y=3 * step_y + 5.0, width=140.0, height=60.0,
+                        pinned=dropped == "pinned"))  # fmt: skip
+    pos = _local_run(plane, free={"drop"} if dropped == "free" else set())
+    assert overlaps(plane, pos) == []
+    moved = [n for n in pos if pos[n] != (plane.nodes[n].x, plane.nodes[n].y)]
+    assert moved and len(moved) < 49  # the crowd around the drop made way, not the whole grid
+    if dropped == "pinned":
+        assert pos["drop"] == (plane.nodes["drop"].x, plane.nodes["drop"].y)  # it stays where dropped
+
+
+def test_cards_held_by_a_local_reheat_never_push_each_other():
+    plane = Plane("p", "P")
+    plane.add_node(Node("a", "", x=3000.0, y=3000.0))
+    plane.add_node(Node("b", "", x=3010.0, y=3005.0))  # already on top of a, both outside the region
+    plane.add_node(Node("c", "", x=0.0, y=0.0))  # free (it stays near the origin, far from them)
+    pos = _local_run(plane, free={"c"})
+    assert pos["a"] == (3000.0, 3000.0) and pos["b"] == (3010.0, 3005.0)

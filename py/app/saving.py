@@ -24,6 +24,11 @@ def _clock() -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()) + " UTC"
 
 
+async def _pause() -> None:
+    """Let the page run (frames, input) between the slices of a save."""
+    await asyncio.sleep(0)
+
+
 class SaveController:
     """Owns the autosave: when to save, which tab saves, and what the user is told."""
 
@@ -56,7 +61,9 @@ class SaveController:
     async def start(self) -> persist.Restored:
         """Open the store, find out whether this tab owns the save, and read the save."""
         self.store, self.note = await open_store()
-        self.saver = persist.Saver(self.editor, self.store, clock=_clock)
+        self.saver = persist.Saver(
+            self.editor, self.store, clock=_clock, pause=_pause, timer=lambda: float(js.performance.now())
+        )
         owner = await self.tabs.acquire(False)
         if not owner:
             self.saver.resign()

@@ -4,7 +4,7 @@ DOM-free, so it is tested under CPython (tests/test_layout_kernel.py runs the ke
 node on exactly these arrays); ``app.d3layout`` only hands them to the kernel.
 
 Arrays, all flat:
-  state  — per node ``x, y, vx, vy, half width, half height, fixed`` (1.0: stays put)
+  state  — per node ``x, y, vx, vy, half width, half height, held`` (see kernel_state)
   pairs  — per spring the two node indices; one spring per pair of cards, whatever
            the number, kinds and directions of the edges between them
   rest   — per spring its rest length: the two cards' radii plus ``gap``
@@ -125,12 +125,24 @@ def kernel_graph(plane: Plane, gap: float) -> KernelGraph:
     )
 
 
+#: the kernel's held flags: free, held (pinned or dragged), held by a local reheat's region
+FREE, HELD, OUTSIDE = 0.0, 1.0, 2.0
+
+
 def kernel_state(nodes: Iterable[Node], fixed: set[str], free: set[str] | None = None) -> array[float]:
-    """The state array for ``nodes`` in kernel order. Pinned and ``fixed`` nodes stay put, and
-    so does every node outside ``free`` when it is given (a local reheat's region). O(n)."""
+    """The state array for ``nodes`` in kernel order. Pinned and ``fixed`` nodes stay put
+    (HELD); so does every node outside ``free`` when it is given (a local reheat's region:
+    OUTSIDE), except that separation may move one to make way for a free card on top of it.
+    O(n).
+
+    >>> from bend.model import Node
+    >>> a, b, c = Node("a"), Node("b", pinned=True), Node("c")
+    >>> list(kernel_state([a, b, c], set(), {"a"})[6::7])
+    [0.0, 1.0, 2.0]
+    """
     values = array("d")
     for n in nodes:
-        still = 1.0 if n.pinned or n.id in fixed or (free is not None and n.id not in free) else 0.0
+        still = HELD if n.pinned or n.id in fixed else OUTSIDE if free is not None and n.id not in free else FREE
         values.extend((n.x, n.y, n.vx, n.vy, n.width / 2, n.height / 2, still))
     return values
 

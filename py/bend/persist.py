@@ -21,11 +21,11 @@ tab's, where Web Locks are missing) is never rotated away but kept as a saved co
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .document import MAX_BYTES, DocumentError, NewerVersion, parse_document
+from .document import MAX_BYTES, DocumentError, NewerVersion, parse_document, serialized_pieces
 from .editor import Editor
 from .model import Document
 
@@ -79,6 +79,12 @@ class MemoryStore:
         return sorted(self.data)
 
 
+#: a save builds the document's text in slices of about this many ms (with a pause)
+SLICE_MS = 8.0
+#: after this many sliced saves given up in a row (the document changed meanwhile), one go
+MAX_MISSES = 2
+
+
 @dataclass(frozen=True)
 class SavedCopy:
     """A save moved aside: ``key`` in the store, ``reason`` (a REASONS key), when, how big."""
@@ -120,10 +126,24 @@ class Saver:
     touch the store are coroutines; ``due`` is the synchronous debounce check.
     """
 
-    def __init__(self, editor: Editor, store: Store, *, clock: Callable[[], str], debounce_ms: float = 600.0) -> None:
+    def __init__(
+        self,
+        editor: Editor,
+        store: Store,
+        *,
+        clock: Callable[[], str],
+        debounce_ms: float = 600.0,
+        pause: Callable[[], Awaitable[None]] | None = None,
+        timer: Callable[[], float] | None = None,
+    ) -> None:
         self.editor = editor
         self.store = store
         self.clock = clock
+        #: with ``pause`` (and a ``timer`` in ms) the document's text is built in slices of
+        #: SLICE_MS with a pause between them (the page: frames go on while a large graph is saved)
+        self.pause = pause
+        self.timer = timer
+        self._misses = 0  # sliced saves given up in a row because the document changed meanwhile
         self.debounce_ms = debounce_ms
         self.owner = True  # only the owning tab writes
         self.error: str | None = None  # the last write failed (cleared by a good save)
@@ -223,9 +243,34 @@ class Saver:
         finally:
             self.saving = False
 
+    async def _text(self) -> str | None:
+        """The document's text (as ``Editor.export``), built in slices when the saver may pause;
+        None when the document changed during a pause (the next save tries again; after
+        MAX_MISSES such misses in a row the text is built in one go, so that continuous
+        editing never starves the autosave)."""
+        if self.pause is None or self.timer is None or self._misses >= MAX_MISSES:
+            self._misses = 0
+            return self.editor.export(indent=None)
+        editor, timer = self.editor, self.timer
+        version, doc = editor.version, editor.doc
+        parts: list[str] = []
+        start = timer()
+        for k, piece in enumerate(serialized_pieces(doc)):
+            parts.append(piece)
+            if k % 64 == 63 and timer() - start > SLICE_MS:
+                await self.pause()
+                if editor.version != version or editor.doc is not doc:
+                    self._misses += 1  # (the pieces' generator is never resumed on a changed document)
+                    return None
+                start = timer()
+        self._misses = 0
+        return "".join(parts)
+
     async def _save(self) -> bool:
         version = self.editor.version
-        text = self.editor.export(indent=None)
+        text = await self._text()
+        if text is None:
+            return False
         try:
             if len(text) > MAX_BYTES:  # the editor keeps documents below this; never write what cannot load
                 raise OSError(f"the graph is {len(text) / 1e6:.1f} MB, more than a save may hold")
