@@ -15,6 +15,7 @@
   // ---------------------------------------------------------------- path builders (O(items))
   var CHUNK = 4096;
   var HAIRLINE = 0.99;  // device px
+  var FAR_BUFFER = 8000;  // far out, more lines than this in view are drawn at half resolution
   var paths = {
     Path: null,  // the Path2D constructor (tests count its calls)
     make: function () { return new (paths.Path || root.Path2D)(); },
@@ -227,14 +228,20 @@
     var e = plan.edges;
     if (e) {
       var margin = 140.0, vx0 = v0 - margin, vy0 = v1 - margin, vx1 = v2 + margin, vy1 = v3 + margin;
-      var batches = new Map(), arrows = new Map(), total = 0;
+      var batches = new Map(), arrows = new Map(), total = 0, far = lod === "far";
       var labelsOn = zoom >= c.greekZoom;
       for (var j = 0; j < e.a.length; j++) {
         var ia = e.a[j], ib = e.b[j];
         var ax2 = xy[2 * ia], ay2 = xy[2 * ia + 1], bx2 = xy[2 * ib], by2 = xy[2 * ib + 1];
         if ((ax2 < vx0 && bx2 < vx0) || (ax2 > vx1 && bx2 > vx1) || (ay2 < vy0 && by2 < vy0) || (ay2 > vy1 && by2 > vy1)) continue;
-        if (!segment(ax2, ay2, sizes[2 * ia], sizes[2 * ia + 1], bx2, by2, sizes[2 * ib], sizes[2 * ib + 1], e.offset[j])) continue;
-        var sx = SEG[0], sy = SEG[1], ex = SEG[2], ey = SEG[3];
+        var sx, sy, ex, ey;
+        if (far) {  // centre to centre: borders and parallel offsets are under a pixel there
+          if (ax2 === bx2 && ay2 === by2) continue;
+          sx = ax2; sy = ay2; ex = bx2; ey = by2;
+        } else {
+          if (!segment(ax2, ay2, sizes[2 * ia], sizes[2 * ia + 1], bx2, by2, sizes[2 * ib], sizes[2 * ib + 1], e.offset[j])) continue;
+          sx = SEG[0]; sy = SEG[1]; ex = SEG[2]; ey = SEG[3];
+        }
         // the batch: the edge's own style, or (strength-dependent widths) the selected or fault style
         var bkey = j === plan.selectedEdge ? "s" + e.width[j] : plan.faults[j] ? "f" + Math.max(e.width[j], 2.2) : e.style[j];
         var batch = batches.get(bkey);
@@ -248,7 +255,7 @@
           out.edges.push(batch);
         }
         color = batch.color;
-        var size = e.arrow[j];
+        var size = far ? 0 : e.arrow[j];  // (far: hairlines without arrowheads)
         if (size > 0) {
           var length = Math.sqrt((ex - sx) * (ex - sx) + (ey - sy) * (ey - sy));
           var ux = (ex - sx) / length, uy = (ey - sy) / length;
@@ -411,6 +418,31 @@
       }
       ctx.fillStyle = layer.fill;
       ctx.fill(path);
+    }
+    var hairs = 0;
+    for (i = 0; i < g.edges.length; i++) if (!g.edges[i].width) hairs += g.edges[i].segments.length / 4;
+    if (g.lod === "far" && hairs > FAR_BUFFER && root.document && !skip.edges) {
+      // far out with very many lines: drawn at half resolution and scaled up — the raster of a
+      // line costs by its length in pixels (20,000 lines: ~10 ms a frame less, a softer look)
+      var off = plan.buffer || (plan.buffer = root.document.createElement("canvas"));
+      var bw = Math.ceil(W / 2), bh = Math.ceil(H / 2);
+      if (off.width !== bw || off.height !== bh) { off.width = bw; off.height = bh; }
+      var o = off.getContext("2d");
+      o.setTransform(1, 0, 0, 1, 0, 0);
+      o.clearRect(0, 0, bw, bh);
+      o.setTransform(k / 2, 0, 0, k / 2, tx / 2, ty / 2);
+      o.lineCap = "round";
+      for (i = 0; i < g.edges.length; i++) {
+        o.strokeStyle = g.edges[i].color;
+        o.lineWidth = g.edges[i].width || HAIRLINE / (k / 2);
+        paths.strokeSegments(o, g.edges[i].segments);
+      }
+      ctx.save();
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.imageSmoothingEnabled = true;
+      ctx.drawImage(off, 0, 0, W, H);
+      ctx.restore();
+      skip = Object.assign({}, skip, { edges: 1 });
     }
     for (i = 0; i < g.edges.length && !skip.edges; i++) {
       var batch = g.edges[i];

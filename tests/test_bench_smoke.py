@@ -35,11 +35,11 @@ def test_memory_load_test_runs_and_loses_nothing(capsys):
 def test_large_graph_browser_bench_quick_runs(capsys):
     """bench_large.py end to end on tiny graphs: the layout worker, frames, the paint split, a
     drag, Connect-to and Arrange in the page (numbers are not checked, only that it runs and
-    that a drag moved nothing far away and Arrange pinned every card)."""
+    that a drag left what is far away where it was and Arrange pinned every card)."""
     import bench_large
 
     summary = bench_large.main(["--quick"])
     out = capsys.readouterr().out
     assert "| giant | 120 | worker | on |" in out and "main-thread d3 / worker" in out and "machine load after" in out
-    drag = summary["drags"][120]
-    assert drag["far"] > 50 and drag["far_moved"] == 0
+    drag = summary["drags"][120]  # (a card it is dropped on may make way: a few, never the graph)
+    assert drag["far"] > 50 and drag["far_median"] == 0.0 and drag["far_moved"] <= 3

@@ -291,3 +291,32 @@ def test_a_sliced_save_pauses_and_gives_up_when_the_document_changes_meanwhile()
     assert asyncio.run(saver.save()) is False  # the second miss
     assert asyncio.run(saver.save()) is True  # then in one go
     assert store.data[KEY] == editor.export(indent=None)
+
+
+def test_a_save_asked_for_while_another_is_under_way_waits_for_it_then_writes():
+    import asyncio
+
+    from bend.persist import KEY, MemoryStore, Saver
+
+    editor = Editor(demo_document())
+    store = MemoryStore()
+    gate = asyncio.Event()
+
+    async def pause() -> None:
+        await gate.wait()
+
+    saver = Saver(editor, store, clock=lambda: "now", pause=pause, timer=iter(range(0, 10**9, 50)).__next__)
+    for i in range(200):
+        editor.add_node(float(i), 0.0, f"card {i}")
+
+    async def both() -> tuple[bool, bool]:
+        first = asyncio.ensure_future(saver.save())  # pauses in its first slice
+        await asyncio.sleep(0)
+        second = asyncio.ensure_future(saver.save())
+        await asyncio.sleep(0.02)
+        gate.set()
+        return await first, await second
+
+    first, second = asyncio.run(both())
+    assert first is True and second is False  # the second found nothing left to write
+    assert store.data[KEY] == editor.export(indent=None) and not saver.dirty

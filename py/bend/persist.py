@@ -20,6 +20,7 @@ tab's, where Web Locks are missing) is never rotated away but kept as a saved co
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -234,7 +235,12 @@ class Saver:
         return now_ms - self.pending_since >= self.debounce_ms and self.owner and self.blocked is None
 
     async def save(self) -> bool:
-        """Write the document now; returns whether anything was written."""
+        """Write the document now; returns whether anything was written. A save already
+        under way (a large graph's text is built in slices) is waited for first (up to 30 s)."""
+        for _ in range(3000):
+            if not self.saving:
+                break
+            await asyncio.sleep(0.01)
         if not self.owner or self.blocked is not None or not self.dirty or self.saving:
             return False
         self.saving = True
