@@ -1,25 +1,21 @@
 // bench/bench_arrange.py's node half: the condensation step of Arrange (the blocks of a job
-// from bend/arrange.py, laid out in layers) with dagre (vendored) and with elkjs' layered
-// algorithm, on the same job: milliseconds, and crossings of the arcs drawn straight between
-// block centres (as the editor draws edges). Reads {dagre, elk, job, libraries} on stdin.
+// from bend/arrange.py, with the sizes static/arrange.js gives them, laid out in layers) with
+// dagre (vendored) and with elkjs' layered algorithm, on the same job: milliseconds, and
+// crossings of the arcs drawn straight between block centres (as the editor draws edges).
+// Reads {dagre, arrange, elk, job, libraries} on stdin.
 "use strict";
 const fs = require("fs");
 const vm = require("vm");
 
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 vm.runInThisContext(fs.readFileSync(input.dagre, "utf8"), { filename: input.dagre });
+vm.runInThisContext(fs.readFileSync(input.arrange, "utf8"), { filename: input.arrange });
 const job = input.job;
 
 function blockSizes() {
-  // a block's size: its card, or for a loop the bounding box its cards need side by side
-  const s = job.sizes, out = [];
-  for (const members of job.blocks) {
-    if (members.length === 1) { out.push([s[2 * members[0]], s[2 * members[0] + 1]]); continue; }
-    let area = 0, w = 0;
-    for (const i of members) { area += (s[2 * i] + 40) * (s[2 * i + 1] + 40); w = Math.max(w, s[2 * i]); }
-    const side = Math.max(w, Math.sqrt(area));
-    out.push([side, area / side]);
-  }
+  // the blocks' real sizes: a card, a large loop's bounding box, a small loop in its layers
+  const inner = globalThis.bendscopeArrange.blockLayout(job, globalThis.dagre), out = [];
+  for (let b = 0; b < job.blocks.length; b++) out.push([inner.sizes[2 * b], inner.sizes[2 * b + 1]]);
   return out;
 }
 

@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> None:
     for n in (int(s) for s in args.sizes.split(",")):
         for kind in ("giant", "editor"):
             _editor, job = job_for(kind, n)
-            payload = {"dagre": str(DAGRE), "elk": elk, "job": job, "libraries": ["dagre", "elk"]}
+            payload = {"dagre": str(DAGRE), "arrange": str(ROOT / "static" / "arrange.js"), "elk": elk, "job": job,
+                       "libraries": ["dagre", "elk"]}  # fmt: skip
             done = subprocess.run([node, str(ROOT / "bench" / "arrange_compare.js")], input=json.dumps(payload),
                                   capture_output=True, text=True, timeout=3600)  # fmt: skip
             assert done.returncode == 0, done.stderr

@@ -24,8 +24,10 @@
     return { xy: xy, width: size.width || 0, height: size.height || 0 };
   }
 
-  function run(job, dagre) {
-    var sizes = job.sizes, n = sizes.length / 2, blocks = job.blocks, b, k, i;
+  // Each block's size and its cards' centres inside it (a card; a large loop as the force layout
+  // left it; a small loop in layers of its own).
+  function blockLayout(job, dagre) {
+    var sizes = job.sizes, blocks = job.blocks, b, k, i;
     var blockSizes = new Float64Array(2 * blocks.length), offsets = [];  // offsets: member centres in the block
     for (b = 0; b < blocks.length; b++) {
       var members = blocks[b], off = new Float64Array(2 * members.length), w = 0, h = 0;
@@ -51,6 +53,12 @@
       blockSizes[2 * b] = w; blockSizes[2 * b + 1] = h;
       offsets.push(off);
     }
+    return { sizes: blockSizes, offsets: offsets };
+  }
+
+  function run(job, dagre) {
+    var sizes = job.sizes, n = sizes.length / 2, blocks = job.blocks, b, k, i;
+    var inner = blockLayout(job, dagre), blockSizes = inner.sizes, offsets = inner.offsets;
     var xy = new Float64Array(2 * n), right = 0, bottom = 0;
     if (blocks.length) {
       var placed = layered(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER);
@@ -82,5 +90,5 @@
     return xy;
   }
 
-  root.bendscopeArrange = { run: run, RANKER: RANKER };
+  root.bendscopeArrange = { run: run, blockLayout: blockLayout, RANKER: RANKER };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -237,7 +237,6 @@
       d.hw = state[j + 4]; d.hh = state[j + 5];
       if (state[j + 6]) { d.fx = d.x; d.fy = d.y; } else { d.fx = null; d.fy = null; }
       d.soft = state[j + 6] === 2;
-      d.shifted = false;
     }
   }
 
@@ -249,6 +248,13 @@
   var STALL = 150;
   var CLEAR = 30;
 
+  // A new run: separation starts afresh (every card may again be pushed, none has made way yet).
+  function restart(h) {
+    h.separated = 0; h.settled = false; h.best = Infinity; h.stalled = 0;
+    h.cards.reset();
+    for (var i = 0; i < h.nodes.length; i++) h.nodes[i].shifted = false;
+  }
+
   // Tick from ``alpha`` towards ``target`` until ``maxTicks`` ticks, rest, or (``budgetMs`` > 0)
   // until the next tick would not fit the budget (at least one tick always runs). Once cooled,
   // separation rounds run (within the budget too; they continue on the next call).
@@ -256,9 +262,7 @@
   function advance(h, alpha, target, maxTicks, budgetMs) {
     var sim = h.sim.alpha(alpha).alphaTarget(target);
     var start = now(), last = start, longest = 0, ticks = 0, t;
-    if (alpha >= sim.alphaMin() || target > 0) {
-      h.separated = 0; h.settled = false; h.best = Infinity; h.stalled = 0; h.cards.reset();
-    }
+    if (alpha >= sim.alphaMin() || target > 0) restart(h);
     while (ticks < maxTicks && (sim.alpha() >= sim.alphaMin() || target > 0)) {
       sim.tick();
       ticks++;
@@ -319,6 +323,8 @@
   // Messages from the page (``gen`` numbers a kernel graph, ``epoch`` a state the page set):
   //   {type: "graph", sim, gen, epoch, seed, params, state, pairs, rest, k}  (re)build, no run
   //   {type: "run", sim, epoch, alpha, state?}   set the state (7 per node) if given, run to rest
+  //   {type: "heat", sim, alpha, held?, index?, xy?}  a drag: the alpha rises; held flags (one per
+  //                                              node) and cards released (where the page has them)
   //   {type: "hold", sim, index, xy}             held cards (a drag) stand at these positions
   //   {type: "stop", sim, epoch}                 stop where it is
   //   {type: "drop", sim}                        forget the kernel
@@ -346,6 +352,12 @@
     function wake() {
       if (!pending) { pending = true; schedule(pump); }
     }
+    function go(s) {
+      s.running = true;
+      if (current && current !== s) current.running = false;  // one plane's layout runs at a time
+      current = s;
+      wake();
+    }
     function handle(m) {
       var s = sims[m.sim];
       if (m.type === "graph") {
@@ -358,11 +370,24 @@
         if (m.state) setState(s.h, m.state);
         s.epoch = m.epoch;
         s.alpha = m.alpha;
-        s.running = true;
-        s.h.settled = false;
-        if (current && current !== s) current.running = false;  // one plane's layout runs at a time
-        current = s;
-        wake();
+        restart(s.h);  // (also when it resumes in the middle of separating: from the state given)
+        go(s);
+      } else if (m.type === "heat") {  // a drag goes on: held flags, released cards, the alpha
+        var nodes = s.h.nodes, i;
+        if (m.held) {
+          for (i = 0; i < nodes.length; i++) {
+            var q = nodes[i], flag = m.held[i];
+            if (flag) { if (q.fx == null) { q.fx = q.x; q.fy = q.y; } } else { q.fx = q.fy = null; }
+            q.soft = flag === 2;
+          }
+          for (i = 0; i < m.index.length; i++) {
+            var r = nodes[m.index[i]];
+            r.x = m.xy[2 * i]; r.y = m.xy[2 * i + 1]; r.vx = r.vy = 0;
+            if (r.fx != null) { r.fx = r.x; r.fy = r.y; }
+          }
+        }
+        if (!s.running || m.alpha > s.alpha) { s.alpha = Math.max(s.alpha, m.alpha); restart(s.h); }
+        go(s);
       } else if (m.type === "hold") {
         for (var i = 0; i < m.index.length; i++) {
           var d = s.h.nodes[m.index[i]];

@@ -32,7 +32,7 @@ if (job.worker) {
 const state = Float64Array.from(job.state);
 const h = L.create(job.seed, job.params);
 L.setGraph(h, state, Int32Array.from(job.pairs), Float64Array.from(job.rest), Float64Array.from(job.k));
-let alpha = 1.0;
+let alpha = job.alpha || 1.0;
 const runs = [];
 let out = null;
 for (const run of job.runs) {

@@ -206,3 +206,34 @@ def test_a_whole_plane_run_stays_whole_when_an_edit_comes_in_the_middle():
     assert sim.active and sim.free is None  # the first layout of a new document: everything
     editor.add_node(0.0, 0.0, "x")
     assert sim.free is None  # the first layout goes on over the whole plane
+
+
+def test_layout_engines_of_planes_left_or_gone_are_paused_and_freed():
+    """Review finding: a plane's engine kept running when another plane was shown, and the
+    engines of deleted or replaced planes were never freed (in the page each holds a kernel
+    in the layout worker)."""
+    events: list[tuple[str, str]] = []
+
+    class Recording(Simulation):
+        def pause(self) -> None:
+            events.append(("pause", self.plane.id))
+
+        def close(self) -> None:
+            events.append(("close", self.plane.id))
+
+    editor = Editor(demo_document(), layout=lambda plane, seed: Recording(plane, seed=seed))
+    root = editor.plane.id
+    gate = next(n.id for n in editor.plane.nodes.values() if n.type == "stargate")
+    editor.go_to_plane(editor.enter_stargate(gate) if hasattr(editor, "enter_stargate") else root)
+    child = editor.plane.id
+    assert child != root and ("pause", root) in events
+    editor.sim()  # the child plane's engine exists
+    editor.go_to_plane(root)
+    assert ("pause", child) in events
+    events.clear()
+    editor.delete_nodes([gate])  # the stargate and its plane go
+    assert ("close", child) in events
+    editor.undo()  # the plane comes back as a new object: a new engine, the old one freed
+    editor.go_to_plane(child)
+    editor.sim()
+    assert editor.sim().plane is editor.doc.planes[child]

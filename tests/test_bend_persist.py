@@ -320,3 +320,27 @@ def test_a_save_asked_for_while_another_is_under_way_waits_for_it_then_writes():
     first, second = asyncio.run(both())
     assert first is True and second is False  # the second found nothing left to write
     assert store.data[KEY] == editor.export(indent=None) and not saver.dirty
+
+
+def test_a_sliced_save_holds_the_positions_of_one_moment():
+    """Review finding: the layout moves cards during a save's pauses (not an edit), and the
+    saved document held positions of several frames. The save now writes one snapshot."""
+    import asyncio
+
+    from bend.persist import KEY, MemoryStore, Saver
+
+    editor = Editor(demo_document())
+    store = MemoryStore()
+    clock = iter(range(0, 10**9, 5))
+
+    async def layout_moves_everything() -> None:
+        for node in editor.plane.nodes.values():
+            node.x += 1000.0
+
+    saver = Saver(editor, store, clock=lambda: "now", pause=layout_moves_everything, timer=lambda: float(next(clock)))
+    for i in range(300):
+        editor.add_node(float(i), 0.0, f"card {i}")
+    expected = {n.id: n.x for n in editor.plane.nodes.values()}
+    assert asyncio.run(saver.save()) is True
+    saved = json.loads(store.data[KEY])["planes"][0]["nodes"]
+    assert {n["id"]: n["x"] for n in saved} == expected

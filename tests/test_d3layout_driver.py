@@ -100,6 +100,13 @@ class FakeHost:
         elif m["type"] == "hold":
             for i, k in enumerate(m["index"]):
                 sim["state"][7 * k], sim["state"][7 * k + 1] = m["xy"][2 * i], m["xy"][2 * i + 1]
+        elif m["type"] == "heat":
+            if "held" in m:
+                for k, flag in enumerate(m["held"]):
+                    sim["state"][7 * k + 6] = flag
+                for i, k in enumerate(m["index"]):
+                    sim["state"][7 * k], sim["state"][7 * k + 1] = m["xy"][2 * i], m["xy"][2 * i + 1]
+            sim.update(alpha=max(sim["alpha"], m["alpha"]), running=True)
         elif m["type"] in ("stop", "drop"):
             sim.update(running=False, epoch=m.get("epoch", sim["epoch"]))
             self.latest.pop(m["sim"], None)
@@ -122,6 +129,11 @@ class FakeHost:
 
     def take(self, sim_id: int):
         return self.latest.pop(sim_id, None)
+
+    def stats(self):
+        return types.SimpleNamespace(received=0, failure=self.failure)
+
+    failure = None
 
 
 @pytest.fixture
@@ -282,9 +294,11 @@ def test_held_cards_follow_the_pointer_not_the_worker(d3layout):
     sim = d3layout.WorkerSimulation(plane, seed=1)
     host = d3layout.host
     sim.step()
-    sim.fixed.add("n1")  # a drag starts: the held set changed, so the state goes again
+    sim.fixed.add("n1")  # a drag starts: the held flags go to the worker (no new epoch)
     sim.step()
-    assert host.sent[-1]["type"] == "run" and host.sent[-1]["state"][7 + 6] == 1.0
+    heat = next(m for m in reversed(host.sent) if m["type"] == "heat")
+    assert list(heat["held"]) == [0.0, 1.0, 0.0] and heat["index"] == []
+    assert all(m["type"] != "run" for m in host.sent[2:])
     plane.nodes["n1"].x = 999.0  # the pointer moved it
     sim.step()
     assert host.sent[-1] == {"sim": sim.id, "type": "hold", "index": [1], "xy": [999.0, 0.0]}
@@ -293,6 +307,33 @@ def test_held_cards_follow_the_pointer_not_the_worker(d3layout):
     assert sim.step() is True
     assert plane.nodes["n1"].x == 1010.0  # the frame did not move it back
     assert plane.nodes["n0"].x == 10.0  # the free ones moved with the worker
+
+
+def test_a_continuous_drag_keeps_taking_the_worker_s_frames(d3layout):
+    """Review finding: every pointer move reheated with a new epoch, so each frame the worker
+    had computed was thrown away and the dragged card's neighbours stood still while the
+    pointer moved. A drag now only raises the alpha: a frame is taken on every step."""
+    plane = plane_of(6, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)])
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    host = d3layout.host
+    sim.stop()  # settled
+    sim.fixed.add("n2")
+    sim.reheat(around=["n2"], moved=False)
+    taken = 0
+    for _ in range(30):
+        plane.nodes["n2"].x += 3.0  # the pointer moves every frame
+        sim.reheat(around=["n2"], moved=False)
+        sim.step()
+        host.work(sim.id)
+        taken += sim.step()
+    assert taken == 30
+    assert plane.nodes["n0"].x > 0.0  # a neighbour followed (one unit per tick in the fake)
+    assert [m["type"] for m in host.sent].count("run") <= 1  # the state went once, at the start
+    released = plane.nodes["n2"].x
+    sim.fixed.clear()  # the drop: the card leaves the held set where Python has it
+    sim.step()
+    heat = next(m for m in reversed(host.sent) if m["type"] == "heat")
+    assert heat["index"] == [2] and heat["xy"] == [released, 0.0]
 
 
 def test_pause_stops_the_worker_and_the_next_step_resumes_from_the_plane(d3layout):
@@ -346,12 +387,12 @@ def test_the_frame_s_positions_are_drawn_as_they_came_while_nothing_else_moved(d
     sim.step()
     sim.fixed.add("n1")
     plane.nodes["n1"].x = 500.0
-    assert sim.step() is False  # the held set changed: the state goes again, the frame is gone
-    assert sim.positions_js(6) is None
+    assert sim.step() is False  # a drag starts (the held flags go; no frame waits)
+    assert sim.positions_js(6)[2] == 500.0  # held cards are drawn where Python has them
     host.work(sim.id)
     sim.step()
     plane.nodes["n1"].x = 777.0  # the pointer moved the held card after the frame came
-    assert sim.positions_js(7)[2] == 777.0  # held cards are drawn where Python has them
+    assert sim.positions_js(7)[2] == 777.0
     sim.fixed.clear()
     while sim.active:
         host.work(sim.id)

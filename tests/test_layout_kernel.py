@@ -307,6 +307,39 @@ def test_outside_a_local_reheat_cards_make_way_for_a_card_dropped_on_them(droppe
         assert pos["drop"] == (plane.nodes["drop"].x, plane.nodes["drop"].y)  # it stays where dropped
 
 
+def test_a_local_run_ends_where_it_ends_however_it_is_sliced():
+    """Review finding: the main-thread engine hands the state back on every slice, and that
+    cleared which held cards had made way — a sliced local run ended elsewhere, with overlaps."""
+    plane = Plane("p", "P")
+    for r in range(7):
+        for c in range(7):
+            plane.add_node(Node(f"g{r}{c}", "", x=c * 146.0, y=r * 66.0, width=140.0, height=60.0))
+    plane.add_node(Node("drop", "", x=3 * 146.0 + 40.0, y=3 * 66.0 + 20.0, width=140.0, height=60.0, pinned=True))
+    params = ForceParams()
+    graph = kernel_graph(plane, params.gap)
+    base = {
+        "scripts": [str(p) for p in SCRIPTS],
+        "seed": 1,
+        "params": params.for_plane(len(graph.ids)),
+        "state": list(kernel_state((plane.nodes[i] for i in graph.ids), set(), set())),
+        "pairs": list(graph.pairs),
+        "rest": list(graph.rest),
+        "k": list(graph.k),
+        "alpha": 0.3,
+    }
+    results = []
+    for runs in ([(100_000, 0.0)], [(100_000, 1e-6)] * 3000):
+        job = {**base, "runs": [{"maxTicks": t, "budgetMs": b} for t, b in runs]}
+        done = subprocess.run(
+            [_node(), str(DRIVER)], input=json.dumps(job), capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, done.stderr
+        values = json.loads(done.stdout)["state"]
+        results.append({n: (values[4 * i], values[4 * i + 1]) for i, n in enumerate(graph.ids)})
+    whole, sliced = results
+    assert sliced == whole and overlaps(plane, whole) == []
+
+
 def test_cards_held_by_a_local_reheat_never_push_each_other():
     plane = Plane("p", "P")
     plane.add_node(Node("a", "", x=3000.0, y=3000.0))

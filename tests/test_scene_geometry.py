@@ -305,3 +305,18 @@ def test_cards_art_is_made_only_for_cards_near_the_view_and_never_far_out():
     assert art_sent() == []  # held already
     plane.camera.x = 2500.0  # panned: the cards there now
     assert set(art_sent()).isdisjoint(near)
+
+
+def test_a_new_plane_of_the_same_version_is_never_taken_for_the_last_one():
+    """The planner holds the plane it planned for: a replaced document's plane with an equal
+    version (and possibly the old one's address) gets all its parts sent again."""
+    planner = ScenePlanner()
+    calls = None
+    for pairs in ([("a", "b"), ("b", "a")], [("x", "y"), ("y", "z")]):
+        editor = editor_with(pairs)
+        editor.plane.version = 7
+        editor.version = 3
+        calls = planner.update(editor.plane, editor.card, doc_version=editor.version, topology=editor.topology(),
+                               measure=editor.measure)  # fmt: skip
+    assert calls is not None
+    assert {name for name, _ in calls} >= {"setNodes", "setEdges", "setHalos", "setFlags"}

@@ -60,7 +60,7 @@ class KernelSimulation:
         """Still moving: cooling, or separating overlapping cards after cooling."""
         return self.alpha >= self.params.alphaMin or self._settling
 
-    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None) -> None:
+    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None, moved: bool = True) -> None:
         self.free = reheat_region(self.active, self.free, self.plane, around)
         default = self.params.reheat if around is None else LOCAL_ALPHA
         self.alpha = max(self.alpha, default if alpha is None else alpha)
@@ -161,6 +161,8 @@ class WorkerSimulation(KernelSimulation):
         self._wshape: tuple[int, tuple[float, ...]] | None = None  # the shape of the worker's graph
         self._wshape_version = -1
         self._sent: tuple[frozenset[str], frozenset[str] | None] | None = None  # held and free, as last sent
+        self._dirty = True  # Python moved cards the worker does not know of: send the whole state
+        self._heat = False  # the alpha rose (a drag): tell the worker
         self._running = False  # the worker was asked to run and has not said it rests
         self._index: dict[str, int] = {}  # node id → index in the worker's graph
         self._xy: Any = None  # the last frame's positions (a JS Float64Array), see positions_js
@@ -200,11 +202,34 @@ class WorkerSimulation(KernelSimulation):
             state = self._state()
         self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "state": state})
         self._sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
+        self._dirty = self._heat = False
         self._running = True
 
-    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None) -> None:
-        super().reheat(alpha, around)
-        self._sent = None  # the next step gives the worker the state and runs it
+    def _send_heat(self, held_before: frozenset[str]) -> None:
+        """A drag goes on: the alpha, the held flags and the cards no longer held (where Python
+        has them) — no new epoch, so the frames the worker is computing stay good."""
+        sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
+        message: dict[str, Any] = {"type": "heat", "alpha": self.alpha}
+        if sent != self._sent:  # O(n): only when what is held or free changed, not on every move
+            message["held"] = to_js(kernel_state((self.plane.nodes[i] for i in self._ids), self.fixed, self.free)[6::7])
+            released = [n for n in held_before if n not in self.fixed and n in self._index]
+            xy: list[float] = []
+            for node_id in released:
+                node = self.plane.nodes[node_id]
+                xy += (node.x, node.y)
+            message["index"] = to_js([self._index[n] for n in released])
+            message["xy"] = to_js(xy)
+        self._post(message)
+        self._sent = sent
+        self._heat = False
+
+    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None, moved: bool = True) -> None:
+        before = self.alpha
+        super().reheat(alpha, around, moved)
+        if moved:
+            self._dirty = True  # Python moved cards: the next step gives the worker the whole state
+        elif self.alpha > before:
+            self._heat = True  # a drag: the worker only needs the alpha (and the held flags)
 
     def stop(self) -> None:
         super().stop()
@@ -220,26 +245,42 @@ class WorkerSimulation(KernelSimulation):
             self._epoch += 1
             self._post({"type": "stop", "epoch": self._epoch})
             self._running = False
-            self._sent = None
+            self._dirty = True
 
     def close(self) -> None:
         self.pause()
-        self._post({"type": "drop"})
+        if self._gen:  # (an engine that never ran has nothing in the worker)
+            self._post({"type": "drop"})
         self._wshape = None
+
+    def _failed(self) -> bool:
+        """Whether the worker could not run (failed to load, or threw): from then on this
+        engine steps the kernel on the main thread in slices, as ``?layout=d3`` does."""
+        if self.background and self._host.stats().failure:
+            self.background = False
+            self._running = False
+            self._handle = None
+            js.console.warn("Bendscope: the layout worker failed; the layout runs on the main thread.")
+        return not self.background
 
     def step(self, budget_ms: float = 0.0) -> bool:
         """Apply the worker's latest frame; whether positions changed. While it runs, held
-        cards (a drag) are sent where they are, and a change of what is held or free, or of
-        the plane's structure, gives the worker the whole state again."""
+        cards (a drag) are sent where they are; a change of what is held or free, or a rise of
+        the alpha, is sent as such (no new epoch: the frames under way stay good); an edit
+        (Python moved cards) or a change of the plane's structure gives the worker the whole
+        state again."""
         if not self.plane.nodes:
             self.stop()
         if not self.active:
             return False
-        sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
-        # (a card's size changes only with an edit, which reheats: _sent is None then)
-        if not self._running or sent != self._sent or self.plane.version != self._wshape_version:
+        # (a card's size changes only through an edit, whose reheat marks the state dirty)
+        if self._failed():
+            return KernelSimulation.step(self, 8.0)
+        if not self._running or self._dirty or self._sent is None or self.plane.version != self._wshape_version:
             self._send_state()
-        elif self.fixed:
+        elif self._heat or (frozenset(self.fixed), None if self.free is None else frozenset(self.free)) != self._sent:
+            self._send_heat(self._sent[0])
+        if self._running and self.fixed:
             held = [n for n in self.fixed if n in self._index]
             xy: list[float] = []
             for node_id in held:
@@ -295,6 +336,7 @@ class WorkerSimulation(KernelSimulation):
         """Run to rest on the main thread, in one call (the same kernel: the worker would have
         ended at the same positions); the worker is stopped."""
         self.pause()
+        self._dirty = True
         self._xy = None
         self._handle = None  # a fresh kernel from the plane's state, as the worker's run starts
         return super().settle(max_steps)

@@ -545,11 +545,23 @@ def serialize_document(doc: Document, *, indent: int | None = None) -> str:
     return json.dumps(document_to_data(doc), ensure_ascii=False, indent=indent)
 
 
-def serialized_pieces(doc: Document) -> Iterator[str]:
+#: where each node is: plane id → node id → (x, y, vx, vy)
+Positions = dict[str, dict[str, tuple[float, float, float, float]]]
+
+
+def positions_of(doc: Document) -> Positions:
+    """Every node's position and velocity, as they are now (a snapshot). O(n)."""
+    return {p.id: {n.id: (n.x, n.y, n.vx, n.vy) for n in p.nodes.values()} for p in doc.planes.values()}
+
+
+def serialized_pieces(doc: Document, positions: Positions | None = None) -> Iterator[str]:
     """``serialize_document(doc)`` (no indent) in pieces — one per node and per edge, plus
     the headers — whose concatenation is byte for byte the same text (tested), so a caller
     can build a large document's text a slice at a time (the autosave does, between
-    frames). The document must not change until the last piece. O(size of the document).
+    frames). ``positions`` (a ``positions_of`` snapshot) is written instead of where the
+    nodes are when their piece is made: the layout moves them between slices without that
+    being an edit. The document must not otherwise change until the last piece.
+    O(size of the document).
 
     >>> from bend.model import empty_document
     >>> doc = empty_document()
@@ -566,8 +578,12 @@ def serialized_pieces(doc: Document) -> Iterator[str]:
         header = plane.header_dict()
         yield (", " if p else "") + "{" + ", ".join(f"{dumps(k)}: {dumps(v)}" for k, v in header.items())
         yield ', "nodes": ['
+        at = positions.get(plane.id) if positions is not None else None
         for k, node in enumerate(plane.nodes.values()):
-            yield (", " if k else "") + dumps(node.to_dict())
+            d = node.to_dict()
+            if at is not None and node.id in at:
+                d["x"], d["y"], d["vx"], d["vy"] = at[node.id]
+            yield (", " if k else "") + dumps(d)
         yield '], "edges": ['
         for k, edge in enumerate(plane.edges.values()):
             yield (", " if k else "") + dumps(edge.to_dict())

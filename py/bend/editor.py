@@ -196,6 +196,7 @@ class Editor:
         self._after_change(entry)
 
     def _after_change(self, entry: Entry) -> None:
+        self._close_gone_sims()
         for plane_id in entry.planes():
             plane = self.doc.planes.get(plane_id)
             if plane is not None:
@@ -228,6 +229,7 @@ class Editor:
             self._changed()
             return True
         path = [p.id for p in self.doc.path()]
+        was = self.doc.active_plane_id
         apply(self.doc, entry, side)
         self.capacity.apply(self.doc, entry, side)
         if self.doc.active_plane_id not in self.doc.planes:
@@ -239,6 +241,10 @@ class Editor:
             self.doc.active_plane_id = touched[0]
         for _kind, plane_id, item_id in entry.changes:
             self._used_ids.add(item_id or plane_id)
+        if self.doc.active_plane_id != was:
+            sim = self._sims.get(was)
+            if sim is not None:
+                sim.pause()
         self._prune_selection()
         self._after_change(entry)
         return True
@@ -253,8 +259,21 @@ class Editor:
         plane = plane or self.plane
         sim = self._sims.get(plane.id)
         if sim is None or sim.plane is not plane:
+            if sim is not None:
+                sim.close()  # its plane object was replaced (an undone deletion re-creates it)
             sim = self._sims[plane.id] = self.layout_factory(plane, self.seed)
         return sim
+
+    def _close_gone_sims(self) -> None:
+        """Free the layout engines of planes no longer in the document."""
+        for plane_id in [p for p in self._sims if p not in self.doc.planes]:
+            self._sims.pop(plane_id).close()
+
+    def _leaving(self) -> None:
+        """The active plane is about to change: its layout waits until it is shown again."""
+        sim = self._sims.get(self.doc.active_plane_id)
+        if sim is not None:
+            sim.pause()
 
     def card(self, node: Node) -> CardLayout:
         cached = self._cards.get(node.id)
@@ -732,6 +751,8 @@ class Editor:
     def go_to_plane(self, plane_id: str) -> None:
         if plane_id not in self.doc.planes:
             raise ValueError(f"no plane {plane_id!r}")
+        if plane_id != self.doc.active_plane_id:
+            self._leaving()
         self.doc.active_plane_id = plane_id
         self.selection = []
         self.selected_edge = None

@@ -45,7 +45,10 @@ class LayoutEngine(Protocol):
 
     def settle(self, max_steps: int = 2000) -> int: ...
 
-    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None) -> None: ...
+    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None, moved: bool = True) -> None:
+        """Let the layout move again (see :func:`reheat_region`). ``moved``: Python changed
+        positions of cards that are not held since the engine last saw them (an edit); False
+        for a drag, where only the held cards moved."""
 
     def stop(self) -> None: ...
 
@@ -198,9 +201,10 @@ class Simulation:
     def active(self) -> bool:
         return self.alpha >= self.params.alpha_min
 
-    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None) -> None:
+    def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None, moved: bool = True) -> None:
         """Let the layout move again: the whole plane, or (``around``) the neighbourhood of
-        what changed (see :func:`reheat_region`)."""
+        what changed (see :func:`reheat_region`). ``moved`` matters to engines that keep
+        positions of their own (the worker)."""
         self.free = reheat_region(self.active, self.free, self.plane, around)
         default = self.params.reheat if around is None else LOCAL_ALPHA
         self.alpha = max(self.alpha, default if alpha is None else alpha)

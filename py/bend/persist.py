@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .document import MAX_BYTES, DocumentError, NewerVersion, parse_document, serialized_pieces
+from .document import MAX_BYTES, DocumentError, NewerVersion, parse_document, positions_of, serialized_pieces
 from .editor import Editor
 from .model import Document
 
@@ -261,7 +261,10 @@ class Saver:
         version, doc = editor.version, editor.doc
         parts: list[str] = []
         start = timer()
-        for k, piece in enumerate(serialized_pieces(doc)):
+        # where the cards are now: the layout moves them during the pauses (not an edit), and
+        # one save must not hold positions of different frames
+        snapshot = positions_of(doc)
+        for k, piece in enumerate(serialized_pieces(doc, snapshot)):
             parts.append(piece)
             if k % 64 == 63 and timer() - start > SLICE_MS:
                 await self.pause()

@@ -94,6 +94,10 @@ class ScenePlanner:
         self._halos_key: tuple[Any, ...] | None = None
         self._flags_key: tuple[Any, ...] | None = None
         self._art: dict[str, tuple[Any, ...]] = {}  # node id → the key of the art the page holds
+        self._plane: Plane | None = None
+        self._plane_gen = 0
+        self._result: object = None
+        self._result_gen = 0
         self.ids: list[str] = []
         self.index: dict[str, int] = {}
         self.edge_index: dict[str, int] = {}  # edge id → index in the page's edge arrays
@@ -138,27 +142,35 @@ class ScenePlanner:
             self._art.clear()  # every card's colours change
             self._edges_key = self._halos_key = None
             calls.append(("setConstants", (constants(),)))
-        nodes_key = (id(plane), plane.version, doc_version, theme.NAME)
+        # the plane and the topology result are held (compared by identity, never by id(),
+        # which a later object may reuse once the first is gone)
+        if plane is not self._plane:
+            self._plane = plane
+            self._plane_gen += 1
+        result = None if topology is None else topology.result
+        if result is not self._result:
+            self._result = result
+            self._result_gen += 1
+        nodes_key = (self._plane_gen, plane.version, doc_version, theme.NAME)
         if nodes_key != self._nodes_key:
             self._nodes_key = nodes_key
             calls.extend(self._nodes(plane))
         art = self._visible_art(plane, card_of, viewport)
         if art is not None:
             calls.append(art)
-        edges_key = (id(plane), plane.version, theme.NAME)
+        edges_key = (self._plane_gen, plane.version, theme.NAME)
         if edges_key != self._edges_key:
             self._edges_key = edges_key
             self._halos_key = self._flags_key = None
             calls.append(self._edges(plane, measure))
-        result = None if topology is None else topology.result
-        halos_key = (id(plane), plane.version, id(result), theme.NAME)
+        halos_key = (self._plane_gen, plane.version, self._result_gen, theme.NAME)
         if halos_key != self._halos_key:
             self._halos_key = halos_key
             self._flags_key = None
             calls.append(("setHalos", (self._halos(plane, topology, measure),)))
         selection = frozenset(selection)
         dimmed = frozenset(dimmed)
-        flags_key = (id(plane), plane.version, id(result), selection, selected_edge, dimmed, editing)
+        flags_key = (self._plane_gen, plane.version, self._result_gen, selection, selected_edge, dimmed, editing)
         if flags_key != self._flags_key:
             self._flags_key = flags_key
             calls.append(self._flags(plane, topology, selection, selected_edge, dimmed, editing))

@@ -332,7 +332,7 @@ class Tools:
                     node.vx = node.vy = 0.0
             state.at = (event.x, event.y)
             if not editor.layout_frozen:  # the neighbours follow; the rest of the graph stands still
-                state.sim.reheat(around=state.group)
+                state.sim.reheat(around=state.group, moved=False)  # (only the held cards moved)
             editor.needs_paint = True
             return Response(repaint=True, cursor="dragging")
         if isinstance(state, Idle) and event.pointer_type != "touch":
