@@ -7,7 +7,7 @@ PORT ?= 8000
 VENV := .venv
 VPY := $(VENV)/bin/python
 VENDOR_STAMP := static/vendor/.stamp
-KAPPA_SOURCES := $(wildcard py/kappa/*.py)
+KAPPA_SOURCES := $(wildcard py/bendscope/kappa/*.py) py/bendscope/__init__.py
 
 .PHONY: serve test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-memory load-memory serve-memory update-snapshots clean
 
@@ -54,10 +54,10 @@ format: venv
 	$(VPY) -m ruff check --fix py tests e2e bench scripts conftest.py
 
 test: venv vendor chromium postgresql lint
-	$(VPY) -m pytest tests py/kappa py/bend py/memory e2e
+	$(VPY) -m pytest tests py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
 
 test-unit: venv vendor postgresql
-	$(VPY) -m pytest tests py/kappa py/bend py/memory
+	$(VPY) -m pytest tests py/bendscope/kappa py/bendscope/bend py/bendscope/memory
 
 test-e2e: venv vendor chromium
 	$(VPY) -m pytest e2e
@@ -84,7 +84,7 @@ load-memory: venv postgresql
 	$(VPY) bench/load_memory.py
 
 serve-memory: venv
-	$(VPY) -m memory serve
+	$(VENV)/bin/bendscope-memory serve
 
 clean:
 	rm -rf static/vendor node_modules $(VENV) build dist *.egg-info

@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bruteforce import bitmask_kappa
 from graphs import adjacency, random_strong, two_dense_halves
 
-from kappa import analyze, preview_edge_impacts
-from kappa.mincut import arc_strong_connectivity
+from bendscope.kappa import analyze, preview_edge_impacts
+from bendscope.kappa.mincut import arc_strong_connectivity
 
 
 def median_ms(fn: Callable[[], object], repeat: int) -> float:
@@ -188,9 +188,9 @@ def bench_slices(n: int, repeat: int) -> None:
     """The page's way (steps that pause every QUANTUM units, resumed slice after slice)
     against one go, on the same graphs: what pausing costs, and how long a pause-to-pause
     step is at most (what bounds a slice's overshoot)."""
-    from bend.topology import QUANTUM
-    from kappa.analyze import analyze_steps
-    from kappa.steps import Meter, advance
+    from bendscope.bend.topology import QUANTUM
+    from bendscope.kappa.analyze import analyze_steps
+    from bendscope.kappa.steps import Meter, advance
 
     print(f"\n## analyze in steps (pause every {QUANTUM} units, as the page) vs in one go")
     print(f"{'graph':<34}{'arcs':>8}{'one go ms':>11}{'steps ms':>11}{'ratio':>8}{'pauses':>8}{'longest step ms':>17}")

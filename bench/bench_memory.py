@@ -40,12 +40,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from memory import Memory
-from memory.records import MemoryEdge, MemoryNode
-from memory.sqlite_store import SQLiteStore
-from memory.store import Store
-from memory.telemetry import ANALYZE
-from memory.telemetry import percentile as nearest_rank
+from bendscope.memory import Memory
+from bendscope.memory.records import MemoryEdge, MemoryNode
+from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.store import Store
+from bendscope.memory.telemetry import ANALYZE
+from bendscope.memory.telemetry import percentile as nearest_rank
 
 T = "2026-11-30T10:00:00.000Z"
 VOCABULARY = 6_000
@@ -118,7 +118,7 @@ def schema_url(url: str, schema: str) -> str:
     import psycopg
     import psycopg.conninfo
 
-    from memory.postgres_store import query_start, split_url
+    from bendscope.memory.postgres_store import query_start, split_url
 
     if "options" in psycopg.conninfo.conninfo_to_dict(split_url(url)[0]):
         raise SystemExit("--postgres-url must not set options: the benchmark sets the search_path itself")
@@ -131,7 +131,7 @@ def schema_url(url: str, schema: str) -> str:
 def open_backend(backend: str, tmp: str, n: int, postgres: Callable[[str], str]) -> Store:
     if backend == "sqlite":
         return SQLiteStore(Path(tmp) / f"bench-{n}.sqlite3")
-    from memory.postgres_store import PostgresStore
+    from bendscope.memory.postgres_store import PostgresStore
 
     return PostgresStore(postgres(f"bench_{n}"))
 

@@ -56,8 +56,8 @@ def text(rng: random.Random, low: int = 5, high: int = 15) -> str:
 
 def seed(url: str) -> None:
     """The graph the clients start from: SEED_NODES nodes, ~2 edges each, some loops."""
-    from memory.postgres_store import PostgresStore
-    from memory.records import MemoryEdge, MemoryNode
+    from bendscope.memory.postgres_store import PostgresStore
+    from bendscope.memory.records import MemoryEdge, MemoryNode
 
     rng = random.Random(1)
     with PostgresStore(url) as store, store.transaction():
@@ -78,7 +78,7 @@ async def drive(index: int, url: str, calls: int, pool_size: int) -> dict[str, A
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "memory", "serve", "--store", url, "--pool-size", str(pool_size)],
+        args=["-m", "bendscope.memory", "serve", "--store", url, "--pool-size", str(pool_size)],
         env=env,
     )
     own_nodes: dict[str, str] = {}  # id → last acknowledged content
@@ -166,7 +166,7 @@ def check(url: str, results: list[dict[str, Any]]) -> list[str]:
     """What is wrong with the database after the run (empty: every acknowledged write is there)."""
     import psycopg
 
-    from memory.postgres_store import PostgresStore
+    from bendscope.memory.postgres_store import PostgresStore
 
     problems: list[str] = []
     with PostgresStore(url) as store:
@@ -209,7 +209,7 @@ def check(url: str, results: list[dict[str, Any]]) -> list[str]:
 
 
 def percentile(values: list[float], q: float) -> float:
-    from memory.telemetry import percentile as nearest_rank
+    from bendscope.memory.telemetry import percentile as nearest_rank
 
     return nearest_rank(sorted(values), q)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from kappa import analyze
+from bendscope.kappa import analyze
 
 
 def test_boot_offline_with_demo(app_factory):
@@ -57,7 +57,7 @@ def test_python_failure_shows_a_readable_banner(browser, base_url):
     page = context.new_page()
     try:
         page.route(
-            "**/py/app/app.py",
+            "**/py/bendscope/app/app.py",
             lambda route: route.fulfill(
                 status=200, content_type="text/plain", body="raise RuntimeError('boom at boot')\n"
             ),

@@ -84,7 +84,7 @@ def test_good_import(app_factory):
 
 def test_micropip_installs_the_kappa_wheel_offline(app):
     wheels = app.page.evaluate("fetch('static/vendor/wheels/').then(r => r.text())")
-    name = next(part.split('"')[0] for part in wheels.split('href="')[1:] if part.startswith("kappa-"))
+    name = next(part.split('"')[0] for part in wheels.split('href="')[1:] if part.startswith("bendscope_kappa-"))
     report = json.loads(app.page.evaluate(f"window.bendscope.check_wheel('static/vendor/wheels/{name}')"))
     assert report["same"] is True
     assert "site-packages" in report["wheel_file"] and "site-packages" not in report["files_file"]

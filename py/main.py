@@ -3,7 +3,7 @@
 import js
 
 try:
-    from app.app import App
+    from bendscope.app.app import App
 
     app = App()
     app.install_api()

@@ -3,7 +3,7 @@
 Copies PyScript, Pyodide, d3-force (with its three d3 dependencies), @dagrejs/dagre and the fonts from
 node_modules (installed by `npm ci` from the pinned package-lock.json), adds the micropip wheel Pyodide's lock names
 (PyPI's build, so the lock is rewritten to its sha256) and builds the project's
-own `kappa` wheel, so the page never requests anything from another origin.
+own engine wheel (`bendscope-kappa`: `bendscope.kappa` alone), so the page never requests anything from another origin.
 """
 
 from __future__ import annotations
@@ -108,18 +108,18 @@ requires = ["setuptools>=77", "wheel"]
 build-backend = "setuptools.build_meta"
 
 [project]
-name = "kappa"
+name = "bendscope-kappa"
 version = "{version}"
 description = "The cyclicity invariant κ: exact SCC and arc-connectivity topology analysis (pure Python)"
 requires-python = ">=3.11"
 license = "MIT"
 
 [project.scripts]
-kappa = "kappa.cli:main"
+kappa = "bendscope.kappa.cli:main"
 
 [tool.setuptools]
 package-dir = {{ "" = "py" }}
-packages = ["kappa"]
+packages = ["bendscope", "bendscope.kappa"]
 """
 
 
@@ -132,7 +132,11 @@ def build_kappa_wheel() -> None:
     dest.mkdir(parents=True)
     with tempfile.TemporaryDirectory() as tmp:
         build = Path(tmp) / "src"
-        shutil.copytree(ROOT / "py" / "kappa", build / "py" / "kappa", ignore=shutil.ignore_patterns("__pycache__"))
+        package = build / "py" / "bendscope"
+        shutil.copytree(
+            ROOT / "py" / "bendscope" / "kappa", package / "kappa", ignore=shutil.ignore_patterns("__pycache__")
+        )
+        shutil.copy2(ROOT / "py" / "bendscope" / "__init__.py", package / "__init__.py")
         (build / "pyproject.toml").write_text(KAPPA_PYPROJECT.format(version=version))
         run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(dest), str(build))
 

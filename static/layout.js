@@ -1,6 +1,6 @@
 // The layout kernel: d3-force (vendored) on flat typed arrays, the same code in the page's
 // layout worker (static/layout-worker.js), on the page's main thread (a run to rest in one go:
-// `settle`, `?still=1`, `?layout=d3`) and in node (tests). See py/app/d3layout.py.
+// `settle`, `?still=1`, `?layout=d3`) and in node (tests). See py/bendscope/app/d3layout.py.
 //
 // Forces (d3's model: small named forces, alpha cooling so the simulation rests):
 //   charge  — many-body repulsion, Barnes–Hut quadtree (θ from the parameters): O(n log n)

@@ -1,5 +1,5 @@
 // Runs the page's layout kernel (static/layout.js on the vendored d3 files) in node, the way
-// py/app/d3layout.py drives it: reads one JSON job on stdin, prints the result on stdout.
+// py/bendscope/app/d3layout.py drives it: reads one JSON job on stdin, prints the result on stdout.
 //
 // job: {scripts: [paths loaded in order as the page's <script> tags],
 //       seed, params, state, pairs, rest, k, runs: [{maxTicks, budgetMs}]}

@@ -1,7 +1,7 @@
 """Independent oracles for κ, kept out of the engine on purpose.
 
 ``brute_force_kappa`` is the spec's bitmask enumeration of bipartitions, written
-from the definition: it shares no code with py/kappa.
+from the definition: it shares no code with bendscope.kappa.
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ T = "2026-11-30T10:00:00.000Z"
 
 
 def main(argv: list[str]) -> None:
-    from memory import Memory
-    from memory.records import MemoryEdge, MemoryNode
-    from memory.store import open_store
+    from bendscope.memory import Memory
+    from bendscope.memory.opening import open_store
+    from bendscope.memory.records import MemoryEdge, MemoryNode
 
     location, tag, count = argv[0], argv[1], int(argv[2])
     retrieve = "--retrieve" in argv[3:]

@@ -11,9 +11,9 @@ from bend_helpers import editor_with
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bend.demo import demo_document
-from bend.document import MAX_NODES, DocumentError, document_to_data, parse_document, serialize_document
-from bend.editor import Editor
+from bendscope.bend.demo import demo_document
+from bendscope.bend.document import MAX_NODES, DocumentError, document_to_data, parse_document, serialize_document
+from bendscope.bend.editor import Editor
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -267,7 +267,7 @@ def test_the_nesting_check_is_linear_for_unclosed_strings():
     import sys
 
     code = (
-        "import sys; sys.path.insert(0, 'py'); from bend.document import nesting_depth; "
+        "import sys; sys.path.insert(0, 'py'); from bendscope.jsonsafe import nesting_depth; "
         "print(nesting_depth('\"' + '\\\\\"' * 2_000_000), nesting_depth('\"' * 1_000_001 + '[['))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)

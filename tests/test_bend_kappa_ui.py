@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from bend_helpers import K22, editor_with
 
-from bend import kappa_ui, menus
-from bend.actions import Target, run
-from bend.demo import demo_document
-from bend.editor import Editor
-from bend.topology import plane_graph
-from kappa import preview_edge_removal
+from bendscope.bend import kappa_ui, menus
+from bendscope.bend.actions import Target, run
+from bendscope.bend.demo import demo_document
+from bendscope.bend.editor import Editor
+from bendscope.bend.topology import plane_graph
+from bendscope.kappa import preview_edge_removal
 
 
 def demo() -> Editor:
@@ -191,7 +191,7 @@ def test_type_to_filter_finds_nodes_anywhere_on_the_plane():
 
 
 def test_find_dims_what_does_not_match_and_steps_through_matches():
-    from bend.find import Finder
+    from bendscope.bend.find import Finder
 
     editor = demo()
     finder = Finder(editor)

@@ -8,11 +8,11 @@ import asyncio
 import itertools
 import json
 
-from bend import persist
-from bend.demo import demo_document
-from bend.document import document_to_data
-from bend.editor import Editor
-from bend.model import empty_document
+from bendscope.bend import persist
+from bendscope.bend.demo import demo_document
+from bendscope.bend.document import document_to_data
+from bendscope.bend.editor import Editor
+from bendscope.bend.model import empty_document
 
 
 def run(coro):
@@ -249,7 +249,7 @@ def test_a_save_larger_than_a_document_may_be_is_never_written():
 
 
 def test_the_document_in_pieces_is_byte_for_byte_the_export():
-    from bend.document import serialize_document, serialized_pieces
+    from bendscope.bend.document import serialize_document, serialized_pieces
 
     editor = Editor(demo_document())
     editor.add_node(10.0, 20.0, 'quotes " and \\\\ and ünïcödé and 🙂')
@@ -264,7 +264,7 @@ def test_a_sliced_save_pauses_and_gives_up_when_the_document_changes_meanwhile()
     next one tries again, and after two misses a save is made in one go."""
     import asyncio
 
-    from bend.persist import KEY, MemoryStore, Saver
+    from bendscope.bend.persist import KEY, MemoryStore, Saver
 
     editor = Editor(demo_document())
     for i in range(300):
@@ -296,7 +296,7 @@ def test_a_sliced_save_pauses_and_gives_up_when_the_document_changes_meanwhile()
 def test_a_save_asked_for_while_another_is_under_way_waits_for_it_then_writes():
     import asyncio
 
-    from bend.persist import KEY, MemoryStore, Saver
+    from bendscope.bend.persist import KEY, MemoryStore, Saver
 
     editor = Editor(demo_document())
     store = MemoryStore()
@@ -327,7 +327,7 @@ def test_a_sliced_save_holds_the_positions_of_one_moment():
     saved document held positions of several frames. The save now writes one snapshot."""
     import asyncio
 
-    from bend.persist import KEY, MemoryStore, Saver
+    from bendscope.bend.persist import KEY, MemoryStore, Saver
 
     editor = Editor(demo_document())
     store = MemoryStore()

@@ -5,10 +5,10 @@ from __future__ import annotations
 from bend_helpers import K22, editor_with
 from kappa_helpers import BUSINESS
 
-from bend import theme
-from bend.demo import demo_document
-from bend.editor import Editor
-from bend.scene import band, build_scene, edge_segment, parallel_offsets, pulse_value
+from bendscope.bend import theme
+from bendscope.bend.demo import demo_document
+from bendscope.bend.editor import Editor
+from bendscope.bend.scene import band, build_scene, edge_segment, parallel_offsets, pulse_value
 
 
 def scene_of(editor: Editor, **kw):
@@ -126,7 +126,7 @@ def test_offsets_never_leak_between_planes_of_equal_version():
 
 
 def test_many_visible_edges_become_hairlines_without_arrowheads_or_labels():
-    from bend.scene import EDGE_DETAIL_LIMIT, HAIRLINE
+    from bendscope.bend.scene import EDGE_DETAIL_LIMIT, HAIRLINE
 
     def grid_editor(n_edges: int) -> Editor:
         pairs = [(f"n{i % 60}", f"n{(i * 7 + 1) % 60}") for i in range(n_edges)]

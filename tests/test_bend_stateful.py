@@ -17,14 +17,14 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bend import actions
-from bend.actions import Target
-from bend.demo import demo_document
-from bend.document import parse_document
-from bend.editor import Editor
-from bend.model import EDGE_KINDS
-from bend.topology import plane_graph
-from kappa import DEFAULT_EXACT_LIMIT, analyze
+from bendscope.bend import actions
+from bendscope.bend.actions import Target
+from bendscope.bend.demo import demo_document
+from bendscope.bend.document import parse_document
+from bendscope.bend.editor import Editor
+from bendscope.bend.model import EDGE_KINDS
+from bendscope.bend.topology import plane_graph
+from bendscope.kappa import DEFAULT_EXACT_LIMIT, analyze
 
 #: CI runs this many random programs (each up to STEPS actions); BENDSCOPE_STATEFUL_EXAMPLES raises it
 EXAMPLES = int(os.environ.get("BENDSCOPE_STATEFUL_EXAMPLES", "500"))

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bend.model import Edge, Node, Plane
+from bendscope.bend.model import Edge, Node, Plane
 
 
 class FakeKernel:
@@ -155,13 +155,13 @@ def d3layout(monkeypatch):
     monkeypatch.setitem(sys.modules, "js", fake_js)
     monkeypatch.setitem(sys.modules, "pyodide", pyodide)
     monkeypatch.setitem(sys.modules, "pyodide.ffi", ffi)
-    for name in ("app.d3layout", "app.dom"):
+    for name in ("bendscope.app.d3layout", "bendscope.app.dom"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    module = importlib.import_module("app.d3layout")
+    module = importlib.import_module("bendscope.app.d3layout")
     module.kernel = kernel
     module.host = host
     yield module
-    for name in ("app.d3layout", "app.dom"):
+    for name in ("bendscope.app.d3layout", "bendscope.app.dom"):
         sys.modules.pop(name, None)
 
 

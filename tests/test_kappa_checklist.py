@@ -6,7 +6,7 @@ import json
 
 from kappa_helpers import BUSINESS, edges_of, k22, nodes_of
 
-from kappa import analyze, deliberation_budget, preview_edge_impact
+from bendscope.kappa import analyze, deliberation_budget, preview_edge_impact
 
 TOP_KEYS = {"sccs", "dag_nodes", "routing", "max_kappa", "scc_count"}
 SCC_KEYS = {"id", "nodes", "kappa", "approximate", "fault_line_edges", "routing", "deliberation_budget"}

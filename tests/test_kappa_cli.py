@@ -1,4 +1,4 @@
-"""``python -m kappa analyze``: canonical JSON out, exit 2 with one line on bad input."""
+"""``python -m bendscope.kappa analyze``: canonical JSON out, exit 2 with one line on bad input."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from kappa import analyze
-from kappa.cli import main
+from bendscope.kappa import analyze
+from bendscope.kappa.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,7 +19,12 @@ ROOT = Path(__file__).resolve().parents[1]
 def run(args, stdin=""):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
     return subprocess.run(
-        [sys.executable, "-m", "kappa", *args], input=stdin, capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-m", "bendscope.kappa", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
 
 
@@ -105,14 +110,14 @@ def test_non_ascii_ids_stay_readable():
 
 
 def test_broken_pipe_is_quiet():
-    """``python -m kappa analyze big.json | head -c 10``: no traceback when the reader leaves."""
+    """``python -m bendscope.kappa analyze big.json | head -c 10``: no traceback when the reader leaves."""
     ring = {
         "nodes": [f"n{i}" for i in range(20000)],
         "edges": [{"source": f"n{i}", "target": f"n{(i + 1) % 20000}"} for i in range(20000)],
     }
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"))
     proc = subprocess.run(
-        ["bash", "-c", f"{sys.executable} -m kappa analyze - --pretty | head -c 10"],
+        ["bash", "-c", f"{sys.executable} -m bendscope.kappa analyze - --pretty | head -c 10"],
         input=json.dumps(ring),
         capture_output=True,
         text=True,
@@ -134,12 +139,12 @@ def test_huge_integer_literal_is_a_clear_error():
 
 
 def test_out_of_memory_is_a_clear_error(monkeypatch, tmp_path, capsys):
-    import kappa.cli
+    import bendscope.kappa.cli as kappa_cli
 
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr(kappa.cli, "analyze", exhausted)
+    monkeypatch.setattr(kappa_cli, "analyze", exhausted)
     path = tmp_path / "g.json"
     path.write_text(json.dumps({"nodes": ["a"], "edges": []}))
     assert main(["analyze", str(path)]) == 2

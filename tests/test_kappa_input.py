@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kappa import analyze, deliberation_budget, preview_edge_impact, preview_edge_removal
+from bendscope.kappa import analyze, deliberation_budget, preview_edge_impact, preview_edge_removal
 
 
 @pytest.mark.parametrize(

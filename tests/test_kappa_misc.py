@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from kappa_helpers import BUSINESS, edges_of, k22, nodes_of
 
-from kappa import KappaCache, analyze, recommendation
+from bendscope.kappa import KappaCache, analyze, recommendation
 
 FIELDS = ("duration_ms", "node_count", "edge_count", "self_loops_filtered", "scc_count", "max_kappa", "routing")
 
 
 def test_debug_record_carries_structured_fields(caplog):
-    with caplog.at_level(logging.DEBUG, logger="kappa"):
+    with caplog.at_level(logging.DEBUG, logger="bendscope.kappa"):
         analyze(["a", "b", "c"], edges_of([("a", "b"), ("b", "a"), ("c", "c")]))
-    (record,) = [r for r in caplog.records if r.name == "kappa"]
+    (record,) = [r for r in caplog.records if r.name == "bendscope.kappa"]
     assert record.levelno == logging.DEBUG
     values = {f: getattr(record, f) for f in FIELDS}
     assert values["node_count"] == 3 and values["edge_count"] == 3 and values["self_loops_filtered"] == 1
@@ -26,9 +26,9 @@ def test_debug_record_carries_structured_fields(caplog):
 
 
 def test_no_record_when_debug_is_off(caplog):
-    with caplog.at_level(logging.INFO, logger="kappa"):
+    with caplog.at_level(logging.INFO, logger="bendscope.kappa"):
         analyze(["a"], [])
-    assert not [r for r in caplog.records if r.name == "kappa"]
+    assert not [r for r in caplog.records if r.name == "bendscope.kappa"]
 
 
 def test_recommendation_business_sentence():
@@ -108,7 +108,7 @@ def test_cache_grows_to_the_number_of_loops():
 
 def test_engine_is_pure_standard_library():
     allowed = {"__future__", "argparse", "collections", "dataclasses", "json", "logging", "os", "sys", "time", "typing"}
-    for path in (Path(__file__).resolve().parents[1] / "py" / "kappa").glob("*.py"):
+    for path in (Path(__file__).resolve().parents[1] / "py" / "bendscope" / "kappa").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kappa_helpers import BUSINESS, edges_of, k22, nodes_of
 
-from kappa import analyze, preview_edge_impact, preview_edge_impacts, preview_edge_removal
+from bendscope.kappa import analyze, preview_edge_impact, preview_edge_impacts, preview_edge_removal
 
 
 @st.composite
@@ -144,8 +144,8 @@ def test_a_new_arc_inside_a_loop_is_previewed_without_cutting_again(case):
 
 def test_previews_of_existing_arcs_cut_nothing(monkeypatch):
     """Connect-to on a 100-node complete digraph re-cut the SCC for every existing arc (17.8 s)."""
-    import kappa.mincut as mincut
-    import kappa.preview as preview
+    import bendscope.kappa.mincut as mincut
+    import bendscope.kappa.preview as preview
 
     names = [f"n{i:03d}" for i in range(100)]
     arcs = [(a, b) for a in names for b in names if a != b]

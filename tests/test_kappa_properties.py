@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from oracle import reference_topology
 
-from kappa import analyze
-from kappa.mincut import arc_strong_connectivity, minimum_cut_sides
+from bendscope.kappa import analyze
+from bendscope.kappa.mincut import arc_strong_connectivity, minimum_cut_sides
 
 
 @st.composite
@@ -160,7 +160,7 @@ def test_a_dense_component_of_100000_arcs_is_quick():
     n = 316
     out = [[v for v in range(n) if v != u] for u in range(n)]
     calls = []
-    import kappa.mincut as mincut
+    import bendscope.kappa.mincut as mincut
 
     original = mincut._augment
 
@@ -196,7 +196,7 @@ def test_minimum_cut_sides_against_every_cut(graph):
 def test_no_flow_at_all_when_no_cut_can_beat_the_minimum_degree(monkeypatch):
     """δ ≥ n/2 (n < 2δ + 2): κ = δ by counting, so the search passes run no stage (400 nodes,
     ≈ 100,000 arcs, κ = δ = 224 in the benchmark's graph)."""
-    import kappa.mincut as mincut
+    import bendscope.kappa.mincut as mincut
 
     rng = random.Random(5)
     n = 120

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from graphs import two_dense_halves
 
-from kappa import DEFAULT_EXACT_LIMIT, analyze
+from bendscope.kappa import DEFAULT_EXACT_LIMIT, analyze
 
 
 def test_chain_of_100k_nodes():

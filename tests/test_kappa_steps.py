@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kappa import KappaCache, analyze
-from kappa.analyze import analyze_steps
-from kappa.mincut import arc_strong_connectivity, arc_strong_connectivity_steps
-from kappa.steps import Meter, advance, finish
+from bendscope.kappa import KappaCache, analyze
+from bendscope.kappa.analyze import analyze_steps
+from bendscope.kappa.mincut import arc_strong_connectivity, arc_strong_connectivity_steps
+from bendscope.kappa.steps import Meter, advance, finish
 
 
 def random_graph(n: int, m: int, seed: int) -> tuple[list[str], list[dict[str, str]]]:

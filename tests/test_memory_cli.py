@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bend.demo import demo_document
-from bend.document import serialize_document
-from bend.editor import Editor
+from bendscope.bend.demo import demo_document
+from bendscope.bend.document import serialize_document
+from bendscope.bend.editor import Editor
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -23,7 +23,12 @@ def run(args: list[str], store: Path | None = None, stdin: str = "") -> subproce
     if store is not None:
         args = [*args, "--store", str(store)]
     return subprocess.run(
-        [sys.executable, "-m", "memory", *args], input=stdin, capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-m", "bendscope.memory", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
 
 
@@ -52,7 +57,7 @@ def test_the_default_store_lives_in_the_data_directory(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "py"), XDG_DATA_HOME=str(tmp_path / "data"), HOME=str(tmp_path))
     env.pop("BENDSCOPE_MEMORY_STORE", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "memory", "analyze"], capture_output=True, text=True, env=env, timeout=60
+        [sys.executable, "-m", "bendscope.memory", "analyze"], capture_output=True, text=True, env=env, timeout=60
     )
     assert proc.returncode == 0, proc.stderr
     assert env_store.exists() and json.loads(proc.stdout)["scc_count"] == 0

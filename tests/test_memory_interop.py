@@ -9,12 +9,12 @@ import json
 import pytest
 from test_memory_service import business, dump, memory_on
 
-from bend.document import document_from_data, parse_document
-from bend.editor import Editor
-from memory import InvalidInput
-from memory.inmemory_store import InMemoryStore
-from memory.interop import strength_to_weight, weight_to_strength
-from memory.sqlite_store import SQLiteStore
+from bendscope.bend.document import document_from_data, parse_document
+from bendscope.bend.editor import Editor
+from bendscope.memory import InvalidInput, MemoryNode
+from bendscope.memory.inmemory_store import InMemoryStore
+from bendscope.memory.interop import strength_to_weight, weight_to_strength
+from bendscope.memory.sqlite_store import SQLiteStore
 
 
 def test_store_editor_store_round_trip(tmp_path):
@@ -102,6 +102,6 @@ def test_exports_past_what_the_editor_opens_are_refused():
     memory = memory_on(InMemoryStore())
     with memory.store.transaction():
         for i in range(20_001):
-            memory.store.put_node(__import__("memory").MemoryNode(f"n{i}", "x", created_at="t", updated_at="t"))
+            memory.store.put_node(MemoryNode(f"n{i}", "x", created_at="t", updated_at="t"))
     with pytest.raises(InvalidInput, match="the editor opens at most 20,000 nodes"):
         memory.export_document()

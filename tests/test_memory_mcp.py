@@ -56,7 +56,7 @@ def run_async(main: Callable[[], Awaitable[None]]) -> None:
 
 
 def over_stdio(store: Path | str, work: Callable[[Client], Awaitable[None]]) -> None:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "memory", "serve"], env=env(store))
+    params = StdioServerParameters(command=sys.executable, args=["-m", "bendscope.memory", "serve"], env=env(store))
 
     async def main() -> None:
         async with Client(params, cache=None) as client:
@@ -92,6 +92,10 @@ def test_tools_and_schemas(tmp_path):
             "query_graph",
             "delete_node",
             "delete_edge",
+            "store_many",
+            "append_observation",
+            "delete_many",
+            "list_edges",
             "get_metrics",
         }
         analyze = listed["analyze_topology"]
@@ -179,7 +183,7 @@ def test_bad_input_is_a_tool_error_and_writes_nothing(tmp_path):
 def test_over_streamable_http(tmp_path):
     store = tmp_path / "http.sqlite3"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memory", "serve", "--http", "0"],
+        [sys.executable, "-m", "bendscope.memory", "serve", "--http", "0"],
         env=env(store),
         stderr=subprocess.PIPE,
         text=True,
@@ -209,9 +213,12 @@ def test_over_streamable_http(tmp_path):
 @pytest.mark.parametrize("command", [["serve", "--http", "99999"], ["serve", "--store", "postgresql://x/y"]])
 def test_serve_refuses_bad_options(tmp_path, command):
     proc = subprocess.run(
-        [sys.executable, "-m", "memory", *command], env=env(tmp_path / "m.sqlite3"), capture_output=True, text=True,
+        [sys.executable, "-m", "bendscope.memory", *command],
+        env=env(tmp_path / "m.sqlite3"),
+        capture_output=True,
+        text=True,
         timeout=60,
-    )  # fmt: skip
+    )
     assert proc.returncode == 2 and proc.stderr.startswith("memory: error:") and "Traceback" not in proc.stderr
 
 
@@ -219,7 +226,7 @@ def test_one_server_serves_calls_at_once_on_postgresql(postgres_url):
     """A PostgreSQL store serves --pool-size calls at once (threads, a connection each):
     60 calls in flight from one client — writes, retrievals, analyses — all succeed, and
     the access counts add up to exactly the results returned."""
-    from memory.postgres_store import PostgresStore
+    from bendscope.memory.postgres_store import PostgresStore
 
     returned: list[int] = []
 

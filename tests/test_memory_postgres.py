@@ -17,13 +17,13 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from memory import Memory
-from memory.errors import InvalidInput, NotFound, StoreUnavailable
-from memory.inmemory_store import InMemoryStore
-from memory.postgres_store import SCHEMA_VERSION, PostgresStore, lexeme
-from memory.records import MemoryEdge, MemoryNode
-from memory.sqlite_store import SQLiteStore
-from memory.store import tokenize
+from bendscope.memory import Memory
+from bendscope.memory.errors import InvalidInput, NotFound, StoreUnavailable
+from bendscope.memory.inmemory_store import InMemoryStore
+from bendscope.memory.postgres_store import SCHEMA_VERSION, PostgresStore, lexeme
+from bendscope.memory.records import MemoryEdge, MemoryNode
+from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.text import tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 T = "2026-11-30T10:00:00.000Z"
@@ -71,7 +71,7 @@ def test_schema_version_reopen_and_refusals(postgres, postgres_url):
 
 
 def test_a_version_1_store_is_migrated_and_keeps_its_contents(postgres_url, monkeypatch):
-    import memory.postgres_store as module
+    import bendscope.memory.postgres_store as module
 
     monkeypatch.setattr(module, "MIGRATIONS", module.MIGRATIONS[:1])
     monkeypatch.setattr(module, "SCHEMA_VERSION", 1)
@@ -214,7 +214,7 @@ def test_a_write_cannot_join_a_reading(postgres_url):
 
 
 def test_a_held_write_lock_makes_a_clear_busy_error(postgres_url, monkeypatch):
-    import memory.postgres_store as module
+    import bendscope.memory.postgres_store as module
 
     monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
     with PostgresStore(postgres_url) as store, PostgresStore(postgres_url) as other:
@@ -286,7 +286,7 @@ def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
     """The same calls on SQLite, in memory and PostgreSQL give byte-identical responses."""
     from test_memory_service import BUSINESS_TEXT, business, memory_on
 
-    from memory.tools import call, encode
+    from bendscope.memory.tools import call, encode
 
     rng = random.Random(11)
     words = ["market", "share", "revenue", "churn", "R&D", "quality", "café", "loop", "cost", "team"]
@@ -378,7 +378,9 @@ def test_a_url_libpq_would_misread_is_refused_without_showing_the_password(postg
 def test_a_store_url_of_undecodable_bytes_is_one_clear_error_from_the_cli(tmp_path):
     env = {**os.environb, b"PYTHONPATH": str(ROOT / "py").encode()}
     env[b"BENDSCOPE_MEMORY_STORE"] = b"postgresql://agent:p\xe9w@127.0.0.1:1/memory"
-    proc = subprocess.run([sys.executable, "-m", "memory", "analyze"], capture_output=True, env=env, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bendscope.memory", "analyze"], capture_output=True, env=env, timeout=60
+    )
     assert proc.returncode == 2 and b"Traceback" not in proc.stderr, proc.stderr
     assert proc.stderr.count(b"\n") == 1 and b"not a PostgreSQL URL" in proc.stderr and b"p\xe9w" not in proc.stderr
 

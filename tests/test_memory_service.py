@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kappa_helpers import BUSINESS
 
-from kappa import analyze
-from memory import InvalidInput, Memory, NotFound
-from memory.router import kappa_route, topological_order
-from memory.store import Store
-from memory.telemetry import ANALYZE, ROUTE, Aggregator, Telemetry, percentile
-from memory.tools import BY_NAME, MAX_ARGUMENTS, TOOLS, call
+from bendscope.kappa import analyze
+from bendscope.memory import InvalidInput, Memory, NotFound
+from bendscope.memory.router import kappa_route, topological_order
+from bendscope.memory.store import Store
+from bendscope.memory.telemetry import ANALYZE, ROUTE, Aggregator, Telemetry, percentile
+from bendscope.memory.tools import BY_NAME, MAX_ARGUMENTS, TOOLS, call
 
 CANONICAL_TOP = {"sccs", "dag_nodes", "routing", "max_kappa", "scc_count"}
 CANONICAL_SCC = {"id", "nodes", "kappa", "approximate", "fault_line_edges", "routing", "deliberation_budget"}
@@ -387,6 +387,10 @@ def test_analyze_topology_is_worded_as_the_spec_says():
         "query_graph",
         "delete_node",
         "delete_edge",
+        "store_many",
+        "append_observation",
+        "delete_many",
+        "list_edges",
         "get_metrics",
     ]
 

@@ -16,11 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.errors import NotFound, StoreUnavailable
-from memory.inmemory_store import InMemoryStore
-from memory.records import MemoryEdge, MemoryNode
-from memory.sqlite_store import SCHEMA_VERSION, SQLiteStore
-from memory.store import Store, fold, open_store, query_words, tokenize
+from bendscope.memory.errors import NotFound, StoreUnavailable
+from bendscope.memory.inmemory_store import InMemoryStore
+from bendscope.memory.opening import open_store
+from bendscope.memory.records import MemoryEdge, MemoryNode
+from bendscope.memory.sqlite_store import SCHEMA_VERSION, SQLiteStore
+from bendscope.memory.store import Store
+from bendscope.memory.text import fold, query_words, tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 T = "2026-11-30T10:00:00.000Z"
@@ -181,7 +183,7 @@ def test_every_backend_ranks_alike(tmp_path, postgres_url):
         "Customer retention: churn and renewals, driven by market share",
         "The company was founded in 2020",
     ]
-    from memory.postgres_store import PostgresStore
+    from bendscope.memory.postgres_store import PostgresStore
 
     stores: list[Store] = [SQLiteStore(tmp_path / "r.sqlite3"), InMemoryStore(), PostgresStore(postgres_url)]
     results, exact = [], []
@@ -201,7 +203,7 @@ def test_tokenize_matches_fts5_unicode61():
 
 
 def test_a_busy_store_says_so_instead_of_waiting_forever(tmp_path, monkeypatch):
-    import memory.sqlite_store as sqlite_store
+    import bendscope.memory.sqlite_store as sqlite_store
 
     monkeypatch.setattr(sqlite_store, "BUSY_GIVE_UP_S", 0.3)
     path = tmp_path / "busy.sqlite3"
@@ -258,8 +260,8 @@ def test_sqlite_refuses_foreign_and_newer_files(tmp_path):
 def test_store_urls(tmp_path, postgres_url, monkeypatch):
     from pg_cluster import free_port
 
-    from memory.errors import InvalidInput
-    from memory.postgres_store import PostgresStore
+    from bendscope.memory.errors import InvalidInput
+    from bendscope.memory.postgres_store import PostgresStore
 
     assert isinstance(open_store(":memory:"), InMemoryStore)
     with open_store(f"sqlite://{tmp_path}/u.sqlite3") as store:
@@ -287,6 +289,46 @@ def test_store_urls(tmp_path, postgres_url, monkeypatch):
     assert "secret" not in str(refused.value) and "postgresql://me@127.0.0.1" in str(refused.value)
     with pytest.raises(StoreUnavailable, match="does not exist"):
         open_store(postgres_url.rsplit("/", 1)[0] + "/no_such_database")
+
+
+def test_store_paths_a_newcomer_writes(tmp_path, monkeypatch):
+    """``~`` is the home folder, missing folders are made, and a place a store cannot be
+    is named with the path and what to do (issue 17)."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    with open_store("~/notes/agent/memory.sqlite3") as store:
+        assert store.path == str(tmp_path / "home" / "notes" / "agent" / "memory.sqlite3")
+    assert (tmp_path / "home" / "notes" / "agent" / "memory.sqlite3").is_file()
+    with open_store("sqlite://~/other/m.sqlite3") as store:  # (sqlite:// + ~ reads as that path)
+        assert store.path == str(tmp_path / "home" / "other" / "m.sqlite3")
+    with open_store(tmp_path / "a" / "b" / "c.sqlite3") as store:
+        assert store.counts() == (0, 0)
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("a file, not a folder")
+    with pytest.raises(StoreUnavailable, match=f"cannot make the folder {blocker}"):
+        open_store(blocker / "m.sqlite3")
+    with pytest.raises(StoreUnavailable, match="is a folder; name a file in it"):
+        open_store(tmp_path / "a")
+
+
+def test_a_read_only_store_says_which_and_what_to_do(tmp_path, monkeypatch):
+    """(As root every file is writable, so the test makes SQLite fail the way it does on a
+    read-only file and folder, and checks what the message says.)"""
+    from bendscope.memory import sqlite_store
+
+    path = tmp_path / "m.sqlite3"
+    SQLiteStore(path).close()
+
+    def refuse(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(sqlite_store.sqlite3, "connect", refuse)
+    monkeypatch.setattr(sqlite_store.os, "access", lambda p, mode: False)
+    with pytest.raises(StoreUnavailable) as caught:
+        SQLiteStore(path)
+    message = str(caught.value)
+    assert str(path) in message and "the file is read-only" in message and "copy it to a folder" in message
+    with pytest.raises(StoreUnavailable, match="is read-only, and SQLite writes its journal beside"):
+        SQLiteStore(tmp_path / "new.sqlite3")
 
 
 WRITER = ROOT / "tests" / "store_writer.py"
@@ -336,7 +378,7 @@ def test_sqlite_search_leaves_out_common_terms_when_rarer_ones_exist(tmp_path):
 
 
 def test_sqlite_migrates_an_older_store(tmp_path):
-    from memory.sqlite_store import MIGRATIONS, _statements
+    from bendscope.memory.sqlite_store import MIGRATIONS, _statements
 
     path = tmp_path / "old.sqlite3"
     conn = sqlite3.connect(path)

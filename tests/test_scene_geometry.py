@@ -23,13 +23,13 @@ import pytest
 from bend_helpers import K22, editor_with
 from kappa_helpers import BUSINESS
 
-from bend import theme
-from bend.demo import demo_document
-from bend.drawlist import DrawList, draw_list
-from bend.editor import Editor
-from bend.model import Document, Edge, EdgeProps, Node, Plane
-from bend.scene import build_scene, pulse_value
-from bend.sceneplan import ScenePlanner, positions
+from bendscope.bend import theme
+from bendscope.bend.demo import demo_document
+from bendscope.bend.drawlist import DrawList, draw_list
+from bendscope.bend.editor import Editor
+from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
+from bendscope.bend.scene import build_scene, pulse_value
+from bendscope.bend.sceneplan import ScenePlanner, positions
 
 ROOT = Path(__file__).resolve().parents[1]
 DRIVER = ROOT / "tests" / "scene_geometry.js"

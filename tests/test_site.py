@@ -21,7 +21,7 @@ def test_pyscript_config_maps_every_module_and_the_local_interpreter():
     wanted = {
         f"./{p.relative_to(ROOT).as_posix()}"
         for p in (ROOT / "py").rglob("*.py")
-        if p.name != "main.py" and p.relative_to(ROOT / "py").parts[0] not in SERVER_ONLY
+        if p.name != "main.py" and p.relative_to(ROOT / "py" / "bendscope").parts[0] not in SERVER_ONLY
     }
     assert listed == wanted
     assert all(target == source.replace("./py/", "./") for source, target in config["files"].items())
@@ -32,8 +32,8 @@ def test_the_page_never_loads_the_agent_memory():
     for package in SERVER_ONLY:
         assert f"/{package}/" not in config
     for package in ("app", "bend", "kappa"):
-        for path in (ROOT / "py" / package).rglob("*.py"):
-            assert not re.search(r"^\s*(import|from) memory\b", path.read_text(), re.M), path
+        for path in (ROOT / "py" / "bendscope" / package).rglob("*.py"):
+            assert not re.search(r"^\s*(import|from) (bendscope\.)?memory\b", path.read_text(), re.M), path
 
 
 def test_runtime_versions_are_pinned():
@@ -61,7 +61,7 @@ def test_browser_layer_never_writes_html():
 def test_only_the_browser_layer_imports_js():
     pattern = re.compile(r"^\s*(import|from) (js|pyodide|pyscript)\b", re.M)
     for package in ("kappa", "bend"):
-        for path in (ROOT / "py" / package).rglob("*.py"):
+        for path in (ROOT / "py" / "bendscope" / package).rglob("*.py"):
             assert not pattern.search(path.read_text()), path
 
 

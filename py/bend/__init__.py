@@ -1,5 +1,0 @@
-"""Bendscope editor core: model, commands, layout, formats and the scene step.
-
-Everything here is DOM-free and runs (and is tested) under CPython; only
-py/app/ touches the browser.
-"""

@@ -1,0 +1,898 @@
+"""The browser application: wires the Editor to the canvas, the DOM and the user."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+import js
+from pyodide.ffi import create_once_callable, to_js
+
+from bendscope.bend import clipboard, menus, theme
+from bendscope.bend.actions import Target
+from bendscope.bend.arrange import DIRECTIONS
+from bendscope.bend.demo import demo_document
+from bendscope.bend.dispatch import ActionManager, Outcome
+from bendscope.bend.editor import Editor
+from bendscope.bend.keys import KeyCommand, KeyEvent
+from bendscope.bend.layout import slice_budget
+from bendscope.bend.menus import MenuItem
+from bendscope.bend.model import empty_document
+from bendscope.bend.params import KNOWN, parse_params
+from bendscope.bend.scene import FROZEN_PULSE, grid_of, overlay_of, pulse_value
+from bendscope.bend.tools import PointerInput, Request, Response, Tools
+from bendscope.bend.topology import Topology
+
+from . import d3layout, dom
+from .dom import by_id, download, download_blob, js_obj, on, proxy
+from .measure import CanvasMeasure
+from .menu import Menu
+from .painter import Painter
+from .saving import SaveController
+from .widgets import Breadcrumbs, Dialog, FindBar, HelpSheet, Hud, Inspector, Legend, TextOverlay, Toast
+
+PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
+TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
+KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
+THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
+FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
+LAYOUT_PROGRESS_AFTER_MS = 800.0  # a layout still running after this shows its progress in the HUD
+FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBrains Mono'", "700 10px 'JetBrains Mono'")
+
+
+def url_params() -> dict[str, str]:
+    params = js.URLSearchParams.new(js.window.location.search)
+    return {k: str(params.get(k)) for k in KNOWN if params.has(k)}
+
+
+class App:
+    def __init__(self) -> None:
+        params = parse_params(url_params())
+        self.param_problems = params.problems
+        self.still = params.still
+        self.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+        self.measure = CanvasMeasure()
+        self._press_xy = (0.0, 0.0)  # where the last touch went down (client px): a long press opens its menu there
+        factories = {"worker": d3layout.factory, "d3": d3layout.main_thread_factory}
+        layout = factories.get(params.layout)  # None: the pure-Python layout
+        self.editor = Editor(measure=self.measure, seed=params.seed, layout=layout)
+        self.editor.exact_limit_override = params.exact_limit
+        self.actions = ActionManager(self.editor)
+        self.tools = Tools(self.editor)
+        self.editor.topology_cache.on_recompute = lambda plane, topo: js.console.debug(topo.log_line())
+        self.canvas = by_id("canvas")
+        self.painter = Painter(self.canvas)
+        self.hud = Hud()
+        self.inspector = Inspector()
+        self.crumbs = Breadcrumbs(self.go_to_plane)
+        self.legend = Legend()
+        self.toast = Toast()
+        self.dialog = Dialog()
+        self.help = HelpSheet()
+        self.find = FindBar(self.editor, self.request_frame)
+        self._empty_hint: bool | None = None
+        try:
+            self.editor.layout_frozen = js.localStorage.getItem(FREEZE_KEY) == "1"
+        except Exception:  # storage refused (private mode): the switch starts off
+            self.editor.layout_frozen = False
+        self._frozen = self.editor.layout_frozen  # written to storage only when switched
+        stored = None
+        with contextlib.suppress(Exception):
+            stored = js.localStorage.getItem(THEME_KEY)
+        prefers_dark = bool(js.window.matchMedia("(prefers-color-scheme: dark)").matches)
+        self.apply_theme(str(stored) if stored in ("light", "dark") else ("dark" if prefers_dark else "light"), False)
+        by_id("btn-freeze").setAttribute("aria-pressed", "true" if self._frozen else "false")
+        self.menu = Menu(self.activate_item)
+        self.overlay = TextOverlay(self.editor, self._text_edit_done, lambda text: self.toast.show(text, error=True))
+        self.saving = SaveController(
+            self.editor, toast=lambda text: self.toast.show(text, ms=6000), request_frame=self.request_frame
+        )
+        self.frame_pending = False
+        self.pulse_timer: Any = None
+        self.last_frame = 0.0
+        self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
+        self.frame_parts: list[tuple[float, float, float, float]] = []  # (start, layout step, scene, canvas) ms
+        self.scene_ms = 0.0
+        self._frame_proxy = proxy(self._frame)
+        self._pump_proxy = proxy(self._pump)
+        self.pump_pending = False
+        self.pump_budget = 0.0
+        self.last_paint_ms = 0.0
+        self.pulse_frames = 0  # pulse-only frames drawn from the kept image (diagnostics)
+        self.shown_topology: Topology | None = None  # what the last paint showed
+        self.paints = 0  # full paints (scene + painter)
+        self.layout_since: float | None = None  # when the current layout run started
+        self.layout_slices: list[float] = []  # ms per layout task (diagnostics)
+        self._pulse_proxy = proxy(self._pulse_tick)  # made once: proxies are never freed
+        self.fresh = params.fresh
+        self.undo_button = by_id("btn-undo")
+        self.redo_button = by_id("btn-redo")
+        self._buttons: tuple[bool, bool] | None = None
+        self.arranging = False  # an Arrange job is with the layout worker
+        self._tasks: set[Any] = set()
+
+    # ------------------------------------------------------------------ boot
+    async def start(self) -> None:
+        dom.on_error = self.report
+        for font in FONTS:
+            await js.document.fonts.load(font, "Aκ≈→")
+        self.measure.cache.clear()
+        restored = await self.saving.start()
+        doc = None if self.fresh else restored.doc
+        if doc is not None:
+            self.editor.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0)
+        else:
+            self.editor.replace_document(demo_document(), alpha=1.0)
+            self.editor.doc.settings.seed = self.editor.seed
+        self.resize()
+        if self.still:
+            self.editor.settle()
+        if doc is None:
+            self.editor.fit_view()
+        self._wire()
+        self.paint(js.performance.now())
+        by_id("loading").hidden = True
+        notes = [*self.param_problems, *([] if self.fresh else restored.notes)]
+        if notes:
+            self.toast.show(" ".join(notes), error=True, ms=8000)
+        self.request_frame()
+
+    # ------------------------------------------------------------------ frames
+    def request_frame(self) -> None:
+        self.editor.needs_paint = True
+        if not self.frame_pending:
+            self.frame_pending = True
+            js.requestAnimationFrame(self._frame_proxy)
+
+    def _schedule_pump(self, budget_ms: float) -> None:
+        if not self.pump_pending and not self.still:
+            self.pump_pending = True
+            self.pump_budget = budget_ms
+            js.setTimeout(self._pump_proxy, 0)
+
+    def _pump(self) -> None:
+        """One slice of background work as a task of its own: the κ computation first (slice
+        after slice, no frame in between: the topology on screen is only replaced when the
+        new one is complete), else the layout (one slice after each frame, sized so that
+        the slice and the next frame's paint fit the frame interval)."""
+        self.pump_pending = False
+        try:
+            editor = self.editor
+            start = js.performance.now()
+            if editor.topology_cache.pending(editor.plane):
+                if editor.compute_topology(KAPPA_SLICE_MS):
+                    self._schedule_pump(self.pump_budget)
+                else:
+                    self.request_frame()
+            elif not editor.sim().background:
+                if self.layout_since is None:
+                    self.layout_since = start
+                if not editor.tick(self.pump_budget):
+                    self.layout_since = None
+                self.layout_slices.append(js.performance.now() - start)
+                del self.layout_slices[:-600]
+                self.request_frame()
+        except Exception as exc:
+            self.report(exc)
+
+    def _frame(self, ts: float) -> None:
+        self.frame_pending = False
+        try:
+            start = js.performance.now()
+            editor = self.editor
+            background = editor.sim().background and not self.still
+            if background and editor.animating:
+                # the layout worker's latest positions (no layout work on this thread)
+                if self.layout_since is None:
+                    self.layout_since = start
+                editor.tick()
+            ticked = js.performance.now()
+            pulsing = self._pulsing()
+            paint_ms = self.last_paint_ms
+            if self.editor.needs_paint or (pulsing and not self.painter.can_repulse):
+                # layered (a copy kept for pulse-only frames) only when nothing else moves
+                self.paint(ts, layered=pulsing and not editor.animating)
+                end = js.performance.now()
+                paint_ms = self.last_paint_ms = end - ticked
+                self.frame_times.append(end - start)
+                self.frame_parts.append((start, ticked - start, self.scene_ms, paint_ms - self.scene_ms))
+                del self.frame_times[:-600]
+                del self.frame_parts[:-600]
+            elif pulsing:  # nothing changed but the pulse: redraw it over the kept frame
+                self.painter.repulse(round(pulse_value(ts), 4))
+                self.pulse_frames += 1
+            if not editor.animating:
+                self.layout_since = None  # (e.g. another plane, or a document at rest, is shown now)
+            if not self.still and (
+                (editor.animating and not background) or editor.topology_cache.pending(editor.plane)
+            ):
+                # the layout (on this thread) and κ run in their own tasks after this frame
+                self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))
+            elif self.editor.needs_paint or (background and editor.animating):
+                # the worker's next frame is painted by the next animation frame
+                self.frame_pending = True
+                js.requestAnimationFrame(self._frame_proxy)
+            elif pulsing and self.pulse_timer is None:
+                self.pulse_timer = js.setTimeout(self._pulse_proxy, PULSE_INTERVAL_MS)
+            self.saving.schedule()
+        except Exception as exc:
+            self.report(exc)
+
+    def _pulse_tick(self) -> None:
+        self.pulse_timer = None
+        if not self.frame_pending:
+            self.frame_pending = True
+            js.requestAnimationFrame(self._frame_proxy)
+
+    def _pulsing(self) -> bool:
+        """Whether pulses animate: motion allowed, κ > 0 shown, and pulsing cards in view at a
+        zoom that draws them (the last paint says; a κ > 0 topology is painted at least once)."""
+        if self.still or self.reduced_motion:
+            return False
+        shown = self.shown_topology
+        return shown is not None and shown.max_kappa > 0 and (self.paints == 0 or self.painter.pulses_in_view > 0)
+
+    def paint(self, ts: float, *, layered: bool = False) -> None:
+        """One full frame: the HUD and widgets, and the plane through the painter (the plan's
+        changed parts and the positions cross to the page's geometry; see app.painter)."""
+        editor = self.editor
+        plane = editor.plane
+        t0 = js.performance.now()
+        # a frame computes κ for a few ms at most; what is left runs in slices (see _pump)
+        topology = editor.topology() if self.still else editor.shown_topology(TOPOLOGY_FRAME_MS)
+        self.shown_topology = topology
+        # two or more nodes selected: κ of the selection (not while a band is still being drawn, and
+        # the plane's own when every node is selected)
+        everything = len(editor.selection) == len(plane.nodes)
+        brushing = self.tools.state_name == "brushing"
+        chosen = None if brushing or everything else editor.selection_topology()
+        if chosen is not None:
+            topology = chosen
+        still = self.still or self.reduced_motion
+        self.scene_ms = js.performance.now() - t0
+        self.painter.paint(
+            plane,
+            editor.card,
+            viewport=editor.viewport,
+            dpr=float(js.window.devicePixelRatio or 1),
+            grid=grid_of(plane.camera, editor.viewport),
+            doc_version=editor.version,
+            topology=topology,
+            selection=editor.selection,
+            selected_edge=editor.selected_edge,
+            dimmed=self.find.dimmed(),
+            editing=self.overlay.node_id,
+            measure=self.measure,
+            pulse=round(FROZEN_PULSE if still else pulse_value(ts), 4),
+            overlay=overlay_of(plane, self.tools.view(), plane.camera.zoom, self.measure),
+            layered=layered,
+            xy=self._shared_positions(),
+        )
+        self.scene_ms += self.painter.plan_ms
+        self.paints += 1
+        editor.needs_paint = False
+        many = len(editor.selection) > 1 and (chosen is not None or everything)
+        progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
+        self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
+        self.inspector.update(editor, topology)
+        self.crumbs.update(editor)
+        self.legend.update(editor)
+        empty = not plane.nodes
+        if empty != self._empty_hint:
+            self._empty_hint = empty
+            by_id("empty-hint").hidden = not empty
+        if editor.layout_frozen != self._frozen:
+            self._frozen = editor.layout_frozen
+            by_id("btn-freeze").setAttribute("aria-pressed", "true" if self._frozen else "false")
+            with contextlib.suppress(Exception):  # storage refused: the switch still works for this page
+                js.localStorage.setItem(FREEZE_KEY, "1" if self._frozen else "0")
+        buttons = (editor.history.can_undo, editor.history.can_redo)
+        if buttons != self._buttons:
+            self._buttons = buttons
+            self.undo_button.disabled = not buttons[0]
+            self.redo_button.disabled = not buttons[1]
+        if self.overlay.node_id is not None:
+            self.overlay.place()
+
+    def apply_theme(self, name: str, repaint: bool = True) -> None:
+        """Switch the canvas palette and the page's CSS (``data-theme`` on <html>)."""
+        theme.use(name)
+        js.document.documentElement.setAttribute("data-theme", name)
+        by_id("btn-theme").setAttribute("aria-pressed", "true" if name == "dark" else "false")
+        self.legend.invalidate()
+        self.painter.invalidate()
+        self.editor.needs_paint = True
+        if repaint:
+            self.request_frame()
+
+    def toggle_theme(self) -> None:
+        name = "light" if theme.NAME == "dark" else "dark"
+        self.apply_theme(name)
+        with contextlib.suppress(Exception):  # storage refused: the choice holds for this page
+            js.localStorage.setItem(THEME_KEY, name)
+
+    def _topology_json(self) -> str:
+        """What Export topology writes: the selection's topology with two or more nodes
+        selected, else the plane's."""
+        editor = self.editor
+        chosen = None if len(editor.selection) == len(editor.plane.nodes) else editor.selection_topology()
+        return (chosen or editor.topology()).json()
+
+    def _shared_positions(self) -> Any:
+        """The layout worker's last frame of positions, when it can be drawn as it is."""
+        sim = self.editor.sim()
+        take = getattr(sim, "positions_js", None)
+        return None if take is None else take(self.editor.version)
+
+    def _layout_progress(self) -> float | None:
+        """The layout's progress (0–1) once it has run for a while, else None."""
+        since = self.layout_since
+        if since is None or js.performance.now() - since < LAYOUT_PROGRESS_AFTER_MS:
+            return None
+        return float(getattr(self.editor.sim(), "progress", 0.0))
+
+    def resize(self, *_: Any) -> None:
+        self.editor.viewport = (float(js.window.innerWidth), float(js.window.innerHeight))
+        self.request_frame()
+
+    def report(self, exc: BaseException) -> None:
+        js.console.warn(f"Bendscope: {type(exc).__name__}: {exc}")
+        self.toast.show(f"Something went wrong: {exc}", error=True, ms=6000)
+
+    # ------------------------------------------------------------------ actions
+    def perform(
+        self, action_id: str, target: Target | None = None, args: dict | None = None, interactive: bool = True
+    ) -> Any:
+        """Run an action through the action manager, asking the user when it says so
+        (the automation API passes ``interactive=False``: a new node's text editor stays shut)."""
+        outcome = self.actions.request(action_id, target, args)
+        return self._follow(outcome, interactive)
+
+    def _follow(self, outcome: Outcome, interactive: bool = True) -> Any:
+        if outcome.kind == "edit-text" and outcome.target.node_id is not None:
+            self.start_text_edit(outcome.target.node_id)
+        elif outcome.kind == "confirm":
+            self.dialog.confirm(outcome.message, lambda ok: self._resume(outcome, ok), ok_label=outcome.ok_label)
+        elif outcome.kind == "prompt":
+            self.dialog.prompt(outcome.message, outcome.initial, lambda text: self._resume(outcome, text))
+        elif outcome.kind == "show" and outcome.message == "help":
+            self.help.show()
+        elif outcome.kind == "show" and outcome.message == "find":
+            self.find.show()
+        elif outcome.kind == "job" and outcome.message == "arrange":
+            if self.arranging:
+                self.toast.show("Arranging already…")
+            else:
+                self.arranging = True  # at once: the HUD and the automation API see it now
+                self._spawn(self.arrange(str(outcome.args["direction"])))
+        elif outcome.kind == "refused":
+            self.toast.show(outcome.message, error=True)
+        elif outcome.kind == "done":
+            if outcome.edit_node is not None and interactive:
+                self.start_text_edit(outcome.edit_node, fresh=True)
+            self.request_frame()
+            return outcome.result
+        return None
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)  # keep a reference until it finishes
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task: Any) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            self.report(task.exception())
+
+    async def arrange(self, direction: str) -> None:
+        """Arrange the plane in layers (bend.arrange): the job goes to the layout worker, the
+        cards move, pinned, as one undoable step when it comes back — unless the document
+        changed meanwhile (then nothing moves and the toast says so)."""
+        editor = self.editor
+        plane, version = editor.plane, editor.version
+        self.arranging = True
+        self.request_frame()
+        try:
+            job = editor.arrange_job(direction)
+            message = job.as_message()
+            message["sizes"] = list(job.sizes)
+            result = await js.window.bendscopeLayoutHost.arrange(js_obj(message))
+            xy = result.xy.to_py().tolist()
+        except Exception as exc:  # the worker refused or failed: nothing moved
+            self.toast.show(f"Arrange failed: {exc}", error=True)
+            return
+        finally:
+            self.arranging = False
+            self.request_frame()
+        if editor.plane is not plane or editor.version != version:
+            self.toast.show("The graph changed while it was being arranged; nothing was moved. Arrange again.")
+            return
+        try:
+            editor.apply_arrangement(job, xy)
+        except ValueError as exc:
+            self.toast.show(str(exc), error=True)
+            return
+        self.toast.show(f"{DIRECTIONS[direction]}: {len(job.ids):,} cards pinned in layers. Undo puts them back.")
+        self.request_frame()
+
+    def _resume(self, outcome: Outcome, answer: Any) -> None:
+        args = outcome.resume(answer)
+        if args is not None:
+            self.perform(outcome.action_id, outcome.target, args)
+
+    def start_text_edit(self, node_id: str, fresh: bool = False) -> None:
+        self.tools.begin_text_edit(node_id, fresh)
+        self.overlay.start(node_id)
+        self.request_frame()
+
+    def _text_edit_done(self, cancelled: bool) -> None:
+        self.tools.end_text_edit(cancelled)
+        self.request_frame()
+
+    def activate_item(self, item: MenuItem) -> None:
+        if item.action_id is None:
+            return
+        self.perform(item.action_id, self._menu_target, dict(item.args))
+
+    def open_menu(self, kind: str, sx: float, sy: float, node_id: str | None = None, edge_id: str | None = None):
+        editor = self.editor
+        if kind == "node":
+            items = menus.node_menu(editor, node_id)
+            self._menu_target = Target(node_id=node_id)
+            label = "Node menu"
+        elif kind == "edge":
+            items = menus.edge_menu(editor, edge_id)
+            self._menu_target = Target(edge_id=edge_id)
+            label = "Edge menu"
+        else:
+            wx, wy = editor.screen_to_world(sx, sy)
+            items = menus.background_menu(editor, wx, wy)
+            self._menu_target = Target(x=wx, y=wy)
+            label = "Canvas menu"
+        self.menu.show(items, sx, sy, label)
+
+    def open_submenu_for(self, node_id: str, item_id: str) -> None:
+        """Keyboard shortcut: open the node menu with one submenu expanded (C → Connect to…)."""
+        x, y = self.editor.screen_position(node_id) or (100, 100)
+        self.open_menu("node", x, y, node_id=node_id)
+        _, items, _elements = self.menu.levels[0]
+        for i, item in enumerate(items):
+            if item.item_id == item_id:
+                self.menu._open_submenu(0, i, focus=True)
+
+    def go_to_plane(self, plane_id: str) -> None:
+        self.overlay.commit()
+        self.editor.go_to_plane(plane_id)
+        self.request_frame()
+
+    # ------------------------------------------------------------------ input
+    def _wire(self) -> None:
+        c = self.canvas
+        on(js.window, "resize", self.resize)
+        on(c, "pointerdown", self._pointer_down)
+        on(c, "pointermove", self._pointer_move)
+        on(c, "pointerup", self._pointer_up)
+        on(c, "pointercancel", self._pointer_cancel)
+        on(c, "dblclick", self._dblclick)
+        on(c, "pointerleave", lambda e: self._apply(self.tools.leave(), e))
+        on(c, "wheel", self._wheel, passive=False)
+        on(c, "contextmenu", self._contextmenu)
+        on(js.window, "keydown", self._keydown)
+        on(js.document, "copy", lambda e: self._clipboard(e, cut=False))
+        on(js.document, "cut", lambda e: self._clipboard(e, cut=True))
+        on(js.document, "paste", self._paste)
+        on(js.window, "pagehide", self.saving.flush)
+        on(js.document, "visibilitychange", lambda e: js.document.hidden and self.saving.flush())
+        on(by_id("btn-undo"), "click", lambda e: self.perform("undo"))
+        on(by_id("btn-redo"), "click", lambda e: self.perform("redo"))
+        on(by_id("btn-fit"), "click", lambda e: self.perform("fit-view"))
+        on(by_id("btn-freeze"), "click", lambda e: self.perform("freeze-layout"))
+        on(by_id("btn-arrange"), "click", lambda e: self.perform("arrange-lr"))
+        on(by_id("btn-help"), "click", lambda e: self.perform("help"))
+        on(by_id("btn-theme"), "click", lambda e: self.toggle_theme())
+        on(
+            by_id("btn-new"),
+            "click",
+            lambda e: self._replace_with(empty_document(), "Start an empty graph?", "New graph"),
+        )
+        on(
+            by_id("btn-demo"),
+            "click",
+            lambda e: self._replace_with(demo_document(), "Replace the graph with the demo?", "Demo graph"),
+        )
+        on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
+        on(by_id("file-input"), "change", self._import_file)
+        on(by_id("btn-export"), "click", lambda e: download("bendscope.json", self.editor.export()))
+        on(by_id("btn-topology"), "click", lambda e: download("topology.json", self._topology_json()))
+        on(by_id("btn-png"), "click", self._export_png)
+
+    def _xy(self, event: Any) -> tuple[float, float]:
+        rect = self.canvas.getBoundingClientRect()
+        return float(event.clientX - rect.left), float(event.clientY - rect.top)
+
+    def _pointer(self, kind: str, event: Any) -> PointerInput:
+        x, y = self._xy(event)
+        return PointerInput(
+            kind,
+            int(event.pointerId),
+            x,
+            y,
+            int(event.button),
+            str(event.pointerType or "mouse"),
+            bool(event.shiftKey),
+            bool(event.ctrlKey or event.metaKey),
+            bool(event.altKey),
+        )
+
+    def _apply(self, response: Response, event: Any) -> None:
+        if response.commit_text:
+            self.overlay.commit()
+        if response.capture:
+            self.canvas.setPointerCapture(event.pointerId)
+        if response.cursor is not None:
+            classes = self.canvas.classList
+            for name in ("over-node", "panning", "dragging", "connecting"):
+                classes.toggle(name, name == response.cursor)
+        if response.long_press > 0:
+            pointer_id = int(event.pointerId)
+            self._press_xy = (float(event.clientX), float(event.clientY))
+            js.setTimeout(create_once_callable(lambda: self._long_press(pointer_id)), response.long_press)
+        if response.repaint:
+            self.request_frame()
+
+    def _long_press(self, pointer_id: int) -> None:
+        """A finger held still: the context menu of what is under it (touch users' right-click)."""
+        try:
+            request = self.tools.long_press(pointer_id)
+            if request is None:
+                return
+            self.editor.needs_paint = True
+            x, y = self._press_xy
+            if request.kind == "menu":
+                self.open_menu(request.menu, x, y, node_id=request.target.node_id, edge_id=request.target.edge_id)
+            self.request_frame()
+        except Exception as exc:  # a timer callback: report, never crash the page
+            self.report(exc)
+
+    def _pointer_down(self, event: Any) -> None:
+        self.canvas.focus()
+        self._apply(self.tools.pointer(self._pointer("down", event)), event)
+
+    def _pointer_move(self, event: Any) -> None:
+        self._apply(self.tools.pointer(self._pointer("move", event)), event)
+
+    def _pointer_up(self, event: Any) -> None:
+        self._apply(self.tools.pointer(self._pointer("up", event)), event)
+
+    def _pointer_cancel(self, event: Any) -> None:
+        self._apply(self.tools.pointer(self._pointer("cancel", event)), event)
+
+    def _dblclick(self, event: Any) -> None:
+        self._carry_out(self.tools.double_click(*self._xy(event)), event)
+
+    def _wheel(self, event: Any) -> None:
+        event.preventDefault()
+        x, y = self._xy(event)
+        self._apply(self.tools.wheel(x, y, float(event.deltaY), int(event.deltaMode)), event)
+
+    def _contextmenu(self, event: Any) -> None:
+        event.preventDefault()
+        self.overlay.commit()
+        self._carry_out(self.tools.context_menu(*self._xy(event)), event)
+
+    def _carry_out(self, request: Request, event: Any) -> None:
+        target = request.target
+        if request.kind == "edit-text" and target.node_id is not None:
+            self.start_text_edit(target.node_id, fresh=request.fresh)
+        elif request.kind == "action":
+            self.perform(request.action_id, target)
+        elif request.kind == "menu":
+            x, y = float(event.clientX), float(event.clientY)
+            self.open_menu(request.menu, x, y, node_id=target.node_id, edge_id=target.edge_id)
+        self.request_frame()
+
+    def _in_field(self, event: Any) -> bool:
+        """Whether a clipboard event belongs to a text field or a dialog (their own copy/paste)."""
+        tag = str(getattr(event.target, "tagName", "") or "").lower()
+        busy = self.menu.open or self.dialog.open or self.help.open or self.overlay.node_id is not None
+        busy = busy or self.tools.state_name != "idle"  # never cut or paste in the middle of a gesture
+        return busy or tag in ("input", "textarea") or bool(getattr(event.target, "isContentEditable", False))
+
+    def _clipboard(self, event: Any, cut: bool) -> None:
+        """Copy / cut the selected nodes (with the edges among them) as a fragment: plain
+        JSON text on the system clipboard, so pasting works in another tab too."""
+        if self._in_field(event) or not self.editor.selection:
+            return
+        event.preventDefault()
+        event.clipboardData.setData("text/plain", clipboard.copy_fragment(self.editor, list(self.editor.selection)))
+        if cut:
+            self.perform("delete-selection")
+        self.request_frame()
+
+    def _paste(self, event: Any) -> None:
+        if self._in_field(event):
+            return
+        event.preventDefault()
+        text = str(event.clipboardData.getData("text/plain") or "")
+        try:
+            clipboard.paste(self.editor, text, self.tools.paste_point())
+        except ValueError as exc:  # a damaged fragment or over the limits: nothing changed
+            self.toast.show(str(exc), error=True)
+        self.request_frame()
+
+    def _keydown(self, event: Any) -> None:
+        if self.menu.open or self.dialog.open or self.help.open or self.overlay.node_id is not None:
+            return
+        tag = str(getattr(event.target, "tagName", "") or "").lower()
+        field = tag in ("input", "textarea", "select") or bool(getattr(event.target, "isContentEditable", False))
+        where = "field" if field else ("button" if tag == "button" else "canvas")
+        key = KeyEvent(
+            str(event.key), bool(event.ctrlKey or event.metaKey), bool(event.altKey), bool(event.shiftKey), where
+        )
+        command = self.tools.key(key)
+        if command is None:
+            return
+        event.preventDefault()
+        self._run_key(command)
+
+    def _run_key(self, command: KeyCommand) -> None:
+        target = command.target
+        if command.kind == "action":
+            self.perform(command.action_id, target)
+        elif command.kind == "submenu" and target.node_id is not None:
+            self.open_submenu_for(target.node_id, command.action_id)
+        elif command.kind == "menu":
+            w, h = self.editor.viewport
+            if target.node_id is not None:
+                x, y = self.editor.screen_position(target.node_id) or (w / 2, h / 2)
+                self.open_menu("node", x, y, node_id=target.node_id)
+            elif target.edge_id is not None:
+                self.open_menu("edge", w / 2, h / 2, edge_id=target.edge_id)
+            else:
+                self.open_menu("background", w / 2, h / 2)
+        self.request_frame()
+
+    # ------------------------------------------------------------------ files
+    def _replace_with(self, doc: Any, question: str, label: str) -> None:
+        def go(ok: bool) -> None:
+            if ok:
+                error = self.editor.load(_serialize(doc), label=label)
+                if error:
+                    self.toast.show(error, error=True)
+                self.editor.fit_view()
+                self.request_frame()
+
+        self.dialog.confirm(question + " (Undo brings the current graph back.)", go, ok_label="Replace")
+
+    async def _import_file(self, event: Any) -> None:
+        files = event.target.files
+        if not files or files.length == 0:
+            return
+        file = files.item(0)
+        event.target.value = ""
+        if file.size > 10 * 1024 * 1024:
+            self.toast.show(f"Import refused: the file is {file.size / 1e6:.1f} MB; the limit is 10 MB.", error=True)
+            return
+        text = await file.text()
+        error = self.editor.load(str(text))
+        if error:
+            self.toast.show(f"Import refused: {error}", error=True, ms=8000)
+        else:
+            self.editor.fit_view()
+            self.toast.show(f"Imported {file.name}.")
+        self.request_frame()
+
+    def _export_png(self, event: Any) -> None:
+        def done(blob: Any) -> None:
+            if blob:
+                download_blob("bendscope.png", blob)
+
+        self.canvas.toBlob(create_once_callable(done), "image/png")
+
+    # ------------------------------------------------------------------ automation API
+    def install_api(self) -> None:
+        from pyodide.ffi import jsnull
+
+        def load(text: Any) -> Any:
+            error = self.editor.load(str(text), label=None)
+            if error is None:
+                if self.still:
+                    self.editor.settle()
+                self.request_frame()
+                return jsnull
+            return error
+
+        def settle() -> int:
+            steps = self.editor.settle()
+            self.paint(js.performance.now())
+            return steps
+
+        def stats() -> Any:
+            return js_obj(self.editor.stats())
+
+        def screen_position(node_id: Any) -> Any:
+            pos = self.editor.screen_position(str(node_id))
+            return jsnull if pos is None else to_js(pos)
+
+        def action(action_id: Any, target: Any = None, args: Any = None) -> Any:
+            t = target.to_py() if hasattr(target, "to_py") else (target or {})
+            a = args.to_py() if hasattr(args, "to_py") else (args or {})
+            result = self.perform(
+                str(action_id),
+                Target(t.get("node_id"), t.get("edge_id"), float(t.get("x", 0.0)), float(t.get("y", 0.0))),
+                a,
+                interactive=False,
+            )
+            self.paint(js.performance.now())
+            return jsnull if result is None or (isinstance(result, bool) and not result) else str(result)
+
+        def select(node_id: Any) -> None:
+            self.editor.select([str(node_id)])
+            paint_now()
+
+        def frame_times() -> Any:
+            return to_js(list(self.frame_times))
+
+        def layout_state() -> Any:
+            editor = self.editor
+            sim = editor.sim()
+            return js_obj(
+                {
+                    "active": editor.animating,  # frozen: not moving, whatever the engine's alpha
+                    "arranging": self.arranging,
+                    "alpha": sim.alpha,
+                    "engine": type(sim).__name__,
+                    "overlaps": getattr(sim, "overlaps", -1),
+                    "frames": getattr(sim, "frames", 0),
+                    "ticks": getattr(sim, "ticks", 0),
+                    "slices": list(self.layout_slices[-600:]),
+                }
+            )
+
+        def profile_paint(repeats: Any = 20) -> Any:
+            """Median ms over ``repeats`` full paints of: ``scene`` (Python: topology lookup, the
+            plan's changed parts, the positions), ``canvas`` (the rest of the paint: the page's
+            geometry, the canvas calls, the widgets) and ``raster`` (the canvas's own drawing,
+            forced by reading one pixel right after; the browser does it at the end of a frame)."""
+            parts: list[tuple[float, float, float]] = []
+            ctx = self.canvas.getContext("2d")
+            for _ in range(int(repeats)):
+                t0 = js.performance.now()
+                self.paint(t0)
+                t1 = js.performance.now()
+                ctx.getImageData(0, 0, 1, 1)
+                t2 = js.performance.now()
+                parts.append((self.scene_ms, t1 - t0 - self.scene_ms, t2 - t1))
+            return js_obj(
+                {k: sorted(p[i] for p in parts)[len(parts) // 2] for i, k in enumerate(("scene", "canvas", "raster"))}
+            )
+
+        def frame_parts() -> Any:
+            return to_js([list(p) for p in self.frame_parts])
+
+        def interaction() -> str:
+            view = self.tools.view()
+            link = view.link
+            drawn = None if link is None else {"source": link.source, "target": link.target, "label": link.label}
+            return json.dumps(
+                {
+                    "state": self.tools.state_name,
+                    "handle": view.handle,
+                    "brush": view.brush,
+                    "link": drawn,
+                    "selection": list(self.editor.selection),
+                }
+            )
+
+        def topology_state() -> Any:
+            editor = self.editor
+            shown = self.shown_topology
+            return js_obj(
+                {
+                    "pending": editor.topology_cache.pending(editor.plane),
+                    "slices": 0 if shown is None else shown.slices,
+                    "duration_ms": 0.0 if shown is None else shown.duration_ms,
+                }
+            )
+
+        def render_counts() -> Any:
+            return js_obj({"paints": self.paints, "pulse_frames": self.pulse_frames})
+
+        def paint_now() -> None:
+            self.paint(js.performance.now())
+
+        async def check_wheel(url: Any) -> str:
+            return await wheel_check(str(url), self.editor)
+
+        async def save_now() -> bool:
+            saved = await self.saving.save_now()
+            self.saving.update_banner()
+            return saved
+
+        async def saved_copies() -> str:
+            saver = self.saving.saver
+            copies = [] if saver is None else await saver.copies()
+            return json.dumps([{"key": c.key, "reason": c.reason, "size": c.size} for c in copies])
+
+        api = js.Object.new()
+        api.ready = False
+        for name, fn in {
+            "load": load,
+            "export": lambda: self.editor.export(),
+            "topology": lambda: self.editor.topology().json(),
+            "settle": settle,
+            "stats": stats,
+            "screen_position": screen_position,
+            "action": action,
+            "undo": lambda: action("undo"),
+            "redo": lambda: action("redo"),
+            "select": select,
+            "frame_times": frame_times,
+            "layout_state": layout_state,
+            "layout_active": lambda: self.editor.animating,
+            "render_counts": render_counts,
+            "topology_state": topology_state,
+            "interaction": interaction,
+            "frame_parts": frame_parts,
+            "profile_paint": profile_paint,
+            "paint": paint_now,
+            "check_wheel": check_wheel,
+            "save_status": lambda: json.dumps(self.saving.status()),
+            "save_now": save_now,
+            "saved_copies": saved_copies,
+        }.items():
+            setattr(api, name, proxy(fn))
+        js.window.bendscope = api
+
+    def mark_ready(self) -> None:
+        js.window.bendscope.ready = True
+
+
+async def wheel_check(url: str, editor: Editor) -> str:
+    """Install the kappa wheel at ``url`` with micropip and compare its ``analyze`` with
+    the [files] copy on the active plane. Returns JSON {same, wheel_file, files_file}."""
+    import importlib
+    import json
+    import sys
+
+    import pyodide_js
+
+    from bendscope.bend.topology import plane_graph
+
+    await pyodide_js.loadPackage("micropip")
+    import micropip
+
+    await micropip.install(url)
+    files_copy = sys.modules["bendscope.kappa"]
+    saved_modules = {k: v for k, v in sys.modules.items() if k == "bendscope" or k.startswith("bendscope.")}
+    saved_path = list(sys.path)
+    nodes, edges = plane_graph(editor.plane)
+    try:
+        for name in saved_modules:
+            del sys.modules[name]
+        sys.path[:] = [p for p in sys.path if "site-packages" in p or p.endswith(".zip") or "lib/python" in p]
+        wheel_copy = importlib.import_module("bendscope.kappa")
+        from_wheel = wheel_copy.analyze(nodes, edges)
+        wheel_file = wheel_copy.__file__
+    finally:
+        for name in [k for k in sys.modules if k == "bendscope" or k.startswith("bendscope.")]:
+            del sys.modules[name]
+        sys.modules.update(saved_modules)
+        sys.path[:] = saved_path
+    from_files = files_copy.analyze(nodes, edges)
+    return json.dumps(
+        {
+            "same": from_wheel == from_files,
+            "wheel_file": wheel_file,
+            "files_file": files_copy.__file__,
+            "result": from_wheel,
+        }
+    )
+
+
+def _serialize(doc: Any) -> str:
+    from bendscope.bend.document import serialize_document
+
+    return serialize_document(doc)

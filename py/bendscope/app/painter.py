@@ -1,0 +1,251 @@
+"""Canvas painter: the scene plan (bend.sceneplan) kept up to date in the page's JS, each
+frame's geometry and drawing done there from the frame's positions (static/scene.js), and
+the gesture overlay drawn here.
+
+Per frame Python hands over one Float64Array of positions and the camera; the plan's parts
+(cards' art, edges, halos, flags) cross only when what they depend on changed. The
+geometry culls to the view and picks a level of detail by zoom, so a frame's cost grows
+with what is visible. The camera and devicePixelRatio are one setTransform.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import js
+from pyodide.ffi import to_js
+
+from bendscope.bend import theme
+from bendscope.bend.model import Node, Plane
+from bendscope.bend.scene import Grid, Overlay, Pill
+from bendscope.bend.sceneplan import ScenePlanner, positions
+from bendscope.bend.textlayout import CardLayout, Measure
+from bendscope.bend.topology import Topology
+
+from .dom import js_obj
+
+
+def floats(values: list[float]) -> Any:
+    """A Python list of floats as a JS Float64Array: one buffer copy, not one
+    conversion per element."""
+    return to_js(array("d", values))
+
+
+def _arg(value: Any) -> Any:
+    """A plan call's argument as the page's JS takes it (arrays and bytes as typed arrays)."""
+    if isinstance(value, (array, bytes)):
+        return to_js(value)
+    if isinstance(value, dict):
+        return js_obj({k: _arg(v) for k, v in value.items()})
+    if isinstance(value, list) and value and isinstance(value[0], dict):
+        return to_js([_arg(v) for v in value])
+    return to_js(value) if isinstance(value, list) else value
+
+
+class Painter:
+    def __init__(self, canvas: Any) -> None:
+        self.canvas = canvas
+        self.ctx = canvas.getContext("2d")
+        self._pattern: Any = None
+        self._pattern_key: tuple | None = None
+        self._size = (0, 0, 0.0)
+        self.scene = js.window.bendscopeScene
+        self.paths = self.scene.paths
+        self.plan = self.scene.createPlan()
+        self.planner = ScenePlanner()
+        self._base: Any = None  # the last frame without pulses, when they animate
+        self._pulse: tuple[Any, Any, float] | None = None  # transform, pulsing card rects, corner radius
+        self.pulses_in_view = 0  # pulsing cards the last paint drew (0: nothing to animate)
+        self.cards_drawn = 0
+        self.plan_ms = 0.0  # the last paint's time in Python (plan updates, positions)
+
+    def resize(self, width: float, height: float, dpr: float) -> None:
+        key = (int(width), int(height), dpr)
+        if key == self._size:
+            return
+        self._size = key
+        self.canvas.width = max(1, round(width * dpr))
+        self.canvas.height = max(1, round(height * dpr))
+        self.canvas.style.width = f"{int(width)}px"
+        self.canvas.style.height = f"{int(height)}px"
+
+    def invalidate(self) -> None:
+        """Forget what depends on the theme's colours (the grid tile; the plan's styles follow
+        the theme by themselves)."""
+        self._pattern_key = None
+
+    def _grid_pattern(self, dpr: float, spacing: float) -> Any:
+        """The dot grid's tile, made at the zoomed spacing in whole device pixels: a pattern
+        scaled (or shifted by a fraction of a pixel) is resampled on every fill, which cost the
+        software rasteriser ~5 ms a frame where the whole-pixel tile costs under 1 ms."""
+        size = max(2, round(spacing * dpr))
+        key = (dpr, size, theme.GRID_DOT)
+        if self._pattern_key != key:
+            tile = js.document.createElement("canvas")
+            tile.width = tile.height = size
+            tctx = tile.getContext("2d")
+            tctx.fillStyle = theme.GRID_DOT
+            r = max(1, round(dpr))
+            tctx.fillRect(size // 2 - r // 2, size // 2 - r // 2, r, r)
+            self._pattern = self.ctx.createPattern(tile, "repeat")
+            self._pattern_key = key
+        return self._pattern
+
+    def paint(
+        self,
+        plane: Plane,
+        card_of: Callable[[Node], CardLayout],
+        *,
+        viewport: tuple[float, float],
+        dpr: float,
+        grid: Grid,
+        doc_version: int,
+        topology: Topology | None,
+        selection: Iterable[str],
+        selected_edge: str | None,
+        dimmed: Iterable[str],
+        editing: str | None,
+        measure: Measure,
+        pulse: float,
+        overlay: Overlay,
+        layered: bool = False,
+        xy: Any = None,
+    ) -> None:
+        """Draw ``plane`` at its camera. ``layered`` (pulses animate, nothing else moves): the
+        pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
+        redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
+        Float64Array when the layout worker's frame already holds them (else read from the plane)."""
+        t0 = js.performance.now()
+        self._pulse = None
+        for name, args in self.planner.update(
+            plane,
+            card_of,
+            doc_version=doc_version,
+            topology=topology,
+            selection=selection,
+            selected_edge=selected_edge,
+            dimmed=dimmed,
+            editing=editing,
+            measure=measure,
+            viewport=viewport,
+        ):
+            getattr(self.scene, name)(self.plan, *(_arg(a) for a in args))
+        if xy is None:
+            xy = to_js(positions(plane))
+        self.plan_ms = js.performance.now() - t0
+        ctx = self.ctx
+        w, h = viewport
+        self.resize(w, h, dpr)
+        ctx.setTransform(1, 0, 0, 1, 0, 0)
+        ctx.setLineDash(js_obj([]))
+        ctx.globalAlpha = 1
+        ctx.fillStyle = theme.BACKGROUND
+        ctx.fillRect(0, 0, w * dpr, h * dpr)
+        # dot grid: a tile of the zoomed spacing, shifted by whole device pixels
+        pattern = self._grid_pattern(dpr, grid.spacing)
+        pattern.setTransform(
+            js.DOMMatrix.new(js_obj([1, 0, 0, 1, round(grid.offset_x * dpr), round(grid.offset_y * dpr)]))
+        )
+        ctx.fillStyle = pattern
+        ctx.fillRect(0, 0, w * dpr, h * dpr)
+        cam = plane.camera
+        view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse}
+        geometry = self.scene.geometry(self.plan, xy, js_obj(view))
+        env = {**view, "dpr": dpr, "background": theme.BACKGROUND, "layered": layered}
+        env_js = js_obj(env)
+        env_js.pattern = pattern
+        env_js.skip = getattr(js.window, "__skip", None)  # (diagnostics: bench/bench_large.py)
+        drawn = self.scene.draw(ctx, self.plan, geometry, env_js)
+        self.cards_drawn = int(drawn.cards)
+        self.pulses_in_view = int(drawn.pulses)
+        self._overlay(overlay, cam.zoom)
+        if layered:
+            base = self._base_canvas()
+            bctx = base.getContext("2d")
+            bctx.setTransform(1, 0, 0, 1, 0, 0)
+            bctx.clearRect(0, 0, base.width, base.height)
+            bctx.drawImage(self.canvas, 0, 0)
+            self._pulse = (drawn.transform, drawn.pulseRects, float(drawn.pulseRadius))
+            self.scene.repulse(
+                ctx, self.plan, drawn.transform, drawn.pulseRects, float(drawn.pulseAlpha), float(drawn.pulseRadius)
+            )
+
+    def _base_canvas(self) -> Any:
+        """The copy of the last frame without pulses (same size as the canvas)."""
+        base = self._base
+        if base is None:
+            base = self._base = js.document.createElement("canvas")
+        if base.width != self.canvas.width or base.height != self.canvas.height:
+            base.width, base.height = self.canvas.width, self.canvas.height
+        return base
+
+    @property
+    def can_repulse(self) -> bool:
+        """Whether the last paint kept a pulse-free copy to redraw pulses on."""
+        return self._pulse is not None
+
+    def repulse(self, alpha: float) -> None:
+        """A pulse-only frame: the kept copy, then the pulsing borders at ``alpha``. O(pixels + pulsing cards)."""
+        if self._pulse is None or self._base is None:
+            return
+        ctx = self.ctx
+        ctx.setTransform(1, 0, 0, 1, 0, 0)
+        ctx.globalCompositeOperation = "copy"
+        ctx.drawImage(self._base, 0, 0)
+        ctx.globalCompositeOperation = "source-over"
+        transform, rects, radius = self._pulse
+        self.scene.repulse(ctx, self.plan, transform, rects, alpha, radius)
+
+    def _overlay(self, ov: Overlay, zoom: float) -> None:
+        """The gesture's marks: rubber band, dragged connection, target ring, handle, κ pill."""
+        ctx = self.ctx
+        if ov.brush is not None:
+            ctx.fillStyle = theme.BRUSH_FILL
+            ctx.fillRect(*ov.brush)
+            ctx.strokeStyle = theme.BRUSH_STROKE
+            ctx.lineWidth = 1.5 / zoom
+            ctx.strokeRect(*ov.brush)
+        if ov.link is not None:
+            ctx.strokeStyle = ov.link_color
+            ctx.lineWidth = 2 / zoom
+            ctx.setLineDash(js_obj([6 / zoom, 4 / zoom]))
+            ctx.beginPath()
+            ctx.moveTo(ov.link[0], ov.link[1])
+            ctx.lineTo(ov.link[2], ov.link[3])
+            ctx.stroke()
+            ctx.setLineDash(js_obj([]))
+        if ov.ring is not None:
+            ctx.strokeStyle = ov.link_color
+            ctx.lineWidth = 2.5 / zoom
+            ctx.stroke(self.paths.rects(floats(list(ov.ring)), theme.CARD_RADIUS + 4 / zoom))
+        if ov.handle is not None:
+            x, y, r = ov.handle
+            ctx.beginPath()
+            ctx.arc(x, y, r, 0, 2 * math.pi)
+            ctx.fillStyle = theme.HANDLE_FILL
+            ctx.fill()
+            ctx.strokeStyle = theme.SELECTION
+            ctx.lineWidth = 2 / zoom
+            ctx.stroke()
+        if ov.label is not None:
+            self._pill(ov.label)
+
+    def _pill(self, p: Pill) -> None:
+        ctx = self.ctx
+        path = self.paths.rects(floats([p.x - p.width / 2, p.y - p.height / 2, p.width, p.height]), 999.0)
+        ctx.fillStyle = p.fill
+        ctx.fill(path)
+        if p.border:
+            ctx.strokeStyle = p.border
+            ctx.lineWidth = 1
+            ctx.stroke(path)
+        ctx.textAlign = "center"
+        ctx.textBaseline = "middle"
+        ctx.font = p.font
+        ctx.fillStyle = p.color
+        ctx.fillText(p.text, p.x, p.y + 0.5)
+        ctx.textAlign = "left"
+        ctx.textBaseline = "alphabetic"

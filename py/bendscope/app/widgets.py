@@ -1,0 +1,477 @@
+"""HUD pills, inspector, breadcrumbs, legend, toolbar state, toast, dialogs, text overlay."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import js
+
+from bendscope.bend import kappa_ui, shortcuts, theme
+from bendscope.bend.editor import Editor, zoom_text
+from bendscope.bend.find import Finder
+from bendscope.bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
+from bendscope.bend.topology import Topology
+
+from .dom import by_id, clear, el, is_null, on, proxy
+
+
+class Hud:
+    """Bottom-left status pills; DOM is touched only when a value changes."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, str] = {}
+        self.mode = by_id("hud-mode")
+
+    def _set(self, key: str, text: str) -> None:
+        if self._last.get(key) != text:
+            self._last[key] = text
+            by_id(f"hud-{key}").textContent = text
+
+    def update(
+        self, editor: Editor, topo: Topology, layout_progress: float | str | None = None, selected: int = 0
+    ) -> None:
+        """``topo`` is the topology the frame shows; while a newer one is computed
+        (``topo.pending``) the κ and SCC pills say so. ``selected`` > 0: ``topo`` is the
+        topology of that many selected nodes, and a pill says so."""
+        s = editor.stats()
+        chosen = by_id("hud-selection")
+        if selected:
+            self._set("selection", f"selection: {selected} nodes")
+            chosen.hidden = False
+        else:
+            chosen.hidden = True
+        pill = by_id("hud-layout")
+        if layout_progress is None:
+            pill.hidden = True
+        else:  # the layout's progress, or what the layout worker is doing ("arranging…")
+            text = layout_progress if isinstance(layout_progress, str) else f"layout {round(layout_progress * 100)}%"
+            self._set("layout", text)
+            pill.hidden = False
+        self._set("nodes", f"nodes: {s['nodes']}")
+        self._set("edges", f"edges: {s['edges']}")
+        self._set("depth", f"depth: {s['depth']}")
+        self._set("zoom", f"zoom: {zoom_text(s['zoom'])}")
+        if topo.pending:
+            self._set("kappa", "κ: computing…")
+            self._set("sccs", "SCCs: …")
+        else:
+            self._set("kappa", f"κ: {topo.max_kappa}")
+            self._set("sccs", f"SCCs: {topo.scc_count}")
+        mode = "…" if topo.pending else "DELIBERATION" if topo.max_kappa > 0 else "RETRIEVAL"
+        if self._last.get("mode") != f"mode: {mode}":
+            self._set("mode", f"mode: {mode}")
+            self.mode.className = "pill mode" if topo.pending else f"pill mode {mode.lower()}"
+
+
+class Inspector:
+    """Top-right panel describing the selected node or edge (κ membership included)."""
+
+    def __init__(self) -> None:
+        self.box = by_id("inspector")
+        self._key: tuple | None = None
+
+    def update(self, editor: Editor, topo: Topology) -> None:
+        plane = editor.plane
+        if editor.selected_edge and editor.selected_edge in plane.edges:
+            e = plane.edges[editor.selected_edge]
+            fault = e.id in topo.fault_edges and not topo.pending
+            key = ("edge", e.id, e.a, e.b, e.props.kind, e.props.strength, e.props.label, fault)
+            rows = [
+                (f"{kappa_ui.display_name(editor, e.a)} → {kappa_ui.display_name(editor, e.b)}", "title"),
+                (f"kind: {e.props.kind} · strength {e.props.strength}", "row"),
+            ]
+            if e.props.label:
+                rows.append((f"label: {e.props.label}", "row"))
+            if fault:
+                rows.append(("fault line", "row kappa"))
+        elif len(editor.selection) > 1:
+            key = ("selection", len(editor.selection), topo.max_kappa, topo.scc_count, topo.result["routing"])
+            sign = "≈" if any(s["approximate"] for s in topo.result["sccs"]) else "="
+            rows = [
+                (f"{len(editor.selection)} nodes selected", "title"),
+                (f"κ of the selection{sign}{topo.max_kappa} · SCCs: {topo.scc_count}", "row kappa"),
+                (f"routing: {topo.result['routing']}", "row"),
+            ]
+        elif len(editor.selection) == 1 and editor.selection[0] in plane.nodes:
+            n = plane.nodes[editor.selection[0]]
+            scc = topo.scc(n.id)
+            key = (
+                "node",
+                n.id,
+                n.text,
+                n.type,
+                n.pinned,
+                id(n.data),
+                None if scc is None else (scc["id"], scc["kappa"]),
+                topo.pending,
+            )
+            rows = [
+                (kappa_ui.display_name(editor, n.id, 60), "title"),
+                (f"{n.type}{' · pinned' if n.pinned else ''}", "row"),
+            ]
+            memory = memory_summary(n.data)
+            if memory:
+                rows.append((memory, "row"))
+            if topo.pending:
+                rows.append(("κ: computing…", "row"))
+            elif scc is not None:
+                sign = "≈" if scc["approximate"] else "="
+                rows.append((f"in {scc['id']} (κ{sign}{scc['kappa']})", "row kappa"))
+            else:
+                rows.append(("not in a feedback loop", "row"))
+        else:
+            key = None
+            rows = []
+        if key == self._key:
+            return
+        self._key = key
+        clear(self.box)
+        for text, cls in rows:
+            self.box.appendChild(el("div", text=text, cls=cls))
+        self.box.hidden = not rows
+
+
+def memory_summary(data: dict[str, Any] | None) -> str:
+    """The line "semantic · confidence 0.9" for a node that came from the agent memory
+    (its fields travel in ``data["memory"]``, see memory.interop); "" for other nodes."""
+    fields = (data or {}).get("memory")
+    if not isinstance(fields, dict):
+        return ""
+    parts = []
+    if isinstance(fields.get("node_type"), str):
+        parts.append(fields["node_type"])
+    confidence = fields.get("confidence")
+    if isinstance(confidence, (int, float)) and not isinstance(confidence, bool):
+        parts.append(f"confidence {confidence:g}")
+    return " · ".join(parts)
+
+
+class Breadcrumbs:
+    def __init__(self, go: Callable[[str], None]) -> None:
+        self.box = by_id("breadcrumbs")
+        self.go = go
+        self._key: tuple | None = None
+        on(self.box, "click", self._click)  # delegated: buttons are rebuilt, the listener is not
+
+    def _click(self, event: Any) -> None:
+        button = None if is_null(event.target) else event.target.closest("button[data-plane]")
+        if not is_null(button) and button.getAttribute("aria-current") != "page":
+            self.go(str(button.getAttribute("data-plane")))
+
+    def update(self, editor: Editor) -> None:
+        path = editor.doc.path()
+        key = tuple((p.id, p.name) for p in path)
+        if key == self._key:
+            return
+        self._key = key
+        clear(self.box)
+        for i, plane in enumerate(path):
+            if i:
+                self.box.appendChild(el("span", text="›", cls="crumb-sep"))
+            button = el("button", text=plane.name or plane.id, attrs={"type": "button", "data-plane": plane.id})
+            if i == len(path) - 1:
+                button.setAttribute("aria-current", "page")
+            self.box.appendChild(button)
+
+
+class Legend:
+    """Bottom-right key: node types, the editor's edge kinds, and the agent memory's kinds
+    only while the plane has edges of them (so editor-only graphs keep a short legend)."""
+
+    def __init__(self) -> None:
+        self.box = by_id("legend")
+        self._kinds: tuple[str, ...] | None = None
+        self._seen: tuple[int, str, int] | None = None  # (document, plane, version) last looked at
+
+    def invalidate(self) -> None:
+        """Rebuild at the next update (the theme changed its colours)."""
+        self._kinds = None
+        self._seen = None
+
+    def update(self, editor: Editor) -> None:
+        seen = (id(editor.doc), editor.plane.id, editor.plane.version)
+        if seen == self._seen:
+            return
+        self._seen = seen
+        present = {e.props.kind for e in editor.plane.edges.values()}
+        kinds = (*BASE_EDGE_KINDS, *(k for k in MEMORY_EDGE_KINDS if k in present))
+        if kinds != self._kinds:
+            self._kinds = kinds
+            self._build(kinds)
+
+    def _build(self, kinds: tuple[str, ...]) -> None:
+        box = self.box
+        clear(box)
+
+        def item(swatch: Any, label: str) -> None:
+            box.appendChild(el("div", cls="item", children=[swatch, el("span", text=label)]))
+
+        item(el("span", cls="swatch card"), "node")
+        item(el("span", cls="swatch card stargate"), "stargate")
+        for kind in kinds:
+            swatch = el("span", cls="swatch")
+            swatch.style.borderTopColor = theme.EDGE_COLOR[kind]
+            item(swatch, kind.replace("_", " ") + (" →" if kind in ("causal", "temporal") else ""))
+        dashed = el("span", cls="swatch dashed")
+        dashed.style.borderTopColor = theme.FAULT_COLOR
+        item(dashed, "fault line")
+        for level, label in ((1, "loop κ=1"), (2, "loop κ=2"), (3, "loop κ≥3")):
+            halo = el("span", cls="swatch halo")
+            halo.style.background = theme.HALO_FILL[level]
+            halo.style.border = f"1px solid {theme.HALO_STROKE[level]}"
+            item(halo, label)
+
+
+class Toast:
+    def __init__(self) -> None:
+        self.box = by_id("toast")
+        self._timer: Any = None
+        self._hide_proxy = proxy(self.hide)
+
+    def show(self, message: str, error: bool = False, ms: int = 4000) -> None:
+        self.box.textContent = message
+        self.box.className = "error" if error else ""
+        self.box.hidden = False
+        if self._timer is not None:
+            js.clearTimeout(self._timer)
+        self._timer = js.setTimeout(self._hide_proxy, ms)
+
+    def hide(self) -> None:
+        self.box.hidden = True
+
+
+class FindBar:
+    """Ctrl/Cmd+F: a search field over the canvas. Typing filters (other cards fade),
+    Enter / Shift+Enter step through the matches (selected and centred), Esc closes."""
+
+    def __init__(self, editor: Editor, repaint: Callable[[], None]) -> None:
+        self.finder = Finder(editor)
+        self.repaint = repaint
+        self.bar = by_id("find-bar")
+        self.input = by_id("find-input")
+        self.status = by_id("find-status")
+        on(self.input, "input", lambda event: self._search())
+        on(self.input, "keydown", self._key)
+        on(by_id("find-next"), "click", lambda event: self._step(1))
+        on(by_id("find-prev"), "click", lambda event: self._step(-1))
+        on(by_id("find-close"), "click", lambda event: self.close())
+
+    @property
+    def open(self) -> bool:
+        return not self.bar.hidden
+
+    def show(self) -> None:
+        self.bar.hidden = False
+        self.input.focus()
+        self.input.select()
+        self._search()
+
+    def close(self) -> None:
+        self.bar.hidden = True
+        self.finder.search("")
+        self.status.textContent = ""
+        self.repaint()
+        by_id("canvas").focus()
+
+    def dimmed(self) -> set[str]:
+        return self.finder.dimmed() if self.open else set()
+
+    def _search(self) -> None:
+        self.finder.search(str(self.input.value))
+        self.status.textContent = self.finder.status()
+        self.repaint()
+
+    def _step(self, direction: int) -> None:
+        if self.finder.query != str(self.input.value):
+            self.finder.search(str(self.input.value))
+        self.finder.step(direction)
+        self.status.textContent = self.finder.status()
+        self.repaint()
+
+    def _key(self, event: Any) -> None:
+        event.stopPropagation()  # typing here is never a shortcut
+        if event.key == "Escape":
+            event.preventDefault()
+            self.close()
+        elif event.key == "Enter":
+            event.preventDefault()
+            self._step(-1 if event.shiftKey else 1)
+
+
+class HelpSheet:
+    """The keyboard-shortcut sheet (``?``), built from ``bend.shortcuts`` as text nodes.
+    Esc, ``?``, Close or a click outside closes it."""
+
+    def __init__(self) -> None:
+        self.backdrop = by_id("help-backdrop")
+        self.body = by_id("help-body")
+        self._built = False
+        on(by_id("help-close"), "click", lambda event: self.close())
+        on(self.backdrop, "click", lambda event: self.close() if event.target == self.backdrop else None)
+        on(self.backdrop, "keydown", self._key)
+
+    @property
+    def open(self) -> bool:
+        return not self.backdrop.hidden
+
+    def show(self) -> None:
+        if not self._built:
+            for title, lines in shortcuts.sheet():
+                if not lines:
+                    continue
+                rows = [
+                    el("tr", children=[el("th", text=keys, attrs={"scope": "row"}), el("td", text=what)])
+                    for keys, what in lines
+                ]
+                table = el("table", children=[el("tbody", children=rows)])
+                self.body.appendChild(el("section", children=[el("h3", text=title), table]))
+            self._built = True
+        self.backdrop.hidden = False
+        by_id("help").focus()  # the sheet itself (focusing Close would scroll it to the end)
+
+    def close(self) -> None:
+        if self.open:
+            self.backdrop.hidden = True
+            by_id("canvas").focus()
+
+    def _key(self, event: Any) -> None:
+        if event.key in ("Escape", "?"):
+            event.preventDefault()
+            event.stopPropagation()
+            self.close()
+
+
+class Dialog:
+    """A modal confirm / prompt. ``ask`` calls back with True/False or the text (None = cancelled)."""
+
+    def __init__(self) -> None:
+        self.backdrop = by_id("dialog-backdrop")
+        self.text = by_id("dialog-text")
+        self.input = by_id("dialog-input")
+        self.ok = by_id("dialog-ok")
+        self.cancel = by_id("dialog-cancel")
+        self._callback: Callable[[Any], None] | None = None
+        self._prompt = False
+        on(self.ok, "click", lambda event: self.close(True))
+        on(self.cancel, "click", lambda event: self.close(False))
+        on(self.backdrop, "keydown", self._key)
+
+    @property
+    def open(self) -> bool:
+        return not self.backdrop.hidden
+
+    def confirm(self, message: str, callback: Callable[[bool], None], ok_label: str = "Remove") -> None:
+        self._show(message, callback, prompt=False, ok_label=ok_label)
+
+    def prompt(self, message: str, initial: str, callback: Callable[[str | None], None]) -> None:
+        self._show(message, callback, prompt=True, ok_label="Save", initial=initial)
+
+    def _show(self, message: str, callback: Callable, prompt: bool, ok_label: str, initial: str = "") -> None:
+        self._callback = callback
+        self._prompt = prompt
+        self.text.textContent = message
+        self.ok.textContent = ok_label
+        self.input.hidden = not prompt
+        self.input.value = initial
+        self.backdrop.hidden = False
+        (self.input if prompt else self.ok).focus()
+
+    def _key(self, event: Any) -> None:
+        if event.key == "Escape":
+            event.preventDefault()
+            self.close(False)
+        elif event.key == "Enter" and self._prompt:
+            event.preventDefault()
+            self.close(True)
+
+    def close(self, accepted: bool) -> None:
+        if not self.open:
+            return
+        self.backdrop.hidden = True
+        callback, self._callback = self._callback, None
+        if callback is not None:
+            value = (self.input.value if accepted else None) if self._prompt else accepted
+            callback(value)
+        js.document.getElementById("canvas").focus()
+
+
+class TextOverlay:
+    """The textarea over a node while its text is edited (Ctrl+Enter / blur commit, Esc cancels).
+
+    ``on_done(cancelled)`` runs when it closes. A commit writes the text only when the
+    user changed it, so a text set meanwhile by something else is not overwritten."""
+
+    def __init__(self, editor: Editor, on_done: Callable[[bool], None], report: Callable[[str], None]) -> None:
+        self.editor = editor
+        self.area = by_id("text-editor")
+        self.node_id: str | None = None
+        self.initial = ""
+        self.on_done = on_done
+        self.report = report  # shows why a text was refused (the editor stays open)
+        on(self.area, "keydown", self._key)
+        on(self.area, "blur", lambda event: self.commit())
+
+    def start(self, node_id: str) -> None:
+        node = self.editor.plane.nodes.get(node_id)
+        if node is None:
+            return
+        self.node_id = node_id
+        self.initial = node.text
+        self.area.value = node.text
+        self.place()
+        self.area.hidden = False
+        self.area.focus()
+        self.area.select()
+        self.editor.needs_paint = True
+
+    def place(self) -> None:
+        if self.node_id is None:
+            return
+        node = self.editor.plane.nodes.get(self.node_id)
+        if node is None:
+            self.cancel()
+            return
+        zoom = self.editor.plane.camera.zoom
+        x, y = self.editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
+        style = self.area.style
+        style.left = f"{x:.1f}px"
+        style.top = f"{y:.1f}px"
+        # exactly over the card (its border where the card's is, the text where the card's text is),
+        # taller when the card is short so there is room to type
+        style.width = f"{max(node.width, 180):.1f}px"
+        style.height = f"{max(node.height, 96):.1f}px"
+        style.transform = f"scale({zoom:.4f})"
+
+    def _key(self, event: Any) -> None:
+        event.stopPropagation()
+        if event.key == "Escape":
+            event.preventDefault()
+            self.cancel()
+        elif event.key == "Enter" and (event.ctrlKey or event.metaKey):
+            event.preventDefault()
+            self.commit()
+
+    def commit(self) -> None:
+        if self.node_id is None:
+            return
+        node_id = self.node_id
+        text = str(self.area.value)
+        if node_id in self.editor.plane.nodes and text != self.initial:
+            try:
+                self.editor.set_text(node_id, text)
+            except ValueError as exc:  # too long, or not valid Unicode: keep the text to fix
+                self.report(str(exc))
+                return
+        self._close(cancelled=False)
+
+    def cancel(self) -> None:
+        if self.node_id is not None:
+            self._close(cancelled=True)
+
+    def _close(self, cancelled: bool) -> None:
+        self.node_id = None
+        self.area.hidden = True
+        self.editor.needs_paint = True
+        self.on_done(cancelled)
+        js.document.getElementById("canvas").focus()

@@ -1,0 +1,216 @@
+"""κ decisions for the menus: Connect-to previews, Bend's target, Unbend's edge.
+
+Menu labels show the κ of the loop the edge touches (the engine's
+``scc_kappa_before`` → ``scc_kappa_after``): "creates feedback loop" reads
+"κ: 0→1" even when another loop elsewhere on the plane has a larger κ.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bendscope.kappa import DEFAULT_EXACT_LIMIT, preview_edge_impacts, preview_edge_removal
+
+from .editor import Editor
+from .topology import plane_graph
+
+RADIUS = 500.0
+MAX_CANDIDATES = 50  # the Connect-to submenu lists at most this many (nearest first)
+CHANGE_TONE = "kappa"  # cyan in the menu
+NO_CHANGE_TONE = "muted"  # grey
+
+
+def _limit(editor: Editor) -> int:
+    return DEFAULT_EXACT_LIMIT if editor.exact_limit is None else editor.exact_limit
+
+
+def display_name(editor: Editor, node_id: str, limit: int = 28) -> str:
+    """A node's first text line (markdown markers stripped), or its id."""
+    node = editor.plane.nodes.get(node_id)
+    text = node.text.strip() if node else ""
+    first = text.split("\n", 1)[0].lstrip("#>-*+ ").strip() if text else ""
+    first = first or node_id
+    return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class ConnectPreview:
+    target: str
+    label: str
+    tone: str
+    closes_cycle: bool
+    kappa_before: int
+    kappa_after: int
+    description: str
+    connected: bool = False  # a causal edge node → target exists: Connect-to would add nothing
+
+
+def _short(description: str) -> str:
+    return "no change" if description == "no topological change" else description
+
+
+def connect_previews(
+    editor: Editor, node_id: str, radius: float = RADIUS, limit: int | None = None
+) -> list[ConnectPreview]:
+    """The nodes within ``radius`` of ``node_id`` (the ``limit`` nearest, if given), nearest
+    first, with the impact of adding a causal edge to each; targets it already has a
+    causal edge to are marked ``connected``. One batched engine call on the cached
+    topology."""
+    return previews_for(editor, node_id, [n.id for n in editor.nodes_near(node_id, radius)][:limit])
+
+
+def connect_preview(editor: Editor, node_id: str, target: str) -> ConnectPreview:
+    """The preview of one new causal edge ``node_id → target`` (drag-to-connect), worded
+    as in the Connect-to submenu."""
+    return previews_for(editor, node_id, [target])[0]
+
+
+def previews_for(editor: Editor, node_id: str, candidates: list[str]) -> list[ConnectPreview]:
+    """Previews of ``node_id → t`` for the given targets, in their order (one engine call on
+    the cached topology); targets with a causal edge from the node already are ``connected``."""
+    if not candidates:
+        return []
+    nodes, edges = plane_graph(editor.plane)
+    topology = editor.topology()
+    impacts = preview_edge_impacts(nodes, edges, node_id, candidates, base=topology.result, exact_limit=_limit(editor))
+    connected = {e.b for e in editor.plane.edges.values() if e.a == node_id and e.props.kind == "causal"}
+    out = []
+    for target in candidates:
+        if target in connected:
+            label = f"→ {display_name(editor, target)} — already connected"
+            out.append(ConnectPreview(target, label, NO_CHANGE_TONE, False, 0, 0, "already connected", True))
+            continue
+        p = impacts[target]
+        before, after = p["scc_kappa_before"], p["scc_kappa_after"]
+        closes = bool(p["merged_scc_nodes"])
+        changed = p["description"] != "no topological change"
+        label = f"→ {display_name(editor, target)} (κ: {before}→{after} — {_short(p['description'])})"
+        out.append(
+            ConnectPreview(
+                target, label, CHANGE_TONE if changed else NO_CHANGE_TONE, closes, before, after, p["description"]
+            )
+        )
+    return out
+
+
+def in_loop(editor: Editor, node_id: str) -> bool:
+    """Whether the node is in an SCC with κ > 0."""
+    scc = editor.topology().scc(node_id)
+    return scc is not None and scc["kappa"] > 0
+
+
+def bend_target(editor: Editor, node_id: str, radius: float = RADIUS) -> str | None:
+    """The nearest node within ``radius`` (ties by id) such that node → it closes a
+    cycle, i.e. one that already reaches the node along causal/temporal edges, and
+    that the node has no such arc to yet.
+
+    One backward reachability pass, no κ computation, so the node menu can grey
+    the item out as it opens. O(n + m).
+    """
+    preds: dict[str, list[str]] = {}
+    has_arc: set[str] = set()
+    for e in editor.plane.edges.values():
+        if e.props.kind in ("causal", "temporal") and e.a != e.b:
+            preds.setdefault(e.b, []).append(e.a)
+            if e.a == node_id:
+                has_arc.add(e.b)
+    reaches = {node_id}
+    stack = [node_id]
+    while stack:
+        for p in preds.get(stack.pop(), ()):
+            if p not in reaches:
+                reaches.add(p)
+                stack.append(p)
+    for node in editor.nodes_near(node_id, radius):
+        if node.id in reaches and node.id not in has_arc:
+            return node.id
+    return None
+
+
+def bend_preview(editor: Editor, node_id: str) -> ConnectPreview | None:
+    """What Bend would do for ``node_id``: its target and the κ change, worded as the
+    Connect-to previews are; None when Bend has no target."""
+    target = bend_target(editor, node_id)
+    if target is None:
+        return None
+    (p,) = previews_for(editor, node_id, [target])
+    return replace(p, label="Bend " + p.label, tone=CHANGE_TONE)
+
+
+def _names(editor: Editor, ids: list[str], shown: int = 3) -> str:
+    names = [display_name(editor, i) for i in ids[:shown]]
+    if len(ids) > shown:
+        names.append(f"{len(ids) - shown} more")
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def removal_effect(editor: Editor, loop_nodes: list[str], p: Mapping[str, Any]) -> str:
+    """One sentence on what removing the arc previewed in ``p`` does to the loop made
+    of ``loop_nodes``, following the real change (breaks, weakens, splits, nodes leave).
+
+    >>> from bendscope.bend.demo import demo_document
+    >>> ed = Editor(demo_document())
+    >>> removal_effect(ed, ["a", "b"], {"description": "weakens loop", "scc_kappa_before": 2,
+    ...                                 "scc_kappa_after": 1, "remaining_scc_nodes": [["a", "b"]]})
+    'This weakens the feedback loop; a loop remains (κ: 2→1).'
+    """
+    before, after = p["scc_kappa_before"], p["scc_kappa_after"]
+    kappa = f"(κ: {before}→{after})"
+    remaining = p.get("remaining_scc_nodes") or []
+    description = p["description"]
+    if description == "breaks feedback loop":
+        return f"This breaks the feedback loop {kappa}."
+    if description == "weakens loop":
+        return f"This weakens the feedback loop; a loop remains {kappa}."
+    if description == "splits loop":
+        return f"This splits the feedback loop into {len(remaining)} smaller loops {kappa}."
+    if description == "shrinks loop":
+        kept = set(remaining[0]) if remaining else set()
+        left = sorted(n for n in loop_nodes if n not in kept)
+        verb = "leaves" if len(left) == 1 else "leave"
+        return f"{_names(editor, left)} {verb} the feedback loop; the rest stays a loop {kappa}."
+    return f"The feedback loop stays as it is {kappa}."
+
+
+@dataclass(frozen=True)
+class UnbendChoice:
+    edge_id: str
+    source: str
+    target: str
+    kappa_before: int
+    kappa_after: int
+    description: str
+    question: str
+    edge_ids: tuple[str, ...] = ()  # every causal/temporal edge drawing the arc (parallel copies)
+
+
+def unbend_choice(editor: Editor, node_id: str) -> UnbendChoice | None:
+    """The fault-line arc Unbend removes for ``node_id``'s loop, with its confirmation.
+
+    Among the SCC's fault-line arcs (sorted by source, target) the first one touching
+    the node is chosen, else the first one; every causal/temporal edge of the plane
+    drawing that arc is removed (one alone would leave the arc in place). The question
+    says what really happens to the loop (``removal_effect``).
+    """
+    topology = editor.topology()
+    scc = topology.scc(node_id)
+    if scc is None or scc["kappa"] <= 0 or not scc["fault_line_edges"]:
+        return None
+    arcs = [(f["source"], f["target"]) for f in scc["fault_line_edges"]]
+    touching = [a for a in arcs if node_id in a]
+    source, target = (touching or arcs)[0]
+    edge_ids = tuple(
+        e.id
+        for e in editor.plane.edges.values()
+        if e.a == source and e.b == target and e.props.kind in ("causal", "temporal")
+    )
+    nodes, edges = plane_graph(editor.plane)
+    p = preview_edge_removal(nodes, edges, source, target, base=topology.result, exact_limit=_limit(editor))
+    before, after = p["scc_kappa_before"], p["scc_kappa_after"]
+    what = "edge" if len(edge_ids) == 1 else f"the {len(edge_ids)} edges"
+    question = f"Remove {what} {display_name(editor, source)}→{display_name(editor, target)}? " + removal_effect(
+        editor, list(scc["nodes"]), p
+    )
+    return UnbendChoice(edge_ids[0], source, target, before, after, p["description"], question, edge_ids)

@@ -1,0 +1,7 @@
+"""``python -m bendscope.memory``: see bendscope.memory.cli."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

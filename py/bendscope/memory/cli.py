@@ -1,0 +1,210 @@
+"""Command line: ``bendscope-memory COMMAND [--store PATH|URL] …``.
+
+Commands: ``serve`` (MCP over stdio; ``--http PORT`` for streamable HTTP on
+127.0.0.1), ``import FILE`` (a Bendscope document into the store), ``export`` (the
+store, a query's subgraph or some node ids, as a Bendscope document on stdout),
+``retrieve QUERY``, ``analyze [NODE_ID …]``. The store is a path, ``sqlite:///path``,
+``postgresql://user@host/db`` (a shared PostgreSQL database; ``--pool-size N``
+connections per process), or by default ``$BENDSCOPE_MEMORY_STORE``, else
+``memory.sqlite3`` in the user's data directory. Bad input: exit code 2 and one line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from .errors import InvalidInput, StoreUnavailable
+from .interop import to_document
+from .limits import Limits
+from .opening import STORE_VARIABLE, default_store_path, open_store
+from .service import Memory
+from .sqlite_store import SQLiteStore
+
+MAX_FILE = 64 * 1024 * 1024
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr (exit 2), like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"memory: error: {message} (see bendscope-memory --help)", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--store",
+        help=f"store path, sqlite:///path or postgresql://user@host:port/db (default: ${STORE_VARIABLE}, "
+        f"else {default_store_path()})",
+        default=None,
+    )
+    common.add_argument(
+        "--pool-size",
+        type=int,
+        metavar="N",
+        default=None,
+        help="PostgreSQL only: connections per process, and so tool calls served at once (default 4)",
+    )
+    common.add_argument(
+        "--read-only",
+        action="store_true",
+        help="never write the store (reading tools only; retrieval records no access counts): for a store "
+        "on read-only media, a full disk, or rescuing a damaged file",
+    )
+    parser = _Parser(prog="bendscope-memory", description="Bendscope agent memory (κ-aware)")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    serve = sub.add_parser("serve", parents=[common], help="serve the MCP tools (stdio by default)")
+    serve.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT (0: a free port)")
+    limits = Limits()
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        metavar="S",
+        default=limits.header_timeout,
+        help=f"HTTP: seconds a client has to send a request head (default {limits.header_timeout:g})",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=float,
+        metavar="S",
+        default=limits.body_timeout,
+        help=f"HTTP: seconds a client has to send a request body (default {limits.body_timeout:g})",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=int,
+        metavar="N",
+        default=limits.max_connections,
+        help=f"HTTP: connections open at once (default {limits.max_connections})",
+    )
+    serve.add_argument(
+        "--max-sessions",
+        type=int,
+        metavar="N",
+        default=limits.max_sessions,
+        help=f"HTTP: MCP sessions open at once (default {limits.max_sessions})",
+    )
+    serve.add_argument("--session-idle", type=float, metavar="S", default=limits.session_idle,
+                       help=f"HTTP: seconds after which a session without requests is closed "
+                       f"(default {limits.session_idle:g})")  # fmt: skip
+    imp = sub.add_parser("import", parents=[common], help="store a Bendscope document's nodes and edges")
+    imp.add_argument("file", help="a Bendscope document, '-' for stdin")
+    imp.add_argument(
+        "--replace", action="store_true", help="make the store exactly the document (deletes what it lacks)"
+    )
+    exp = sub.add_parser("export", parents=[common], help="print the store as a Bendscope document")
+    exp.add_argument("node_ids", nargs="*", help="only these nodes (default: all)")
+    exp.add_argument("--query", help="only what this query retrieves")
+    ret = sub.add_parser("retrieve", parents=[common], help="retrieve_context for a query")
+    ret.add_argument("query")
+    ret.add_argument("--limit", type=int, default=10)
+    ret.add_argument("--hops", type=int, default=1, help="expansion hops (0-3)")
+    ana = sub.add_parser("analyze", parents=[common], help="analyze_topology of nodes, a query, or everything")
+    ana.add_argument("node_ids", nargs="*")
+    ana.add_argument("--query")
+    for command in (exp, ret, ana, imp):
+        command.add_argument("--pretty", action="store_true", help="indent the JSON")
+    return parser
+
+
+def _read(path: str) -> bytes:
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(MAX_FILE + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE:
+        raise InvalidInput(f"{path} is larger than {MAX_FILE // (1024 * 1024)} MB")
+    return data
+
+
+def _print(result: Any, pretty: bool) -> None:
+    text = json.dumps(result, ensure_ascii=False, indent=2 if pretty else None)
+    try:
+        sys.stdout.buffer.write((text + "\n").encode("utf-8"))
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 2 bad input or an unusable store)."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.read_only and args.command == "import":
+            raise InvalidInput("import writes the store: leave out --read-only")
+        store = open_store(args.store, pool_size=args.pool_size, read_only=args.read_only)
+    except (InvalidInput, StoreUnavailable, OSError) as exc:
+        return _fail(str(exc))
+    try:
+        memory = Memory(store)
+        if args.command == "serve":
+            from .server import serve_stdio
+
+            if args.http is not None:
+                from .http import serve_http
+
+                if not 0 <= args.http <= 65535:
+                    raise InvalidInput("--http takes a port from 0 to 65535")
+                limits = Limits(
+                    args.header_timeout, args.body_timeout, args.max_connections, args.max_sessions, args.session_idle
+                )
+                serve_http(memory, args.http, limits=limits.check())
+            else:
+                import anyio
+
+                anyio.run(serve_stdio, memory)
+            return 0
+        if args.command == "import":
+            result = memory.import_document(_read(args.file), replace=args.replace)
+        elif args.command == "export" and isinstance(store, SQLiteStore) and store.damage is not None:
+            if args.node_ids or args.query is not None:
+                raise InvalidInput("the store is damaged: export all of it (no node ids, no --query) to rescue it")
+            nodes, edges, lost = store.rescue()
+            result = to_document(nodes, edges)
+            print(
+                f"memory: the store is damaged ({store.damage}); rescued {len(nodes):,} nodes and {len(edges):,} "
+                f"edges, {lost:,} row ids could not be read",
+                file=sys.stderr,
+            )
+        elif args.command == "export":
+            options: dict[str, Any] = {}
+            if args.node_ids:
+                options["node_ids"] = args.node_ids
+            if args.query is not None:
+                options["query"] = args.query
+            result = memory.export_document(options)
+        elif args.command == "retrieve":
+            result = memory.retrieve_context({"query": args.query, "limit": args.limit, "expand_hops": args.hops})
+        else:
+            options = {}
+            if args.node_ids:
+                options["node_ids"] = args.node_ids
+            if args.query is not None:
+                options["query"] = args.query
+            result = memory.analyze_topology(options)
+    except (InvalidInput, StoreUnavailable) as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{exc.strerror or exc}")
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        store.close()
+    _print(result, args.pretty)
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"memory: error: {message}", file=sys.stderr)
+    return 2

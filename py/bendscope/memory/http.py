@@ -1,0 +1,122 @@
+"""MCP over streamable HTTP on 127.0.0.1, with every resource a client can hold bounded.
+
+uvicorn serves the SDK's streamable HTTP app; on top of its defaults this transport keeps:
+
+- **a header and a body deadline**: a connection that has not sent a whole request head
+  within ``header_timeout`` seconds of connecting (or of its last response), or a whole
+  body within ``body_timeout`` of its head, is closed — a slow client trickling bytes
+  holds a connection for seconds, not for ever. A response being streamed (an SSE
+  stream) is never cut: the deadlines only watch what the client still owes.
+- **a cap on connections**: past ``max_connections`` open at once, a new connection is
+  closed as soon as it is accepted (before it can hold a descriptor), and uvicorn answers
+  503 to requests past the same number of tasks; so thousands of slow clients cannot
+  exhaust the process's file descriptors and stop it accepting.
+- **a cap on sessions, and idle sessions expired**: at most ``max_sessions`` MCP sessions
+  are open (the SDK refuses more), and one without a request for ``session_idle``
+  seconds is closed, so abandoned sessions give their memory back.
+- request heads of at most 64 KiB (h11's limit), and the SDK's body limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import sys
+from typing import Any
+
+import anyio
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .errors import InvalidInput
+from .limits import Limits
+from .server import build_server
+from .service import Memory
+
+#: the largest request head accepted (bytes)
+MAX_HEAD = 64 * 1024
+
+
+def guarded_protocol(limits: Limits) -> type[H11Protocol]:
+    """uvicorn's h11 protocol with the connection cap and the header and body deadlines."""
+
+    class Guarded(H11Protocol):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            if len(self.connections) > limits.max_connections:
+                transport.abort()  # refused at once: no descriptor held, nothing logged per connection
+                return
+            self._arm(limits.header_timeout)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+        def handle_events(self) -> None:
+            before = self.conn.their_state
+            super().handle_events()
+            state = self.conn.their_state
+            if state is h11.SEND_BODY and before is not h11.SEND_BODY:
+                self._arm(limits.body_timeout)  # the head is in: now the body is owed
+            elif state is not h11.IDLE and state is not h11.SEND_BODY:
+                self._disarm()  # the request is in (or the connection is done with)
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm(limits.header_timeout)  # the next request's head is owed
+
+        def _arm(self, seconds: float) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
+                self.transport.abort()
+
+    return Guarded
+
+
+def serve_http(
+    memory: Memory, port: int, *, host: str = "127.0.0.1", ready: Any = None, limits: Limits | None = None
+) -> None:
+    """Serve streamable HTTP at http://host:port/mcp (127.0.0.1 only). ``port`` 0 picks a
+    free port; the URL is printed on stderr once listening (and passed to ``ready``)."""
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        raise InvalidInput("the HTTP transport listens on 127.0.0.1 only")
+    limits = (limits or Limits()).check()
+    server = build_server(memory)
+    app = server.streamable_http_app(
+        host=host, session_idle_timeout=limits.session_idle, max_sessions=limits.max_sessions
+    )
+    sock = socket.socket(socket.AF_INET6 if host == "::1" else socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    url = f"http://{host}:{sock.getsockname()[1]}/mcp"
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        lifespan="on",
+        http=guarded_protocol(limits),
+        limit_concurrency=limits.max_connections,
+        h11_max_incomplete_event_size=MAX_HEAD,
+        backlog=limits.max_connections,
+    )
+    http = uvicorn.Server(config)
+
+    async def run() -> None:
+        print(f"serving MCP on {url}", file=sys.stderr, flush=True)
+        if ready is not None:
+            ready(url)
+        await http.serve(sockets=[sock])
+
+    anyio.run(run)

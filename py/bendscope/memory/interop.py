@@ -1,0 +1,202 @@
+"""The memory as a Bendscope document, and a Bendscope document into the memory, so a
+person opens in the editor what an agent stored and the agent reads what the person drew.
+
+A memory node becomes a card whose text is the node's content; its other fields
+(type, confidence, metadata, source, counts, timestamps) travel in the card's ``data``
+object, which the editor keeps untouched. A memory edge becomes an edge of the same
+kind (the editor knows every memory edge type); its weight, metadata and timestamps
+travel in ``data``, its weight also as the drawn strength and its metadata "label" as
+the drawn label. Cards without ``data`` (a person's own) come in as semantic nodes of
+confidence 1.0 from source "editor"; an empty card as the text "(empty card ID)".
+
+Round trip: store → document → (editor) → store gives back every node and edge field
+unchanged, unless the person changed a text (then ``updated_at`` moves), an edge's kind,
+direction, strength or label. The memory keeps knowledge, not layout: card positions,
+pins, stargate planes and other ``data`` keys are the editor's and are not stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from bendscope.bend.document import FORMAT, MAX_EDGES, MAX_NODES, VERSION, DocumentError, parse_document
+from bendscope.bend.model import MAX_LABEL, EdgeProps
+
+from .errors import InvalidInput
+from .records import MAX_CONTENT, MemoryEdge, MemoryNode, check_count, check_timestamp, new_edge, new_node
+
+PLANE_ID = "plane-root"
+HUMAN_CONFIDENCE = 1.0
+HUMAN_SOURCE = "editor"
+
+
+def weight_to_strength(weight: float) -> int:
+    """The drawn strength (1–5) of a weight: 0 → 1, 1 and more → 5.
+
+    >>> [weight_to_strength(w) for w in (0.0, 0.3, 0.5, 1.0, 7.0)]
+    [1, 2, 3, 5, 5]
+    """
+    return max(1, min(5, 1 + round(min(weight, 1.0) * 4)))
+
+
+def strength_to_weight(strength: int) -> float:
+    """The weight of a strength drawn in the editor (the inverse of weight_to_strength on 1–5)."""
+    return (strength - 1) / 4
+
+
+def to_document(nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge], *, name: str = "Memory") -> dict[str, Any]:
+    """A one-plane Bendscope document (as JSON-ready data) of these nodes and the edges
+    among them. Positions are left out: the editor lays the graph out."""
+    node_list = sorted(nodes, key=lambda n: n.id)
+    if len(node_list) > MAX_NODES:
+        raise InvalidInput(
+            f"the editor opens at most {MAX_NODES:,} nodes and this is {len(node_list):,}; "
+            "export a query's subgraph or a list of node ids instead"
+        )
+    ids = {n.id for n in node_list}
+    edge_list = [e for e in sorted(edges, key=lambda e: e.id) if e.source_id in ids and e.target_id in ids]
+    if len(edge_list) > MAX_EDGES:
+        raise InvalidInput(f"the editor opens at most {MAX_EDGES:,} edges and this is {len(edge_list):,}")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rootPlaneId": PLANE_ID,
+        "activePlaneId": PLANE_ID,
+        "settings": {"seed": 1, "exactLimit": None},
+        "planes": [
+            {
+                "id": PLANE_ID,
+                "name": name,
+                "parentPlaneId": None,
+                "parentNodeId": None,
+                "camera": {"x": 0, "y": 0, "zoom": 1},
+                "nodes": [_node_out(n) for n in node_list],
+                "edges": [_edge_out(e) for e in edge_list],
+            }
+        ],
+    }
+
+
+def _node_out(node: MemoryNode) -> dict[str, Any]:
+    fields = node.to_dict()
+    del fields["id"], fields["content"]
+    return {"id": node.id, "text": node.content, "type": "normal", "data": {"memory": fields}}
+
+
+def _edge_out(edge: MemoryEdge) -> dict[str, Any]:
+    fields = edge.to_dict()
+    for key in ("id", "source_id", "target_id"):
+        del fields[key]
+    label = edge.metadata.get("label")
+    return {
+        "id": edge.id,
+        "a": edge.source_id,
+        "b": edge.target_id,
+        "props": {
+            "label": label if isinstance(label, str) and len(label) <= MAX_LABEL else "",
+            "kind": edge.edge_type,
+            "strength": weight_to_strength(edge.weight),
+        },
+        "data": {"memory": fields},
+    }
+
+
+def from_document(
+    text: str | bytes, *, now: str, existing: Mapping[str, MemoryNode] | None = None
+) -> tuple[list[MemoryNode], list[MemoryEdge]]:
+    """Nodes and edges of a Bendscope document (every plane; planes are not kept, node ids
+    are unique across a document). Validated by the editor's own loader first, so what the
+    editor refuses is refused here with the same message. ``existing`` nodes (by id) keep
+    their statistics and creation time."""
+    try:
+        doc = parse_document(text)
+    except DocumentError as exc:
+        raise InvalidInput(f"not a usable Bendscope document: {exc}") from None
+    existing = existing or {}
+    nodes: list[MemoryNode] = []
+    edges: list[MemoryEdge] = []
+    for plane in doc.planes.values():
+        for card in plane.nodes.values():
+            nodes.append(_node_in(card.id, card.text, card.data, now, existing.get(card.id)))
+        for link in plane.edges.values():
+            edges.append(_edge_in(link.id, link.a, link.b, link.props, link.data, now))
+    return nodes, edges
+
+
+def _memory_fields(data: Mapping[str, Any] | None) -> dict[str, Any]:
+    fields = (data or {}).get("memory")
+    return dict(fields) if isinstance(fields, dict) else {}
+
+
+def _node_in(node_id: str, text: str, data: Mapping[str, Any] | None, now: str, old: MemoryNode | None) -> MemoryNode:
+    fields = _memory_fields(data)
+    content = text if text.strip() else f"(empty card {node_id})"
+    if len(content) > MAX_CONTENT:
+        raise InvalidInput(f"node {node_id!r}: the text is longer than {MAX_CONTENT:,} characters")
+    args: dict[str, Any] = {
+        "id": node_id,
+        "content": content,
+        "node_type": fields.get("node_type", "semantic"),
+        "confidence": fields.get("confidence", HUMAN_CONFIDENCE),
+        "metadata": fields.get("metadata", {}),
+        "source": fields.get("source", HUMAN_SOURCE),
+    }
+    unchanged_text = old is not None and old.content == content
+    if "created_at" in fields:
+        args["created_at"] = fields["created_at"]
+    if "updated_at" in fields and (old is None or unchanged_text):
+        args["updated_at"] = fields["updated_at"]
+    try:
+        node = new_node(args, now=now, existing=old)
+    except InvalidInput as exc:
+        raise InvalidInput(f"node {node_id!r}: {exc}") from None
+    if old is None:  # a store starting from this document takes its statistics too
+        count = fields.get("access_count", 0)
+        last = fields.get("last_accessed_at")
+        node = MemoryNode(
+            node.id,
+            node.content,
+            node.node_type,
+            node.confidence,
+            node.metadata,
+            node.source,
+            check_count(count, f"node {node_id!r}: access_count"),
+            node.created_at,
+            node.updated_at,
+            None if last is None else check_timestamp(last, f"node {node_id!r}: last_accessed_at", ""),
+        )
+    return node
+
+
+def _edge_in(edge_id: str, a: str, b: str, props: EdgeProps, data: Mapping[str, Any] | None, now: str) -> MemoryEdge:
+    fields = _memory_fields(data)
+    weight = fields.get("weight")
+    if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight_to_strength(weight) != props.strength:
+        weight = strength_to_weight(props.strength)  # a person's edge, or a strength changed in the editor
+    metadata = fields.get("metadata", {})
+    if isinstance(metadata, dict):  # the drawn label is the edge's metadata "label"
+        metadata = {k: v for k, v in metadata.items() if k != "label"}
+        if props.label:
+            metadata["label"] = props.label
+    args: dict[str, Any] = {
+        "id": edge_id,
+        "source_id": a,
+        "target_id": b,
+        "edge_type": props.kind,
+        "weight": weight,
+        "metadata": metadata,
+    }
+    if "created_at" in fields:
+        args["created_at"] = fields["created_at"]
+    try:
+        edge = new_edge(args, now=now)
+    except InvalidInput as exc:
+        raise InvalidInput(f"edge {edge_id!r}: {exc}") from None
+    last = fields.get("last_activated_at")
+    if last is not None:
+        when = check_timestamp(last, f"edge {edge_id!r}: last_activated_at", "")
+        edge = MemoryEdge(
+            edge.id, edge.source_id, edge.target_id, edge.edge_type, edge.weight, edge.metadata, edge.created_at, when
+        )
+    return edge

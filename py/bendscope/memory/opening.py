@@ -1,0 +1,92 @@
+"""Opening a store by path or URL: the factory above the backends (they import the
+interface in ``store``, this module imports them), and where the embedded store lives
+when none is named."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+from .errors import InvalidInput, StoreUnavailable
+from .inmemory_store import InMemoryStore
+from .sqlite_store import SQLiteStore
+from .store import Store
+
+#: the environment variable naming the store when ``--store`` is not given
+STORE_VARIABLE = "BENDSCOPE_MEMORY_STORE"
+
+
+def default_store_path() -> Path:
+    """Where the embedded store lives when none is named: the user's data directory."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "bendscope" / "memory.sqlite3"
+
+
+def open_store(
+    location: str | os.PathLike[str] | None = None, *, pool_size: int | None = None, read_only: bool = False
+) -> Store:
+    """Open the store a path or URL names: ``postgresql://…`` (or ``postgres://…``: a
+    PostgreSQL database, shared by many processes; ``pool_size`` connections per process,
+    also given as the URL parameter ``?pool_size=N``), ``sqlite:///path``, a bare path,
+    ``:memory:`` (a fresh in-memory store), or None: ``$BENDSCOPE_MEMORY_STORE`` when set
+    (any of these), else the SQLite file in the user's data directory. ``read_only``: every
+    write refused, nothing recorded by retrieval (and a damaged SQLite file opens, to rescue
+    what can be read)."""
+    if location is None:
+        location = os.environ.get(STORE_VARIABLE) or None
+    text = None if location is None else os.fspath(location)
+    if text is not None and not text.strip():
+        raise InvalidInput("the store location is empty: give a path, sqlite:///path, postgresql://… or :memory:")
+    scheme_match = None if text is None else re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://", text)
+    scheme = scheme_match.group(1).lower() if scheme_match else None
+    if pool_size is not None and scheme not in ("postgresql", "postgres"):
+        raise InvalidInput("a pool size applies to a PostgreSQL store (postgresql://…) only")
+    if text is None:
+        return SQLiteStore(store_file(default_store_path(), read_only), read_only=read_only)
+    if text in (":memory:", "memory:"):
+        return InMemoryStore(read_only=read_only)
+    if scheme in ("postgresql", "postgres"):
+        try:
+            from .postgres_store import PostgresStore
+        except ImportError:
+            raise InvalidInput("a PostgreSQL store needs psycopg: pip install 'bendscope[postgresql]'") from None
+        return PostgresStore(text, pool_size=pool_size, read_only=read_only)
+    if scheme == "sqlite":
+        file = text[len("sqlite://") :]  # sqlite:///abs/path.sqlite3 → /abs/path.sqlite3
+        if not file.startswith(("/", "~")):
+            raise InvalidInput(f"a sqlite URL is sqlite:///absolute/path, got {text!r}")
+        return SQLiteStore(store_file(file, read_only), read_only=read_only)
+    if scheme is not None:
+        raise InvalidInput(
+            f"store URLs of scheme {scheme!r} are not supported (use a path, sqlite:///path or postgresql://…)"
+        )
+    return SQLiteStore(store_file(text, read_only), read_only=read_only)
+
+
+def store_file(location: str | os.PathLike[str], read_only: bool = False) -> Path:
+    """The file an SQLite store location names, ready to open: ``~`` expanded, the folders
+    above it made (unless read-only); a folder that cannot be made is a StoreUnavailable
+    naming the path and what to do."""
+    path = Path(os.fspath(location)).expanduser()
+    if path.is_dir():
+        raise StoreUnavailable(
+            f"the memory store {path} is a folder; name a file in it, e.g. {path / 'memory.sqlite3'}"
+        )
+    if read_only:
+        return path
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = "permission denied" if isinstance(exc, PermissionError) else (exc.strerror or str(exc))
+        raise StoreUnavailable(
+            f"cannot make the folder {path.parent} for the memory store: {reason}; name a store in a folder "
+            f"you can write to (--store PATH or ${STORE_VARIABLE})"
+        ) from None
+    return path

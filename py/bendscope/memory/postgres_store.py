@@ -1,0 +1,787 @@
+"""The shared store: PostgreSQL through psycopg 3, with a psycopg_pool connection pool.
+
+For many agents on several machines: one database that many server processes (and the
+threads of each) use at once.
+
+* **Concurrency.** Write transactions take one transaction-scoped advisory lock in
+  exclusive mode before their first statement, so they run one after another across
+  every process (as SQLite's ``BEGIN IMMEDIATE`` does): a read-modify-write such as
+  ``store_node`` merging fields into an existing node never loses a concurrent update.
+  Reads run in ``REPEATABLE READ READ ONLY`` snapshots and never wait for a writer. The access
+  counters retrieval updates take the same lock in shared mode and lock their rows in id
+  order, so retrievals count in parallel with each other, never deadlock, and never
+  interleave with a writer. Each thread has its own connection from the pool while a
+  transaction is open, so one process can serve ``pool_size`` calls at once.
+* **Search.** PostgreSQL's own text search finds the candidates: each node keeps a
+  ``tsvector`` of its index terms (GIN index) matched with a ``tsquery``. Terms are the
+  store's own tokens (``store.tokenize``, FTS5's unicode61 rules), and the nodes are
+  ranked by BM25 computed in SQL from per-node term counts, document lengths and the
+  document frequencies kept in ``terms`` — the same formula, in the same floating-point
+  order, as the in-memory store (and SQLite's FTS5 to 6 decimals). Frequencies and
+  the corpus totals are updated once per transaction (not per row), so a bulk import
+  does not rewrite one counter row per node.
+* **Schema.** A version in ``bendscope_meta``, migrations applied on open under the lock,
+  in the first schema of the search path (the lock is that schema's); a database not in
+  UTF8, a schema holding other tables, a newer version, or tables found in another schema
+  than the first, is refused.
+
+Sets of ids of any size go as one array parameter (``= ANY(%s)``), never spliced into SQL.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import math
+import re
+import threading
+import urllib.parse
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import psycopg
+import psycopg.conninfo
+import psycopg_pool
+from psycopg.types.json import Jsonb
+
+from .errors import InvalidInput, NotFound, StoreUnavailable
+from .records import MemoryEdge, MemoryNode
+from .store import Store
+from .text import fold, load_metadata, query_words, tokenize
+
+#: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1 (one transaction)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        'CREATE TABLE bendscope_meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL)',
+        """CREATE TABLE nodes (
+            id text COLLATE "C" PRIMARY KEY,
+            content text NOT NULL,
+            node_type text COLLATE "C" NOT NULL CHECK (node_type IN ('episodic', 'semantic', 'procedural')),
+            confidence double precision NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+            metadata text NOT NULL DEFAULT '{}',
+            source text COLLATE "C" NOT NULL DEFAULT '',
+            access_count bigint NOT NULL DEFAULT 0,
+            created_at text NOT NULL,
+            updated_at text NOT NULL,
+            last_accessed_at text,
+            terms tsvector NOT NULL,
+            term_counts jsonb NOT NULL,
+            term_total integer NOT NULL
+        )""",
+        "CREATE INDEX nodes_by_type ON nodes (node_type, id)",
+        "CREATE INDEX nodes_by_source ON nodes (source, id)",
+        "CREATE INDEX nodes_by_terms ON nodes USING gin (terms) WITH (fastupdate = off)",
+        """CREATE TABLE edges (
+            id text COLLATE "C" PRIMARY KEY,
+            source_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+            target_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+            edge_type text COLLATE "C" NOT NULL,
+            weight double precision NOT NULL,
+            metadata text NOT NULL DEFAULT '{}',
+            created_at text NOT NULL,
+            last_activated_at text
+        )""",
+        "CREATE INDEX edges_by_source ON edges (source_id, target_id)",
+        "CREATE INDEX edges_by_target ON edges (target_id, source_id)",
+        'CREATE TABLE terms (term text COLLATE "C" PRIMARY KEY, df bigint NOT NULL)',
+        """CREATE TABLE corpus (
+            one boolean PRIMARY KEY DEFAULT true CHECK (one),
+            nodes bigint NOT NULL, tokens bigint NOT NULL, edges bigint NOT NULL
+        )""",
+        "INSERT INTO corpus (nodes, tokens, edges) VALUES (0, 0, 0)",
+    ),
+    # 2: room on each page, so that the counters retrieval updates (access_count,
+    # last_accessed_at, last_activated_at) are heap-only updates: no new GIN and B-tree
+    # entries for every node a retrieval returns (pages written before keep their room)
+    (
+        "ALTER TABLE nodes SET (fillfactor = 80)",
+        "ALTER TABLE edges SET (fillfactor = 80)",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+DEFAULT_POOL_SIZE = 4
+MAX_POOL_SIZE = 256
+CONNECT_TIMEOUT_S = 10
+#: how long a transaction waits for the write lock before it says the store is busy
+LOCK_TIMEOUT_MS = 20_000
+#: a transaction adding or removing this many nodes and edges refreshes the planner's
+#: statistics at once (ANALYZE), rather than when autovacuum next looks
+BULK_ROWS = 5_000
+#: as in the SQLite store: a query word in more nodes than this is "common" (see ``search``)
+COMMON_DF = 2_000
+#: index terms longer than this (UTF-8 bytes) are indexed by a digest (PostgreSQL's lexemes
+#: are at most 2,046 bytes); a digest can never equal a real term, which has no "~"
+MAX_LEXEME_BYTES = 1_000
+K1, B = 1.2, 0.75  # BM25 parameters, as FTS5's bm25()
+MIN_IDF = 1e-6  # FTS5 clamps the IDF of terms in more than half the rows to this
+
+_NODE_COLUMNS = (
+    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at"
+)
+_EDGE_COLUMNS = "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at"
+_OWN_PARAMETERS = ("pool_size",)
+_READ, _COUNT, _WRITE = 0, 1, 2  # what a transaction may do
+
+
+def lexeme(term: str) -> str:
+    """A folded term as it is stored in the tsvector: itself, or a digest when too long.
+
+    >>> lexeme("revenue")
+    'revenue'
+    >>> lexeme("x" * 2000)[:5], len(lexeme("x" * 2000))
+    ('~5c0e', 65)
+    """
+    if len(term.encode("utf-8")) <= MAX_LEXEME_BYTES:
+        return term
+    return "~" + hashlib.sha256(term.encode("utf-8")).hexdigest()
+
+
+def tsquery(lexemes: Iterable[str], operator: str) -> str:
+    """A tsquery of quoted lexemes joined by ``|`` or ``&`` (nothing read as syntax).
+
+    >>> tsquery(["it's", "a"], "|")
+    "'it''s' | 'a'"
+    """
+    quoted = ("'" + item.replace("\\", "\\\\").replace("'", "''") + "'" for item in lexemes)
+    return f" {operator} ".join(quoted)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _node(row: tuple[Any, ...]) -> MemoryNode:
+    return MemoryNode(row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9])
+
+
+def _edge(row: tuple[Any, ...]) -> MemoryEdge:
+    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7])
+
+
+def _unique(ids: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
+
+
+def _credentials_end(url: str) -> int:
+    """Where libpq's reading of a URL's user name and password ends: after the first ``@``
+    or at the first ``/`` (whichever comes first) past the scheme."""
+    scheme = url.find("://")
+    start = scheme + 3 if scheme >= 0 else 0
+    ends = [i for i in (url.find("@", start), url.find("/", start)) if i >= 0]
+    end = min(ends) if ends else start
+    return end + 1 if end < len(url) and url[end] == "@" else end
+
+
+def query_start(url: str) -> int:
+    """Where a connection URL's query string starts (its ``?``), or -1: read as libpq reads
+    it, where the user name and password end at the first ``@`` or ``/`` (so a password
+    may hold ``?`` but not ``@`` or ``/``), and the query at the next ``?``.
+
+    >>> url = "postgresql://me:a?b@db/memory?application_name=x@y"
+    >>> url[query_start(url):]
+    '?application_name=x@y'
+    >>> query_start("postgresql://db/memory")
+    -1
+    """
+    return url.find("?", _credentials_end(url))
+
+
+def split_url(url: str) -> tuple[str, dict[str, str]]:
+    """A store URL's libpq part and the store's own parameters (``pool_size``); the rest
+    of the URL is kept byte for byte (libpq decodes it, not us).
+
+    >>> split_url("postgresql://me@db:5433/memory?pool_size=8&options=-c%20search_path%3Dx")
+    ('postgresql://me@db:5433/memory?options=-c%20search_path%3Dx', {'pool_size': '8'})
+    """
+    start = query_start(url)
+    if start < 0:
+        return url, {}
+    own: dict[str, str] = {}
+    rest = []
+    for item in url[start + 1 :].split("&"):
+        key, _, value = item.partition("=")
+        if key in _OWN_PARAMETERS:
+            own[key] = urllib.parse.unquote(value)
+        elif item:
+            rest.append(item)
+    return url[:start] + ("?" + "&".join(rest) if rest else ""), own
+
+
+def check_unambiguous(url: str) -> None:
+    """Refuse a URL that libpq would read otherwise than it was meant, before it is used
+    or shown: an unescaped ``@`` or ``/`` in a user name or password (which would make
+    part of the password a host, port or database name — and show it in messages), or
+    an ``@`` in a database name. The URL is never repeated (it may hold a password).
+
+    >>> check_unambiguous("postgresql://me:p#w@db:5433/memory?application_name=a@b")
+    >>> check_unambiguous("postgresql://me:Zk3/q+W=@db/memory")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bendscope.memory.errors.InvalidInput: the store URL is ambiguous: write '@' and '/' inside ...
+    """
+    if "://" not in url:
+        return
+    after, query = _credentials_end(url), query_start(url)
+    if "@" in url[after : query if query >= 0 else len(url)]:
+        raise InvalidInput(
+            "the store URL is ambiguous: write '@' and '/' inside a user name, password or database name as %40 and %2F"
+        )
+
+
+def parse_url(conninfo: str) -> dict[str, str]:
+    """libpq's own reading of a connection URL (so what is shown is what is used); a URL
+    libpq cannot read, or that it would read otherwise than meant, is refused without
+    repeating it (it may hold a password).
+
+    >>> parse_url("postgresql://me:p#w@db:5433/memory")["password"]
+    'p#w'
+    >>> parse_url("postgresql://me:pa/ss@db:5433/memory")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bendscope.memory.errors.InvalidInput: the store URL is ambiguous: ...
+    """
+    check_unambiguous(conninfo)
+    try:
+        params = {k: str(v) for k, v in psycopg.conninfo.conninfo_to_dict(conninfo).items()}
+    except (psycopg.Error, UnicodeError, ValueError):
+        raise InvalidInput(
+            "the store URL is not a PostgreSQL URL libpq can read (postgresql://user@host:port/db)"
+        ) from None
+    if any(p.strip() and not p.strip().isdigit() for p in params.get("port", "").split(",")):
+        raise InvalidInput(
+            "the store URL's port is not a number: write '@', '/' and ':' inside a user name or "
+            "password as %40, %2F and %3A"
+        )
+    return params
+
+
+def display_url(params: dict[str, str]) -> str:
+    """A connection as ``postgresql://user@host:port/db``, never with its password.
+
+    >>> display_url(parse_url("postgresql://me:s#cret@db:5433/memory?sslmode=require"))
+    'postgresql://me@db:5433/memory'
+    """
+    user = f"{params['user']}@" if params.get("user") else ""
+    host = params.get("host", "")
+    port = f":{params['port']}" if params.get("port") else ""
+    return f"postgresql://{user}{host}{port}/{params.get('dbname', '')}"
+
+
+def pool_size_from(value: str | int | None) -> int:
+    """The pool size option: a whole number from 1 to MAX_POOL_SIZE."""
+    if value is None:
+        return DEFAULT_POOL_SIZE
+    try:
+        size = int(value)
+    except (TypeError, ValueError):
+        raise InvalidInput(f"pool_size must be a whole number from 1 to {MAX_POOL_SIZE}, got {value!r}") from None
+    if not 1 <= size <= MAX_POOL_SIZE:
+        raise InvalidInput(f"pool_size must be from 1 to {MAX_POOL_SIZE}, got {size}")
+    return size
+
+
+class _Delta:
+    """What a write transaction changes in the search statistics, applied once at commit."""
+
+    def __init__(self) -> None:
+        self.df: Counter[str] = Counter()
+        self.nodes = 0
+        self.tokens = 0
+        self.edges = 0
+        self.applied_rows = 0  # nodes and edges changed by parts already applied (see PostgresStore._flush)
+
+    @property
+    def rows(self) -> int:
+        """How many nodes and edges the transaction added or removed, in all."""
+        return self.applied_rows + abs(self.nodes) + abs(self.edges)
+
+    def add(self, counts: dict[str, int], total: int, sign: int) -> None:
+        for term in counts:
+            self.df[term] += sign
+        self.nodes += sign
+        self.tokens += sign * total
+
+    def __bool__(self) -> bool:
+        return bool(self.nodes or self.tokens or self.edges or any(self.df.values()))
+
+
+class PostgresStore(Store):
+    """A store in a PostgreSQL database (the schema named by the connection's search_path)."""
+
+    kind = "postgresql"
+
+    def __init__(self, url: str, *, pool_size: int | None = None, read_only: bool = False) -> None:
+        self.read_only = read_only
+        conninfo, own = split_url(url)
+        params = parse_url(conninfo)
+        self.url = display_url(params)
+        self._secret = params.get("password", "")
+        self.pool_size = pool_size_from(pool_size if pool_size is not None else own.get("pool_size"))
+        self.parallel_calls = self.pool_size
+        self.common_df = COMMON_DF
+        self._local = threading.local()
+        options: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT_S, "client_encoding": "UTF8"}
+        try:
+            with psycopg.connect(conninfo, autocommit=True, **options) as conn:
+                encoding = conn.execute("SHOW server_encoding").fetchone()
+                if encoding is None or encoding[0] != "UTF8":
+                    raise StoreUnavailable(
+                        f"the database's encoding is {encoding[0] if encoding else '?'}, not UTF8 "
+                        "(create it with ENCODING 'UTF8')"
+                    )
+                schema = conn.execute("SELECT current_schema()").fetchone()
+                if schema is None or schema[0] is None:
+                    raise StoreUnavailable("its search_path names no schema that exists")
+                self.schema = str(schema[0])
+                digest = hashlib.sha256(f"bendscope-memory:{self.schema}".encode()).digest()
+                self._lock_key = int.from_bytes(digest[:8], "big", signed=True)
+                self._migrate(conn)
+            self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[tuple[Any, ...]]] = psycopg_pool.ConnectionPool(
+                conninfo,
+                min_size=1,
+                max_size=self.pool_size,
+                kwargs={"autocommit": True, **options},
+                open=False,
+                timeout=LOCK_TIMEOUT_MS / 1000 + 10,
+                name="bendscope-memory",
+            )
+            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        except StoreUnavailable as exc:
+            raise StoreUnavailable(f"cannot open the memory store {self.url}: {exc}") from None
+        except psycopg.errors.LockNotAvailable:
+            raise StoreUnavailable(
+                f"cannot open the memory store {self.url}: it is busy: another writer has held its write "
+                f"lock for over {LOCK_TIMEOUT_MS / 1000:g} s; try again"
+            ) from None
+        except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
+            raise StoreUnavailable(f"cannot open the memory store {self.url}: {self._message(exc)}") from None
+
+    # ------------------------------------------------------------ per-thread state
+    @property
+    def _depth(self) -> int:
+        return int(getattr(self._local, "depth", 0))
+
+    @_depth.setter
+    def _depth(self, value: int) -> None:
+        self._local.depth = value
+
+    @property
+    def _conn(self) -> psycopg.Connection[tuple[Any, ...]]:
+        conn: psycopg.Connection[tuple[Any, ...]] | None = getattr(self._local, "conn", None)
+        if conn is None:
+            raise RuntimeError("no transaction is open on this thread")
+        return conn
+
+    # ------------------------------------------------------------ schema
+    def _migrate(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+        with conn.transaction():
+            conn.execute(f"SET LOCAL lock_timeout = {int(LOCK_TIMEOUT_MS)}")
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
+            found = conn.execute(
+                "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE c.oid = to_regclass('bendscope_meta')"
+            ).fetchone()
+            if found is not None and found[0] != self.schema:  # the lock is the schema's: both must agree
+                raise StoreUnavailable(
+                    f"its search_path finds the memory tables in schema {found[0]!r} but creates in "
+                    f"{self.schema!r}: name the memory's schema first"
+                )
+            if found is None:
+                tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").fetchone()
+                if tables and tables[0]:
+                    raise StoreUnavailable(
+                        f"schema {self.schema!r} holds other tables: it is not a memory store "
+                        "(choose another database or schema)"
+                    )
+                version = 0
+            else:
+                row = conn.execute("SELECT value FROM bendscope_meta WHERE key = 'schema_version'").fetchone()
+                version = int(row[0]) if row else 0
+            if version > SCHEMA_VERSION:
+                raise StoreUnavailable(
+                    f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
+                )
+            if self.read_only and version != SCHEMA_VERSION:
+                raise StoreUnavailable(
+                    f"it has schema {version} and this version reads {SCHEMA_VERSION}; open it once without "
+                    "--read-only (it is migrated then)"
+                )
+            for step in range(version, SCHEMA_VERSION):
+                for statement in MIGRATIONS[step]:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO bendscope_meta (key, value) VALUES ('schema_version', %s) "
+                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                    (str(step + 1),),
+                )
+
+    @property
+    def schema_version(self) -> int:
+        row = self._query("SELECT value FROM bendscope_meta WHERE key = 'schema_version'")
+        return int(row[0][0])
+
+    # ------------------------------------------------------------ transactions
+    @contextlib.contextmanager
+    def _open(self, mode: int, begin: str, lock: str | None) -> Iterator[None]:
+        """Open a transaction on a pooled connection for this thread (``lock``: the
+        advisory lock function to take first), commit it at the end, roll it back on error.
+        Nested calls join the open one; ``mode`` (READ < COUNT < WRITE) says what the
+        body may do, and a nested call may not do more than the transaction it joins."""
+        if self._depth:
+            if mode > self._local.mode:
+                raise RuntimeError("a write cannot join a read-only transaction: finish the reading first")
+            yield from self._joined()
+            return
+        if mode > _READ:
+            self._refuse_writes()
+        with self._errors(), self._pool.connection() as conn:
+            self._local.conn = conn
+            self._local.mode = mode
+            self._local.delta = _Delta()
+            self._depth = 1
+            try:
+                if lock is None:
+                    conn.execute(begin)
+                else:  # one round trip: no parameters, so the simple protocol takes all three
+                    conn.execute(
+                        f"{begin}; SET LOCAL lock_timeout = {int(LOCK_TIMEOUT_MS)}; "
+                        f"SELECT {lock}({int(self._lock_key)})"
+                    )
+                yield
+                delta = self._local.delta
+                self._apply(delta)
+                conn.execute("COMMIT")
+                if delta.rows >= BULK_ROWS:  # fresh planner statistics
+                    with contextlib.suppress(psycopg.Error):  # committed already: only an optimisation
+                        conn.execute("ANALYZE nodes; ANALYZE edges")
+            except BaseException:
+                with contextlib.suppress(psycopg.Error):
+                    conn.execute("ROLLBACK")
+                raise
+            finally:
+                self._depth = 0
+                self._local.conn = None
+                self._local.delta = None
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Database errors as StoreUnavailable with a message for the caller."""
+        try:
+            yield
+        except psycopg.errors.LockNotAvailable:
+            raise StoreUnavailable(
+                f"{self.url} is busy: another writer has held its write lock for over "
+                f"{LOCK_TIMEOUT_MS / 1000:g} s; try again"
+            ) from None
+        except psycopg_pool.PoolTimeout:
+            raise StoreUnavailable(f"{self.url} is busy: no free connection in the pool; try again") from None
+        except psycopg.DataError as exc:  # a value the database cannot hold: the caller's input
+            raise InvalidInput(f"the store refused a value: {self._message(exc)}") from None
+        except psycopg.Error as exc:
+            if isinstance(exc, psycopg.OperationalError):  # maybe a lost server: drop every dead connection
+                with contextlib.suppress(psycopg.Error, psycopg_pool.PoolTimeout):
+                    self._pool.check()
+            raise StoreUnavailable(f"{self.url}: {self._message(exc)}") from None
+
+    def _message(self, exc: BaseException) -> str:
+        """A database error as one line, never with the password."""
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        text = re.sub(r"password=\S+", "password=…", text)
+        return text.replace(self._secret, "…") if self._secret else text
+
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
+        """A write transaction: exclusive across every process using this store."""
+        return self._open(_WRITE, "BEGIN ISOLATION LEVEL READ COMMITTED", "pg_advisory_xact_lock")
+
+    def reading(self) -> contextlib.AbstractContextManager[None]:
+        """A snapshot: every read inside sees one committed state, and waits for no writer."""
+        return self._open(_READ, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", None)
+
+    def _counting(self) -> contextlib.AbstractContextManager[None]:
+        """A transaction that only increments counters: shared with other counting ones."""
+        return self._open(_COUNT, "BEGIN ISOLATION LEVEL READ COMMITTED", "pg_advisory_xact_lock_shared")
+
+    def _apply(self, delta: _Delta) -> None:
+        """Write a transaction's statistics changes: one statement per table."""
+        if not delta:
+            return
+        changed = sorted((term, count) for term, count in delta.df.items() if count)
+        if changed:
+            terms = [term for term, _ in changed]
+            self._conn.execute(
+                "INSERT INTO terms (term, df) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
+                "ON CONFLICT (term) DO UPDATE SET df = terms.df + excluded.df",
+                (terms, [count for _, count in changed]),
+            )
+            self._conn.execute("DELETE FROM terms WHERE term = ANY(%s::text[]) AND df <= 0", (terms,))
+        self._conn.execute(
+            "UPDATE corpus SET nodes = nodes + %s, tokens = tokens + %s, edges = edges + %s",
+            (delta.nodes, delta.tokens, delta.edges),
+        )
+
+    def _flush(self) -> None:
+        """Apply the open write transaction's statistics changes now, so that a search or a
+        count inside it sees its own writes (as SQLite's and the in-memory store's do)."""
+        if self._depth and self._local.mode == _WRITE and self._local.delta:
+            done: _Delta = self._local.delta
+            self._apply(done)
+            fresh = _Delta()
+            fresh.applied_rows = done.rows
+            self._local.delta = fresh
+
+    @property
+    def _delta(self) -> _Delta:
+        delta: _Delta = self._local.delta
+        return delta
+
+    def _query(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
+        """One read: in the open transaction, or else one statement on a pooled connection
+        (a single statement sees one snapshot by itself: one round trip, not three)."""
+        if self._depth:
+            return self._conn.execute(sql, params).fetchall()
+        with self._errors(), self._pool.connection() as conn:
+            return conn.execute(sql, params).fetchall()
+
+    # ------------------------------------------------------------ nodes
+    def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
+        rows = self._query(
+            f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id = ANY(%s::text[]) ORDER BY id", (_unique(node_ids),)
+        )
+        return {row[0]: _node(row) for row in rows}
+
+    def put_node(self, node: MemoryNode) -> None:
+        tokens = [lexeme(t) for t in tokenize(node.content)]
+        counts = dict(Counter(tokens))
+        with self.transaction():
+            row = self._conn.execute(
+                "WITH old AS (SELECT term_counts, term_total FROM nodes WHERE id = %(id)s), "
+                f"new AS (INSERT INTO nodes ({_NODE_COLUMNS}, terms, term_counts, term_total) VALUES "
+                "(%(id)s, %(content)s, %(node_type)s, %(confidence)s, %(metadata)s, %(source)s, %(access_count)s, "
+                "%(created_at)s, %(updated_at)s, %(last_accessed_at)s, array_to_tsvector(%(terms)s::text[]), "
+                "%(counts)s, %(total)s) "
+                "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
+                "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
+                "access_count = excluded.access_count, created_at = excluded.created_at, "
+                "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at, "
+                "terms = excluded.terms, term_counts = excluded.term_counts, term_total = excluded.term_total "
+                "RETURNING 1) "
+                "SELECT old.term_counts, old.term_total FROM old",
+                {
+                    "id": node.id,
+                    "content": node.content,
+                    "node_type": node.node_type,
+                    "confidence": node.confidence,
+                    "metadata": _json(node.metadata),
+                    "source": node.source,
+                    "access_count": node.access_count,
+                    "created_at": node.created_at,
+                    "updated_at": node.updated_at,
+                    "last_accessed_at": node.last_accessed_at,
+                    "terms": sorted(counts),
+                    "counts": Jsonb(counts),
+                    "total": len(tokens),
+                },
+            ).fetchone()
+            if row is not None:
+                self._delta.add(row[0], int(row[1]), -1)
+            self._delta.add(counts, len(tokens), +1)
+
+    def delete_node(self, node_id: str) -> list[str]:
+        with self.transaction():
+            edges = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT id FROM edges WHERE source_id = %s UNION SELECT id FROM edges WHERE target_id = %s "
+                    "ORDER BY id",
+                    (node_id, node_id),
+                )
+            ]
+            row = self._conn.execute(
+                "DELETE FROM nodes WHERE id = %s RETURNING term_counts, term_total", (node_id,)
+            ).fetchone()  # edges go by ON DELETE CASCADE
+            if row is not None:
+                self._delta.add(row[0], int(row[1]), -1)
+                self._delta.edges -= len(edges)
+        return edges if row is not None else []
+
+    def list_nodes(
+        self, *, node_type: str | None = None, source: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[MemoryNode]:
+        rows = self._query(
+            f"SELECT {_NODE_COLUMNS} FROM nodes WHERE (%(type)s::text IS NULL OR node_type = %(type)s) "
+            "AND (%(source)s::text IS NULL OR source = %(source)s) ORDER BY id LIMIT %(limit)s OFFSET %(offset)s",
+            {"type": node_type, "source": source, "limit": limit, "offset": offset},
+        )
+        return [_node(row) for row in rows]
+
+    def node_ids(self) -> list[str]:
+        return [row[0] for row in self._query("SELECT id FROM nodes ORDER BY id")]
+
+    def record_access(self, node_ids: Iterable[str], when: str) -> None:
+        self.record_retrieval(node_ids, (), when)
+
+    def record_retrieval(self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str) -> None:
+        """Both counters in one statement, in a transaction that runs beside other
+        retrievals (shared lock; rows locked in id order, so never a deadlock)."""
+        with self._counting():
+            self._conn.execute(
+                "WITH locked_nodes AS (SELECT id FROM nodes WHERE id = ANY(%(nodes)s::text[]) ORDER BY id FOR UPDATE), "
+                "touched AS (UPDATE nodes SET access_count = access_count + 1, last_accessed_at = %(when)s "
+                "FROM locked_nodes WHERE nodes.id = locked_nodes.id), "
+                "locked_edges AS (SELECT id FROM edges WHERE id = ANY(%(edges)s::text[]) ORDER BY id FOR UPDATE) "
+                "UPDATE edges SET last_activated_at = %(when)s FROM locked_edges WHERE edges.id = locked_edges.id",
+                {"nodes": _unique(node_ids), "edges": _unique(edge_ids), "when": when},
+            )
+
+    # ------------------------------------------------------------ edges
+    def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE id = ANY(%s::text[]) ORDER BY id", (_unique(edge_ids),)
+        )
+        return {row[0]: _edge(row) for row in rows}
+
+    def put_edge(self, edge: MemoryEdge) -> None:
+        with self.transaction():
+            row = self._conn.execute(
+                f"INSERT INTO edges ({_EDGE_COLUMNS}) SELECT %(id)s, %(source)s, %(target)s, %(type)s, %(weight)s, "
+                "%(metadata)s, %(created_at)s, %(last_activated_at)s "
+                "WHERE EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
+                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s) "
+                "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
+                "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
+                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at "
+                "RETURNING (xmax = 0)",
+                {
+                    "id": edge.id,
+                    "source": edge.source_id,
+                    "target": edge.target_id,
+                    "type": edge.edge_type,
+                    "weight": edge.weight,
+                    "metadata": _json(edge.metadata),
+                    "created_at": edge.created_at,
+                    "last_activated_at": edge.last_activated_at,
+                },
+            ).fetchone()  # (xmax = 0): the row was inserted, not updated
+            if row is None:
+                raise NotFound(f"edge {edge.id!r}: its source or target node does not exist")
+            self._delta.edges += bool(row[0])
+
+    def delete_edge(self, edge_id: str) -> bool:
+        with self.transaction():
+            found = self._conn.execute("DELETE FROM edges WHERE id = %s RETURNING 1", (edge_id,)).fetchone()
+            self._delta.edges -= found is not None
+        return found is not None
+
+    def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id = ANY(%(ids)s::text[]) "
+            "AND target_id = ANY(%(ids)s::text[]) ORDER BY id",
+            {"ids": _unique(node_ids)},
+        )
+        return [_edge(row) for row in rows]
+
+    def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id = ANY(%(ids)s::text[]) "
+            f"UNION SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id = ANY(%(ids)s::text[]) ORDER BY id",
+            {"ids": _unique(node_ids)},
+        )
+        return [_edge(row) for row in rows]
+
+    def all_edges(self) -> list[MemoryEdge]:
+        return [_edge(row) for row in self._query(f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY id")]
+
+    def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
+        self.record_retrieval((), edge_ids, when)
+
+    # ------------------------------------------------------------ search and size
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """BM25 over the nodes PostgreSQL's text search matches, as the other stores rank.
+
+        The query's words become a ``tsquery`` over the ``terms`` GIN index; each matching
+        node is scored in SQL with FTS5's bm25() formula (IDF from ``terms``, length from
+        ``corpus``). As in the SQLite store, a word in more than ``common_df`` nodes is
+        "common": with rarer words in the query, the candidates are the nodes matching
+        those (scored over every word); a query of common words only takes the nodes
+        holding all of them; too few candidates are topped up from the nodes matching any
+        word. Without common words the ranking is exactly BM25 over every match."""
+        words = query_words(query)
+        if not words or limit <= 0:
+            return []
+        terms = [lexeme(fold(w)) for w in words]
+        with self.reading():
+            self._flush()
+            totals = self._conn.execute(
+                "SELECT nodes, tokens, (SELECT coalesce(json_object_agg(term, df), '{}') FROM terms "
+                "WHERE term = ANY(%s::text[])) FROM corpus",
+                (terms,),
+            ).fetchone()
+            if totals is None or not totals[0]:
+                return []
+            n, tokens = int(totals[0]), int(totals[1])
+            frequency: dict[str, int] = {term: int(df) for term, df in totals[2].items()}
+            known = [t for t in terms if frequency.get(t, 0) > 0]
+            if not known:
+                return []
+            idfs = []
+            for term in known:
+                df = frequency[term]
+                idf = math.log((n - df + 0.5) / (df + 0.5))
+                idfs.append(idf if idf > 0 else MIN_IDF)
+            score = _Scorer(self._conn, known, idfs, tokens / n)
+            common = [t for t in known if frequency[t] > self.common_df]
+            rare = [t for t in known if t not in common]
+            if not common:
+                hits = score(tsquery(known, "|"), limit)
+            elif rare:
+                hits = score(tsquery(rare, "|"), limit)
+            else:
+                hits = score(tsquery(known, "&"), limit)
+            if len(hits) < limit and common:
+                seen = {node_id for node_id, _ in hits}
+                hits += [hit for hit in score(tsquery(known, "|"), limit) if hit[0] not in seen]
+        ranked = sorted(hits, key=lambda h: (-h[1], h[0]))
+        return [hit for hit in ranked[:limit] if hit[1] > 0]
+
+    def counts(self) -> tuple[int, int]:
+        self._flush()
+        row = self._query("SELECT nodes, edges FROM corpus")[0]
+        return int(row[0]), int(row[1])
+
+    def close(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.close()
+
+
+class _Scorer:
+    """Scores the nodes matching a tsquery: the sum, in query order, of each word's
+    ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / average))`` (0 for a word the
+    node lacks, which adds nothing) — evaluated in the same order as the in-memory
+    store's Python, so the doubles come out identical. One SQL text per query length
+    (at most MAX_QUERY_TERMS of them, each prepared once per connection)."""
+
+    def __init__(
+        self, conn: psycopg.Connection[tuple[Any, ...]], terms: list[str], idfs: list[float], average: float
+    ) -> None:
+        self.conn = conn
+        self.params: dict[str, Any] = {"avg": average, "k1": K1, "k1p1": K1 + 1, "omb": 1 - B, "b": B}
+        parts = []
+        for i, (term, idf) in enumerate(zip(terms, idfs, strict=True)):
+            self.params[f"t{i}"], self.params[f"i{i}"] = term, idf
+            tf = f"(n.term_counts ->> %(t{i})s::text)::float8"
+            parts.append(
+                f"coalesce(%(i{i})s::float8 * {tf} * %(k1p1)s::float8 / "
+                f"({tf} + %(k1)s::float8 * (%(omb)s::float8 + %(b)s::float8 * n.term_total / %(avg)s::float8)), 0)"
+            )
+        score = " + ".join(["0::float8", *parts])
+        self.sql = (
+            f"SELECT n.id, {score} AS score FROM nodes n WHERE n.terms @@ %(match)s::tsquery "
+            "ORDER BY score DESC, n.id LIMIT %(limit)s"
+        )
+
+    def __call__(self, match: str, limit: int) -> list[tuple[str, float]]:
+        rows = self.conn.execute(self.sql, {**self.params, "match": match, "limit": limit}).fetchall()
+        return [(str(row[0]), float(row[1])) for row in rows]

@@ -1,0 +1,368 @@
+"""Memory nodes and edges: fields, defaults, limits and validation.
+
+A node is a piece of knowledge (``content``) with a ``node_type`` (episodic, semantic,
+procedural), a ``confidence`` in [0, 1], free ``metadata`` (a JSON object), a
+``source`` and access statistics. An edge joins two nodes with an ``edge_type``: the
+editor's kinds (causal, temporal, associative, context, user) and the Graphonomous
+spec's (related, contradicts, supports, derived_from). Only causal and temporal edges
+take part in κ, as everywhere (``kappa.DIRECTED_KINDS``).
+
+Timestamps are ISO 8601 UTC strings with milliseconds (``2026-11-30T10:00:00.000Z``),
+so they sort as text.
+
+>>> node = new_node({"content": "Revenue follows market share"}, now="2026-11-30T10:00:00.000Z")
+>>> node.id, node.node_type, node.confidence
+('node-43c5179f9b943c1a605d1e3176d65a7e', 'semantic', 0.5)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bendscope.kappa import DIRECTED_KINDS
+
+from .errors import InvalidInput
+
+NODE_TYPES = ("episodic", "semantic", "procedural")
+EDGE_TYPES = (
+    "causal",
+    "temporal",
+    "associative",
+    "context",
+    "user",
+    "related",
+    "contradicts",
+    "supports",
+    "derived_from",
+)
+DEFAULT_NODE_TYPE = "semantic"
+DEFAULT_EDGE_TYPE = "related"
+DEFAULT_CONFIDENCE = 0.5
+DEFAULT_WEIGHT = 1.0
+MAX_ID = 200
+MAX_CONTENT = 100_000  # characters, as in the editor
+MAX_SOURCE = 1_000
+MAX_METADATA = 16_384  # characters of the metadata's JSON text
+MAX_WEIGHT = 1e6
+MAX_METADATA_DEPTH = 16  # nesting of metadata objects and lists
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+__all__ = [
+    "DEFAULT_CONFIDENCE",
+    "DEFAULT_EDGE_TYPE",
+    "DEFAULT_NODE_TYPE",
+    "DIRECTED_KINDS",
+    "EDGE_TYPES",
+    "NODE_TYPES",
+    "MemoryEdge",
+    "MemoryNode",
+    "check_count",
+    "check_id",
+    "check_text",
+    "check_timestamp",
+    "edge_id_for",
+    "new_edge",
+    "new_node",
+    "node_id_for",
+    "utc_now",
+]
+
+
+def utc_now() -> str:
+    """The current time as a record timestamp."""
+    now = datetime.now(UTC)
+    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+
+
+@dataclass(frozen=True)
+class MemoryNode:
+    id: str
+    content: str
+    node_type: str = DEFAULT_NODE_TYPE
+    confidence: float = DEFAULT_CONFIDENCE
+    metadata: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+    access_count: int = 0
+    created_at: str = ""
+    updated_at: str = ""
+    last_accessed_at: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "content": self.content,
+            "node_type": self.node_type,
+            "confidence": self.confidence,
+            "metadata": self.metadata,
+            "source": self.source,
+            "access_count": self.access_count,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "last_accessed_at": self.last_accessed_at,
+        }
+
+
+@dataclass(frozen=True)
+class MemoryEdge:
+    id: str
+    source_id: str
+    target_id: str
+    edge_type: str = DEFAULT_EDGE_TYPE
+    weight: float = DEFAULT_WEIGHT
+    metadata: dict[str, Any] = field(default_factory=dict)
+    created_at: str = ""
+    last_activated_at: str | None = None
+
+    @property
+    def directed(self) -> bool:
+        """Whether the edge takes part in κ (causal or temporal)."""
+        return self.edge_type in DIRECTED_KINDS
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "source_id": self.source_id,
+            "target_id": self.target_id,
+            "edge_type": self.edge_type,
+            "weight": self.weight,
+            "metadata": self.metadata,
+            "created_at": self.created_at,
+            "last_activated_at": self.last_activated_at,
+        }
+
+
+# ---------------------------------------------------------------- validation
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
+    )
+
+
+def check_id(value: Any, what: str = "id") -> str:
+    """A node or edge id: a non-empty string of at most MAX_ID characters, valid Unicode."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"{what} must be a non-empty string, got {_kind(value)}")
+    if len(value) > MAX_ID:
+        raise InvalidInput(f"{what} is longer than {MAX_ID} characters")
+    if _SURROGATE.search(value):
+        raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
+    if _CONTROL.search(value):
+        raise InvalidInput(f"{what} must not contain control characters")
+    return value
+
+
+def check_text(value: Any, what: str, limit: int, *, empty_ok: bool = True) -> str:
+    r"""A text field: a string of at most ``limit`` characters, valid Unicode, without NUL
+    (which no store keeps in text).
+
+    >>> check_text("s\ud800", "source", 10)
+    Traceback (most recent call last):
+    ...
+    bendscope.memory.errors.InvalidInput: source is not valid Unicode (an unpaired surrogate)
+    """
+    if not isinstance(value, str):
+        raise InvalidInput(f"{what} must be a string, got {_kind(value)}")
+    if not empty_ok and not value.strip():
+        raise InvalidInput(f"{what} must not be empty")
+    if len(value) > limit:
+        raise InvalidInput(f"{what} has {len(value):,} characters; the limit is {limit:,}")
+    if _SURROGATE.search(value):
+        raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
+    if "\x00" in value:
+        raise InvalidInput(f"{what} must not contain NUL characters (no store keeps them in text)")
+    return value
+
+
+def _number(value: Any, what: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput(f"{what} must be a number, got {_kind(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise InvalidInput(f"{what} must be between {low:g} and {high:g}, got a number too large") from None
+    if not math.isfinite(number) or not low <= number <= high:
+        raise InvalidInput(f"{what} must be between {low:g} and {high:g}, got {value!r:.30}")
+    return number
+
+
+def _metadata(value: Any, what: str = "metadata") -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{what} must be a JSON object, got {_kind(value)}")
+    if _depth(value) > MAX_METADATA_DEPTH:
+        raise InvalidInput(f"{what} is nested more than {MAX_METADATA_DEPTH} levels deep")
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidInput(f"{what} must hold only JSON values ({exc})") from None
+    if len(text) > MAX_METADATA:
+        raise InvalidInput(f"{what} is {len(text):,} characters as JSON; the limit is {MAX_METADATA:,}")
+    if _SURROGATE.search(text):
+        raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
+    loaded: dict[str, Any] = json.loads(text)  # a plain, detached copy with sorted keys
+    return loaded
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of lists and dicts, without recursion (so any depth is measured safely)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_METADATA_DEPTH:
+            return deepest
+        stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def whole(value: Any) -> Any:
+    """An integer-valued float as the integer it is (JSON Schema counts ``2.0`` as an
+    integer, and some clients send every number as a float); anything else unchanged.
+
+    >>> whole(2.0), whole(2.5), whole(3), whole("3")
+    (2, 2.5, 3, '3')
+    """
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+def check_count(value: Any, what: str) -> int:
+    """A non-negative whole number below 2^53 (what SQLite and JSON carry exactly)."""
+    value = whole(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**53:
+        raise InvalidInput(f"{what} must be a whole number from 0 to 2^53")
+    return value
+
+
+def _choice(value: Any, what: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise InvalidInput(f"{what} must be one of {', '.join(choices)}, got {value!r:.40}")
+    return str(value)
+
+
+def check_timestamp(value: Any, what: str, default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z", value):
+        raise InvalidInput(f"{what} must be an ISO 8601 UTC timestamp like 2026-11-30T10:00:00.000Z")
+    return value
+
+
+#: hex digits of a derived id: 128 bits, so two facts meet on one id with odds ~n²/2¹²⁹
+#: (a billion nodes: ~10⁻²¹). Before, ids had LEGACY_HEX digits (40 bits: a collision
+#: somewhere was ~37 % likely at a million nodes); such ids stay valid, see legacy_ids_for.
+ID_HEX = 32
+LEGACY_HEX = 10
+
+
+def _digest(*parts: str) -> str:
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
+
+
+def node_id_for(content: str) -> str:
+    """The id a node gets when none is given: derived from its content (storing the same
+    content again finds that node).
+
+    >>> node_id_for("Revenue follows market share")
+    'node-43c5179f9b943c1a605d1e3176d65a7e'
+    """
+    return f"node-{_digest(content)[:ID_HEX]}"
+
+
+def edge_id_for(source_id: str, target_id: str, edge_type: str) -> str:
+    """The id an edge gets when none is given: one per (source, target, type)."""
+    return f"edge-{_digest(source_id, target_id, edge_type)[:ID_HEX]}"
+
+
+def legacy_id_of(derived: str) -> str:
+    """The id a store made before ids had 128 bits for what now derives ``derived`` (its
+    first LEGACY_HEX digits): such a node or edge is the same one if its content (its
+    endpoints and type) match.
+
+    >>> legacy_id_of(node_id_for("Revenue follows market share"))
+    'node-43c5179f9b'
+    """
+    kind, _, digits = derived.partition("-")
+    return f"{kind}-{digits[:LEGACY_HEX]}"
+
+
+def short_name(text: str, limit: int = 40) -> str:
+    """A short form of a node's content to name it by: one line, at most ``limit`` characters.
+
+    >>> short_name("Revenue follows   market share and customer retention")
+    'Revenue follows market share and custom…'
+    """
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def preview(text: str, limit: int = 60) -> str:
+    """A short form of a text for messages: one line, at most ``limit`` characters.
+
+    >>> preview("Customer 28300 prefers email contact")
+    "'Customer 28300 prefers email contact'"
+    >>> preview("a" * 100, 10)
+    "'aaaaaaaaa…'"
+    """
+    line = " ".join(text.split())
+    return repr(line if len(line) <= limit else line[: limit - 1] + "…")
+
+
+def new_node(args: Mapping[str, Any], *, now: str, existing: MemoryNode | None = None) -> MemoryNode:
+    """A validated node from caller arguments (``content`` required; ``id``, ``node_type``,
+    ``confidence``, ``metadata``, ``source`` optional). Over ``existing`` it keeps the
+    creation time and the access statistics, and takes the other fields given."""
+    if args.get("content") is None:
+        raise InvalidInput("content is required: the knowledge itself, a non-empty string")
+    content = check_text(args.get("content"), "content", MAX_CONTENT, empty_ok=False)
+    node_id = check_id(args["id"]) if args.get("id") is not None else node_id_for(content)
+    base = existing or MemoryNode(node_id, content, created_at=now, updated_at=now)
+    return MemoryNode(
+        id=node_id,
+        content=content,
+        node_type=_choice(args.get("node_type", base.node_type), "node_type", NODE_TYPES),
+        confidence=_number(args.get("confidence", base.confidence), "confidence", 0.0, 1.0),
+        metadata=_metadata(args.get("metadata", base.metadata)),
+        source=check_text(args.get("source", base.source), "source", MAX_SOURCE),
+        access_count=base.access_count,
+        created_at=check_timestamp(args.get("created_at"), "created_at", base.created_at),
+        updated_at=check_timestamp(args.get("updated_at"), "updated_at", now),
+        last_accessed_at=base.last_accessed_at,
+    )
+
+
+def new_edge(args: Mapping[str, Any], *, now: str, existing: MemoryEdge | None = None) -> MemoryEdge:
+    """A validated edge from caller arguments (``source_id``, ``target_id`` required; ``id``,
+    ``edge_type``, ``weight``, ``metadata`` optional)."""
+    source = check_id(args.get("source_id"), "source_id")
+    target = check_id(args.get("target_id"), "target_id")
+    base_type = existing.edge_type if existing is not None else DEFAULT_EDGE_TYPE
+    edge_type = _choice(args.get("edge_type", base_type), "edge_type", EDGE_TYPES)
+    edge_id = check_id(args["id"]) if args.get("id") is not None else edge_id_for(source, target, edge_type)
+    return MemoryEdge(
+        id=edge_id,
+        source_id=source,
+        target_id=target,
+        edge_type=edge_type,
+        weight=_number(args.get("weight", existing.weight if existing else DEFAULT_WEIGHT), "weight", 0.0, MAX_WEIGHT),
+        metadata=_metadata(args.get("metadata", existing.metadata if existing else None)),
+        created_at=check_timestamp(args.get("created_at"), "created_at", existing.created_at if existing else now),
+        last_activated_at=existing.last_activated_at if existing else None,
+    )

@@ -1,0 +1,233 @@
+"""``retrieve_context``: what memory knows about a query, and whether to think about it.
+
+The flow (Graphonomous' retriever, with topology):
+
+1. **Seeds**: the ``top_k`` best lexical matches (BM25 over node content; FTS5 in
+   SQLite) among the wanted ``node_types`` (all by default). Relevance is the BM25 score
+   over the best seed's, in (0, 1]. An optional :class:`Embedder` re-ranks the lexical
+   candidates by blending in cosine similarity.
+2. **Expansion**: ``expand_hops`` hops (default 1), breadth first, along edges of any
+   type in either direction; a node first reached at hop h gets its best parent's
+   relevance × ``decay`` (0.85); nodes reached earlier (the seeds) keep theirs.
+3. **Ranking**: score = relevance × confidence, ties by id; the ``limit`` best are
+   returned.
+4. **Topology**: the returned ids are the node universe; the edges between them
+   (``Store.list_edges_between``) give the canonical topology, and the κ router's plan.
+
+The reads run in one snapshot (``Store.reading``); then the access counts of the
+returned nodes and the activation time of the edges walked are recorded in one write of
+their own (``Store.record_retrieval``; unless ``record`` is false: ``analyze_topology``
+only looks), so a retrieval holds no write lock while it searches and analyses. The response
+holds no timings or counters, so the same store and the same call give the same bytes
+(timings go to telemetry).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from bendscope.kappa import DEFAULT_EXACT_LIMIT
+
+from .errors import StoreUnavailable
+from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, short_name
+from .router import kappa_route
+from .store import Store
+from .telemetry import Telemetry
+from .topology import analyze_nodes
+
+logger = logging.getLogger(__name__)
+
+DECAY = 0.85
+DEFAULT_LIMIT = 10
+MAX_LIMIT = 200
+MAX_HOPS = 3
+EMBED_BLEND = 0.5  # weight of cosine similarity when an embedder re-ranks
+
+
+class Embedder(Protocol):
+    """Turns texts into vectors (any model; the store never needs to know which)."""
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity (0 for a zero vector)."""
+    dot = sum(x * y for x, y in zip(a, b, strict=False))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+def _rounded(value: float) -> float:
+    return round(value, 6)
+
+
+def node_view(node: MemoryNode) -> dict[str, Any]:
+    """A node as retrieval shows it (no access statistics: they change with every call)."""
+    return {
+        "id": node.id,
+        "content": node.content,
+        "node_type": node.node_type,
+        "confidence": node.confidence,
+        "source": node.source,
+        "metadata": node.metadata,
+    }
+
+
+#: the most lexical matches looked at to find ``top_k`` seeds of the wanted types
+MAX_POOL = 20_000
+
+
+def _matches(
+    store: Store, query: str, wanted: int, node_types: set[str] | None
+) -> tuple[list[tuple[str, float]], dict[str, MemoryNode]]:
+    """The ``wanted`` best matches of the given types (a larger pool while filtering removes some)."""
+    pool = wanted
+    while True:
+        found = store.search(query, pool)
+        nodes = store.get_nodes(i for i, _ in found)
+        kept = [(i, s) for i, s in found if node_types is None or nodes[i].node_type in node_types]
+        if len(kept) >= wanted or len(found) < pool or pool >= MAX_POOL:
+            return kept[:wanted], nodes
+        pool = min(pool * 4, MAX_POOL)
+
+
+def _seeds(
+    store: Store, query: str, top_k: int, embedder: Embedder | None, node_types: set[str] | None
+) -> tuple[dict[str, float], dict[str, MemoryNode]]:
+    found, nodes = _matches(store, query, top_k * 4 if embedder is not None else top_k, node_types)
+    if not found:
+        return {}, {}
+    best = found[0][1]
+    relevance = {node_id: score / best for node_id, score in found}
+    if embedder is not None:
+        ids = sorted(relevance)
+        vectors = embedder.embed([query] + [nodes[i].content for i in ids])
+        query_vector = vectors[0]
+        for node_id, vector in zip(ids, vectors[1:], strict=True):
+            similarity = max(0.0, cosine(query_vector, vector))
+            relevance[node_id] = (1 - EMBED_BLEND) * relevance[node_id] + EMBED_BLEND * similarity
+        kept = sorted(relevance.items(), key=lambda kv: (-kv[1], kv[0]))[:top_k]
+        relevance = dict(kept)
+    return relevance, nodes
+
+
+def loop_names(topology: Mapping[str, Any], nodes: Mapping[str, MemoryNode]) -> dict[str, str]:
+    """A short form of the content of every node in a loop of ``topology``, by id (what an
+    agent reads beside the ids of a deliberation task)."""
+    return {n: short_name(nodes[n].content) for scc in topology["sccs"] for n in scc["nodes"] if n in nodes}
+
+
+def retrieve_context(
+    store: Store,
+    query: str,
+    *,
+    telemetry: Telemetry,
+    now: Callable[[], str],
+    limit: int = DEFAULT_LIMIT,
+    top_k: int | None = None,
+    expand_hops: int = 1,
+    decay: float = DECAY,
+    node_types: Iterable[str] | None = None,
+    embedder: Embedder | None = None,
+    trigger: str = "retrieve_context",
+    record: bool = True,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+) -> dict[str, Any]:
+    """The retrieval response: ``status, query, count, results, causal_context, stats,
+    topology, route``. O(search + expansion + the topology of the returned nodes)."""
+    top_k = limit if top_k is None else top_k
+    wanted = None if node_types is None else set(node_types)
+    with store.reading():  # one snapshot; what is recorded is written after it, on its own
+        relevance, nodes = _seeds(store, query, top_k, embedder, wanted)
+        seeds = len(relevance)
+        via: dict[str, dict[str, str]] = {}
+        hop_of = dict.fromkeys(relevance, 0)
+        frontier = sorted(relevance)
+        for hop in range(1, expand_hops + 1):
+            if not frontier:
+                break
+            parents = {i: relevance[i] for i in frontier}  # this hop expands from these, as they were
+            reached: set[str] = set()
+            for edge in store.edges_touching(frontier):
+                ends = ((edge.source_id, edge.target_id, "out"), (edge.target_id, edge.source_id, "in"))
+                for parent, child, direction in ends:
+                    if parent not in parents or child == parent:
+                        continue
+                    if child in hop_of and hop_of[child] < hop:
+                        continue  # reached at an earlier hop: breadth first, it keeps its place
+                    candidate = parents[parent] * decay
+                    if candidate > relevance.get(child, 0.0) + 1e-12:  # the best way to this node at this hop
+                        reached.add(child)
+                        relevance[child] = candidate
+                        hop_of[child] = hop
+                        via[child] = {
+                            "node_id": parent,
+                            "edge_id": edge.id,
+                            "edge_type": edge.edge_type,
+                            "direction": direction,
+                        }
+            frontier = sorted(reached)
+        missing = [i for i in relevance if i not in nodes]
+        if missing:
+            nodes.update(store.get_nodes(missing))
+        ranked = sorted(
+            (
+                (relevance[i] * node.confidence, i)
+                for i, node in nodes.items()
+                if i in relevance and (wanted is None or node.node_type in wanted)
+            ),
+            key=lambda t: (-t[0], t[1]),
+        )[:limit]
+        chosen = [i for _, i in ranked]
+        edges = store.list_edges_between(chosen)
+        topology = analyze_nodes(chosen, edges, telemetry=telemetry, trigger=trigger, exact_limit=exact_limit)
+        arcs = [(e.source_id, e.target_id) for e in edges if e.edge_type in DIRECTED_KINDS]
+        results = [
+            {
+                **node_view(nodes[i]),
+                "score": _rounded(score),
+                "relevance": _rounded(relevance[i]),
+                "hop": hop_of[i],
+                "via": via.get(i),
+            }
+            for score, i in ranked
+        ]
+    recorded = False
+    if chosen and record and not store.read_only:
+        try:
+            store.record_retrieval(chosen, [via[i]["edge_id"] for i in chosen if i in via], now())
+            recorded = True
+        except StoreUnavailable as exc:  # (a full disk): the answer stands, its statistics wait
+            logger.warning("retrieval not recorded: %s", exc)
+    return {
+        "status": "ok",
+        "query": query,
+        "count": len(results),
+        "results": results,
+        "causal_context": causal_context(chosen, edges),
+        "stats": {
+            "seeds": seeds,
+            "candidates": len(relevance),
+            "returned": len(results),
+            "edges_between_results": len(edges),
+            "recorded": recorded,
+            "expand_hops": expand_hops,
+            "decay": decay,
+        },
+        "topology": topology,
+        "route": kappa_route(topology, arcs, loop_names(topology, nodes)),
+    }
+
+
+def causal_context(node_ids: Iterable[str], edges: Iterable[MemoryEdge]) -> list[str]:
+    """The ids among ``node_ids`` joined to another of them by a causal or temporal edge, sorted."""
+    members = set(node_ids)
+    linked: set[str] = set()
+    for edge in edges:
+        directed = edge.edge_type in DIRECTED_KINDS and edge.source_id != edge.target_id
+        if directed and edge.source_id in members and edge.target_id in members:
+            linked.update((edge.source_id, edge.target_id))
+    return sorted(linked)

@@ -1,0 +1,110 @@
+"""The MCP server, on the official SDK's low-level ``Server`` (tools with explicit JSON
+Schemas and structured output): stdio by default (``stdio``: every line answered),
+streamable HTTP on 127.0.0.1 as an option (``http``: every client resource bounded).
+Tool calls run in worker threads (the store is synchronous), so the event loop stays
+responsive: one at a time on an SQLite store, up to the pool size at once on a
+PostgreSQL store (each thread has its own connection and transaction); a call that
+fails returns an MCP tool error (``isError``) with a clear message and writes nothing —
+the server never crashes on input.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import Server
+
+from .errors import InvalidInput, StoreUnavailable
+from .service import Memory
+from .stdio import stdio_transport
+from .tools import TOOLS, call, encode
+
+NAME = "bendscope-memory"
+VERSION = "0.1.0"
+INSTRUCTIONS = (
+    "A knowledge-graph memory that says whether to think or to retrieve. Store knowledge with store_node and "
+    "store_edge (causal and temporal edges are directed and count for κ). Ask with retrieve_context: when its "
+    "topology.routing is 'fast' (κ = 0), one pass over route.retrieval_context answers; when it is "
+    "'deliberate' (κ > 0), the retrieved knowledge holds feedback loops: reason over each of "
+    "route.deliberation_tasks (its nodes, κ and fault lines, within its budget) before answering. "
+    "analyze_topology gives the same analysis for any node set, or the whole graph."
+)
+
+logger = logging.getLogger(__name__)
+
+#: the most characters of a result's JSON that are repeated as text beside its structured form
+TEXT_LIMIT = 64 * 1024
+
+
+def tool_list(read_only: bool = False) -> list[types.Tool]:
+    """The tools' descriptions; on a read-only store only those that read."""
+    return [
+        types.Tool(
+            name=tool.name,
+            description=tool.description,
+            input_schema=tool.input_schema,
+            output_schema=tool.output_schema,
+            annotations=types.ToolAnnotations(read_only_hint=tool.read_only, idempotent_hint=tool.read_only),
+        )
+        for tool in TOOLS
+        if tool.read_only or not read_only
+    ]
+
+
+def text_of(name: str, result: dict[str, Any]) -> str:
+    """The text a result is also sent as (for clients that read no structured content):
+    its JSON, unless that is over TEXT_LIMIT characters — then a line saying where it is,
+    so a large answer does not travel twice."""
+    text = encode(result)
+    if len(text) <= TEXT_LIMIT:
+        return text
+    return (
+        f"{name}: the answer is {len(text):,} characters of JSON, sent once, as structured content; ask with "
+        "a smaller limit or max_total_chars to have it repeated here as text"
+    )
+
+
+def _error(message: str) -> types.CallToolResult:
+    return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
+
+
+def build_server(memory: Memory) -> Server[Any]:
+    """An MCP server exposing ``memory``'s tools."""
+    tools = tool_list(memory.store.read_only)
+    limiter = anyio.CapacityLimiter(max(1, memory.store.parallel_calls))
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        name, arguments = params.name, params.arguments
+        try:
+            result = await anyio.to_thread.run_sync(lambda: call(memory, name, arguments), limiter=limiter)
+        except InvalidInput as exc:
+            return _error(f"{name}: {exc}")
+        except StoreUnavailable as exc:
+            return _error(f"{name}: the store is unavailable: {exc}")
+        except Exception as exc:  # a bug of ours: report it, never crash the session
+            logger.exception("tool %s failed", name)
+            return _error(f"{name}: internal error ({type(exc).__name__}: {exc}); nothing was changed")
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=text_of(name, result))], structured_content=result
+        )
+
+    return Server(
+        NAME,
+        version=VERSION,
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def serve_stdio(memory: Memory) -> None:
+    """Serve over stdin/stdout until the client closes them."""
+    server = build_server(memory)
+    async with stdio_transport() as (read, write):
+        await server.run(read, write, server.create_initialization_options())

@@ -1,0 +1,507 @@
+"""``Memory``: the operations the MCP tools and the CLI share, over one store.
+
+Each operation validates its arguments first and runs in one store transaction, so a
+call is all or nothing: bad arguments raise :class:`~memory.errors.InvalidInput` (or
+:class:`~memory.errors.NotFound`) with a message for the caller and change nothing.
+Results are plain JSON-ready dicts whose bytes depend only on the store and the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from bendscope.kappa import DEFAULT_EXACT_LIMIT, recommendation
+
+from .errors import Conflict, InvalidInput, NotFound
+from .interop import from_document, to_document
+from .records import (
+    EDGE_TYPES,
+    MAX_CONTENT,
+    MAX_SOURCE,
+    NODE_TYPES,
+    MemoryEdge,
+    MemoryNode,
+    check_id,
+    check_text,
+    legacy_id_of,
+    new_edge,
+    new_node,
+    preview,
+    utc_now,
+    whole,
+)
+from .retrieval import DEFAULT_LIMIT, MAX_HOPS, MAX_LIMIT, Embedder, loop_names, retrieve_context
+from .store import Store
+from .telemetry import Aggregator, Telemetry
+from .topology import analyze_nodes
+
+#: the most node ids one call may name
+MAX_NODE_IDS = 100_000
+MAX_QUERY = 2_000
+MAX_PAGE = 1_000
+MAX_POOL = 20_000  # the most lexical matches looked at to fill a filtered page
+MAX_BATCH = 2_000  # nodes and edges in one store_many call
+MAX_ERRORS = 20  # wrong items a store_many error lists
+DEFAULT_MAX_CHARS = 2_000  # characters of one node's content in a response, unless asked otherwise
+DEFAULT_MAX_TOTAL_CHARS = 40_000  # characters of content in one response, unless asked otherwise
+
+
+def _kind(value: Any) -> str:
+    return {list: "a list", dict: "an object", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
+    )
+
+
+def _int(args: Mapping[str, Any], key: str, default: int, low: int, high: int) -> int:
+    """A whole-number argument; an integer-valued float (``2.0``) counts, as JSON Schema's
+    "integer" does."""
+    value = whole(args.get(key, default))
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{key} must be a whole number from {low} to {high}, got {_kind(value)}")
+    if not low <= value <= high:
+        raise InvalidInput(f"{key} must be from {low} to {high}, got {value}")
+    return value
+
+
+def _items(value: Any, what: str) -> list[Mapping[str, Any]]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, Mapping) for v in value):
+        raise InvalidInput(f"{what} must be a list of objects")
+    return list(value)
+
+
+def _trimmed(record: dict[str, Any], max_chars: int) -> dict[str, Any]:
+    """A node's fields with its content cut to ``max_chars`` characters, the last one "…";
+    ``truncated`` counts the characters left out (only when some are)."""
+    content = record.get("content")
+    if not isinstance(content, str) or len(content) <= max_chars:
+        return record
+    kept = max(0, max_chars - 1)  # (the mark "…" counts as one of the characters)
+    return {**record, "content": content[:kept] + "…" if max_chars else "", "truncated": len(content) - kept}
+
+
+def _budget_args(args: Mapping[str, Any]) -> tuple[int, int]:
+    """(max_chars, max_total_chars): the characters of content one node and one response
+    may carry."""
+    return (
+        _int(args, "max_chars", DEFAULT_MAX_CHARS, 0, MAX_CONTENT),
+        _int(args, "max_total_chars", DEFAULT_MAX_TOTAL_CHARS, 0, 100 * MAX_CONTENT),
+    )
+
+
+def _within_budget(records: list[dict[str, Any]], max_chars: int, max_total: int) -> int:
+    """Cut the records' contents (in place, in order) to at most ``max_chars`` each and
+    ``max_total`` together; returns how many were cut (each says by how much). O(records)."""
+    used = cut = 0
+    for i, record in enumerate(records):
+        trimmed = _trimmed(record, max(0, min(max_chars, max_total - used)))
+        if trimmed is not record:
+            records[i] = trimmed
+            cut += 1
+        used += len(trimmed.get("content", ""))
+    return cut
+
+
+def _query(value: Any, what: str = "query") -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidInput(f"{what} must be a non-empty string")
+    if len(value) > MAX_QUERY:
+        raise InvalidInput(f"{what} is longer than {MAX_QUERY:,} characters")
+    return check_text(value, what, MAX_QUERY)
+
+
+def _id_list(value: Any, what: str = "node_ids") -> list[str]:
+    if not isinstance(value, list):
+        raise InvalidInput(f"{what} must be a list of node ids, got {_kind(value)}")
+    if len(value) > MAX_NODE_IDS:
+        raise InvalidInput(f"{what} has {len(value):,} ids; the limit is {MAX_NODE_IDS:,}")
+    return list(dict.fromkeys(check_id(v, f"{what}[{i}]") for i, v in enumerate(value)))
+
+
+def _node_types(value: Any) -> list[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(v in NODE_TYPES for v in value):
+        raise InvalidInput(f"node_types must be a list of {', '.join(NODE_TYPES)}")
+    return list(value)
+
+
+def _unknown(ids: Sequence[str], found: Mapping[str, Any]) -> None:
+    missing = [i for i in ids if i not in found]
+    if missing:
+        shown = ", ".join(repr(i) for i in missing[:5])
+        more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        raise NotFound(f"no node with id {shown}{more}")
+
+
+class Memory:
+    """A knowledge-graph memory: store, retrieval with topology, κ router, telemetry."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        telemetry: Telemetry | None = None,
+        clock: Callable[[], str] = utc_now,
+        embedder: Embedder | None = None,
+        exact_limit: int = DEFAULT_EXACT_LIMIT,
+    ) -> None:
+        self.store = store
+        self.telemetry = telemetry or Telemetry()
+        self.metrics = Aggregator(self.telemetry)
+        self.clock = clock
+        self.embedder = embedder
+        self.exact_limit = exact_limit
+
+    # ------------------------------------------------------------ writing
+    def store_node(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Create a node, or update the node with the given ``id`` (fields not given stay).
+        Returns ``{"status": "created" | "updated" | "unchanged", "node": {...}}``."""
+        with self.store.transaction():
+            old = self.store.get_node(check_id(args["id"])) if args.get("id") is not None else None
+            merged = dict(args)
+            if old is not None and merged.get("content") is None:
+                merged["content"] = old.content
+            node = new_node(merged, now=self.clock(), existing=old)
+            if args.get("id") is None:  # the id derives from the content: that node, or none
+                old = self._derived_node(node)
+                if old is not None:
+                    node = new_node({**merged, "id": old.id}, now=self.clock(), existing=old)
+            if old is not None and _same_node(old, node):
+                return {"status": "unchanged", "node": old.to_dict()}
+            self.store.put_node(node)
+        return {"status": "created" if old is None else "updated", "node": node.to_dict()}
+
+    def store_edge(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Create an edge between existing nodes, or update the edge with the given ``id``."""
+        with self.store.transaction():
+            edge = new_edge(args, now=self.clock())
+            _unknown([edge.source_id, edge.target_id], self.store.get_nodes([edge.source_id, edge.target_id]))
+            old = self.store.get_edge(edge.id) if args.get("id") is not None else self._derived_edge(edge)
+            if old is not None:  # update that edge: its id stays, even one derived from another type
+                edge = new_edge({**args, "id": old.id}, now=self.clock(), existing=old)
+                if edge == old:
+                    return {"status": "unchanged", "edge": old.to_dict()}
+            self.store.put_edge(edge)
+        return {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
+
+    def _derived_node(self, node: MemoryNode) -> MemoryNode | None:
+        """The stored node a node with a derived id is: the one with that id (the same
+        content, or a Conflict: never overwritten), else one a store made before ids had
+        128 bits for this content; None for a new node."""
+        legacy = legacy_id_of(node.id)
+        found = self.store.get_nodes([node.id, legacy])
+        old = found.get(node.id)
+        if old is not None and old.content != node.content:
+            raise Conflict(
+                f"the content {preview(node.content)} derives the id {node.id!r}, which holds a different fact, "
+                f"{preview(old.content)}; nothing was stored. Give this fact an id of its own, or the id "
+                f"{node.id!r} to replace that fact"
+            )
+        if old is None and legacy in found and found[legacy].content == node.content:
+            old = found[legacy]  # (a legacy id with other content: a 40-bit collision; the new id keeps both)
+        return old
+
+    def _derived_edge(self, edge: MemoryEdge) -> MemoryEdge | None:
+        """The stored edge an edge with a derived id is: the one on that id when it joins the
+        same two nodes (its type may have been changed since, by id), else one a store made
+        before ids had 128 bits for them; an edge between other nodes on that id is a Conflict."""
+        legacy = legacy_id_of(edge.id)
+        found = self.store.get_edges([edge.id, legacy])
+        ends = (edge.source_id, edge.target_id)
+        old = found.get(edge.id)
+        if old is not None and (old.source_id, old.target_id) != ends:
+            raise Conflict(
+                f"the {edge.edge_type} edge {edge.source_id!r} → {edge.target_id!r} derives the id {edge.id!r}, which "
+                f"is the {old.edge_type} edge {old.source_id!r} → {old.target_id!r}; nothing was stored. Give this "
+                "edge an id of its own"
+            )
+        was = found.get(legacy)
+        if old is None and was is not None and (was.source_id, was.target_id) == ends:
+            old = was
+        return old
+
+    def store_many(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Many nodes, then many edges (which may join nodes of the same call), in one
+        transaction: all of them or, when any item is wrong, none — the error then names
+        every wrong item (``nodes[3]: …``; at most MAX_ERRORS). O(items)."""
+        nodes = _items(args.get("nodes"), "nodes")
+        edges = _items(args.get("edges"), "edges")
+        if not nodes and not edges:
+            raise InvalidInput("give nodes and/or edges: lists of what store_node and store_edge take")
+        if len(nodes) + len(edges) > MAX_BATCH:
+            raise InvalidInput(f"{len(nodes) + len(edges):,} items; one call stores at most {MAX_BATCH:,}")
+        errors: list[str] = []
+        done: dict[str, list[dict[str, Any]]] = {"nodes": [], "edges": []}
+        with self.store.transaction():
+            for what, items, store in (("nodes", nodes, self.store_node), ("edges", edges, self.store_edge)):
+                for i, item in enumerate(items):
+                    try:
+                        answer = store(item)
+                    except InvalidInput as exc:
+                        errors.append(f"{what}[{i}]: {exc}")
+                        continue
+                    record = answer["node" if what == "nodes" else "edge"]
+                    done[what].append({"status": answer["status"], "id": record["id"]})
+            if errors:  # (raising rolls the whole transaction back)
+                shown = "; ".join(errors[:MAX_ERRORS])
+                more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
+                raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
+        return {"status": "stored", **done}
+
+    def append_observation(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Add ``observation`` to the end of node ``id``'s content (a new line between), as
+        an agent adds what it learned to a fact it already holds."""
+        node_id = check_id(args.get("id"))
+        observation = check_text(args.get("observation"), "observation", MAX_CONTENT, empty_ok=False)
+        if not observation.strip():
+            raise InvalidInput("observation must hold some text")
+        with self.store.transaction():
+            old = self.store.get_node(node_id)
+            if old is None:
+                raise NotFound(f"no node with id {node_id!r}")
+            content = f"{old.content}\n{observation}"
+            if len(content) > MAX_CONTENT:
+                raise InvalidInput(
+                    f"the content would be {len(content):,} characters; a node holds at most {MAX_CONTENT:,}: "
+                    "store the observation as a node of its own and connect it"
+                )
+            answer = self.store_node({"id": node_id, "content": content})
+        return {"status": "appended", "node": _trimmed(answer["node"], DEFAULT_MAX_CHARS)}
+
+    def delete_many(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Delete nodes (with every edge touching them) and edges, all or none: an id that
+        names nothing is an error naming it, and nothing is deleted."""
+        node_ids = _id_list(args["node_ids"], "node_ids") if args.get("node_ids") is not None else []
+        edge_ids = _id_list(args["edge_ids"], "edge_ids") if args.get("edge_ids") is not None else []
+        if not node_ids and not edge_ids:
+            raise InvalidInput("give node_ids and/or edge_ids")
+        with self.store.transaction():
+            _unknown(node_ids, self.store.get_nodes(node_ids))
+            found_edges = self.store.get_edges(edge_ids)
+            missing = [e for e in edge_ids if e not in found_edges]
+            if missing:
+                raise NotFound(f"no edge with id {', '.join(repr(e) for e in missing[:10])}; nothing was deleted")
+            for edge_id in edge_ids:
+                self.store.delete_edge(edge_id)
+            also = sum(len(self.store.delete_node(node_id)) for node_id in node_ids)
+        return {"status": "deleted", "nodes": len(node_ids), "edges": len(edge_ids), "edges_with_the_nodes": also}
+
+    def delete_node(self, node_id: Any) -> dict[str, Any]:
+        node_id = check_id(node_id)
+        with self.store.transaction():
+            if self.store.get_node(node_id) is None:
+                raise NotFound(f"no node with id {node_id!r}")
+            edges = self.store.delete_node(node_id)
+        return {"status": "deleted", "id": node_id, "deleted_edges": edges}
+
+    def delete_edge(self, edge_id: Any) -> dict[str, Any]:
+        edge_id = check_id(edge_id)
+        with self.store.transaction():
+            if not self.store.delete_edge(edge_id):
+                raise NotFound(f"no edge with id {edge_id!r}")
+        return {"status": "deleted", "id": edge_id}
+
+    # ------------------------------------------------------------ reading
+    def query_graph(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Nodes by ids, by type and/or source, or by text (BM25), with the edges among them."""
+        limit = _int(args, "limit", 50, 1, MAX_PAGE)
+        offset = _int(args, "offset", 0, 0, 10**9)
+        budget = _budget_args(args)
+        include_edges = args.get("include_edges", True)
+        if not isinstance(include_edges, bool):
+            raise InvalidInput("include_edges must be true or false")
+        node_type = args.get("node_type")
+        if node_type is not None and node_type not in NODE_TYPES:
+            raise InvalidInput(f"node_type must be one of {', '.join(NODE_TYPES)}")
+        source = args.get("source")
+        if source is not None:
+            source = check_text(source, "source", MAX_SOURCE)
+        with self.store.reading():
+            if args.get("node_ids") is not None:
+                ids = _id_list(args["node_ids"])
+                found = self.store.get_nodes(ids)
+                _unknown(ids, found)
+                nodes = [found[i] for i in sorted(found)]
+                nodes = [n for n in nodes if _matches(n, node_type, source)][offset : offset + limit]
+            elif args.get("text") is not None:
+                nodes = self._search_filtered(_query(args["text"], "text"), node_type, source, offset + limit)
+                nodes = nodes[offset : offset + limit]
+            else:
+                nodes = self.store.list_nodes(node_type=node_type, source=source, limit=limit, offset=offset)
+            edges = self.store.list_edges_between([n.id for n in nodes]) if include_edges else []
+            total_nodes, total_edges = self.store.counts()
+        records = [n.to_dict() for n in nodes]
+        truncated = _within_budget(records, *budget)
+        return {
+            "count": len(nodes),
+            "nodes": records,
+            "edges": [e.to_dict() for e in edges],
+            "store": {"nodes": total_nodes, "edges": total_edges},
+            "truncated": truncated,
+        }
+
+    def list_edges(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """Every edge a page at a time (sorted by id), or those touching ``node_ids``, of
+        ``edge_type``; ``next_offset`` is where the next page starts (None: the last). O(E)."""
+        limit = _int(args, "limit", 100, 1, MAX_PAGE)
+        offset = _int(args, "offset", 0, 0, 10**9)
+        edge_type = args.get("edge_type")
+        if edge_type is not None and edge_type not in EDGE_TYPES:
+            raise InvalidInput(f"edge_type must be one of {', '.join(EDGE_TYPES)}")
+        with self.store.reading():
+            if args.get("node_ids") is not None:
+                ids = _id_list(args["node_ids"])
+                _unknown(ids, self.store.get_nodes(ids))
+                edges = self.store.edges_touching(ids)
+            else:
+                edges = self.store.all_edges()
+        if edge_type is not None:
+            edges = [e for e in edges if e.edge_type == edge_type]
+        page = edges[offset : offset + limit]
+        following = offset + limit if offset + limit < len(edges) else None
+        return {"count": len(page), "total": len(edges), "next_offset": following, "edges": [e.to_dict() for e in page]}
+
+    def _search_filtered(self, text: str, node_type: str | None, source: str | None, wanted: int) -> list[MemoryNode]:
+        """The ``wanted`` best lexical matches passing the filters (a larger pool as needed)."""
+        pool = wanted
+        while True:
+            hits = self.store.search(text, pool)
+            found = self.store.get_nodes(i for i, _ in hits)
+            nodes = [found[i] for i, _ in hits if _matches(found[i], node_type, source)]
+            if len(nodes) >= wanted or len(hits) < pool or pool >= MAX_POOL:
+                return nodes
+            pool = min(pool * 4, MAX_POOL)
+
+    def retrieve_context(
+        self, args: Mapping[str, Any], trigger: str = "retrieve_context", record: bool = True
+    ) -> dict[str, Any]:
+        query = _query(args.get("query"))
+        limit = _int(args, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
+        top_k = _int(args, "top_k", limit, 1, MAX_LIMIT)
+        hops = _int(args, "expand_hops", 1, 0, MAX_HOPS)
+        node_types = _node_types(args.get("node_types"))
+        max_chars, max_total = _budget_args(args)
+        response = retrieve_context(
+            self.store,
+            query,
+            telemetry=self.telemetry,
+            now=self.clock,
+            limit=limit,
+            top_k=top_k,
+            expand_hops=hops,
+            node_types=node_types,
+            embedder=self.embedder,
+            trigger=trigger,
+            record=record,
+            exact_limit=self.exact_limit,
+        )
+        response["stats"]["truncated"] = _within_budget(response["results"], max_chars, max_total)
+        return response
+
+    def analyze_topology(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """The canonical topology of ``node_ids``, of what ``query`` retrieves, or of the whole
+        graph, plus the ``recommendation`` sentence."""
+        has_ids, has_query = args.get("node_ids") is not None, args.get("query") is not None
+        if has_ids and has_query:
+            raise InvalidInput("give node_ids or query, not both")
+        if has_query:  # retrieval that only looks: no access counted
+            response = self.retrieve_context({"query": args["query"]}, trigger="analyze_topology", record=False)
+            topology = response["topology"]
+        else:
+            with self.store.reading():
+                if has_ids:
+                    ids = _id_list(args["node_ids"])
+                    _unknown(ids, self.store.get_nodes(ids))
+                    edges = self.store.list_edges_between(ids)
+                else:
+                    ids = self.store.node_ids()
+                    edges = self.store.all_edges()
+            topology = analyze_nodes(
+                ids, edges, telemetry=self.telemetry, trigger="analyze_topology", exact_limit=self.exact_limit
+            )
+        members = [n for scc in topology["sccs"] for n in scc["nodes"]]
+        names = loop_names(topology, self.store.get_nodes(members)) if members else {}
+        return {**topology, "recommendation": recommendation(topology, names)}
+
+    def get_metrics(self) -> dict[str, Any]:
+        nodes, edges = self.store.counts()
+        return {**self.metrics.snapshot(), "store": {"kind": self.store.kind, "nodes": nodes, "edges": edges}}
+
+    # ------------------------------------------------------------ the editor
+    def export_document(self, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The memory (or ``node_ids``, or what ``query`` retrieves) as a Bendscope document."""
+        args = args or {}
+        if args.get("node_ids") is not None and args.get("query") is not None:
+            raise InvalidInput("give node_ids or query, not both")
+        query = None
+        if args.get("query") is not None:
+            query = self.retrieve_context({"query": args["query"], "limit": args.get("limit", MAX_LIMIT)}, record=False)
+        with self.store.reading():
+            if args.get("node_ids") is not None:
+                ids = _id_list(args["node_ids"])
+                found = self.store.get_nodes(ids)
+                _unknown(ids, found)
+                nodes = list(found.values())
+            elif query is not None:
+                nodes = list(self.store.get_nodes(r["id"] for r in query["results"]).values())
+            else:
+                nodes = list(self.store.get_nodes(self.store.node_ids()).values())
+            edges = self.store.list_edges_between([n.id for n in nodes])
+        return to_document(nodes, edges)
+
+    def import_document(self, text: str | bytes, *, replace: bool = False) -> dict[str, Any]:
+        """Store every node and edge of a Bendscope document (upsert by id), all or nothing.
+        With ``replace`` the store becomes the document: what it does not hold is deleted
+        (so deletions made in the editor come back too)."""
+        with self.store.transaction():
+            now = self.clock()
+            existing = self.store.get_nodes(self.store.node_ids())
+            nodes, edges = from_document(text, now=now, existing=existing)
+            created = updated = 0
+            for node in nodes:
+                old = existing.get(node.id)
+                if old is None:
+                    created += 1
+                elif not _same_node(old, node):
+                    updated += 1
+                else:
+                    continue
+                self.store.put_node(node)
+            deleted_nodes = deleted_edges = 0
+            if replace:
+                keep_edges = {e.id for e in edges}
+                for old_edge in self.store.all_edges():
+                    if old_edge.id not in keep_edges:
+                        deleted_edges += self.store.delete_edge(old_edge.id)
+                keep_nodes = {n.id for n in nodes}
+                for node_id in existing:
+                    if node_id not in keep_nodes:
+                        self.store.delete_node(node_id)
+                        deleted_nodes += 1
+            edges_created = 0
+            for edge in edges:
+                if self.store.get_edge(edge.id) is None:
+                    edges_created += 1
+                self.store.put_edge(edge)
+        return {
+            "status": "imported",
+            "nodes": len(nodes),
+            "edges": len(edges),
+            "nodes_created": created,
+            "nodes_updated": updated,
+            "edges_created": edges_created,
+            "nodes_deleted": deleted_nodes,
+            "edges_deleted": deleted_edges,
+        }
+
+
+def _matches(node: MemoryNode, node_type: str | None, source: str | None) -> bool:
+    return (node_type is None or node.node_type == node_type) and (source is None or node.source == source)
+
+
+def _same_node(old: MemoryNode, new: MemoryNode) -> bool:
+    """Equal apart from ``updated_at`` (a store of the same facts changes nothing)."""
+    return old.to_dict() | {"updated_at": ""} == new.to_dict() | {"updated_at": ""}

@@ -1,0 +1,642 @@
+"""The embedded default store: one SQLite file (standard library ``sqlite3``).
+
+WAL journal (readers never wait for the writer), foreign keys on (deleting a node
+deletes its edges), a busy timeout and ``BEGIN IMMEDIATE`` with retries so that several
+processes can write the same file without losing anything, a schema version
+(``PRAGMA user_version``) with migrations applied on open, and an FTS5 index over node
+content for BM25 ranking. Sets of ids of any size are passed as one JSON parameter
+(``json_each``), never spliced into the SQL and never limited by SQLite's variable count.
+Durable by default (``synchronous = FULL``): a write acknowledged is on disk, and survives
+a power loss, not only a crash of the process (bench/bench_durability.py measures the cost).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import shutil
+import sqlite3
+import tempfile
+import threading
+import time
+import urllib.parse
+from collections.abc import Iterable, Iterator
+from os import PathLike
+from typing import Any
+
+from .errors import NotFound, StoreUnavailable
+from .records import MemoryEdge, MemoryNode
+from .store import Store
+from .text import fold, load_metadata, query_words, tokenize
+
+#: rows read at once by SQLiteStore.rescue, and the runs in a row without rows that end a table
+#: whose size cannot be read
+RESCUE_RUN = 256
+RESCUE_EMPTY_RUNS = 8
+
+#: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE nodes (
+        id TEXT PRIMARY KEY NOT NULL,
+        content TEXT NOT NULL,
+        node_type TEXT NOT NULL CHECK (node_type IN ('episodic', 'semantic', 'procedural')),
+        confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+        metadata TEXT NOT NULL DEFAULT '{}',
+        source TEXT NOT NULL DEFAULT '',
+        access_count INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        last_accessed_at TEXT
+    );
+    CREATE INDEX nodes_by_type ON nodes (node_type, id);
+    CREATE INDEX nodes_by_source ON nodes (source, id);
+    CREATE TABLE edges (
+        id TEXT PRIMARY KEY NOT NULL,
+        source_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        target_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        edge_type TEXT NOT NULL,
+        weight REAL NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        last_activated_at TEXT
+    );
+    CREATE INDEX edges_by_source ON edges (source_id);
+    CREATE INDEX edges_by_target ON edges (target_id);
+    CREATE VIRTUAL TABLE nodes_fts USING fts5 (
+        content, content = 'nodes', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER nodes_fts_insert AFTER INSERT ON nodes BEGIN
+        INSERT INTO nodes_fts (rowid, content) VALUES (new.rowid, new.content);
+    END;
+    CREATE TRIGGER nodes_fts_delete AFTER DELETE ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+    END;
+    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+        INSERT INTO nodes_fts (rowid, content) VALUES (new.rowid, new.content);
+    END;
+    """,
+    # 2: term document frequencies, so a search can leave out terms most nodes contain
+    """
+    CREATE VIRTUAL TABLE nodes_fts_vocab USING fts5vocab (nodes_fts, 'row');
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+#: how long one statement waits for another process's write lock, and how long a
+#: transaction keeps trying in all before it says the store is busy
+BUSY_TIMEOUT_S = 2.0
+BUSY_GIVE_UP_S = 20.0
+#: a search term found in more nodes than this is "common": left out of the match when the
+#: query has rarer terms (its BM25 weight is small anyway, and matching it means scoring
+#: most of the store); a query of common terms only asks for all of them first
+COMMON_DF = 2_000
+
+_NODE_COLUMNS = (
+    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at"
+)
+_EDGE_COLUMNS = "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at"
+_IDS = "(SELECT value FROM json_each(?))"
+
+
+def _node(row: tuple[Any, ...]) -> MemoryNode:
+    return MemoryNode(row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9])
+
+
+def _edge(row: tuple[Any, ...]) -> MemoryEdge:
+    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7])
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _ids(ids: Iterable[str]) -> str:
+    return json.dumps(list(dict.fromkeys(ids)), ensure_ascii=False)
+
+
+def _locked(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+class SQLiteStore(Store):
+    """A store in one SQLite file (created when missing)."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: str | PathLike[str], *, durable: bool = True, read_only: bool = False) -> None:
+        self.path = str(path)
+        #: synchronous=FULL (durable): a write acknowledged survives a power loss or an OS
+        #: crash, one fsync per transaction; NORMAL survives a crash of the process only
+        self.durable = durable
+        self.read_only = read_only
+        #: why the store is damaged (opened read-only to rescue what can be read), or None
+        self.damage: str | None = None
+        self._rescue_folder: str | None = None
+        self.common_df = COMMON_DF
+        self._lock = threading.RLock()
+        self._depth = 0
+        try:
+            self.damage = damage_of(self.path)
+            if self.damage is not None and not read_only:
+                raise StoreUnavailable(
+                    f"the file is damaged ({self.damage}); nothing was written to it. Rescue what can be read: "
+                    f"bendscope-memory export --read-only --store {self.path} > rescued.json, then "
+                    "bendscope-memory import rescued.json --store NEW_STORE (and keep the damaged file)"
+                )
+            self._conn = self._connect()
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            if read_only:
+                try:
+                    self._check_schema()
+                except sqlite3.DatabaseError:
+                    if self.damage is None:
+                        raise  # (a damaged file may fail this: rescue() reads what it can)
+            else:
+                self._retry(lambda: self._conn.execute("PRAGMA journal_mode = WAL"))
+                self._conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
+                self._migrate()
+        except (sqlite3.DatabaseError, StoreUnavailable) as exc:
+            detail = str(exc).removeprefix(f"{self.path}: ")
+            raise StoreUnavailable(f"cannot open the memory store {self.path}: {_why(self.path, detail)}") from None
+
+    def _connect(self) -> sqlite3.Connection:
+        """The connection: read-write (the file made when missing), or read-only — and on a
+        read-only medium, where SQLite cannot make its shared-memory file, immutable."""
+
+        def connect(target: str, uri: bool = False) -> sqlite3.Connection:
+            return sqlite3.connect(
+                target, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False, uri=uri
+            )
+
+        if not self.read_only:
+            return connect(self.path)
+        if not os.path.isfile(self.path):
+            raise StoreUnavailable(f"there is no store at {self.path} (a read-only store must exist)")
+        uri = "file:" + urllib.parse.quote(os.path.abspath(self.path))
+        if self.damage is not None:  # (read as it is: no journal made or replayed beside it)
+            if self.damage.startswith("truncated"):
+                uri = "file:" + urllib.parse.quote(self._padded_copy())
+            return connect(uri + "?immutable=1", uri=True)
+        conn = connect(uri + "?mode=ro", uri=True)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.OperationalError:
+            conn.close()
+            return connect(uri + "?immutable=1", uri=True)
+
+    def _check_schema(self) -> None:
+        version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == 0 and not self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'nodes'").fetchone():
+            raise StoreUnavailable("it is not a memory store")
+        if version != SCHEMA_VERSION:
+            raise StoreUnavailable(
+                f"it has schema {version} and this version reads {SCHEMA_VERSION}; open it once without --read-only "
+                "(it is migrated then), or with the version that wrote it"
+            )
+
+    # ------------------------------------------------------------ schema
+    def _migrate(self) -> None:
+        with self.transaction():
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreUnavailable(
+                    f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
+                )
+            if version == 0:
+                tables = [r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+                if tables:
+                    raise StoreUnavailable("it is an SQLite file but not a memory store")
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _statements(MIGRATIONS[step]):
+                    self._conn.execute(statement)
+                self._conn.execute(f"PRAGMA user_version = {step + 1}")
+
+    def rescue(self) -> tuple[list[MemoryNode], list[MemoryEdge], int]:
+        """What can still be read of a damaged file: its nodes, the edges whose two ends are
+        among them, and how many row ids could not be read. Reads in runs of rows by rowid,
+        and a run that fails row by row, so one bad page costs its own rows only. O(rows)."""
+        lost = 0
+        found: dict[str, list[tuple[Any, ...]]] = {}
+        for table, columns in (("nodes", _NODE_COLUMNS), ("edges", _EDGE_COLUMNS)):
+            rows: list[tuple[Any, ...]] = []
+            sql = f"SELECT {columns} FROM {table} WHERE rowid BETWEEN ? AND ?"
+            try:
+                high: int | None = int(self._conn.execute(f"SELECT max(rowid) FROM {table}").fetchone()[0] or 0)
+            except sqlite3.DatabaseError:
+                high = None  # unknown: read on until RESCUE_EMPTY_RUNS runs in a row hold nothing
+            start, empty = 1, 0
+            while (start <= high) if high is not None else (empty < RESCUE_EMPTY_RUNS):
+                before = len(rows)
+                try:
+                    rows += self._conn.execute(sql, (start, start + RESCUE_RUN - 1)).fetchall()
+                except sqlite3.DatabaseError:
+                    for rowid in range(start, start + RESCUE_RUN):
+                        try:
+                            rows += self._conn.execute(sql, (rowid, rowid)).fetchall()
+                        except sqlite3.DatabaseError:
+                            lost += 1
+                empty = 0 if len(rows) > before else empty + 1
+                start += RESCUE_RUN
+            found[table] = rows
+        nodes: dict[str, MemoryNode] = {}
+        for row in found["nodes"]:
+            try:
+                nodes[row[0]] = _node(row)
+            except (ValueError, TypeError):  # (a row whose text is damaged)
+                lost += 1
+        edges: list[MemoryEdge] = []
+        for row in found["edges"]:
+            try:
+                edge = _edge(row)
+            except (ValueError, TypeError):
+                lost += 1
+                continue
+            if edge.source_id in nodes and edge.target_id in nodes:
+                edges.append(edge)
+        return sorted(nodes.values(), key=lambda n: n.id), sorted(edges, key=lambda e: e.id), lost
+
+    @property
+    def schema_version(self) -> int:
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+
+    # ------------------------------------------------------------ transactions
+    def _retry(self, work: Any) -> Any:
+        """Run ``work`` again while another process holds the write lock, up to
+        BUSY_GIVE_UP_S in all; then (or on any other database error) StoreUnavailable."""
+        deadline = time.monotonic() + BUSY_GIVE_UP_S
+        pause = 0.05
+        while True:
+            try:
+                return work()
+            except sqlite3.OperationalError as exc:
+                if not _locked(exc):
+                    raise StoreUnavailable(f"{self.path}: {exc}") from None
+                if time.monotonic() >= deadline:
+                    raise StoreUnavailable(
+                        f"{self.path} is busy: another process has held its write lock for over "
+                        f"{BUSY_GIVE_UP_S:g} s; try again"
+                    ) from None
+                time.sleep(pause)
+                pause = min(pause * 2, 1.0)
+            except sqlite3.IntegrityError:
+                raise  # a broken constraint: the caller says which
+            except sqlite3.DatabaseError as exc:
+                raise StoreUnavailable(f"{self.path}: {exc}") from None
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """A deferred transaction: under WAL its reads see one snapshot and block no writer."""
+        with self._lock:
+            if self._depth:
+                yield from self._joined()
+                return
+            self._retry(lambda: self._conn.execute("BEGIN DEFERRED"))
+            self._depth = 1
+            try:
+                yield
+            finally:
+                self._depth = 0
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth:
+                yield from self._joined()
+                return
+            self._refuse_writes()
+            self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._depth = 0
+                self._conn.execute("ROLLBACK")
+                raise
+            self._depth = 0
+            try:
+                self._retry(lambda: self._conn.execute("COMMIT"))
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+                raise
+
+    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._retry(lambda: self._conn.execute(sql, params).fetchall()))
+
+    def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
+        with self.transaction():
+            cursor: sqlite3.Cursor = self._retry(lambda: self._conn.execute(sql, params))
+            return cursor
+
+    # ------------------------------------------------------------ nodes
+    def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
+        rows = self._query(f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS} ORDER BY id", (_ids(node_ids),))
+        return {row[0]: _node(row) for row in rows}
+
+    def put_node(self, node: MemoryNode) -> None:
+        self._write(
+            f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
+            "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
+            "access_count = excluded.access_count, created_at = excluded.created_at, "
+            "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at",
+            (
+                node.id,
+                node.content,
+                node.node_type,
+                node.confidence,
+                _json(node.metadata),
+                node.source,
+                node.access_count,
+                node.created_at,
+                node.updated_at,
+                node.last_accessed_at,
+            ),
+        )
+
+    def delete_node(self, node_id: str) -> list[str]:
+        with self.transaction():
+            edges = [
+                r[0]
+                for r in self._conn.execute(
+                    "SELECT id FROM edges WHERE source_id = ? OR target_id = ? ORDER BY id", (node_id, node_id)
+                )
+            ]
+            self._conn.execute("DELETE FROM nodes WHERE id = ?", (node_id,))  # edges go by ON DELETE CASCADE
+        return edges
+
+    def list_nodes(
+        self, *, node_type: str | None = None, source: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[MemoryNode]:
+        where, params = [], []
+        if node_type is not None:
+            where.append("node_type = ?")
+            params.append(node_type)
+        if source is not None:
+            where.append("source = ?")
+            params.append(source)
+        clause = f"WHERE {' AND '.join(where)}" if where else ""
+        rows = self._query(
+            f"SELECT {_NODE_COLUMNS} FROM nodes {clause} ORDER BY id LIMIT ? OFFSET ?", (*params, limit, offset)
+        )
+        return [_node(row) for row in rows]
+
+    def node_ids(self) -> list[str]:
+        return [row[0] for row in self._query("SELECT id FROM nodes ORDER BY id")]
+
+    def record_access(self, node_ids: Iterable[str], when: str) -> None:
+        self._write(
+            f"UPDATE nodes SET access_count = access_count + 1, last_accessed_at = ? WHERE id IN {_IDS}",
+            (when, _ids(node_ids)),
+        )
+
+    # ------------------------------------------------------------ edges
+    def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
+        rows = self._query(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE id IN {_IDS} ORDER BY id", (_ids(edge_ids),))
+        return {row[0]: _edge(row) for row in rows}
+
+    def put_edge(self, edge: MemoryEdge) -> None:
+        try:
+            self._write(
+                f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
+                "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
+                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at",
+                (
+                    edge.id,
+                    edge.source_id,
+                    edge.target_id,
+                    edge.edge_type,
+                    edge.weight,
+                    _json(edge.metadata),
+                    edge.created_at,
+                    edge.last_activated_at,
+                ),
+            )
+        except sqlite3.IntegrityError:
+            raise NotFound(f"edge {edge.id!r}: its source or target node does not exist") from None
+
+    def delete_edge(self, edge_id: str) -> bool:
+        return self._write("DELETE FROM edges WHERE id = ?", (edge_id,)).rowcount > 0
+
+    def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        ids = _ids(node_ids)
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id IN {_IDS} AND target_id IN {_IDS} ORDER BY id",
+            (ids, ids),
+        )
+        return [_edge(row) for row in rows]
+
+    def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        ids = _ids(node_ids)
+        rows = self._query(
+            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id IN {_IDS} "
+            f"UNION SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id IN {_IDS} ORDER BY id",
+            (ids, ids),
+        )
+        return [_edge(row) for row in rows]
+
+    def all_edges(self) -> list[MemoryEdge]:
+        return [_edge(row) for row in self._query(f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY id")]
+
+    def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
+        self._write(f"UPDATE edges SET last_activated_at = ? WHERE id IN {_IDS}", (when, _ids(edge_ids)))
+
+    # ------------------------------------------------------------ search and size
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """BM25 over FTS5, with every word of ``query`` a quoted phrase (FTS syntax is only text).
+
+        A word in more than ``common_df`` nodes is "common": matching it means scoring much of
+        the store. When the query also has rarer words, the candidates are the nodes matching
+        those (3·limit of them) and each gets, on top of FTS5's BM25 for the rarer words, the
+        BM25 terms of the common words (BM25 is a sum over words; see ``_common_part``); a
+        query of common words only takes first the nodes holding all of them. Too few
+        candidates: the nodes matching any word fill up (FTS5's BM25 over all words, which is
+        the same sum). So scores are BM25 over every word, comparable across candidates. A
+        node holding only common words can be left out when enough others match (its BM25 is
+        small: common words weigh little)."""
+        words = query_words(query)
+        if not words or limit <= 0:
+            return []
+        frequency = dict(
+            self._query(f"SELECT term, doc FROM nodes_fts_vocab WHERE term IN {_IDS}", (_ids(map(fold, words)),))
+        )
+        common = [w for w in words if frequency.get(fold(w), 0) > self.common_df]  # unknown words count as rare
+        rare = [w for w in words if w not in common]
+        full = " OR ".join(map(_phrase, words))
+        if not common:
+            hits = self._match(full, limit)  # plain BM25, exactly
+        elif rare:
+            found = self._match(" OR ".join(map(_phrase, rare)), limit * 3)
+            extra = self._common_part([rowid for rowid, _, _ in found], [fold(w) for w in common], frequency)
+            hits = [(rowid, node_id, score + extra.get(rowid, 0.0)) for rowid, node_id, score in found]
+        else:
+            hits = self._match(" AND ".join(map(_phrase, words)), limit * 3)
+        if len(hits) < limit:
+            seen = {rowid for rowid, _, _ in hits}
+            hits += [hit for hit in self._match(full, limit) if hit[0] not in seen]
+        ranked = sorted(((node_id, score) for _, node_id, score in hits), key=lambda h: (-h[1], h[0]))
+        return ranked[:limit]
+
+    def _common_part(self, rowids: list[int], terms: list[str], frequency: dict[str, int]) -> dict[int, float]:
+        """The BM25 terms of ``terms`` for these rows, as FTS5's bm25() computes them: row count
+        and total tokens from the index's averages record, row lengths from its docsize table,
+        term counts by tokenizing the content. O(rows · their length)."""
+        if not rowids or not terms:
+            return {}
+        averages = self._query("SELECT block FROM nodes_fts_data WHERE id = 1")
+        counts = _varints(averages[0][0]) if averages else []
+        if len(counts) < 2 or counts[0] == 0:
+            return {}
+        rows, total = counts[0], counts[1]
+        average = total / rows
+        ids = json.dumps(rowids)
+        sizes = {
+            r[0]: _varints(r[1])[0]
+            for r in self._query(f"SELECT id, sz FROM nodes_fts_docsize WHERE id IN {_IDS}", (ids,))
+        }
+        texts = self._query(f"SELECT rowid, content FROM nodes WHERE rowid IN {_IDS}", (ids,))
+        weights = {}
+        for term in terms:
+            df = frequency.get(term, 0)
+            idf = math.log((rows - df + 0.5) / (df + 0.5))
+            weights[term] = idf if idf > 0 else 1e-6  # FTS5's clamp
+        parts: dict[int, float] = {}
+        for rowid, content in texts:
+            tokens = tokenize(content)
+            length = sizes.get(rowid, len(tokens))
+            score = 0.0
+            for term, weight in weights.items():
+                tf = tokens.count(term)
+                if tf:
+                    score += weight * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average))
+            parts[rowid] = score
+        return parts
+
+    def _match(self, expression: str, limit: int) -> list[tuple[int, str, float]]:
+        rows = self._query(
+            "SELECT nodes.rowid, nodes.id, bm25(nodes_fts) AS rank FROM nodes_fts "
+            "JOIN nodes ON nodes.rowid = nodes_fts.rowid WHERE nodes_fts MATCH ? ORDER BY rank, nodes.id LIMIT ?",
+            (expression, limit),
+        )
+        return [(row[0], row[1], -float(row[2])) for row in rows if row[2] < 0]
+
+    def counts(self) -> tuple[int, int]:
+        (nodes,) = self._query("SELECT count(*) FROM nodes")[0]
+        (edges,) = self._query("SELECT count(*) FROM edges")[0]
+        return int(nodes), int(edges)
+
+    def _padded_copy(self) -> str:
+        """A copy of a truncated file, in a temporary folder, padded with zeros to the size
+        its header counts: SQLite refuses the whole of a file shorter than its header says,
+        but reads every page of the padded copy except the lost ones (the original is never
+        touched). Removed by close(). O(size)."""
+        with open(self.path, "rb") as source:
+            data = source.read()
+        page_size = int.from_bytes(data[16:18], "big")
+        page_size = 65536 if page_size == 1 else page_size
+        pages = int.from_bytes(data[28:32], "big")
+        self._rescue_folder = tempfile.mkdtemp(prefix="bendscope-rescue-")
+        copy = os.path.join(self._rescue_folder, "rescued.sqlite3")
+        with open(copy, "wb") as target:
+            target.write(data)
+            target.write(b"\0" * max(0, page_size * pages - len(data)))
+        return copy
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+            if self._rescue_folder is not None:
+                shutil.rmtree(self._rescue_folder, ignore_errors=True)
+                self._rescue_folder = None
+
+
+K1, B = 1.2, 0.75  # FTS5's bm25() parameters
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite varints (big-endian groups of 7 bits; the high bit says more follow)."""
+    out: list[int] = []
+    value = 0
+    for byte in blob:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            out.append(value)
+            value = 0
+    return out
+
+
+def _phrase(term: str) -> str:
+    """A search term as an FTS5 string (so no term is ever read as FTS syntax)."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements (triggers keep their inner semicolons)."""
+    out: list[str] = []
+    current = ""
+    for line in script.strip().splitlines():
+        current += line + "\n"
+        if sqlite3.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    if current.strip():
+        out.append(current.strip())
+    return out
+
+
+def _why(path: str, detail: str) -> str:
+    """What SQLite's terse reason ("unable to open database file", "attempt to write a
+    readonly database") means for this path, and what to do."""
+    file = os.path.abspath(path)
+    folder = os.path.dirname(file)
+    if not os.path.isdir(folder):
+        return f"{detail} (the folder {folder} does not exist)"
+    if os.path.exists(file) and not os.access(file, os.W_OK):
+        return f"{detail} (the file is read-only; make it writable, or copy it to a folder you can write to)"
+    if not os.access(folder, os.W_OK):
+        return (
+            f"{detail} (the folder {folder} is read-only, and SQLite writes its journal beside the store; "
+            "copy the store to a folder you can write to)"
+        )
+    return detail
+
+
+def damage_of(path: str) -> str | None:
+    """What is wrong with the store file at ``path``, or None (also when there is no file):
+    shorter than its header says (truncated), or what SQLite's quick_check finds. Read
+    through a connection of its own that treats the file as immutable, so checking makes
+    and changes nothing beside it. O(size of the file): about 10 ms per 10 MB."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    size = os.path.getsize(path)
+    with open(path, "rb") as file:
+        header = file.read(100)
+    if len(header) == 100 and header.startswith(b"SQLite format 3\0") and header[24:28] == header[92:96]:
+        page_size = int.from_bytes(header[16:18], "big")
+        expected = (65536 if page_size == 1 else page_size) * int.from_bytes(header[28:32], "big")
+        if size < expected:  # (the header's page count is valid: its change counter matches)
+            return f"truncated: {size:,} bytes of the {expected:,} its header counts"
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?immutable=1"
+    try:
+        conn = sqlite3.connect(uri, uri=True)
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    try:
+        found = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    finally:
+        conn.close()
+    if found != ["ok"]:
+        return "; ".join(" ".join(line.split()) for line in found)[:300]
+    return None

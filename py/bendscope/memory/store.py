@@ -1,0 +1,151 @@
+"""The store interface every backend implements.
+
+A store holds nodes and edges (``records``) and answers the queries retrieval needs:
+lexical search, the edges touching a set of nodes (expansion) and the edges between a
+set of nodes (the topology's node universe). Writes happen inside ``transaction()``:
+all of a transaction or none of it. Deleting a node deletes its edges.
+
+Backends: ``SQLiteStore`` (the embedded default: one file), ``PostgresStore`` (one
+database shared by many processes) and ``InMemoryStore`` (tests); ``opening.open_store``
+opens the one a path or URL names. The backends import this module, never the other way
+round. The contract suite in ``tests/test_memory_store.py`` runs against each.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager
+
+from .errors import ReadOnly
+from .records import MemoryEdge, MemoryNode
+
+
+class Store(abc.ABC):
+    """What retrieval, the MCP tools and the CLI need from a knowledge-graph store."""
+
+    #: a short name for messages and benchmarks
+    kind = "store"
+    #: how deep transaction()/reading() calls are nested (0: none open); implementations keep it
+    _depth = 0
+    #: how many calls the MCP server may run on this store at once (threads)
+    parallel_calls = 1
+    #: open read-only: every transaction() refuses (ReadOnly), retrieval records nothing
+    read_only = False
+
+    def _refuse_writes(self) -> None:
+        """Raise ReadOnly when the store is read-only (each backend's transaction() calls it)."""
+        if self.read_only:
+            raise ReadOnly(
+                "the store is open read-only (--read-only, or a read-only medium); nothing was written. "
+                "Serve it without --read-only, from a folder you can write to, to change it"
+            )
+
+    def _joined(self) -> Iterator[None]:
+        """The body of a transaction()/reading() opened inside another: it joins the outer
+        one, counted, so only the outermost begins and ends it. Use as ``yield from``."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+
+    @abc.abstractmethod
+    def transaction(self) -> AbstractContextManager[None]:
+        """All writes inside happen together or not at all (nested calls join the outer one)."""
+
+    @abc.abstractmethod
+    def reading(self) -> AbstractContextManager[None]:
+        """Reads inside see one consistent state (a snapshot; nested calls join the outer one)."""
+
+    # -- nodes
+    @abc.abstractmethod
+    def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
+        """The nodes among ``node_ids`` that exist, by id (any number of ids)."""
+
+    def get_node(self, node_id: str) -> MemoryNode | None:
+        return self.get_nodes([node_id]).get(node_id)
+
+    @abc.abstractmethod
+    def put_node(self, node: MemoryNode) -> None:
+        """Insert the node, or replace the node with its id."""
+
+    @abc.abstractmethod
+    def delete_node(self, node_id: str) -> list[str]:
+        """Delete a node and its edges; returns the ids of the deleted edges (sorted)."""
+
+    @abc.abstractmethod
+    def list_nodes(
+        self, *, node_type: str | None = None, source: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[MemoryNode]:
+        """Nodes in id order, optionally of one type and/or one source."""
+
+    @abc.abstractmethod
+    def node_ids(self) -> list[str]:
+        """Every node id, sorted."""
+
+    @abc.abstractmethod
+    def record_access(self, node_ids: Iterable[str], when: str) -> None:
+        """Count one access of each node and set its ``last_accessed_at``."""
+
+    def record_retrieval(self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str) -> None:
+        """What one retrieval records, together: the access of the nodes it returned and
+        the activation of the edges it walked (a backend may let these run side by side)."""
+        nodes, edges = list(node_ids), list(edge_ids)
+        with self.transaction():
+            if nodes:
+                self.record_access(nodes, when)
+            if edges:
+                self.record_activation(edges, when)
+
+    # -- edges
+    @abc.abstractmethod
+    def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
+        """The edges among ``edge_ids`` that exist, by id."""
+
+    def get_edge(self, edge_id: str) -> MemoryEdge | None:
+        return self.get_edges([edge_id]).get(edge_id)
+
+    @abc.abstractmethod
+    def put_edge(self, edge: MemoryEdge) -> None:
+        """Insert the edge, or replace the edge with its id (both endpoints must exist)."""
+
+    @abc.abstractmethod
+    def delete_edge(self, edge_id: str) -> bool:
+        """Delete an edge; returns whether it existed."""
+
+    @abc.abstractmethod
+    def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        """Edges whose source and target are both in ``node_ids`` (any number of ids),
+        sorted by id."""
+
+    @abc.abstractmethod
+    def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        """Edges with at least one endpoint in ``node_ids``, sorted by id."""
+
+    @abc.abstractmethod
+    def all_edges(self) -> list[MemoryEdge]:
+        """Every edge, sorted by id."""
+
+    @abc.abstractmethod
+    def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
+        """Set ``last_activated_at`` of edges retrieval walked along."""
+
+    # -- search and size
+    @abc.abstractmethod
+    def search(self, query: str, limit: int) -> list[tuple[str, float]]:
+        """Nodes matching any word of ``query`` (free text: any FTS syntax in it is only
+        text), best first by BM25, as (id, score > 0); ties by id."""
+
+    @abc.abstractmethod
+    def counts(self) -> tuple[int, int]:
+        """(number of nodes, number of edges)."""
+
+    def close(self) -> None:  # noqa: B027 - optional for stores without resources
+        """Release the store's resources."""
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

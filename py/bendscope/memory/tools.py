@@ -1,0 +1,415 @@
+"""The MCP tools: their names, descriptions and JSON Schemas, and the dispatch of a
+call to ``Memory``. Independent of the MCP SDK, so it is tested directly too.
+
+``analyze_topology`` is exactly as the κ implementation prompt words it (name,
+description, input schema); its result is the canonical topology schema plus
+``recommendation``. Every tool checks its arguments itself and answers bad ones with an
+``InvalidInput`` whose message names the problem; nothing is written then.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import InvalidInput
+from .records import EDGE_TYPES, MAX_CONTENT, NODE_TYPES
+from .retrieval import MAX_HOPS, MAX_LIMIT
+from .service import (
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_TOTAL_CHARS,
+    MAX_BATCH,
+    MAX_NODE_IDS,
+    MAX_PAGE,
+    MAX_QUERY,
+    Memory,
+)
+
+#: the most characters a call's arguments may take as JSON
+MAX_ARGUMENTS = 8 * 1024 * 1024
+
+ANALYZE_DESCRIPTION = (
+    "Compute topological structure (SCCs, κ values, routing decision) for a set of nodes in the knowledge "
+    "graph. Use this to determine whether a knowledge region requires iterative deliberation (κ > 0) or can "
+    "be answered with simple retrieval (κ = 0)."
+)
+
+_STRING_LIST = {"type": "array", "items": {"type": "string"}}
+_EDGE_REF = {
+    "type": "object",
+    "properties": {"source": {"type": "string"}, "target": {"type": "string"}},
+    "required": ["source", "target"],
+}
+_BUDGET = {
+    "type": "object",
+    "properties": {
+        "max_iterations": {"type": "integer"},
+        "agent_count": {"type": "integer"},
+        "timeout_multiplier": {"type": "number"},
+        "confidence_threshold": {"type": "number"},
+    },
+    "required": ["max_iterations", "agent_count", "timeout_multiplier", "confidence_threshold"],
+}
+_ROUTING = {"type": "string", "enum": ["fast", "deliberate"]}
+TOPOLOGY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "sccs": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string"},
+                    "nodes": _STRING_LIST,
+                    "kappa": {"type": "integer", "minimum": 1},
+                    "approximate": {"type": "boolean"},
+                    "fault_line_edges": {"type": "array", "items": _EDGE_REF},
+                    "routing": _ROUTING,
+                    "deliberation_budget": _BUDGET,
+                },
+                "required": [
+                    "id",
+                    "nodes",
+                    "kappa",
+                    "approximate",
+                    "fault_line_edges",
+                    "routing",
+                    "deliberation_budget",
+                ],
+            },
+        },
+        "dag_nodes": _STRING_LIST,
+        "routing": _ROUTING,
+        "max_kappa": {"type": "integer", "minimum": 0},
+        "scc_count": {"type": "integer", "minimum": 0},
+    },
+    "required": ["sccs", "dag_nodes", "routing", "max_kappa", "scc_count"],
+}
+_NODE = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "content": {"type": "string"},
+        "node_type": {"type": "string", "enum": list(NODE_TYPES)},
+        "confidence": {"type": "number"},
+        "metadata": {"type": "object"},
+        "source": {"type": "string"},
+        "access_count": {"type": "integer"},
+        "created_at": {"type": "string"},
+        "updated_at": {"type": "string"},
+        "last_accessed_at": {"type": ["string", "null"]},
+    },
+    "required": ["id", "content", "node_type", "confidence", "metadata", "source"],
+}
+_EDGE = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "source_id": {"type": "string"},
+        "target_id": {"type": "string"},
+        "edge_type": {"type": "string", "enum": list(EDGE_TYPES)},
+        "weight": {"type": "number"},
+        "metadata": {"type": "object"},
+        "created_at": {"type": "string"},
+        "last_activated_at": {"type": ["string", "null"]},
+    },
+    "required": ["id", "source_id", "target_id", "edge_type", "weight", "metadata"],
+}
+_STATUS = {"type": "string"}
+
+
+_BUDGET_ARGS = {
+    "max_chars": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": MAX_CONTENT,
+        "description": f"Characters of one node's content in the answer ({DEFAULT_MAX_CHARS:,}); longer ones are cut "
+        "and say by how much (`truncated`).",
+    },
+    "max_total_chars": {
+        "type": "integer",
+        "minimum": 0,
+        "description": f"Characters of content in the whole answer ({DEFAULT_MAX_TOTAL_CHARS:,}).",
+    },
+}
+_NODE_ARGS = {
+    "id": {"type": "string", "description": "Node id (optional)."},
+    "content": {"type": "string", "maxLength": MAX_CONTENT, "description": "The knowledge itself."},
+    "node_type": {"type": "string", "enum": list(NODE_TYPES), "description": "semantic by default."},
+    "confidence": {"type": "number", "minimum": 0, "maximum": 1, "description": "0.5 by default."},
+    "metadata": {"type": "object", "description": "Any JSON object (at most 16 KB)."},
+    "source": {"type": "string", "description": "Where the knowledge comes from."},
+}
+_EDGE_ARGS = {
+    "id": {"type": "string", "description": "Edge id (optional; one per source, target and type)."},
+    "source_id": {"type": "string"},
+    "target_id": {"type": "string"},
+    "edge_type": {"type": "string", "enum": list(EDGE_TYPES), "description": "related by default."},
+    "weight": {"type": "number", "minimum": 0, "description": "1.0 by default."},
+    "metadata": {"type": "object"},
+}
+_DONE = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"status": {"type": "string"}, "id": {"type": "string"}},
+        "required": ["status", "id"],
+    },
+}
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    run: Callable[[Memory, dict[str, Any]], dict[str, Any]]
+    read_only: bool = False
+
+
+def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return schema
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "analyze_topology",
+        ANALYZE_DESCRIPTION,
+        {
+            "type": "object",
+            "properties": {
+                "node_ids": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "Node IDs to analyze. If omitted, analyzes the full graph.",
+                },
+                "query": {
+                    "type": "string",
+                    "description": "Optional query text. If provided, retrieves relevant nodes first, then "
+                    "analyzes their topology.",
+                },
+            },
+        },
+        {**TOPOLOGY_SCHEMA, "properties": {**TOPOLOGY_SCHEMA["properties"], "recommendation": {"type": "string"}}},
+        lambda memory, args: memory.analyze_topology(args),
+        read_only=True,
+    ),
+    ToolSpec(
+        "retrieve_context",
+        "Retrieve what the knowledge graph holds about a query: the best lexical matches, expanded one hop "
+        "along edges (relevance × 0.85 per hop), ranked by relevance × confidence. The answer carries "
+        "`topology` (SCCs, κ, fault lines, routing) of the returned nodes and a `route` plan: if "
+        "topology.routing is 'fast' (κ = 0) one pass over retrieval_context answers; if 'deliberate' (κ > 0), "
+        "reason over each deliberation task's loop and fault lines before answering.",
+        _object(
+            {
+                "query": {"type": "string", "description": "What to look for (free text)."},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Results (10)."},
+                "top_k": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Seeds (= limit)."},
+                "expand_hops": {"type": "integer", "minimum": 0, "maximum": MAX_HOPS, "description": "Hops (1)."},
+                "node_types": {"type": "array", "items": {"type": "string", "enum": list(NODE_TYPES)}},
+                **_BUDGET_ARGS,
+            },
+            ("query",),
+        ),
+        _object(
+            {
+                "status": _STATUS,
+                "query": {"type": "string"},
+                "count": {"type": "integer"},
+                "results": {"type": "array", "items": {"type": "object"}},
+                "causal_context": _STRING_LIST,
+                "stats": {"type": "object"},
+                "topology": TOPOLOGY_SCHEMA,
+                "route": {
+                    "type": "object",
+                    "properties": {
+                        "retrieval_context": _STRING_LIST,
+                        "deliberation_tasks": {"type": "array", "items": {"type": "object"}},
+                        "routing": _ROUTING,
+                    },
+                    "required": ["retrieval_context", "deliberation_tasks", "routing"],
+                },
+            },
+            ("status", "query", "count", "results", "causal_context", "stats", "topology", "route"),
+        ),
+        lambda memory, args: memory.retrieve_context(args),
+    ),
+    ToolSpec(
+        "store_node",
+        "Store a piece of knowledge as a node, or update the node with the given id (fields left out keep "
+        "their values). Without an id, the id is derived from the content (128 bits), so storing the same "
+        "content again finds that node; a different fact is never stored over it.",
+        _object(_NODE_ARGS),
+        _object({"status": _STATUS, "node": _NODE}, ("status", "node")),
+        lambda memory, args: memory.store_node(args),
+    ),
+    ToolSpec(
+        "store_edge",
+        "Connect two stored nodes, or update the edge with the given id. Only causal and temporal edges take "
+        "part in κ (they are directed: source → target); the other types are associations.",
+        _object(_EDGE_ARGS, ("source_id", "target_id")),
+        _object({"status": _STATUS, "edge": _EDGE}, ("status", "edge")),
+        lambda memory, args: memory.store_edge(args),
+    ),
+    ToolSpec(
+        "query_graph",
+        "List nodes (with the edges among them): by ids, by text (BM25), or all, filtered by node_type and "
+        "source, a page at a time (limit, offset).",
+        _object(
+            {
+                "node_ids": {"type": "array", "items": {"type": "string"}, "maxItems": MAX_NODE_IDS},
+                "text": {"type": "string", "maxLength": MAX_QUERY},
+                "node_type": {"type": "string", "enum": list(NODE_TYPES)},
+                "source": {"type": "string"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+                "offset": {"type": "integer", "minimum": 0},
+                "include_edges": {"type": "boolean"},
+                **_BUDGET_ARGS,
+            }
+        ),
+        _object(
+            {
+                "count": {"type": "integer"},
+                "nodes": {"type": "array", "items": _NODE},
+                "edges": {"type": "array", "items": _EDGE},
+                "store": {"type": "object"},
+            },
+            ("count", "nodes", "edges", "store"),
+        ),
+        lambda memory, args: memory.query_graph(args),
+        read_only=True,
+    ),
+    ToolSpec(
+        "delete_node",
+        "Delete a node and every edge touching it.",
+        _object({"id": {"type": "string"}}, ("id",)),
+        _object(
+            {"status": _STATUS, "id": {"type": "string"}, "deleted_edges": _STRING_LIST},
+            ("status", "id", "deleted_edges"),
+        ),
+        lambda memory, args: memory.delete_node(args.get("id")),
+    ),
+    ToolSpec(
+        "delete_edge",
+        "Delete an edge.",
+        _object({"id": {"type": "string"}}, ("id",)),
+        _object({"status": _STATUS, "id": {"type": "string"}}, ("status", "id")),
+        lambda memory, args: memory.delete_edge(args.get("id")),
+    ),
+    ToolSpec(
+        "store_many",
+        "Store many nodes and then many edges in one call, all or nothing: each item is what store_node or "
+        "store_edge takes (edges may join nodes of the same call). If any item is wrong nothing is stored and "
+        "the error names every wrong item (nodes[3]: …).",
+        _object(
+            {
+                "nodes": {"type": "array", "items": _object(_NODE_ARGS), "maxItems": MAX_BATCH},
+                "edges": {
+                    "type": "array",
+                    "items": _object(_EDGE_ARGS, ("source_id", "target_id")),
+                    "maxItems": MAX_BATCH,
+                },
+            }
+        ),
+        _object({"status": _STATUS, "nodes": _DONE, "edges": _DONE}, ("status", "nodes", "edges")),
+        lambda memory, args: memory.store_many(args),
+    ),
+    ToolSpec(
+        "append_observation",
+        "Add an observation to the end of a stored node's content (on a new line): what was learned about "
+        "a fact the memory already holds.",
+        _object(
+            {"id": {"type": "string"}, "observation": {"type": "string", "maxLength": MAX_CONTENT}},
+            ("id", "observation"),
+        ),
+        _object({"status": _STATUS, "node": _NODE}, ("status", "node")),
+        lambda memory, args: memory.append_observation(args),
+    ),
+    ToolSpec(
+        "delete_many",
+        "Delete many nodes (with every edge touching them) and edges, all or nothing: an id that names "
+        "nothing is an error and nothing is deleted.",
+        _object({"node_ids": _STRING_LIST, "edge_ids": _STRING_LIST}),
+        _object(
+            {
+                "status": _STATUS,
+                "nodes": {"type": "integer"},
+                "edges": {"type": "integer"},
+                "edges_with_the_nodes": {"type": "integer"},
+            },
+            ("status", "nodes", "edges", "edges_with_the_nodes"),
+        ),
+        lambda memory, args: memory.delete_many(args),
+    ),
+    ToolSpec(
+        "list_edges",
+        "List every edge a page at a time (by id; next_offset starts the next page, null after the last), or "
+        "the edges touching node_ids, optionally of one edge_type.",
+        _object(
+            {
+                "node_ids": {"type": "array", "items": {"type": "string"}, "maxItems": MAX_NODE_IDS},
+                "edge_type": {"type": "string", "enum": list(EDGE_TYPES)},
+                "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
+                "offset": {"type": "integer", "minimum": 0},
+            }
+        ),
+        _object(
+            {
+                "count": {"type": "integer"},
+                "total": {"type": "integer"},
+                "next_offset": {"type": ["integer", "null"]},
+                "edges": {"type": "array", "items": _EDGE},
+            },
+            ("count", "total", "next_offset", "edges"),
+        ),
+        lambda memory, args: memory.list_edges(args),
+        read_only=True,
+    ),
+    ToolSpec(
+        "get_metrics",
+        "Topology telemetry of this server: analysis latency percentiles (p50/p95/p99 ms), subgraph sizes, "
+        "fast/deliberate routing counts and the deliberate ratio (overall and per trigger), and the store size.",
+        {"type": "object", "properties": {}},
+        _object(
+            {"topology.analyze": {"type": "object"}, "topology.route": {"type": "object"}, "store": {"type": "object"}},
+            ("topology.analyze", "topology.route", "store"),
+        ),
+        lambda memory, args: memory.get_metrics(),
+        read_only=True,
+    ),
+)
+BY_NAME = {tool.name: tool for tool in TOOLS}
+
+
+def call(memory: Memory, name: str, arguments: Any) -> dict[str, Any]:
+    """Run tool ``name``; raises InvalidInput for an unknown tool or bad arguments."""
+    tool = BY_NAME.get(name)
+    if tool is None:
+        raise InvalidInput(f"unknown tool {name!r}; the tools are {', '.join(BY_NAME)}")
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, Mapping):
+        raise InvalidInput("the arguments must be a JSON object")
+    allowed = tool.input_schema.get("properties", {})
+    unknown = [key for key in arguments if key not in allowed]
+    if unknown:
+        raise InvalidInput(f"{name} has no argument {unknown[0]!r}; it takes {', '.join(allowed) or 'no arguments'}")
+    try:
+        size = len(json.dumps(arguments, ensure_ascii=False))
+    except (TypeError, ValueError, RecursionError):
+        raise InvalidInput("the arguments must be plain JSON values") from None
+    if size > MAX_ARGUMENTS:
+        raise InvalidInput(f"the arguments are {size:,} characters as JSON; the limit is {MAX_ARGUMENTS:,}")
+    return tool.run(memory, dict(arguments))
+
+
+def encode(result: Mapping[str, Any]) -> str:
+    """The text form of a result: compact JSON, keys in the order the result has them."""
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
