@@ -79,6 +79,7 @@ bench-large: venv vendor chromium
 
 bench-memory: venv postgresql
 	$(VPY) bench/bench_memory.py
+	$(VPY) bench/bench_durability.py
 
 load-memory: venv postgresql
 	$(VPY) bench/load_memory.py

@@ -56,6 +56,8 @@ def test_append_observation(store):
     held = store.get_node(node["id"])
     assert held.content == "Customer 28300 prefers email contact\nConfirmed by phone on 1 Dec."
     assert held.created_at == node["created_at"] and held.updated_at != node["updated_at"]
+    again = call(memory, "store_node", {"content": "Customer 28300 prefers email contact"})
+    assert again["status"] == "unchanged" and again["node"]["content"] == held.content  # (the observation stays)
     with pytest.raises(NotFound):
         call(memory, "append_observation", {"id": "nobody", "observation": "x"})
     with pytest.raises(InvalidInput, match="at most"):

@@ -172,3 +172,17 @@ def test_abandoned_sessions_stay_bounded_and_expire(tmp_path):
         assert peak - base < 60, (base, peak)  # (5,000 kept sessions took ~170 MB in the report)
     finally:
         server.stop()
+
+
+def test_requests_are_served_up_to_the_connection_cap(tmp_path):
+    """(Review finding: at the cap uvicorn answered 503 to every request, even on the
+    connections the cap let in.)"""
+    server = HttpServer(tmp_path / "m.sqlite3", "--max-connections", "3")
+    idle = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(2)]
+    try:
+        time.sleep(0.3)
+        assert server.initialize()[0] == 200  # the third connection
+    finally:
+        for s in idle:
+            s.close()
+        server.stop()

@@ -86,7 +86,7 @@ def test_read_only_serves_reading_tools_and_writes_nothing(tmp_path):
         with pytest.raises(ReadOnly):
             call(memory, "delete_node", {"id": "n00001"})
         listed = {t.name for t in tool_list(store.read_only)}
-        assert listed == {t.name for t in TOOLS if t.read_only} and "store_node" not in listed
+        assert listed == {t.name for t in TOOLS if t.read_only} | {"retrieve_context"} and "store_node" not in listed
     assert path.read_bytes() == before
     proc = cli("import", "-", "--read-only", store=path)
     assert proc.returncode == 2 and "leave out --read-only" in proc.stderr
@@ -119,3 +119,99 @@ def test_postgresql_read_only(postgres_url):
         with pytest.raises(ReadOnly):
             call(memory, "store_node", {"content": "another"})
         assert store.get_nodes(store.node_ids())[answer["results"][0]["id"]].access_count == 0
+
+
+def test_a_store_other_processes_write_is_never_judged_damaged(tmp_path):
+    """(Review finding: an immutable check read half-copied pages during a checkpoint.)"""
+    import time
+
+    from bendscope.memory.sqlite_store import damage_of
+
+    path = filled(tmp_path / "m.sqlite3", 200)
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, str(path)], env=dict(os.environ, PYTHONPATH=str(ROOT / "py"))
+    )
+    try:
+        time.sleep(0.5)
+        verdicts = [damage_of(str(path)) for _ in range(150)]
+        opened = 0
+        for _ in range(10):
+            with SQLiteStore(path) as store:
+                opened += store.counts()[0] > 0
+    finally:
+        writer.kill()
+        writer.wait(timeout=30)
+    assert verdicts == [None] * 150 and opened == 10
+
+
+WRITER = """
+import sys
+from bendscope.memory import Memory
+from bendscope.memory.sqlite_store import SQLiteStore
+store = SQLiteStore(sys.argv[1])
+memory = Memory(store)
+for k in range(100000):
+    memory.store_many({"nodes": [{"content": f"written {k} {i} " + "y" * 300} for i in range(40)]})
+"""
+
+KILLED = """
+import os, sys
+from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory import Memory
+store = SQLiteStore(sys.argv[1])
+memory = Memory(store)
+memory.store_many({"nodes": [{"id": f"old{i:03d}", "content": f"old fact {i} " + "x" * 200} for i in range(300)]})
+store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+memory.store_many({"nodes": [{"id": f"new{i:03d}", "content": f"new fact {i}"} for i in range(50)]})
+os._exit(0)  # as kill -9: the last writes are in the write-ahead log only
+"""
+
+
+def test_a_rescue_keeps_the_writes_in_the_write_ahead_log(tmp_path):
+    """(Review finding: the rescue read the main file alone and lost acknowledged writes.)"""
+    path = tmp_path / "m.sqlite3"
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED, str(path)], env=dict(os.environ, PYTHONPATH=str(ROOT / "py")), timeout=60
+    )
+    assert done.returncode == 0 and Path(f"{path}-wal").stat().st_size > 0
+    os.truncate(path, path.stat().st_size - 1234)
+    proc = cli("export", "--read-only", store=path)
+    assert proc.returncode == 0, proc.stderr
+    ids = {n["id"] for n in json.loads(proc.stdout)["planes"][0]["nodes"]}
+    assert {f"new{i:03d}" for i in range(50)} <= ids and len(ids) >= 340
+
+
+def test_a_full_disk_is_a_clear_error_and_nothing_is_stored(tmp_path):
+    """(Review finding: SQLite had rolled back already, and the ROLLBACK's own error hid the reason.)"""
+    with SQLiteStore(tmp_path / "m.sqlite3") as store:
+        memory = memory_on(store)
+        memory.store_node({"content": "the first fact"})
+        pages = store._conn.execute("PRAGMA page_count").fetchone()[0]
+        store._conn.execute(f"PRAGMA max_page_count = {pages + 2}")
+        with pytest.raises(StoreUnavailable, match="full"):
+            memory.store_many({"nodes": [{"content": f"fact {i} " + "z" * 2000} for i in range(200)]})
+        assert store.counts() == (1, 0)
+
+
+def test_a_failed_rescue_leaves_no_copy_behind(tmp_path, monkeypatch):
+    import sqlite3
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    path = tmp_path / "other.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE t (x TEXT)")
+    conn.executemany("INSERT INTO t VALUES (?)", [("row " * 50,) for _ in range(2000)])
+    conn.commit()
+    conn.close()
+    os.truncate(path, path.stat().st_size - 5000)
+    with pytest.raises(StoreUnavailable):
+        SQLiteStore(path, read_only=True)
+    assert list((tmp_path / "tmp").iterdir()) == []
+    damaged = filled(tmp_path / "m.sqlite3", 100)
+    os.truncate(damaged, damaged.stat().st_size - 1234)
+    store = SQLiteStore(damaged, read_only=True)
+    assert list((tmp_path / "tmp").iterdir())  # the copy, while open
+    store.close()
+    assert list((tmp_path / "tmp").iterdir()) == []

@@ -36,6 +36,16 @@ BAD_LINES: list[tuple[bytes, int, object]] = [
     (b'{"jsonrpc":"2.0","id":true,"method":"ping"}', types.INVALID_REQUEST, None),
     (b'{"jsonrpc":"2.0","id":16,"method":"ping","params":{"v":NaN}}', types.INVALID_REQUEST, 16),
     (b'{"jsonrpc":"2.0","id":17,"method":"ping"', types.PARSE_ERROR, None),
+    # (review findings) a lone surrogate in the id or the method: no reply could carry it back
+    (b'{"jsonrpc":"2.0","id":"\\ud800","method":7}', types.INVALID_REQUEST, None),
+    (b'{"jsonrpc":"2.0","id":18,"method":"\\ud800"}', types.INVALID_REQUEST, 18),
+    # the message's own id, not one inside its arguments
+    (
+        b'{"jsonrpc":"2.0","method":"tools/call","params":{"name":"store_node",'
+        b'"arguments":{"id":"n1","confidence":NaN}},"id":19}',
+        types.INVALID_REQUEST,
+        19,
+    ),
 ]
 
 
@@ -135,6 +145,10 @@ def test_the_server_answers_every_line_and_goes_on(tmp_path):
         answer = server.reply()
         assert answer["id"] == 200 and answer["result"]["isError"] is True
         assert "surrogate" in answer["result"]["content"][0]["text"]
+        # a tool name with a lone surrogate: a tool error, and the server goes on
+        server.send(b'{"jsonrpc":"2.0","id":205,"method":"tools/call","params":{"name":"\\ud800","arguments":{}}}')
+        odd = server.reply()
+        assert odd["id"] == 205 and odd["result"]["isError"] is True
         # an unknown method: JSON-RPC's method-not-found, from the server itself
         unknown = server.call(201, "no/such/method")
         assert unknown["error"]["code"] == types.METHOD_NOT_FOUND
@@ -154,3 +168,48 @@ def test_the_server_answers_every_line_and_goes_on(tmp_path):
     finally:
         code = server.close()
     assert code == 0
+
+
+def test_requests_under_way_are_answered_after_the_client_closes_stdin(tmp_path):
+    """(Review finding: at the end of input, replies to calls still running were dropped,
+    though their writes committed.)"""
+    server = Server(tmp_path / "m.sqlite3")
+    init = {
+        "protocolVersion": types.LATEST_PROTOCOL_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    }
+    assert "result" in server.call(0, "initialize", init)
+    server.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    nodes = [{"content": f"fact {i}"} for i in range(2000)]
+    server.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                            "params": {"name": "store_many", "arguments": {"nodes": nodes}}}).encode())  # fmt: skip
+    code = server.close()
+    answer = server.reply(timeout=5)
+    assert answer["id"] == 1 and answer["result"]["structuredContent"]["status"] == "stored"
+    assert code == 0
+
+
+def test_a_client_that_stops_reading_ends_the_server(tmp_path):
+    """(Review finding: with stdin still open, a broken stdout pipe left the server hanging.)"""
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "py"), BENDSCOPE_MEMORY_STORE=str(tmp_path / "m.sqlite3"))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bendscope.memory", "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    try:
+        proc.stdout.close()  # the client goes away without closing its end of stdin
+        proc.stdin.write(b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n')
+        proc.stdin.flush()
+        code = proc.wait(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()
+        stderr = proc.stderr.read().decode()
+        proc.stderr.close()
+    assert code == 0 and "Traceback" not in stderr, stderr

@@ -101,13 +101,16 @@ def serve_http(
     sock = socket.socket(socket.AF_INET6 if host == "::1" else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(limits.max_connections)  # (listening before the URL is printed: a client may connect at once)
     url = f"http://{host}:{sock.getsockname()[1]}/mcp"
     config = uvicorn.Config(
         app,
         log_level="warning",
         lifespan="on",
         http=guarded_protocol(limits),
-        limit_concurrency=limits.max_connections,
+        # (uvicorn answers 503 from this many connections or tasks on; the connections are capped
+        # by the protocol at max_connections, so this bounds the tasks)
+        limit_concurrency=limits.max_connections + 1,
         h11_max_incomplete_event_size=MAX_HEAD,
         backlog=limits.max_connections,
     )

@@ -20,7 +20,7 @@ from mcp.server import Server
 from .errors import InvalidInput, StoreUnavailable
 from .service import Memory
 from .stdio import stdio_transport
-from .tools import TOOLS, call, encode
+from .tools import BY_NAME, TOOLS, call, encode
 
 NAME = "bendscope-memory"
 VERSION = "0.1.0"
@@ -50,7 +50,7 @@ def tool_list(read_only: bool = False) -> list[types.Tool]:
             annotations=types.ToolAnnotations(read_only_hint=tool.read_only, idempotent_hint=tool.read_only),
         )
         for tool in TOOLS
-        if tool.read_only or not read_only
+        if tool.read_only or tool.reads or not read_only
     ]
 
 
@@ -81,15 +81,16 @@ def build_server(memory: Memory) -> Server[Any]:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name, arguments = params.name, params.arguments
+        label = name if name in BY_NAME else repr(name)  # (a name a client made up is quoted, escaped)
         try:
             result = await anyio.to_thread.run_sync(lambda: call(memory, name, arguments), limiter=limiter)
         except InvalidInput as exc:
-            return _error(f"{name}: {exc}")
+            return _error(f"{label}: {exc}")
         except StoreUnavailable as exc:
-            return _error(f"{name}: the store is unavailable: {exc}")
+            return _error(f"{label}: the store is unavailable: {exc}")
         except Exception as exc:  # a bug of ours: report it, never crash the session
             logger.exception("tool %s failed", name)
-            return _error(f"{name}: internal error ({type(exc).__name__}: {exc}); nothing was changed")
+            return _error(f"{label}: internal error ({type(exc).__name__}: {exc}); nothing was changed")
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=text_of(name, result))], structured_content=result
         )

@@ -168,7 +168,8 @@ class Memory:
             if args.get("id") is None:  # the id derives from the content: that node, or none
                 old = self._derived_node(node)
                 if old is not None:
-                    node = new_node({**merged, "id": old.id}, now=self.clock(), existing=old)
+                    # (the same fact with observations appended since keeps them)
+                    node = new_node({**merged, "id": old.id, "content": old.content}, now=self.clock(), existing=old)
             if old is not None and _same_node(old, node):
                 return {"status": "unchanged", "node": old.to_dict()}
             self.store.put_node(node)
@@ -189,12 +190,13 @@ class Memory:
 
     def _derived_node(self, node: MemoryNode) -> MemoryNode | None:
         """The stored node a node with a derived id is: the one with that id (the same
-        content, or a Conflict: never overwritten), else one a store made before ids had
-        128 bits for this content; None for a new node."""
+        content, perhaps with observations appended since; other content is a Conflict:
+        never overwritten), else one a store made before ids had 128 bits for this content;
+        None for a new node."""
         legacy = legacy_id_of(node.id)
         found = self.store.get_nodes([node.id, legacy])
         old = found.get(node.id)
-        if old is not None and old.content != node.content:
+        if old is not None and old.content != node.content and not old.content.startswith(node.content + "\n"):
             raise Conflict(
                 f"the content {preview(node.content)} derives the id {node.id!r}, which holds a different fact, "
                 f"{preview(old.content)}; nothing was stored. Give this fact an id of its own, or the id "

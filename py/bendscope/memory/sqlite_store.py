@@ -34,7 +34,7 @@ from .text import fold, load_metadata, query_words, tokenize
 #: rows read at once by SQLiteStore.rescue, and the runs in a row without rows that end a table
 #: whose size cannot be read
 RESCUE_RUN = 256
-RESCUE_EMPTY_RUNS = 8
+RESCUE_EMPTY_RUNS = 64
 
 #: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1
 MIGRATIONS: tuple[str, ...] = (
@@ -160,7 +160,8 @@ class SQLiteStore(Store):
                 self._retry(lambda: self._conn.execute("PRAGMA journal_mode = WAL"))
                 self._conn.execute(f"PRAGMA synchronous = {'FULL' if durable else 'NORMAL'}")
                 self._migrate()
-        except (sqlite3.DatabaseError, StoreUnavailable) as exc:
+        except (sqlite3.DatabaseError, StoreUnavailable, OSError) as exc:
+            self._drop_rescue_copy()
             detail = str(exc).removeprefix(f"{self.path}: ")
             raise StoreUnavailable(f"cannot open the memory store {self.path}: {_why(self.path, detail)}") from None
 
@@ -178,10 +179,8 @@ class SQLiteStore(Store):
         if not os.path.isfile(self.path):
             raise StoreUnavailable(f"there is no store at {self.path} (a read-only store must exist)")
         uri = "file:" + urllib.parse.quote(os.path.abspath(self.path))
-        if self.damage is not None:  # (read as it is: no journal made or replayed beside it)
-            if self.damage.startswith("truncated"):
-                uri = "file:" + urllib.parse.quote(self._padded_copy())
-            return connect(uri + "?immutable=1", uri=True)
+        if self.damage is not None:  # a copy, with its write-ahead log: the original is never touched
+            return connect(self._rescue_copy())
         conn = connect(uri + "?mode=ro", uri=True)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -318,7 +317,8 @@ class SQLiteStore(Store):
                 yield
             except BaseException:
                 self._depth = 0
-                self._conn.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):  # (SQLite rolls back by itself on a full disk)
+                    self._conn.execute("ROLLBACK")
                 raise
             self._depth = 0
             try:
@@ -535,29 +535,36 @@ class SQLiteStore(Store):
         (edges,) = self._query("SELECT count(*) FROM edges")[0]
         return int(nodes), int(edges)
 
-    def _padded_copy(self) -> str:
-        """A copy of a truncated file, in a temporary folder, padded with zeros to the size
-        its header counts: SQLite refuses the whole of a file shorter than its header says,
-        but reads every page of the padded copy except the lost ones (the original is never
-        touched). Removed by close(). O(size)."""
-        with open(self.path, "rb") as source:
-            data = source.read()
-        page_size = int.from_bytes(data[16:18], "big")
-        page_size = 65536 if page_size == 1 else page_size
-        pages = int.from_bytes(data[28:32], "big")
+    def _rescue_copy(self) -> str:
+        """A copy of a damaged file and of its write-ahead log (the writes acknowledged since
+        the last checkpoint), in a temporary folder; a truncated copy is extended with zeros
+        to the size its header counts — SQLite refuses the whole of a file shorter than its
+        header says, but reads every page of the padded copy except the lost ones. Removed
+        by close(). O(size)."""
         self._rescue_folder = tempfile.mkdtemp(prefix="bendscope-rescue-")
         copy = os.path.join(self._rescue_folder, "rescued.sqlite3")
-        with open(copy, "wb") as target:
-            target.write(data)
-            target.write(b"\0" * max(0, page_size * pages - len(data)))
+        shutil.copyfile(self.path, copy)
+        if os.path.exists(self.path + "-wal"):
+            shutil.copyfile(self.path + "-wal", copy + "-wal")
+        with open(copy, "rb") as file:
+            header = file.read(100)
+        if len(header) == 100:
+            page_size = int.from_bytes(header[16:18], "big")
+            expected = (65536 if page_size == 1 else page_size) * int.from_bytes(header[28:32], "big")
+            if os.path.getsize(copy) < expected:
+                os.truncate(copy, expected)  # (zeros, sparse where the file system allows)
         return copy
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
-            if self._rescue_folder is not None:
-                shutil.rmtree(self._rescue_folder, ignore_errors=True)
-                self._rescue_folder = None
+            if getattr(self, "_conn", None) is not None:
+                self._conn.close()
+            self._drop_rescue_copy()
+
+    def _drop_rescue_copy(self) -> None:
+        if self._rescue_folder is not None:
+            shutil.rmtree(self._rescue_folder, ignore_errors=True)
+            self._rescue_folder = None
 
 
 K1, B = 1.2, 0.75  # FTS5's bm25() parameters
@@ -613,22 +620,32 @@ def _why(path: str, detail: str) -> str:
 
 def damage_of(path: str) -> str | None:
     """What is wrong with the store file at ``path``, or None (also when there is no file):
-    shorter than its header says (truncated), or what SQLite's quick_check finds. Read
-    through a connection of its own that treats the file as immutable, so checking makes
-    and changes nothing beside it. O(size of the file): about 10 ms per 10 MB."""
+    shorter than its header says (truncated; judged only when no write-ahead log holds
+    pages the file lacks), or what SQLite's quick_check finds — on a read-only connection of
+    its own, which reads a consistent snapshot while other processes write (WAL) and writes
+    nothing to the store. O(size of the file): about 10 ms per 10 MB."""
     if not os.path.isfile(path) or os.path.getsize(path) == 0:
         return None
     size = os.path.getsize(path)
     with open(path, "rb") as file:
         header = file.read(100)
-    if len(header) == 100 and header.startswith(b"SQLite format 3\0") and header[24:28] == header[92:96]:
+    wal = path + "-wal"
+    logged = os.path.exists(wal) and os.path.getsize(wal) > 0
+    if not logged and len(header) == 100 and header.startswith(b"SQLite format 3\0") and header[24:28] == header[92:96]:
         page_size = int.from_bytes(header[16:18], "big")
         expected = (65536 if page_size == 1 else page_size) * int.from_bytes(header[28:32], "big")
         if size < expected:  # (the header's page count is valid: its change counter matches)
             return f"truncated: {size:,} bytes of the {expected:,} its header counts"
-    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?immutable=1"
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path))
     try:
-        conn = sqlite3.connect(uri, uri=True)
+        conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError as exc:
+            if "malformed" in str(exc) or "not a database" in str(exc):
+                raise
+            conn.close()  # (a read-only medium, where the shared-memory file cannot be made)
+            conn = sqlite3.connect(uri + "?immutable=1", uri=True)
     except sqlite3.DatabaseError as exc:
         return str(exc)
     try:

@@ -19,12 +19,15 @@ import json
 import os
 import re
 import sys
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import IO, Any
 
 import anyio
+import anyio.from_thread
+import anyio.lowlevel
 import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.shared.message import SessionMessage
@@ -38,6 +41,9 @@ MAX_LINE = 16 * 1024 * 1024
 MAX_DEPTH = 100
 #: digits of an integer literal (an id, a limit: never more than a few)
 MAX_DIGITS = 100
+#: seconds the requests under way may take to be answered once the client closed stdin
+EOF_GRACE_S = 60.0
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")')
 
 
@@ -55,23 +61,49 @@ class Reply:
 
 
 def _id_of(value: Any) -> int | str | None:
-    """The id of a parsed message when it is one JSON-RPC allows (a string or an integer)."""
+    """The id of a parsed message when it is one JSON-RPC allows (a string or an integer;
+    not a string with a lone surrogate, which no reply could carry)."""
     found = value.get("id") if isinstance(value, dict) else None
     if isinstance(found, bool) or not isinstance(found, (int, str)):
+        return None
+    if isinstance(found, str) and _SURROGATE.search(found):
         return None
     return found
 
 
 def _id_in(line: bytes) -> int | str | None:
-    """The id of a message that cannot be parsed in full, when one stands plainly in it."""
-    match = _ID.search(line[:4096])
-    if match is None:
+    """The id of a message that cannot be parsed in full, when one stands plainly in its
+    first 4 KiB at the top level (an ``"id"`` inside the arguments is not the message's)."""
+    head = line[:4096]
+    for match in _ID.finditer(head):
+        if _depth_at(head, match.start()) != 1:
+            continue
+        with suppress(ValueError):
+            value = json.loads(match.group(1))
+            if isinstance(value, (int, str)) and not (isinstance(value, str) and _SURROGATE.search(value)):
+                return value
         return None
-    with suppress(ValueError):
-        value = json.loads(match.group(1))
-        if isinstance(value, (int, str)):
-            return value
     return None
+
+
+def _depth_at(text: bytes, end: int) -> int:
+    """The bracket depth of JSON ``text`` at offset ``end`` (brackets in strings ignored). O(end)."""
+    depth, inside, escaped = 0, False, False
+    for byte in text[:end]:
+        if inside:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                inside = False
+        elif byte == 0x22:
+            inside = True
+        elif byte in (0x7B, 0x5B):
+            depth += 1
+        elif byte in (0x7D, 0x5D):
+            depth -= 1
+    return depth
 
 
 def examine(line: bytes) -> types.JSONRPCMessage | Reply | None:
@@ -104,7 +136,12 @@ def examine(line: bytes) -> types.JSONRPCMessage | Reply | None:
     if value.get("jsonrpc") != "2.0":
         return Reply(_id_of(value), types.INVALID_REQUEST, 'Invalid request: "jsonrpc" must be "2.0"')
     if "id" in value and _id_of(value) is None and "method" in value:  # (else read as a notification)
-        return Reply(None, types.INVALID_REQUEST, "Invalid request: an id is a string or an integer, never null")
+        return Reply(
+            None, types.INVALID_REQUEST, "Invalid request: an id is a string (valid Unicode) or an integer, never null"
+        )
+    method = value.get("method")
+    if isinstance(method, str) and _SURROGATE.search(method):
+        return Reply(_id_of(value), types.INVALID_REQUEST, "Invalid request: the method is not valid Unicode")
     try:
         return types.jsonrpc_message_adapter.validate_python(value, by_name=False)
     except ValidationError as exc:
@@ -115,7 +152,31 @@ def examine(line: bytes) -> types.JSONRPCMessage | Reply | None:
         return Reply(_id_of(value), types.INVALID_REQUEST, "Invalid request: nested too deeply")
 
 
-def read_line(stream: IO[bytes], limit: int = MAX_LINE) -> tuple[bytes, bool]:
+class LineReader:
+    """Lines from a file descriptor through ``os.read`` (no buffered file object, so that
+    the end of serving never waits on a thread still blocked in a read)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._buffer = bytearray()
+        self._ended = False
+
+    def readline(self, limit: int) -> bytes:
+        """Up to and with the next newline, at most ``limit`` bytes; b"" at the end."""
+        while True:
+            cut = self._buffer.find(b"\n", 0, limit)
+            if cut >= 0 or len(self._buffer) >= limit or self._ended:
+                size = cut + 1 if cut >= 0 else min(limit, len(self._buffer))
+                line = bytes(self._buffer[:size])
+                del self._buffer[:size]
+                return line
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                self._ended = True
+            self._buffer += chunk
+
+
+def read_line(stream: LineReader | IO[bytes], limit: int = MAX_LINE) -> tuple[bytes, bool]:
     """The next line (b"" at the end) and whether it was longer than ``limit`` bytes (then
     it is read to its end and dropped, never held). Blocking: run in a thread."""
     line = stream.readline(limit + 1)
@@ -128,8 +189,11 @@ def read_line(stream: IO[bytes], limit: int = MAX_LINE) -> tuple[bytes, bool]:
 
 
 @asynccontextmanager
-async def _wire() -> AsyncIterator[tuple[IO[bytes], IO[bytes]]]:
-    """The process's stdin and stdout as private binary files, fd 0 and 1 diverted meanwhile."""
+async def _wire() -> AsyncIterator[tuple[LineReader | IO[bytes], IO[bytes]]]:
+    """The process's stdin (lines) and stdout (a private file), fd 0 and 1 diverted meanwhile.
+    The private copy of stdin stays open at the end: a reader thread may still be blocked in
+    it (the process is ending; closing it under that thread could hand its number to another
+    file)."""
     diverted: list[tuple[int, int]] = []
     try:
         try:
@@ -145,15 +209,20 @@ async def _wire() -> AsyncIterator[tuple[IO[bytes], IO[bytes]]]:
         with suppress(OSError):
             os.dup2(2, 1)
             diverted.append((1, wire_out))
-        with os.fdopen(wire_in, "rb", closefd=False) as read, os.fdopen(wire_out, "wb", closefd=False) as write:
-            yield read, write
+        write = os.fdopen(wire_out, "wb", closefd=False)
+        try:
+            yield LineReader(wire_in), write
+        finally:
+            with suppress(OSError, ValueError):  # (a broken pipe: what is left unwritten is dropped)
+                write.close()
     finally:
         for fd, wire in diverted:
             with suppress(OSError):
                 os.dup2(wire, fd)
-        for _fd, wire in diverted:
-            with suppress(OSError):
-                os.close(wire)
+        for fd, wire in diverted:
+            if fd == 1:
+                with suppress(OSError):
+                    os.close(wire)
 
 
 @asynccontextmanager
@@ -176,30 +245,63 @@ async def stdio_transport(
                 except OSError:  # the client is gone (a broken pipe): serving ends
                     tasks.cancel_scope.cancel()
 
-        async def reader() -> None:
-            async with to_server:
+        pending: set[int | str] = set()  # ids of requests passed on and not answered yet
+        answered = anyio.Event()
+
+        # lines are read by a daemon thread of our own (a worker thread of the event loop's
+        # pool, blocked in a read, would keep the process alive after serving ends)
+        to_lines, lines = anyio.create_memory_object_stream[tuple[bytes, bool]](0)
+        token = anyio.lowlevel.current_token()
+
+        def read_lines() -> None:
+            try:
                 while True:
-                    line, too_long = await anyio.to_thread.run_sync(read_line, wire_in, abandon_on_cancel=True)
+                    item = read_line(wire_in)
+                    anyio.from_thread.run(to_lines.send, item, token=token)
+                    if not item[0]:
+                        return
+            except (RuntimeError, OSError, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                return  # (serving ended, or stdin cannot be read: the reader stops)
+
+        threading.Thread(target=read_lines, name="bendscope-stdin", daemon=True).start()
+
+        async def reader() -> None:
+            async with to_server, lines:
+                while True:
+                    line, too_long = await lines.receive()
                     if too_long:
                         message = f"Invalid request: the message is longer than {MAX_LINE:,} bytes"
                         await send(Reply(_id_in(line), types.INVALID_REQUEST, message).encode())
                         continue
                     if not line:
-                        return
+                        break
                     seen = examine(line)
                     if isinstance(seen, Reply):
                         await send(seen.encode())
                     elif seen is not None:
+                        if isinstance(seen, types.JSONRPCRequest):
+                            pending.add(seen.id)
                         await to_server.send(SessionMessage(seen))
+                # the client closed its end: the requests under way still get their answers
+                # (their writes commit either way), then the server's read stream ends
+                with anyio.move_on_after(EOF_GRACE_S):
+                    while pending:
+                        await answered.wait()
 
         written = anyio.Event()
 
         async def writer() -> None:
+            nonlocal answered
             try:
                 async with from_server:
                     async for outgoing in from_server:
-                        text = outgoing.message.model_dump_json(by_alias=True, exclude_unset=True)
-                        await send(text.encode() + b"\n")
+                        message = outgoing.message
+                        await send(encode_message(message) + b"\n")
+                        if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)):
+                            if message.id is not None:
+                                pending.discard(message.id)
+                            answered.set()
+                            answered = anyio.Event()
             finally:
                 written.set()
 
@@ -217,6 +319,16 @@ async def stdio_transport(
 @asynccontextmanager
 async def _given(stdin: IO[bytes], stdout: IO[bytes]) -> AsyncIterator[tuple[IO[bytes], IO[bytes]]]:
     yield stdin, stdout
+
+
+def encode_message(message: types.JSONRPCMessage) -> bytes:
+    """A message's JSON; one carrying a lone surrogate (echoed from a request) is written
+    with it escaped (``\\ud800``) instead of failing the whole transport."""
+    try:
+        return message.model_dump_json(by_alias=True, exclude_unset=True).encode()
+    except ValueError:  # (pydantic's serialization error is a ValueError)
+        data = message.model_dump(mode="python", by_alias=True, exclude_unset=True)
+        return json.dumps(data, ensure_ascii=True, default=str).encode()
 
 
 def _write_all(stream: IO[bytes], data: bytes) -> None:

@@ -167,7 +167,10 @@ class ToolSpec:
     input_schema: dict[str, Any]
     output_schema: dict[str, Any]
     run: Callable[[Memory, dict[str, Any]], dict[str, Any]]
+    #: writes nothing at all
     read_only: bool = False
+    #: changes no knowledge (it may count accesses, which a read-only store skips): served read-only too
+    reads: bool = False
 
 
 def _object(properties: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -240,6 +243,7 @@ TOOLS: tuple[ToolSpec, ...] = (
             ("status", "query", "count", "results", "causal_context", "stats", "topology", "route"),
         ),
         lambda memory, args: memory.retrieve_context(args),
+        reads=True,
     ),
     ToolSpec(
         "store_node",
