@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,6 +10,15 @@ __all__ = ["recommendation"]
 
 def _plural(count: int, word: str, plural: str) -> str:
     return f"{count} {word if count == 1 else plural}"
+
+
+def _escaped(text: str) -> str:
+    r"""``text`` for inside double quotes: backslashes and quotes escaped, one line.
+
+    >>> _escaped('say "hi"\\now\nthen')
+    'say \\"hi\\"\\\\now then'
+    """
+    return " ".join(text.replace("\\", "\\\\").replace('"', '\\"').split())
 
 
 def recommendation(result: Mapping[str, Any], names: Mapping[str, str] | None = None) -> str:
@@ -28,7 +36,7 @@ def recommendation(result: Mapping[str, Any], names: Mapping[str, str] | None = 
 
     def named(node: str) -> str:
         name = (names or {}).get(node)
-        return node if not name else f"{node} {json.dumps(name, ensure_ascii=False)}"
+        return node if not name else f'{node} "{_escaped(name)}"'
 
     sccs = list(result["sccs"])
     if not sccs:

@@ -546,13 +546,9 @@ class SQLiteStore(Store):
         shutil.copyfile(self.path, copy)
         if os.path.exists(self.path + "-wal"):
             shutil.copyfile(self.path + "-wal", copy + "-wal")
-        with open(copy, "rb") as file:
-            header = file.read(100)
-        if len(header) == 100:
-            page_size = int.from_bytes(header[16:18], "big")
-            expected = (65536 if page_size == 1 else page_size) * int.from_bytes(header[28:32], "big")
-            if os.path.getsize(copy) < expected:
-                os.truncate(copy, expected)  # (zeros, sparse where the file system allows)
+        expected = header_size(copy)
+        if expected is not None and os.path.getsize(copy) < expected:
+            os.truncate(copy, expected)  # (zeros, sparse where the file system allows)
         return copy
 
     def close(self) -> None:
@@ -618,6 +614,18 @@ def _why(path: str, detail: str) -> str:
     return detail
 
 
+def header_size(path: str) -> int | None:
+    """The size in bytes an SQLite file's header says it has (page size × page count), or
+    None when the header is not an SQLite one or its page count is not valid (its change
+    counter and version-valid-for number differ). Reads 100 bytes."""
+    with open(path, "rb") as file:
+        header = file.read(100)
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\0") or header[24:28] != header[92:96]:
+        return None
+    page_size = int.from_bytes(header[16:18], "big")
+    return (65536 if page_size == 1 else page_size) * int.from_bytes(header[28:32], "big")
+
+
 def damage_of(path: str) -> str | None:
     """What is wrong with the store file at ``path``, or None (also when there is no file):
     shorter than its header says (truncated; judged only when no write-ahead log holds
@@ -627,15 +635,10 @@ def damage_of(path: str) -> str | None:
     if not os.path.isfile(path) or os.path.getsize(path) == 0:
         return None
     size = os.path.getsize(path)
-    with open(path, "rb") as file:
-        header = file.read(100)
     wal = path + "-wal"
-    logged = os.path.exists(wal) and os.path.getsize(wal) > 0
-    if not logged and len(header) == 100 and header.startswith(b"SQLite format 3\0") and header[24:28] == header[92:96]:
-        page_size = int.from_bytes(header[16:18], "big")
-        expected = (65536 if page_size == 1 else page_size) * int.from_bytes(header[28:32], "big")
-        if size < expected:  # (the header's page count is valid: its change counter matches)
-            return f"truncated: {size:,} bytes of the {expected:,} its header counts"
+    expected = None if os.path.exists(wal) and os.path.getsize(wal) > 0 else header_size(path)
+    if expected is not None and size < expected:
+        return f"truncated: {size:,} bytes of the {expected:,} its header counts"
     uri = "file:" + urllib.parse.quote(os.path.abspath(path))
     try:
         conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
