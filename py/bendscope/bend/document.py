@@ -1,231 +1,64 @@
-"""The document file format: parse and validate, serialize.
+"""The editor's document: read a document file into the model, write the model out.
 
-Format (version 1)::
-
-    {"format": "bendscope", "version": 1, "rootPlaneId": "...", "activePlaneId": "...",
-     "settings": {"seed": 1, "exactLimit": null},
-     "planes": [{"id", "name", "parentPlaneId", "parentNodeId", "camera": {"x", "y", "zoom"},
-                 "nodes": [{"id", "text", "type", "x", "y", "vx", "vy", "pinned", "width", "height",
-                            "portalPlaneId"}],
-                 "edges": [{"id", "a", "b", "props": {"label", "kind", "strength"}}]}]}
-
-A bare graph ``{"nodes": [...], "edges": [...]}`` is accepted too (one plane; nodes may
-omit positions, edges may be ``{source, target, kind}``). Anything else raises
-DocumentError with a message naming the first problem; parsing never touches the
-editor, so a refused import leaves the current graph exactly as it was.
+The format itself — its fields, limits and validation — is :mod:`bendscope.docformat`,
+which the agent memory reads too. Here the validated records become the editor's
+model (nodes given without a position are placed on a spiral), and the model is
+written back as the same format. A refused text raises DocumentError naming the first
+problem and touches no editor, so a refused import leaves the current graph as it was.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import Any
 
-from bendscope.jsonsafe import Refused, loads
-
-from .model import (
-    COORD_LIMIT,
-    EDGE_KINDS,
-    MAX_LABEL,
-    MAX_TEXT,
-    MAX_ZOOM,
-    MIN_ZOOM,
-    NODE_TYPES,
-    SPEED_LIMIT,
-    Camera,
-    Document,
-    Edge,
-    EdgeProps,
-    Node,
-    Plane,
+from bendscope.docformat import (
+    FORMAT,
+    MAX_BYTES,
+    MAX_DATA,
+    MAX_DEPTH,
+    MAX_EDGES,
+    MAX_ID,
+    MAX_INT_DIGITS,
+    MAX_NODES,
+    MAX_PLANES,
+    MAX_SEED,
+    VERSION,
+    DocumentError,
+    DocumentRecord,
+    NewerVersion,
+    read_document,
+    validate_document,
 )
 
-FORMAT = "bendscope"
-VERSION = 1
-MAX_BYTES = 10 * 1024 * 1024
-MAX_NODES = 20_000
-MAX_EDGES = 100_000
-MAX_PLANES = 5_000
-MAX_ID = 200
-#: characters of a node's or edge's ``data`` object as JSON
-MAX_DATA = 65_536
-#: deepest bracket nesting accepted (a document needs 6; JSON parsers recurse per level)
-MAX_DEPTH = 64
-#: longest integer literal accepted (Python refuses > 4,300 digits with a bare ValueError)
-MAX_INT_DIGITS = 30
-MAX_SEED = 2**63
+from .model import Camera, Document, Edge, EdgeProps, Node, Plane
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-class DocumentError(ValueError):
-    """The text is not a valid document; the message says why, for the user."""
-
-
-class NewerVersion(DocumentError):
-    """The document is in a format version newer than this editor reads."""
-
-
-def _fail(where: str, message: str) -> DocumentError:
-    return DocumentError(f"{where}: {message}" if where else message)
-
-
-def _obj(value: Any, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _fail(where, f"expected an object, got {_type(value)}")
-    return value
-
-
-def _type(value: Any) -> str:
-    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
-    )
-
-
-def _id(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise _fail(where, "must be a non-empty string")
-    if len(value) > MAX_ID:
-        raise _fail(where, f"is longer than {MAX_ID} characters")
-    _unicode(value, where)
-    return value
-
-
-def _unicode(value: str, where: str) -> None:
-    if _SURROGATE.search(value):
-        raise _fail(where, "contains an unpaired surrogate (\\ud800–\\udfff), which is not valid Unicode")
-
-
-def _str(d: dict[str, Any], key: str, where: str, default: str = "", limit: int = MAX_TEXT) -> str:
-    value = d.get(key, default)
-    if value is None:
-        value = default
-    if not isinstance(value, str):
-        raise _fail(f"{where}.{key}", f"must be a string, got {_type(value)}")
-    if len(value) > limit:
-        raise _fail(f"{where}.{key}", f"is longer than {limit} characters")
-    _unicode(value, f"{where}.{key}")
-    return value
-
-
-def _opt_num(d: dict[str, Any], key: str, where: str, bound: float = COORD_LIMIT) -> float | None:
-    """A number in [-bound, bound], or None when the key is missing or null."""
-    value = d.get(key)
-    if value is None:
-        return None
-    return _num(d, key, where, 0.0, bound)
-
-
-def _num(d: dict[str, Any], key: str, where: str, default: float = 0.0, bound: float = COORD_LIMIT) -> float:
-    """A number in [-bound, bound] (``default`` when missing or null)."""
-    value = d.get(key)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _fail(f"{where}.{key}", f"must be a number, got {_type(value)}")
-    number = float(value)  # ints are at most MAX_INT_DIGITS long, so this cannot overflow
-    if not math.isfinite(number) or abs(number) > bound:
-        raise _fail(f"{where}.{key}", f"must be a number between -{bound:g} and {bound:g}, got {value!r:.40}")
-    return number
-
-
-def _bool(d: dict[str, Any], key: str, where: str) -> bool:
-    value = d.get(key, False)
-    if not isinstance(value, bool):
-        raise _fail(f"{where}.{key}", "must be true or false")
-    return value
-
-
-def _list(d: dict[str, Any], key: str, where: str, limit: int) -> list[Any]:
-    value = d.get(key, [])
-    if not isinstance(value, list):
-        raise _fail(f"{where}.{key}", f"must be a list, got {_type(value)}")
-    if len(value) > limit:
-        raise _fail(f"{where}.{key}", f"has {len(value)} items; the limit is {limit}")
-    return value
-
-
-def _data(d: dict[str, Any], where: str) -> dict[str, Any] | None:
-    """The optional ``data`` object, kept as it is (bounded in size)."""
-    value = d.get("data")
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        raise _fail(f"{where}.data", f"must be an object, got {_type(value)}")
-    text = json.dumps(value, ensure_ascii=False)
-    if len(text) > MAX_DATA:
-        raise _fail(f"{where}.data", f"is {len(text):,} characters as JSON; the limit is {MAX_DATA:,}")
-    _unicode(text, f"{where}.data")
-    return value
-
-
-def _camera(d: dict[str, Any], where: str) -> Camera:
-    cam = _obj(d.get("camera") or {}, f"{where}.camera")
-    zoom = _num(cam, "zoom", f"{where}.camera", 1.0, bound=1e6)
-    return Camera(
-        _num(cam, "x", f"{where}.camera"), _num(cam, "y", f"{where}.camera"), min(MAX_ZOOM, max(MIN_ZOOM, zoom))
-    )
-
-
-def _node(raw: Any, where: str, unplaced: list[Node]) -> Node:
-    d = _obj(raw, where)
-    node_type = d.get("type", "normal")
-    if node_type not in NODE_TYPES:
-        raise _fail(f"{where}.type", f"must be one of {', '.join(NODE_TYPES)}, got {node_type!r:.40}")
-    x = _opt_num(d, "x", where)
-    y = _opt_num(d, "y", where)
-    portal = d.get("portalPlaneId")
-    if portal is not None:
-        portal = _id(portal, f"{where}.portalPlaneId")
-    node = Node(
-        _id(d.get("id"), f"{where}.id"),
-        _str(d, "text", where),
-        node_type,
-        x or 0.0,
-        y or 0.0,
-        _num(d, "vx", where, bound=SPEED_LIMIT),
-        _num(d, "vy", where, bound=SPEED_LIMIT),
-        _bool(d, "pinned", where),
-        portal_plane_id=portal,
-        data=_data(d, where),
-    )
-    if x is None or y is None:
-        unplaced.append(node)
-    return node
-
-
-def _edge(raw: Any, where: str, nodes: Mapping[str, Node]) -> Edge:
-    d = _obj(raw, where)
-    if "a" not in d and "source" in d:  # bare graph style {source, target, kind}
-        d = {
-            "id": d.get("id"),
-            "a": d.get("source"),
-            "b": d.get("target"),
-            "props": {"kind": d.get("kind", "causal")},
-            "data": d.get("data"),
-        }
-    a = _id(d.get("a"), f"{where}.a")
-    b = _id(d.get("b"), f"{where}.b")
-    for key, end in (("a", a), ("b", b)):
-        if end not in nodes:
-            raise _fail(f"{where}.{key}", f"refers to node {end!r:.60}, which is not on this plane")
-    props = _obj(d.get("props") or {}, f"{where}.props")
-    kind = props.get("kind", "causal")
-    if kind not in EDGE_KINDS:
-        raise _fail(f"{where}.props.kind", f"must be one of {', '.join(EDGE_KINDS)}, got {kind!r:.40}")
-    strength = props.get("strength", 2)
-    if isinstance(strength, bool) or not isinstance(strength, (int, float)) or strength not in (1, 2, 3, 4, 5):
-        raise _fail(f"{where}.props.strength", "must be an integer from 1 to 5")
-    edge_id = d.get("id")
-    return Edge(
-        _id(edge_id, f"{where}.id"),
-        a,
-        b,
-        EdgeProps(_str(props, "label", f"{where}.props", limit=MAX_LABEL), kind, int(strength)),
-        _data(d, where),
-    )
+__all__ = [
+    "FORMAT",
+    "MAX_BYTES",
+    "MAX_DATA",
+    "MAX_DEPTH",
+    "MAX_EDGES",
+    "MAX_ID",
+    "MAX_INT_DIGITS",
+    "MAX_NODES",
+    "MAX_PLANES",
+    "MAX_SEED",
+    "VERSION",
+    "DocumentError",
+    "NewerVersion",
+    "Positions",
+    "build_document",
+    "document_from_data",
+    "document_to_data",
+    "document_to_data_header",
+    "parse_document",
+    "positions_of",
+    "serialize_document",
+    "serialized_pieces",
+]
 
 
 def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> None:
@@ -262,233 +95,40 @@ def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> None:
         node.y = round(radius * math.sin(angle), 3)
 
 
-def _bare_graph(data: dict[str, Any]) -> dict[str, Any]:
-    """``{"nodes", "edges"}`` as a one-plane document. Edges without an id get
-    ``edge-{i}``, skipping any id the graph already uses (so no user id collides)."""
-    nodes = []
-    for i, raw in enumerate(_list(data, "nodes", "", MAX_NODES)):
-        nodes.append({"id": raw, "text": raw} if isinstance(raw, str) else raw)
-        if not isinstance(nodes[-1], dict):
-            raise _fail(f"nodes[{i}]", "must be an id string or an object")
-    raw_edges = [_obj(raw, f"edges[{i}]") for i, raw in enumerate(_list(data, "edges", "", MAX_EDGES))]
-    used = {i for i in [n.get("id") for n in nodes] + [e.get("id") for e in raw_edges] if isinstance(i, str)}
-    edges = []
-    counter = 0
-    for raw in raw_edges:
-        if raw.get("id") is None:
-            while f"edge-{counter}" in used:
-                counter += 1
-            raw = {**raw, "id": f"edge-{counter}"}
-            used.add(raw["id"])
-        edges.append(raw)
-    plane_id = "plane-root"
-    while plane_id in used:
-        plane_id += "-"
-    plane = {"id": plane_id, "name": "Main", "nodes": nodes, "edges": edges}
-    return {"format": FORMAT, "version": VERSION, "rootPlaneId": plane_id, "planes": [plane]}
-
-
-def _bendscript_node(raw: Any) -> Any:
-    if not isinstance(raw, dict):
-        return raw  # refused by the validation, with its place named
-    node = {k: raw[k] for k in ("id", "text", "type", "x", "y", "pinned", "portalPlaneId") if k in raw}
-    fx, fy = raw.get("fx"), raw.get("fy")
-    fixed = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (fx, fy))
-    if raw.get("pinned") is True and fixed:
-        node["x"], node["y"] = fx, fy  # d3's fixed position is where a pinned card stays
-    return node
-
-
-def _bendscript_edge(raw: Any) -> Any:
-    if not isinstance(raw, dict) or not isinstance(raw.get("props"), dict):
-        return raw
-    props = dict(raw["props"])
-    if props.get("kind") not in EDGE_KINDS:
-        props["kind"] = "context"  # an unknown kind keeps the link, undirected (no κ)
-    strength = props.get("strength")
-    if isinstance(strength, (int, float)) and not isinstance(strength, bool) and math.isfinite(strength):
-        props["strength"] = min(5, max(1, round(strength)))
-    else:
-        props["strength"] = 2
-    if not isinstance(props.get("label"), str):
-        props["label"] = ""
-    return {"id": raw.get("id"), "a": raw.get("a"), "b": raw.get("b"), "props": props}
-
-
-def _bendscript(data: Any) -> dict[str, Any]:
-    """An original BendScript planes file (a list of planes, or an object with
-    ``planes`` and no Bendscope header) as a Bendscope document: what maps is kept
-    (ids, texts, types, positions, pins — a pinned node's ``fx``/``fy`` is where it
-    stays —, stargates and their planes, edges with their label, kind and strength,
-    cameras); the simulation's own fields (``vx``, ``pulse``, ``scrollY``, ``tick``, …)
-    are dropped. Unknown edge kinds become ``context``, strengths are clamped to 1–5."""
-    raw_planes = data if isinstance(data, list) else data.get("planes")
-    if not isinstance(raw_planes, list) or len(raw_planes) > MAX_PLANES:
-        raise DocumentError("Not a BendScript planes file: planes must be a list.")
-    planes = []
-    for raw in raw_planes:
-        if not isinstance(raw, dict):
-            planes.append(raw)
-            continue
-        plane = {k: raw[k] for k in ("id", "name", "parentPlaneId", "parentNodeId", "camera") if k in raw}
-        nodes, edges = raw.get("nodes", []), raw.get("edges", [])
-        plane["nodes"] = [_bendscript_node(n) for n in nodes] if isinstance(nodes, list) else nodes
-        plane["edges"] = [_bendscript_edge(e) for e in edges] if isinstance(edges, list) else edges
-        planes.append(plane)
-    ids = [p.get("id") for p in planes if isinstance(p, dict) and isinstance(p.get("id"), str)]
-    roots = [p["id"] for p in planes if isinstance(p, dict) and p.get("parentPlaneId") is None and p.get("id") in ids]
-    root = roots[0] if roots else None
-    active = data.get("activePlaneId") if isinstance(data, dict) else None
-    return {"format": FORMAT, "version": VERSION, "rootPlaneId": root,
-            "activePlaneId": active if isinstance(active, str) and active in ids else root,
-            "planes": planes}  # fmt: skip
-
-
 def parse_document(text: str | bytes) -> Document:
     """Parse and validate a document; raise DocumentError on any problem. O(size)."""
-    if isinstance(text, bytes):
-        if len(text) > MAX_BYTES:
-            raise DocumentError(f"The file is {len(text) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB.")
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError:
-            raise DocumentError("The file is not UTF-8 text.") from None
-    if not isinstance(text, str):
-        raise DocumentError("The document must be text.")
-    if len(text) > MAX_BYTES:
-        raise DocumentError(f"The file is {len(text) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB.")
-    try:
-        data = loads(text, max_depth=MAX_DEPTH, max_digits=MAX_INT_DIGITS)
-    except Refused as exc:
-        if exc.syntax:
-            raise DocumentError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
-        raise DocumentError(f"Not a usable document: {exc}.") from None
-    return document_from_data(data)
+    return build_document(read_document(text))
 
 
 def document_from_data(data: Any) -> Document:
     """Validate decoded JSON data into a Document (see parse_document)."""
-    if isinstance(data, list) and data and all(isinstance(p, dict) and "nodes" in p for p in data):
-        data = _bendscript(data)  # a BendScript list of planes
-    if not isinstance(data, dict):
-        raise DocumentError(f"Not a Bendscope document: the top level is {_type(data)}, not an object.")
-    if "planes" not in data and "nodes" in data:
-        data = _bare_graph(data)
-    elif "planes" in data and "format" not in data and "rootPlaneId" not in data and "version" not in data:
-        data = _bendscript(data)  # (a Bendscope document that lost its header is refused below, by name)
-    if data.get("format") != FORMAT:
-        raise DocumentError('Not a Bendscope document: "format" must be "bendscope".')
-    if data.get("version") != VERSION:
-        version = data.get("version")
-        if isinstance(version, int) and not isinstance(version, bool) and version > VERSION:
-            raise NewerVersion(
-                f"This document was written by a newer Bendscope (format version {version}); "
-                f"this editor reads version {VERSION}."
-            )
-        raise DocumentError(f"Unsupported document version {version!r:.20}; this editor reads version 1.")
-    raw_planes = _list(data, "planes", "", MAX_PLANES)
-    if not raw_planes:
-        raise DocumentError("planes: the document has no plane.")
+    return build_document(validate_document(data))
+
+
+def build_document(record: DocumentRecord) -> Document:
+    """The editor's model of a validated document; nodes without a position are placed
+    on a spiral, plane by plane, and the document then asks for a layout. O(size)."""
     planes: list[Plane] = []
-    node_home: dict[str, Plane] = {}
-    edge_ids: set[str] = set()
-    total_nodes = total_edges = 0
-    unplaced: list[Node] = []
-    for i, raw in enumerate(raw_planes):
-        where = f"planes[{i}]"
-        d = _obj(raw, where)
-        parent = d.get("parentPlaneId")
-        parent_node = d.get("parentNodeId")
-        plane = Plane(
-            _id(d.get("id"), f"{where}.id"),
-            _str(d, "name", where, "Plane", limit=MAX_LABEL),
-            None if parent is None else _id(parent, f"{where}.parentPlaneId"),
-            None if parent_node is None else _id(parent_node, f"{where}.parentNodeId"),
-            _camera(d, where),
-        )
-        if any(p.id == plane.id for p in planes):
-            raise _fail(f"{where}.id", f"duplicate plane id {plane.id!r:.60}")
-        raw_nodes = _list(d, "nodes", where, MAX_NODES)
-        raw_edges = _list(d, "edges", where, MAX_EDGES)
-        total_nodes += len(raw_nodes)
-        total_edges += len(raw_edges)
-        if total_nodes > MAX_NODES:
-            raise DocumentError(f"The document has more than {MAX_NODES} nodes.")
-        if total_edges > MAX_EDGES:
-            raise DocumentError(f"The document has more than {MAX_EDGES} edges.")
-        plane_unplaced: list[Node] = []
-        for j, raw_node in enumerate(raw_nodes):
-            node = _node(raw_node, f"{where}.nodes[{j}]", plane_unplaced)
-            if node.id in node_home:
-                raise _fail(f"{where}.nodes[{j}].id", f"duplicate node id {node.id!r:.60}")
-            node_home[node.id] = plane
+    needs_layout = False
+    for rec in record.planes:
+        plane = Plane(rec.id, rec.name, rec.parent_plane_id, rec.parent_node_id, Camera(*rec.camera))
+        unplaced: list[Node] = []
+        for c in rec.nodes:
+            node = Node(c.id, c.text, c.type, c.x or 0.0, c.y or 0.0, c.vx, c.vy, c.pinned,
+                        portal_plane_id=c.portal_plane_id, data=c.data)  # fmt: skip
+            if c.x is None or c.y is None:
+                unplaced.append(node)
             plane.add_node(node)
-        for j, raw_edge in enumerate(raw_edges):
-            edge = _edge(raw_edge, f"{where}.edges[{j}]", plane.nodes)
-            if edge.id in edge_ids:
-                raise _fail(f"{where}.edges[{j}].id", f"duplicate edge id {edge.id!r:.60}")
-            edge_ids.add(edge.id)
-            plane.add_edge(edge)
-        _spiral(plane_unplaced, list(plane.edges.values()))
-        unplaced.extend(plane_unplaced)
+        for e in rec.edges:
+            plane.add_edge(Edge(e.id, e.a, e.b, EdgeProps(e.label, e.kind, e.strength), e.data))
+        _spiral(unplaced, list(plane.edges.values()))
+        needs_layout = needs_layout or bool(unplaced)
         planes.append(plane)
-    by_id = {p.id: p for p in planes}
-    roots = [p for p in planes if p.parent_plane_id is None]
-    if len(roots) != 1:
-        raise DocumentError(f"planes: expected exactly one root plane (parentPlaneId null), found {len(roots)}.")
-    root_id = data.get("rootPlaneId", roots[0].id)
-    if root_id != roots[0].id:
-        raise DocumentError(f"rootPlaneId {root_id!r:.60} is not the plane without a parent.")
-    rooted = {roots[0].id}  # planes whose parent chain is known to reach the root
-    for i, plane in enumerate(planes):
-        where = f"planes[{i}]"
-        if plane.parent_plane_id is None:
-            continue
-        parent = by_id.get(plane.parent_plane_id)
-        if parent is None:
-            raise _fail(f"{where}.parentPlaneId", f"refers to a missing plane {plane.parent_plane_id!r:.60}")
-        chain = [plane.id]
-        walk: Plane = plane
-        while walk.id not in rooted:  # each plane is walked once overall: O(planes)
-            upper_id = walk.parent_plane_id
-            upper = None if upper_id is None else by_id.get(upper_id)
-            if upper is None:
-                raise _fail(f"{where}.parentPlaneId", f"leads to a missing plane {upper_id!r:.60}")
-            if upper.id in chain:
-                raise _fail(f"{where}.parentPlaneId", "planes form a cycle")
-            chain.append(upper.id)
-            walk = upper
-        rooted.update(chain)
-        # every plane below the root is reached through exactly one stargate: its parent node,
-        # on the parent plane, whose portalPlaneId names it (deletion and navigation rely on it)
-        if plane.parent_node_id is None:
-            raise _fail(f"{where}.parentNodeId", "must name the stargate on the parent plane that leads here")
-        if plane.parent_node_id not in parent.nodes:
-            raise _fail(f"{where}.parentNodeId", "refers to a node that is not on the parent plane")
-        if parent.nodes[plane.parent_node_id].portal_plane_id != plane.id:
-            raise _fail(f"{where}.parentNodeId", "names a node whose portalPlaneId does not lead to this plane")
-    for plane in planes:
-        for node in plane.nodes.values():
-            if node.portal_plane_id is None:
-                continue
-            child = by_id.get(node.portal_plane_id)
-            if child is None or child.parent_plane_id != plane.id or child.parent_node_id != node.id:
-                raise DocumentError(
-                    f"node {node.id!r:.60}: portalPlaneId must name a plane whose parent is this node's plane and node."
-                )
-    doc = Document(planes, root_id)
-    doc.needs_layout = bool(unplaced)
-    active = data.get("activePlaneId", root_id)
-    doc.active_plane_id = active if isinstance(active, str) and active in by_id else root_id
-    settings = _obj(data.get("settings") or {}, "settings")
-    seed = settings.get("seed", 1)
-    if isinstance(seed, bool) or not isinstance(seed, int) or abs(seed) > MAX_SEED:
-        raise DocumentError("settings.seed must be an integer (at most 2^63 in size).")
-    limit = settings.get("exactLimit")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise DocumentError("settings.exactLimit must be null or a non-negative integer.")
-    doc.settings.seed = seed
-    doc.settings.exact_limit = limit
+    doc = Document(planes, record.root_plane_id)
+    doc.needs_layout = needs_layout
+    doc.active_plane_id = record.active_plane_id
+    doc.settings.seed = record.seed
+    doc.settings.exact_limit = record.exact_limit
     return doc
 
 

@@ -26,23 +26,20 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol
 
-NODE_TYPES = ("normal", "stargate")
-#: the editor's own edge kinds (always in the legend) …
-BASE_EDGE_KINDS = ("context", "causal", "temporal", "associative", "user")
-#: … and the agent memory's (the Graphonomous spec's), so both edit the same graphs
-MEMORY_EDGE_KINDS = ("related", "contradicts", "supports", "derived_from")
-EDGE_KINDS = BASE_EDGE_KINDS + MEMORY_EDGE_KINDS
-DEFAULT_KIND = "causal"
-#: far enough out for Fit to show any document whole, even one spread over ±COORD_LIMIT
-#: (cards are boxes below zoom 0.2, never smaller than a dot)
-MIN_ZOOM = 2e-5
-MAX_ZOOM = 2.8
-MAX_TEXT = 100_000  # characters of node text
-MAX_LABEL = 500  # characters of an edge label or plane name
-#: |x|, |y| of nodes and cameras stay within this (the layout's arithmetic is exact far beyond it)
-COORD_LIMIT = 1e7
-#: |vx|, |vy| stay within this
-SPEED_LIMIT = 1e4
+from bendscope import docformat as _format
+
+# the format's vocabulary and limits (the agent memory reads the same module)
+NODE_TYPES = _format.NODE_TYPES
+BASE_EDGE_KINDS = _format.BASE_EDGE_KINDS
+MEMORY_EDGE_KINDS = _format.MEMORY_EDGE_KINDS
+EDGE_KINDS = _format.EDGE_KINDS
+DEFAULT_KIND = _format.DEFAULT_KIND
+MIN_ZOOM = _format.MIN_ZOOM
+MAX_ZOOM = _format.MAX_ZOOM
+MAX_TEXT = _format.MAX_TEXT
+MAX_LABEL = _format.MAX_LABEL
+COORD_LIMIT = _format.COORD_LIMIT
+SPEED_LIMIT = _format.SPEED_LIMIT
 
 
 class UntrackedChange(RuntimeError):

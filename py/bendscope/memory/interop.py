@@ -20,8 +20,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bendscope.bend.document import FORMAT, MAX_EDGES, MAX_NODES, VERSION, DocumentError, parse_document
-from bendscope.bend.model import MAX_LABEL, EdgeProps
+from bendscope.docformat import (
+    FORMAT,
+    MAX_EDGES,
+    MAX_LABEL,
+    MAX_NODES,
+    VERSION,
+    DocumentError,
+    LinkRecord,
+    read_document,
+)
 
 from .errors import InvalidInput
 from .records import MAX_CONTENT, MemoryEdge, MemoryNode, check_count, check_timestamp, new_edge, new_node
@@ -106,21 +114,21 @@ def from_document(
     text: str | bytes, *, now: str, existing: Mapping[str, MemoryNode] | None = None
 ) -> tuple[list[MemoryNode], list[MemoryEdge]]:
     """Nodes and edges of a Bendscope document (every plane; planes are not kept, node ids
-    are unique across a document). Validated by the editor's own loader first, so what the
-    editor refuses is refused here with the same message. ``existing`` nodes (by id) keep
+    are unique across a document). Validated by the format module the editor reads too,
+    so what the editor refuses is refused here with the same message. ``existing`` nodes (by id) keep
     their statistics and creation time."""
     try:
-        doc = parse_document(text)
+        doc = read_document(text)
     except DocumentError as exc:
         raise InvalidInput(f"not a usable Bendscope document: {exc}") from None
     existing = existing or {}
     nodes: list[MemoryNode] = []
     edges: list[MemoryEdge] = []
-    for plane in doc.planes.values():
-        for card in plane.nodes.values():
+    for plane in doc.planes:
+        for card in plane.nodes:
             nodes.append(_node_in(card.id, card.text, card.data, now, existing.get(card.id)))
-        for link in plane.edges.values():
-            edges.append(_edge_in(link.id, link.a, link.b, link.props, link.data, now))
+        for link in plane.edges:
+            edges.append(_edge_in(link, now))
     return nodes, edges
 
 
@@ -169,21 +177,22 @@ def _node_in(node_id: str, text: str, data: Mapping[str, Any] | None, now: str, 
     return node
 
 
-def _edge_in(edge_id: str, a: str, b: str, props: EdgeProps, data: Mapping[str, Any] | None, now: str) -> MemoryEdge:
-    fields = _memory_fields(data)
+def _edge_in(link: LinkRecord, now: str) -> MemoryEdge:
+    edge_id = link.id
+    fields = _memory_fields(link.data)
     weight = fields.get("weight")
-    if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight_to_strength(weight) != props.strength:
-        weight = strength_to_weight(props.strength)  # a person's edge, or a strength changed in the editor
+    if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight_to_strength(weight) != link.strength:
+        weight = strength_to_weight(link.strength)  # a person's edge, or a strength changed in the editor
     metadata = fields.get("metadata", {})
     if isinstance(metadata, dict):  # the drawn label is the edge's metadata "label"
         metadata = {k: v for k, v in metadata.items() if k != "label"}
-        if props.label:
-            metadata["label"] = props.label
+        if link.label:
+            metadata["label"] = link.label
     args: dict[str, Any] = {
         "id": edge_id,
-        "source_id": a,
-        "target_id": b,
-        "edge_type": props.kind,
+        "source_id": link.a,
+        "target_id": link.b,
+        "edge_type": link.kind,
         "weight": weight,
         "metadata": metadata,
     }

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from bendscope.docformat import MAX_ID, MAX_TEXT
 from bendscope.kappa import DIRECTED_KINDS
 
 from .errors import InvalidInput
@@ -46,8 +47,7 @@ DEFAULT_NODE_TYPE = "semantic"
 DEFAULT_EDGE_TYPE = "related"
 DEFAULT_CONFIDENCE = 0.5
 DEFAULT_WEIGHT = 1.0
-MAX_ID = 200
-MAX_CONTENT = 100_000  # characters, as in the editor
+MAX_CONTENT = MAX_TEXT  # characters: a node is a card of the document format, and back
 MAX_SOURCE = 1_000
 MAX_METADATA = 16_384  # characters of the metadata's JSON text
 MAX_WEIGHT = 1e6
