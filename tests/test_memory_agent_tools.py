@@ -122,6 +122,56 @@ def test_a_response_budget_bounds_what_large_nodes_send(store):
     assert whole["truncated"] == 0 and len(whole["nodes"][0]["content"]) == len("revenue report 0 ") + 95_000
 
 
+def _big_metadata(i: int) -> dict:
+    return {"tag": f"t{i}", "notes": "n" * 16_000}  # (close to the 16 KB a metadata object may hold)
+
+
+def test_the_budget_counts_metadata_and_edges_too(store):
+    """Before, metadata (up to 16 KB a node or an edge) and edges were never cut: ten
+    results carried 160 KB of metadata past a 40,000-character budget, and list_edges
+    1,000 edges of 16 MB."""
+    memory = memory_on(store)
+    nodes = [{"id": f"m{i:02d}", "content": f"churn driver {i}", "metadata": _big_metadata(i)} for i in range(12)]
+    nodes.append({"id": "small", "content": "churn driver small", "metadata": {"tag": "kept"}})
+    edges = [
+        {"id": f"e{i:02d}", "source_id": f"m{i:02d}", "target_id": f"m{(i + 1) % 12:02d}", "metadata": _big_metadata(i)}
+        for i in range(12)
+    ]
+    memory.store_many({"nodes": nodes, "edges": edges})
+    answer = call(memory, "retrieve_context", {"query": "churn driver", "limit": 13})
+    assert len(json.dumps(answer)) < 45_000 and answer["stats"]["truncated"] == 12
+    small = next(r for r in answer["results"] if r["id"] == "small")
+    assert small["metadata"] == {"tag": "kept"} and "metadata_omitted" not in small
+    omitted = [r for r in answer["results"] if r["id"] != "small"]
+    assert all(r["metadata"] == {} and r["metadata_omitted"] > 16_000 for r in omitted)
+    assert all(r["content"].startswith("churn driver") and "truncated" not in r for r in omitted)
+    listed = call(memory, "query_graph", {"limit": 20})
+    assert len(json.dumps(listed)) < 45_000 and listed["truncated"] == 24 and listed["edges_total"] == 12
+    paged = call(memory, "list_edges", {"limit": 1000})
+    assert len(json.dumps(paged)) < 45_000 and paged["truncated"] == 12
+    assert all(e["metadata"] == {} and e["metadata_omitted"] > 16_000 for e in paged["edges"])
+    # asked for, all of it comes, in the order the answer lists it, and nothing more
+    whole = call(memory, "list_edges", {"limit": 3, "max_chars": 20_000, "max_total_chars": 40_000})
+    assert [e["metadata"] for e in whole["edges"][:2]] == [_big_metadata(0), _big_metadata(1)]
+    assert whole["edges"][2]["metadata"] == {} and whole["truncated"] == 1
+    one = call(memory, "query_graph", {"node_ids": ["m03"], "max_chars": 20_000})
+    assert one["nodes"][0]["metadata"] == _big_metadata(3) and one["truncated"] == 0
+    appended = call(memory, "append_observation", {"id": "m04", "observation": "seen again"})
+    assert appended["node"]["metadata_omitted"] > 16_000 and store.get_node("m04").metadata == _big_metadata(4)
+
+
+def test_query_graph_lists_at_most_a_page_of_edges_and_says_how_many(store):
+    memory = memory_on(store)
+    memory.store_many({"nodes": [{"id": f"n{i:02d}", "content": f"fact {i}"} for i in range(48)]})
+    pairs = [(i, j) for i in range(48) for j in range(48) if i != j][:1_100]
+    for start in range(0, len(pairs), 1_000):
+        chunk = pairs[start : start + 1_000]
+        memory.store_many({"edges": [{"source_id": f"n{i:02d}", "target_id": f"n{j:02d}"} for i, j in chunk]})
+    listed = call(memory, "query_graph", {"limit": 48})
+    assert listed["edges_total"] == 1_100 and len(listed["edges"]) == 1_000
+    assert [e["id"] for e in listed["edges"]] == sorted(e["id"] for e in listed["edges"])
+
+
 def test_large_answers_are_not_sent_twice():
     small = {"status": "ok", "n": 1}
     assert text_of("t", small) == json.dumps(small, separators=(",", ":"))

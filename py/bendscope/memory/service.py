@@ -13,6 +13,7 @@ from typing import Any
 
 from bendscope.kappa import DEFAULT_EXACT_LIMIT, recommendation
 
+from .answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS, Budget
 from .errors import Conflict, InvalidInput, NotFound
 from .interop import from_document, to_document
 from .records import (
@@ -43,8 +44,6 @@ MAX_PAGE = 1_000
 MAX_POOL = 20_000  # the most lexical matches looked at to fill a filtered page
 MAX_BATCH = 2_000  # nodes and edges in one store_many call
 MAX_ERRORS = 20  # wrong items a store_many error lists
-DEFAULT_MAX_CHARS = 2_000  # characters of one node's content in a response, unless asked otherwise
-DEFAULT_MAX_TOTAL_CHARS = 40_000  # characters of content in one response, unless asked otherwise
 
 
 def _kind(value: Any) -> str:
@@ -72,36 +71,12 @@ def _items(value: Any, what: str) -> list[Mapping[str, Any]]:
     return list(value)
 
 
-def _trimmed(record: dict[str, Any], max_chars: int) -> dict[str, Any]:
-    """A node's fields with its content cut to ``max_chars`` characters, the last one "…";
-    ``truncated`` counts the characters left out (only when some are)."""
-    content = record.get("content")
-    if not isinstance(content, str) or len(content) <= max_chars:
-        return record
-    kept = max(0, max_chars - 1)  # (the mark "…" counts as one of the characters)
-    return {**record, "content": content[:kept] + "…" if max_chars else "", "truncated": len(content) - kept}
-
-
-def _budget_args(args: Mapping[str, Any]) -> tuple[int, int]:
-    """(max_chars, max_total_chars): the characters of content one node and one response
-    may carry."""
-    return (
+def _budget(args: Mapping[str, Any]) -> Budget:
+    """The response budget a reading call asks for (``max_chars``, ``max_total_chars``)."""
+    return Budget(
         _int(args, "max_chars", DEFAULT_MAX_CHARS, 0, MAX_CONTENT),
-        _int(args, "max_total_chars", DEFAULT_MAX_TOTAL_CHARS, 0, 100 * MAX_CONTENT),
+        _int(args, "max_total_chars", DEFAULT_MAX_TOTAL_CHARS, 0, MAX_TOTAL_CHARS),
     )
-
-
-def _within_budget(records: list[dict[str, Any]], max_chars: int, max_total: int) -> int:
-    """Cut the records' contents (in place, in order) to at most ``max_chars`` each and
-    ``max_total`` together; returns how many were cut (each says by how much). O(records)."""
-    used = cut = 0
-    for i, record in enumerate(records):
-        trimmed = _trimmed(record, max(0, min(max_chars, max_total - used)))
-        if trimmed is not record:
-            records[i] = trimmed
-            cut += 1
-        used += len(trimmed.get("content", ""))
-    return cut
 
 
 def _query(value: Any, what: str = "query") -> str:
@@ -271,7 +246,7 @@ class Memory:
                     "store the observation as a node of its own and connect it"
                 )
             answer = self.store_node({"id": node_id, "content": content})
-        return {"status": "appended", "node": _trimmed(answer["node"], DEFAULT_MAX_CHARS)}
+        return {"status": "appended", "node": Budget().node(answer["node"])}
 
     def delete_many(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """Delete nodes (with every edge touching them) and edges, all or none: an id that
@@ -311,7 +286,7 @@ class Memory:
         """Nodes by ids, by type and/or source, or by text (BM25), with the edges among them."""
         limit = _int(args, "limit", 50, 1, MAX_PAGE)
         offset = _int(args, "offset", 0, 0, 10**9)
-        budget = _budget_args(args)
+        budget = _budget(args)
         include_edges = args.get("include_edges", True)
         if not isinstance(include_edges, bool):
             raise InvalidInput("include_edges must be true or false")
@@ -335,14 +310,13 @@ class Memory:
                 nodes = self.store.list_nodes(node_type=node_type, source=source, limit=limit, offset=offset)
             edges = self.store.list_edges_between([n.id for n in nodes]) if include_edges else []
             total_nodes, total_edges = self.store.counts()
-        records = [n.to_dict() for n in nodes]
-        truncated = _within_budget(records, *budget)
         return {
             "count": len(nodes),
-            "nodes": records,
-            "edges": [e.to_dict() for e in edges],
+            "nodes": budget.nodes([n.to_dict() for n in nodes]),
+            "edges": budget.edges([e.to_dict() for e in edges[:MAX_PAGE]]),
+            "edges_total": len(edges),
             "store": {"nodes": total_nodes, "edges": total_edges},
-            "truncated": truncated,
+            "truncated": budget.cut,
         }
 
     def list_edges(self, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -350,6 +324,7 @@ class Memory:
         ``edge_type``; ``next_offset`` is where the next page starts (None: the last). O(E)."""
         limit = _int(args, "limit", 100, 1, MAX_PAGE)
         offset = _int(args, "offset", 0, 0, 10**9)
+        budget = _budget(args)
         edge_type = args.get("edge_type")
         if edge_type is not None and edge_type not in EDGE_TYPES:
             raise InvalidInput(f"edge_type must be one of {', '.join(EDGE_TYPES)}")
@@ -364,7 +339,14 @@ class Memory:
             edges = [e for e in edges if e.edge_type == edge_type]
         page = edges[offset : offset + limit]
         following = offset + limit if offset + limit < len(edges) else None
-        return {"count": len(page), "total": len(edges), "next_offset": following, "edges": [e.to_dict() for e in page]}
+        records = budget.edges([e.to_dict() for e in page])
+        return {
+            "count": len(page),
+            "total": len(edges),
+            "next_offset": following,
+            "edges": records,
+            "truncated": budget.cut,
+        }
 
     def _search_filtered(self, text: str, node_type: str | None, source: str | None, wanted: int) -> list[MemoryNode]:
         """The ``wanted`` best lexical matches passing the filters (a larger pool as needed)."""
@@ -385,7 +367,7 @@ class Memory:
         top_k = _int(args, "top_k", limit, 1, MAX_LIMIT)
         hops = _int(args, "expand_hops", 1, 0, MAX_HOPS)
         node_types = _node_types(args.get("node_types"))
-        max_chars, max_total = _budget_args(args)
+        budget = _budget(args)
         response = retrieve_context(
             self.store,
             query,
@@ -400,7 +382,8 @@ class Memory:
             record=record,
             exact_limit=self.exact_limit,
         )
-        response["stats"]["truncated"] = _within_budget(response["results"], max_chars, max_total)
+        response["results"] = budget.nodes(response["results"])
+        response["stats"]["truncated"] = budget.cut
         return response
 
     def analyze_topology(self, args: Mapping[str, Any]) -> dict[str, Any]:

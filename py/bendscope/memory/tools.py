@@ -14,12 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS
 from .errors import InvalidInput
 from .records import EDGE_TYPES, MAX_CONTENT, NODE_TYPES
 from .retrieval import MAX_HOPS, MAX_LIMIT
 from .service import (
-    DEFAULT_MAX_CHARS,
-    DEFAULT_MAX_TOTAL_CHARS,
     MAX_BATCH,
     MAX_NODE_IDS,
     MAX_PAGE,
@@ -125,13 +124,16 @@ _BUDGET_ARGS = {
         "type": "integer",
         "minimum": 0,
         "maximum": MAX_CONTENT,
-        "description": f"Characters of one node's content in the answer ({DEFAULT_MAX_CHARS:,}); longer ones are cut "
-        "and say by how much (`truncated`).",
+        "description": f"Characters of one node's content, and of one item's metadata as JSON, in the answer "
+        f"({DEFAULT_MAX_CHARS:,}). Longer content is cut and says by how much (`truncated`); metadata that does not "
+        "fit is left out whole and says its size (`metadata_omitted`).",
     },
     "max_total_chars": {
         "type": "integer",
         "minimum": 0,
-        "description": f"Characters of content in the whole answer ({DEFAULT_MAX_TOTAL_CHARS:,}).",
+        "maximum": MAX_TOTAL_CHARS,
+        "description": f"Characters of content and metadata in the whole answer ({DEFAULT_MAX_TOTAL_CHARS:,}), "
+        "counted in the order the answer lists them.",
     },
 }
 _NODE_ARGS = {
@@ -264,8 +266,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "query_graph",
-        "List nodes (with the edges among them): by ids, by text (BM25), or all, filtered by node_type and "
-        "source, a page at a time (limit, offset).",
+        "List nodes (with the edges among them, at most 1,000: edges_total says how many there are, and "
+        "list_edges pages them all): by ids, by text (BM25), or all, filtered by node_type and source, a page "
+        "at a time (limit, offset).",
         _object(
             {
                 "node_ids": {"type": "array", "items": {"type": "string"}, "maxItems": MAX_NODE_IDS},
@@ -283,7 +286,9 @@ TOOLS: tuple[ToolSpec, ...] = (
                 "count": {"type": "integer"},
                 "nodes": {"type": "array", "items": _NODE},
                 "edges": {"type": "array", "items": _EDGE},
+                "edges_total": {"type": "integer"},
                 "store": {"type": "object"},
+                "truncated": {"type": "integer"},
             },
             ("count", "nodes", "edges", "store"),
         ),
@@ -362,6 +367,7 @@ TOOLS: tuple[ToolSpec, ...] = (
                 "edge_type": {"type": "string", "enum": list(EDGE_TYPES)},
                 "limit": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE},
                 "offset": {"type": "integer", "minimum": 0},
+                **_BUDGET_ARGS,
             }
         ),
         _object(
@@ -370,6 +376,7 @@ TOOLS: tuple[ToolSpec, ...] = (
                 "total": {"type": "integer"},
                 "next_offset": {"type": ["integer", "null"]},
                 "edges": {"type": "array", "items": _EDGE},
+                "truncated": {"type": "integer"},
             },
             ("count", "total", "next_offset", "edges"),
         ),
