@@ -126,7 +126,11 @@ def test_export_topology_matches_api(app_factory):
         app.page.locator("#btn-topology").click()
     path = info.value.path()
     with open(path, encoding="utf-8") as handle:
-        assert handle.read() == app.api("window.bendscope.topology()")
+        exported = json.loads(handle.read())
+    names = exported.pop("names")  # the file names each node by its text too (issue 19, item 6)
+    assert exported == json.loads(app.api("window.bendscope.topology()"))
+    assert names["market-share"] == "# Market share Share of the segment we win."
+    assert set(names) == {n for scc in exported["sccs"] for n in scc["nodes"]} | set(exported["dag_nodes"])
 
 
 def test_a_dense_loop_is_computed_in_slices_while_the_hud_says_so(app_factory):

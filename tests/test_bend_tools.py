@@ -316,6 +316,62 @@ def test_new_node_opens_its_text_editor_and_esc_discards_it():
     assert editor.plane.nodes[kept].text == "Portal"
 
 
+@pytest.mark.parametrize("how", ["menu", "double-click"])
+def test_making_a_card_and_typing_its_text_is_one_undo_step(how):
+    """Issue 19, item 5: New node here, type, Ctrl+Enter, Ctrl+Z left an empty card (the
+    creation and the text were two steps); now one undo takes the card away, one redo
+    brings it back with its text."""
+    editor, tools = setup()
+    before = editor.export()
+    if how == "menu":
+        node_id = ActionManager(editor).request("new-node", Target(x=100, y=200)).edit_node
+    else:
+        request = tools.double_click(300, 500)
+        assert request.fresh
+        node_id = request.target.node_id
+    tools.begin_text_edit(node_id, fresh=True)
+    editor.set_text(node_id, "Water table")  # what the text editor's commit does
+    tools.end_text_edit(cancelled=False)
+    assert len(editor.history.undo_stack) == 1 and editor.history.undo_stack[0].label == "Add node"
+    editor.undo()
+    assert node_id not in editor.plane.nodes and editor.export() == before and not editor.history.can_undo
+    editor.redo()
+    assert editor.plane.nodes[node_id].text == "Water table" and editor.plane.nodes[node_id].pinned
+
+
+def test_only_a_new_cards_own_text_joins_its_creation():
+    editor, tools = setup()
+    made = ActionManager(editor).request("new-node", Target(x=100, y=200)).result
+    editor.set_text("a", "something else")  # another step between: the two stay apart
+    tools.begin_text_edit(made, fresh=True)
+    editor.set_text(made, "Typed")
+    tools.end_text_edit(cancelled=False)
+    assert [e.label for e in editor.history.undo_stack] == ["Add node", "Edit text", "Edit text"]
+    tools.begin_text_edit("a")  # an existing card's edit is its own step
+    editor.set_text("a", "again")
+    tools.end_text_edit(cancelled=False)
+    assert len(editor.history.undo_stack) == 4
+    assert editor.fold_into_creation("a") is False
+
+
+def test_export_topology_names_each_node_by_its_text():
+    """Issue 19, item 6: Export topology named nodes by id only."""
+    editor = Editor(demo_document())
+    exported = editor.topology_export()
+    assert {
+        k: exported[k] for k in ("sccs", "dag_nodes", "routing", "max_kappa", "scc_count")
+    } == editor.topology().result
+    assert exported["names"]["market-share"] == "# Market share Share of the segment we win."
+    assert exported["names"]["company"] == "# Company Acme Analytics"
+    everyone = {n for scc in exported["sccs"] for n in scc["nodes"]} | set(exported["dag_nodes"])
+    assert set(exported["names"]) == everyone == set(editor.plane.nodes)
+    editor.select(["market-share", "revenue"])
+    chosen = editor.topology_export()
+    assert set(chosen["names"]) == {"market-share", "revenue"}
+    editor.set_text("revenue", "  Revenue\n\n" + "x" * 80)
+    assert editor.topology_export()["names"]["revenue"] == "Revenue " + "x" * 71 + "…"
+
+
 def test_other_actions_open_no_text_editor():
     editor, _ = setup()
     outcome = ActionManager(editor).request("fork", Target(node_id="a"))

@@ -314,11 +314,8 @@ class App:
             js.localStorage.setItem(THEME_KEY, name)
 
     def _topology_json(self) -> str:
-        """What Export topology writes: the selection's topology with two or more nodes
-        selected, else the plane's."""
-        editor = self.editor
-        chosen = None if len(editor.selection) == len(editor.plane.nodes) else editor.selection_topology()
-        return (chosen or editor.topology()).json()
+        """What Export topology writes (``Editor.topology_export``)."""
+        return json.dumps(self.editor.topology_export(), ensure_ascii=False)
 
     def _shared_positions(self) -> Any:
         """The layout worker's last frame of positions, when it can be drawn as it is."""

@@ -11,12 +11,15 @@ import contextlib
 import math
 import re
 from collections.abc import Iterator, Mapping
+from typing import Any
+
+from bendscope.kappa.recommend import short_name
 
 from .arrange import DIRECTIONS, ArrangeJob, arrange_job, arrangement_problem
 from .capacity import Capacity
 from .document import DocumentError, parse_document, serialize_document
 from .geometry import segment_distance
-from .history import Entry, History, Transaction, apply
+from .history import Entry, History, Transaction, apply, merged
 from .layout import LayoutEngine, LayoutFactory, Simulation
 from .model import (
     COORD_LIMIT,
@@ -39,6 +42,9 @@ from .textlayout import CardLayout, Measure, approx_measure, layout_card
 from .topology import Topology, TopologyCache
 
 ZOOM_STEP = 1.2
+
+#: characters of a node's name in Export topology (its text on one line)
+NAME_LIMIT = 80
 
 
 class Editor:
@@ -463,6 +469,17 @@ class Editor:
             return None
         return self.topology_cache.induced(self.plane, self.selection, self.exact_limit)
 
+    def topology_export(self) -> dict[str, Any]:
+        """What Export topology writes: the canonical topology of the selection (two or
+        more nodes, not the whole plane) or else of the plane, and ``names``: a short form
+        of each node's text by id, so a reader of the file knows which card an id is. O(n)."""
+        plane = self.plane
+        chosen = None if len(self.selection) == len(plane.nodes) else self.selection_topology()
+        result = dict((chosen or self.topology()).result)
+        ids = [n for scc in result["sccs"] for n in scc["nodes"]] + list(result["dag_nodes"])
+        result["names"] = {n: short_name(plane.nodes[n].text, NAME_LIMIT) for n in sorted(ids) if n in plane.nodes}
+        return result
+
     def shown_topology(self, budget_ms: float = 0.0) -> Topology:
         """The active plane's topology for drawing: exact if ready within ``budget_ms``,
         else the previous one marked ``pending`` (see ``bend.topology``)."""
@@ -524,6 +541,23 @@ class Editor:
             return False
         self.undo()
         self.history.redo_stack.pop()
+        return True
+
+    def fold_into_creation(self, node_id: str) -> bool:
+        """Make the text just typed into a new node part of the step that created it, so
+        one undo takes the new card away (not first its text, then an empty card). Only
+        when the last two steps are that node's creation and then its text; else False,
+        changing nothing. O(the two steps)."""
+        stack = self.history.undo_stack
+        if self._tx is not None or len(stack) < 2 or node_id not in self.plane.nodes:
+            return False
+        created, typed = stack[-2], stack[-1]
+        key = ("node", self.plane.id, node_id)
+        if created.label != "Add node" or created.changes.get(key, (1, None))[0] is not None:
+            return False
+        if typed.label != "Edit text" or key not in typed.changes:
+            return False
+        stack[-2:] = [merged(created, typed)]
         return True
 
     def set_text(self, node_id: str, text: str) -> None:

@@ -540,9 +540,12 @@ class Tools:
 
     def end_text_edit(self, cancelled: bool = False) -> None:
         """The text editor closed. Cancelling (Esc) on a fresh node discards the node,
-        as if it had never been made (no undo or redo step remains)."""
+        as if it had never been made (no undo or redo step remains); committing joins
+        the text to the node's creation, so making a card and typing it is one step."""
         state = self.state
         if isinstance(state, EditingText):
             self.state = Idle()
             if cancelled and state.fresh:
                 self.editor.discard_new_node(state.node_id)
+            elif state.fresh:
+                self.editor.fold_into_creation(state.node_id)

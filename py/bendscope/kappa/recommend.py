@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["recommendation"]
+__all__ = ["recommendation", "short_name"]
+
+
+def short_name(text: str, limit: int = 40) -> str:
+    """A short form of a node's text to name it by beside its id (the memory's loop names,
+    the editor's topology export): one line, at most ``limit`` characters. O(len(text)).
+
+    >>> short_name("Revenue follows   market share and customer retention")
+    'Revenue follows market share and custom…'
+    """
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _plural(count: int, word: str, plural: str) -> str:

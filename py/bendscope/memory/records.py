@@ -303,16 +303,6 @@ def legacy_id_of(derived: str) -> str:
     return f"{kind}-{digits[:LEGACY_HEX]}"
 
 
-def short_name(text: str, limit: int = 40) -> str:
-    """A short form of a node's content to name it by: one line, at most ``limit`` characters.
-
-    >>> short_name("Revenue follows   market share and customer retention")
-    'Revenue follows market share and custom…'
-    """
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
 def preview(text: str, limit: int = 60) -> str:
     """A short form of a text for messages: one line, at most ``limit`` characters.
 

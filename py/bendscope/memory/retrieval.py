@@ -30,9 +30,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from bendscope.kappa import DEFAULT_EXACT_LIMIT
+from bendscope.kappa.recommend import short_name
 
 from .errors import StoreUnavailable
-from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, short_name
+from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode
 from .router import kappa_route
 from .store import Store
 from .telemetry import Telemetry
