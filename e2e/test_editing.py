@@ -118,19 +118,19 @@ def test_undo_redo_keys_and_buttons(app_factory):
     page.keyboard.press("Control+Enter")
     assert app.stats()["nodes"] == 3
     expect(undo).to_be_enabled()
-    page.keyboard.press("Control+z")  # the text edit
-    page.keyboard.press("Control+z")  # the node
+    page.keyboard.press("Control+z")  # the node and its text: one step (issue 19, item 5)
     assert app.stats()["nodes"] == 2
+    expect(undo).to_be_disabled()
     expect(redo).to_be_enabled()
     page.keyboard.press("Control+Shift+z")
-    assert app.stats()["nodes"] == 3
+    assert app.stats()["nodes"] == 3 and "new" in texts(app)
+    page.keyboard.press("Control+z")
     page.keyboard.press("Control+y")
     assert "new" in texts(app)
     undo.click()
-    undo.click()
     assert app.stats()["nodes"] == 2
     redo.click()
-    assert app.stats()["nodes"] == 3
+    assert app.stats()["nodes"] == 3 and "new" in texts(app)
 
 
 def test_stargate_and_back(app_factory):

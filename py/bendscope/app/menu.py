@@ -4,6 +4,12 @@ Keyboard: ↑/↓ move, → or Enter opens a submenu, ←/Esc closes it, Enter/S
 activates, Esc on the top menu closes everything. Submenus are built when they
 open (the Connect-to previews are computed then). Pointer: an open submenu stays
 open while the pointer heads for it across other items (``bend.menuaim``).
+
+An item acts only on a whole click or tap on it: the press must begin on that item,
+in a menu that was already open then, so the lift of the gesture that opened a menu
+(a long press, the tap on "Merge with…") never picks the row that appears under the
+finger. A mouse opens submenus by hovering, a finger by tapping; a submenu opens
+beside its item, else below or above it, never under the point that opened it.
 """
 
 from __future__ import annotations
@@ -25,10 +31,15 @@ class Menu:
         self.root = js.document.getElementById("menu-root")
         self.activate = activate
         self.levels: list[tuple[Any, list[MenuItem], list[Any]]] = []  # (element, items, item elements)
+        self._serials: list[int] = []  # each level's number, counted up as levels open
+        self._opened = 0
+        self._pressed: tuple[int, int, int] | None = None  # (depth, index, level serial) of the last press
+        self._point: tuple[float, float] | None = None  # where the last press was
         on(js.document, "pointerdown", self._outside, capture=True)
         # event delegation: three listeners for every menu ever shown (items carry data-pos)
         on(self.root, "click", lambda event: self._delegate(event, self._click))
-        on(self.root, "pointerover", lambda event: self._delegate(event, lambda e, d, k: self._hover(d, k)))
+        on(self.root, "pointerover", lambda event: self._delegate(event, self._pointer_over))
+        on(self.root, "pointerdown", lambda event: self._delegate(event, self._press))
         self.aim = MenuAim()
         self._hovered: tuple[int, int] | None = None
         self.queries: dict[int, str] = {}  # type-to-filter: the text typed into a submenu level
@@ -49,13 +60,21 @@ class Menu:
         for element, _, _ in self.levels:
             element.remove()
         self.levels = []
+        self._serials = []
         self.queries = {}
         self._hovered = None
         if self._timer is not None:
             js.clearTimeout(self._timer)
             self._timer = None
 
-    def _open_level(self, items: list[MenuItem], x: float, y: float, label: str, flip_x: float | None = None) -> None:
+    def _open_level(
+        self,
+        items: list[MenuItem],
+        x: float,
+        y: float,
+        label: str,
+        beside: tuple[float, float, float, float] | None = None,
+    ) -> None:
         depth = len(self.levels)
         box = el("div", cls="menu", attrs={"role": "menu", "aria-label": label, "id": f"menu-{depth}"})
         elements = []
@@ -84,14 +103,45 @@ class Menu:
             box.appendChild(node)
             elements.append(node)
         self.root.appendChild(box)
-        # keep inside the window
-        w, h = js.window.innerWidth, js.window.innerHeight
         rect = box.getBoundingClientRect()
-        if flip_x is not None and x + rect.width > w - 4:
-            x = flip_x - rect.width - 2  # a submenu that does not fit on the right opens on the left
-        box.style.left = f"{max(4, min(x, w - rect.width - 4)):.0f}px"
-        box.style.top = f"{max(4, min(y, h - rect.height - 4)):.0f}px"
+        left, top = self._place(float(rect.width), float(rect.height), x, y, beside)
+        box.style.left = f"{left:.0f}px"
+        box.style.top = f"{top:.0f}px"
         self.levels.append((box, items, elements))
+        self._opened += 1
+        self._serials.append(self._opened)
+
+    def _place(
+        self, w: float, h: float, x: float, y: float, beside: tuple[float, float, float, float] | None
+    ) -> tuple[float, float]:
+        """Where a w×h menu goes, inside the window: at (x, y), or for a submenu (``beside``
+        its parent menu's left and right and its item's top and bottom) on the right of the
+        parent, else on its left, below the item or above it — the first that fits and does
+        not cover the point of the last press; else on the right, moved inside the window."""
+        width, height = float(js.window.innerWidth), float(js.window.innerHeight)
+
+        def inside(left: float, top: float) -> tuple[float, float]:
+            return max(4.0, min(left, width - w - 4)), max(4.0, min(top, height - h - 4))
+
+        if beside is None:
+            return inside(x, y)
+        p_left, p_right, i_top, i_bottom = beside
+        candidates = [
+            (p_right + 2, i_top - 4, "x"),
+            (p_left - w - 2, i_top - 4, "x"),
+            (p_left, i_bottom + 2, "y"),
+            (p_left, i_top - h - 2, "y"),
+        ]
+        for left, top, exact in candidates:
+            placed = inside(left, top)
+            fits = placed[0] == left if exact == "x" else placed[1] == top
+            point = self._point
+            covers = (
+                point is not None and placed[0] <= point[0] <= placed[0] + w and placed[1] <= point[1] <= placed[1] + h
+            )
+            if fits and not covers:
+                return placed
+        return inside(p_right + 2, i_top - 4)
 
     def _delegate(self, event: Any, handler: Callable[[Any, int, int], None]) -> None:
         target = None if is_null(event.target) else event.target.closest("[data-pos]")
@@ -124,13 +174,21 @@ class Menu:
         rect = elements[index].getBoundingClientRect()
         parent = self.levels[depth][0].getBoundingClientRect()
         elements[index].setAttribute("aria-expanded", "true")
-        self._open_level(item.submenu(), parent.right + 2, rect.top - 4, item.label, flip_x=parent.left)
+        beside = (float(parent.left), float(parent.right), float(rect.top), float(rect.bottom))
+        self._open_level(item.submenu(), float(parent.right) + 2, float(rect.top) - 4, item.label, beside)
         if focus:
             self._focus(depth + 1, 0)
 
     def _track(self, event: Any) -> None:
         if self.levels:
             self.aim.track(float(event.clientX), float(event.clientY), float(js.performance.now()))
+
+    def _pointer_over(self, event: Any, depth: int, index: int) -> None:
+        if str(event.pointerType or "mouse") == "mouse":  # a finger opens a submenu by tapping it
+            self._hover(depth, index)
+
+    def _press(self, event: Any, depth: int, index: int) -> None:
+        self._pressed = (depth, index, self._serials[depth])
 
     def _hover(self, depth: int, index: int) -> None:
         if depth >= len(self.levels):
@@ -177,6 +235,11 @@ class Menu:
 
     def _click(self, event: Any, depth: int, index: int) -> None:
         event.stopPropagation()
+        if self._pressed != (depth, index, self._serials[depth]):
+            return  # the press began elsewhere, or before this menu opened: not a tap on this item
+        self._choose(depth, index)
+
+    def _choose(self, depth: int, index: int) -> None:
         item = self.levels[depth][1][index]
         if not item.enabled:
             return
@@ -246,7 +309,7 @@ class Menu:
                 self.close()
                 js.document.getElementById("canvas").focus()
         elif key in ("Enter", " "):
-            self._click(event, depth, index)
+            self._choose(depth, index)
         elif key == "Tab":
             self.close()
         else:
@@ -262,6 +325,8 @@ class Menu:
         return 0
 
     def _outside(self, event: Any) -> None:
+        self._point = (float(event.clientX), float(event.clientY))
+        self._pressed = None  # (set again by _press when the press is on an item)
         if not self.levels:
             return
         target = event.target

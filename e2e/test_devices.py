@@ -1,0 +1,126 @@
+"""Every gesture does what it says on a touch phone (issue 19): real touch input through
+the browser's own touch events (CDP), at 390×844 with a touch screen."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from harness import AppPage
+from playwright.sync_api import expect
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+
+
+class Finger:
+    """One finger on the touch screen, driven through Chrome's touch events."""
+
+    def __init__(self, app: AppPage) -> None:
+        self.page = app.page
+        self.cdp = app.page.context.new_cdp_session(app.page)
+
+    def _touch(self, kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def long_press(self, x: float, y: float, ms: int = 800) -> None:
+        self._touch("touchStart", x, y)
+        time.sleep(ms / 1000)
+        self._touch("touchEnd", x, y)
+
+    def tap(self, x: float, y: float) -> None:
+        self.page.touchscreen.tap(x, y)
+
+
+def centre(locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box is not None
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+@pytest.fixture
+def phone(app_factory) -> AppPage:
+    app = app_factory("seed=1&still=1", context_args=PHONE)
+    return app
+
+
+def rightmost_node(phone: AppPage) -> str:
+    """The node drawn furthest right on the screen (its menus have no room on the right)."""
+    ids = phone.api("JSON.parse(window.bendscope.export()).planes[0].nodes.map(n => n.id)")
+    width = phone.page.viewport_size["width"]
+    on_screen = [(phone.node_xy(i)[0], i) for i in ids if 0 < phone.node_xy(i)[0] < width - 20]
+    return max(on_screen)[1]
+
+
+def node_menu_by_touch(phone: AppPage, node_id: str) -> Finger:
+    finger = Finger(phone)
+    x, y = phone.node_xy(node_id)
+    finger.long_press(x, y)
+    phone.page.locator("#menu-0").wait_for(state="visible")
+    return finger
+
+
+@pytest.mark.parametrize(
+    ("item", "changed"),
+    [
+        ("merge", "window.bendscope.stats().nodes"),
+        ("connect", "window.bendscope.stats().edges"),
+    ],
+)
+def test_a_submenu_tapped_open_changes_nothing_until_its_own_row_is_tapped(phone, item, changed):
+    """Issue 19, item 1: tapping "Merge with…" (or "Connect to…") merged (connected) at
+    once with the first candidate: the submenu opened under the finger and the same tap
+    picked its first row."""
+    before = phone.api(changed)
+    finger = node_menu_by_touch(phone, rightmost_node(phone))
+    box = phone.page.locator(f"#menu-0 [data-item='{item}']").bounding_box()
+    tapped = (box["x"] + 24, box["y"] + box["height"] / 2)  # a thumb on the row's left part
+    finger.tap(*tapped)
+    submenu = phone.page.locator("#menu-1")
+    expect(submenu).to_be_visible()
+    time.sleep(0.4)
+    assert phone.api(changed) == before, "the tap that opened the submenu changed the graph"
+    box = submenu.bounding_box()
+    inside = box["x"] <= tapped[0] <= box["x"] + box["width"] and box["y"] <= tapped[1] <= box["y"] + box["height"]
+    assert not inside, "the submenu opened under the finger"
+    # a deliberate tap on a row of the submenu does what it says
+    first = submenu.locator("[role^='menuitem']:not([aria-disabled='true'])").first
+    finger.tap(*centre(first))
+    expect(phone.page.locator("#menu-0")).to_have_count(0)
+    assert phone.api(changed) != before
+
+
+def test_an_edge_kind_changes_only_on_a_tap_of_that_kind(phone):
+    """Issue 19, item 1: tapping "Kind" on an edge's menu made the edge Context at once."""
+    finger = Finger(phone)
+    edges = phone.api(
+        "JSON.parse(window.bendscope.export()).planes[0].edges"
+        ".filter(e => e.props.kind === 'causal').map(e => [e.id, e.a, e.b])"
+    )
+    pairs = {(a, b) for _, a, b in edges}
+    one_way = [(i, a, b) for i, a, b in edges if (b, a) not in pairs]
+    width = phone.page.viewport_size["width"]
+
+    def middle(edge):
+        (ax, ay), (bx, by) = phone.node_xy(edge[1]), phone.node_xy(edge[2])
+        return (ax + bx) / 2, (ay + by) / 2
+
+    # the one on the screen furthest right: its submenus have no room on the right
+    edge_id, a, b = max((e for e in one_way if 0 < middle(e)[0] < width - 20), key=lambda e: middle(e)[0])
+    (ax, ay), (bx, by) = phone.node_xy(a), phone.node_xy(b)
+    kind = f"(JSON.parse(window.bendscope.export()).planes[0].edges.find(e => e.id === {edge_id!r}).props.kind)"
+    finger.long_press((ax + bx) / 2, (ay + by) / 2)
+    phone.page.locator("#menu-0").wait_for(state="visible")
+    row = phone.page.locator("#menu-0 [aria-haspopup='menu']").first.bounding_box()
+    finger.tap(row["x"] + 24, row["y"] + row["height"] / 2)
+    expect(phone.page.locator("#menu-1")).to_be_visible()
+    time.sleep(0.4)
+    assert phone.api(kind) == "causal"
+    finger.tap(*centre(phone.page.locator("#menu-1 [role='menuitemradio']", has_text="temporal")))
+    expect(phone.page.locator("#menu-0")).to_have_count(0)
+    assert phone.api(kind) == "temporal"
