@@ -26,7 +26,11 @@ def test_preview_labels():
     assert previews["a"].tone == "kappa" and previews["a"].closes_cycle
     node_d = next(n for n in editor.plane.nodes if editor.plane.nodes[n].text == "d")
     assert previews[node_d].label == "→ d (κ: 0→0 — no change)"
-    assert previews[node_d].tone == "muted"
+    assert previews[node_d].tone == ""  # (ink: a choice that changes no loop)
+    editor.add_edge("c", node_d)
+    connected = {p.target: p for p in kappa_ui.connect_previews(editor, "c")}[node_d]
+    # issue 19, item 6: "already connected" looked like "no change"; now its own tone and mark
+    assert connected.tone == "connected" and connected.label == "✓ d — already connected" and connected.connected
 
 
 def test_preview_strengthens_loop():
@@ -122,7 +126,7 @@ def test_connect_submenu_caps_at_fifty_nearest():
         editor.add_node(5.0 * i, 40.0, f"n{i}")
     items = menus.connect_submenu(editor, "hub")
     assert len(items) == 51 and items[-1].label == "…and 20 more farther away" and not items[-1].enabled
-    assert items[0].label.startswith("→ n0 ")
+    assert items[0].label == "✓ n0 — already connected"  # (hub → n0 exists)
 
 
 def _two_way_pentagon() -> Editor:
@@ -173,7 +177,7 @@ def test_unbend_breaks_splits_and_removes_parallel_copies():
 def test_connect_to_marks_nodes_already_connected():
     editor = editor_with([("a", "b"), ("b", "c")], positions={"a": (0, 0), "b": (100, 0), "c": (200, 0)})
     items = {i.args["to"]: i for i in menus.connect_submenu(editor, "a")}
-    assert items["b"].enabled is False and items["b"].label == "→ b — already connected"
+    assert items["b"].enabled is False and items["b"].label == "✓ b — already connected"
     assert items["c"].enabled and items["c"].label == "→ c (κ: 0→0 — no change)"
     editor.add_edge("a", "c", kind="associative")  # another kind: a causal edge is still new
     assert {i.args["to"]: i for i in menus.connect_submenu(editor, "a")}["c"].enabled

@@ -698,3 +698,58 @@ def test_a_node_made_here_stays_here():
     assert (editor.plane.nodes[made].x, editor.plane.nodes[made].y) == (900, -400)
     other = editor.plane.nodes[request.target.node_id]
     assert (other.x, other.y) == pytest.approx((-700, 700)) and other.pinned
+
+
+# ---------------------------------------------------------------- issue 19, item 3: keyboard alone
+def test_tab_is_left_to_the_browser_and_arrows_move_between_cards():
+    """Tab stepped through the cards, so it never reached the toolbar; now Tab moves
+    between the page's controls and the arrow keys between the cards."""
+    editor = editor_with([("a", "b"), ("a", "c")], positions={"a": (0, 0), "b": (300, 0), "c": (0, 300)})
+    for key, shift in (("Tab", False), ("Tab", True)):
+        assert route(editor, KeyEvent(key, shift=shift)) is None
+        assert route(editor, KeyEvent(key, shift=shift, target="button")) is None
+    command = route(editor, KeyEvent("ArrowRight"))
+    assert command is not None and command.action_id == "go-right"
+    assert route(editor, KeyEvent("ArrowRight", target="button")) is None  # a control's own arrows
+    manager = ActionManager(editor)
+    editor.plane.camera.x, editor.plane.camera.y = 0.0, 0.0
+    manager.request("go-right", Target())
+    assert editor.selection == ["a"]  # none selected: the card nearest the middle of the view
+    manager.request("go-right", Target())
+    assert editor.selection == ["b"]
+    manager.request("go-left", Target())
+    assert editor.selection == ["a"]
+    manager.request("go-down", Target())
+    assert editor.selection == ["c"]
+    manager.request("go-down", Target())
+    assert editor.selection == ["c"]  # nothing below: stays
+    manager.request("go-first", Target())
+    assert editor.selection == ["a"]
+    manager.request("go-last", Target())
+    assert editor.selection == ["c"]
+
+
+def test_e_steps_through_a_cards_edges_for_the_edge_menu():
+    editor = editor_with([("a", "b"), ("a", "c"), ("b", "c")], positions={"a": (0, 0), "b": (300, 0), "c": (0, 300)})
+    manager = ActionManager(editor)
+    editor.select(["a"])
+    mine = [e.id for e in editor.plane.edges.values() if "a" in (e.a, e.b)]
+    manager.request("next-edge", Target())
+    assert editor.selected_edge == mine[0] and editor.selection == []
+    manager.request("next-edge", Target())
+    assert editor.selected_edge == mine[1]
+    manager.request("next-edge", Target())
+    assert editor.selected_edge == mine[0]  # round the card's edges
+    manager.request("previous-edge", Target())
+    assert editor.selected_edge == mine[1]
+    command = route(editor, KeyEvent("F10", shift=True))
+    assert command is not None and command.menu == "edge" and command.target.edge_id == mine[1]
+
+
+def test_moving_by_keyboard_brings_a_card_off_screen_into_view():
+    editor = editor_with([("a", "b")], positions={"a": (0, 0), "b": (5_000, 0)})
+    editor.plane.camera.x = editor.plane.camera.y = 0.0
+    editor.select(["a"])
+    assert not editor.in_view("b")
+    ActionManager(editor).request("go-right", Target())
+    assert editor.selection == ["b"] and editor.in_view("b")

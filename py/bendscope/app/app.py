@@ -31,7 +31,18 @@ from .measure import CanvasMeasure
 from .menu import Menu
 from .painter import Painter
 from .saving import SaveController
-from .widgets import Breadcrumbs, Dialog, FindBar, HelpSheet, Hud, Inspector, Legend, TextOverlay, Toast
+from .widgets import (
+    Breadcrumbs,
+    Dialog,
+    FindBar,
+    HelpSheet,
+    Hud,
+    Inspector,
+    Legend,
+    OutlineView,
+    TextOverlay,
+    Toast,
+)
 
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
@@ -66,6 +77,7 @@ class App:
         self.painter = Painter(self.canvas)
         self.hud = Hud()
         self.inspector = Inspector()
+        self.outline = OutlineView(self.request_frame)
         self.crumbs = Breadcrumbs(self.go_to_plane)
         self.legend = Legend()
         self.toast = Toast()
@@ -277,6 +289,7 @@ class App:
         progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
         self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
         self.inspector.update(editor, topology)
+        self.outline.update(editor, topology)
         self.crumbs.update(editor)
         self.legend.update(editor)
         empty = not plane.nodes
@@ -312,6 +325,12 @@ class App:
         self.apply_theme(name)
         with contextlib.suppress(Exception):  # storage refused: the choice holds for this page
             js.localStorage.setItem(THEME_KEY, name)
+
+    def _whole_plane(self) -> None:
+        """The HUD's "showing the selection" pill: back to the whole plane's topology."""
+        self.editor.select([])
+        self.canvas.focus()
+        self.request_frame()
 
     def _topology_json(self) -> str:
         """What Export topology writes (``Editor.topology_export``)."""
@@ -503,6 +522,7 @@ class App:
         on(by_id("file-input"), "change", self._import_file)
         on(by_id("btn-export"), "click", lambda e: download("bendscope.json", self.editor.export()))
         on(by_id("btn-topology"), "click", lambda e: download("topology.json", self._topology_json()))
+        on(by_id("hud-selection"), "click", lambda e: self._whole_plane())
         on(by_id("btn-png"), "click", self._export_png)
 
     def _xy(self, event: Any) -> tuple[float, float]:
@@ -780,6 +800,7 @@ class App:
                     "brush": view.brush,
                     "link": drawn,
                     "selection": list(self.editor.selection),
+                    "selected_edge": self.editor.selected_edge,
                 }
             )
 

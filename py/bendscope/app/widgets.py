@@ -6,11 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 import js
+from pyodide.ffi import create_once_callable
 
 from bendscope.bend import kappa_ui, shortcuts, theme
 from bendscope.bend.editor import Editor, zoom_text
 from bendscope.bend.find import Finder
 from bendscope.bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
+from bendscope.bend.outline import outline_of
 from bendscope.bend.topology import Topology
 
 from .dom import by_id, clear, el, is_null, on, proxy
@@ -37,7 +39,7 @@ class Hud:
         s = editor.stats()
         chosen = by_id("hud-selection")
         if selected:
-            self._set("selection", f"selection: {selected} nodes")
+            self._set("selection", f"showing the selection: {selected} nodes · ✕ whole plane")
             chosen.hidden = False
         else:
             chosen.hidden = True
@@ -62,6 +64,46 @@ class Hud:
         if self._last.get("mode") != f"mode: {mode}":
             self._set("mode", f"mode: {mode}")
             self.mode.className = "pill mode" if topo.pending else f"pill mode {mode.lower()}"
+
+
+class OutlineView:
+    """The graph outline a screen reader reads (``bend.outline``), rebuilt when the plane
+    or its exact topology changed, at most once a second (every 5 s on large planes)."""
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        self.summary = by_id("outline-summary")
+        self.loops = by_id("outline-loops")
+        self.cards = by_id("outline-cards")
+        self.wake = wake  # asks for a frame (the outline is rebuilt in one)
+        self._key: tuple | None = None
+        self._at = -1e9
+        self._timer: Any = None
+
+    def update(self, editor: Editor, topo: Topology) -> None:
+        if topo.pending:
+            return
+        key = (editor.plane.id, editor.version, topo.max_kappa, topo.scc_count, id(topo))
+        if key == self._key:
+            return
+        now = float(js.performance.now())
+        wait = (5000.0 if len(editor.plane.nodes) > 2000 else 1000.0) - (now - self._at)
+        if wait > 0:  # rebuilt a moment ago: once more when the wait is over
+            if self._timer is None:
+                self._timer = js.setTimeout(create_once_callable(self._woken), wait + 16)
+            return
+        self._key, self._at = key, now
+        out = outline_of(editor, topo)
+        self.summary.textContent = out.summary
+        for box, lines in ((self.loops, out.loops or ("No feedback loop.",)), (self.cards, out.cards)):
+            clear(box)
+            for line in lines:
+                box.appendChild(el("li", text=line))
+        if out.more_cards:
+            self.cards.appendChild(el("li", text=f"…and {out.more_cards:,} more cards (Ctrl+F finds them)."))
+
+    def _woken(self, *_: Any) -> None:
+        self._timer = None
+        self.wake()
 
 
 class Inspector:

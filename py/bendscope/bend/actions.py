@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import clipboard, kappa_ui
+from . import clipboard, kappa_ui, keynav
 from .editor import ZOOM_STEP, Editor
 from .model import EDGE_KINDS
 
@@ -101,18 +101,69 @@ action(id="delete-selection", label="Delete selection", scope="global", keys=("D
        enabled=lambda e, t: bool(e.selection) or e.selected_edge is not None)  # fmt: skip
 
 
-def _cycle(editor: Editor, step: int) -> None:
-    ids = list(editor.plane.nodes)
-    if not ids:
+def _go(editor: Editor, direction: str) -> None:
+    """An arrow key in the canvas: the nearest card that way (with none selected, the card
+    nearest the middle of the view); the view follows a card it would leave behind."""
+    nodes = editor.plane.nodes
+    if not nodes:
         return
     current = editor.selection[0] if editor.selection else None
+    if current is None or current not in nodes:
+        cam = editor.plane.camera
+        chosen = keynav.nearest_to(nodes, cam.x, cam.y)
+    else:
+        chosen = keynav.nearest_in_direction(nodes, current, direction)
+    if chosen is not None:
+        _select_visibly(editor, chosen)
+
+
+def _select_visibly(editor: Editor, node_id: str) -> None:
+    editor.select([node_id])
+    if not editor.in_view(node_id):
+        editor.centre_on(node_id)
+
+
+def _end(editor: Editor, last: bool) -> None:
+    ids = list(editor.plane.nodes)
+    if ids:
+        _select_visibly(editor, ids[-1] if last else ids[0])
+
+
+def _step_edge(editor: Editor, step: int) -> None:
+    """E / Shift+E: the next (previous) edge of the selected card, or of the card at the
+    selected edge's source end; the edge's menu then opens with Shift+F10."""
+    edges = editor.plane.edges
+    if editor.selection:
+        anchor = editor.selection[0]
+        current = None
+    elif editor.selected_edge is not None and editor.selected_edge in edges:
+        current = editor.selected_edge
+        ends = (edges[current].a, edges[current].b)
+        anchor = editor.edge_anchor if editor.edge_anchor in ends else ends[0]
+    else:
+        return
+    ids = keynav.edges_of(edges, anchor)
+    if not ids:
+        return
     i = ids.index(current) if current in ids else (-1 if step > 0 else 0)
-    editor.select([ids[(i + step) % len(ids)]])
+    editor.select_edge(ids[(i + step) % len(ids)])
+    editor.edge_anchor = anchor
 
 
-action(id="select-next", label="Select next node", scope="global", keys=("Tab",), perform=lambda e, t, a: _cycle(e, 1))
-action(id="select-previous", label="Select previous node", scope="global", keys=("Shift+Tab",),
-       perform=lambda e, t, a: _cycle(e, -1))  # fmt: skip
+for _key, _direction in (("ArrowRight", "right"), ("ArrowLeft", "left"), ("ArrowDown", "down"), ("ArrowUp", "up")):
+    action(id=f"go-{_direction}", label=f"Select the card {_direction}" if _direction in ("left", "right")
+           else f"Select the card {'below' if _direction == 'down' else 'above'}", scope="global", keys=(_key,),
+           perform=lambda e, t, a, d=_direction: _go(e, d))  # fmt: skip
+action(id="go-first", label="Select the first card", scope="global", keys=("Home",),
+       perform=lambda e, t, a: _end(e, False))  # fmt: skip
+action(id="go-last", label="Select the last card", scope="global", keys=("End",),
+       perform=lambda e, t, a: _end(e, True))  # fmt: skip
+action(id="next-edge", label="Select the next edge of the card", scope="global", keys=("e",),
+       perform=lambda e, t, a: _step_edge(e, 1),
+       enabled=lambda e, t: bool(e.selection) or e.selected_edge is not None)  # fmt: skip
+action(id="previous-edge", label="Select the previous edge of the card", scope="global", keys=("E",),
+       perform=lambda e, t, a: _step_edge(e, -1),
+       enabled=lambda e, t: bool(e.selection) or e.selected_edge is not None)  # fmt: skip
 action(id="clear-selection", label="Clear selection", scope="global", keys=("Escape",),
        perform=lambda e, t, a: e.select([]))  # fmt: skip
 action(id="freeze-layout", label="Freeze layout", scope="global", keys=("l",),

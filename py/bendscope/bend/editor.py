@@ -67,6 +67,8 @@ class Editor:
         self.viewport = (1280.0, 800.0)
         self.selection: list[str] = []
         self.selected_edge: str | None = None
+        #: the card whose edges E / Shift+E step through while one of them is selected
+        self.edge_anchor: str | None = None
         self.exact_limit_override: int | None = None
         self.seed_override = seed
         self.version = 0  # bumped by every document change (autosave watches it)
@@ -367,6 +369,15 @@ class Editor:
         cam.x = clamp_coord(wx - (sx - w / 2) / cam.zoom)
         cam.y = clamp_coord(wy - (sy - h / 2) / cam.zoom)
         self.needs_paint = True
+
+    def in_view(self, node_id: str, margin: float = 40.0) -> bool:
+        """Whether the node's centre is on the screen, ``margin`` px inside its edges."""
+        node = self.plane.nodes.get(node_id)
+        if node is None:
+            return False
+        sx, sy = self.world_to_screen(node.x, node.y)
+        w, h = self.viewport
+        return margin <= sx <= w - margin and margin <= sy <= h - margin
 
     def centre_on(self, node_id: str) -> None:
         """Move the camera so the node is in the middle of the view (zoom unchanged)."""

@@ -18,8 +18,9 @@ from .topology import plane_graph
 
 RADIUS = 500.0
 MAX_CANDIDATES = 50  # the Connect-to submenu lists at most this many (nearest first)
-CHANGE_TONE = "kappa"  # cyan in the menu
-NO_CHANGE_TONE = "muted"  # grey
+CHANGE_TONE = "kappa"  # cyan in the menu: the edge changes the loops
+NO_CHANGE_TONE = ""  # the menu's ink: an edge that changes no loop
+CONNECTED_TONE = "connected"  # grey, italic, with a check mark: there already (not a choice)
 
 
 def _limit(editor: Editor) -> int:
@@ -79,8 +80,8 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str]) -> list[Co
     out = []
     for target in candidates:
         if target in connected:
-            label = f"→ {display_name(editor, target)} — already connected"
-            out.append(ConnectPreview(target, label, NO_CHANGE_TONE, False, 0, 0, "already connected", True))
+            label = f"✓ {display_name(editor, target)} — already connected"
+            out.append(ConnectPreview(target, label, CONNECTED_TONE, False, 0, 0, "already connected", True))
             continue
         p = impacts[target]
         before, after = p["scc_kappa_before"], p["scc_kappa_after"]

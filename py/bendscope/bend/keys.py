@@ -92,8 +92,10 @@ def route(editor: Editor, event: KeyEvent) -> KeyCommand | None:
     field, Enter/Space on a button, or no enabled action claims it)."""
     if event.target == "field":
         return None
-    if event.target == "button" and event.key in ("Enter", " "):
-        return None
+    if (event.target == "button" and event.key in ("Enter", " ", "Home", "End")) or (
+        event.key.startswith("Arrow") and (event.target != "canvas")
+    ):
+        return None  # a control's own keys (Tab is never ours: it moves between the controls)
     key_combo = combo(event)
     if key_combo in ("Shift+F10", "ContextMenu"):
         if editor.selection:  # one node, or a multi-selection (its node menu is the selection's)

@@ -1,0 +1,162 @@
+"""By keyboard alone, and for a screen reader (issue 19, item 3): Tab reaches every
+control, the arrow keys move between cards inside the canvas, every edge action has a
+key, an outline of the graph follows the edits, and axe-core finds no serious violation
+on the editor, its menus, the help sheet and the dialogs, in both themes and on a phone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from harness import ROOT, AppPage
+from playwright.sync_api import expect
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = ("serious", "critical")
+
+
+def violations(app: AppPage) -> list[dict]:
+    """axe-core's violations of the page as it is now (axe injected from node_modules: no request)."""
+    if not app.api("typeof window.axe !== 'undefined'"):
+        app.page.add_script_tag(path=str(AXE))
+    return app.api(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, targets: v.nodes.map(n => n.target.join(' '))}))"
+    )
+
+
+def serious(app: AppPage) -> list[dict]:
+    return [v for v in violations(app) if v["impact"] in SERIOUS]
+
+
+def focused(app: AppPage) -> str:
+    return app.api("document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ''")
+
+
+def selected(app: AppPage) -> dict:
+    return json.loads(app.api("window.bendscope.interaction()"))
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_axe_finds_no_serious_violation_on_the_main_views(app_factory, theme):
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    if theme == "dark":
+        page.locator("#btn-theme").click()
+    assert serious(app) == [], "the editor"
+    app.right_click("revenue")
+    page.locator("#menu-0 [data-item='connect']").click()
+    expect(page.locator("#menu-1")).to_be_visible()
+    assert serious(app) == [], "a node menu and its submenu"
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    page.keyboard.press("?")
+    expect(page.locator("#help")).to_be_visible()
+    assert serious(app) == [], "the help sheet"
+    page.keyboard.press("Escape")
+    page.locator("#btn-new").click()
+    expect(page.locator("#dialog")).to_be_visible()
+    assert serious(app) == [], "a dialog"
+    page.locator("#dialog-cancel").click()
+    page.keyboard.press("Control+f")
+    expect(page.locator("#find-bar")).to_be_visible()
+    assert serious(app) == [], "the find bar"
+
+
+def test_axe_on_a_phone(app_factory):
+    app = app_factory("seed=1&still=1", context_args={"viewport": {"width": 390, "height": 844}, "has_touch": True})
+    assert serious(app) == []
+
+
+def test_tab_reaches_every_toolbar_button_and_then_the_canvas(app):
+    page = app.page
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    wanted = page.evaluate(
+        "[...document.querySelectorAll('#toolbar button')].filter(b => !b.disabled && !b.hidden).map(b => b.id)"
+    )
+    seen = []
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        seen.append(focused(app))
+        if seen[-1] == "canvas":
+            break
+    assert seen[-1] == "canvas", seen
+    assert [i for i in seen if i in wanted] == wanted  # every control, in the order it is drawn
+    assert seen.index(wanted[-1]) < seen.index("canvas")
+    page.keyboard.press("Shift+Tab")
+    assert focused(app) != "canvas"  # Tab and Shift+Tab leave the canvas (they no longer step through cards)
+    expect(page.locator("#canvas")).to_have_attribute("aria-describedby", "outline-summary")
+
+
+def test_arrow_keys_move_between_cards_and_e_through_a_cards_edges(app_factory):
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    page.locator("#canvas").focus()
+    page.keyboard.press("ArrowRight")
+    first = selected(app)["selection"]
+    assert len(first) == 1
+    x0 = app.node_xy(first[0])[0]
+    page.keyboard.press("ArrowRight")
+    second = selected(app)["selection"][0]
+    assert second != first[0] and app.node_xy(second)[0] > x0
+    page.keyboard.press("ArrowLeft")
+    assert selected(app)["selection"][0] != second
+    # E: the card's edges one by one; Shift+F10: the edge's menu; its kind changed by keyboard
+    doc = json.loads(app.api("window.bendscope.export()"))
+    node = selected(app)["selection"][0]
+    mine = [e["id"] for e in doc["planes"][0]["edges"] if node in (e["a"], e["b"])]
+    page.keyboard.press("e")
+    edge = selected(app)["selected_edge"]
+    assert edge == mine[0]
+    if len(mine) > 1:
+        page.keyboard.press("e")
+        assert selected(app)["selected_edge"] == mine[1]
+        page.keyboard.press("Shift+E")
+        assert selected(app)["selected_edge"] == mine[0]
+    page.keyboard.press("Shift+F10")
+    expect(page.locator("#menu-0 [data-item='kind']")).to_be_visible()
+    page.locator("#menu-0 [data-item='kind']").focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#menu-1")).to_be_visible()
+    page.locator("#menu-1 [data-item='kind-temporal']").focus()
+    page.keyboard.press("Enter")
+    kinds = {
+        e["id"]: e["props"]["kind"] for e in json.loads(app.api("window.bendscope.export()"))["planes"][0]["edges"]
+    }
+    assert kinds[edge] == "temporal"
+    page.locator("#canvas").focus()
+    edges = app.stats()["edges"]
+    page.keyboard.press("Delete")
+    assert app.stats()["edges"] == edges - 1
+
+
+def test_the_outline_reads_the_graph_and_follows_edits(app_factory):
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    cards = page.locator("#outline-cards li")
+    expect(cards).to_have_count(app.stats()["nodes"])
+    expect(page.locator("#outline-summary")).to_contain_text("10 cards, 10 edges. κ 1: 1 feedback loop.")
+    expect(page.locator("#outline-loops li")).to_have_count(1)
+    expect(page.locator("#outline-cards")).to_contain_text("Revenue. In loop scc-0.")
+    app.click_node("revenue")
+    page.keyboard.press("Delete")
+    expect(cards).to_have_count(9, timeout=5_000)
+    expect(page.locator("#outline-summary")).to_contain_text("9 cards")
+    expect(page.locator("#outline-loops")).to_contain_text("No feedback loop.")
+
+
+def test_the_hud_says_when_it_shows_the_selection_and_one_click_shows_the_plane(app_factory):
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    app.click_node("company")
+    page.keyboard.down("Shift")
+    app.click_node("founded-2020")
+    page.keyboard.up("Shift")
+    pill = page.locator("#hud-selection")
+    expect(pill).to_be_visible()
+    expect(pill).to_contain_text("showing the selection: 2 nodes")
+    expect(page.locator("#hud-kappa")).to_have_text("κ: 0")
+    pill.click()
+    expect(pill).to_be_hidden()
+    expect(page.locator("#hud-kappa")).to_have_text("κ: 1")
+    assert selected(app)["selection"] == []
