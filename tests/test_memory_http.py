@@ -186,3 +186,169 @@ def test_requests_are_served_up_to_the_connection_cap(tmp_path):
         for s in idle:
             s.close()
         server.stop()
+
+
+#: a protocol version whose requests need no per-message envelope (raw clients below)
+PLAIN_VERSION = "2025-06-18"
+
+
+def _session(server: HttpServer) -> dict[str, str]:
+    """Headers of a fresh initialized session (protocol PLAIN_VERSION)."""
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    init = {**INIT, "params": {**INIT["params"], "protocolVersion": PLAIN_VERSION}}
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn.request("POST", "/mcp", json.dumps(init), headers)
+    response = conn.getresponse()
+    response.read()
+    session = response.getheader("mcp-session-id")
+    assert response.status == 200 and session
+    headers = {**headers, "Mcp-Session-Id": session, "Mcp-Protocol-Version": PLAIN_VERSION}
+    conn.request("POST", "/mcp", json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}), headers)
+    conn.getresponse().read()
+    conn.close()
+    return headers
+
+
+def test_no_idle_event_stream_can_lock_the_others_out(tmp_path):
+    """Adversarial run F2: 256 idle `GET /mcp` event streams held every connection slot
+    for good (no deadline watches a stream). This server sends nothing unasked: GET is
+    answered 405 at once, so streams hold nothing."""
+    server = HttpServer(tmp_path / "m.sqlite3", "--max-connections", "8", "--header-timeout", "1")
+    held: list[socket.socket] = []
+    try:
+        for _ in range(7):
+            headers = _session(server)
+            s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+            session = headers["Mcp-Session-Id"]
+            s.sendall(
+                f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nAccept: text/event-stream\r\n"
+                f"Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-06-18\r\n\r\n".encode()
+            )
+            assert s.recv(4096).startswith(b"HTTP/1.1 405"), "a GET is answered at once"
+            held.append(s)
+        time.sleep(1.5)  # (the connections they came on are idle now: cut at the header deadline)
+        for s in held:
+            while s.recv(4096):  # the rest of the 405, then the end: the connection was closed
+                pass
+        for _ in range(8):
+            assert server.initialize()[0] == 200  # (before: refused while the streams held the slots)
+    finally:
+        for s in held:
+            s.close()
+        server.stop()
+
+
+def test_clients_that_never_read_their_answers_cannot_grow_the_server(tmp_path):
+    """Adversarial run F1: 12 clients asking for answers of 10 million characters and
+    never reading them took the server to 4.3 GB. An answer now carries at most
+    1,000,000 characters of stored text (a larger budget is refused, saying so), and with
+    the largest budget 12 such clients leave the server's memory where it was."""
+    from bendscope.memory import Memory
+    from bendscope.memory.opening import open_store
+
+    path = tmp_path / "big.sqlite3"
+    store = open_store(str(path))
+    Memory(store).store_many(
+        {"nodes": [{"id": f"n{i:03d}", "content": f"report {i} " + "x" * 99_000} for i in range(120)]}
+    )
+    store.close()
+    server = HttpServer(path, "--body-timeout", "2")
+    stuck: list[socket.socket] = []
+    try:
+        headers = _session(server)
+        head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+
+        def post(s: socket.socket, total: int) -> None:
+            arguments = {"limit": 1000, "max_chars": 100_000, "max_total_chars": total}
+            call = {
+                "jsonrpc": "2.0",
+                "id": 2,
+                "method": "tools/call",
+                "params": {"name": "query_graph", "arguments": arguments},
+            }
+            body = json.dumps(call).encode()
+            s.sendall(
+                f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{head}Content-Length: {len(body)}\r\n\r\n".encode() + body
+            )
+
+        probe = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        post(probe, 10_000_000)
+        answer = b""
+        while b"max_total_chars must be from 0 to 1000000" not in answer:
+            chunk = probe.recv(65536)
+            assert chunk, answer[-300:]
+            answer += chunk
+        probe.close()
+        base = server.rss_mb()
+        for _ in range(12):
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.connect(("127.0.0.1", server.port))
+            post(s, 1_000_000)
+            stuck.append(s)
+        peak = base
+        for _ in range(8):
+            time.sleep(0.5)
+            peak = max(peak, server.rss_mb())
+        assert server.initialize()[0] == 200
+        assert peak - base < 150, (base, peak)  # (before: +4,300 MB)
+    finally:
+        for s in stuck:
+            s.close()
+        server.stop()
+
+
+def test_a_connection_whose_client_stops_reading_is_closed_at_the_write_deadline():
+    """Adversarial run F1, the mechanism: once the socket's buffer is full (the transport
+    pauses writing), the client has --body-timeout seconds to read; then the connection is
+    closed and the unsent answer dropped. A client that reads in time keeps it."""
+    import asyncio
+
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    from bendscope.memory.http import guarded_protocol
+
+    class Transport(asyncio.Transport):
+        def __init__(self) -> None:
+            super().__init__()
+            self.aborted = False
+            self.buffered = 0
+
+        def get_extra_info(self, name, default=None):
+            return default
+
+        def is_closing(self) -> bool:
+            return self.aborted
+
+        def abort(self) -> None:
+            self.aborted = True
+
+        def get_write_buffer_size(self) -> int:
+            return self.buffered
+
+        def pause_reading(self) -> None: ...
+
+        def resume_reading(self) -> None: ...
+
+    async def run() -> tuple[bool, bool, int]:
+        config = uvicorn.Config(app=None, log_level="warning")
+        config.load()
+        protocol = guarded_protocol(Limits(body_timeout=0.2, header_timeout=60))
+        slow, quick = Transport(), Transport()
+        for transport in (slow, quick):
+            p = protocol(config, ServerState(), {}, asyncio.get_running_loop())
+            p.connection_made(transport)
+            transport.buffered = 5_000_000
+            p.pause_writing()
+            transport.protocol = p
+        unsent = protocol.unsent()
+        await asyncio.sleep(0.05)
+        quick.buffered = 0
+        quick.protocol.resume_writing()  # this client read its answer in time
+        await asyncio.sleep(0.4)
+        return slow.aborted, quick.aborted, unsent
+
+    slow_cut, quick_cut, unsent = asyncio.run(run())
+    assert slow_cut and not quick_cut
+    assert unsent == 10_000_000  # (what the 503 gate counts)

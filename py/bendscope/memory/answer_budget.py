@@ -34,7 +34,7 @@ from .records import MAX_CONTENT
 
 DEFAULT_MAX_CHARS = 2_000  # characters of one node's content (or one item's metadata) in an answer
 DEFAULT_MAX_TOTAL_CHARS = 40_000  # characters of content and metadata in one answer
-MAX_TOTAL_CHARS = 100 * MAX_CONTENT
+MAX_TOTAL_CHARS = 10 * MAX_CONTENT  # (an answer of at most a few MB: see the HTTP write deadline)
 
 
 def metadata_size(metadata: Any) -> int:

@@ -14,14 +14,27 @@ uvicorn serves the SDK's streamable HTTP app; on top of its defaults this transp
 - **a cap on sessions, and idle sessions expired**: at most ``max_sessions`` MCP sessions
   are open (the SDK refuses more), and one without a request for ``session_idle``
   seconds is closed, so abandoned sessions give their memory back.
-- request heads of at most 64 KiB (h11's limit), and the SDK's body limit.
+- **a write deadline, and a cap on unsent answers**: a connection whose answer the client
+  does not read (the socket's buffer stays full for ``body_timeout`` seconds) is closed,
+  and while more than ``MAX_UNSENT`` bytes of answers wait unread in all connections
+  together, new requests are answered 503 — so clients that never read cannot make the
+  process hold gigabytes.
+- **no standalone event stream**: this server sends nothing unasked, so ``GET /mcp``
+  (an SSE stream for server-initiated messages) is answered 405, as the MCP transport
+  allows; idle streams therefore cannot hold every connection.
+- request heads of at most 64 KiB (h11's limit on a head that arrives in pieces; a head
+  read in one piece may be somewhat larger, up to uvicorn's read size), and the SDK's body
+  limit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 import sys
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -36,24 +49,56 @@ from .service import Memory
 
 #: the largest request head accepted (bytes)
 MAX_HEAD = 64 * 1024
+#: bytes of answers waiting unread in all connections together past which new requests get 503
+MAX_UNSENT = 256 * 1024 * 1024
 
 
 def guarded_protocol(limits: Limits) -> type[H11Protocol]:
     """uvicorn's h11 protocol with the connection cap and the header and body deadlines."""
 
+    live: set[H11Protocol] = set()  # every open connection of this server
+
     class Guarded(H11Protocol):
         _deadline: asyncio.TimerHandle | None = None
+        _write_deadline: asyncio.TimerHandle | None = None
+
+        @staticmethod
+        def unsent() -> int:
+            """Bytes of answers written but not yet taken by the clients. O(connections)."""
+            return sum(p.transport.get_write_buffer_size() for p in live if not p.transport.is_closing())
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             if len(self.connections) > limits.max_connections:
                 transport.abort()  # refused at once: no descriptor held, nothing logged per connection
                 return
+            live.add(self)
             self._arm(limits.header_timeout)
 
         def connection_lost(self, exc: Exception | None) -> None:
+            live.discard(self)
             self._disarm()
+            self._disarm_write()
             super().connection_lost(exc)
+
+        def pause_writing(self) -> None:
+            super().pause_writing()  # the socket's buffer is full: the client must read now
+            self._disarm_write()
+            self._write_deadline = self.loop.call_later(limits.body_timeout, self._not_reading)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self._disarm_write()
+
+        def _disarm_write(self) -> None:
+            if self._write_deadline is not None:
+                self._write_deadline.cancel()
+                self._write_deadline = None
+
+        def _not_reading(self) -> None:
+            self._write_deadline = None
+            if not self.transport.is_closing():
+                self.transport.abort()  # the answer is dropped with the connection: its memory is freed
 
         def handle_events(self) -> None:
             before = self.conn.their_state
@@ -86,6 +131,60 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
     return Guarded
 
 
+Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
+
+
+def gate(app: Asgi, unsent: Callable[[], int]) -> Asgi:
+    """``app`` behind the two refusals this transport adds: ``GET`` (no standalone event
+    stream: 405) and any request while too many answers wait unread (503)."""
+
+    async def gated(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            refusal = None
+            if scope["method"] == "GET":
+                refusal = (405, b"this server sends nothing unasked: no event stream (POST requests, DELETE sessions)")
+            elif unsent() > MAX_UNSENT:
+                refusal = (503, b"too many answers are waiting for their clients to read them: try again shortly")
+            if refusal is not None:
+                status, text = refusal
+                headers = [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(text)).encode()),
+                ]
+                if status == 405:
+                    headers.append((b"allow", b"POST, DELETE"))
+                await send({"type": "http.response.start", "status": status, "headers": headers})
+                await send({"type": "http.response.body", "body": text})
+                return
+        await app(scope, receive, send)
+
+    return gated
+
+
+class OncePer(logging.Filter):
+    """Let a log message through once per ``seconds`` (the SDK warns once per refused
+    session: thousands of lines a second under a flood); the next one says how many were
+    held back."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self._last: dict[str, float] = {}
+        self._held: dict[str, int] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = str(record.msg)
+        now = time.monotonic()
+        if now - self._last.get(key, -1e18) < self.seconds:
+            self._held[key] = self._held.get(key, 0) + 1
+            return False
+        self._last[key] = now
+        held = self._held.pop(key, 0)
+        if held:
+            record.msg = f"{record.msg} (and {held} more like it in the last {self.seconds:g} s)"
+        return True
+
+
 def serve_http(
     memory: Memory, port: int, *, host: str = "127.0.0.1", ready: Any = None, limits: Limits | None = None
 ) -> None:
@@ -95,9 +194,14 @@ def serve_http(
         raise InvalidInput("the HTTP transport listens on 127.0.0.1 only")
     limits = (limits or Limits()).check()
     server = build_server(memory)
-    app = server.streamable_http_app(
-        host=host, session_idle_timeout=limits.session_idle, max_sessions=limits.max_sessions
+    protocol = guarded_protocol(limits)
+    app = gate(
+        server.streamable_http_app(
+            host=host, session_idle_timeout=limits.session_idle, max_sessions=limits.max_sessions
+        ),
+        protocol.unsent,  # type: ignore[attr-defined]
     )
+    logging.getLogger("mcp.server.streamable_http_manager").addFilter(OncePer(10.0))
     sock = socket.socket(socket.AF_INET6 if host == "::1" else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
@@ -107,7 +211,7 @@ def serve_http(
         app,
         log_level="warning",
         lifespan="on",
-        http=guarded_protocol(limits),
+        http=protocol,
         # (uvicorn answers 503 from this many connections or tasks on; the connections are capped
         # by the protocol at max_connections, so this bounds the tasks)
         limit_concurrency=limits.max_connections + 1,
