@@ -215,3 +215,85 @@ def test_a_failed_rescue_leaves_no_copy_behind(tmp_path, monkeypatch):
     assert list((tmp_path / "tmp").iterdir())  # the copy, while open
     store.close()
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+# ---------------------------------------------------------------- the adversarial run's damaged and foreign files
+def _killed_with_a_log(path: Path) -> bytes:
+    """A store whose last writes are in its write-ahead log only (the server was killed)."""
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED, str(path)], env=dict(os.environ, PYTHONPATH=str(ROOT / "py")), timeout=60
+    )
+    assert done.returncode == 0
+    return Path(f"{path}-wal").read_bytes()
+
+
+def test_a_damaged_write_ahead_log_is_refused_not_silently_cut(tmp_path):
+    """Adversarial run F3: one flipped byte in the middle of the log, and SQLite dropped
+    every frame after it silently (73 of 120 acknowledged writes), served the store, and
+    erased the log at close. Now the store is refused as damaged and left as it was."""
+    path = tmp_path / "m.sqlite3"
+    log = bytearray(_killed_with_a_log(path))
+    log[32 + (len(log) - 32) * 2 // 5] ^= 0x55
+    Path(f"{path}-wal").write_bytes(log)
+    before = (path.read_bytes(), bytes(log))
+    with pytest.raises(StoreUnavailable, match="write-ahead log is damaged at frame"):
+        SQLiteStore(path)
+    assert (path.read_bytes(), Path(f"{path}-wal").read_bytes()) == before
+    Path(f"{path}-wal").write_bytes(os.urandom(100_000))  # a log of garbage: everything in it would go
+    with pytest.raises(StoreUnavailable, match="write-ahead log is not one"):
+        SQLiteStore(path)
+
+
+def test_a_log_torn_at_its_end_is_what_a_crash_leaves_and_opens(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    log = _killed_with_a_log(path)
+    Path(f"{path}-wal").write_bytes(log[:-1000])  # the last frame half written
+    with SQLiteStore(path) as store:
+        assert store.counts()[0] > 0
+
+
+def test_a_damaged_id_is_found_before_a_second_fact_takes_it(tmp_path):
+    """Adversarial run F4: bytes garbled in a node's id passed quick_check; the server wrote
+    to the file, and store_node on the garbled id answered `created`: two rows, one key."""
+    path = filled(tmp_path / "m.sqlite3", n=300)
+    data = path.read_bytes()
+    found = None
+    at = data.find(b"n00150")
+    while at != -1 and found is None:
+        garbled = bytearray(data)
+        garbled[at + 5 : at + 6] = b"X"  # same length: the record stays well formed
+        trial = tmp_path / "trial.sqlite3"
+        trial.write_bytes(garbled)
+        import sqlite3
+
+        with sqlite3.connect(trial) as conn:
+            quick = conn.execute("PRAGMA quick_check").fetchone()[0]
+            full = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        if quick == "ok" and "missing from index sqlite_autoindex_nodes_1" in full:
+            found = garbled
+        at = data.find(b"n00150", at + 1)
+    assert found is not None, "no copy of the id in the table's page"
+    path.write_bytes(found)
+    with pytest.raises(StoreUnavailable, match="missing from their id index"):
+        SQLiteStore(path)
+    assert path.read_bytes() == found
+
+
+def test_a_foreign_sqlite_file_is_refused_and_not_touched(tmp_path):
+    """Adversarial run F5: another program's SQLite file was put in WAL mode before being
+    refused, and one with user_version 2 and tables of its own was served."""
+    import sqlite3
+
+    for version in (0, 2):
+        path = tmp_path / f"foreign{version}.sqlite3"
+        with sqlite3.connect(path) as conn:
+            conn.execute("CREATE TABLE foo (x)")
+            conn.execute("INSERT INTO foo VALUES (1)")
+            conn.execute(f"PRAGMA user_version = {version}")
+        conn.close()
+        before = path.read_bytes()
+        with pytest.raises(StoreUnavailable, match="not a memory store"):
+            SQLiteStore(path)
+        with pytest.raises(StoreUnavailable, match="not a memory store"):
+            SQLiteStore(path, read_only=True)
+        assert path.read_bytes() == before and not Path(f"{path}-wal").exists()

@@ -28,6 +28,7 @@ from typing import Any
 
 from .errors import NotFound, StoreUnavailable
 from .records import MemoryEdge, MemoryNode
+from .sqlite_wal import wal_damage
 from .store import Store
 from .text import fold, load_metadata, query_words, tokenize
 
@@ -147,6 +148,10 @@ class SQLiteStore(Store):
                     f"bendscope-memory export --read-only --store {self.path} > rescued.json, then "
                     "bendscope-memory import rescued.json --store NEW_STORE (and keep the damaged file)"
                 )
+            if not read_only and self.damage is None:
+                foreign = foreign_of(self.path)  # (refused before WAL mode or anything else is written)
+                if foreign is not None:
+                    raise StoreUnavailable(foreign)
             self._conn = self._connect()
             self._conn.execute("PRAGMA foreign_keys = ON")
             self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
@@ -191,7 +196,8 @@ class SQLiteStore(Store):
 
     def _check_schema(self) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-        if version == 0 and not self._conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'nodes'").fetchone():
+        tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"nodes", "edges"} <= tables:
             raise StoreUnavailable("it is not a memory store")
         if version != SCHEMA_VERSION:
             raise StoreUnavailable(
@@ -629,14 +635,21 @@ def header_size(path: str) -> int | None:
 def damage_of(path: str) -> str | None:
     """What is wrong with the store file at ``path``, or None (also when there is no file):
     shorter than its header says (truncated; judged only when no write-ahead log holds
-    pages the file lacks), or what SQLite's quick_check finds — on a read-only connection of
+    pages the file lacks), a write-ahead log SQLite would cut short (``sqlite_wal``), what
+    SQLite's quick_check finds, or rows missing from the id index (quick_check does not
+    look: a garbled id would let a second fact take an id) — on a read-only connection of
     its own, which reads a consistent snapshot while other processes write (WAL) and writes
     nothing to the store. O(size of the file): about 10 ms per 10 MB."""
     if not os.path.isfile(path) or os.path.getsize(path) == 0:
         return None
     size = os.path.getsize(path)
     wal = path + "-wal"
-    expected = None if os.path.exists(wal) and os.path.getsize(wal) > 0 else header_size(path)
+    logged = os.path.exists(wal) and os.path.getsize(wal) > 0
+    if logged:
+        broken_log = wal_damage(wal)
+        if broken_log is not None:
+            return broken_log
+    expected = None if logged else header_size(path)
     if expected is not None and size < expected:
         return f"truncated: {size:,} bytes of the {expected:,} its header counts"
     uri = "file:" + urllib.parse.quote(os.path.abspath(path))
@@ -653,10 +666,49 @@ def damage_of(path: str) -> str | None:
         return str(exc)
     try:
         found = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
+        if found == ["ok"]:
+            return _index_damage(conn)
     except sqlite3.DatabaseError as exc:
         return str(exc)
     finally:
         conn.close()
-    if found != ["ok"]:
-        return "; ".join(" ".join(line.split()) for line in found)[:300]
+    return "; ".join(" ".join(line.split()) for line in found)[:300]
+
+
+def _index_damage(conn: sqlite3.Connection) -> str | None:
+    """Rows of ``nodes`` or ``edges`` whose id their primary-key index does not find (a
+    damaged id: the store would then take a second fact on an id). O(rows · log rows)."""
+    for table in ("nodes", "edges"):
+        index = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'sqlite_autoindex_%'",
+            (table,),
+        ).fetchone()
+        if index is None:
+            continue
+        missing = conn.execute(
+            f"SELECT count(*) FROM {table} AS t NOT INDEXED "
+            f'WHERE NOT EXISTS (SELECT 1 FROM {table} INDEXED BY "{index[0]}" WHERE id = t.id)'
+        ).fetchone()[0]
+        if missing:
+            return f"{missing:,} {table} rows are missing from their id index (a damaged id)"
+    return None
+
+
+def foreign_of(path: str) -> str | None:
+    """Why the SQLite file at ``path`` is not a memory store this version may write (another
+    program's file, a newer schema), or None (also for a missing or empty file). Reads on a
+    read-only connection, before anything is written: the file is left exactly as it was."""
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path))
+    conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        conn.close()
+    if version > SCHEMA_VERSION:
+        return f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
+    if (version == 0 and tables) or (version > 0 and not {"nodes", "edges"} <= tables):
+        return "it is an SQLite file but not a memory store"
     return None
