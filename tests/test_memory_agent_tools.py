@@ -206,3 +206,20 @@ def test_integer_valued_numbers_count_as_integers(store):
 def test_every_tool_has_a_schema_for_its_arguments():
     for name in ("store_many", "append_observation", "delete_many", "list_edges"):
         assert BY_NAME[name].input_schema["type"] == "object"
+
+
+def test_store_many_refuses_a_misspelt_field_as_store_node_does(store):
+    """Adversarial run F9: {"confidance": 0.9, "metdata": {...}} was stored with the
+    defaults, silently; store_node refuses the same item."""
+    memory = memory_on(store)
+    with pytest.raises(InvalidInput) as caught:
+        call(memory, "store_many", {"nodes": [{"content": "typo node", "confidance": 0.9, "metdata": {"a": 1}}]})
+    assert "nodes[0]: no field 'confidance'" in str(caught.value) and store.counts() == (0, 0)
+    with pytest.raises(InvalidInput, match="no field 'created_at'"):
+        call(memory, "store_many", {"nodes": [{"content": "x", "created_at": "1999-01-01T00:00:00.000Z"}]})
+    with pytest.raises(InvalidInput, match="edges\\[0\\]: no field 'wieght'"):
+        call(memory, "store_many", {"edges": [{"source_id": "a", "target_id": "b", "wieght": 2}]})
+    from bendscope.memory.service import EDGE_FIELDS, NODE_FIELDS
+
+    assert set(NODE_FIELDS) == set(BY_NAME["store_node"].input_schema["properties"])
+    assert set(EDGE_FIELDS) == set(BY_NAME["store_edge"].input_schema["properties"])

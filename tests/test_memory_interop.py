@@ -105,3 +105,29 @@ def test_exports_past_what_the_editor_opens_are_refused():
             memory.store.put_node(MemoryNode(f"n{i}", "x", created_at="t", updated_at="t"))
     with pytest.raises(InvalidInput, match="the editor opens at most 20,000 nodes"):
         memory.export_document()
+
+
+def test_edge_labels_the_editor_cannot_draw_survive_the_round_trip():
+    """Adversarial run F6: export → import lost an edge's metadata "label" that was not
+    text ({"label": 12345}) or longer than 500 characters (drawn as "", then taken as the
+    person having cleared it)."""
+    first = memory_on(InMemoryStore())
+    for node_id in ("a", "b", "c", "d"):
+        first.store_node({"id": node_id, "content": f"fact {node_id}"})
+    odd = [
+        {"id": "e1", "source_id": "a", "target_id": "b", "metadata": {"label": 12345}},
+        {"id": "e2", "source_id": "b", "target_id": "c", "metadata": {"label": "L" * 600, "k": "v"}},
+        {"id": "e3", "source_id": "c", "target_id": "d", "metadata": {"label": "drives"}},
+    ]
+    first.store_many({"edges": odd})
+    second = memory_on(InMemoryStore())
+    second.import_document(json.dumps(first.export_document()))
+    assert dump(second.store) == dump(first.store)
+    # a label changed in the editor still replaces the metadata's (even one it could not draw)
+    doc = first.export_document()
+    for edge in doc["planes"][0]["edges"]:
+        edge["props"]["label"] = {"e1": "new", "e2": "", "e3": "drives"}[edge["id"]]
+    third = memory_on(InMemoryStore())
+    third.import_document(json.dumps(doc))
+    labels = {e: third.store.get_edge(e).metadata for e in ("e1", "e2", "e3")}
+    assert labels == {"e1": {"label": "new"}, "e2": {"label": "L" * 600, "k": "v"}, "e3": {"label": "drives"}}

@@ -53,6 +53,16 @@ def strength_to_weight(strength: int) -> float:
     return (strength - 1) / 4
 
 
+def drawn_label(label: object) -> str:
+    """The label the editor draws for an edge whose metadata "label" is ``label``: the text
+    itself, or "" when it is not text or longer than an edge label may be.
+
+    >>> drawn_label("drives"), drawn_label(12345), drawn_label("L" * 600)
+    ('drives', '', '')
+    """
+    return label if isinstance(label, str) and len(label) <= MAX_LABEL else ""
+
+
 def to_document(nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge], *, name: str = "Memory") -> dict[str, Any]:
     """A one-plane Bendscope document (as JSON-ready data) of these nodes and the edges
     among them. Positions are left out: the editor lays the graph out."""
@@ -96,13 +106,12 @@ def _edge_out(edge: MemoryEdge) -> dict[str, Any]:
     fields = edge.to_dict()
     for key in ("id", "source_id", "target_id"):
         del fields[key]
-    label = edge.metadata.get("label")
     return {
         "id": edge.id,
         "a": edge.source_id,
         "b": edge.target_id,
         "props": {
-            "label": label if isinstance(label, str) and len(label) <= MAX_LABEL else "",
+            "label": drawn_label(edge.metadata.get("label")),
             "kind": edge.edge_type,
             "strength": weight_to_strength(edge.weight),
         },
@@ -184,7 +193,9 @@ def _edge_in(link: LinkRecord, now: str) -> MemoryEdge:
     if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight_to_strength(weight) != link.strength:
         weight = strength_to_weight(link.strength)  # a person's edge, or a strength changed in the editor
     metadata = fields.get("metadata", {})
-    if isinstance(metadata, dict):  # the drawn label is the edge's metadata "label"
+    if isinstance(metadata, dict) and link.label != drawn_label(metadata.get("label")):
+        # the person changed the drawn label: it is the edge's metadata "label" now (a label
+        # the editor cannot draw — not text, or too long — was drawn as "" and stays as it was)
         metadata = {k: v for k, v in metadata.items() if k != "label"}
         if link.label:
             metadata["label"] = link.label

@@ -44,6 +44,9 @@ MAX_PAGE = 1_000
 MAX_POOL = 20_000  # the most lexical matches looked at to fill a filtered page
 MAX_BATCH = 2_000  # nodes and edges in one store_many call
 MAX_ERRORS = 20  # wrong items a store_many error lists
+#: the fields a store_many item may give: what store_node and store_edge take
+NODE_FIELDS = ("id", "content", "node_type", "confidence", "metadata", "source")
+EDGE_FIELDS = ("id", "source_id", "target_id", "edge_type", "weight", "metadata")
 
 
 def _kind(value: Any) -> str:
@@ -214,7 +217,12 @@ class Memory:
         done: dict[str, list[dict[str, Any]]] = {"nodes": [], "edges": []}
         with self.store.transaction():
             for what, items, store in (("nodes", nodes, self.store_node), ("edges", edges, self.store_edge)):
+                fields = NODE_FIELDS if what == "nodes" else EDGE_FIELDS
                 for i, item in enumerate(items):
+                    unknown = [key for key in item if key not in fields]
+                    if unknown:  # (a misspelt field would silently take its default)
+                        errors.append(f"{what}[{i}]: no field {unknown[0]!r}; an item takes {', '.join(fields)}")
+                        continue
                     try:
                         answer = store(item)
                     except InvalidInput as exc:
