@@ -267,9 +267,8 @@ def test_clients_that_never_read_their_answers_cannot_grow_the_server(tmp_path):
                 "params": {"name": "query_graph", "arguments": arguments},
             }
             body = json.dumps(call).encode()
-            s.sendall(
-                f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{head}Content-Length: {len(body)}\r\n\r\n".encode() + body
-            )
+            start = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n{head}"
+            s.sendall(f"{start}Content-Length: {len(body)}\r\n\r\n".encode() + body)
 
         probe = socket.create_connection(("127.0.0.1", server.port), timeout=10)
         post(probe, 10_000_000)

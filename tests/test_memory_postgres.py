@@ -425,3 +425,48 @@ def test_tables_found_outside_the_lock_schema_are_refused(postgres_url):
         conn.execute("CREATE SCHEMA empty_first")
     with pytest.raises(StoreUnavailable, match="name the memory's schema first"):
         PostgresStore(postgres_url + "?options=-csearch_path%3Dempty_first,public")
+
+
+def test_a_connection_lost_while_committing_says_the_write_may_be_stored(postgres_url, monkeypatch):
+    """Adversarial run F8: with sessions terminated during writes, 7 writes answered "the
+    store is unavailable" were committed (the README said a lost connection changes
+    nothing). A connection lost at COMMIT now says the outcome is unknown and how to look."""
+    real = psycopg.Connection.execute
+
+    def commit_then_lose(self, query, *args, **kwargs):
+        result = real(self, query, *args, **kwargs)
+        if query == "COMMIT" and os.environ.get("_LOSE_AT_COMMIT"):
+            raise psycopg.OperationalError("terminating connection due to administrator command")
+        return result
+
+    monkeypatch.setattr(psycopg.Connection, "execute", commit_then_lose)
+    with PostgresStore(postgres_url) as store:
+        memory = Memory(store)
+        monkeypatch.setenv("_LOSE_AT_COMMIT", "1")
+        with pytest.raises(StoreUnavailable) as caught:
+            memory.store_node({"id": "maybe", "content": "committed, then the connection went"})
+        monkeypatch.delenv("_LOSE_AT_COMMIT")
+        assert "may or may not be stored" in str(caught.value) and "query_graph" in str(caught.value)
+        assert store.get_node("maybe") is not None  # (it was: the caller is told to look)
+
+
+def test_a_reading_waits_for_another_sessions_lock_at_most_the_lock_timeout(postgres_url, monkeypatch):
+    """Adversarial run F13: a LOCK TABLE nodes IN ACCESS EXCLUSIVE MODE held in psql left a
+    query_graph call unanswered past 60 s."""
+    import time
+
+    import bendscope.memory.postgres_store as module
+
+    monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
+    with PostgresStore(postgres_url) as store:
+        memory = Memory(store)
+        memory.store_node({"id": "a", "content": "fact"})
+        with psycopg.connect(postgres_url) as locker:
+            locker.execute(f"SET search_path TO {store.schema}" if getattr(store, "schema", None) else "SELECT 1")
+            locker.execute("LOCK TABLE nodes IN ACCESS EXCLUSIVE MODE")
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable, match="busy"):
+                memory.query_graph({"node_ids": ["a"]})
+            assert time.monotonic() - started < 5
+            locker.rollback()
+        assert memory.query_graph({"node_ids": ["a"]})["count"] == 1

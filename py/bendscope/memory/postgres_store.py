@@ -442,8 +442,8 @@ class PostgresStore(Store):
             self._local.delta = _Delta()
             self._depth = 1
             try:
-                if lock is None:
-                    conn.execute(begin)
+                if lock is None:  # (a lock another session holds, e.g. a LOCK TABLE, is waited for 20 s at most)
+                    conn.execute(f"{begin}; SET LOCAL lock_timeout = {int(LOCK_TIMEOUT_MS)}")
                 else:  # one round trip: no parameters, so the simple protocol takes all three
                     conn.execute(
                         f"{begin}; SET LOCAL lock_timeout = {int(LOCK_TIMEOUT_MS)}; "
@@ -452,7 +452,19 @@ class PostgresStore(Store):
                 yield
                 delta = self._local.delta
                 self._apply(delta)
-                conn.execute("COMMIT")
+                try:
+                    conn.execute("COMMIT")
+                except psycopg.OperationalError as exc:
+                    if mode == _READ:
+                        raise
+                    with contextlib.suppress(psycopg.Error, psycopg_pool.PoolTimeout):
+                        self._pool.check()
+                    raise StoreUnavailable(
+                        f"{self.url}: the connection was lost while the write was committing "
+                        f"({self._message(exc)}): it may or may not be stored. Look before repeating it "
+                        "(query_graph with its id): storing the same node or edge again is safe, "
+                        "append_observation twice adds the observation twice"
+                    ) from None
                 if delta.rows >= BULK_ROWS:  # fresh planner statistics
                     with contextlib.suppress(psycopg.Error):  # committed already: only an optimisation
                         conn.execute("ANALYZE nodes; ANALYZE edges")
@@ -472,8 +484,8 @@ class PostgresStore(Store):
             yield
         except psycopg.errors.LockNotAvailable:
             raise StoreUnavailable(
-                f"{self.url} is busy: another writer has held its write lock for over "
-                f"{LOCK_TIMEOUT_MS / 1000:g} s; try again"
+                f"{self.url} is busy: another writer (or a lock another session took) has kept this call "
+                f"waiting for over {LOCK_TIMEOUT_MS / 1000:g} s; try again"
             ) from None
         except psycopg_pool.PoolTimeout:
             raise StoreUnavailable(f"{self.url} is busy: no free connection in the pool; try again") from None
