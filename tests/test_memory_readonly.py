@@ -297,3 +297,67 @@ def test_a_foreign_sqlite_file_is_refused_and_not_touched(tmp_path):
         with pytest.raises(StoreUnavailable, match="not a memory store"):
             SQLiteStore(path, read_only=True)
         assert path.read_bytes() == before and not Path(f"{path}-wal").exists()
+
+
+def test_a_store_past_what_a_document_holds_is_dumped_and_rescued_whole(tmp_path):
+    """Adversarial run F7: a damaged store of 22,000 nodes could not be rescued (a document
+    holds 20,000), and a healthy store of 120 nodes of ~100,000 characters exported to 11.9 MB,
+    which import refused (10 MB). `export --dump` writes any store as JSON Lines, every field
+    kept, and `import` reads it back; a damaged store is rescued the same way."""
+    path = tmp_path / "big.sqlite3"
+    with SQLiteStore(path, durable=False) as store:
+        memory = memory_on(store)
+        for start in range(0, 22_000, 2_000):
+            memory.store_many(
+                {"nodes": [{"id": f"n{i:05d}", "content": f"fact {i}"} for i in range(start, start + 2_000)]}
+            )
+        memory.store_many(
+            {"nodes": [{"id": f"long{i}", "content": "y" * 99_000, "metadata": {"k": i}} for i in range(120)]}
+        )
+        memory.store_many(
+            {
+                "edges": [
+                    {"source_id": f"n{i:05d}", "target_id": f"n{i + 1:05d}", "edge_type": "causal"}
+                    for i in range(1_999)
+                ]
+            }
+        )
+        memory.retrieve_context({"query": "fact 7"})  # access counts, which a dump keeps
+    assert cli("export", store=path).returncode == 2  # (a document: past what the editor opens)
+    dumped = cli("export", "--dump", store=path)
+    assert dumped.returncode == 0, dumped.stderr[-500:]
+    lines = dumped.stdout.splitlines()
+    assert len(lines) == 1 + 22_120 + 1_999 and json.loads(lines[0])["nodes"] == 22_120
+    assert len(dumped.stdout.encode()) > 12_000_000
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text(dumped.stdout)
+    fresh = tmp_path / "fresh.sqlite3"
+    done = cli("import", str(backup), store=fresh)
+    assert done.returncode == 0, done.stderr[-500:]
+    with SQLiteStore(path, read_only=True) as a, SQLiteStore(fresh, read_only=True) as b:
+        assert a.counts() == b.counts() == (22_120, 1_999)
+        ids = a.node_ids()
+        assert a.get_nodes(ids) == b.get_nodes(ids) and a.all_edges() == b.all_edges()
+    # damaged: rescued whole, as a dump
+    os.truncate(path, path.stat().st_size - 3 * 4096 - 100)
+    plain = cli("export", "--read-only", store=path)
+    assert plain.returncode == 2 and "export --dump --read-only" in plain.stderr
+    rescued = cli("export", "--dump", "--read-only", store=path)
+    assert rescued.returncode == 0 and "rescued" in rescued.stderr
+    assert json.loads(rescued.stdout.splitlines()[0])["nodes"] > 20_000
+
+
+def test_a_bad_dump_changes_nothing_and_says_which_line(tmp_path):
+    path = filled(tmp_path / "m.sqlite3", n=20)
+    dumped = cli("export", "--dump", store=path).stdout.splitlines()
+    before = cli("export", "--dump", store=path).stdout
+    for broken, message in (
+        ([*dumped[:5], '{"node": {"id": "x"}}', *dumped[5:]], "line 6: content is required"),
+        (dumped[:-1], "the dump is incomplete"),
+        ([dumped[0], "not json", *dumped[1:]], "line 2"),
+    ):
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text("\n".join(broken) + "\n")
+        proc = cli("import", str(bad), "--replace", store=path)
+        assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+        assert cli("export", "--dump", store=path).stdout == before

@@ -213,3 +213,53 @@ def test_a_client_that_stops_reading_ends_the_server(tmp_path):
         stderr = proc.stderr.read().decode()
         proc.stderr.close()
     assert code == 0 and "Traceback" not in stderr, stderr
+
+
+def _initialized(server: Server) -> None:
+    init = {
+        "protocolVersion": types.LATEST_PROTOCOL_VERSION,
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    }
+    assert "result" in server.call(0, "initialize", init)
+    server.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+
+
+def test_a_cancelled_request_does_not_keep_the_server_after_stdin_closes(tmp_path):
+    """Adversarial run F11: after notifications/cancelled for a call, closing stdin left the
+    process for 60 s (the cancelled id was still awaited; a cancelled request gets no answer)."""
+    import time
+
+    server = Server(tmp_path / "m.sqlite3")
+    _initialized(server)
+    nodes = [{"content": f"fact {i} " + "y" * 300} for i in range(2000)]
+    server.send(json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                            "params": {"name": "store_many", "arguments": {"nodes": nodes}}}).encode())  # fmt: skip
+    server.send(b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}')
+    assert server.call(8, "ping")["result"] == {}
+    started = time.monotonic()
+    assert server.close() == 0
+    assert time.monotonic() - started < 15
+
+
+def test_a_second_request_with_an_id_under_way_is_refused_with_an_answer(tmp_path):
+    """Adversarial run F12: three calls with the same id in flight, then EOF: one answer, one
+    "Connection closed" (for a write that committed) and one none. Ids under way are unique
+    in JSON-RPC: the second and third are refused at once, each with an answer."""
+    server = Server(tmp_path / "m.sqlite3")
+    _initialized(server)
+    nodes = [{"content": f"fact {i}"} for i in range(2000)]
+    big = {
+        "jsonrpc": "2.0",
+        "id": "dup",
+        "method": "tools/call",
+        "params": {"name": "store_many", "arguments": {"nodes": nodes}},
+    }
+    server.send(json.dumps(big).encode())
+    for _ in range(2):
+        server.send(json.dumps({**big, "params": {"name": "store_node", "arguments": {"content": "x"}}}).encode())
+    replies = [server.reply() for _ in range(3)]
+    refused = [r for r in replies if "error" in r]
+    assert len(refused) == 2 and all("still under way" in r["error"]["message"] for r in refused)
+    assert [r["result"]["structuredContent"]["status"] for r in replies if "result" in r] == ["stored"]
+    assert server.close() == 0

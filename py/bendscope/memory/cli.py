@@ -15,9 +15,12 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
+from bendscope.docformat import MAX_NODES
+
+from .dump import dump_lines, is_dump
 from .errors import InvalidInput, StoreUnavailable
 from .interop import to_document
 from .limits import Limits
@@ -93,14 +96,19 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--session-idle", type=float, metavar="S", default=limits.session_idle,
                        help=f"HTTP: seconds after which a session without requests is closed "
                        f"(default {limits.session_idle:g})")  # fmt: skip
-    imp = sub.add_parser("import", parents=[common], help="store a Bendscope document's nodes and edges")
-    imp.add_argument("file", help="a Bendscope document, '-' for stdin")
+    imp = sub.add_parser("import", parents=[common], help="store a Bendscope document's or a dump's nodes and edges")
+    imp.add_argument("file", help="a Bendscope document or a dump (export --dump), '-' for stdin")
     imp.add_argument(
         "--replace", action="store_true", help="make the store exactly the document (deletes what it lacks)"
     )
     exp = sub.add_parser("export", parents=[common], help="print the store as a Bendscope document")
     exp.add_argument("node_ids", nargs="*", help="only these nodes (default: all)")
     exp.add_argument("--query", help="only what this query retrieves")
+    exp.add_argument(
+        "--dump",
+        action="store_true",
+        help="the whole store as JSON Lines, every field, any size (backup and rescue; import reads it)",
+    )
     ret = sub.add_parser("retrieve", parents=[common], help="retrieve_context for a query")
     ret.add_argument("query")
     ret.add_argument("--limit", type=int, default=10)
@@ -113,18 +121,37 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(path: str) -> bytes:
+def _import(memory: Memory, path: str, replace: bool) -> dict[str, Any]:
+    """Import a file: a dump (read line by line, any size) or a Bendscope document."""
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read(MAX_FILE + 1)
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read(MAX_FILE + 1)
+        handle = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        head = handle.peek(256)[:256] if hasattr(handle, "peek") else b""
+        if is_dump(head):
+            return memory.import_dump(iter(handle), replace=replace)
+        data = handle.read(MAX_FILE + 1)
+    except OSError as exc:
+        raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
     if len(data) > MAX_FILE:
         raise InvalidInput(f"{path} is larger than {MAX_FILE // (1024 * 1024)} MB")
-    return data
+    return memory.import_document(data, replace=replace)
+
+
+def _print_lines(lines: Iterable[str]) -> None:
+    """A dump on stdout, a line at a time (never the whole of it in memory as one text)."""
+    try:
+        out = sys.stdout.buffer
+        for line in lines:
+            out.write(line.encode("utf-8") + b"\n")
+        out.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def _print(result: Any, pretty: bool) -> None:
@@ -166,17 +193,30 @@ def main(argv: Sequence[str] | None = None) -> int:
                 anyio.run(serve_stdio, memory)
             return 0
         if args.command == "import":
-            result = memory.import_document(_read(args.file), replace=args.replace)
+            result = _import(memory, args.file, args.replace)
+        elif args.command == "export" and args.dump and (args.node_ids or args.query is not None):
+            raise InvalidInput("--dump writes the whole store: leave out node ids and --query")
         elif args.command == "export" and isinstance(store, SQLiteStore) and store.damage is not None:
             if args.node_ids or args.query is not None:
                 raise InvalidInput("the store is damaged: export all of it (no node ids, no --query) to rescue it")
             nodes, edges, lost = store.rescue()
-            result = to_document(nodes, edges)
             print(
                 f"memory: the store is damaged ({store.damage}); rescued {len(nodes):,} nodes and {len(edges):,} "
                 f"edges, {lost:,} row ids could not be read",
                 file=sys.stderr,
             )
+            if args.dump:
+                _print_lines(dump_lines(nodes, edges))
+                return 0
+            if len(nodes) > MAX_NODES:
+                raise InvalidInput(
+                    f"{len(nodes):,} nodes were rescued and a document holds at most {MAX_NODES:,}: "
+                    "export --dump --read-only writes them all (import reads it)"
+                )
+            result = to_document(nodes, edges)
+        elif args.command == "export" and args.dump:
+            _print_lines(memory.dump_lines())
+            return 0
         elif args.command == "export":
             options: dict[str, Any] = {}
             if args.node_ids:

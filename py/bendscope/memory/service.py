@@ -8,12 +8,13 @@ Results are plain JSON-ready dicts whose bytes depend only on the store and the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from bendscope.kappa import DEFAULT_EXACT_LIMIT, recommendation
 
 from .answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS, Budget
+from .dump import dump_lines, read_dump
 from .errors import Conflict, InvalidInput, NotFound
 from .interop import from_document, to_document
 from .records import (
@@ -453,32 +454,57 @@ class Memory:
             now = self.clock()
             existing = self.store.get_nodes(self.store.node_ids())
             nodes, edges = from_document(text, now=now, existing=existing)
-            created = updated = 0
-            for node in nodes:
-                old = existing.get(node.id)
-                if old is None:
-                    created += 1
-                elif not _same_node(old, node):
-                    updated += 1
-                else:
-                    continue
-                self.store.put_node(node)
-            deleted_nodes = deleted_edges = 0
-            if replace:
-                keep_edges = {e.id for e in edges}
-                for old_edge in self.store.all_edges():
-                    if old_edge.id not in keep_edges:
-                        deleted_edges += self.store.delete_edge(old_edge.id)
-                keep_nodes = {n.id for n in nodes}
-                for node_id in existing:
-                    if node_id not in keep_nodes:
-                        self.store.delete_node(node_id)
-                        deleted_nodes += 1
-            edges_created = 0
-            for edge in edges:
-                if self.store.get_edge(edge.id) is None:
-                    edges_created += 1
-                self.store.put_edge(edge)
+            return self._put_all(nodes, edges, existing, replace)
+
+    def import_dump(self, lines: Iterable[bytes], *, replace: bool = False) -> dict[str, Any]:
+        """Store every node and edge of a dump (``memory.dump``: any size, every field kept),
+        all or nothing, as ``import_document`` does. O(size)."""
+        nodes, edges = read_dump(lines, self.clock())
+        with self.store.transaction():
+            existing = self.store.get_nodes(self.store.node_ids())
+            known = {n.id for n in nodes} | (set() if replace else set(existing))
+            loose = [e.id for e in edges if e.source_id not in known or e.target_id not in known]
+            if loose:
+                raise InvalidInput(f"edge {loose[0]!r} joins a node the dump and the store lack; nothing was stored")
+            return self._put_all(nodes, edges, existing, replace)
+
+    def dump_lines(self) -> Iterator[str]:
+        """The whole memory as a dump's lines (``memory.dump``), read in one snapshot."""
+        with self.store.reading():
+            nodes = self.store.get_nodes(self.store.node_ids())
+            edges = self.store.all_edges()
+        return dump_lines([nodes[i] for i in sorted(nodes)], edges)
+
+    def _put_all(
+        self, nodes: list[MemoryNode], edges: list[MemoryEdge], existing: dict[str, MemoryNode], replace: bool
+    ) -> dict[str, Any]:
+        """Upsert ``nodes`` and ``edges`` (in the open transaction); ``replace``: delete the rest."""
+        created = updated = 0
+        for node in nodes:
+            old = existing.get(node.id)
+            if old is None:
+                created += 1
+            elif not _same_node(old, node):
+                updated += 1
+            else:
+                continue
+            self.store.put_node(node)
+        deleted_nodes = deleted_edges = 0
+        if replace:
+            keep_edges = {e.id for e in edges}
+            for old_edge in self.store.all_edges():
+                if old_edge.id not in keep_edges:
+                    deleted_edges += self.store.delete_edge(old_edge.id)
+            keep_nodes = {n.id for n in nodes}
+            for node_id in existing:
+                if node_id not in keep_nodes:
+                    self.store.delete_node(node_id)
+                    deleted_nodes += 1
+        edges_created = 0
+        for edge in edges:
+            if self.store.get_edge(edge.id) is None:
+                edges_created += 1
+            self.store.put_edge(edge)
         return {
             "status": "imported",
             "nodes": len(nodes),

@@ -266,6 +266,7 @@ async def stdio_transport(
         threading.Thread(target=read_lines, name="bendscope-stdin", daemon=True).start()
 
         async def reader() -> None:
+            nonlocal answered
             async with to_server, lines:
                 while True:
                     line, too_long = await lines.receive()
@@ -280,7 +281,17 @@ async def stdio_transport(
                         await send(seen.encode())
                     elif seen is not None:
                         if isinstance(seen, types.JSONRPCRequest):
+                            if seen.id in pending:  # JSON-RPC: ids of requests under way are unique
+                                message = f"Invalid request: a request with id {seen.id!r} is still under way"
+                                await send(Reply(seen.id, types.INVALID_REQUEST, message).encode())
+                                continue
                             pending.add(seen.id)
+                        elif isinstance(seen, types.JSONRPCNotification) and seen.method == "notifications/cancelled":
+                            cancelled = (seen.params or {}).get("requestId")
+                            if isinstance(cancelled, (int, str)) and not isinstance(cancelled, bool):
+                                pending.discard(cancelled)  # a cancelled request gets no answer: none is awaited
+                                answered.set()
+                                answered = anyio.Event()
                         await to_server.send(SessionMessage(seen))
                 # the client closed its end: the requests under way still get their answers
                 # (their writes commit either way), then the server's read stream ends
