@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import struct
+import time
 
 HEADER = 32
 FRAME_HEADER = 24
@@ -32,9 +33,23 @@ def _checksum(data: bytes, s0: int, s1: int, big: bool) -> tuple[int, int]:
     return s0, s1
 
 
-def wal_damage(path: str) -> str | None:
+def wal_damage(path: str, looks: int = 3, pause_s: float = 0.05) -> str | None:
     """What is wrong with the write-ahead log at ``path``, or None when it is whole, empty,
-    missing, or ends in the torn frames of a transaction that never committed."""
+    missing, or ends in the torn frames of a transaction that never committed. Another
+    process may be appending to the log while it is read (a frame half written when read,
+    whole by the time the next is): damage counts only when ``looks`` reads ``pause_s``
+    apart all find it, at the same frame."""
+    first = _damage_once(path)
+    for _ in range(looks - 1):
+        if first is None:
+            return None
+        time.sleep(pause_s)
+        if _damage_once(path) != first:
+            return None
+    return first
+
+
+def _damage_once(path: str) -> str | None:
     try:
         size = os.path.getsize(path)
     except OSError:
@@ -69,8 +84,8 @@ def wal_damage(path: str) -> str | None:
                 first_bad = frames if first_bad is None else first_bad
             elif first_bad is not None and commit:
                 return (
-                    f"the write-ahead log is damaged at frame {first_bad:,} of {frames:,} or more: SQLite would drop "
-                    "the committed writes after it"
+                    f"the write-ahead log is damaged at frame {first_bad:,}: "
+                    "SQLite would drop the committed writes after it"
                 )
             chain = (f0, f1)
     return None
