@@ -202,7 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             nodes, edges, lost = store.rescue()
             print(
                 f"memory: the store is damaged ({store.damage}); rescued {len(nodes):,} nodes and {len(edges):,} "
-                f"edges, {lost:,} row ids could not be read",
+                f"edges; at most {lost:,} row ids could not be read (an upper bound: the rescue reads on past the "
+                "last row it finds)",
                 file=sys.stderr,
             )
             if args.dump:

@@ -61,10 +61,10 @@ def text_of(name: str, result: dict[str, Any]) -> str:
     text = encode(result)
     if len(text) <= TEXT_LIMIT:
         return text
-    return (
-        f"{name}: the answer is {len(text):,} characters of JSON, sent once, as structured content; ask with "
-        "a smaller limit or max_total_chars to have it repeated here as text"
-    )
+    takes = BY_NAME[name].input_schema.get("properties", {}) if name in BY_NAME else {}
+    smaller = [arg for arg in ("node_ids", "limit", "max_total_chars") if arg in takes]
+    hint = f"; ask with a smaller {' or '.join(smaller)} to have it repeated here as text" if smaller else ""
+    return f"{name}: the answer is {len(text):,} characters of JSON, sent once, as structured content{hint}"
 
 
 def _error(message: str) -> types.CallToolResult:
