@@ -62,8 +62,9 @@ def text_of(name: str, result: dict[str, Any]) -> str:
     if len(text) <= TEXT_LIMIT:
         return text
     takes = BY_NAME[name].input_schema.get("properties", {}) if name in BY_NAME else {}
-    smaller = [arg for arg in ("node_ids", "limit", "max_total_chars") if arg in takes]
-    hint = f"; ask with a smaller {' or '.join(smaller)} to have it repeated here as text" if smaller else ""
+    ways = [way for arg, way in (("node_ids", "fewer node_ids"), ("limit", "a smaller limit"),
+            ("max_total_chars", "a smaller max_total_chars")) if arg in takes]  # fmt: skip
+    hint = f"; ask with {' or '.join(ways)} to have it repeated here as text" if ways else ""
     return f"{name}: the answer is {len(text):,} characters of JSON, sent once, as structured content{hint}"
 
 
