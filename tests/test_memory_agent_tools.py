@@ -179,10 +179,8 @@ def test_large_answers_are_not_sent_twice():
     text = text_of("t", large)
     assert len(text) < 300 and "structured content" in text
     # the hint names only arguments the tool takes (it named limit and max_total_chars for analyze_topology)
-    assert "smaller node_ids" in text_of("analyze_topology", large) and "limit" not in text_of(
-        "analyze_topology", large
-    )
-    assert "smaller limit or max_total_chars" in text_of("query_graph", large)
+    assert "ask with fewer node_ids to" in text_of("analyze_topology", large)
+    assert "fewer node_ids or a smaller limit or a smaller max_total_chars" in text_of("query_graph", large)
 
 
 def test_loops_are_named_by_their_content(store):
