@@ -361,3 +361,24 @@ def test_a_bad_dump_changes_nothing_and_says_which_line(tmp_path):
         proc = cli("import", str(bad), "--replace", store=path)
         assert proc.returncode == 2 and message in proc.stderr, proc.stderr
         assert cli("export", "--dump", store=path).stdout == before
+
+
+def test_a_file_that_cannot_be_written_is_refused_at_open_not_at_each_write(tmp_path, monkeypatch):
+    """Adversarial run F15: an immutable file (chattr +i) was served without --read-only;
+    then every write failed with "attempt to write a readonly database" (root's os.access
+    says yes to an immutable file)."""
+    import errno
+
+    path = filled(tmp_path / "m.sqlite3", n=5)
+    real_open = os.open
+
+    def immutable(target, flags, *args, **kwargs):
+        if os.fspath(target) == str(path) and flags & (os.O_RDWR | os.O_WRONLY):
+            raise PermissionError(errno.EPERM, "Operation not permitted", str(target))
+        return real_open(target, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", immutable)
+    with pytest.raises(StoreUnavailable, match=r"cannot be written.*--read-only"):
+        SQLiteStore(path)
+    with SQLiteStore(path, read_only=True) as store:
+        assert store.counts()[0] == 5

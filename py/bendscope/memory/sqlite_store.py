@@ -13,6 +13,7 @@ a power loss, not only a crash of the process (bench/bench_durability.py measure
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
@@ -152,6 +153,11 @@ class SQLiteStore(Store):
                 foreign = foreign_of(self.path)  # (refused before WAL mode or anything else is written)
                 if foreign is not None:
                     raise StoreUnavailable(foreign)
+                if os.path.isfile(self.path) and not _writable(self.path):
+                    raise StoreUnavailable(
+                        "the file cannot be written (read-only, immutable, or on read-only media): serve it with "
+                        "--read-only, or copy it to a folder you can write to"
+                    )
             self._conn = self._connect()
             self._conn.execute("PRAGMA foreign_keys = ON")
             self._conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
@@ -601,6 +607,16 @@ def _statements(script: str) -> list[str]:
     if current.strip():
         out.append(current.strip())
     return out
+
+
+def _writable(path: str) -> bool:
+    """Whether the file can be opened for writing (``os.access`` says yes to root for an
+    immutable file, which every write then fails on)."""
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except OSError as exc:
+        return exc.errno not in (errno.EPERM, errno.EACCES, errno.EROFS)
+    return True
 
 
 def _why(path: str, detail: str) -> str:
