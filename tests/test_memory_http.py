@@ -351,3 +351,26 @@ def test_a_connection_whose_client_stops_reading_is_closed_at_the_write_deadline
     slow_cut, quick_cut, unsent = asyncio.run(run())
     assert slow_cut and not quick_cut
     assert unsent == 10_000_000  # (what the 503 gate counts)
+
+
+def test_a_request_whose_id_mcp_does_not_allow_gets_a_json_rpc_error(tmp_path):
+    """Adversarial run F16: {"id": null, …} or {"id": 1.5, …} got 202 with no body (taken
+    for a notification); stdio answers -32600, and HTTP now does too."""
+    server = HttpServer(tmp_path / "m.sqlite3")
+    try:
+        headers = _session(server)
+        for bad in (None, 1.5, True, {"a": 1}):
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+            conn.request("POST", "/mcp", json.dumps({"jsonrpc": "2.0", "id": bad, "method": "ping"}), headers)
+            response = conn.getresponse()
+            answer = json.loads(response.read())
+            conn.close()
+            assert response.status == 400 and answer["error"]["code"] == -32600, (bad, answer)
+            assert "string or an integer" in answer["error"]["message"]
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        conn.request("POST", "/mcp", json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"}), headers)
+        response = conn.getresponse()
+        assert response.status == 200 and b'"id":5' in response.read().replace(b" ", b"")
+        conn.close()
+    finally:
+        server.stop()

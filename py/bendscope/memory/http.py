@@ -30,6 +30,7 @@ uvicorn serves the SDK's streamable HTTP app; on top of its defaults this transp
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
 import sys
@@ -42,6 +43,8 @@ import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from bendscope.jsonsafe import Refused, loads
+
 from .errors import InvalidInput
 from .limits import Limits
 from .server import build_server
@@ -51,6 +54,8 @@ from .service import Memory
 MAX_HEAD = 64 * 1024
 #: bytes of answers waiting unread in all connections together past which new requests get 503
 MAX_UNSENT = 256 * 1024 * 1024
+#: request bodies up to this size have their ids checked (the SDK refuses larger ones: 4 MiB)
+MAX_CHECKED = 4 * 1024 * 1024
 
 
 def guarded_protocol(limits: Limits) -> type[H11Protocol]:
@@ -139,6 +144,15 @@ def gate(app: Asgi, unsent: Callable[[], int]) -> Asgi:
     stream: 405) and any request while too many answers wait unread (503)."""
 
     async def gated(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            body, receive = await _buffered(receive)
+            bad = None if body is None else bad_request_id(body)
+            if bad is not None:
+                reply = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": bad}}).encode()
+                headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
+                await send({"type": "http.response.start", "status": 400, "headers": headers})
+                await send({"type": "http.response.body", "body": reply})
+                return
         if scope["type"] == "http":
             refusal = None
             if scope["method"] == "GET":
@@ -159,6 +173,52 @@ def gate(app: Asgi, unsent: Callable[[], int]) -> Asgi:
         await app(scope, receive, send)
 
     return gated
+
+
+async def _buffered(receive: Any) -> tuple[bytes | None, Any]:
+    """A request's body read whole (None past MAX_CHECKED bytes: the SDK refuses it), and a
+    ``receive`` that gives the app the same messages again. O(body)."""
+    messages: list[dict[str, Any]] = []
+    size = 0
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            break
+        size += len(message.get("body", b""))
+        if size > MAX_CHECKED or not message.get("more_body", False):
+            break
+    replay = iter(messages)
+
+    async def again() -> Any:
+        return next(replay, None) or await receive()
+
+    whole = size <= MAX_CHECKED and messages[-1]["type"] == "http.request" and not messages[-1].get("more_body")
+    return (b"".join(m.get("body", b"") for m in messages) if whole else None), again
+
+
+def bad_request_id(body: bytes) -> str | None:
+    """Why a POSTed JSON-RPC request's id is not one MCP allows (a string or an integer), or
+    None. The SDK took ``{"id": null, "method": …}`` for a notification and answered 202
+    with no reply; stdio answers -32600, and so does this now.
+
+    >>> bad_request_id(b'{"jsonrpc":"2.0","id":null,"method":"ping"}')
+    'Invalid request: the id must be a string or an integer, got null'
+    >>> bad_request_id(b'{"jsonrpc":"2.0","id":7,"method":"ping"}') is None
+    True
+    """
+    try:
+        value = loads(body.decode("utf-8"), max_depth=128, max_digits=100)
+    except (UnicodeDecodeError, Refused):
+        return None  # (the SDK answers what it cannot parse)
+    for message in value if isinstance(value, list) else [value]:
+        if isinstance(message, dict) and "method" in message and "id" in message:
+            found = message["id"]
+            if isinstance(found, bool) or not isinstance(found, (int, str)):
+                kind = "null" if found is None else "a boolean" if isinstance(found, bool) else type(found).__name__
+                kind = {"float": "a number with a fraction", "dict": "an object", "list": "a list"}.get(kind, kind)
+                return f"Invalid request: the id must be a string or an integer, got {kind}"
+    return None
 
 
 class OncePer(logging.Filter):
