@@ -124,3 +124,73 @@ def test_an_edge_kind_changes_only_on_a_tap_of_that_kind(phone):
     finger.tap(*centre(phone.page.locator("#menu-1 [role='menuitemradio']", has_text="temporal")))
     expect(phone.page.locator("#menu-0")).to_have_count(0)
     assert phone.api(kind) == "temporal"
+
+
+CONTROLS = """() => {
+  const sel = '#toolbar button, #breadcrumbs button, #hud .pill, #legend-toggle, #legend, #inspector, #find-bar';
+  const bar = document.getElementById('toolbar').getBoundingClientRect();
+  const out = [];
+  for (const e of document.querySelectorAll(sel)) {
+    const st = getComputedStyle(e);
+    if (e.closest('[hidden]') || st.visibility === 'hidden' || st.display === 'none') continue;
+    let r = e.getBoundingClientRect();
+    if (e.closest('#toolbar')) {  // a toolbar scrolled sideways shows what lies within it
+      const left = Math.max(r.left, bar.left), right = Math.min(r.right, bar.right);
+      if (right <= left) continue;
+      r = {left: left, right: right, top: r.top, bottom: r.bottom};
+    }
+    if (r.right - r.left === 0 || r.bottom - r.top === 0) continue;
+    out.push({id: e.id || e.textContent.trim().slice(0, 16), l: r.left, r: r.right, t: r.top, b: r.bottom});
+  }
+  return out;
+}"""
+
+
+def _clashes(app: AppPage) -> tuple[list, list]:
+    """Pairs of visible controls that overlap, and controls not wholly inside the window."""
+    boxes = app.api(CONTROLS)
+    width, height = app.page.viewport_size["width"], app.page.viewport_size["height"]
+    pairs = [
+        (a["id"], b["id"])
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if a["l"] < b["r"] - 0.5 and b["l"] < a["r"] - 0.5 and a["t"] < b["b"] - 0.5 and b["t"] < a["b"] - 0.5
+    ]
+    outside = [
+        b["id"] for b in boxes if b["l"] < -0.5 or b["t"] < -0.5 or b["r"] > width + 0.5 or b["b"] > height + 0.5
+    ]
+    return pairs, outside
+
+
+@pytest.mark.parametrize("size", [(390, 844), (768, 1024)])
+def test_no_control_covers_another_on_small_screens(app_factory, size):
+    """Issue 19, item 4: on a phone the breadcrumb covered Import…, the legend the HUD, the
+    inspector the export buttons, and the find bar Export, Dark and ?."""
+    width, height = size
+    app = app_factory("seed=1&still=1", context_args={**PHONE, "viewport": {"width": width, "height": height}})
+    page = app.page
+    assert _clashes(app) == ([], []), "at rest"
+    app.click_node("revenue")
+    expect(page.locator("#inspector")).to_be_visible()
+    assert _clashes(app) == ([], []), "with the inspector"
+    page.keyboard.press("Control+f")
+    expect(page.locator("#find-bar")).to_be_visible()
+    assert _clashes(app) == ([], []), "with the find bar"
+    page.keyboard.press("Escape")
+    page.locator("#legend-toggle").click()
+    expect(page.locator("#legend")).to_be_visible() if width <= 600 else expect(page.locator("#legend")).to_be_hidden()
+    assert _clashes(app) == ([], []), "with the legend toggled"
+
+
+def test_a_phone_opens_the_graph_readable_and_the_legend_collapsed(phone):
+    """Issue 19, item 4: the opening zoom (0.34) drew every card's text as bars, and the
+    legend could not be collapsed (it hid a new stargate)."""
+    assert phone.stats()["zoom"] >= 0.6
+    legend, toggle = phone.page.locator("#legend"), phone.page.locator("#legend-toggle")
+    expect(legend).to_be_hidden()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    toggle.click()
+    expect(legend).to_be_visible()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    phone.page.keyboard.press("f")  # Fit still shows the whole graph
+    assert phone.stats()["zoom"] < 0.6

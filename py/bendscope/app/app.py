@@ -142,7 +142,7 @@ class App:
         if self.still:
             self.editor.settle()
         if doc is None:
-            self.editor.fit_view()
+            self.editor.opening_view()
         self._wire()
         self.paint(js.performance.now())
         by_id("loading").hidden = True
@@ -523,6 +523,7 @@ class App:
         on(by_id("btn-export"), "click", lambda e: download("bendscope.json", self.editor.export()))
         on(by_id("btn-topology"), "click", lambda e: download("topology.json", self._topology_json()))
         on(by_id("hud-selection"), "click", lambda e: self._whole_plane())
+        on(by_id("legend-toggle"), "click", lambda e: self.legend.toggle())
         on(by_id("btn-png"), "click", self._export_png)
 
     def _xy(self, event: Any) -> tuple[float, float]:
@@ -678,7 +679,7 @@ class App:
                 error = self.editor.load(_serialize(doc), label=label)
                 if error:
                     self.toast.show(error, error=True)
-                self.editor.fit_view()
+                self.editor.opening_view()
                 self.request_frame()
 
         self.dialog.confirm(question + " (Undo brings the current graph back.)", go, ok_label="Replace")
@@ -697,7 +698,7 @@ class App:
         if error:
             self.toast.show(f"Import refused: {error}", error=True, ms=8000)
         else:
-            self.editor.fit_view()
+            self.editor.opening_view()
             self.toast.show(f"Imported {file.name}.")
         self.request_frame()
 

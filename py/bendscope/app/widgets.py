@@ -223,8 +223,19 @@ class Legend:
 
     def __init__(self) -> None:
         self.box = by_id("legend")
+        self.button = by_id("legend-toggle")
         self._kinds: tuple[str, ...] | None = None
         self._seen: tuple[int, str, int] | None = None  # (document, plane, version) last looked at
+        small = float(js.window.innerWidth) <= 600 or float(js.window.innerHeight) <= 500
+        self.show(not small)  # collapsed at first on a phone, where it would cover the graph
+
+    def show(self, shown: bool) -> None:
+        self.box.hidden = not shown
+        self.button.setAttribute("aria-expanded", "true" if shown else "false")
+        self.button.textContent = "Legend ▾" if shown else "Legend ▸"
+
+    def toggle(self) -> None:
+        self.show(bool(self.box.hidden))
 
     def invalidate(self) -> None:
         """Rebuild at the next update (the theme changed its colours)."""

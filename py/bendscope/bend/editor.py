@@ -45,6 +45,9 @@ ZOOM_STEP = 1.2
 
 #: characters of a node's name in Export topology (its text on one line)
 NAME_LIMIT = 80
+#: below this viewport width a graph opens at READABLE_ZOOM, not fitted (card text stays text)
+NARROW_PX = 700.0
+READABLE_ZOOM = 0.6
 
 
 class Editor:
@@ -410,6 +413,19 @@ class Editor:
             cam.x = clamp_coord((left + right) / 2)
             cam.y = clamp_coord((upper + lower) / 2 - ((top_px + h - bottom_px) / 2 - h / 2) / cam.zoom)
         self.needs_paint = True
+
+    def opening_view(self) -> None:
+        """The view a graph opens with: all of it (``fit_view``) — except on a small screen
+        (narrower than NARROW_PX), where all of a large graph is too small to read: there
+        it opens at READABLE_ZOOM (card text drawn as text) around the graph's middle, and
+        Fit (F) still shows everything."""
+        self.fit_view()
+        cam = self.plane.camera
+        if self.viewport[0] < NARROW_PX and cam.zoom < READABLE_ZOOM and self.plane.nodes:
+            h = self.viewport[1]
+            centre_y = cam.y + ((96.0 + h - 56.0) / 2 - h / 2) / cam.zoom  # (fit_view's middle of the plane)
+            cam.zoom = READABLE_ZOOM
+            cam.y = clamp_coord(centre_y - ((96.0 + h - 56.0) / 2 - h / 2) / cam.zoom)
 
     # ------------------------------------------------------------------ queries
     def stats(self) -> dict[str, float | int]:
