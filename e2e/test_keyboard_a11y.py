@@ -44,6 +44,13 @@ def test_axe_finds_no_serious_violation_on_the_main_views(app_factory, theme):
     if theme == "dark":
         page.locator("#btn-theme").click()
     assert serious(app) == [], "the editor"
+    app.click_node("company")
+    page.keyboard.down("Shift")
+    app.click_node("founded-2020")
+    page.keyboard.up("Shift")
+    expect(page.locator("#hud-selection")).to_be_visible()
+    assert serious(app) == [], "the selection's pill"  # (a review found its text the colour of its fill)
+    page.keyboard.press("Escape")
     app.right_click("revenue")
     page.locator("#menu-0 [data-item='connect']").click()
     expect(page.locator("#menu-1")).to_be_visible()

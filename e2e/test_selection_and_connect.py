@@ -44,7 +44,7 @@ def test_shift_click_band_select_all_and_the_kappa_of_the_selection(app_factory)
     app.click_node("b")
     page.keyboard.up("Shift")
     assert interaction(app)["selection"] == ["a", "b"]
-    expect(page.locator("#hud-selection")).to_have_text("selection: 2 nodes")
+    expect(page.locator("#hud-selection")).to_contain_text("showing the selection: 2 nodes")
     expect(page.locator("#hud-kappa")).to_have_text("κ: 0")  # a→b alone is no loop
     expect(page.locator("#hud-mode")).to_have_text("mode: RETRIEVAL")
     page.keyboard.down("Shift")

@@ -222,7 +222,7 @@ def test_store_many_refuses_a_misspelt_field_as_store_node_does(store):
         call(memory, "store_many", {"nodes": [{"content": "x", "created_at": "1999-01-01T00:00:00.000Z"}]})
     with pytest.raises(InvalidInput, match="edges\\[0\\]: no field 'wieght'"):
         call(memory, "store_many", {"edges": [{"source_id": "a", "target_id": "b", "wieght": 2}]})
-    from bendscope.memory.service import EDGE_FIELDS, NODE_FIELDS
+    from bendscope.memory.records import EDGE_FIELDS, NODE_FIELDS
 
     assert set(NODE_FIELDS) == set(BY_NAME["store_node"].input_schema["properties"])
     assert set(EDGE_FIELDS) == set(BY_NAME["store_edge"].input_schema["properties"])

@@ -374,3 +374,41 @@ def test_a_request_whose_id_mcp_does_not_allow_gets_a_json_rpc_error(tmp_path):
         conn.close()
     finally:
         server.stop()
+
+
+def test_the_gate_refuses_while_answers_wait_unread_but_lets_a_session_end():
+    """(Review finding: the 503 was not exercised, and it refused DELETE too, the request
+    that ends a session and frees what it holds.)"""
+    import asyncio
+
+    from bendscope.memory.http import MAX_UNSENT, gate
+
+    seen: list[str] = []
+
+    async def app(scope, receive, send):
+        seen.append(scope["method"])
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    async def call(method: str, unsent: int) -> int:
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "http.request", "body": b'{"jsonrpc":"2.0","id":1,"method":"ping"}', "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await gate(app, lambda: unsent)({"type": "http", "method": method}, receive, send)
+        return sent[0]["status"]
+
+    async def run() -> list[int]:
+        return [
+            await call("POST", MAX_UNSENT + 1),
+            await call("DELETE", MAX_UNSENT + 1),
+            await call("POST", 0),
+            await call("GET", 0),
+        ]
+
+    assert asyncio.run(run()) == [503, 200, 200, 405]
+    assert seen == ["DELETE", "POST"]

@@ -218,10 +218,23 @@ def test_a_failed_rescue_leaves_no_copy_behind(tmp_path, monkeypatch):
 
 
 # ---------------------------------------------------------------- the adversarial run's damaged and foreign files
+KILLED_MANY = """
+import os, sys
+from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory import Memory
+store = SQLiteStore(sys.argv[1])
+store._conn.execute("PRAGMA wal_autocheckpoint = 0")
+memory = Memory(store)
+for i in range(120):  # 120 acknowledged writes, each its own transaction (the report's F3)
+    memory.store_node({"id": f"w{i:03d}", "content": f"acknowledged write {i} " + "z" * 300})
+os._exit(0)  # as kill -9: every write is in the write-ahead log only
+"""
+
+
 def _killed_with_a_log(path: Path) -> bytes:
-    """A store whose last writes are in its write-ahead log only (the server was killed)."""
+    """A store whose last 120 writes (120 transactions) are in its write-ahead log only."""
     done = subprocess.run(
-        [sys.executable, "-c", KILLED, str(path)], env=dict(os.environ, PYTHONPATH=str(ROOT / "py")), timeout=60
+        [sys.executable, "-c", KILLED_MANY, str(path)], env=dict(os.environ, PYTHONPATH=str(ROOT / "py")), timeout=60
     )
     assert done.returncode == 0
     return Path(f"{path}-wal").read_bytes()
@@ -382,3 +395,48 @@ def test_a_file_that_cannot_be_written_is_refused_at_open_not_at_each_write(tmp_
         SQLiteStore(path)
     with SQLiteStore(path, read_only=True) as store:
         assert store.counts()[0] == 5
+
+
+def test_a_dump_with_a_repeated_id_or_an_endless_line_is_refused(tmp_path):
+    """(Review findings: two nodes with one id imported as two creations, the last winning;
+    a line of any length was read whole before its length was checked.)"""
+    path = filled(tmp_path / "m.sqlite3", n=3)
+    lines = cli("export", "--dump", store=path).stdout.splitlines()
+    header = json.loads(lines[0])
+    twice = [json.dumps({**header, "nodes": header["nodes"] + 1}), lines[1], lines[1], *lines[2:]]
+    bad = tmp_path / "twice.jsonl"
+    bad.write_text("\n".join(twice) + "\n")
+    proc = cli("import", str(bad), store=tmp_path / "new.sqlite3")
+    assert proc.returncode == 2 and "line 3: a second node with id 'n00000'" in proc.stderr, proc.stderr
+    endless = tmp_path / "endless.jsonl"
+    with endless.open("wb") as handle:
+        handle.write(lines[0].encode() + b"\n" + b'{"node": {"content": "' + b"x" * (3 * 1024 * 1024))
+    proc = cli("import", str(endless), store=tmp_path / "new2.sqlite3")
+    assert proc.returncode == 2 and "line 2 is longer than" in proc.stderr, proc.stderr
+
+
+def test_a_torn_last_transaction_is_not_taken_for_damage(tmp_path):
+    """(Review finding: a transaction's frames reach the disk in any order until its commit
+    is synced, so a power loss can leave the last one's commit frame on disk and an earlier
+    frame of it torn; SQLite rightly drops that transaction, which was never acknowledged.)"""
+    from bendscope.memory.sqlite_wal import wal_damage
+
+    path = tmp_path / "m.sqlite3"
+    log = bytearray(_killed_with_a_log(path))
+    page = int.from_bytes(log[8:12], "big")
+    frames = (len(log) - 32) // (24 + page)
+    commits = [
+        k for k in range(frames) if int.from_bytes(log[32 + k * (24 + page) + 4 : 32 + k * (24 + page) + 8], "big")
+    ]
+    last_start = commits[-2] + 1  # the first frame of the last transaction
+    assert commits[-1] > last_start  # (it has frames before its commit frame)
+    log[32 + last_start * (24 + page) + 24 + 100] ^= 0x55
+    wal = Path(f"{path}-wal")
+    wal.write_bytes(log)
+    assert wal_damage(str(wal)) is None
+    # the same flip one transaction earlier: a later transaction followed its commit
+    log[32 + last_start * (24 + page) + 24 + 100] ^= 0x55
+    earlier = commits[-3] + 1 if len(commits) > 2 else 0
+    log[32 + earlier * (24 + page) + 24 + 100] ^= 0x55
+    wal.write_bytes(log)
+    assert wal_damage(str(wal)) is not None

@@ -235,7 +235,9 @@ def test_a_cancelled_request_does_not_keep_the_server_after_stdin_closes(tmp_pat
     nodes = [{"content": f"fact {i} " + "y" * 300} for i in range(2000)]
     server.send(json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
                             "params": {"name": "store_many", "arguments": {"nodes": nodes}}}).encode())  # fmt: skip
-    server.send(b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}')
+    server.send(
+        b'{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"7"}}'
+    )  # (the SDK: "7" is 7)
     assert server.call(8, "ping")["result"] == {}
     started = time.monotonic()
     assert server.close() == 0

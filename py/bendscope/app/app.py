@@ -77,7 +77,7 @@ class App:
         self.painter = Painter(self.canvas)
         self.hud = Hud()
         self.inspector = Inspector()
-        self.outline = OutlineView(self.request_frame)
+        self.outline = OutlineView()
         self.crumbs = Breadcrumbs(self.go_to_plane)
         self.legend = Legend()
         self.toast = Toast()
@@ -289,7 +289,7 @@ class App:
         progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
         self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
         self.inspector.update(editor, topology)
-        self.outline.update(editor, topology)
+        self.outline.update(editor, self.shown_topology or topology)  # (the plane's, not the selection's)
         self.crumbs.update(editor)
         self.legend.update(editor)
         empty = not plane.nodes

@@ -159,6 +159,7 @@ class Menu:
     def _truncate(self, depth: int) -> None:
         while len(self.levels) > depth + 1:
             element, _, _ = self.levels.pop()
+            self._serials.pop()  # (kept beside the levels: a replaced level's number goes with it)
             element.remove()
             self.queries.pop(len(self.levels), None)
         for node in self.levels[depth][2]:
@@ -235,7 +236,8 @@ class Menu:
 
     def _click(self, event: Any, depth: int, index: int) -> None:
         event.stopPropagation()
-        if self._pressed != (depth, index, self._serials[depth]):
+        synthetic = int(event.detail or 0) == 0  # (a click no pointer made: assistive technology, .click())
+        if not synthetic and self._pressed != (depth, index, self._serials[depth]):
             return  # the press began elsewhere, or before this menu opened: not a tap on this item
         self._choose(depth, index)
 
@@ -273,6 +275,7 @@ class Menu:
         x, y = float(str(box.style.left).rstrip("px") or 0), float(str(box.style.top).rstrip("px") or 0)
         while len(self.levels) > level:
             element, _, _ = self.levels.pop()
+            self._serials.pop()  # (kept beside the levels: a replaced level's number goes with it)
             element.remove()
         self._open_level([head, *items], x, y, parent.label)
         first = next((i for i, item in enumerate(items, start=1) if item.enabled), 0)

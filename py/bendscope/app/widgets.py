@@ -68,16 +68,17 @@ class Hud:
 
 class OutlineView:
     """The graph outline a screen reader reads (``bend.outline``), rebuilt when the plane
-    or its exact topology changed, at most once a second (every 5 s on large planes)."""
+    or its exact topology changed, at most once a second (every 5 s on large planes): an
+    edit within that time is taken in by a timer of its own, which draws no frame."""
 
-    def __init__(self, wake: Callable[[], None]) -> None:
+    def __init__(self) -> None:
         self.summary = by_id("outline-summary")
         self.loops = by_id("outline-loops")
         self.cards = by_id("outline-cards")
-        self.wake = wake  # asks for a frame (the outline is rebuilt in one)
         self._key: tuple | None = None
         self._at = -1e9
         self._timer: Any = None
+        self._latest: tuple[Editor, Topology] | None = None
 
     def update(self, editor: Editor, topo: Topology) -> None:
         if topo.pending:
@@ -85,6 +86,7 @@ class OutlineView:
         key = (editor.plane.id, editor.version, topo.max_kappa, topo.scc_count, id(topo))
         if key == self._key:
             return
+        self._latest = (editor, topo)
         now = float(js.performance.now())
         wait = (5000.0 if len(editor.plane.nodes) > 2000 else 1000.0) - (now - self._at)
         if wait > 0:  # rebuilt a moment ago: once more when the wait is over
@@ -103,7 +105,11 @@ class OutlineView:
 
     def _woken(self, *_: Any) -> None:
         self._timer = None
-        self.wake()
+        if self._latest is not None:
+            try:
+                self.update(*self._latest)
+            except Exception as exc:  # a timer callback: report, never break the page
+                js.console.error(f"outline: {exc}")
 
 
 class Inspector:

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 
 from bendscope.docformat import MAX_NODES
 
-from .dump import dump_lines, is_dump
+from .dump import dump_lines, is_dump, lines_of
 from .errors import InvalidInput, StoreUnavailable
 from .interop import to_document
 from .limits import Limits
@@ -130,7 +130,7 @@ def _import(memory: Memory, path: str, replace: bool) -> dict[str, Any]:
     try:
         head = handle.peek(256)[:256] if hasattr(handle, "peek") else b""
         if is_dump(head):
-            return memory.import_dump(iter(handle), replace=replace)
+            return memory.import_dump(lines_of(handle), replace=replace)
         data = handle.read(MAX_FILE + 1)
     except OSError as exc:
         raise InvalidInput(f"cannot read {path}: {exc.strerror or exc}") from None

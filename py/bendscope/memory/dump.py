@@ -24,13 +24,14 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
 from bendscope.jsonsafe import Refused, loads
 
 from .errors import InvalidInput
-from .records import MemoryEdge, MemoryNode, check_count, check_timestamp, new_edge, new_node
+from .records import EDGE_FIELDS, NODE_FIELDS, MemoryEdge, MemoryNode, check_count, check_timestamp, new_edge, new_node
 
 FORMAT = "bendscope-memory-dump"
 VERSION = 1
@@ -53,14 +54,26 @@ def dump_lines(nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge]) -> Iter
 
 
 def is_dump(head: bytes) -> bool:
-    """Whether a file starting with ``head`` is a dump (not a Bendscope document)."""
-    return head.lstrip()[:40].replace(b" ", b"").startswith(b'{"format":"' + FORMAT.encode())
+    r"""Whether a file starting with ``head`` is a dump (not a Bendscope document): its first
+    object opens with ``"format": "bendscope-memory-dump"`` (spaces, newlines, a BOM allowed).
+
+    >>> is_dump(b'\xef\xbb\xbf{\n  "format" : "bendscope-memory-dump"'), is_dump(b'{"format": "bendscope"}')
+    (True, False)
+    """
+    return re.match(rb'(\xef\xbb\xbf)?\s*\{\s*"format"\s*:\s*"' + FORMAT.encode() + rb'"', head) is not None
+
+
+def lines_of(stream: IO[bytes]) -> Iterator[bytes]:
+    """A binary stream's lines, none read past MAX_LINE + 1 bytes (a longer one is refused by
+    ``read_dump`` without being held whole). O(size)."""
+    while line := stream.readline(MAX_LINE + 1):
+        yield line
 
 
 def _node(fields: Any, where: str, now: str) -> MemoryNode:
     if not isinstance(fields, dict):
         raise InvalidInput(f"{where}: a node must be an object")
-    known = {"id", "content", "node_type", "confidence", "metadata", "source", "created_at", "updated_at"}
+    known = {*NODE_FIELDS, "created_at", "updated_at"}
     try:
         node = new_node({k: v for k, v in fields.items() if k in known}, now=now)
     except InvalidInput as exc:
@@ -83,7 +96,7 @@ def _node(fields: Any, where: str, now: str) -> MemoryNode:
 def _edge(fields: Any, where: str, now: str) -> MemoryEdge:
     if not isinstance(fields, dict):
         raise InvalidInput(f"{where}: an edge must be an object")
-    known = {"id", "source_id", "target_id", "edge_type", "weight", "metadata", "created_at"}
+    known = {*EDGE_FIELDS, "created_at"}
     try:
         edge = new_edge({k: v for k, v in fields.items() if k in known}, now=now)
     except InvalidInput as exc:
@@ -106,6 +119,8 @@ def read_dump(
     nodes: list[MemoryNode] = []
     edges: list[MemoryEdge] = []
     header: dict[str, Any] | None = None
+    node_ids: set[str] = set()
+    edge_ids: set[str] = set()
     for number, raw in enumerate(lines, start=1):
         where = f"line {number}"
         if len(raw) > MAX_LINE:
@@ -126,8 +141,14 @@ def read_dump(
             header = value
         elif isinstance(value, dict) and set(value) == {"node"}:
             nodes.append(_node(value["node"], where, now))
+            if nodes[-1].id in node_ids:
+                raise InvalidInput(f"{where}: a second node with id {nodes[-1].id!r}")
+            node_ids.add(nodes[-1].id)
         elif isinstance(value, dict) and set(value) == {"edge"}:
             edges.append(_edge(value["edge"], where, now))
+            if edges[-1].id in edge_ids:
+                raise InvalidInput(f"{where}: a second edge with id {edges[-1].id!r}")
+            edge_ids.add(edges[-1].id)
         else:
             raise InvalidInput(f'{where}: expected {{"node": …}} or {{"edge": …}}')
     if header is None:

@@ -143,32 +143,31 @@ def gate(app: Asgi, unsent: Callable[[], int]) -> Asgi:
     """``app`` behind the two refusals this transport adds: ``GET`` (no standalone event
     stream: 405) and any request while too many answers wait unread (503)."""
 
+    async def reply(send: Any, status: int, body: bytes, kind: bytes, *extra: tuple[bytes, bytes]) -> None:
+        headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), *extra]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
     async def gated(scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and scope["method"] == "POST":
-            body, receive = await _buffered(receive)
-            bad = None if body is None else bad_request_id(body)
+        if scope["type"] != "http":
+            await app(scope, receive, send)
+            return
+        method = scope["method"]
+        text = b"text/plain; charset=utf-8"
+        if method == "GET":
+            body = b"this server sends nothing unasked: no event stream (POST requests, DELETE sessions)"
+            await reply(send, 405, body, text, (b"allow", b"POST, DELETE"))
+            return
+        if method != "DELETE" and unsent() > MAX_UNSENT:  # (ending a session frees what it holds: let it in)
+            body = b"too many answers are waiting for their clients to read them: try again shortly"
+            await reply(send, 503, body, text)
+            return
+        if method == "POST":
+            data, receive = await _buffered(receive)
+            bad = None if data is None else bad_request_id(data)
             if bad is not None:
-                reply = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": bad}}).encode()
-                headers = [(b"content-type", b"application/json"), (b"content-length", str(len(reply)).encode())]
-                await send({"type": "http.response.start", "status": 400, "headers": headers})
-                await send({"type": "http.response.body", "body": reply})
-                return
-        if scope["type"] == "http":
-            refusal = None
-            if scope["method"] == "GET":
-                refusal = (405, b"this server sends nothing unasked: no event stream (POST requests, DELETE sessions)")
-            elif unsent() > MAX_UNSENT:
-                refusal = (503, b"too many answers are waiting for their clients to read them: try again shortly")
-            if refusal is not None:
-                status, text = refusal
-                headers = [
-                    (b"content-type", b"text/plain; charset=utf-8"),
-                    (b"content-length", str(len(text)).encode()),
-                ]
-                if status == 405:
-                    headers.append((b"allow", b"POST, DELETE"))
-                await send({"type": "http.response.start", "status": status, "headers": headers})
-                await send({"type": "http.response.body", "body": text})
+                error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": bad}}
+                await reply(send, 400, json.dumps(error).encode(), b"application/json")
                 return
         await app(scope, receive, send)
 
@@ -216,7 +215,11 @@ def bad_request_id(body: bytes) -> str | None:
             found = message["id"]
             if isinstance(found, bool) or not isinstance(found, (int, str)):
                 kind = "null" if found is None else "a boolean" if isinstance(found, bool) else type(found).__name__
-                kind = {"float": "a number with a fraction", "dict": "an object", "list": "a list"}.get(kind, kind)
+                kind = {
+                    "float": "a number written as a fraction (1.5, 7.0)",
+                    "dict": "an object",
+                    "list": "a list",
+                }.get(kind, kind)
                 return f"Invalid request: the id must be a string or an integer, got {kind}"
     return None
 

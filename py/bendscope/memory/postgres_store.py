@@ -455,8 +455,8 @@ class PostgresStore(Store):
                 try:
                     conn.execute("COMMIT")
                 except psycopg.OperationalError as exc:
-                    if mode == _READ:
-                        raise
+                    if mode != _WRITE or not conn.broken:
+                        raise  # (the server refused the commit, e.g. a deadlock: nothing was stored)
                     with contextlib.suppress(psycopg.Error, psycopg_pool.PoolTimeout):
                         self._pool.check()
                     raise StoreUnavailable(

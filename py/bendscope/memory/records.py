@@ -43,6 +43,9 @@ EDGE_TYPES = (
     "supports",
     "derived_from",
 )
+#: the fields a caller gives a node and an edge (store_node, store_edge, store_many items)
+NODE_FIELDS = ("id", "content", "node_type", "confidence", "metadata", "source")
+EDGE_FIELDS = ("id", "source_id", "target_id", "edge_type", "weight", "metadata")
 DEFAULT_NODE_TYPE = "semantic"
 DEFAULT_EDGE_TYPE = "related"
 DEFAULT_CONFIDENCE = 0.5
@@ -60,7 +63,9 @@ __all__ = [
     "DEFAULT_EDGE_TYPE",
     "DEFAULT_NODE_TYPE",
     "DIRECTED_KINDS",
+    "EDGE_FIELDS",
     "EDGE_TYPES",
+    "NODE_FIELDS",
     "NODE_TYPES",
     "MemoryEdge",
     "MemoryNode",

@@ -18,9 +18,11 @@ from .dump import dump_lines, read_dump
 from .errors import Conflict, InvalidInput, NotFound
 from .interop import from_document, to_document
 from .records import (
+    EDGE_FIELDS,
     EDGE_TYPES,
     MAX_CONTENT,
     MAX_SOURCE,
+    NODE_FIELDS,
     NODE_TYPES,
     MemoryEdge,
     MemoryNode,
@@ -45,9 +47,6 @@ MAX_PAGE = 1_000
 MAX_POOL = 20_000  # the most lexical matches looked at to fill a filtered page
 MAX_BATCH = 2_000  # nodes and edges in one store_many call
 MAX_ERRORS = 20  # wrong items a store_many error lists
-#: the fields a store_many item may give: what store_node and store_edge take
-NODE_FIELDS = ("id", "content", "node_type", "confidence", "metadata", "source")
-EDGE_FIELDS = ("id", "source_id", "target_id", "edge_type", "weight", "metadata")
 
 
 def _kind(value: Any) -> str:

@@ -30,6 +30,7 @@ import anyio.from_thread
 import anyio.lowlevel
 import mcp_types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.dispatcher import coerce_request_id
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
@@ -281,15 +282,17 @@ async def stdio_transport(
                         await send(seen.encode())
                     elif seen is not None:
                         if isinstance(seen, types.JSONRPCRequest):
-                            if seen.id in pending:  # JSON-RPC: ids of requests under way are unique
+                            if coerce_request_id(seen.id) in pending:  # JSON-RPC: ids under way are unique
                                 message = f"Invalid request: a request with id {seen.id!r} is still under way"
                                 await send(Reply(seen.id, types.INVALID_REQUEST, message).encode())
                                 continue
-                            pending.add(seen.id)
+                            pending.add(coerce_request_id(seen.id))
                         elif isinstance(seen, types.JSONRPCNotification) and seen.method == "notifications/cancelled":
                             cancelled = (seen.params or {}).get("requestId")
                             if isinstance(cancelled, (int, str)) and not isinstance(cancelled, bool):
-                                pending.discard(cancelled)  # a cancelled request gets no answer: none is awaited
+                                # a cancelled request gets no answer: none is awaited ("7" and 7 are one id
+                                # to the SDK, as to the TypeScript one)
+                                pending.discard(coerce_request_id(cancelled))
                                 answered.set()
                                 answered = anyio.Event()
                         await to_server.send(SessionMessage(seen))
@@ -310,7 +313,7 @@ async def stdio_transport(
                         await send(encode_message(message) + b"\n")
                         if isinstance(message, (types.JSONRPCResponse, types.JSONRPCError)):
                             if message.id is not None:
-                                pending.discard(message.id)
+                                pending.discard(coerce_request_id(message.id))
                             answered.set()
                             answered = anyio.Event()
             finally:
