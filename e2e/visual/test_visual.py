@@ -116,7 +116,7 @@ def test_multi_selection_with_its_kappa(app_factory, assert_snapshot):
     for node in ("r-and-d", "product-quality", "market-share", "company"):
         app.click_node(node)
     app.page.keyboard.up("Shift")
-    assert app.pill("selection") == "selection: 5 nodes"
+    assert app.pill("selection") == "showing the selection: 5 nodes · ✕ whole plane"
     assert app.pill("kappa") == "κ: 1"  # the loop revenue → R&D → quality → share → revenue
     app.page.mouse.move(1, 1)
     assert_snapshot(app, "multi-selection")
