@@ -226,3 +226,23 @@ def test_store_many_refuses_a_misspelt_field_as_store_node_does(store):
 
     assert set(NODE_FIELDS) == set(BY_NAME["store_node"].input_schema["properties"])
     assert set(EDGE_FIELDS) == set(BY_NAME["store_edge"].input_schema["properties"])
+
+
+def test_a_larger_max_chars_alone_gives_one_node_whole(store):
+    """Second adversarial run: the README said a larger max_chars gives one node whole; it
+    gave 40,000 characters and left out the metadata (max_total_chars kept its default)."""
+    memory = memory_on(store)
+    memory.store_node({"id": "big", "content": "y" * 99_000, "metadata": {"notes": "n" * 16_000}})
+    whole = call(memory, "query_graph", {"node_ids": ["big"], "max_chars": 100_000})
+    node = whole["nodes"][0]
+    assert len(node["content"]) == 99_000 and node["metadata"] == {"notes": "n" * 16_000} and whole["truncated"] == 0
+
+
+def test_an_answer_past_the_largest_is_refused_saying_how_to_ask():
+    """Second adversarial run: a whole-graph analyze_topology over 60,000 long ids was a
+    46 MB answer, and 12 clients that never read such answers took 2.8 GB."""
+    from bendscope.memory.server import MAX_ANSWER, too_large
+
+    assert too_large("analyze_topology", "x" * 1000) is None
+    message = too_large("analyze_topology", "😀" * (MAX_ANSWER // 4 + 1))
+    assert message is not None and "at most 8 MB" in message and "node_ids" in message

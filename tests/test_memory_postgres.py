@@ -471,3 +471,23 @@ def test_a_reading_waits_for_another_sessions_lock_at_most_the_lock_timeout(post
             assert time.monotonic() - started < 5
             locker.rollback()
         assert memory.query_graph({"node_ids": ["a"]})["count"] == 1
+
+
+def test_every_statement_waits_at_most_the_lock_timeout(postgres_url, monkeypatch):
+    """Second adversarial run: with `corpus` locked in psql, get_metrics (a statement outside
+    any transaction) waited for good, and four such calls took the whole pool."""
+    import time
+
+    import bendscope.memory.postgres_store as module
+
+    monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
+    with PostgresStore(postgres_url) as store:
+        memory = Memory(store)
+        with psycopg.connect(postgres_url) as locker:
+            locker.execute("LOCK TABLE corpus IN ACCESS EXCLUSIVE MODE")
+            started = time.monotonic()
+            with pytest.raises(StoreUnavailable, match="busy"):
+                memory.get_metrics()
+            assert time.monotonic() - started < 5
+            locker.rollback()
+        assert memory.get_metrics()["store"]

@@ -136,7 +136,7 @@ def read_dump(
         if header is None:
             if not isinstance(value, dict) or value.get("format") != FORMAT:
                 raise InvalidInput(f"{where}: not a memory dump (its first line names the format {FORMAT!r})")
-            if value.get("version") != VERSION:
+            if type(value.get("version")) is not int or value.get("version") != VERSION:
                 raise InvalidInput(f"{where}: dump version {value.get('version')!r}; this version reads {VERSION}")
             header = value
         elif isinstance(value, dict) and set(value) == {"node"}:
@@ -153,7 +153,8 @@ def read_dump(
             raise InvalidInput(f'{where}: expected {{"node": …}} or {{"edge": …}}')
     if header is None:
         raise InvalidInput("the dump is empty")
-    if (header.get("nodes"), header.get("edges")) != (len(nodes), len(edges)):
+    counts = (header.get("nodes"), header.get("edges"))
+    if any(type(count) is not int for count in counts) or counts != (len(nodes), len(edges)):
         raise InvalidInput(
             f"the dump is incomplete: its header counts {header.get('nodes')} nodes and {header.get('edges')} edges, "
             f"it holds {len(nodes)} and {len(edges)}"

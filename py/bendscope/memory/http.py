@@ -41,6 +41,7 @@ from typing import Any
 import anyio
 import h11
 import uvicorn
+from mcp.shared.dispatcher import coerce_request_id
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from bendscope.jsonsafe import Refused, loads
@@ -143,6 +144,8 @@ def gate(app: Asgi, unsent: Callable[[], int]) -> Asgi:
     """``app`` behind the two refusals this transport adds: ``GET`` (no standalone event
     stream: 405) and any request while too many answers wait unread (503)."""
 
+    inflight: dict[bytes, set[int | str]] = {}  # session → ids of its requests under way
+
     async def reply(send: Any, status: int, body: bytes, kind: bytes, *extra: tuple[bytes, bytes]) -> None:
         headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), *extra]
         await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -162,14 +165,28 @@ def gate(app: Asgi, unsent: Callable[[], int]) -> Asgi:
             body = b"too many answers are waiting for their clients to read them: try again shortly"
             await reply(send, 503, body, text)
             return
+        ids: set[int | str] = set()
+        session = dict(scope.get("headers") or []).get(b"mcp-session-id", b"")
         if method == "POST":
             data, receive = await _buffered(receive)
             bad = None if data is None else bad_request_id(data)
+            ids = set() if data is None or bad is not None else request_ids(data)
+            busy = inflight.setdefault(session, set()) if session else set()
+            again = sorted(map(str, ids & busy))
+            if again and bad is None:  # JSON-RPC: ids under way are unique (the earlier was never answered)
+                bad = f"Invalid request: a request with id {again[0]} is still under way in this session"
             if bad is not None:
                 error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": bad}}
                 await reply(send, 400, json.dumps(error).encode(), b"application/json")
                 return
-        await app(scope, receive, send)
+            busy |= ids
+        try:
+            await app(scope, receive, send)
+        finally:
+            if ids and session in inflight:
+                inflight[session] -= ids
+                if not inflight[session]:
+                    del inflight[session]
 
     return gated
 
@@ -224,6 +241,24 @@ def bad_request_id(body: bytes) -> str | None:
     return None
 
 
+def request_ids(body: bytes) -> set[int | str]:
+    """The ids of the requests in a POSTed body ("7" and 7 are one id, as to the SDK).
+
+    >>> sorted(request_ids(b'[{"id": "7", "method": "a"}, {"id": 8, "method": "b"}, {"method": "c"}]'))
+    [7, 8]
+    """
+    try:
+        value = loads(body.decode("utf-8"), max_depth=128, max_digits=100)
+    except (UnicodeDecodeError, Refused):
+        return set()
+    found: set[int | str] = set()
+    for message in value if isinstance(value, list) else [value]:
+        found_id = message.get("id") if isinstance(message, dict) and "method" in message else None
+        if isinstance(found_id, (int, str)) and not isinstance(found_id, bool):
+            found.add(coerce_request_id(found_id))
+    return found
+
+
 class OncePer(logging.Filter):
     """Let a log message through once per ``seconds`` (the SDK warns once per refused
     session: thousands of lines a second under a flood); the next one says how many were
@@ -256,8 +291,15 @@ def serve_http(
     if host not in ("127.0.0.1", "localhost", "::1"):
         raise InvalidInput("the HTTP transport listens on 127.0.0.1 only")
     limits = (limits or Limits()).check()
-    server = build_server(memory)
     protocol = guarded_protocol(limits)
+
+    def busy() -> str | None:
+        waiting = protocol.unsent()  # type: ignore[attr-defined]
+        if waiting <= MAX_UNSENT:
+            return None
+        return f"the server is busy: {waiting / 1e6:.0f} MB of answers wait for their clients to read them; try again"
+
+    server = build_server(memory, busy)
     app = gate(
         server.streamable_http_app(
             host=host, session_idle_timeout=limits.session_idle, max_sessions=limits.max_sessions

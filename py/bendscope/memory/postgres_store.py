@@ -307,6 +307,13 @@ class _Delta:
         return bool(self.nodes or self.tokens or self.edges or any(self.df.values()))
 
 
+def _bounded_waits(conn: psycopg.Connection[Any]) -> None:
+    """Every statement of a pooled connection waits at most LOCK_TIMEOUT_MS for a lock
+    another session holds (a LOCK TABLE in psql made get_metrics wait for good, and four
+    such calls took every connection of the pool)."""
+    conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
+
+
 class PostgresStore(Store):
     """A store in a PostgreSQL database (the schema named by the connection's search_path)."""
 
@@ -346,6 +353,7 @@ class PostgresStore(Store):
                 open=False,
                 timeout=LOCK_TIMEOUT_MS / 1000 + 10,
                 name="bendscope-memory",
+                configure=_bounded_waits,
             )
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
         except StoreUnavailable as exc:

@@ -11,6 +11,7 @@ the server never crashes on input.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import anyio
@@ -37,6 +38,9 @@ logger = logging.getLogger(__name__)
 
 #: the most characters of a result's JSON that are repeated as text beside its structured form
 TEXT_LIMIT = 64 * 1024
+#: the most bytes of JSON one answer may take (the largest budgeted answers take about 2 MB;
+#: a whole-graph topology of very many nodes can take more: it is refused, saying how to ask)
+MAX_ANSWER = 8 * 1024 * 1024
 
 
 def tool_list(read_only: bool = False) -> list[types.Tool]:
@@ -54,11 +58,11 @@ def tool_list(read_only: bool = False) -> list[types.Tool]:
     ]
 
 
-def text_of(name: str, result: dict[str, Any]) -> str:
+def text_of(name: str, result: dict[str, Any], text: str | None = None) -> str:
     """The text a result is also sent as (for clients that read no structured content):
-    its JSON, unless that is over TEXT_LIMIT characters — then a line saying where it is,
-    so a large answer does not travel twice."""
-    text = encode(result)
+    its JSON (``text``, when already encoded), unless that is over TEXT_LIMIT characters —
+    then a line saying where it is, so a large answer does not travel twice."""
+    text = encode(result) if text is None else text
     if len(text) <= TEXT_LIMIT:
         return text
     takes = BY_NAME[name].input_schema.get("properties", {}) if name in BY_NAME else {}
@@ -72,8 +76,21 @@ def _error(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(type="text", text=message)], is_error=True)
 
 
-def build_server(memory: Memory) -> Server[Any]:
-    """An MCP server exposing ``memory``'s tools."""
+def too_large(name: str, text: str) -> str | None:
+    """Why an answer (its JSON ``text``) is too large to send, or None. O(len(text))."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size <= MAX_ANSWER:
+        return None
+    return (
+        f"{name}: the answer would be {size / 1e6:.1f} MB of JSON; an answer holds at most "
+        f"{MAX_ANSWER / 1e6:.0f} MB: ask for a part (node_ids, a query, a smaller limit or max_total_chars), "
+        "or export the memory with the CLI (bendscope-memory export --dump)"
+    )
+
+
+def build_server(memory: Memory, busy: Callable[[], str | None] | None = None) -> Server[Any]:
+    """An MCP server exposing ``memory``'s tools; ``busy`` (the HTTP transport's) says why a
+    call must wait, checked as each call starts (after those before it have answered)."""
     tools = tool_list(memory.store.read_only)
     limiter = anyio.CapacityLimiter(max(1, memory.store.parallel_calls))
 
@@ -84,7 +101,15 @@ def build_server(memory: Memory) -> Server[Any]:
         name, arguments = params.name, params.arguments
         label = name if name in BY_NAME else repr(name)  # (a name a client made up is quoted, escaped)
         try:
-            result = await anyio.to_thread.run_sync(lambda: call(memory, name, arguments), limiter=limiter)
+            async with limiter:
+                reason = None if busy is None else busy()
+                if reason is not None:
+                    return _error(f"{label}: {reason}")
+                result = await anyio.to_thread.run_sync(lambda: call(memory, name, arguments))
+                text = encode(result)
+                refused = too_large(label, text)
+                if refused is not None:
+                    return _error(refused)
         except InvalidInput as exc:
             return _error(f"{label}: {exc}")
         except StoreUnavailable as exc:
@@ -93,7 +118,7 @@ def build_server(memory: Memory) -> Server[Any]:
             logger.exception("tool %s failed", name)
             return _error(f"{label}: internal error ({type(exc).__name__}: {exc}); nothing was changed")
         return types.CallToolResult(
-            content=[types.TextContent(type="text", text=text_of(name, result))], structured_content=result
+            content=[types.TextContent(type="text", text=text_of(name, result, text))], structured_content=result
         )
 
     return Server(

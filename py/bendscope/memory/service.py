@@ -75,11 +75,12 @@ def _items(value: Any, what: str) -> list[Mapping[str, Any]]:
 
 
 def _budget(args: Mapping[str, Any]) -> Budget:
-    """The response budget a reading call asks for (``max_chars``, ``max_total_chars``)."""
-    return Budget(
-        _int(args, "max_chars", DEFAULT_MAX_CHARS, 0, MAX_CONTENT),
-        _int(args, "max_total_chars", DEFAULT_MAX_TOTAL_CHARS, 0, MAX_TOTAL_CHARS),
-    )
+    """The response budget a reading call asks for (``max_chars``, ``max_total_chars``).
+    A larger ``max_chars`` alone raises the total to at least twice it, so asking for one
+    node with ``max_chars`` 100,000 gives all of it (content and metadata)."""
+    max_chars = _int(args, "max_chars", DEFAULT_MAX_CHARS, 0, MAX_CONTENT)
+    floor = max(DEFAULT_MAX_TOTAL_CHARS, min(2 * max_chars, MAX_TOTAL_CHARS))
+    return Budget(max_chars, _int(args, "max_total_chars", floor, 0, MAX_TOTAL_CHARS))
 
 
 def _query(value: Any, what: str = "query") -> str:

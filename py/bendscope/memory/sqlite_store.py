@@ -29,7 +29,7 @@ from typing import Any
 
 from .errors import NotFound, StoreUnavailable
 from .records import MemoryEdge, MemoryNode
-from .sqlite_wal import wal_damage
+from .sqlite_wal import rechain, wal_damage
 from .store import Store
 from .text import fold, load_metadata, query_words, tokenize
 
@@ -558,6 +558,8 @@ class SQLiteStore(Store):
         shutil.copyfile(self.path, copy)
         if os.path.exists(self.path + "-wal"):
             shutil.copyfile(self.path + "-wal", copy + "-wal")
+            if wal_damage(self.path + "-wal", looks=1) is not None:
+                rechain(copy + "-wal")  # (the copy's frames are read past the damaged one, not dropped)
         expected = header_size(copy)
         if expected is not None and os.path.getsize(copy) < expected:
             os.truncate(copy, expected)  # (zeros, sparse where the file system allows)
@@ -726,6 +728,6 @@ def foreign_of(path: str) -> str | None:
         conn.close()
     if version > SCHEMA_VERSION:
         return f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
-    if (version == 0 and tables) or (version > 0 and not {"nodes", "edges"} <= tables):
+    if version < 0 or (version == 0 and tables) or (version > 0 and not {"nodes", "edges"} <= tables):
         return "it is an SQLite file but not a memory store"
     return None

@@ -100,3 +100,36 @@ def _damage_once(path: str) -> str | None:
                 committed_after_bad = bool(commit)
             chain = (f0, f1)
     return None
+
+
+def rechain(path: str) -> int:
+    """Rewrite the checksums of the write-ahead log at ``path`` (a rescue copy, never a
+    store's own log) so SQLite reads every whole frame of its current generation: a
+    damaged frame then costs its own page, not every write after it. Returns how many
+    frames' checksums changed (0: the log was whole). O(size of the log)."""
+    with open(path, "r+b") as file:
+        head = file.read(HEADER)
+        if len(head) < HEADER:
+            return 0
+        magic, _version, page_size, _seq, salt1, salt2, _c0, _c1 = struct.unpack(">8I", head)
+        if magic not in (MAGIC_LE, MAGIC_BE) or not 512 <= page_size <= 65536 or page_size & (page_size - 1):
+            return 0
+        big = magic == MAGIC_BE
+        chain = _checksum(head[:24], 0, 0, big)
+        file.seek(24)
+        file.write(struct.pack(">2I", *chain))
+        changed, at = 0, HEADER
+        while True:
+            file.seek(at)
+            frame_head = file.read(FRAME_HEADER)
+            page = file.read(page_size)
+            if len(frame_head) < FRAME_HEADER or len(page) < page_size:
+                return changed
+            if struct.unpack(">2I", frame_head[8:16]) != (salt1, salt2):
+                return changed
+            chain = _checksum(page, *_checksum(frame_head[:8], *chain, big), big)
+            if struct.unpack(">2I", frame_head[16:24]) != chain:
+                file.seek(at + 16)
+                file.write(struct.pack(">2I", *chain))
+                changed += 1
+            at += FRAME_HEADER + page_size
