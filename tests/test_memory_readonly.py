@@ -467,3 +467,48 @@ def test_a_rescue_reads_past_a_damaged_frame_of_the_log(tmp_path):
     written = {f"w{i:03d}" for i in range(120)}
     assert len(ids & written) >= 115, len(ids & written)  # (before: 47)
     assert Path(f"{path}-wal").read_bytes() == bytes(log) and len(log) == before_damage  # the store's own log untouched
+
+
+def test_rows_whose_values_the_schema_forbids_are_found(tmp_path):
+    """Second adversarial run: a node_type garbled to 'semantiq', or an edge's source_id
+    garbled, passed every check; the store opened, and its own dump would not load back."""
+    import sqlite3
+
+    path = filled(tmp_path / "m.sqlite3", n=50)
+    data = path.read_bytes()
+
+    def garbled(old: bytes, new: bytes, query: str) -> bytes:
+        at = data.find(old)
+        while at != -1:
+            trial = bytearray(data)
+            trial[at : at + len(old)] = new
+            probe = tmp_path / "probe.sqlite3"
+            probe.write_bytes(trial)
+            try:
+                with sqlite3.connect(probe) as conn:
+                    ok = conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+                    hit = ok and conn.execute(query).fetchone()[0] > 0
+                conn.close()
+            except sqlite3.DatabaseError:
+                hit = False
+            if hit:
+                return bytes(trial)
+            at = data.find(old, at + 1)
+        raise AssertionError(f"no row to garble for {old!r}")
+
+    cases = (
+        (b"semantic", b"semantiq", "SELECT count(*) FROM nodes WHERE node_type = 'semantiq'", "nodes of no known type"),
+        (
+            b"n00017",
+            b"n0001X",
+            "SELECT count(*) FROM pragma_foreign_key_check('edges')",
+            "edges whose end|id index",  # (an edge end, or the node id itself)
+        ),
+    )
+    for old, new, query, message in cases:
+        broken = garbled(old, new, query)
+        path.write_bytes(broken)
+        with pytest.raises(StoreUnavailable, match=message):
+            SQLiteStore(path)
+        assert path.read_bytes() == broken
+        path.write_bytes(data)

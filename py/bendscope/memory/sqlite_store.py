@@ -28,7 +28,7 @@ from os import PathLike
 from typing import Any
 
 from .errors import NotFound, StoreUnavailable
-from .records import MemoryEdge, MemoryNode
+from .records import EDGE_TYPES, MemoryEdge, MemoryNode
 from .sqlite_wal import rechain, wal_damage
 from .store import Store
 from .text import fold, load_metadata, query_words, tokenize
@@ -710,6 +710,28 @@ def _index_damage(conn: sqlite3.Connection) -> str | None:
         ).fetchone()[0]
         if missing:
             return f"{missing:,} {table} rows are missing from their id index (a damaged id)"
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not {"nodes", "edges"} <= tables:
+        return None  # (another program's file: refused by foreign_of, by name)
+    # values the schema's constraints allow only (damaged bytes bypass them): a backup of such
+    # a store would not load back
+    kinds = ", ".join(f"'{kind}'" for kind in EDGE_TYPES)
+    checks = (
+        ("edges whose end is not a node", "SELECT count(*) FROM pragma_foreign_key_check('edges')"),
+        (
+            "nodes of no known type",
+            "SELECT count(*) FROM nodes WHERE node_type NOT IN ('episodic', 'semantic', 'procedural')",
+        ),
+        (
+            "nodes whose confidence is not in [0, 1]",
+            "SELECT count(*) FROM nodes WHERE NOT (confidence BETWEEN 0 AND 1)",
+        ),
+        ("edges of no known kind", f"SELECT count(*) FROM edges WHERE edge_type NOT IN ({kinds})"),
+    )
+    for what, sql in checks:
+        count = conn.execute(sql).fetchone()[0]
+        if count:
+            return f"{count:,} {what} (damaged rows)"
     return None
 
 
