@@ -251,6 +251,8 @@ def test_sqlite_refuses_foreign_and_newer_files(tmp_path):
     conn.close()
     with pytest.raises(StoreUnavailable, match="newer version"):
         SQLiteStore(newer)
+    with pytest.raises(StoreUnavailable, match="newer version"):  # (read-only said "not a memory store")
+        SQLiteStore(newer, read_only=True)
     not_sqlite = tmp_path / "text.sqlite3"
     not_sqlite.write_text("hello " * 1000)
     with pytest.raises(StoreUnavailable):

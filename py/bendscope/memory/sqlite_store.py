@@ -203,6 +203,10 @@ class SQLiteStore(Store):
     def _check_schema(self) -> None:
         version = self._conn.execute("PRAGMA user_version").fetchone()[0]
         tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if version > SCHEMA_VERSION:  # (said as a read-write open says it)
+            raise StoreUnavailable(
+                f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
+            )
         if not {"nodes", "edges"} <= tables:
             raise StoreUnavailable("it is not a memory store")
         if version != SCHEMA_VERSION:
