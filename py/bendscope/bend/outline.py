@@ -28,8 +28,11 @@ from .editor import Editor
 from .kappa_ui import display_name
 from .topology import Topology
 
-#: cards listed one by one; beyond, the outline says how many more there are (Find reaches them)
-MAX_CARDS = 1_000
+#: cards listed one by one; beyond, the outline says how many more there are (Find reaches
+#: them); a card's first MAX_LINKS edges are worded. The outline is rebuilt on the main thread
+#: after edits, so it is kept small: O(E) set lookups plus O(MAX_CARDS × MAX_LINKS) words
+MAX_CARDS = 200
+MAX_LINKS = 12
 #: what an edge of each kind says, from its source's side and from its target's side
 _VERBS = {
     "causal": ("Causes", "Caused by"),
@@ -60,7 +63,7 @@ def _plural(count: int, word: str) -> str:
 
 def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
     """The outline of the editor's active plane with ``topo`` (by default its exact
-    topology, computed now if need be). O(n + E)."""
+    topology, computed now if need be). O(n + E) cheap steps, O(MAX_CARDS × MAX_LINKS) words."""
     plane = editor.plane
     topo = topo or editor.topology()
     result = topo.result
@@ -83,15 +86,20 @@ def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
         + "."
         for s in sccs
     )
-    links: dict[str, list[str]] = {}
-    for edge in plane.edges.values():
-        out_verb, in_verb = _VERBS.get(edge.props.kind, ("Linked to", "Linked from"))
-        label = f" ({edge.props.label})" if edge.props.label else ""
-        links.setdefault(edge.a, []).append(f"{out_verb} {name(edge.b)}{label}.")
-        if edge.b != edge.a:
-            links.setdefault(edge.b, []).append(f"{in_verb} {name(edge.a)}{label}.")
+    listed = list(plane.nodes)[:MAX_CARDS]
+    shown = set(listed)
+    links: dict[str, list[tuple[str, str, str, bool]]] = {node_id: [] for node_id in listed}
+    extra: dict[str, int] = {}
+    for edge in plane.edges.values():  # (only the listed cards' first MAX_LINKS edges are worded)
+        for here, there, side in ((edge.a, edge.b, 0), (edge.b, edge.a, 1)):
+            if here not in shown or (side and edge.a == edge.b):
+                continue
+            if len(links[here]) < MAX_LINKS:
+                links[here].append((edge.props.kind, there, edge.props.label, side == 1))
+            else:
+                extra[here] = extra.get(here, 0) + 1
     cards = []
-    for node_id in list(plane.nodes)[:MAX_CARDS]:
+    for node_id in listed:
         node = plane.nodes[node_id]
         parts = [f"{name(node_id)}."]
         if node.type == "stargate":
@@ -99,6 +107,10 @@ def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
         scc = topo.scc(node_id)
         if scc is not None:
             parts.append(f"In loop {scc['id']}.")
-        parts += links.get(node_id, [])
+        for kind, there, label, incoming in links[node_id]:
+            verb = _VERBS.get(kind, ("Linked to", "Linked from"))[1 if incoming else 0]
+            parts.append(f"{verb} {name(there)}{f' ({label})' if label else ''}.")
+        if extra.get(node_id):
+            parts.append(f"And {extra[node_id]:,} more edges.")
         cards.append(" ".join(parts))
     return Outline(summary, loops, tuple(cards), max(0, len(plane.nodes) - MAX_CARDS))
