@@ -174,13 +174,7 @@ def test_requests_under_way_are_answered_after_the_client_closes_stdin(tmp_path)
     """(Review finding: at the end of input, replies to calls still running were dropped,
     though their writes committed.)"""
     server = Server(tmp_path / "m.sqlite3")
-    init = {
-        "protocolVersion": types.LATEST_PROTOCOL_VERSION,
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"},
-    }
-    assert "result" in server.call(0, "initialize", init)
-    server.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+    _initialized(server)
     nodes = [{"content": f"fact {i}"} for i in range(2000)]
     server.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                             "params": {"name": "store_many", "arguments": {"nodes": nodes}}}).encode())  # fmt: skip

@@ -31,7 +31,16 @@ from typing import IO, Any
 from bendscope.jsonsafe import Refused, loads
 
 from .errors import InvalidInput
-from .records import EDGE_FIELDS, NODE_FIELDS, MemoryEdge, MemoryNode, check_count, check_timestamp, new_edge, new_node
+from .records import (
+    EDGE_FIELDS,
+    NODE_FIELDS,
+    MemoryEdge,
+    MemoryNode,
+    new_edge,
+    new_node,
+    with_activation,
+    with_statistics,
+)
 
 FORMAT = "bendscope-memory-dump"
 VERSION = 1
@@ -78,19 +87,7 @@ def _node(fields: Any, where: str, now: str) -> MemoryNode:
         node = new_node({k: v for k, v in fields.items() if k in known}, now=now)
     except InvalidInput as exc:
         raise InvalidInput(f"{where}: {exc}") from None
-    last = fields.get("last_accessed_at")
-    return MemoryNode(
-        node.id,
-        node.content,
-        node.node_type,
-        node.confidence,
-        node.metadata,
-        node.source,
-        check_count(fields.get("access_count", 0), f"{where}: access_count"),
-        node.created_at,
-        node.updated_at,
-        None if last is None else check_timestamp(last, f"{where}: last_accessed_at", ""),
-    )
+    return with_statistics(node, fields.get("access_count", 0), fields.get("last_accessed_at"), where)
 
 
 def _edge(fields: Any, where: str, now: str) -> MemoryEdge:
@@ -101,13 +98,7 @@ def _edge(fields: Any, where: str, now: str) -> MemoryEdge:
         edge = new_edge({k: v for k, v in fields.items() if k in known}, now=now)
     except InvalidInput as exc:
         raise InvalidInput(f"{where}: {exc}") from None
-    last = fields.get("last_activated_at")
-    if last is None:
-        return edge
-    when = check_timestamp(last, f"{where}: last_activated_at", "")
-    return MemoryEdge(
-        edge.id, edge.source_id, edge.target_id, edge.edge_type, edge.weight, edge.metadata, edge.created_at, when
-    )
+    return with_activation(edge, fields.get("last_activated_at"), where)
 
 
 def read_dump(

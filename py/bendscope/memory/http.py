@@ -59,6 +59,12 @@ MAX_UNSENT = 256 * 1024 * 1024
 MAX_CHECKED = 4 * 1024 * 1024
 
 
+def _cancel(timer: asyncio.TimerHandle | None) -> None:
+    """Cancel a deadline, if one is set."""
+    if timer is not None:
+        timer.cancel()
+
+
 def guarded_protocol(limits: Limits) -> type[H11Protocol]:
     """uvicorn's h11 protocol with the connection cap and the header and body deadlines."""
 
@@ -97,9 +103,8 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             self._disarm_write()
 
         def _disarm_write(self) -> None:
-            if self._write_deadline is not None:
-                self._write_deadline.cancel()
-                self._write_deadline = None
+            _cancel(self._write_deadline)
+            self._write_deadline = None
 
         def _not_reading(self) -> None:
             self._write_deadline = None
@@ -125,9 +130,8 @@ def guarded_protocol(limits: Limits) -> type[H11Protocol]:
             self._deadline = self.loop.call_later(seconds, self._too_slow)
 
         def _disarm(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
+            _cancel(self._deadline)
+            self._deadline = None
 
         def _too_slow(self) -> None:
             self._deadline = None
@@ -169,8 +173,7 @@ def gate(app: Asgi, unsent: Callable[[], int]) -> Asgi:
         session = dict(scope.get("headers") or []).get(b"mcp-session-id", b"")
         if method == "POST":
             data, receive = await _buffered(receive)
-            bad = None if data is None else bad_request_id(data)
-            ids = set() if data is None or bad is not None else request_ids(data)
+            bad, ids = (None, set()) if data is None else request_ids(data)
             busy = inflight.setdefault(session, set()) if session else set()
             again = sorted(map(str, ids & busy))
             if again and bad is None:  # JSON-RPC: ids under way are unique (the earlier was never answered)
@@ -213,50 +216,36 @@ async def _buffered(receive: Any) -> tuple[bytes | None, Any]:
     return (b"".join(m.get("body", b"") for m in messages) if whole else None), again
 
 
-def bad_request_id(body: bytes) -> str | None:
-    """Why a POSTed JSON-RPC request's id is not one MCP allows (a string or an integer), or
-    None. The SDK took ``{"id": null, "method": …}`` for a notification and answered 202
-    with no reply; stdio answers -32600, and so does this now.
+def request_ids(body: bytes) -> tuple[str | None, set[int | str]]:
+    """A POSTed body's request ids, read once: why one is not an id MCP allows (a string or
+    an integer; the SDK took ``{"id": null, "method": …}`` for a notification and answered
+    202 with no reply, where stdio answers -32600), else None; and the ids ("7" and 7 are
+    one id, as to the SDK). A body that is not JSON gives (None, set()): the SDK answers it.
 
-    >>> bad_request_id(b'{"jsonrpc":"2.0","id":null,"method":"ping"}')
+    >>> request_ids(b'{"jsonrpc":"2.0","id":null,"method":"ping"}')[0]
     'Invalid request: the id must be a string or an integer, got null'
-    >>> bad_request_id(b'{"jsonrpc":"2.0","id":7,"method":"ping"}') is None
+    >>> request_ids(b'{"jsonrpc":"2.0","id":7,"method":"ping"}')[0] is None
     True
-    """
-    try:
-        value = loads(body.decode("utf-8"), max_depth=128, max_digits=100)
-    except (UnicodeDecodeError, Refused):
-        return None  # (the SDK answers what it cannot parse)
-    for message in value if isinstance(value, list) else [value]:
-        if isinstance(message, dict) and "method" in message and "id" in message:
-            found = message["id"]
-            if isinstance(found, bool) or not isinstance(found, (int, str)):
-                kind = "null" if found is None else "a boolean" if isinstance(found, bool) else type(found).__name__
-                kind = {
-                    "float": "a number written as a fraction (1.5, 7.0)",
-                    "dict": "an object",
-                    "list": "a list",
-                }.get(kind, kind)
-                return f"Invalid request: the id must be a string or an integer, got {kind}"
-    return None
-
-
-def request_ids(body: bytes) -> set[int | str]:
-    """The ids of the requests in a POSTed body ("7" and 7 are one id, as to the SDK).
-
-    >>> sorted(request_ids(b'[{"id": "7", "method": "a"}, {"id": 8, "method": "b"}, {"method": "c"}]'))
+    >>> sorted(request_ids(b'[{"id": "7", "method": "a"}, {"id": 8, "method": "b"}, {"method": "c"}]')[1])
     [7, 8]
     """
     try:
         value = loads(body.decode("utf-8"), max_depth=128, max_digits=100)
     except (UnicodeDecodeError, Refused):
-        return set()
+        return None, set()
     found: set[int | str] = set()
     for message in value if isinstance(value, list) else [value]:
-        found_id = message.get("id") if isinstance(message, dict) and "method" in message else None
-        if isinstance(found_id, (int, str)) and not isinstance(found_id, bool):
-            found.add(coerce_request_id(found_id))
-    return found
+        if not (isinstance(message, dict) and "method" in message and "id" in message):
+            continue
+        given = message["id"]
+        if isinstance(given, bool) or not isinstance(given, (int, str)):
+            kind = "null" if given is None else "a boolean" if isinstance(given, bool) else type(given).__name__
+            kind = {"float": "a number written as a fraction (1.5, 7.0)", "dict": "an object", "list": "a list"}.get(
+                kind, kind
+            )
+            return f"Invalid request: the id must be a string or an integer, got {kind}", set()
+        found.add(coerce_request_id(given))
+    return None, found
 
 
 class OncePer(logging.Filter):

@@ -32,7 +32,7 @@ from bendscope.docformat import (
 )
 
 from .errors import InvalidInput
-from .records import MAX_CONTENT, MemoryEdge, MemoryNode, check_count, check_timestamp, new_edge, new_node
+from .records import MAX_CONTENT, MemoryEdge, MemoryNode, new_edge, new_node, with_activation, with_statistics
 
 PLANE_ID = "plane-root"
 HUMAN_CONFIDENCE = 1.0
@@ -169,20 +169,7 @@ def _node_in(node_id: str, text: str, data: Mapping[str, Any] | None, now: str, 
     except InvalidInput as exc:
         raise InvalidInput(f"node {node_id!r}: {exc}") from None
     if old is None:  # a store starting from this document takes its statistics too
-        count = fields.get("access_count", 0)
-        last = fields.get("last_accessed_at")
-        node = MemoryNode(
-            node.id,
-            node.content,
-            node.node_type,
-            node.confidence,
-            node.metadata,
-            node.source,
-            check_count(count, f"node {node_id!r}: access_count"),
-            node.created_at,
-            node.updated_at,
-            None if last is None else check_timestamp(last, f"node {node_id!r}: last_accessed_at", ""),
-        )
+        node = with_statistics(node, fields.get("access_count", 0), fields.get("last_accessed_at"), f"node {node_id!r}")
     return node
 
 
@@ -213,10 +200,4 @@ def _edge_in(link: LinkRecord, now: str) -> MemoryEdge:
         edge = new_edge(args, now=now)
     except InvalidInput as exc:
         raise InvalidInput(f"edge {edge_id!r}: {exc}") from None
-    last = fields.get("last_activated_at")
-    if last is not None:
-        when = check_timestamp(last, f"edge {edge_id!r}: last_activated_at", "")
-        edge = MemoryEdge(
-            edge.id, edge.source_id, edge.target_id, edge.edge_type, edge.weight, edge.metadata, edge.created_at, when
-        )
-    return edge
+    return with_activation(edge, fields.get("last_activated_at"), f"edge {edge_id!r}")

@@ -22,7 +22,7 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -341,6 +341,23 @@ def new_node(args: Mapping[str, Any], *, now: str, existing: MemoryNode | None =
         updated_at=check_timestamp(args.get("updated_at"), "updated_at", now),
         last_accessed_at=base.last_accessed_at,
     )
+
+
+def with_statistics(node: MemoryNode, count: Any, last: Any, where: str) -> MemoryNode:
+    """``node`` with the access statistics a document or a dump gives (checked; ``where``
+    names the item in errors)."""
+    return replace(
+        node,
+        access_count=check_count(count, f"{where}: access_count"),
+        last_accessed_at=None if last is None else check_timestamp(last, f"{where}: last_accessed_at", ""),
+    )
+
+
+def with_activation(edge: MemoryEdge, last: Any, where: str) -> MemoryEdge:
+    """``edge`` with the last activation time a document or a dump gives (checked)."""
+    if last is None:
+        return edge
+    return replace(edge, last_activated_at=check_timestamp(last, f"{where}: last_activated_at", ""))
 
 
 def new_edge(args: Mapping[str, Any], *, now: str, existing: MemoryEdge | None = None) -> MemoryEdge:
