@@ -148,8 +148,6 @@ def gate(app: Asgi, unsent: Callable[[], int]) -> Asgi:
     """``app`` behind the two refusals this transport adds: ``GET`` (no standalone event
     stream: 405) and any request while too many answers wait unread (503)."""
 
-    inflight: dict[bytes, set[int | str]] = {}  # session → ids of its requests under way
-
     async def reply(send: Any, status: int, body: bytes, kind: bytes, *extra: tuple[bytes, bytes]) -> None:
         headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode()), *extra]
         await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -169,27 +167,14 @@ def gate(app: Asgi, unsent: Callable[[], int]) -> Asgi:
             body = b"too many answers are waiting for their clients to read them: try again shortly"
             await reply(send, 503, body, text)
             return
-        ids: set[int | str] = set()
-        session = dict(scope.get("headers") or []).get(b"mcp-session-id", b"")
         if method == "POST":
             data, receive = await _buffered(receive)
-            bad, ids = (None, set()) if data is None else request_ids(data)
-            busy = inflight.setdefault(session, set()) if session else set()
-            again = sorted(map(str, ids & busy))
-            if again and bad is None:  # JSON-RPC: ids under way are unique (the earlier was never answered)
-                bad = f"Invalid request: a request with id {again[0]} is still under way in this session"
+            bad = None if data is None else request_ids(data)[0]
             if bad is not None:
                 error = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": bad}}
                 await reply(send, 400, json.dumps(error).encode(), b"application/json")
                 return
-            busy |= ids
-        try:
-            await app(scope, receive, send)
-        finally:
-            if ids and session in inflight:
-                inflight[session] -= ids
-                if not inflight[session]:
-                    del inflight[session]
+        await app(scope, receive, send)
 
     return gated
 
