@@ -234,12 +234,13 @@
         var ia = e.a[j], ib = e.b[j];
         var ax2 = xy[2 * ia], ay2 = xy[2 * ia + 1], bx2 = xy[2 * ib], by2 = xy[2 * ib + 1];
         if ((ax2 < vx0 && bx2 < vx0) || (ax2 > vx1 && bx2 > vx1) || (ay2 < vy0 && by2 < vy0) || (ay2 > vy1 && by2 > vy1)) continue;
-        var sx, sy, ex, ey;
+        var sx, sy, ex, ey, off = 0;
         if (far) {  // centre to centre: borders and parallel offsets are under a pixel there
           if (ax2 === bx2 && ay2 === by2) continue;
           sx = ax2; sy = ay2; ex = bx2; ey = by2;
         } else {
-          if (!segment(ax2, ay2, sizes[2 * ia], sizes[2 * ia + 1], bx2, by2, sizes[2 * ib], sizes[2 * ib + 1], e.offset[j])) continue;
+          off = e.offset[j];
+          if (!segment(ax2, ay2, sizes[2 * ia], sizes[2 * ia + 1], bx2, by2, sizes[2 * ib], sizes[2 * ib + 1], off)) continue;
           sx = SEG[0]; sy = SEG[1]; ex = SEG[2]; ey = SEG[3];
         }
         // the batch: the edge's own style, or (strength-dependent widths) the selected or fault style
@@ -256,22 +257,31 @@
         }
         color = batch.color;
         var size = far ? 0 : e.arrow[j];  // (far: hairlines without arrowheads)
-        if (size > 0) {
+        var fx = sx, fy = sy, ux, uy;
+        if (off !== 0) {  // a curve: its first pieces, then the last one as a straight edge's line
+          curve(sx, sy, ex, ey, off);
+          for (var q = 0; q < 2 * CURVE_PIECES - 2; q += 2) batch.segments.push(CURVE[q], CURVE[q + 1], CURVE[q + 2], CURVE[q + 3]);
+          fx = CURVE[2 * CURVE_PIECES - 2]; fy = CURVE[2 * CURVE_PIECES - 1]; ux = CURVE_END[0]; uy = CURVE_END[1];
+        } else if (size > 0) {
           var length = Math.sqrt((ex - sx) * (ex - sx) + (ey - sy) * (ey - sy));
-          var ux = (ex - sx) / length, uy = (ey - sy) / length;
-          batch.segments.push(sx, sy, ex - ux * size * 0.8, ey - uy * size * 0.8);
+          ux = (ex - sx) / length; uy = (ey - sy) / length;
+        }
+        if (size > 0) {
+          batch.segments.push(fx, fy, ex - ux * size * 0.8, ey - uy * size * 0.8);
           var px = -uy * size * 0.45, py = ux * size * 0.45;
           var baseX = ex - ux * size, baseY = ey - uy * size;
           var arrow = arrows.get(color);
           if (!arrow) { arrow = { color: color, triangles: [] }; arrows.set(color, arrow); out.arrows.push(arrow); }
           arrow.triangles.push(ex, ey, baseX + px, baseY + py, baseX - px, baseY - py);
         } else {
-          batch.segments.push(sx, sy, ex, ey);
+          batch.segments.push(fx, fy, ex, ey);
         }
         total++;
         var l = e.label[j];
         if (l >= 0 && labelsOn) {
-          out.labels.push(pill((sx + ex) / 2, (sy + ey) / 2, plan.labels.width[l], 16, plan.labels.text[l], c.labelFont,
+          var lw = plan.labels.width[l], lx = (sx + ex) / 2, ly = (sy + ey) / 2;
+          if (off !== 0) { curveLabel(sx, sy, ex, ey, off, lw); lx = CURVE_END[0]; ly = CURVE_END[1]; }
+          out.labels.push(pill(lx, ly, lw, 16, plan.labels.text[l], c.labelFont,
             c.labelFill, c.labelText, plan.strings[plan.labels.border[l]]));
         }
       }
@@ -358,12 +368,45 @@
     var dx = bx - ax, dy = by - ay, length = Math.sqrt(dx * dx + dy * dy);
     if (length < 1e-6) return false;
     var ux = dx / length, uy = dy / length, aux = ux >= 0 ? ux : -ux, auy = uy >= 0 ? uy : -uy;
-    var ea = Math.min(aux > 1e-12 ? aw / 2 / aux : 1e18, auy > 1e-12 ? ah / 2 / auy : 1e18);
-    var eb = Math.min(aux > 1e-12 ? bw / 2 / aux : 1e18, auy > 1e-12 ? bh / 2 / auy : 1e18);
+    var nx = -uy * sign, ny = ux * sign, fx = ux >= 0 ? nx : -nx, fy = uy >= 0 ? ny : -ny;
+    var ea = Math.min(aux > 1e-12 ? (aw / 2 - fx) / aux : 1e18, auy > 1e-12 ? (ah / 2 - fy) / auy : 1e18);
+    var eb = Math.min(aux > 1e-12 ? (bw / 2 + fx) / aux : 1e18, auy > 1e-12 ? (bh / 2 + fy) / auy : 1e18);
+    ea = ea > 0 ? ea : 0.0; eb = eb > 0 ? eb : 0.0;
     if (ea + eb >= length) return false;
-    var nx = -uy * sign, ny = ux * sign;
     SEG[0] = ax + ux * ea + nx; SEG[1] = ay + uy * ea + ny; SEG[2] = bx - ux * eb + nx; SEG[3] = by - uy * eb + ny;
     return true;
+  }
+
+  // a curved edge (bend.scene.curve): the starts of its pieces into CURVE, the unit tangent
+  // at its end into CURVE_END; t = k/8 and the bulge k(8-k)/16 as in Python, exact in binary
+  var CURVE_PIECES = 8, CURVE_BULGE = 4.0, PARALLEL_SPACING = 7.0;
+  var CURVE = new Float64Array(2 * CURVE_PIECES), CURVE_END = new Float64Array(2);
+  function curve(sx, sy, ex, ey, signed) {
+    var dx = ex - sx, dy = ey - sy, length = Math.sqrt(dx * dx + dy * dy), h = bulge(signed, length);
+    var px = -dy / length * h, py = dx / length * h;
+    CURVE[0] = sx; CURVE[1] = sy;
+    for (var k = 1; k < CURVE_PIECES; k++) {
+      var t = k / 8, w = k * (8 - k) / 16;
+      CURVE[2 * k] = sx + dx * t + px * w; CURVE[2 * k + 1] = sy + dy * t + py * w;
+    }
+    var tx = dx - 4.0 * px, ty = dy - 4.0 * py, tl = Math.sqrt(tx * tx + ty * ty);
+    CURVE_END[0] = tx / tl; CURVE_END[1] = ty / tl;
+  }
+
+  // how far a curve's middle lies from its ends' line (bend.scene._bulge)
+  function bulge(signed, length) {
+    var h = signed * CURVE_BULGE, most = length * 0.25;
+    return h > most ? most : h < -most ? -most : h;
+  }
+
+  // where a curved edge's label is centred (bend.scene.curve_label), into CURVE_END
+  function curveLabel(sx, sy, ex, ey, signed, width) {
+    var dx = ex - sx, dy = ey - sy, length = Math.sqrt(dx * dx + dy * dy);
+    var s = signed >= 0 ? signed : -signed, g = signed > 0 ? 1.0 : -1.0;
+    var nx = -dy / length * g, ny = dx / length * g;
+    var half = (nx >= 0 ? nx : -nx) * width / 2 + (ny >= 0 ? ny : -ny) * 8.0;
+    var d = Math.max(s + bulge(s, length), s / PARALLEL_SPACING * (2.0 * half + 4.0));
+    CURVE_END[0] = (sx + ex) / 2 + nx * (d - s); CURVE_END[1] = (sy + ey) / 2 + ny * (d - s);
   }
 
   function hairlines(batches, selected, far) {

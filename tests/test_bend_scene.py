@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import math
+
+import pytest
 from bend_helpers import K22, editor_with
 from kappa_helpers import BUSINESS
 
 from bendscope.bend import theme
 from bendscope.bend.demo import demo_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.scene import band, build_scene, edge_segment, parallel_offsets, pulse_value
+from bendscope.bend.editor import TOUCH_EDGE_TOLERANCE, Editor
+from bendscope.bend.scene import (
+    CURVE_PIECES,
+    band,
+    build_scene,
+    edge_path,
+    edge_segment,
+    parallel_offsets,
+    pulse_value,
+)
 
 
 def scene_of(editor: Editor, **kw):
@@ -45,7 +56,8 @@ def test_k22_scene_kappa_two():
     scene = scene_of(editor, still=True)
     (halo,) = scene.halos
     assert halo.badge.text == "κ=2" and halo.fill == theme.HALO_FILL[2]
-    assert dashed_segments(scene) == 2
+    # K2,2's arcs all go both ways: each fault line is a curve of CURVE_PIECES pieces
+    assert dashed_segments(scene) == 2 * CURVE_PIECES
     assert sum(1 for c in scene.cards if c.pulse) == 4
 
 
@@ -219,3 +231,107 @@ def test_the_dark_theme_uses_the_specs_colours():
     except ValueError as exc:
         assert "unknown theme" in str(exc)
     assert theme.NAME == "light"
+
+
+def _pair(a_xy, b_xy, labels=("+", "−")) -> Editor:
+    editor = editor_with([("a", "b"), ("b", "a")], positions={"a": a_xy, "b": b_xy})
+    for edge_id, label in zip(("e0", "e1"), labels, strict=True):
+        editor.set_edge(edge_id, label=label)
+    return editor
+
+
+def _side(ax, ay, bx, by, x, y) -> float:
+    """Which side of the line a→b the point is on (the sign of the cross product)."""
+    return (bx - ax) * (y - ay) - (by - ay) * (x - ax)
+
+
+@pytest.mark.parametrize("b_xy", [(400, 0), (0, 400), (300, 260)], ids=["across", "down", "slanted"])
+def test_two_way_edges_are_separated_curves_with_their_labels_on_their_own_sides(b_xy):
+    """Issue 19.2: "+" on a→b and "−" on b→a were one blob, the arcs 7 px apart. Now each arc
+    is a curve; their middles are 35 world px apart; each label lies wholly on its own arc's
+    side of the line between the centres, so the two never overlap."""
+    editor = _pair((0, 0), b_xy, labels=("+", "a longer label"))
+    scene = scene_of(editor, still=True)
+    pills = {p.text: p for p in scene.labels}
+    a, b = editor.plane.nodes["a"], editor.plane.nodes["b"]
+    plus, minus = pills["+"], pills["a longer label"]
+    for pill in (plus, minus):  # no corner of a pill on the far side of the centre line
+        corners = [(pill.x + sx * pill.width / 2, pill.y + sy * pill.height / 2) for sx in (-1, 1) for sy in (-1, 1)]
+        sides = {_side(a.x, a.y, b.x, b.y, x, y) > 0 for x, y in corners}
+        assert len(sides) == 1, pill
+    assert (_side(a.x, a.y, b.x, b.y, plus.x, plus.y) > 0) != (_side(a.x, a.y, b.x, b.y, minus.x, minus.y) > 0)
+    middles = []
+    for edge_id in ("e0", "e1"):
+        path = edge_path(editor.plane, editor.plane.edges[edge_id])
+        assert path is not None and len(path) == 2 * (CURVE_PIECES + 1)
+        middles.append((path[CURVE_PIECES], path[CURVE_PIECES + 1]))
+    (x0, y0), (x1, y1) = middles
+    assert math.dist((x0, y0), (x1, y1)) >= 34.9
+
+
+def test_a_single_edge_stays_straight_with_its_label_in_the_middle():
+    editor = editor_with([("a", "b")], positions={"a": (0, 0), "b": (400, 0)})
+    editor.set_edge("e0", label="drives")
+    scene = scene_of(editor, still=True)
+    (pill,) = scene.labels
+    seg = edge_segment(editor.plane, editor.plane.edges["e0"])
+    assert (pill.x, pill.y) == ((seg[0] + seg[2]) / 2, (seg[1] + seg[3]) / 2)
+    assert len(edge_path(editor.plane, editor.plane.edges["e0"])) == 4
+
+
+@pytest.mark.parametrize("zoom", [0.3, 0.6, 1.0, 2.5])
+def test_each_arc_of_a_two_way_pair_is_picked_at_every_zoom(zoom):
+    """Issue 19.2: at the opening zoom the two arcs were ~4 screen px apart. A click on either
+    arc's middle picks that arc, at every zoom, and the reach around a line is the same number
+    of screen px at every zoom (6 for a mouse, 14 for a finger)."""
+    editor = _pair((0, 0), (400, 0), labels=("", ""))  # (a label is a target of its own)
+    editor.plane.camera.zoom = zoom
+    for edge_id in ("e0", "e1"):
+        path = edge_path(editor.plane, editor.plane.edges[edge_id])
+        sx, sy = editor.world_to_screen(path[CURVE_PIECES], path[CURVE_PIECES + 1])
+        assert editor.edge_at(sx, sy).id == edge_id
+        outward = 1 if sy > editor.world_to_screen(200, 0)[1] else -1  # away from the other arc
+        assert editor.edge_at(sx, sy + outward * 5).id == edge_id
+        assert editor.edge_at(sx, sy + outward * 12) is None
+        assert editor.edge_at(sx, sy + outward * 12, TOUCH_EDGE_TOLERANCE).id == edge_id
+
+
+def test_a_click_on_a_label_picks_its_edge():
+    editor = _pair((0, 0), (400, 0), labels=("pays for", "limits"))
+    scene = scene_of(editor, still=True)
+    for pill in scene.labels:
+        sx, sy = editor.world_to_screen(pill.x + pill.width / 2 - 2, pill.y)  # the pill's far end
+        want = "e0" if pill.text == "pays for" else "e1"
+        assert editor.edge_at(sx, sy).id == want
+
+
+@pytest.mark.parametrize("angle", range(0, 360, 15))
+def test_the_ends_of_shifted_edges_lie_on_the_cards_borders_and_arrowheads_outside(angle):
+    """A two-way pair's ends were shifted sideways from the border points, so one end of each
+    lay up to 3.5 px under its card and its arrowhead was mostly hidden there (seen on
+    Population ↔ Resources). Now every end is on its card's border, at every direction, and
+    each arrowhead's tip is on the border with the middle of its base outside the card (a curve
+    may meet a border at a slant, so one corner of the base can dip under it by a few px)."""
+    far = 190.0
+    bx, by = far * math.cos(math.radians(angle)), far * math.sin(math.radians(angle))
+    editor = editor_with([("a", "b"), ("b", "a")], positions={"a": (0, 0), "b": (bx, by)})
+    nodes = editor.plane.nodes
+
+    def on_border(node, x, y) -> bool:
+        return math.isclose(max(abs(x - node.x) / (node.width / 2), abs(y - node.y) / (node.height / 2)), 1.0)
+
+    def under(node, x, y, depth=0.0) -> bool:
+        return abs(x - node.x) < node.width / 2 - depth and abs(y - node.y) < node.height / 2 - depth
+
+    for edge in editor.plane.edges.values():
+        path = edge_path(editor.plane, edge)
+        assert on_border(nodes[edge.a], path[0], path[1]) and on_border(nodes[edge.b], path[-2], path[-1])
+    scene = scene_of(editor, still=True)
+    tips = [batch.triangles[k : k + 6] for batch in scene.arrows for k in range(0, len(batch.triangles), 6)]
+    assert len(tips) == 2
+    for tri in tips:
+        target = min(nodes.values(), key=lambda n: math.dist((n.x, n.y), (tri[0], tri[1])))
+        assert on_border(target, tri[0], tri[1])
+        base = ((tri[2] + tri[4]) / 2, (tri[3] + tri[5]) / 2)
+        assert not under(target, *base), (angle, tri)
+        assert not any(under(target, tri[k], tri[k + 1], 4.0) for k in (2, 4)), (angle, tri)

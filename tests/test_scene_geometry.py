@@ -204,6 +204,24 @@ def test_markup_pins_stargates_placeholders_and_the_dark_theme():
     check(editor, cameras_for(editor)[:3], [{"selection": ["a", "d"]}])
 
 
+def test_curved_edges_between_the_same_two_nodes():
+    """Two-way pairs and groups of three, horizontal, vertical and slanted, labelled, directed
+    and not, one of them a fault line and one selected: the page's curves, arrowheads and label
+    places equal the reference."""
+    plane = Plane("p", "P")
+    spots = {"a": (0, 0), "b": (420, 0), "c": (0, 360), "d": (300, 700), "e": (-400, 500)}
+    for name, (x, y) in spots.items():
+        plane.add_node(Node(name, f"card {name}", x=float(x), y=float(y), pinned=True))
+    arcs = [("a", "b", "causal", "+"), ("b", "a", "causal", "−"), ("a", "c", "temporal", "then"),
+            ("c", "a", "associative", "a much longer label on this side"), ("c", "d", "causal", ""),
+            ("d", "c", "context", "ctx"), ("c", "d", "causal", "twice"), ("e", "c", "causal", "one way")]  # fmt: skip
+    for k, (a, b, kind, label) in enumerate(arcs):
+        plane.add_edge(Edge(f"e{k}", a, b, EdgeProps(label, kind, 1 + k % 5)))
+    editor = Editor(Document([plane], "p"))
+    assert editor.topology().fault_edges  # a→b→a is a loop: one of its arcs is dashed
+    check(editor, cameras_for(editor), [{}, {"selected_edge": "e3"}])
+
+
 def _dense(n: int, m: int, seed: int = 2) -> Editor:
     rng = random.Random(seed)
     plane = Plane("p", "P")

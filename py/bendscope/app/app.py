@@ -21,7 +21,7 @@ from bendscope.bend.layout import slice_budget
 from bendscope.bend.menus import MenuItem
 from bendscope.bend.model import empty_document
 from bendscope.bend.params import KNOWN, parse_params
-from bendscope.bend.scene import FROZEN_PULSE, grid_of, overlay_of, pulse_value
+from bendscope.bend.scene import FROZEN_PULSE, edge_label_box, edge_path, grid_of, overlay_of, pulse_value
 from bendscope.bend.tools import PointerInput, Request, Response, Tools
 from bendscope.bend.topology import Topology
 
@@ -734,6 +734,19 @@ class App:
             pos = self.editor.screen_position(str(node_id))
             return jsnull if pos is None else to_js(pos)
 
+        def edge_points(edge_id: Any) -> Any:
+            """Screen points of an edge as drawn: the middle of its line and its label's centre."""
+            plane = self.editor.plane
+            edge = plane.edges.get(str(edge_id))
+            path = None if edge is None else edge_path(plane, edge)
+            if edge is None or path is None:
+                return jsnull
+            k = len(path) // 4 * 2  # the middle point of a curve; a straight line's is computed
+            mx, my = (path[k], path[k + 1]) if len(path) > 4 else ((path[0] + path[2]) / 2, (path[1] + path[3]) / 2)
+            box = edge_label_box(plane, edge, self.measure)
+            label = None if box is None else list(self.editor.world_to_screen(box[0], box[1]))
+            return to_js({"middle": list(self.editor.world_to_screen(mx, my)), "label": label})
+
         def action(action_id: Any, target: Any = None, args: Any = None) -> Any:
             t = target.to_py() if hasattr(target, "to_py") else (target or {})
             a = args.to_py() if hasattr(args, "to_py") else (args or {})
@@ -844,6 +857,7 @@ class App:
             "settle": settle,
             "stats": stats,
             "screen_position": screen_position,
+            "edge_points": edge_points,
             "action": action,
             "undo": lambda: action("undo"),
             "redo": lambda: action("redo"),

@@ -37,11 +37,15 @@ from .model import (
     Plane,
     empty_document,
 )
-from .scene import edge_segment, parallel_offsets
+from .scene import EDGE_DETAIL_LIMIT, GREEK_ZOOM, edge_label_box, edge_path
 from .textlayout import CardLayout, Measure, approx_measure, layout_card
 from .topology import Topology, TopologyCache
 
 ZOOM_STEP = 1.2
+#: How near (screen px, at every zoom) a pointer must be to an edge's line to pick it; a
+#: finger gets more.
+EDGE_TOLERANCE = 6.0
+TOUCH_EDGE_TOLERANCE = 14.0
 
 #: characters of a node's name in Export topology (its text on one line)
 NAME_LIMIT = 80
@@ -471,18 +475,27 @@ class Editor:
         hx, hy = self.world_to_screen(node.x + node.width / 2, node.y)
         return (sx - hx) ** 2 + (sy - hy) ** 2 <= radius * radius
 
-    def edge_at(self, sx: float, sy: float, tolerance: float = 6.0) -> Edge | None:
-        """The edge nearest to a screen point within ``tolerance`` screen px."""
+    def edge_at(self, sx: float, sy: float, tolerance: float = EDGE_TOLERANCE) -> Edge | None:
+        """The edge under a screen point: the one whose label pill holds it (when labels are
+        drawn), else the one whose drawn line (straight, or curved for edges between the same
+        two nodes) is nearest within ``tolerance`` screen px — the same reach at every zoom.
+        O(m)."""
         wx, wy = self.screen_to_world(sx, sy)
-        best, best_d = None, tolerance / self.plane.camera.zoom
-        offsets = parallel_offsets(self.plane)
-        for edge in self.plane.edges.values():
-            seg = edge_segment(self.plane, edge, offsets.get(edge.id, 0.0))
-            if seg is None:
+        plane = self.plane
+        if plane.camera.zoom >= GREEK_ZOOM and len(plane.edges) <= EDGE_DETAIL_LIMIT:  # (labels drawn)
+            for edge in reversed(list(plane.edges.values())):  # (the last drawn is on top)
+                box = edge_label_box(plane, edge, self.measure)
+                if box is not None and abs(wx - box[0]) <= box[2] / 2 and abs(wy - box[1]) <= box[3] / 2:
+                    return edge
+        best, best_d = None, tolerance / plane.camera.zoom
+        for edge in plane.edges.values():
+            path = edge_path(plane, edge)
+            if path is None:
                 continue
-            d = segment_distance(wx, wy, *seg)
-            if d <= best_d:
-                best, best_d = edge, d
+            for k in range(0, len(path) - 2, 2):
+                d = segment_distance(wx, wy, path[k], path[k + 1], path[k + 2], path[k + 3])
+                if d <= best_d:
+                    best, best_d = edge, d
         return best
 
     def topology(self, plane: Plane | None = None) -> Topology:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from . import kappa_ui
 from .actions import Target
-from .editor import Editor
+from .editor import EDGE_TOLERANCE, TOUCH_EDGE_TOLERANCE, Editor
 from .keys import KeyCommand, KeyEvent, route
 from .layout import LayoutEngine
 from .model import Plane
@@ -247,7 +247,7 @@ class Tools:
             self.state = Brushing(event.pointer_id, (event.x, event.y), (event.x, event.y), list(editor.selection))
             response.long_press = 0.0
             return response
-        edge = editor.edge_at(event.x, event.y)
+        edge = editor.edge_at(event.x, event.y, TOUCH_EDGE_TOLERANCE if touch else EDGE_TOLERANCE)
         if edge is not None:
             editor.select_edge(edge.id)
             response.capture = False
@@ -457,7 +457,7 @@ class Tools:
         self.touches.pop(pointer_id, None)
         if isinstance(state, Panning):
             self.editor.pan_by(x - state.at[0], y - state.at[1])  # undo the slop's pan
-        return self.context_menu(x, y)
+        return self.context_menu(x, y, touch=True)
 
     def _lost(self, state: PointingNode | DraggingNode) -> bool:
         """Whether the pressed node is gone, or no longer on the plane shown."""
@@ -501,7 +501,7 @@ class Tools:
             return Request("action", Target(node_id=node.id), action_id="enter-stargate")
         return Request("edit-text", Target(node_id=node.id))
 
-    def context_menu(self, x: float, y: float) -> Request:
+    def context_menu(self, x: float, y: float, touch: bool = False) -> Request:
         """The menu for what is under (x, y): it also becomes the selection (a node of a
         multi-selection keeps the selection: its menu is the selection's)."""
         editor = self.editor
@@ -514,7 +514,7 @@ class Tools:
             if not (node.id in editor.selection and len(editor.selection) > 1):
                 editor.select([node.id])
             return Request("menu", Target(node_id=node.id), menu="node")
-        edge = editor.edge_at(x, y)
+        edge = editor.edge_at(x, y, TOUCH_EDGE_TOLERANCE if touch else EDGE_TOLERANCE)
         if edge is not None:
             editor.select_edge(edge.id)
             return Request("menu", Target(edge_id=edge.id), menu="edge")
