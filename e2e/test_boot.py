@@ -72,15 +72,49 @@ def test_python_failure_shows_a_readable_banner(browser, base_url):
         context.close()
 
 
-def test_export_png(app_factory):
-    app = app_factory("seed=1&still=1")
+def _export(app, item: str) -> bytes:
+    app.page.locator("#btn-png").click()
     with app.page.expect_download() as info:
-        app.page.locator("#btn-png").click()
+        app.page.locator(f"#menu-0 [data-item='{item}']").click()
     download = info.value
     assert download.suggested_filename == "bendscope.png"
     with open(download.path(), "rb") as handle:
         data = handle.read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    return data
+
+
+def test_export_png_leaves_pins_and_the_selection_out_unless_asked(app_factory):
+    """Issue 19.6: every created node showed PINNED and a red dot, in PNG exports too. A new
+    card shows only a quiet dot now, and Export PNG's plain image leaves it (and the selection)
+    out; "as on screen" keeps them."""
+    import io
+
+    from PIL import Image
+
+    app = app_factory("seed=1&still=1")
+    app.page.mouse.dblclick(640, 640)  # a new card (pinned where it was made)
+    app.page.keyboard.type("Made here")
+    app.page.keyboard.press("Control+Enter")
+    new = app.api("JSON.parse(window.bendscope.export()).planes[0].nodes.find(n => n.text === 'Made here')")
+    assert new["pinned"] is True
+    left, top, width, _ = app.api(f"window.bendscope.card_box({new['id']!r})")
+    zoom = app.api("JSON.parse(window.bendscope.export()).planes[0].camera.zoom")
+    pin = (round(left + width - 10 * zoom), round(top + 7 * zoom))
+
+    def darkest_near_pin(data: bytes) -> int:
+        image = Image.open(io.BytesIO(data)).convert("L")
+        return min(image.getpixel((pin[0] + dx, pin[1] + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+    app.click_node(new["id"])  # selected: a ring round it on the screen
+    marked = _export(app, "export-png-marks")
+    plain = _export(app, "export-png")
+    assert darkest_near_pin(marked) < 200 <= darkest_near_pin(plain)
+    assert marked != plain
+    # the screen shows the marks again after the plain export
+    assert json.loads(app.api("window.bendscope.interaction()"))["selection"] == [new["id"]]
+    screen = app.page.screenshot()
+    assert darkest_near_pin(screen) < 200
 
 
 def test_pulse_only_frames_redraw_the_kept_image_not_the_scene(app_factory):

@@ -310,7 +310,7 @@
       if (far) continue;
       push(cards.headers, gate ? c.headerFill.stargate : c.headerFill.normal, cxl, cyt, cw);
       if (f & PULSING) { var pr = mapList(cards.pulses, pulse); pr.push(cxl, cyt, cw, ch); }
-      if (plan.pinned[i]) cards.pins.push(cxl + cw - 10, cyt + 7);
+      if (plan.pinned[i] && view.pins !== false) cards.pins.push(cxl + cw - 10, cyt + 7);
       var art = plan.art.get(plan.ids[i]);
       if (!art) continue;
       if (f & EDITING || art.items.length === 0) {  // no lines: at most the header
@@ -590,7 +590,7 @@
         ctx.stroke(paths.rects(rects, round));
       });
     }
-    if (cards.pins.length) { ctx.fillStyle = c.pinnedMark; ctx.fill(paths.dots(cards.pins, 3.0)); }
+    if (cards.pins.length) { ctx.fillStyle = c.pinMark; ctx.fill(paths.dots(cards.pins, 2.5)); }
     if (cards.selected.length) { ctx.strokeStyle = c.selection; ctx.lineWidth = 2; ctx.stroke(paths.rects(cards.selected, round && r + 4)); }
     if (cards.bars.length) { ctx.fillStyle = c.greekBar; ctx.fill(paths.rects(cards.bars, 0)); }
     cards.texts.forEach(function (g) { paths.texts(ctx, g.font, g.color, g.texts, g.xy); });

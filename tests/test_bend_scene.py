@@ -335,3 +335,26 @@ def test_the_ends_of_shifted_edges_lie_on_the_cards_borders_and_arrowheads_outsi
         base = ((tri[2] + tri[4]) / 2, (tri[3] + tri[5]) / 2)
         assert not under(target, *base), (angle, tri)
         assert not any(under(target, tri[k], tri[k + 1], 4.0) for k in (2, 4)), (angle, tri)
+
+
+def test_a_pinned_card_is_marked_quietly_and_an_export_can_leave_the_mark_out():
+    """Issue 19.6: every created node (pinned where it is made) showed a PINNED header and a
+    red dot that read as an error. Now it shows a small grey dot and no header, in both
+    themes; ``pins=False`` (a plain exported image) leaves the dot out."""
+    import colorsys
+
+    editor = editor_with([("a", "b")], positions={"a": (0, 0), "b": (300, 0)})
+    made = editor.add_node(100, 200, pinned=True)
+    scene = scene_of(editor, still=True)
+    card = next(c for c in scene.cards if c.node_id == made)
+    assert card.pinned and card.header == ""
+    for name in ("light", "dark"):
+        theme.use(name)
+        try:
+            rgb = [int(theme.PIN_MARK[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+            assert colorsys.rgb_to_hsv(*rgb)[1] < 0.2, theme.PIN_MARK  # grey, not a signal colour
+        finally:
+            theme.use("light")
+    cards = {n.id: editor.card(n) for n in editor.plane.nodes.values()}
+    plain = build_scene(editor.plane, cards, viewport=editor.viewport, pins=False)
+    assert not any(c.pinned for c in plain.cards)

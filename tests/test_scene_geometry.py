@@ -116,10 +116,13 @@ def frame_of(editor: Editor, state: dict[str, Any], t_ms: float) -> tuple[dict[s
         editing=state.get("editing"),
         measure=editor.measure,
         dimmed=set(state.get("dimmed", ())),
+        pins=state.get("pins", True),
     )
     cam = plane.camera
     w, h = editor.viewport
     view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": round(pulse_value(t_ms), 4)}
+    if "pins" in state:
+        view["pins"] = state["pins"]
     return canonical(draw_list(scene), scene.lod), {"xy": plain(positions(plane)), "view": view}
 
 
@@ -201,7 +204,7 @@ def test_markup_pins_stargates_placeholders_and_the_dark_theme():
         check(editor, cameras_for(editor)[:3], [{}, {"editing": "a"}])
     finally:
         theme.use("light")
-    check(editor, cameras_for(editor)[:3], [{"selection": ["a", "d"]}])
+    check(editor, cameras_for(editor)[:3], [{"selection": ["a", "d"]}, {"pins": False}])
 
 
 def test_curved_edges_between_the_same_two_nodes():

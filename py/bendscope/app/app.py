@@ -21,7 +21,15 @@ from bendscope.bend.layout import slice_budget
 from bendscope.bend.menus import MenuItem
 from bendscope.bend.model import empty_document
 from bendscope.bend.params import KNOWN, parse_params
-from bendscope.bend.scene import FROZEN_PULSE, edge_label_box, edge_path, grid_of, overlay_of, pulse_value
+from bendscope.bend.scene import (
+    FROZEN_PULSE,
+    Overlay,
+    edge_label_box,
+    edge_path,
+    grid_of,
+    overlay_of,
+    pulse_value,
+)
 from bendscope.bend.tools import PointerInput, Request, Response, Tools
 from bendscope.bend.topology import Topology
 
@@ -246,11 +254,23 @@ class App:
         shown = self.shown_topology
         return shown is not None and shown.max_kappa > 0 and (self.paints == 0 or self.painter.pulses_in_view > 0)
 
-    def paint(self, ts: float, *, layered: bool = False) -> None:
+    def paint(self, ts: float, *, layered: bool = False, clean: bool = False) -> None:
         """One full frame: the HUD and widgets, and the plane through the painter (the plan's
-        changed parts and the positions cross to the page's geometry; see app.painter)."""
+        changed parts and the positions cross to the page's geometry; see app.painter).
+        ``clean``: the canvas alone, as an exported image shows it — the whole plane's exact
+        topology, no pin marks, selection, search fading or gesture marks; the next frame
+        draws them again."""
         editor = self.editor
         plane = editor.plane
+        if clean:
+            self.painter.paint(
+                plane, editor.card, viewport=editor.viewport, dpr=float(js.window.devicePixelRatio or 1),
+                grid=grid_of(plane.camera, editor.viewport), doc_version=editor.version, topology=editor.topology(),
+                selection=(), selected_edge=None, dimmed=(), editing=None, measure=self.measure, pulse=FROZEN_PULSE,
+                overlay=Overlay(), xy=self._shared_positions(), pins=False,
+            )  # fmt: skip
+            editor.needs_paint = True  # (the next frame shows the marks again)
+            return
         t0 = js.performance.now()
         # a frame computes κ for a few ms at most; what is left runs in slices (see _pump)
         topology = editor.topology() if self.still else editor.shown_topology(TOPOLOGY_FRAME_MS)
@@ -377,6 +397,8 @@ class App:
             self.help.show()
         elif outcome.kind == "show" and outcome.message == "find":
             self.find.show()
+        elif outcome.kind == "show" and outcome.message in ("png", "png-marks"):
+            self.export_png(marks=outcome.message == "png-marks")
         elif outcome.kind == "job" and outcome.message == "arrange":
             if self.arranging:
                 self.toast.show("Arranging already…")
@@ -524,7 +546,7 @@ class App:
         on(by_id("btn-topology"), "click", lambda e: download("topology.json", self._topology_json()))
         on(by_id("hud-selection"), "click", lambda e: self._whole_plane())
         on(by_id("legend-toggle"), "click", lambda e: self.legend.toggle())
-        on(by_id("btn-png"), "click", self._export_png)
+        on(by_id("btn-png"), "click", self._png_menu)
 
     def _xy(self, event: Any) -> tuple[float, float]:
         rect = self.canvas.getBoundingClientRect()
@@ -702,12 +724,30 @@ class App:
             self.toast.show(f"Imported {file.name}.")
         self.request_frame()
 
-    def _export_png(self, event: Any) -> None:
+    def _png_menu(self, event: Any) -> None:
+        """Export PNG: a menu of the two images (the plain one first)."""
+        box = by_id("btn-png").getBoundingClientRect()
+        self._menu_target = Target()
+        items = [
+            menus.menu_item(self.editor, Target(), "export-png"),
+            menus.menu_item(self.editor, Target(), "export-png-marks"),
+        ]
+        self.menu.show(items, float(box.left), float(box.bottom) + 4, "Export PNG menu")
+
+    def export_png(self, marks: bool) -> None:
+        """Download the canvas as a PNG: the graph alone, or (``marks``) as the screen shows
+        it, with pin marks, the selection and search fading. The canvas's pixels are copied
+        when toBlob is called, so the clean frame is drawn, copied, then replaced."""
+
         def done(blob: Any) -> None:
             if blob:
                 download_blob("bendscope.png", blob)
 
+        if not marks:
+            self.paint(js.performance.now(), clean=True)
         self.canvas.toBlob(create_once_callable(done), "image/png")
+        if not marks:
+            self.request_frame()
 
     # ------------------------------------------------------------------ automation API
     def install_api(self) -> None:
@@ -733,6 +773,15 @@ class App:
         def screen_position(node_id: Any) -> Any:
             pos = self.editor.screen_position(str(node_id))
             return jsnull if pos is None else to_js(pos)
+
+        def card_box(node_id: Any) -> Any:
+            """A card's box on the screen: left, top, width, height (CSS px)."""
+            node = self.editor.plane.nodes.get(str(node_id))
+            if node is None:
+                return jsnull
+            x, y = self.editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
+            zoom = self.editor.plane.camera.zoom
+            return to_js([x, y, node.width * zoom, node.height * zoom])
 
         def edge_points(edge_id: Any) -> Any:
             """Screen points of an edge as drawn: the middle of its line and its label's centre."""
@@ -858,6 +907,7 @@ class App:
             "stats": stats,
             "screen_position": screen_position,
             "edge_points": edge_points,
+            "card_box": card_box,
             "action": action,
             "undo": lambda: action("undo"),
             "redo": lambda: action("redo"),

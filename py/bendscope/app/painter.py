@@ -113,6 +113,7 @@ class Painter:
         overlay: Overlay,
         layered: bool = False,
         xy: Any = None,
+        pins: bool = True,
     ) -> None:
         """Draw ``plane`` at its camera. ``layered`` (pulses animate, nothing else moves): the
         pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
@@ -152,7 +153,7 @@ class Painter:
         ctx.fillStyle = pattern
         ctx.fillRect(0, 0, w * dpr, h * dpr)
         cam = plane.camera
-        view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse}
+        view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse, "pins": pins}
         geometry = self.scene.geometry(self.plan, xy, js_obj(view))
         env = {**view, "dpr": dpr, "background": theme.BACKGROUND, "layered": layered}
         env_js = js_obj(env)

@@ -268,6 +268,9 @@ class Legend:
 
         item(el("span", cls="swatch card"), "node")
         item(el("span", cls="swatch card stargate"), "stargate")
+        pin = el("span", cls="swatch card pinned")
+        pin.style.setProperty("--pin", theme.PIN_MARK)
+        item(pin, "pinned (stays put)")
         for kind in kinds:
             swatch = el("span", cls="swatch")
             swatch.style.borderTopColor = theme.EDGE_COLOR[kind]

@@ -181,6 +181,10 @@ action(id="duplicate", label="Duplicate", scope="global", keys=("Mod+d",),
        enabled=lambda e, t: bool(e.selection))  # fmt: skip
 action(id="find", label="Find", scope="global", keys=("Mod+f",), perform=lambda e, t, a: None,
        extra={"show": "find"})  # fmt: skip
+action(id="export-png", label="Image of the graph (PNG)", scope="global", perform=lambda e, t, a: None,
+       extra={"show": "png"})  # fmt: skip
+action(id="export-png-marks", label="Image as on screen: pins, selection (PNG)", scope="global",
+       perform=lambda e, t, a: None, extra={"show": "png-marks"})  # fmt: skip
 action(id="select-all", label="Select all", scope="global", keys=("Mod+a",),
        perform=lambda e, t, a: e.select(list(e.plane.nodes)))  # fmt: skip
 

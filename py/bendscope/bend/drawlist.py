@@ -36,9 +36,9 @@ def card_art(lines: tuple[TextLine, ...], node_type: str, header: str, placehold
     """The art of a card of ``width`` showing ``lines`` (in the active theme). O(lines + runs).
 
     >>> from bendscope.bend.textlayout import TextLine
-    >>> art = card_art((TextLine("Hi", "body", 10.0, 30.0),), "normal", "PINNED", False, 140.0)
+    >>> art = card_art((TextLine("Hi", "body", 10.0, 30.0),), "stargate", "STARGATE", False, 140.0)
     >>> [item[4] for item in art.items], art.bars
-    (['Hi', 'PINNED'], (10.0, 23.0, 11.0, 6.0))
+    (['Hi', 'STARGATE'], (10.0, 23.0, 11.0, 6.0))
     """
     items: list[TextItem] = []
     bars: list[float] = []

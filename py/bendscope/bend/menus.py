@@ -35,7 +35,7 @@ class MenuItem:
         return self.submenu is not None
 
 
-def _item(editor: Editor, target: Target, action_id: str, **kw: Any) -> MenuItem:
+def menu_item(editor: Editor, target: Target, action_id: str, **kw: Any) -> MenuItem:
     act = REGISTRY[action_id]
     enabled = act.enabled(editor, target)
     label = act.label if enabled or "disabled_label" not in act.extra else act.extra["disabled_label"]
@@ -96,18 +96,18 @@ def selection_menu(editor: Editor) -> list[MenuItem]:
     """The menu of a multi-selection (right-click on one of its nodes)."""
     count = len(editor.selection)
     target = Target()
-    pin = _item(
+    pin = menu_item(
         editor, target, "unpin-selection" if REGISTRY["unpin-selection"].enabled(editor, target) else "pin-selection"
     )
     pin.label = f"{pin.label} ({count} nodes)"
-    delete = _item(editor, target, "delete-selection", tone="danger")
+    delete = menu_item(editor, target, "delete-selection", tone="danger")
     delete.label = f"Delete {count} nodes"
     return [pin, delete]
 
 
 def _searchable(editor: Editor, target: Target, action_id: str, build: Callable[[str], list[MenuItem]]) -> MenuItem:
     """An item whose submenu is ``build("")`` and filters as the user types (``build(query)``)."""
-    return _item(editor, target, action_id, submenu=lambda: build(""), filter=build)
+    return menu_item(editor, target, action_id, submenu=lambda: build(""), filter=build)
 
 
 def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
@@ -119,24 +119,24 @@ def node_menu(editor: Editor, node_id: str) -> list[MenuItem]:
         _searchable(editor, target, "connect", lambda q: connect_submenu(editor, node_id, q)),
     ]
     if kappa_ui.in_loop(editor, node_id):
-        items.append(_item(editor, target, "unbend", tone="kappa"))
+        items.append(menu_item(editor, target, "unbend", tone="kappa"))
     elif editor.topology().scc(node_id) is None:
-        bend = _item(editor, target, "bend")
+        bend = menu_item(editor, target, "bend")
         preview = kappa_ui.bend_preview(editor, node_id) if bend.enabled else None
         if preview is not None:
             bend.label = preview.label
         bend.tone = "kappa" if bend.enabled else "muted"
         items.append(bend)
     items += [
-        _item(editor, target, "edit-text"),
-        _item(editor, target, "fork"),
+        menu_item(editor, target, "edit-text"),
+        menu_item(editor, target, "fork"),
         _searchable(editor, target, "merge", lambda q: merge_submenu(editor, node_id, q)),
-        _item(editor, target, "unpin" if node.pinned else "pin"),
+        menu_item(editor, target, "unpin" if node.pinned else "pin"),
     ]
     if node.type == "stargate" or node.portal_plane_id in editor.doc.planes:
-        items.append(_item(editor, target, "enter-stargate"))
-    items.append(_item(editor, target, "to-normal" if node.type == "stargate" else "to-stargate"))
-    items.append(_item(editor, target, "delete-node", tone="danger"))
+        items.append(menu_item(editor, target, "enter-stargate"))
+    items.append(menu_item(editor, target, "to-normal" if node.type == "stargate" else "to-stargate"))
+    items.append(menu_item(editor, target, "delete-node", tone="danger"))
     return items
 
 
@@ -162,10 +162,10 @@ def edge_menu(editor: Editor, edge_id: str) -> list[MenuItem]:
         items.append(MenuItem("Fault line of a feedback loop", enabled=False, tone="kappa", item_id="fault-info"))
     items += [
         MenuItem(f"Kind: {edge.props.kind}", submenu=kinds, item_id="kind"),
-        _item(editor, target, "reverse-edge"),
-        _item(editor, target, "edit-label"),
+        menu_item(editor, target, "reverse-edge"),
+        menu_item(editor, target, "edit-label"),
         MenuItem(f"Strength: {edge.props.strength}", submenu=strengths, item_id="strength"),
-        _item(editor, target, "delete-edge", tone="danger"),
+        menu_item(editor, target, "delete-edge", tone="danger"),
     ]
     return items
 
@@ -173,9 +173,9 @@ def edge_menu(editor: Editor, edge_id: str) -> list[MenuItem]:
 def background_menu(editor: Editor, x: float, y: float) -> list[MenuItem]:
     target = Target(x=x, y=y)
     return [
-        _item(editor, target, "new-node"),
-        _item(editor, target, "new-stargate"),
-        _item(editor, target, "fit-view"),
-        _item(editor, target, "arrange-lr"),
-        _item(editor, target, "arrange-tb"),
+        menu_item(editor, target, "new-node"),
+        menu_item(editor, target, "new-stargate"),
+        menu_item(editor, target, "fit-view"),
+        menu_item(editor, target, "arrange-lr"),
+        menu_item(editor, target, "arrange-tb"),
     ]

@@ -166,7 +166,7 @@ class Card:
         self.border_width = border_width
         self.header_fill = header_fill
         self.lines = lines  # tuple[TextLine, ...] (empty while the node is being edited)
-        self.header = header  # "STARGATE", "PINNED" or ""
+        self.header = header  # "STARGATE" or ""
         self.placeholder = placeholder
         self.greek = greek  # level of detail: text drawn as bars, not glyphs
         self.decorations = decorations  # tuple[RectBatch, ...]: quote bars, code backgrounds
@@ -473,11 +473,13 @@ def build_scene(
     measure: Measure | None = None,
     interaction: InteractionView | None = None,
     dimmed: frozenset[str] | set[str] = frozenset(),
+    pins: bool = True,
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
     ``cards`` maps node id → its CardLayout (or is a callable node → CardLayout, so only
-    visible nodes are looked up); ``measure(text, font)`` sizes pills.
+    visible nodes are looked up); ``measure(text, font)`` sizes pills. ``pins``: whether
+    pinned cards show their mark (an exported image leaves them out unless asked).
     O(n + m) plus culling.
     """
     width, height = viewport
@@ -661,8 +663,8 @@ def build_scene(
         card_list.append(
             Card(node.id, x0, y0, w, h, node.type, theme.STARGATE_BORDER if stargate else theme.CARD_BORDER,
                  2.0 if stargate else 1.0, theme.HEADER_FILL[node.type], lines,
-                 "STARGATE" if stargate else ("PINNED" if node.pinned else ""), not node.text.strip(), greek,
-                 decorations, node.id in selection, node.pinned, pulse if node.id in pulsing else 0.0)
+                 "STARGATE" if stargate else "", not node.text.strip(), greek,
+                 decorations, node.id in selection, node.pinned and pins, pulse if node.id in pulsing else 0.0)
         )  # fmt: skip
     return Scene(
         width,

@@ -74,7 +74,7 @@ def constants() -> dict[str, Any]:
         "cardBorder": theme.CARD_BORDER,
         "cardShadow": theme.CARD_SHADOW,
         "stargateBorder": theme.STARGATE_BORDER,
-        "pinnedMark": theme.PINNED_MARK,
+        "pinMark": theme.PIN_MARK,
         "selection": theme.SELECTION,
         "greekBar": theme.GREEK_BAR,
         "dimFill": theme.DIM_FILL,
@@ -220,7 +220,7 @@ class ScenePlanner:
             if node.x + hw < x0 or node.x - hw > x1 or node.y + hh < y0 or node.y - hh > y1:
                 continue
             layout = card_of(node)
-            header = "STARGATE" if node.type == "stargate" else ("PINNED" if node.pinned else "")
+            header = "STARGATE" if node.type == "stargate" else ""
             key = (node.text, node.type, header, node.width, layout.lines)
             if held.get(node.id) == key:
                 continue

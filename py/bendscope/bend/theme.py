@@ -17,7 +17,8 @@ GREEK_BAR = "#c9cfd8"
 HEADER_FILL = {"normal": "#eef1f5", "stargate": "#ece6ff"}
 HEADER_TEXT = {"normal": "#7a8494", "stargate": "#6a4fd8"}
 STARGATE_BORDER = "#8b6cf0"
-PINNED_MARK = "#d2453b"
+#: a pinned card's mark: a small quiet dot (not red: it is a state, not an error)
+PIN_MARK = "#a3abb8"
 TEXT = {"h1": "#111827", "h2": "#1f2937", "body": "#27303d", "bullet": "#27303d", "quote": "#5b6473", "code": "#0f4c5c"}
 PLACEHOLDER_TEXT = "#9aa3b1"
 #: inline markup in card text: links and code spans have their own colour
@@ -81,7 +82,7 @@ MODE_DELIBERATION = "#0077a8"
 #: the names a palette sets (sizes and fonts stay the same in every theme)
 COLOURS = (
     "BACKGROUND", "GRID_DOT", "CARD_FILL", "CARD_BORDER", "CARD_SHADOW", "GREEK_BAR", "HEADER_FILL", "HEADER_TEXT",
-    "STARGATE_BORDER", "PINNED_MARK", "TEXT", "PLACEHOLDER_TEXT", "RUN_COLOR", "QUOTE_BAR", "CODE_FILL", "SELECTION",
+    "STARGATE_BORDER", "PIN_MARK", "TEXT", "PLACEHOLDER_TEXT", "RUN_COLOR", "QUOTE_BAR", "CODE_FILL", "SELECTION",
     "HANDLE_FILL", "BRUSH_FILL", "BRUSH_STROKE", "LINK_COLOR", "LINK_CHANGE", "LINK_FILL", "DIM_FILL", "EDGE_COLOR",
     "EDGE_SELECTED", "LABEL_FILL", "LABEL_TEXT", "HALO_FILL", "HALO_STROKE", "BADGE_FILL", "BADGE_TEXT", "FAULT_COLOR",
     "PULSE_BORDER", "MODE_RETRIEVAL", "MODE_DELIBERATION",
@@ -101,7 +102,7 @@ DARK: dict[str, object] = {
     "HEADER_FILL": {"normal": "#1f2530", "stargate": "#2a2342"},
     "HEADER_TEXT": {"normal": "#8b95a7", "stargate": "#b9a6ff"},
     "STARGATE_BORDER": "#8b6cf0",
-    "PINNED_MARK": "#ff6b5e",
+    "PIN_MARK": "#646b78",
     "TEXT": {
         "h1": "#f2f4f8",
         "h2": "#e6e9ef",
