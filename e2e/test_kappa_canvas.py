@@ -57,14 +57,38 @@ def test_connect_submenu_lists_previews_and_connects(app_factory):
     item(app, "connect").hover()
     sub = page.locator("#menu-1 [role='menuitem']")
     sub.first.wait_for(state="visible")
-    labels = sub.all_inner_texts()
+    *labels, kind_row = sub.all_inner_texts()
     assert labels and all(label.startswith("→ ") and "(κ: " in label for label in labels)
+    assert kind_row.startswith("New edge kind: causal")
     loop = [label for label in labels if "Company" in label]
     assert loop == ["→ Company (κ: 0→1 — creates feedback loop)"]
     assert "tone-kappa" in page.locator("#menu-1 [role='menuitem']", has_text="Company").get_attribute("class")
     assert any("— no change)" in label for label in labels)
     page.locator("#menu-1 [role='menuitem']", has_text="Company").click()
     expect(page.locator("#hud-sccs")).to_have_text("SCCs: 2")
+    assert app.stats()["edges"] == 11
+
+
+def test_connect_to_makes_an_edge_of_the_kind_chosen_there(app_factory):
+    """Issue 19.6: Connect to… always made a causal edge. Its last row opens the kinds;
+    choosing one keeps Connect to… open with previews for that kind, and the edge made is of
+    that kind."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    app.right_click("founded-2020")
+    item(app, "connect").click()
+    page.locator("#menu-1 [data-item='connect-kind']").click()
+    page.locator("#menu-2 [data-item='connect-kind-associative']").click()
+    expect(page.locator("#menu-1 [data-item='connect-kind']")).to_contain_text("New edge kind: associative")
+    company = page.locator("#menu-1 [role='menuitem']", has_text="Company")
+    expect(company).to_contain_text("no change")  # (a causal edge here would close a loop)
+    company.click()
+    expect(page.locator("#menu-0")).to_have_count(0)
+    made = app.api(
+        "JSON.parse(window.bendscope.export()).planes[0].edges"
+        ".filter(e => e.a === 'founded-2020' && e.b === 'company').map(e => e.props.kind)"
+    )
+    assert made == ["associative"] and app.pill("mode") == "mode: DELIBERATION"
     assert app.stats()["edges"] == 11
 
 

@@ -101,7 +101,8 @@ def test_connect_submenu_is_lazy_and_complete():
         assert calls == []  # right-click builds no previews
         connect = next(i for i in items if i.item_id == "connect")
         sub = connect.submenu()
-        assert len(calls) == 1 and all(i.label.startswith("→ ") for i in sub)
+        assert len(calls) == 1 and all(i.label.startswith("→ ") for i in sub[:-1])
+        assert sub[-1].item_id == "connect-kind" and sub[-1].label == "New edge kind: causal"
     finally:
         kappa_ui.connect_previews = original
 
@@ -125,7 +126,7 @@ def test_connect_submenu_caps_at_fifty_nearest():
     for i in range(1, 70):
         editor.add_node(5.0 * i, 40.0, f"n{i}")
     items = menus.connect_submenu(editor, "hub")
-    assert len(items) == 51 and items[-1].label == "…and 20 more farther away" and not items[-1].enabled
+    assert len(items) == 52 and items[-2].label == "…and 20 more farther away" and not items[-2].enabled
     assert items[0].label == "✓ n0 — already connected"  # (hub → n0 exists)
 
 
@@ -176,11 +177,11 @@ def test_unbend_breaks_splits_and_removes_parallel_copies():
 
 def test_connect_to_marks_nodes_already_connected():
     editor = editor_with([("a", "b"), ("b", "c")], positions={"a": (0, 0), "b": (100, 0), "c": (200, 0)})
-    items = {i.args["to"]: i for i in menus.connect_submenu(editor, "a")}
+    items = {i.args["to"]: i for i in menus.connect_submenu(editor, "a") if "to" in i.args}
     assert items["b"].enabled is False and items["b"].label == "✓ b — already connected"
     assert items["c"].enabled and items["c"].label == "→ c (κ: 0→0 — no change)"
     editor.add_edge("a", "c", kind="associative")  # another kind: a causal edge is still new
-    assert {i.args["to"]: i for i in menus.connect_submenu(editor, "a")}["c"].enabled
+    assert {i.args["to"]: i for i in menus.connect_submenu(editor, "a") if "to" in i.args}["c"].enabled
 
 
 def test_type_to_filter_finds_nodes_anywhere_on_the_plane():
@@ -188,7 +189,9 @@ def test_type_to_filter_finds_nodes_anywhere_on_the_plane():
     far = editor.add_node(5000, 5000, "Zebra far away")
     assert all(i.args.get("to") != far for i in menus.connect_submenu(editor, "company"))  # beyond 500 px
     found = menus.connect_submenu(editor, "company", "zebra")
-    assert [i.args["to"] for i in found] == [far] and found[0].label.startswith("→ Zebra far away (κ: 0→0")
+    assert [i.args["to"] for i in found if "to" in i.args] == [far] and found[0].label.startswith(
+        "→ Zebra far away (κ: 0→0"
+    )
     assert menus.connect_submenu(editor, "company", "nothing like it")[0].label == "No node matches “nothing like it”"
     merged = menus.merge_submenu(editor, "company", "ZEBRA")
     assert [i.args["with"] for i in merged] == [far]
@@ -207,3 +210,48 @@ def test_find_dims_what_does_not_match_and_steps_through_matches():
     node = editor.plane.nodes[order[1]]
     assert editor.selection == [order[1]] and (editor.plane.camera.x, editor.plane.camera.y) == (node.x, node.y)
     assert finder.search("") == [] and finder.dimmed() == set() and finder.status() == ""
+
+
+def _kind_rows(editor: Editor, node_id: str) -> list[menus.MenuItem]:
+    row = menus.connect_submenu(editor, node_id)[-1]
+    assert row.item_id == "connect-kind" and row.submenu is not None
+    return row.submenu()
+
+
+def test_connect_to_offers_the_kind_of_the_new_edge():
+    """Issue 19.6: Connect to… always made a causal edge. Its last row chooses the kind of
+    the edges it (and a drag from the handle) makes; the previews follow the kind: temporal
+    edges close loops as causal ones do, other kinds never change κ; "already connected" means
+    an edge of that kind."""
+    from bendscope.bend.dispatch import ActionManager
+    from bendscope.bend.model import EDGE_KINDS
+
+    editor = editor_with([("a", "b"), ("b", "c")], positions={"a": (0, 0), "b": (100, 0), "c": (200, 0)})
+    rows = _kind_rows(editor, "c")
+    assert [r.args["kind"] for r in rows] == list(EDGE_KINDS)
+    assert [r.checked for r in rows] == [k == "causal" for k in EDGE_KINDS] and all(r.stays_open for r in rows)
+    causal = {i.args["to"]: i.label for i in menus.connect_submenu(editor, "c") if "to" in i.args}
+    assert causal["a"] == "→ a (κ: 0→1 — creates feedback loop)"
+    manager = ActionManager(editor)
+    temporal = next(r for r in rows if r.args["kind"] == "temporal")
+    assert manager.request(temporal.action_id, Target(node_id="c"), temporal.args).kind == "done"
+    assert menus.connect_submenu(editor, "c")[-1].label == "New edge kind: temporal"
+    items = {i.args["to"]: i for i in menus.connect_submenu(editor, "c") if "to" in i.args}
+    assert items["a"].label == causal["a"] and items["a"].args["kind"] == "temporal"
+    assert manager.request("connect", Target(node_id="c"), items["a"].args).kind == "done"
+    made = [e for e in editor.plane.edges.values() if (e.a, e.b) == ("c", "a")]
+    assert [e.props.kind for e in made] == ["temporal"] and editor.topology().max_kappa == 1
+    # a kind loops do not follow: no change anywhere, and a → b (causal) is no "already connected"
+    manager.request("connect-kind", Target(node_id="a"), {"kind": "associative"})
+    rows_a = {i.args["to"]: i for i in menus.connect_submenu(editor, "a") if "to" in i.args}
+    assert all("no change" in i.label and i.tone == kappa_ui.NO_CHANGE_TONE for i in rows_a.values())
+    assert rows_a["b"].enabled
+    assert manager.request("connect", Target(node_id="a"), rows_a["b"].args).kind == "done"
+    assert sorted(e.props.kind for e in editor.plane.edges.values() if (e.a, e.b) == ("a", "b")) == [
+        "associative",
+        "causal",
+    ]
+    assert not {i.args["to"]: i for i in menus.connect_submenu(editor, "a") if "to" in i.args}["b"].enabled
+    # an unknown kind is refused and changes nothing
+    outcome = manager.request("connect-kind", Target(node_id="a"), {"kind": "nonsense"})
+    assert outcome.kind == "refused" and editor.connect_kind == "associative"

@@ -753,3 +753,20 @@ def test_moving_by_keyboard_brings_a_card_off_screen_into_view():
     assert not editor.in_view("b")
     ActionManager(editor).request("go-right", Target())
     assert editor.selection == ["b"] and editor.in_view("b")
+
+
+def test_a_drag_from_the_handle_makes_an_edge_of_the_chosen_kind():
+    """Issue 19.6: the kind chosen in Connect to… is the kind a drag makes too (Alt: temporal),
+    and the live preview says what that kind does."""
+    editor, tools = four()
+    nodes = editor.plane.nodes
+    d = nodes["d"]
+    editor.set_connect_kind("associative")
+    tools.pointer(PointerInput("move", 1, *editor.world_to_screen(d.x, d.y)))
+    hx, hy = editor.world_to_screen(d.x + d.width / 2, d.y)
+    press(tools, "down", hx, hy)
+    press(tools, "move", *editor.world_to_screen(nodes["a"].x, nodes["a"].y))
+    assert tools.view().link.label.startswith("→ a (κ: 1→1 — no change") and not tools.view().link.changes
+    press(tools, "up", *editor.world_to_screen(nodes["a"].x, nodes["a"].y))
+    added = [e for e in editor.plane.edges.values() if (e.a, e.b) == ("d", "a")]
+    assert [e.props.kind for e in added] == ["associative"]

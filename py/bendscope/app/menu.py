@@ -248,6 +248,10 @@ class Menu:
         if item.has_submenu:
             self._open_submenu(depth, index, focus=True)
             return
+        if item.stays_open and depth >= 2:  # a setting of the submenu above: rebuild it, open
+            self.activate(item)
+            self._refilter(depth - 1)
+            return
         self.close()
         self.activate(item)
 

@@ -216,6 +216,8 @@ def _connect(editor: Editor, target: Target, args: dict[str, Any]) -> str | None
     return editor.add_edge(node_of(target), args["to"], kind=args.get("kind", "causal"))
 
 
+action(id="connect-kind", label="New edge kind", scope="node", perform=lambda e, t, a: e.set_connect_kind(a["kind"]),
+       enabled=_node)  # fmt: skip
 action(id="connect", label="Connect to…", scope="node", keys=("c",), perform=_connect,
        enabled=lambda e, t: _node(e, t) and len(e.plane.nodes) > 1, extra={"submenu": True})  # fmt: skip
 

@@ -82,6 +82,9 @@ class Editor:
         self.edited = False  # whether this session changed the document at all
         self.needs_paint = True
         self.layout_frozen = False  # a view setting (not in the document): the layout stands still
+        #: the kind a new connection gets (Connect to… and dragging from a handle): a tool
+        #: setting, not part of the document
+        self.connect_kind = "causal"
         self._cards: dict[str, tuple[str, CardLayout]] = {}
         self._sims: dict[str, LayoutEngine] = {}
         self._tx: Transaction | None = None
@@ -762,6 +765,12 @@ class Editor:
         self.select([keep_id])
 
     # ------------------------------------------------------------------ edge commands
+    def set_connect_kind(self, kind: str) -> None:
+        """The kind the next connections get (an unknown kind is refused, nothing changes)."""
+        if kind not in EDGE_KINDS:
+            raise ValueError(f"unknown edge kind {kind!r}")
+        self.connect_kind = kind
+
     def add_edge(self, a: str, b: str, kind: str = DEFAULT_KIND, label: str = "", strength: int = 2) -> str | None:
         """Add a → b; returns its id, or None for a self-loop or an identical edge."""
         plane = self.plane

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bendscope.kappa import DEFAULT_EXACT_LIMIT, preview_edge_impacts, preview_edge_removal
+from bendscope.kappa import DEFAULT_EXACT_LIMIT, DIRECTED_KINDS, preview_edge_impacts, preview_edge_removal
 
 from .editor import Editor
 from .topology import plane_graph
@@ -68,20 +68,34 @@ def connect_preview(editor: Editor, node_id: str, target: str) -> ConnectPreview
     return previews_for(editor, node_id, [target])[0]
 
 
-def previews_for(editor: Editor, node_id: str, candidates: list[str]) -> list[ConnectPreview]:
-    """Previews of ``node_id → t`` for the given targets, in their order (one engine call on
-    the cached topology); targets with a causal edge from the node already are ``connected``."""
+def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str | None = None) -> list[ConnectPreview]:
+    """Previews of a new ``node_id → t`` edge of ``kind`` (the editor's connect kind if not
+    given) for the given targets, in their order (one engine call on the cached topology, none
+    for a kind loops do not follow: it changes nothing); targets with an edge of that kind from
+    the node already are ``connected``."""
     if not candidates:
         return []
-    nodes, edges = plane_graph(editor.plane)
-    topology = editor.topology()
-    impacts = preview_edge_impacts(nodes, edges, node_id, candidates, base=topology.result, exact_limit=_limit(editor))
-    connected = {e.b for e in editor.plane.edges.values() if e.a == node_id and e.props.kind == "causal"}
+    kind = kind or editor.connect_kind
+    connected = {e.b for e in editor.plane.edges.values() if e.a == node_id and e.props.kind == kind}
+    impacts: Mapping[str, Any] = {}
+    if kind in DIRECTED_KINDS:
+        nodes, edges = plane_graph(editor.plane)
+        topology = editor.topology()
+        impacts = preview_edge_impacts(
+            nodes, edges, node_id, candidates, base=topology.result, exact_limit=_limit(editor)
+        )
     out = []
     for target in candidates:
         if target in connected:
             label = f"✓ {display_name(editor, target)} — already connected"
             out.append(ConnectPreview(target, label, CONNECTED_TONE, False, 0, 0, "already connected", True))
+            continue
+        if kind not in DIRECTED_KINDS:
+            # the κ around the two ends (the larger of their loops'), which the edge leaves as it is
+            sccs = [editor.topology().scc(n) for n in (node_id, target)]
+            kappa = max((int(s["kappa"]) for s in sccs if s is not None), default=0)
+            label = f"→ {display_name(editor, target)} (κ: {kappa}→{kappa} — no change: {kind} edges are in no loop)"
+            out.append(ConnectPreview(target, label, NO_CHANGE_TONE, False, kappa, kappa, "no topological change"))
             continue
         p = impacts[target]
         before, after = p["scc_kappa_before"], p["scc_kappa_after"]

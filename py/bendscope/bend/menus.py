@@ -29,6 +29,9 @@ class MenuItem:
     checked: bool | None = None
     key_hint: str = ""
     item_id: str = ""  # stable DOM id suffix for tests
+    #: choosing it keeps its parent submenu open and rebuilds it (a setting of that submenu,
+    #: like Connect to…'s edge kind)
+    stays_open: bool = False
 
     @property
     def has_submenu(self) -> bool:
@@ -54,22 +57,36 @@ def _found(editor: Editor, node_id: str, query: str) -> list[str]:
 
 def connect_submenu(editor: Editor, node_id: str, query: str = "") -> list[MenuItem]:
     """Connect-to's items: the nearest nodes within 500 px, or — with a typed ``query`` —
-    the nodes anywhere on the plane whose text matches, each with its κ preview."""
+    the nodes anywhere on the plane whose text matches, each with the κ preview of a new edge
+    of the editor's connect kind; last, the row that chooses that kind."""
     searching = bool(query.strip())
     if searching:
         previews = kappa_ui.previews_for(editor, node_id, _found(editor, node_id, query))
     else:
         previews = kappa_ui.connect_previews(editor, node_id, limit=kappa_ui.MAX_CANDIDATES)
+    kind = editor.connect_kind
+
+    def kinds() -> list[MenuItem]:
+        return [
+            MenuItem(k.capitalize(), "connect-kind", True, {"kind": k}, checked=k == kind, item_id=f"connect-kind-{k}",
+                     stays_open=True)
+            for k in EDGE_KINDS
+        ]  # fmt: skip
+
+    # the kind row comes last: the first row stays the nearest node (C, then Enter)
+    kind_row = MenuItem(f"New edge kind: {kind}", submenu=kinds, item_id="connect-kind")
     if not previews:
         empty = f"No node matches “{query}”" if searching else "No nodes within 500 px"
-        return [MenuItem(empty, enabled=False, tone="muted", item_id="connect-none")]
+        return [MenuItem(empty, enabled=False, tone="muted", item_id="connect-none"), kind_row]
     items = [
-        MenuItem(p.label, "connect", not p.connected, {"to": p.target}, tone=p.tone, item_id=f"connect-{i}")
+        MenuItem(p.label, "connect", not p.connected, {"to": p.target, "kind": kind}, tone=p.tone,
+                 item_id=f"connect-{i}")
         for i, p in enumerate(previews)
-    ]
+    ]  # fmt: skip
     more = 0 if searching else len(editor.nodes_near(node_id)) - len(previews)
     if more > 0:
         items.append(MenuItem(f"…and {more} more farther away", enabled=False, tone="muted", item_id="connect-more"))
+    items.append(kind_row)
     return items
 
 

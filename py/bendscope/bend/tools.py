@@ -397,7 +397,7 @@ class Tools:
         if isinstance(state, Connecting) and event.pointer_id == state.pointer_id:
             self.state = Idle()
             if state.target is not None and editor.plane is state.plane and state.source in editor.plane.nodes:
-                kind = "temporal" if event.alt else "causal"
+                kind = "temporal" if event.alt else editor.connect_kind
                 if editor.add_edge(state.source, state.target, kind=kind) is not None:
                     editor.select([state.target])
             editor.needs_paint = True
