@@ -54,8 +54,15 @@ def test_axe_finds_no_serious_violation_on_the_main_views(app_factory, theme):
     app.right_click("revenue")
     page.locator("#menu-0 [data-item='connect']").click()
     expect(page.locator("#menu-1")).to_be_visible()
-    assert serious(app) == [], "a node menu and its submenu"
+    page.locator("#menu-1 [data-item='connect-kind']").click()
+    expect(page.locator("#menu-2")).to_be_visible()
+    assert serious(app) == [], "a node menu, Connect to… and its kinds"
     page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Escape")
+    page.locator("#btn-png").click()
+    expect(page.locator("#menu-0 [data-item='export-png']")).to_be_visible()
+    assert serious(app) == [], "the Export PNG menu"
     page.keyboard.press("Escape")
     page.keyboard.press("?")
     expect(page.locator("#help")).to_be_visible()
