@@ -20,6 +20,14 @@ def test_memory_bench_quick_runs(capsys):
     assert "| sqlite | 2,000 |" in out and "| postgresql | 2,000 |" in out and "machine load after" in out
 
 
+def test_write_effect_bench_quick_runs(capsys):
+    import bench_write_effect
+
+    bench_write_effect.main(["--quick", "--calls", "6"])
+    out = capsys.readouterr().out
+    assert "| 2,000 | inside |" in out and "| 2,000 | related |" in out and "machine load after" in out
+
+
 def test_memory_load_test_runs_and_loses_nothing(capsys):
     """Two MCP servers (stdio) on one PostgreSQL database, 40 mixed calls each: no errors,
     every acknowledged write present (the full run is 8 × 2,000: make load-memory)."""

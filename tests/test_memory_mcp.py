@@ -136,6 +136,13 @@ def test_the_business_example_end_to_end(location):
         assert [e["edge_type"] for e in listed["edges"]] == ["causal"]
         deleted = await ok(client, "delete_edge", {"id": listed["edges"][0]["id"]})
         assert deleted["status"] == "deleted"
+        # κ on every write (issue 20): the answer says what the write did, over the protocol
+        assert deleted["topology"]["description"] == "breaks feedback loop"
+        assert deleted["topology"]["loops_before"][0]["node_count"] == 5
+        again = await ok(client, "store_edge", {"source_id": "revenue", "target_id": "r-and-d", "edge_type": "causal"})
+        assert again["topology"]["description"] == "creates feedback loop"
+        assert (again["topology"]["kappa_before"], again["topology"]["kappa_after"]) == (0, 1)
+        deleted = await ok(client, "delete_edge", {"id": again["edge"]["id"]})
         gone = await ok(client, "analyze_topology", {})
         assert (gone["routing"], gone["max_kappa"]) == ("fast", 0)  # revenue → R&D closed both loops
 

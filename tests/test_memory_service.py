@@ -127,7 +127,12 @@ def test_delete_node_and_edge(store: Store):
     with pytest.raises(NotFound):
         memory.delete_node("company")
     edge_id = memory.query_graph({"node_ids": ["revenue", "r-and-d"]})["edges"][0]["id"]
-    assert memory.delete_edge(edge_id) == {"status": "deleted", "id": edge_id}
+    answer = memory.delete_edge(edge_id)
+    assert {k: answer[k] for k in ("status", "id")} == {"status": "deleted", "id": edge_id}
+    # revenue → r-and-d carried every cycle of the business loop
+    topology = answer["topology"]
+    assert topology["description"] == "breaks feedback loop" and topology["loops_after"] == []
+    assert (topology["kappa_before"], topology["kappa_after"]) == (1, 0)
     with pytest.raises(NotFound):
         memory.delete_edge(edge_id)
 

@@ -8,6 +8,7 @@ Results are plain JSON-ready dicts whose bytes depend only on the store and the 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -39,7 +40,11 @@ from .retrieval import DEFAULT_LIMIT, MAX_HOPS, MAX_LIMIT, Embedder, loop_names,
 from .store import Store
 from .telemetry import Aggregator, Telemetry
 from .topology import analyze_nodes
+from .write_effect import effect, loops_of, own_sccs
 
+#: edge types declared acyclic unless the server is told otherwise: "derived from" is a
+#: lineage, and a fact cannot derive from itself
+DEFAULT_ACYCLIC_TYPES = ("derived_from",)
 #: the most node ids one call may name
 MAX_NODE_IDS = 100_000
 MAX_QUERY = 2_000
@@ -126,8 +131,16 @@ class Memory:
         clock: Callable[[], str] = utc_now,
         embedder: Embedder | None = None,
         exact_limit: int = DEFAULT_EXACT_LIMIT,
+        acyclic_types: Iterable[str] = DEFAULT_ACYCLIC_TYPES,
     ) -> None:
         self.store = store
+        unknown = [t for t in acyclic_types if t not in EDGE_TYPES]
+        if unknown:
+            raise ValueError(
+                f"unknown edge type {unknown[0]!r} declared acyclic; the types are {', '.join(EDGE_TYPES)}"
+            )
+        #: edge types no cycle may form among (store_edge refuses an edge closing one)
+        self.acyclic_types = frozenset(acyclic_types)
         self.telemetry = telemetry or Telemetry()
         self.metrics = Aggregator(self.telemetry)
         self.clock = clock
@@ -154,8 +167,12 @@ class Memory:
             self.store.put_node(node)
         return {"status": "created" if old is None else "updated", "node": node.to_dict()}
 
-    def store_edge(self, args: Mapping[str, Any]) -> dict[str, Any]:
-        """Create an edge between existing nodes, or update the edge with the given ``id``."""
+    def store_edge(self, args: Mapping[str, Any], *, report: bool = True) -> dict[str, Any]:
+        """Create an edge between existing nodes, or update the edge with the given ``id``.
+        The answer's ``topology`` is what the write did to the loops around its ends (see
+        ``write_effect``); an edge of a type declared acyclic that would close a cycle of such
+        edges is refused (Conflict), naming the cycle. ``report=False`` (store_many, whose
+        answer lists ids only) leaves the topology out and does not compute it."""
         with self.store.transaction():
             edge = new_edge(args, now=self.clock())
             _unknown([edge.source_id, edge.target_id], self.store.get_nodes([edge.source_id, edge.target_id]))
@@ -163,9 +180,67 @@ class Memory:
             if old is not None:  # update that edge: its id stays, even one derived from another type
                 edge = new_edge({**args, "id": old.id}, now=self.clock(), existing=old)
                 if edge == old:
-                    return {"status": "unchanged", "edge": old.to_dict()}
+                    unchanged: dict[str, Any] = {"status": "unchanged", "edge": old.to_dict()}
+                    if report:
+                        region = own_sccs(self.store, {old.source_id, old.target_id})
+                        loops = loops_of(region, self.store.arcs_between(region), self.exact_limit)
+                        unchanged["topology"] = effect(loops, loops)
+                    return unchanged
+            self._check_acyclic(edge)
+            touched = {edge.source_id, edge.target_id} | ({old.source_id, old.target_id} if old else set())
+            if report and not edge.directed and (old is None or not old.directed):  # (no loop can change)
+                region = own_sccs(self.store, touched)
+                loops = loops_of(region, self.store.arcs_between(region), self.exact_limit)
+                self.store.put_edge(edge)
+                status = "created" if old is None else "updated"
+                return {"status": status, "edge": edge.to_dict(), "topology": effect(loops, loops)}
+            first = own_sccs(self.store, touched) if report else set()
             self.store.put_edge(edge)
-        return {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
+            answer: dict[str, Any] = {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
+            if report:
+                region = first | own_sccs(self.store, touched)
+                now = self.store.arcs_between(region)
+                was = [e for e in now if e.id != edge.id] + ([old] if old is not None and old.directed else [])
+                answer["topology"] = self._effect(region, was, region, now)
+        return answer
+
+    def _effect(
+        self, nodes_before: set[str], was: list[MemoryEdge], nodes_after: set[str], now: list[MemoryEdge]
+    ) -> dict[str, Any]:
+        """The topology part of a write's answer: the loops among the region's nodes with its
+        edges as they were, and as they are (see ``write_effect``)."""
+        edges_before = [e for e in was if e.source_id in nodes_before and e.target_id in nodes_before]
+        before = loops_of(nodes_before, edges_before, self.exact_limit)
+        return effect(before, loops_of(nodes_after, now, self.exact_limit))
+
+    def _check_acyclic(self, edge: MemoryEdge) -> None:
+        """Refuse an edge of a type declared acyclic that would close a cycle of such edges:
+        a search from its target along them (O(what it reaches)); the message names the cycle."""
+        if edge.edge_type not in self.acyclic_types or edge.source_id == edge.target_id:
+            if edge.edge_type in self.acyclic_types:
+                raise Conflict(f"a {edge.edge_type} edge from {edge.source_id!r} to itself would be a cycle; "
+                               f"{edge.edge_type} edges are declared acyclic; nothing was stored")  # fmt: skip
+            return
+        parent: dict[str, str] = {edge.target_id: ""}
+        front = [edge.target_id]
+        while front and edge.source_id not in parent:
+            ahead = []
+            for e in self.store.edges_touching(front):
+                if e.edge_type in self.acyclic_types and e.source_id in front and e.target_id not in parent:
+                    if e.id == edge.id:
+                        continue  # (the edge being updated is replaced by this one)
+                    parent[e.target_id] = e.source_id
+                    ahead.append(e.target_id)
+            front = sorted(set(ahead))
+        if edge.source_id in parent:
+            path = [edge.source_id]
+            while path[-1] != edge.target_id:
+                path.append(parent[path[-1]])
+            cycle = " → ".join(repr(n) for n in [edge.source_id, *reversed(path)])
+            raise Conflict(
+                f"the {edge.edge_type} edge {edge.source_id!r} → {edge.target_id!r} would close the cycle {cycle}; "
+                f"{edge.edge_type} edges are declared acyclic; nothing was stored"
+            )
 
     def _derived_node(self, node: MemoryNode) -> MemoryNode | None:
         """The stored node a node with a derived id is: the one with that id (the same
@@ -217,7 +292,8 @@ class Memory:
         errors: list[str] = []
         done: dict[str, list[dict[str, Any]]] = {"nodes": [], "edges": []}
         with self.store.transaction():
-            for what, items, store in (("nodes", nodes, self.store_node), ("edges", edges, self.store_edge)):
+            edge_writer = functools.partial(self.store_edge, report=False)
+            for what, items, store in (("nodes", nodes, self.store_node), ("edges", edges, edge_writer)):
                 fields = NODE_FIELDS if what == "nodes" else EDGE_FIELDS
                 for i, item in enumerate(items):
                     unknown = [key for key in item if key not in fields]
@@ -276,19 +352,34 @@ class Memory:
         return {"status": "deleted", "nodes": len(node_ids), "edges": len(edge_ids), "edges_with_the_nodes": also}
 
     def delete_node(self, node_id: Any) -> dict[str, Any]:
+        """Delete a node and its edges; ``topology``: what that did to the node's loop."""
         node_id = check_id(node_id)
         with self.store.transaction():
             if self.store.get_node(node_id) is None:
                 raise NotFound(f"no node with id {node_id!r}")
+            region = own_sccs(self.store, {node_id})
+            was = self.store.arcs_between(region)
             edges = self.store.delete_node(node_id)
-        return {"status": "deleted", "id": node_id, "deleted_edges": edges}
+            rest = region - {node_id}
+            topology = self._effect(region, was, rest, self.store.arcs_between(rest))
+        return {"status": "deleted", "id": node_id, "deleted_edges": edges, "topology": topology}
 
     def delete_edge(self, edge_id: Any) -> dict[str, Any]:
+        """Delete an edge; ``topology``: what that did to the loops around its ends."""
         edge_id = check_id(edge_id)
         with self.store.transaction():
-            if not self.store.delete_edge(edge_id):
+            edge = self.store.get_edge(edge_id)
+            if edge is None:
                 raise NotFound(f"no edge with id {edge_id!r}")
-        return {"status": "deleted", "id": edge_id}
+            region = own_sccs(self.store, {edge.source_id, edge.target_id})
+            was = self.store.arcs_between(region)
+            self.store.delete_edge(edge_id)
+            if edge.directed:
+                topology = self._effect(region, was, region, self.store.arcs_between(region))
+            else:  # (an association: no loop can change)
+                loops = loops_of(region, was, self.exact_limit)
+                topology = effect(loops, loops)
+        return {"status": "deleted", "id": edge_id, "topology": topology}
 
     # ------------------------------------------------------------ reading
     def query_graph(self, args: Mapping[str, Any]) -> dict[str, Any]:

@@ -461,6 +461,24 @@ class SQLiteStore(Store):
         )
         return [_edge(row) for row in rows]
 
+    def arcs_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        ids = _ids(node_ids)
+        rows = self._query(
+            f"SELECT id, source_id, target_id, edge_type FROM edges WHERE source_id IN {_IDS} AND target_id IN {_IDS} "
+            "AND edge_type IN ('causal', 'temporal') ORDER BY id",
+            (ids, ids),
+        )
+        return [MemoryEdge(row[0], row[1], row[2], row[3]) for row in rows]
+
+    def arcs_from(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str]]:
+        side = "source_id" if forward else "target_id"
+        rows = self._query(
+            f"SELECT source_id, target_id FROM edges WHERE {side} IN {_IDS} "
+            "AND edge_type IN ('causal', 'temporal') AND source_id != target_id",
+            (_ids(node_ids),),
+        )
+        return [(row[0], row[1]) for row in rows]
+
     def all_edges(self) -> list[MemoryEdge]:
         return [_edge(row) for row in self._query(f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY id")]
 

@@ -123,6 +123,22 @@ class Store(abc.ABC):
     def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
         """Edges with at least one endpoint in ``node_ids``, sorted by id."""
 
+    def arcs_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        """The causal and temporal edges among the nodes, sorted by id; a backend may leave
+        their weight, metadata and times at the defaults (what a κ analysis reads)."""
+        return [e for e in self.list_edges_between(node_ids) if e.directed]
+
+    def arcs_from(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str]]:
+        """The causal and temporal arcs (source, target) leaving the nodes (``forward``) or
+        entering them, self-loops left out, in no particular order: what a reachability
+        search reads (backends answer from an index, without the edges' other fields)."""
+        ids = set(node_ids)
+        return [
+            (e.source_id, e.target_id)
+            for e in self.edges_touching(ids)
+            if e.directed and e.source_id != e.target_id and (e.source_id if forward else e.target_id) in ids
+        ]
+
     @abc.abstractmethod
     def all_edges(self) -> list[MemoryEdge]:
         """Every edge, sorted by id."""

@@ -117,6 +117,35 @@ _EDGE = {
     "required": ["id", "source_id", "target_id", "edge_type", "weight", "metadata"],
 }
 _STATUS = {"type": "string"}
+_LOOP = {
+    "type": "object",
+    "properties": {
+        "kappa": {"type": "integer"},
+        "approximate": {"type": "boolean"},
+        "node_count": {"type": "integer"},
+        "nodes": {"type": "array", "items": {"type": "string"}},
+        "nodes_omitted": {"type": "integer"},
+    },
+    "required": ["kappa", "approximate", "node_count", "nodes"],
+}
+#: what a write did to the loops around the nodes it touched (memory.write_effect)
+_WRITE_TOPOLOGY = {
+    "type": "object",
+    "properties": {
+        "description": {"type": "string"},
+        "changed": {"type": "boolean"},
+        "kappa_before": {"type": "integer"},
+        "kappa_after": {"type": "integer"},
+        "loops_before": {"type": "array", "items": _LOOP},
+        "loops_after": {"type": "array", "items": _LOOP},
+    },
+    "required": ["description", "changed", "kappa_before", "kappa_after", "loops_before", "loops_after"],
+}
+_EFFECT_NOTE = (
+    " The answer's topology says what the write did to the feedback loops around the nodes it touches: "
+    "κ before → after and the loops on each side (creates feedback loop, enlarges / merges / strengthens / "
+    "weakens / shrinks / splits loop, breaks feedback loop, or no topological change)."
+)
 
 
 _BUDGET_ARGS = {
@@ -259,9 +288,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "store_edge",
         "Connect two stored nodes, or update the edge with the given id. Only causal and temporal edges take "
-        "part in κ (they are directed: source → target); the other types are associations.",
+        "part in κ (they are directed: source → target); the other types are associations. derived_from edges "
+        "may form no cycle: one that would close a cycle of them is refused, naming it." + _EFFECT_NOTE,
         _object(_EDGE_ARGS, ("source_id", "target_id")),
-        _object({"status": _STATUS, "edge": _EDGE}, ("status", "edge")),
+        _object({"status": _STATUS, "edge": _EDGE, "topology": _WRITE_TOPOLOGY}, ("status", "edge", "topology")),
         lambda memory, args: memory.store_edge(args),
     ),
     ToolSpec(
@@ -297,19 +327,21 @@ TOOLS: tuple[ToolSpec, ...] = (
     ),
     ToolSpec(
         "delete_node",
-        "Delete a node and every edge touching it.",
+        "Delete a node and every edge touching it." + _EFFECT_NOTE,
         _object({"id": {"type": "string"}}, ("id",)),
         _object(
-            {"status": _STATUS, "id": {"type": "string"}, "deleted_edges": _STRING_LIST},
-            ("status", "id", "deleted_edges"),
+            {"status": _STATUS, "id": {"type": "string"}, "deleted_edges": _STRING_LIST, "topology": _WRITE_TOPOLOGY},
+            ("status", "id", "deleted_edges", "topology"),
         ),
         lambda memory, args: memory.delete_node(args.get("id")),
     ),
     ToolSpec(
         "delete_edge",
-        "Delete an edge.",
+        "Delete an edge." + _EFFECT_NOTE,
         _object({"id": {"type": "string"}}, ("id",)),
-        _object({"status": _STATUS, "id": {"type": "string"}}, ("status", "id")),
+        _object(
+            {"status": _STATUS, "id": {"type": "string"}, "topology": _WRITE_TOPOLOGY}, ("status", "id", "topology")
+        ),
         lambda memory, args: memory.delete_edge(args.get("id")),
     ),
     ToolSpec(
