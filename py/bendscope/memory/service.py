@@ -222,16 +222,16 @@ class Memory:
                                f"{edge.edge_type} edges are declared acyclic; nothing was stored")  # fmt: skip
             return
         parent: dict[str, str] = {edge.target_id: ""}
-        front = [edge.target_id]
+        front = {edge.target_id}
         while front and edge.source_id not in parent:
-            ahead = []
+            ahead = set()
             for e in self.store.edges_touching(front):
                 if e.edge_type in self.acyclic_types and e.source_id in front and e.target_id not in parent:
                     if e.id == edge.id:
                         continue  # (the edge being updated is replaced by this one)
                     parent[e.target_id] = e.source_id
-                    ahead.append(e.target_id)
-            front = sorted(set(ahead))
+                    ahead.add(e.target_id)
+            front = ahead
         if edge.source_id in parent:
             path = [edge.source_id]
             while path[-1] != edge.target_id:
