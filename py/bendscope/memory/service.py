@@ -182,18 +182,15 @@ class Memory:
                 if edge == old:
                     unchanged: dict[str, Any] = {"status": "unchanged", "edge": old.to_dict()}
                     if report:
-                        region = own_sccs(self.store, {old.source_id, old.target_id})
-                        loops = loops_of(region, self.store.arcs_between(region), self.exact_limit)
-                        unchanged["topology"] = effect(loops, loops)
+                        unchanged["topology"] = self._unchanged({old.source_id, old.target_id})
                     return unchanged
             self._check_acyclic(edge)
             touched = {edge.source_id, edge.target_id} | ({old.source_id, old.target_id} if old else set())
             if report and not edge.directed and (old is None or not old.directed):  # (no loop can change)
-                region = own_sccs(self.store, touched)
-                loops = loops_of(region, self.store.arcs_between(region), self.exact_limit)
+                topology = self._unchanged(touched)
                 self.store.put_edge(edge)
                 status = "created" if old is None else "updated"
-                return {"status": status, "edge": edge.to_dict(), "topology": effect(loops, loops)}
+                return {"status": status, "edge": edge.to_dict(), "topology": topology}
             first = own_sccs(self.store, touched) if report else set()
             self.store.put_edge(edge)
             answer: dict[str, Any] = {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
@@ -203,6 +200,12 @@ class Memory:
                 was = [e for e in now if e.id != edge.id] + ([old] if old is not None and old.directed else [])
                 answer["topology"] = self._effect(region, was, region, now)
         return answer
+
+    def _unchanged(self, touched: set[str]) -> dict[str, Any]:
+        """The topology part of a write that changes no loop: the loops around ``touched``."""
+        region = own_sccs(self.store, touched)
+        loops = loops_of(region, self.store.arcs_between(region), self.exact_limit)
+        return effect(loops, loops)
 
     def _effect(
         self, nodes_before: set[str], was: list[MemoryEdge], nodes_after: set[str], now: list[MemoryEdge]
