@@ -166,7 +166,9 @@ def test_abandoned_sessions_stay_bounded_and_expire(tmp_path):
             if k % 250 == 0:
                 peak = max(peak, server.rss_mb())
         assert set(statuses) <= {200, 503}, statuses
-        assert statuses.get(200, 0) >= 300, statuses
+        # the cap less the session opened first (more when sessions expire during the loop, which
+        # takes about --session-idle on this machine: a timing the test must not depend on)
+        assert statuses.get(200, 0) >= 299 and statuses.get(503, 0) > 0, statuses
         time.sleep(4)  # every session idle past --session-idle: closed
         assert server.initialize()[0] == 200
         assert peak - base < 60, (base, peak)  # (5,000 kept sessions took ~170 MB in the report)

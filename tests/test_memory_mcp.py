@@ -97,6 +97,8 @@ def test_tools_and_schemas(tmp_path):
             "delete_many",
             "list_edges",
             "get_metrics",
+            "learn_from_outcome",
+            "consolidate",
         }
         analyze = listed["analyze_topology"]
         assert analyze.description.startswith("Compute topological structure (SCCs, κ values, routing decision)")
@@ -264,3 +266,60 @@ def test_one_server_serves_calls_at_once_on_postgresql(postgres_url):
         nodes = store.get_nodes(store.node_ids())
         assert sum(n.access_count for n in nodes.values()) == sum(returned) > 0
         assert len([i for i in nodes if i.startswith("extra-")]) == 20
+
+
+@pytest.fixture(params=["sqlite", "memory", "postgresql"])
+def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where the served store lives: an SQLite file, the in-memory store, or PostgreSQL."""
+    if request.param == "sqlite":
+        return tmp_path / "m.sqlite3"
+    if request.param == "memory":
+        return ":memory:"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+def test_the_agent_loop_end_to_end(any_store):
+    """Issue 20's worked example over the real protocol: retrieve → route → deliberate →
+    learn_from_outcome → confidence and metrics change → consolidate without losing a loop
+    (and, on a store that persists, the metrics are there after a restart)."""
+    seen: dict[str, Any] = {}
+
+    async def work(client: Client) -> None:
+        await store_business(client)
+        answer = await ok(client, "retrieve_context", {"query": "market share revenue", "limit": 6})
+        assert answer["topology"]["routing"] == "deliberate" and answer["retrieval_id"].startswith("retrieval-")
+        reading = answer["route"]["reading_order"]
+        (loop,) = [b for b in reading if b["block"] == "loop"]
+        assert loop["kappa"] == 1 and loop["budget"]["max_iterations"] == 2
+        learned = await ok(
+            client,
+            "learn_from_outcome",
+            {"retrieval_id": answer["retrieval_id"], "outcome": "success", "deliberated": True, "iterations": 2},
+        )
+        assert learned["decision"] == "deliberate" and len(learned["nodes"]) == answer["count"]
+        assert all(n["confidence_after"] > n["confidence_before"] for n in learned["nodes"])
+        after = await ok(client, "query_graph", {"node_ids": [n["id"] for n in learned["nodes"]]})
+        assert {n["id"]: n["confidence"] for n in after["nodes"]} == {
+            n["id"]: n["confidence_after"] for n in learned["nodes"]
+        }
+        metrics = (await ok(client, "get_metrics", {}))["outcomes"]
+        assert metrics["by_decision"]["deliberate"]["outcomes"]["success"] == 1
+        assert metrics["unnecessary_deliberation"]["of"] == 0 and metrics["iterations"]["p50"] == 2.0
+        dry = await ok(client, "consolidate", {"dry_run": True, "idle_days": 0, "prune_below": 0.9})
+        assert dry["kept_for_loops"]["count"] == 5 and dry["topology_before"] == dry["topology_after"]
+        real = await ok(client, "consolidate", {"idle_days": 0, "prune_below": 0.9})
+        pruned = [item["id"] for item in real["pruned"]["items"]]
+        assert pruned == [item["id"] for item in dry["pruned"]["items"]] == ["ceo-alice", "company", "founded-2020"]
+        topology = await ok(client, "analyze_topology", {})
+        assert topology["max_kappa"] == 1 and len(topology["sccs"][0]["nodes"]) == 5
+        seen["metrics"] = metrics
+
+    over_stdio(any_store, work)
+    if any_store == ":memory:":
+        return
+
+    async def again(client: Client) -> None:
+        assert (await ok(client, "get_metrics", {}))["outcomes"] == seen["metrics"]
+
+    over_stdio(any_store, again)

@@ -78,12 +78,13 @@ def test_a_version_1_store_is_migrated_and_keeps_its_contents(postgres_url, monk
     with PostgresStore(postgres_url) as old:
         old.put_node(node("a", "written by version one"))
         old.put_node(node("b"))
-        old.put_edge(edge("e", "a", "b"))
+        old.put_edge(edge("e", "a", "b", "related"))  # (a causal one would count arcs: not in version 1)
         assert old.schema_version == 1
     monkeypatch.undo()
     with PostgresStore(postgres_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 2
+        assert store.schema_version == SCHEMA_VERSION == 3
         assert [i for i, _ in store.search("version one", 5)] == ["a"] and store.get_edge("e") is not None
+        assert store.arc_versions() == (0, -1) and store.all_loops() == []  # (the index: made at the first write)
         with psycopg.connect(postgres_url) as conn:
             options = dict(conn.execute("SELECT relname, reloptions FROM pg_class WHERE relname IN ('nodes', 'edges')"))
         assert options == {"nodes": ["fillfactor=80"], "edges": ["fillfactor=80"]}
@@ -304,6 +305,10 @@ def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
         calls.append(("query_graph", {"text": query, "limit": 7}))
     calls.append(("analyze_topology", {}))
     calls.append(("analyze_topology", {"node_ids": list(BUSINESS_TEXT)}))
+    calls.append(("learn_from_outcome", {"node_ids": ["x1", "x2", "x3", "x4"], "outcome": "partial", "iterations": 2}))
+    calls.append(("consolidate", {"dry_run": True, "idle_days": 0, "half_life_days": 0.001}))
+    calls.append(("consolidate", {"idle_days": 0, "half_life_days": 0.0001, "prune_below": 0.2}))
+    calls.append(("analyze_topology", {}))
     answers = []
     for store in (SQLiteStore(tmp_path / "s.sqlite3"), InMemoryStore(), PostgresStore(postgres_url)):
         memory = memory_on(store)

@@ -160,7 +160,17 @@ def test_retriever_integration_mixed_dag_and_cycle(store: Store):
     memory = memory_on(store)
     business(memory)
     response = memory.retrieve_context({"query": "market share revenue", "limit": 10})
-    assert list(response) == ["status", "query", "count", "results", "causal_context", "stats", "topology", "route"]
+    assert list(response) == [
+        "status",
+        "retrieval_id",
+        "query",
+        "count",
+        "results",
+        "causal_context",
+        "stats",
+        "topology",
+        "route",
+    ]
     assert response["status"] == "ok" and response["count"] == len(response["results"])
     topology = response["topology"]
     assert set(topology) == CANONICAL_TOP and all(set(s) == CANONICAL_SCC for s in topology["sccs"])
@@ -397,6 +407,8 @@ def test_analyze_topology_is_worded_as_the_spec_says():
         "delete_many",
         "list_edges",
         "get_metrics",
+        "learn_from_outcome",
+        "consolidate",
     ]
 
 

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bendscope.memory import Memory
 from bendscope.memory.errors import NotFound, StoreUnavailable
 from bendscope.memory.inmemory_store import InMemoryStore
 from bendscope.memory.opening import open_store
@@ -390,8 +391,15 @@ def test_sqlite_migrates_an_older_store(tmp_path):
     conn.execute(
         f"INSERT INTO nodes VALUES ('a', 'kept across the upgrade', 'semantic', 0.5, '{{}}', '', 0, '{T}', '{T}', NULL)"
     )
+    conn.execute(f"INSERT INTO nodes VALUES ('b', 'in a loop', 'semantic', 0.5, '{{}}', '', 0, '{T}', '{T}', NULL)")
+    conn.execute(f"INSERT INTO edges VALUES ('ab', 'a', 'b', 'causal', 1.0, '{{}}', '{T}', NULL)")
+    conn.execute(f"INSERT INTO edges VALUES ('ba', 'b', 'a', 'causal', 1.0, '{{}}', '{T}', NULL)")
     conn.commit()
     conn.close()
     with SQLiteStore(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 2
+        assert store.schema_version == SCHEMA_VERSION == 3
         assert [i for i, _ in store.search("upgrade", 5)] == ["a"]
+        assert store.arc_versions() == (0, -1) and store.all_loops() == []
+        answer = Memory(store).delete_edge("ab")  # (the first write makes the loop index, then updates it)
+        assert answer["topology"]["description"] == "breaks feedback loop"
+        assert store.arc_versions() == (1, 1) and store.all_loops() == []

@@ -12,7 +12,7 @@ from typing import Any
 
 from .steps import Meter, Steps, finish
 
-__all__ = ["DIRECTED_KINDS", "Digraph", "build_digraph", "build_digraph_steps"]
+__all__ = ["DIRECTED_KINDS", "Digraph", "build_digraph", "build_digraph_steps", "digraph_of_arcs"]
 
 #: Edge kinds that take part in κ. A hard rule of the spec (§4.3): no toggle.
 DIRECTED_KINDS: frozenset[str] = frozenset({"causal", "temporal"})
@@ -132,3 +132,28 @@ def build_digraph_steps(
                 yield
             pending = 0
     return Digraph(ids, index, out, edge_count, loops)
+
+
+def digraph_of_arcs(nodes: Iterable[str], arcs: Iterable[tuple[str, str]]) -> Digraph:
+    """The κ digraph of trusted input: unique string ids and (source, target) pairs of
+    directed arcs (a store's own data); arcs leaving the universe and self-loops are left
+    out, parallel arcs collapse. The same graph as ``build_digraph`` of those arcs, without
+    its checks. O(n log n + m log m).
+
+    >>> digraph_of_arcs(["b", "a"], [("a", "b"), ("b", "b"), ("a", "b"), ("a", "z")]).out
+    [[1], []]
+    """
+    ids = sorted(nodes)
+    index = {node: i for i, node in enumerate(ids)}
+    succ: list[set[int]] = [set() for _ in ids]
+    count = loops = 0
+    for source, target in arcs:
+        count += 1
+        u, v = index.get(source), index.get(target)
+        if u is None or v is None:
+            continue
+        if u == v:
+            loops += 1
+        else:
+            succ[u].add(v)
+    return Digraph(ids, index, [sorted(s) for s in succ], count, loops)

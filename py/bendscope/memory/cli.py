@@ -3,7 +3,8 @@
 Commands: ``serve`` (MCP over stdio; ``--http PORT`` for streamable HTTP on
 127.0.0.1), ``import FILE`` (a Bendscope document into the store), ``export`` (the
 store, a query's subgraph or some node ids, as a Bendscope document on stdout),
-``retrieve QUERY``, ``analyze [NODE_ID …]``. The store is a path, ``sqlite:///path``,
+``retrieve QUERY``, ``analyze [NODE_ID …]``, ``consolidate [--dry-run]`` (decay, merge
+duplicates, prune: never changing a loop). The store is a path, ``sqlite:///path``,
 ``postgresql://user@host/db`` (a shared PostgreSQL database; ``--pool-size N``
 connections per process), or by default ``$BENDSCOPE_MEMORY_STORE``, else
 ``memory.sqlite3`` in the user's data directory. Bad input: exit code 2 and one line on stderr.
@@ -116,7 +117,18 @@ def _parser() -> argparse.ArgumentParser:
     ana = sub.add_parser("analyze", parents=[common], help="analyze_topology of nodes, a query, or everything")
     ana.add_argument("node_ids", nargs="*")
     ana.add_argument("--query")
-    for command in (exp, ret, ana, imp):
+    con = sub.add_parser(
+        "consolidate", parents=[common], help="decay, merge duplicates and prune, never changing a loop"
+    )
+    con.add_argument("--dry-run", action="store_true", help="report what a run would do; write nothing")
+    con.add_argument("--half-life-days", type=float, default=None, metavar="D", help="confidence half life (30)")
+    con.add_argument("--idle-days", type=float, default=None, metavar="D", help="idle days before decay (7)")
+    con.add_argument("--prune-below", type=float, default=None, metavar="C", help="prune threshold (0.05)")
+    con.add_argument("--no-merge", action="store_true", help="merge no duplicates")
+    con.add_argument(
+        "--forget-retrievals-days", type=float, default=None, metavar="D", help="keep retrievals this long (90)"
+    )
+    for command in (exp, ret, ana, imp, con):
         command.add_argument("--pretty", action="store_true", help="indent the JSON")
     return parser
 
@@ -168,8 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; returns the exit code (0 ok, 2 bad input or an unusable store)."""
     args = _parser().parse_args(argv)
     try:
-        if args.read_only and args.command == "import":
-            raise InvalidInput("import writes the store: leave out --read-only")
+        if args.read_only and args.command in ("import", "consolidate"):
+            raise InvalidInput(f"{args.command} writes the store: leave out --read-only")
         store = open_store(args.store, pool_size=args.pool_size, read_only=args.read_only)
     except (InvalidInput, StoreUnavailable, OSError) as exc:
         return _fail(str(exc))
@@ -227,6 +239,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             result = memory.export_document(options)
         elif args.command == "retrieve":
             result = memory.retrieve_context({"query": args.query, "limit": args.limit, "expand_hops": args.hops})
+        elif args.command == "consolidate":
+            given = {
+                "half_life_days": args.half_life_days,
+                "idle_days": args.idle_days,
+                "prune_below": args.prune_below,
+                "forget_retrievals_days": args.forget_retrievals_days,
+            }
+            options = {key: value for key, value in given.items() if value is not None}
+            result = memory.consolidate({**options, "dry_run": args.dry_run, "merge": not args.no_merge})
         else:
             options = {}
             if args.node_ids:

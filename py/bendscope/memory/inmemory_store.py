@@ -8,11 +8,11 @@ import contextlib
 import copy
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
 from .errors import NotFound
-from .records import MemoryEdge, MemoryNode
+from .records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from .store import Store
 from .text import fold, query_words, tokenize
 
@@ -31,7 +31,31 @@ class InMemoryStore(Store):
         self._terms: dict[str, Counter[str]] = {}  # node id → term frequencies
         self._postings: dict[str, set[str]] = {}  # term → node ids
         self._depth = 0
-        self._saved: tuple[dict[str, MemoryNode], dict[str, MemoryEdge]] | None = None
+        self.arc_version = 0
+        self.loops_version = -1
+        self.loops: dict[str, LoopRecord] = {}
+        self.loop_of: dict[str, str] = {}  # node id → loop id
+        self.retrievals: dict[str, RetrievalRecord] = {}
+        self.outcomes: list[OutcomeRecord] = []
+        self.state: dict[str, str] = {}
+        self._saved: tuple[object, ...] | None = None
+
+    def _snapshot(self) -> tuple[object, ...]:
+        return (
+            dict(self.nodes),
+            dict(self.edges),
+            self.arc_version,
+            self.loops_version,
+            dict(self.loops),
+            dict(self.loop_of),
+            dict(self.retrievals),
+            list(self.outcomes),
+            dict(self.state),
+        )
+
+    def _restore(self, saved: tuple[object, ...]) -> None:
+        (self.nodes, self.edges, self.arc_version, self.loops_version, self.loops, self.loop_of,
+         self.retrievals, self.outcomes, self.state) = saved  # type: ignore[assignment]  # fmt: skip
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
@@ -43,12 +67,12 @@ class InMemoryStore(Store):
             yield from self._joined()
             return
         self._refuse_writes()
-        self._saved = (dict(self.nodes), dict(self.edges))
+        self._saved = saved = self._snapshot()
         self._depth = 1
         try:
             yield
         except BaseException:
-            self.nodes, self.edges = self._saved
+            self._restore(saved)
             self._reindex()
             raise
         finally:
@@ -93,10 +117,18 @@ class InMemoryStore(Store):
         with self.transaction():
             doomed = sorted(e.id for e in self.edges.values() if node_id in (e.source_id, e.target_id))
             for edge_id in doomed:
-                del self.edges[edge_id]
+                self.arc_version += self.edges.pop(edge_id).directed
             if self.nodes.pop(node_id, None) is not None:
                 self._unindex(node_id)
+                self._leave_loop(node_id)
         return doomed
+
+    def _leave_loop(self, node_id: str) -> None:
+        """A deleted node leaves the loop index (as the SQL stores' cascade does)."""
+        loop_id = self.loop_of.pop(node_id, None)
+        if loop_id is not None and loop_id in self.loops:
+            loop = self.loops[loop_id]
+            self.loops[loop_id] = replace(loop, nodes=tuple(n for n in loop.nodes if n != node_id))
 
     def list_nodes(
         self, *, node_type: str | None = None, source: str | None = None, limit: int = 100, offset: int = 0
@@ -127,11 +159,22 @@ class InMemoryStore(Store):
         if edge.source_id not in self.nodes or edge.target_id not in self.nodes:
             raise NotFound(f"edge {edge.id!r}: its source or target node does not exist")
         with self.transaction():
+            old = self.edges.get(edge.id)
             self.edges[edge.id] = copy.deepcopy(edge)
+            if old is None:
+                self.arc_version += edge.directed
+            elif (old.directed or edge.directed) and (old.source_id, old.target_id, old.edge_type) != (
+                edge.source_id,
+                edge.target_id,
+                edge.edge_type,
+            ):
+                self.arc_version += 1
 
     def delete_edge(self, edge_id: str) -> bool:
         with self.transaction():
-            return self.edges.pop(edge_id, None) is not None
+            old = self.edges.pop(edge_id, None)
+            self.arc_version += old is not None and old.directed
+            return old is not None
 
     def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
         ids = set(node_ids)
@@ -177,3 +220,91 @@ class InMemoryStore(Store):
 
     def counts(self) -> tuple[int, int]:
         return len(self.nodes), len(self.edges)
+
+    def set_confidences(self, values: Mapping[str, float]) -> None:
+        with self.transaction():
+            for node_id, value in values.items():
+                if node_id in self.nodes:
+                    self.nodes[node_id] = replace(self.nodes[node_id], confidence=value)
+
+    def set_weights(self, values: Mapping[str, float]) -> None:
+        with self.transaction():
+            for edge_id, value in values.items():
+                if edge_id in self.edges:
+                    self.edges[edge_id] = replace(self.edges[edge_id], weight=value)
+
+    # ------------------------------------------------------------ the loop index
+    def arc_versions(self) -> tuple[int, int]:
+        return self.arc_version, self.loops_version
+
+    def set_loops_version(self, version: int) -> None:
+        with self.transaction():
+            self.loops_version = version
+
+    def node_loops(self, node_ids: Iterable[str]) -> dict[str, str]:
+        return {n: self.loop_of[n] for n in set(node_ids) if n in self.loop_of}
+
+    def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
+        return {i: self.loops[i] for i in sorted(set(loop_ids)) if i in self.loops}
+
+    def all_loops(self) -> list[LoopRecord]:
+        return [self.loops[i] for i in sorted(self.loops)]
+
+    def replace_loops(self, remove: Iterable[str], add: Iterable[LoopRecord]) -> None:
+        with self.transaction():
+            for loop_id in set(remove):
+                loop = self.loops.pop(loop_id, None)
+                for node_id in loop.nodes if loop is not None else ():
+                    if self.loop_of.get(node_id) == loop_id:
+                        del self.loop_of[node_id]
+            for loop in add:
+                if loop.id in self.loops:
+                    raise ValueError(f"loop {loop.id!r} is in the index already")
+                taken = [n for n in loop.nodes if n in self.loop_of]
+                if taken:
+                    raise ValueError(f"node {taken[0]!r} is in loop {self.loop_of[taken[0]]!r} already")
+                self.loops[loop.id] = loop
+                for node_id in loop.nodes:
+                    self.loop_of[node_id] = loop.id
+
+    # ------------------------------------------------------------ what the agent reported
+    def log_retrieval(self, record: RetrievalRecord) -> None:
+        with self.transaction():
+            old = self.retrievals.get(record.id)
+            count = old.count + 1 if old is not None else 1
+            self.retrievals[record.id] = replace(record, count=count)
+
+    def get_retrievals(self, retrieval_ids: Iterable[str]) -> dict[str, RetrievalRecord]:
+        return {i: self.retrievals[i] for i in sorted(set(retrieval_ids)) if i in self.retrievals}
+
+    def forget_retrievals(self, before: str) -> int:
+        with self.transaction():
+            old = [s for s, r in self.retrievals.items() if r.at < before]
+            for seq in old:
+                del self.retrievals[seq]
+            return len(old)
+
+    def add_outcome(self, record: OutcomeRecord) -> int:
+        with self.transaction():
+            seq = len(self.outcomes) + 1
+            self.outcomes.append(replace(record, seq=seq))
+            return seq
+
+    def outcome_groups(self) -> list[tuple[str, str, int, bool, str, int | None, int, int]]:
+        groups: Counter[tuple[str, str, int, bool, str, int | None, int]] = Counter(
+            (o.decision, o.routing, o.max_kappa, o.deliberated, o.outcome, o.iterations, o.max_iterations)
+            for o in self.outcomes
+        )
+        return sorted(((*key, count) for key, count in groups.items()), key=_group_order)
+
+    def get_state(self, key: str) -> str | None:
+        return self.state.get(key)
+
+    def set_state(self, key: str, value: str) -> None:
+        with self.transaction():
+            self.state[key] = value
+
+
+def _group_order(group: tuple[str, str, int, bool, str, int | None, int, int]) -> tuple[object, ...]:
+    """Outcome groups sorted as the SQL stores sort them (no iterations first)."""
+    return (*group[:5], -1 if group[5] is None else group[5], group[6])

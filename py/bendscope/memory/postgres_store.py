@@ -38,7 +38,7 @@ import re
 import threading
 import urllib.parse
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import psycopg
@@ -47,7 +47,7 @@ import psycopg_pool
 from psycopg.types.json import Jsonb
 
 from .errors import InvalidInput, NotFound, StoreUnavailable
-from .records import MemoryEdge, MemoryNode
+from .records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from .store import Store
 from .text import fold, load_metadata, query_words, tokenize
 
@@ -98,6 +98,47 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "ALTER TABLE nodes SET (fillfactor = 80)",
         "ALTER TABLE edges SET (fillfactor = 80)",
+    ),
+    # 3: the loop index (memory.loop_index) with the count of changes to the causal and
+    # temporal edges it follows, the retrievals and outcomes an agent reports
+    (
+        "ALTER TABLE corpus ADD COLUMN arc_version bigint NOT NULL DEFAULT 0, "
+        "ADD COLUMN loops_version bigint NOT NULL DEFAULT -1",
+        """CREATE TABLE loops (
+            id text COLLATE "C" PRIMARY KEY,
+            kappa integer NOT NULL,
+            approximate boolean NOT NULL,
+            node_count integer NOT NULL
+        )""",
+        """CREATE TABLE loop_members (
+            node_id text COLLATE "C" PRIMARY KEY REFERENCES nodes (id) ON DELETE CASCADE,
+            loop_id text COLLATE "C" NOT NULL REFERENCES loops (id) ON DELETE CASCADE
+        )""",
+        "CREATE INDEX loop_members_by_loop ON loop_members (loop_id)",
+        """CREATE TABLE retrievals (
+            id text COLLATE "C" PRIMARY KEY,
+            at text NOT NULL,
+            count bigint NOT NULL,
+            query text NOT NULL,
+            routing text COLLATE "C" NOT NULL,
+            max_kappa integer NOT NULL,
+            max_iterations integer NOT NULL,
+            node_ids jsonb NOT NULL
+        )""",
+        "CREATE INDEX retrievals_by_time ON retrievals (at)",
+        """CREATE TABLE outcomes (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            at text NOT NULL,
+            retrieval_id text COLLATE "C",
+            outcome text COLLATE "C" NOT NULL CHECK (outcome IN ('success', 'partial', 'failure', 'timeout')),
+            decision text COLLATE "C" NOT NULL CHECK (decision IN ('fast', 'deliberate')),
+            routing text COLLATE "C" NOT NULL CHECK (routing IN ('fast', 'deliberate')),
+            deliberated boolean NOT NULL,
+            iterations integer,
+            max_kappa integer NOT NULL,
+            max_iterations integer NOT NULL,
+            node_count integer NOT NULL
+        )""",
     ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -290,6 +331,7 @@ class _Delta:
         self.nodes = 0
         self.tokens = 0
         self.edges = 0
+        self.arcs = 0  # changes to causal and temporal edges (the arc version)
         self.applied_rows = 0  # nodes and edges changed by parts already applied (see PostgresStore._flush)
 
     @property
@@ -304,7 +346,7 @@ class _Delta:
         self.tokens += sign * total
 
     def __bool__(self) -> bool:
-        return bool(self.nodes or self.tokens or self.edges or any(self.df.values()))
+        return bool(self.nodes or self.tokens or self.edges or self.arcs or any(self.df.values()))
 
 
 def _bounded_waits(conn: psycopg.Connection[Any]) -> None:
@@ -537,8 +579,9 @@ class PostgresStore(Store):
             )
             self._conn.execute("DELETE FROM terms WHERE term = ANY(%s::text[]) AND df <= 0", (terms,))
         self._conn.execute(
-            "UPDATE corpus SET nodes = nodes + %s, tokens = tokens + %s, edges = edges + %s",
-            (delta.nodes, delta.tokens, delta.edges),
+            "UPDATE corpus SET nodes = nodes + %s, tokens = tokens + %s, edges = edges + %s"
+            + (", arc_version = arc_version + %s" if delta.arcs else ""),
+            (delta.nodes, delta.tokens, delta.edges, *([delta.arcs] if delta.arcs else [])),
         )
 
     def _flush(self) -> None:
@@ -610,20 +653,19 @@ class PostgresStore(Store):
 
     def delete_node(self, node_id: str) -> list[str]:
         with self.transaction():
-            edges = [
-                r[0]
-                for r in self._conn.execute(
-                    "SELECT id FROM edges WHERE source_id = %s UNION SELECT id FROM edges WHERE target_id = %s "
-                    "ORDER BY id",
-                    (node_id, node_id),
-                )
-            ]
+            found = self._conn.execute(
+                "SELECT id, edge_type FROM edges WHERE source_id = %s "
+                "UNION SELECT id, edge_type FROM edges WHERE target_id = %s ORDER BY id",
+                (node_id, node_id),
+            ).fetchall()
+            edges = [r[0] for r in found]
             row = self._conn.execute(
                 "DELETE FROM nodes WHERE id = %s RETURNING term_counts, term_total", (node_id,)
             ).fetchone()  # edges go by ON DELETE CASCADE
             if row is not None:
                 self._delta.add(row[0], int(row[1]), -1)
                 self._delta.edges -= len(edges)
+                self._delta.arcs += sum(r[1] in DIRECTED_KINDS for r in found)
         return edges if row is not None else []
 
     def list_nodes(
@@ -642,9 +684,12 @@ class PostgresStore(Store):
     def record_access(self, node_ids: Iterable[str], when: str) -> None:
         self.record_retrieval(node_ids, (), when)
 
-    def record_retrieval(self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str) -> None:
-        """Both counters in one statement, in a transaction that runs beside other
-        retrievals (shared lock; rows locked in id order, so never a deadlock)."""
+    def record_retrieval(
+        self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str, log: RetrievalRecord | None = None
+    ) -> None:
+        """Both counters in one statement, and the retrieval's log, in a transaction that
+        runs beside other retrievals (shared lock; rows locked in id order, so never a
+        deadlock)."""
         with self._counting():
             self._conn.execute(
                 "WITH locked_nodes AS (SELECT id FROM nodes WHERE id = ANY(%(nodes)s::text[]) ORDER BY id FOR UPDATE), "
@@ -654,6 +699,8 @@ class PostgresStore(Store):
                 "UPDATE edges SET last_activated_at = %(when)s FROM locked_edges WHERE edges.id = locked_edges.id",
                 {"nodes": _unique(node_ids), "edges": _unique(edge_ids), "when": when},
             )
+            if log is not None:
+                self.log_retrieval(log)
 
     # ------------------------------------------------------------ edges
     def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
@@ -665,14 +712,16 @@ class PostgresStore(Store):
     def put_edge(self, edge: MemoryEdge) -> None:
         with self.transaction():
             row = self._conn.execute(
-                f"INSERT INTO edges ({_EDGE_COLUMNS}) SELECT %(id)s, %(source)s, %(target)s, %(type)s, %(weight)s, "
-                "%(metadata)s, %(created_at)s, %(last_activated_at)s "
+                "WITH old AS (SELECT source_id, target_id, edge_type FROM edges WHERE id = %(id)s), "
+                f"new AS (INSERT INTO edges ({_EDGE_COLUMNS}) SELECT %(id)s, %(source)s, %(target)s, %(type)s, "
+                "%(weight)s, %(metadata)s, %(created_at)s, %(last_activated_at)s "
                 "WHERE EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
                 "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s) "
                 "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
                 "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
                 "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at "
-                "RETURNING (xmax = 0)",
+                "RETURNING (xmax = 0) AS inserted) "
+                "SELECT new.inserted, old.source_id, old.target_id, old.edge_type FROM new LEFT JOIN old ON true",
                 {
                     "id": edge.id,
                     "source": edge.source_id,
@@ -687,11 +736,20 @@ class PostgresStore(Store):
             if row is None:
                 raise NotFound(f"edge {edge.id!r}: its source or target node does not exist")
             self._delta.edges += bool(row[0])
+            if row[0]:
+                self._delta.arcs += edge.directed
+            elif (row[3] in DIRECTED_KINDS or edge.directed) and tuple(row[1:]) != (
+                edge.source_id,
+                edge.target_id,
+                edge.edge_type,
+            ):
+                self._delta.arcs += 1
 
     def delete_edge(self, edge_id: str) -> bool:
         with self.transaction():
-            found = self._conn.execute("DELETE FROM edges WHERE id = %s RETURNING 1", (edge_id,)).fetchone()
+            found = self._conn.execute("DELETE FROM edges WHERE id = %s RETURNING edge_type", (edge_id,)).fetchone()
             self._delta.edges -= found is not None
+            self._delta.arcs += found is not None and found[0] in DIRECTED_KINDS
         return found is not None
 
     def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
@@ -787,6 +845,163 @@ class PostgresStore(Store):
         self._flush()
         row = self._query("SELECT nodes, edges FROM corpus")[0]
         return int(row[0]), int(row[1])
+
+    def set_confidences(self, values: Mapping[str, float]) -> None:
+        with self.transaction():
+            self._conn.execute(
+                "UPDATE nodes SET confidence = v.value FROM unnest(%s::text[], %s::float8[]) AS v (id, value) "
+                "WHERE nodes.id = v.id",
+                (list(values), list(values.values())),
+            )
+
+    def set_weights(self, values: Mapping[str, float]) -> None:
+        with self.transaction():
+            self._conn.execute(
+                "UPDATE edges SET weight = v.value FROM unnest(%s::text[], %s::float8[]) AS v (id, value) "
+                "WHERE edges.id = v.id",
+                (list(values), list(values.values())),
+            )
+
+    def all_arcs(self) -> list[tuple[str, str]]:
+        rows = self._query(
+            "SELECT source_id, target_id FROM edges WHERE edge_type IN ('causal', 'temporal') "
+            "AND source_id <> target_id"
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    def neighbours(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str | None]]:
+        near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
+        rows = self._query(
+            f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
+            f"WHERE e.{near} = ANY(%(ids)s::text[]) AND e.edge_type IN ('causal', 'temporal') "
+            "AND e.source_id <> e.target_id",
+            {"ids": _unique(node_ids)},
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    # ------------------------------------------------------------ the loop index
+    def arc_versions(self) -> tuple[int, int]:
+        self._flush()
+        row = self._query("SELECT arc_version, loops_version FROM corpus")[0]
+        return int(row[0]), int(row[1])
+
+    def set_loops_version(self, version: int) -> None:
+        with self.transaction():
+            self._conn.execute("UPDATE corpus SET loops_version = %s", (version,))
+
+    def node_loops(self, node_ids: Iterable[str]) -> dict[str, str]:
+        rows = self._query(
+            "SELECT node_id, loop_id FROM loop_members WHERE node_id = ANY(%s::text[])", (_unique(node_ids),)
+        )
+        return {row[0]: row[1] for row in rows}
+
+    def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
+        rows = self._query(
+            "SELECT l.id, l.kappa, l.approximate, coalesce((SELECT array_agg(m.node_id ORDER BY m.node_id) "
+            "FROM loop_members m WHERE m.loop_id = l.id), '{}') FROM loops l WHERE l.id = ANY(%s::text[]) "
+            "ORDER BY l.id",
+            (_unique(loop_ids),),
+        )
+        return {row[0]: LoopRecord(row[0], tuple(row[3]), row[1], bool(row[2])) for row in rows}
+
+    def all_loops(self) -> list[LoopRecord]:
+        rows = self._query(
+            "SELECT l.id, l.kappa, l.approximate, coalesce((SELECT array_agg(m.node_id ORDER BY m.node_id) "
+            "FROM loop_members m WHERE m.loop_id = l.id), '{}') FROM loops l ORDER BY l.id"
+        )
+        return [LoopRecord(row[0], tuple(row[3]), row[1], bool(row[2])) for row in rows]
+
+    def replace_loops(self, remove: Iterable[str], add: Iterable[LoopRecord]) -> None:
+        added = list(add)
+        with self.transaction():
+            self._conn.execute("DELETE FROM loops WHERE id = ANY(%s::text[])", (_unique(remove),))
+            self._conn.execute(
+                "INSERT INTO loops (id, kappa, approximate, node_count) "
+                "SELECT * FROM unnest(%s::text[], %s::integer[], %s::boolean[], %s::integer[])",
+                (
+                    [loop.id for loop in added],
+                    [loop.kappa for loop in added],
+                    [loop.approximate for loop in added],
+                    [len(loop.nodes) for loop in added],
+                ),
+            )
+            self._conn.execute(
+                "INSERT INTO loop_members (node_id, loop_id) SELECT * FROM unnest(%s::text[], %s::text[])",
+                ([n for loop in added for n in loop.nodes], [loop.id for loop in added for _ in loop.nodes]),
+            )
+
+    # ------------------------------------------------------------ what the agent reported
+    def log_retrieval(self, record: RetrievalRecord) -> None:
+        with self._counting():
+            self._conn.execute(
+                "INSERT INTO retrievals (id, at, count, query, routing, max_kappa, max_iterations, node_ids) "
+                "VALUES (%s, %s, 1, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (id) DO UPDATE SET at = excluded.at, count = retrievals.count + 1",
+                (
+                    record.id,
+                    record.at,
+                    record.query,
+                    record.routing,
+                    record.max_kappa,
+                    record.max_iterations,
+                    Jsonb(list(record.node_ids)),
+                ),
+            )
+
+    def get_retrievals(self, retrieval_ids: Iterable[str]) -> dict[str, RetrievalRecord]:
+        rows = self._query(
+            "SELECT id, at, query, routing, max_kappa, max_iterations, node_ids, count FROM retrievals "
+            "WHERE id = ANY(%s::text[]) ORDER BY id",
+            (_unique(retrieval_ids),),
+        )
+        return {
+            row[0]: RetrievalRecord(row[0], row[1], row[2], row[3], row[4], row[5], tuple(row[6]), int(row[7]))
+            for row in rows
+        }
+
+    def forget_retrievals(self, before: str) -> int:
+        with self.transaction():
+            return int(self._conn.execute("DELETE FROM retrievals WHERE at < %s", (before,)).rowcount)
+
+    def add_outcome(self, record: OutcomeRecord) -> int:
+        with self.transaction():
+            row = self._conn.execute(
+                "INSERT INTO outcomes (at, retrieval_id, outcome, decision, routing, deliberated, iterations, "
+                "max_kappa, max_iterations, node_count) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING seq",
+                (
+                    record.at,
+                    record.retrieval_id,
+                    record.outcome,
+                    record.decision,
+                    record.routing,
+                    record.deliberated,
+                    record.iterations,
+                    record.max_kappa,
+                    record.max_iterations,
+                    record.node_count,
+                ),
+            ).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    def outcome_groups(self) -> list[tuple[str, str, int, bool, str, int | None, int, int]]:
+        rows = self._query(
+            "SELECT decision, routing, max_kappa, deliberated, outcome, iterations, max_iterations, count(*) "
+            "FROM outcomes GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, coalesce(iterations, -1), 7"
+        )
+        return [(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], int(r[7])) for r in rows]
+
+    def get_state(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM bendscope_meta WHERE key = %s", ("state:" + key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_state(self, key: str, value: str) -> None:
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO bendscope_meta (key, value) VALUES (%s, %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                ("state:" + key, value),
+            )
 
     def close(self) -> None:
         pool = getattr(self, "_pool", None)

@@ -21,7 +21,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -67,8 +67,13 @@ __all__ = [
     "EDGE_TYPES",
     "NODE_FIELDS",
     "NODE_TYPES",
+    "OUTCOMES",
+    "ROUTES",
+    "LoopRecord",
     "MemoryEdge",
     "MemoryNode",
+    "OutcomeRecord",
+    "RetrievalRecord",
     "check_count",
     "check_id",
     "check_text",
@@ -77,6 +82,7 @@ __all__ = [
     "new_edge",
     "new_node",
     "node_id_for",
+    "retrieval_id_for",
     "utc_now",
 ]
 
@@ -142,6 +148,72 @@ class MemoryEdge:
             "created_at": self.created_at,
             "last_activated_at": self.last_activated_at,
         }
+
+
+@dataclass(frozen=True)
+class LoopRecord:
+    """A feedback loop as the loop index keeps it (``memory.loop_index``): a nontrivial
+    strongly connected component of the causal and temporal edges, named by its smallest
+    member id, with its κ."""
+
+    id: str
+    nodes: tuple[str, ...]  # sorted
+    kappa: int
+    approximate: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"nodes": list(self.nodes), "kappa": self.kappa, "approximate": self.approximate}
+
+
+#: the routes the κ router takes, and the outcomes an agent reports (``learn_from_outcome``)
+ROUTES = ("fast", "deliberate")
+OUTCOMES = ("success", "partial", "failure", "timeout")
+
+
+@dataclass(frozen=True)
+class RetrievalRecord:
+    """A retrieval as the store logs it, so that an outcome reported later can name it: what
+    was returned and what the router decided. Its id derives from those (``retrieval_id_for``):
+    the same retrieval made again is the same record (``count`` times, last ``at``)."""
+
+    id: str
+    at: str
+    query: str
+    routing: str
+    max_kappa: int
+    max_iterations: int  # the largest deliberation budget among its loops (0: routed fast)
+    node_ids: tuple[str, ...]
+    count: int = 1
+
+
+def retrieval_id_for(query: str, routing: str, max_kappa: int, max_iterations: int, node_ids: Sequence[str]) -> str:
+    """The id of a retrieval: derived from what it returned and decided (128 bits), so the
+    same call on the same memory answers with the same bytes.
+
+    >>> retrieval_id_for("revenue", "fast", 0, 0, ["a", "b"])
+    'retrieval-f524d5d66e39dc652121a90f691deac8'
+    """
+    parts = json.dumps([query, routing, max_kappa, max_iterations, list(node_ids)], ensure_ascii=False)
+    return f"retrieval-{_digest(parts)[:ID_HEX]}"
+
+
+@dataclass(frozen=True)
+class OutcomeRecord:
+    """One reported outcome: what the router decided (``decision``), the route the agent
+    took (``routing``), whether it deliberated, how many iterations it spent, and the κ and
+    budget of what it used."""
+
+    seq: int  # 0 until stored
+    at: str
+    retrieval_id: str | None
+    outcome: str
+    decision: str
+    routing: str
+    deliberated: bool
+    iterations: int | None
+    max_kappa: int
+    max_iterations: int
+    node_count: int
 
 
 # ---------------------------------------------------------------- validation

@@ -15,11 +15,13 @@ The flow (Graphonomous' retriever, with topology):
    (``Store.list_edges_between``) give the canonical topology, and the κ router's plan.
 
 The reads run in one snapshot (``Store.reading``); then the access counts of the
-returned nodes and the activation time of the edges walked are recorded in one write of
-their own (``Store.record_retrieval``; unless ``record`` is false: ``analyze_topology``
-only looks), so a retrieval holds no write lock while it searches and analyses. The response
-holds no timings or counters, so the same store and the same call give the same bytes
-(timings go to telemetry).
+returned nodes, the activation time of the edges walked and the retrieval itself (what it
+returned and what the router decided: ``retrieval_id``, which ``learn_from_outcome`` takes)
+are recorded in one write of their own (``Store.record_retrieval``; unless ``record`` is
+false: ``analyze_topology`` only looks), so a retrieval holds no write lock while it
+searches and analyses. The response holds no timings or counters, so the same store and the
+same call give the same bytes (timings go to telemetry; the retrieval id derives from what
+the retrieval returned and decided).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from bendscope.kappa import DEFAULT_EXACT_LIMIT
 from bendscope.kappa.recommend import short_name
 
 from .errors import StoreUnavailable
-from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode
+from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, RetrievalRecord, retrieval_id_for
 from .router import kappa_route
 from .store import Store
 from .telemetry import Telemetry
@@ -196,15 +198,23 @@ def retrieve_context(
             }
             for score, i in ranked
         ]
+    route = kappa_route(topology, arcs, loop_names(topology, nodes))
     recorded = False
-    if chosen and record and not store.read_only:
+    retrieval_id = None
+    if record and not store.read_only:
+        when = now()
+        budget = max((s["deliberation_budget"]["max_iterations"] for s in topology["sccs"]), default=0)
+        made = retrieval_id_for(query, topology["routing"], topology["max_kappa"], budget, chosen)
+        log = RetrievalRecord(made, when, query, topology["routing"], topology["max_kappa"], budget, tuple(chosen))
         try:
-            store.record_retrieval(chosen, [via[i]["edge_id"] for i in chosen if i in via], now())
+            store.record_retrieval(chosen, [via[i]["edge_id"] for i in chosen if i in via], when, log)
+            retrieval_id = made
             recorded = True
         except StoreUnavailable as exc:  # (a full disk): the answer stands, its statistics wait
             logger.warning("retrieval not recorded: %s", exc)
     return {
         "status": "ok",
+        "retrieval_id": retrieval_id,
         "query": query,
         "count": len(results),
         "results": results,
@@ -219,7 +229,7 @@ def retrieve_context(
             "decay": decay,
         },
         "topology": topology,
-        "route": kappa_route(topology, arcs, loop_names(topology, nodes)),
+        "route": route,
     }
 
 

@@ -30,8 +30,12 @@ INSTRUCTIONS = (
     "store_edge (causal and temporal edges are directed and count for κ). Ask with retrieve_context: when its "
     "topology.routing is 'fast' (κ = 0), one pass over route.retrieval_context answers; when it is "
     "'deliberate' (κ > 0), the retrieved knowledge holds feedback loops: reason over each of "
-    "route.deliberation_tasks (its nodes, κ and fault lines, within its budget) before answering. "
-    "analyze_topology gives the same analysis for any node set, or the whole graph."
+    "route.deliberation_tasks (its nodes, κ and fault lines, within its budget) before answering; "
+    "route.reading_order gives the whole region once, causes first, each loop one block. After answering, "
+    "report the outcome with learn_from_outcome (the retrieval_id, success/partial/failure/timeout, whether you "
+    "deliberated and the iterations spent): confidence learns from it and get_metrics measures the routing. "
+    "analyze_topology gives the same analysis for any node set, or the whole graph; consolidate keeps the memory "
+    "tidy without ever changing a loop."
 )
 
 logger = logging.getLogger(__name__)

@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from bendscope.kappa import DEFAULT_EXACT_LIMIT, recommendation
+from bendscope.kappa.analyze import analyze_digraph
+from bendscope.kappa.digraph import build_digraph
 
 from .answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS, Budget
+from .consolidation import consolidate
 from .dump import dump_lines, read_dump
 from .errors import Conflict, InvalidInput, NotFound
 from .interop import from_document, to_document
+from .learning import RATE, TARGETS, learned, learned_weight, outcome_metrics
+from .loop_index import LoopIndex, Watch
 from .records import (
     EDGE_FIELDS,
     EDGE_TYPES,
@@ -25,8 +31,11 @@ from .records import (
     MAX_SOURCE,
     NODE_FIELDS,
     NODE_TYPES,
+    OUTCOMES,
+    ROUTES,
     MemoryEdge,
     MemoryNode,
+    OutcomeRecord,
     check_id,
     check_text,
     legacy_id_of,
@@ -36,11 +45,18 @@ from .records import (
     utc_now,
     whole,
 )
-from .retrieval import DEFAULT_LIMIT, MAX_HOPS, MAX_LIMIT, Embedder, loop_names, retrieve_context
+from .retrieval import (
+    DEFAULT_LIMIT,
+    MAX_HOPS,
+    MAX_LIMIT,
+    Embedder,
+    loop_names,
+    retrieve_context,
+)
 from .store import Store
 from .telemetry import Aggregator, Telemetry
 from .topology import analyze_nodes
-from .write_effect import effect, loops_of, own_sccs
+from .write_effect import effect
 
 #: edge types declared acyclic unless the server is told otherwise: "derived from" is a
 #: lineage, and a fact cannot derive from itself
@@ -52,6 +68,7 @@ MAX_PAGE = 1_000
 MAX_POOL = 20_000  # the most lexical matches looked at to fill a filtered page
 MAX_BATCH = 2_000  # nodes and edges in one store_many call
 MAX_ERRORS = 20  # wrong items a store_many error lists
+MAX_ITERATIONS = 1_000_000  # iterations an outcome may report
 
 
 def _kind(value: Any) -> str:
@@ -120,6 +137,16 @@ def _unknown(ids: Sequence[str], found: Mapping[str, Any]) -> None:
         raise NotFound(f"no node with id {shown}{more}")
 
 
+@dataclass
+class _Batch:
+    """What the writes of one transaction did to the arcs: the loops watched before them, the
+    causal and temporal arcs added, and whether any was removed (``loop_index``)."""
+
+    watch: Watch
+    inserted: list[tuple[str, str]] = field(default_factory=list)
+    removed: bool = False
+
+
 class Memory:
     """A knowledge-graph memory: store, retrieval with topology, κ router, telemetry."""
 
@@ -146,6 +173,8 @@ class Memory:
         self.clock = clock
         self.embedder = embedder
         self.exact_limit = exact_limit
+        #: the memory's feedback loops with their κ, kept in the store (``loop_index``)
+        self.loops = LoopIndex(store, exact_limit)
 
     # ------------------------------------------------------------ writing
     def store_node(self, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -167,54 +196,52 @@ class Memory:
             self.store.put_node(node)
         return {"status": "created" if old is None else "updated", "node": node.to_dict()}
 
-    def store_edge(self, args: Mapping[str, Any], *, report: bool = True) -> dict[str, Any]:
+    def store_edge(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """Create an edge between existing nodes, or update the edge with the given ``id``.
         The answer's ``topology`` is what the write did to the loops around its ends (see
-        ``write_effect``); an edge of a type declared acyclic that would close a cycle of such
-        edges is refused (Conflict), naming the cycle. ``report=False`` (store_many, whose
-        answer lists ids only) leaves the topology out and does not compute it."""
+        ``write_effect``), from the loop index the write brings up to date; an edge of a type
+        declared acyclic that would close a cycle of such edges is refused (Conflict),
+        naming the cycle. O(the loops of its ends, or a search: see ``loop_index``)."""
         with self.store.transaction():
-            edge = new_edge(args, now=self.clock())
-            _unknown([edge.source_id, edge.target_id], self.store.get_nodes([edge.source_id, edge.target_id]))
-            old = self.store.get_edge(edge.id) if args.get("id") is not None else self._derived_edge(edge)
-            if old is not None:  # update that edge: its id stays, even one derived from another type
-                edge = new_edge({**args, "id": old.id}, now=self.clock(), existing=old)
-                if edge == old:
-                    unchanged: dict[str, Any] = {"status": "unchanged", "edge": old.to_dict()}
-                    if report:
-                        unchanged["topology"] = self._unchanged({old.source_id, old.target_id})
-                    return unchanged
-            self._check_acyclic(edge)
-            touched = {edge.source_id, edge.target_id} | ({old.source_id, old.target_id} if old else set())
-            if report and not edge.directed and (old is None or not old.directed):  # (no loop can change)
-                topology = self._unchanged(touched)
-                self.store.put_edge(edge)
-                status = "created" if old is None else "updated"
-                return {"status": status, "edge": edge.to_dict(), "topology": topology}
-            first = own_sccs(self.store, touched) if report else set()
-            self.store.put_edge(edge)
-            answer: dict[str, Any] = {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
-            if report:
-                region = first | own_sccs(self.store, touched)
-                now = self.store.arcs_between(region)
-                was = [e for e in now if e.id != edge.id] + ([old] if old is not None and old.directed else [])
-                answer["topology"] = self._effect(region, was, region, now)
-        return answer
+            batch = self._batch()
+            answer = self._put_edge(args, batch)
+            change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
+        return {**answer, "topology": effect(change.before, change.after)}
 
-    def _unchanged(self, touched: set[str]) -> dict[str, Any]:
-        """The topology part of a write that changes no loop: the loops around ``touched``."""
-        region = own_sccs(self.store, touched)
-        loops = loops_of(region, self.store.arcs_between(region), self.exact_limit)
-        return effect(loops, loops)
+    def _batch(self) -> _Batch:
+        """The start of a write that changes edges (inside its transaction): the loop index
+        made current, and nothing watched yet."""
+        self.loops.ready()
+        return _Batch(self.loops.watch(()))
 
-    def _effect(
-        self, nodes_before: set[str], was: list[MemoryEdge], nodes_after: set[str], now: list[MemoryEdge]
-    ) -> dict[str, Any]:
-        """The topology part of a write's answer: the loops among the region's nodes with its
-        edges as they were, and as they are (see ``write_effect``)."""
-        edges_before = [e for e in was if e.source_id in nodes_before and e.target_id in nodes_before]
-        before = loops_of(nodes_before, edges_before, self.exact_limit)
-        return effect(before, loops_of(nodes_after, now, self.exact_limit))
+    def _put_edge(self, args: Mapping[str, Any], batch: _Batch) -> dict[str, Any]:
+        """store_edge's write, in the open transaction; the loops it may change are watched
+        and its arcs noted in ``batch`` (settled by the caller)."""
+        edge = new_edge(args, now=self.clock())
+        _unknown([edge.source_id, edge.target_id], self.store.get_nodes([edge.source_id, edge.target_id]))
+        old = self.store.get_edge(edge.id) if args.get("id") is not None else self._derived_edge(edge)
+        touched = {edge.source_id, edge.target_id} | ({old.source_id, old.target_id} if old else set())
+        self.loops.extend(batch.watch, touched)
+        if old is not None:  # update that edge: its id stays, even one derived from another type
+            edge = new_edge({**args, "id": old.id}, now=self.clock(), existing=old)
+            if edge == old:
+                return {"status": "unchanged", "edge": old.to_dict()}
+        self._check_acyclic(edge)
+        self.store.put_edge(edge)
+        if edge.directed:
+            batch.inserted.append((edge.source_id, edge.target_id))
+        if (
+            old is not None
+            and old.directed
+            and (old.source_id, old.target_id, edge.directed)
+            != (
+                edge.source_id,
+                edge.target_id,
+                True,
+            )
+        ):
+            batch.removed = True
+        return {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
 
     def _check_acyclic(self, edge: MemoryEdge) -> None:
         """Refuse an edge of a type declared acyclic that would close a cycle of such edges:
@@ -295,7 +322,8 @@ class Memory:
         errors: list[str] = []
         done: dict[str, list[dict[str, Any]]] = {"nodes": [], "edges": []}
         with self.store.transaction():
-            edge_writer = functools.partial(self.store_edge, report=False)
+            batch = self._batch()
+            edge_writer = functools.partial(self._put_edge, batch=batch)
             for what, items, store in (("nodes", nodes, self.store_node), ("edges", edges, edge_writer)):
                 fields = NODE_FIELDS if what == "nodes" else EDGE_FIELDS
                 for i, item in enumerate(items):
@@ -314,6 +342,7 @@ class Memory:
                 shown = "; ".join(errors[:MAX_ERRORS])
                 more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
                 raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
+            self.loops.settle(batch.watch, batch.inserted, batch.removed)
         return {"status": "stored", **done}
 
     def append_observation(self, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -349,9 +378,13 @@ class Memory:
             missing = [e for e in edge_ids if e not in found_edges]
             if missing:
                 raise NotFound(f"no edge with id {', '.join(repr(e) for e in missing[:10])}; nothing was deleted")
+            batch = self._batch()
+            ends = {n for e in found_edges.values() for n in (e.source_id, e.target_id)}
+            self.loops.extend(batch.watch, ends | set(node_ids))
             for edge_id in edge_ids:
                 self.store.delete_edge(edge_id)
             also = sum(len(self.store.delete_node(node_id)) for node_id in node_ids)
+            self.loops.settle(batch.watch, removed=True)
         return {"status": "deleted", "nodes": len(node_ids), "edges": len(edge_ids), "edges_with_the_nodes": also}
 
     def delete_node(self, node_id: Any) -> dict[str, Any]:
@@ -360,12 +393,16 @@ class Memory:
         with self.store.transaction():
             if self.store.get_node(node_id) is None:
                 raise NotFound(f"no node with id {node_id!r}")
-            region = own_sccs(self.store, {node_id})
-            was = self.store.arcs_between(region)
+            batch = self._batch()
+            self.loops.extend(batch.watch, {node_id})
             edges = self.store.delete_node(node_id)
-            rest = region - {node_id}
-            topology = self._effect(region, was, rest, self.store.arcs_between(rest))
-        return {"status": "deleted", "id": node_id, "deleted_edges": edges, "topology": topology}
+            change = self.loops.settle(batch.watch, removed=True)
+        return {
+            "status": "deleted",
+            "id": node_id,
+            "deleted_edges": edges,
+            "topology": effect(change.before, change.after),
+        }
 
     def delete_edge(self, edge_id: Any) -> dict[str, Any]:
         """Delete an edge; ``topology``: what that did to the loops around its ends."""
@@ -374,15 +411,11 @@ class Memory:
             edge = self.store.get_edge(edge_id)
             if edge is None:
                 raise NotFound(f"no edge with id {edge_id!r}")
-            region = own_sccs(self.store, {edge.source_id, edge.target_id})
-            was = self.store.arcs_between(region)
+            batch = self._batch()
+            self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
             self.store.delete_edge(edge_id)
-            if edge.directed:
-                topology = self._effect(region, was, region, self.store.arcs_between(region))
-            else:  # (an association: no loop can change)
-                loops = loops_of(region, was, self.exact_limit)
-                topology = effect(loops, loops)
-        return {"status": "deleted", "id": edge_id, "topology": topology}
+            change = self.loops.settle(batch.watch, removed=edge.directed)
+        return {"status": "deleted", "id": edge_id, "topology": effect(change.before, change.after)}
 
     # ------------------------------------------------------------ reading
     def query_graph(self, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -515,8 +548,132 @@ class Memory:
         return {**topology, "recommendation": recommendation(topology, names)}
 
     def get_metrics(self) -> dict[str, Any]:
-        nodes, edges = self.store.counts()
-        return {**self.metrics.snapshot(), "store": {"kind": self.store.kind, "nodes": nodes, "edges": edges}}
+        """This process's topology telemetry, the outcomes kept in the store (every process's,
+        across restarts: ``learning.outcome_metrics``) and the store's size."""
+        with self.store.reading():
+            nodes, edges = self.store.counts()
+            groups = self.store.outcome_groups()
+        return {
+            **self.metrics.snapshot(),
+            "outcomes": outcome_metrics(groups),
+            "store": {"kind": self.store.kind, "nodes": nodes, "edges": edges},
+        }
+
+    def consolidate(self, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Decay, merge duplicates, prune — never changing a loop (``consolidation``)."""
+        return consolidate(self, args or {})
+
+    # ------------------------------------------------------------ learning
+    def learn_from_outcome(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """What happened after the agent answered: the confidence of the nodes it used and the
+        weights of the causal and temporal edges among them move toward the outcome
+        (``learning``), and the outcome is kept for ``get_metrics``. The nodes are ``node_ids``
+        or those ``retrieval_id`` returned; the router's decision, κ and budget are the
+        retrieval's (or, for node_ids alone, those of the nodes' own topology). One
+        transaction: bad ids or values are an error and nothing is written."""
+        outcome = args.get("outcome")
+        if outcome not in OUTCOMES:
+            shown = repr(outcome)[:40] if isinstance(outcome, str) else _kind(outcome)
+            raise InvalidInput(f"outcome must be one of {', '.join(OUTCOMES)}, got {shown}")
+        retrieval_id = None
+        if args.get("retrieval_id") is not None:
+            retrieval_id = check_id(args["retrieval_id"], "retrieval_id")
+            if not retrieval_id.startswith("retrieval-"):
+                raise InvalidInput(f"retrieval_id must be an id retrieve_context answered with (retrieval-…), "
+                                   f"got {retrieval_id!r:.60}")  # fmt: skip
+        used = _id_list(args["node_ids"]) if args.get("node_ids") is not None else None
+        if used is not None and len(used) > MAX_PAGE:
+            raise InvalidInput(f"node_ids has {len(used):,} ids; one outcome names at most {MAX_PAGE:,}")
+        if retrieval_id is None and not used:
+            raise InvalidInput(
+                "give retrieval_id (the id retrieve_context answered with) and/or node_ids (the nodes the answer used)"
+            )
+        routing = args.get("routing")
+        if routing is not None and routing not in ROUTES:
+            shown = repr(routing)[:40] if isinstance(routing, str) else _kind(routing)
+            raise InvalidInput(f"routing must be one of {', '.join(ROUTES)}, got {shown}")
+        deliberated = args.get("deliberated")
+        if deliberated is not None and not isinstance(deliberated, bool):
+            raise InvalidInput("deliberated must be true or false")
+        if routing == "fast" and deliberated:
+            raise InvalidInput("routing 'fast' is one pass without deliberation: it cannot have deliberated")
+        if routing == "deliberate" and deliberated is False:
+            raise InvalidInput("routing 'deliberate' deliberates: deliberated cannot be false")
+        iterations = _int(args, "iterations", 0, 0, MAX_ITERATIONS) if args.get("iterations") is not None else None
+        with self.store.transaction():
+            retrieval = None
+            if retrieval_id is not None:
+                retrieval = self.store.get_retrievals([retrieval_id]).get(retrieval_id)
+                if retrieval is None:
+                    raise NotFound(
+                        f"no retrieval {retrieval_id!r} is kept (an id from another store, or a retrieval forgotten by "
+                        "consolidate); name the nodes the answer used with node_ids"
+                    )
+            ids = list(used) if used is not None else list(retrieval.node_ids) if retrieval is not None else []
+            found = self.store.get_nodes(ids)
+            _unknown(ids, found)
+            edges = [e for e in self.store.list_edges_between(ids) if e.directed and e.source_id != e.target_id]
+            if retrieval is not None:
+                decision, max_kappa, budget = retrieval.routing, retrieval.max_kappa, retrieval.max_iterations
+            else:
+                topology = analyze_digraph(
+                    build_digraph(ids, [{"source": e.source_id, "target": e.target_id} for e in edges]),
+                    exact_limit=self.exact_limit,
+                )
+                decision, max_kappa = topology["routing"], topology["max_kappa"]
+                budget = max((s["deliberation_budget"]["max_iterations"] for s in topology["sccs"]), default=0)
+            if routing is not None:
+                taken = routing
+            elif deliberated is not None:
+                taken = "deliberate" if deliberated else "fast"
+            else:
+                taken = decision
+            record = OutcomeRecord(
+                0,
+                self.clock(),
+                retrieval_id,
+                outcome,
+                decision,
+                taken,
+                deliberated if deliberated is not None else taken == "deliberate",
+                iterations,
+                max_kappa,
+                budget,
+                len(ids),
+            )
+            confidences = {i: learned(found[i].confidence, outcome) for i in sorted(found)}
+            weights = {e.id: learned_weight(e.weight, outcome) for e in edges}
+            self.store.set_confidences({i: v for i, v in confidences.items() if v != found[i].confidence})
+            self.store.set_weights({e.id: weights[e.id] for e in edges if weights[e.id] != e.weight})
+            number = self.store.add_outcome(record)
+        return {
+            "status": "learned",
+            "outcome_id": f"outcome-{number}",
+            "outcome": outcome,
+            "retrieval_id": retrieval_id,
+            "decision": decision,
+            "routing": taken,
+            "deliberated": record.deliberated,
+            "iterations": iterations,
+            "max_kappa": max_kappa,
+            "max_iterations": budget,
+            "rule": {"target": TARGETS[outcome], "rate": RATE},
+            "nodes": [
+                {"id": i, "confidence_before": found[i].confidence, "confidence_after": confidences[i]}
+                for i in sorted(found)
+            ],
+            "edges": [
+                {
+                    "id": e.id,
+                    "source_id": e.source_id,
+                    "target_id": e.target_id,
+                    "edge_type": e.edge_type,
+                    "weight_before": e.weight,
+                    "weight_after": weights[e.id],
+                }
+                for e in edges
+            ],
+        }
 
     # ------------------------------------------------------------ the editor
     def export_document(self, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -599,6 +756,7 @@ class Memory:
             if self.store.get_edge(edge.id) is None:
                 edges_created += 1
             self.store.put_edge(edge)
+        self.loops.rebuild()
         return {
             "status": "imported",
             "nodes": len(nodes),

@@ -23,12 +23,12 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from os import PathLike
 from typing import Any
 
 from .errors import NotFound, StoreUnavailable
-from .records import EDGE_TYPES, MemoryEdge, MemoryNode
+from .records import EDGE_TYPES, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from .sqlite_wal import rechain, wal_damage
 from .store import Store
 from .text import fold, load_metadata, query_words, tokenize
@@ -84,6 +84,60 @@ MIGRATIONS: tuple[str, ...] = (
     # 2: term document frequencies, so a search can leave out terms most nodes contain
     """
     CREATE VIRTUAL TABLE nodes_fts_vocab USING fts5vocab (nodes_fts, 'row');
+    """,
+    # 3: the loop index (memory.loop_index) with the count of changes to the causal and
+    # temporal edges it follows, the retrievals and outcomes an agent reports, and state
+    """
+    CREATE TABLE counters (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+    INSERT INTO counters (key, value) VALUES ('arc_version', 0), ('loops_version', -1);
+    CREATE TRIGGER arcs_insert AFTER INSERT ON edges WHEN new.edge_type IN ('causal', 'temporal') BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TRIGGER arcs_delete AFTER DELETE ON edges WHEN old.edge_type IN ('causal', 'temporal') BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TRIGGER arcs_update AFTER UPDATE ON edges
+    WHEN (old.edge_type IN ('causal', 'temporal') OR new.edge_type IN ('causal', 'temporal'))
+        AND (old.source_id IS NOT new.source_id OR old.target_id IS NOT new.target_id
+             OR old.edge_type IS NOT new.edge_type) BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TABLE loops (
+        id TEXT PRIMARY KEY NOT NULL,
+        kappa INTEGER NOT NULL,
+        approximate INTEGER NOT NULL,
+        node_count INTEGER NOT NULL
+    );
+    CREATE TABLE loop_members (
+        node_id TEXT PRIMARY KEY NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        loop_id TEXT NOT NULL REFERENCES loops (id) ON DELETE CASCADE
+    );
+    CREATE INDEX loop_members_by_loop ON loop_members (loop_id);
+    CREATE TABLE retrievals (
+        id TEXT PRIMARY KEY NOT NULL,
+        at TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        query TEXT NOT NULL,
+        routing TEXT NOT NULL,
+        max_kappa INTEGER NOT NULL,
+        max_iterations INTEGER NOT NULL,
+        node_ids TEXT NOT NULL
+    );
+    CREATE INDEX retrievals_by_time ON retrievals (at);
+    CREATE TABLE outcomes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        retrieval_id TEXT,
+        outcome TEXT NOT NULL CHECK (outcome IN ('success', 'partial', 'failure', 'timeout')),
+        decision TEXT NOT NULL CHECK (decision IN ('fast', 'deliberate')),
+        routing TEXT NOT NULL CHECK (routing IN ('fast', 'deliberate')),
+        deliberated INTEGER NOT NULL,
+        iterations INTEGER,
+        max_kappa INTEGER NOT NULL,
+        max_iterations INTEGER NOT NULL,
+        node_count INTEGER NOT NULL
+    );
+    CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -568,6 +622,140 @@ class SQLiteStore(Store):
         (nodes,) = self._query("SELECT count(*) FROM nodes")[0]
         (edges,) = self._query("SELECT count(*) FROM edges")[0]
         return int(nodes), int(edges)
+
+    def set_confidences(self, values: Mapping[str, float]) -> None:
+        with self.transaction():
+            self._conn.executemany("UPDATE nodes SET confidence = ? WHERE id = ?", [(v, k) for k, v in values.items()])
+
+    def set_weights(self, values: Mapping[str, float]) -> None:
+        with self.transaction():
+            self._conn.executemany("UPDATE edges SET weight = ? WHERE id = ?", [(v, k) for k, v in values.items()])
+
+    def all_arcs(self) -> list[tuple[str, str]]:
+        rows = self._query(
+            "SELECT source_id, target_id FROM edges WHERE edge_type IN ('causal', 'temporal') "
+            "AND source_id != target_id"
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    def neighbours(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str | None]]:
+        near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
+        rows = self._query(
+            f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
+            f"WHERE e.{near} IN {_IDS} AND e.edge_type IN ('causal', 'temporal') AND e.source_id != e.target_id",
+            (_ids(node_ids),),
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    # ------------------------------------------------------------ the loop index
+    def arc_versions(self) -> tuple[int, int]:
+        found = dict(self._query("SELECT key, value FROM counters"))
+        return int(found["arc_version"]), int(found["loops_version"])
+
+    def set_loops_version(self, version: int) -> None:
+        self._write("UPDATE counters SET value = ? WHERE key = 'loops_version'", (version,))
+
+    def node_loops(self, node_ids: Iterable[str]) -> dict[str, str]:
+        rows = self._query(f"SELECT node_id, loop_id FROM loop_members WHERE node_id IN {_IDS}", (_ids(node_ids),))
+        return {row[0]: row[1] for row in rows}
+
+    def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
+        ids = _ids(loop_ids)
+        with self.reading():
+            loops = self._query(f"SELECT id, kappa, approximate FROM loops WHERE id IN {_IDS} ORDER BY id", (ids,))
+            members: dict[str, list[str]] = {}
+            for loop_id, node_id in self._query(
+                f"SELECT loop_id, node_id FROM loop_members WHERE loop_id IN {_IDS} ORDER BY node_id", (ids,)
+            ):
+                members.setdefault(loop_id, []).append(node_id)
+        return {row[0]: LoopRecord(row[0], tuple(members.get(row[0], ())), row[1], bool(row[2])) for row in loops}
+
+    def all_loops(self) -> list[LoopRecord]:
+        with self.reading():
+            loops = self._query("SELECT id, kappa, approximate FROM loops ORDER BY id")
+            members: dict[str, list[str]] = {}
+            for loop_id, node_id in self._query("SELECT loop_id, node_id FROM loop_members ORDER BY node_id"):
+                members.setdefault(loop_id, []).append(node_id)
+        return [LoopRecord(row[0], tuple(members.get(row[0], ())), row[1], bool(row[2])) for row in loops]
+
+    def replace_loops(self, remove: Iterable[str], add: Iterable[LoopRecord]) -> None:
+        added = list(add)
+        with self.transaction():
+            self._conn.execute(f"DELETE FROM loops WHERE id IN {_IDS}", (_ids(remove),))  # (members by cascade)
+            self._conn.executemany(
+                "INSERT INTO loops (id, kappa, approximate, node_count) VALUES (?, ?, ?, ?)",
+                [(loop.id, loop.kappa, int(loop.approximate), len(loop.nodes)) for loop in added],
+            )
+            self._conn.executemany(
+                "INSERT INTO loop_members (node_id, loop_id) VALUES (?, ?)",
+                [(node_id, loop.id) for loop in added for node_id in loop.nodes],
+            )
+
+    # ------------------------------------------------------------ what the agent reported
+    def log_retrieval(self, record: RetrievalRecord) -> None:
+        self._write(
+            "INSERT INTO retrievals (id, at, count, query, routing, max_kappa, max_iterations, node_ids) "
+            "VALUES (?, ?, 1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, count = count + 1",
+            (
+                record.id,
+                record.at,
+                record.query,
+                record.routing,
+                record.max_kappa,
+                record.max_iterations,
+                _json(list(record.node_ids)),
+            ),
+        )
+
+    def get_retrievals(self, retrieval_ids: Iterable[str]) -> dict[str, RetrievalRecord]:
+        rows = self._query(
+            "SELECT id, at, query, routing, max_kappa, max_iterations, node_ids, count FROM retrievals "
+            f"WHERE id IN {_IDS} ORDER BY id",
+            (_ids(retrieval_ids),),
+        )
+        return {
+            row[0]: RetrievalRecord(row[0], row[1], row[2], row[3], row[4], row[5], tuple(json.loads(row[6])), row[7])
+            for row in rows
+        }
+
+    def forget_retrievals(self, before: str) -> int:
+        return self._write("DELETE FROM retrievals WHERE at < ?", (before,)).rowcount
+
+    def add_outcome(self, record: OutcomeRecord) -> int:
+        cursor = self._write(
+            "INSERT INTO outcomes (at, retrieval_id, outcome, decision, routing, deliberated, iterations, max_kappa, "
+            "max_iterations, node_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.at,
+                record.retrieval_id,
+                record.outcome,
+                record.decision,
+                record.routing,
+                int(record.deliberated),
+                record.iterations,
+                record.max_kappa,
+                record.max_iterations,
+                record.node_count,
+            ),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def outcome_groups(self) -> list[tuple[str, str, int, bool, str, int | None, int, int]]:
+        rows = self._query(
+            "SELECT decision, routing, max_kappa, deliberated, outcome, iterations, max_iterations, count(*) "
+            "FROM outcomes GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, coalesce(iterations, -1), 7"
+        )
+        return [(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7]) for r in rows]
+
+    def get_state(self, key: str) -> str | None:
+        rows = self._query("SELECT value FROM state WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_state(self, key: str, value: str) -> None:
+        self._write(
+            "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
 
     def _rescue_copy(self) -> str:
         """A copy of a damaged file and of its write-ahead log (the writes acknowledged since

@@ -14,11 +14,12 @@ round. The contract suite in ``tests/test_memory_store.py`` runs against each.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
+from dataclasses import replace
 
 from .errors import ReadOnly
-from .records import MemoryEdge, MemoryNode
+from .records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 
 
 class Store(abc.ABC):
@@ -88,15 +89,27 @@ class Store(abc.ABC):
     def record_access(self, node_ids: Iterable[str], when: str) -> None:
         """Count one access of each node and set its ``last_accessed_at``."""
 
-    def record_retrieval(self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str) -> None:
-        """What one retrieval records, together: the access of the nodes it returned and
-        the activation of the edges it walked (a backend may let these run side by side)."""
+    def record_retrieval(
+        self, node_ids: Iterable[str], edge_ids: Iterable[str], when: str, log: RetrievalRecord | None = None
+    ) -> None:
+        """What one retrieval records, together: the access of the nodes it returned, the
+        activation of the edges it walked and, given ``log``, the retrieval itself (a backend
+        may let retrievals run side by side)."""
         nodes, edges = list(node_ids), list(edge_ids)
         with self.transaction():
             if nodes:
                 self.record_access(nodes, when)
             if edges:
                 self.record_activation(edges, when)
+            if log is not None:
+                self.log_retrieval(log)
+
+    def set_confidences(self, values: Mapping[str, float]) -> None:
+        """Set the confidence of existing nodes (nothing else of them: no re-indexing)."""
+        with self.transaction():
+            found = self.get_nodes(values)
+            for node_id, node in found.items():
+                self.put_node(replace(node, confidence=values[node_id]))
 
     # -- edges
     @abc.abstractmethod
@@ -146,6 +159,83 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
         """Set ``last_activated_at`` of edges retrieval walked along."""
+
+    def set_weights(self, values: Mapping[str, float]) -> None:
+        """Set the weight of existing edges (nothing else of them)."""
+        with self.transaction():
+            found = self.get_edges(values)
+            for edge_id, edge in found.items():
+                self.put_edge(replace(edge, weight=values[edge_id]))
+
+    def all_arcs(self) -> list[tuple[str, str]]:
+        """Every causal and temporal arc (source, target), self-loops left out, in no
+        particular order (a rebuild of the loop index reads them all at once)."""
+        return [(e.source_id, e.target_id) for e in self.all_edges() if e.directed and e.source_id != e.target_id]
+
+    def neighbours(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str | None]]:
+        """The far ends of the causal and temporal arcs leaving the nodes (``forward``) or
+        entering them, each once, with the loop it belongs to in the loop index (None: none):
+        one step of a reachability search that may jump a whole loop at once."""
+        ends = {b if forward else a for a, b in self.arcs_from(node_ids, forward)}
+        loops = self.node_loops(ends)
+        return [(end, loops.get(end)) for end in ends]
+
+    # -- the loop index (memory.loop_index keeps it; the store only holds it)
+    @abc.abstractmethod
+    def arc_versions(self) -> tuple[int, int]:
+        """(arc version, loops version): the first counts every change the store made to its
+        causal and temporal edges (the store counts it, whoever writes); the second is the arc
+        version the loop index was made for (-1: never). Equal: the index is current."""
+
+    @abc.abstractmethod
+    def set_loops_version(self, version: int) -> None:
+        """Say that the loop index is current for arc version ``version``."""
+
+    @abc.abstractmethod
+    def node_loops(self, node_ids: Iterable[str]) -> dict[str, str]:
+        """The loop id of each of the nodes that the loop index has in a loop."""
+
+    @abc.abstractmethod
+    def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
+        """The loops among ``loop_ids`` that exist, with their members."""
+
+    @abc.abstractmethod
+    def all_loops(self) -> list[LoopRecord]:
+        """Every loop of the index, by id."""
+
+    @abc.abstractmethod
+    def replace_loops(self, remove: Iterable[str], add: Iterable[LoopRecord]) -> None:
+        """Delete the loops ``remove`` (their members leave the index), then add ``add``."""
+
+    # -- what the agent reported (learn_from_outcome, get_metrics)
+    @abc.abstractmethod
+    def log_retrieval(self, record: RetrievalRecord) -> None:
+        """Keep a retrieval; one kept already under its id counts once more, at ``record.at``."""
+
+    @abc.abstractmethod
+    def get_retrievals(self, retrieval_ids: Iterable[str]) -> dict[str, RetrievalRecord]:
+        """The retrievals kept among ``retrieval_ids``."""
+
+    @abc.abstractmethod
+    def forget_retrievals(self, before: str) -> int:
+        """Drop the retrievals last made before the time ``before``; returns how many."""
+
+    @abc.abstractmethod
+    def add_outcome(self, record: OutcomeRecord) -> int:
+        """Keep a reported outcome; returns its sequence number."""
+
+    @abc.abstractmethod
+    def outcome_groups(self) -> list[tuple[str, str, int, bool, str, int | None, int, int]]:
+        """Every outcome kept, grouped: (decision, routing, max_kappa, deliberated, outcome,
+        iterations, max_iterations, count), sorted (what get_metrics summarises)."""
+
+    @abc.abstractmethod
+    def get_state(self, key: str) -> str | None:
+        """A value the memory keeps for itself (e.g. when it was last consolidated)."""
+
+    @abc.abstractmethod
+    def set_state(self, key: str, value: str) -> None:
+        """Keep a value for the memory itself."""
 
     # -- search and size
     @abc.abstractmethod

@@ -16,10 +16,11 @@ from typing import Any
 
 from .answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS
 from .errors import InvalidInput
-from .records import EDGE_TYPES, MAX_CONTENT, NODE_TYPES
+from .records import EDGE_TYPES, MAX_CONTENT, NODE_TYPES, OUTCOMES, ROUTES
 from .retrieval import MAX_HOPS, MAX_LIMIT
 from .service import (
     MAX_BATCH,
+    MAX_ITERATIONS,
     MAX_NODE_IDS,
     MAX_PAGE,
     MAX_QUERY,
@@ -240,7 +241,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "along edges (relevance × 0.85 per hop), ranked by relevance × confidence. The answer carries "
         "`topology` (SCCs, κ, fault lines, routing) of the returned nodes and a `route` plan: if "
         "topology.routing is 'fast' (κ = 0) one pass over retrieval_context answers; if 'deliberate' (κ > 0), "
-        "reason over each deliberation task's loop and fault lines before answering.",
+        "reason over each deliberation task's loop and fault lines before answering. route.reading_order gives "
+        "the whole region once, causes first, each loop one block with its budget. Report how the answer went "
+        "with learn_from_outcome and the answer's retrieval_id.",
         _object(
             {
                 "query": {"type": "string", "description": "What to look for (free text)."},
@@ -255,6 +258,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         _object(
             {
                 "status": _STATUS,
+                "retrieval_id": {"type": ["string", "null"]},
                 "query": {"type": "string"},
                 "count": {"type": "integer"},
                 "results": {"type": "array", "items": {"type": "object"}},
@@ -266,12 +270,13 @@ TOOLS: tuple[ToolSpec, ...] = (
                     "properties": {
                         "retrieval_context": _STRING_LIST,
                         "deliberation_tasks": {"type": "array", "items": {"type": "object"}},
+                        "reading_order": {"type": "array", "items": {"type": "object"}},
                         "routing": _ROUTING,
                     },
-                    "required": ["retrieval_context", "deliberation_tasks", "routing"],
+                    "required": ["retrieval_context", "deliberation_tasks", "reading_order", "routing"],
                 },
             },
-            ("status", "query", "count", "results", "causal_context", "stats", "topology", "route"),
+            ("status", "retrieval_id", "query", "count", "results", "causal_context", "stats", "topology", "route"),
         ),
         lambda memory, args: memory.retrieve_context(args),
         reads=True,
@@ -418,14 +423,110 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "get_metrics",
         "Topology telemetry of this server: analysis latency percentiles (p50/p95/p99 ms), subgraph sizes, "
-        "fast/deliberate routing counts and the deliberate ratio (overall and per trigger), and the store size.",
+        "fast/deliberate routing counts and the deliberate ratio (overall and per trigger); the outcomes agents "
+        "reported (kept in the store, every server's): by routing decision and by κ (counts, success rate, mean "
+        "iterations), unnecessary deliberation (κ = 0 routes deliberated on anyway), iterations against the "
+        "budget; and the store size.",
         {"type": "object", "properties": {}},
         _object(
-            {"topology.analyze": {"type": "object"}, "topology.route": {"type": "object"}, "store": {"type": "object"}},
-            ("topology.analyze", "topology.route", "store"),
+            {
+                "topology.analyze": {"type": "object"},
+                "topology.route": {"type": "object"},
+                "outcomes": {"type": "object"},
+                "store": {"type": "object"},
+            },
+            ("topology.analyze", "topology.route", "outcomes", "store"),
         ),
         lambda memory, args: memory.get_metrics(),
         read_only=True,
+    ),
+    ToolSpec(
+        "learn_from_outcome",
+        "Report what happened after answering, so the memory learns: the outcome (success, partial, failure, "
+        "timeout) of an answer that used the nodes retrieval_id returned (or node_ids). Their confidence moves "
+        "a fifth of the way toward the outcome (success 1, partial 0.5, timeout 0.25, failure 0), and so does "
+        "the strength of the causal and temporal edges among them; every value before and after is listed. "
+        "Optionally the route taken (fast or deliberate), whether the agent deliberated and the iterations it "
+        "spent: get_metrics measures the routing with them.",
+        _object(
+            {
+                "retrieval_id": {"type": "string", "description": "The retrieval_id retrieve_context answered with."},
+                "node_ids": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "maxItems": MAX_PAGE,
+                    "description": "The nodes the answer used (default: all that retrieval_id returned).",
+                },
+                "outcome": {"type": "string", "enum": list(OUTCOMES)},
+                "routing": {"type": "string", "enum": list(ROUTES), "description": "The route taken."},
+                "deliberated": {"type": "boolean", "description": "Whether the agent deliberated."},
+                "iterations": {"type": "integer", "minimum": 0, "maximum": MAX_ITERATIONS},
+            },
+            ("outcome",),
+        ),
+        _object(
+            {
+                "status": _STATUS,
+                "outcome_id": {"type": "string"},
+                "outcome": {"type": "string"},
+                "retrieval_id": {"type": ["string", "null"]},
+                "decision": _ROUTING,
+                "routing": _ROUTING,
+                "deliberated": {"type": "boolean"},
+                "iterations": {"type": ["integer", "null"]},
+                "max_kappa": {"type": "integer"},
+                "max_iterations": {"type": "integer"},
+                "rule": {"type": "object"},
+                "nodes": {"type": "array", "items": {"type": "object"}},
+                "edges": {"type": "array", "items": {"type": "object"}},
+            },
+            ("status", "outcome_id", "outcome", "decision", "routing", "deliberated", "nodes", "edges"),
+        ),
+        lambda memory, args: memory.learn_from_outcome(args),
+    ),
+    ToolSpec(
+        "consolidate",
+        "Upkeep of the memory, in one transaction: decay the confidence of nodes not used for a while (half "
+        "life 30 days after 7 idle), merge duplicates (the same content; by embedding similarity when an "
+        "embedder is configured), prune nodes below a confidence threshold (0.05) — never changing a feedback "
+        "loop: a node whose deletion or merge would change a loop is kept, and the report says which. "
+        "dry_run reports exactly what a real run would do and writes nothing. The report holds the loops' "
+        "summary before and after (always equal).",
+        _object(
+            {
+                "dry_run": {"type": "boolean", "description": "Report only (false)."},
+                "half_life_days": {"type": "number", "exclusiveMinimum": 0, "description": "30."},
+                "idle_days": {"type": "number", "minimum": 0, "description": "Days before decay starts (7)."},
+                "prune_below": {"type": "number", "minimum": 0, "maximum": 1, "description": "0.05."},
+                "merge": {"type": "boolean", "description": "Merge duplicates (true)."},
+                "similarity": {"type": "number", "minimum": 0.5, "maximum": 1, "description": "Cosine (0.95)."},
+                "forget_retrievals_days": {
+                    "type": "number",
+                    "exclusiveMinimum": 0,
+                    "description": "Retrievals kept for outcomes this many days (90).",
+                },
+            }
+        ),
+        _object(
+            {
+                "status": _STATUS,
+                "dry_run": {"type": "boolean"},
+                "at": {"type": "string"},
+                "previous_run": {"type": ["string", "null"]},
+                "rules": {"type": "object"},
+                "decayed": {"type": "object"},
+                "merged": {"type": "object"},
+                "pruned": {"type": "object"},
+                "kept_for_loops": {"type": "object"},
+                "kept_apart": {"type": "object"},
+                "retrievals_forgotten": {"type": "integer"},
+                "topology_before": {"type": "object"},
+                "topology_after": {"type": "object"},
+                "loops_unchanged": {"type": "boolean"},
+            },
+            ("status", "dry_run", "decayed", "merged", "pruned", "kept_for_loops", "topology_before", "topology_after"),
+        ),
+        lambda memory, args: memory.consolidate(args),
     ),
 )
 BY_NAME = {tool.name: tool for tool in TOOLS}

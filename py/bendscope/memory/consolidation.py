@@ -1,0 +1,465 @@
+"""``consolidate``: the memory's upkeep — decay what is not used, merge what is said twice,
+prune what is no longer believed — without ever changing the topology of a loop.
+
+In one transaction, in this order:
+
+1. **Decay.** A node's confidence halves for every ``half_life_days`` (30) of idleness beyond
+   the first ``idle_days`` (7), idleness counted from its last activity (access, update or
+   creation). Each run applies the part since the later of that idle start and the previous
+   run, so runs compose: two runs a week apart decay as much as one at the end (to the 6
+   decimals a decayed confidence is rounded to).
+2. **Merge.** Nodes whose content is the same once normalised (case, spacing, final
+   punctuation) — and, with an embedder configured, nodes whose vectors' cosine similarity
+   is at least ``similarity`` (0.95) — are merged into one: the most confident (then the
+   oldest, then the smallest id) keeps its id and content, takes the highest confidence,
+   the summed access count and the earliest creation time, and records the merged ids in
+   its metadata (``merged_ids``); edges are re-pointed to it (an edge whose derived id named
+   its old ends gets the id of its new ends; two edges of one type between the same nodes
+   become one, with the larger weight; an edge between the two merged nodes goes).
+3. **Prune.** Nodes whose confidence is below ``prune_below`` (0.05) are deleted with their
+   edges.
+4. Retrievals logged over ``forget_retrievals_days`` (90) ago are forgotten (an outcome can
+   no longer name them; the outcomes already reported stay).
+
+**Loops are never changed.** A node in a loop (a nontrivial SCC of the causal and temporal
+edges) is neither pruned nor merged — deleting it, or merging it away, changes the loop's
+members — and the report says which were kept for that reason. A merge of two nodes in no
+loop is made only when neither reaches the other along causal and temporal edges: then no
+new cycle can run through the merged node, and no loop's arcs change. Pruning a node in no
+loop removes arcs between different SCCs only, which changes no SCC. After the writes the
+loop index is brought up to date by the same update as every write (``loop_index``), and a
+change to any loop would undo the whole run (it cannot happen: the report's topology before
+and after is the same by construction; a property test checks it against networkx).
+
+**Dry run.** The run is made and then rolled back: the report is exactly what a real run
+would do, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from .errors import InvalidInput
+from .records import LoopRecord, MemoryEdge, MemoryNode, _metadata, edge_id_for
+from .retrieval import Embedder, cosine
+from .store import Store
+
+if TYPE_CHECKING:
+    from .service import Memory
+
+HALF_LIFE_DAYS = 30.0
+IDLE_DAYS = 7.0
+PRUNE_BELOW = 0.05
+SIMILARITY = 0.95
+FORGET_RETRIEVALS_DAYS = 90.0
+#: the most items each list of the report shows (its count is always given)
+LISTED = 100
+#: nodes a reachability check between two merge candidates may visit before it gives up
+#: (and the two are kept apart: "could not be checked")
+REACH_BUDGET = 20_000
+#: the most merged ids a node's metadata records
+MERGED_IDS = 50
+#: nodes compared pairwise by embedding; more are bucketed first (random hyperplanes)
+EXACT_PAIRS = 2_000
+STATE_KEY = "consolidated_at"
+_FINAL = re.compile(r"[\s.!?;:,]+$")
+
+
+class _DryRun(Exception):
+    """Raised inside the transaction to roll a dry run back."""
+
+
+def normalised(content: str) -> str:
+    """The form two contents that say the same share: case folded, spacing collapsed, final
+    punctuation dropped.
+
+    >>> normalised("  Revenue  follows\\nmarket share. ") == normalised("revenue follows market share")
+    True
+    """
+    return _FINAL.sub("", " ".join(content.split()).casefold())
+
+
+def _time(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+def decayed(node: MemoryNode, now: datetime, previous: datetime | None, half_life: float, idle: float) -> float:
+    """The node's confidence after this run's decay (see the module's docstring).
+
+    >>> from bendscope.memory.records import MemoryNode
+    >>> n = MemoryNode("a", "x", confidence=0.8, created_at="2026-01-01T00:00:00.000Z",
+    ...                updated_at="2026-01-01T00:00:00.000Z")
+    >>> round(decayed(n, _time("2026-03-09T00:00:00.000Z"), None, 30.0, 7.0), 6)  # 60 idle days past the 7
+    0.2
+    """
+    stamps = [t for t in (node.created_at, node.updated_at, node.last_accessed_at) if t]
+    if not stamps:
+        return node.confidence
+    start = _time(max(stamps)) + timedelta(days=idle)
+    if previous is not None and previous > start:
+        start = previous
+    days = (now - start).total_seconds() / 86_400
+    if days <= 0:
+        return node.confidence
+    value: float = round(node.confidence * 0.5 ** (days / half_life), 6)
+    return value
+
+
+def reaches(store: Store, a: str, b: str, budget: int = REACH_BUDGET) -> bool | None:
+    """Whether ``a`` reaches ``b`` along causal and temporal arcs (None: not known within
+    ``budget`` nodes). A search forward from a and one backward from b, the smaller
+    frontier first, until they meet or one runs dry."""
+    ahead, behind = {a}, {b}
+    front = {True: {a}, False: {b}}
+    seen = {True: ahead, False: behind}
+    while front[True] and front[False]:
+        if ahead & behind:
+            return True
+        forward = len(front[True]) <= len(front[False])
+        nxt: set[str] = set()
+        for x, y in store.arcs_from(front[forward], forward):
+            there = y if forward else x
+            if there not in seen[forward]:
+                seen[forward].add(there)
+                nxt.add(there)
+        front[forward] = nxt
+        if len(ahead) + len(behind) > budget:
+            return None
+    return bool(ahead & behind)
+
+
+def similar_groups(nodes: Sequence[MemoryNode], embedder: Embedder, threshold: float) -> list[list[str]]:
+    """Groups of nodes whose contents' vectors have cosine similarity ≥ ``threshold`` (joined
+    transitively). Up to EXACT_PAIRS nodes every pair is compared; above, only pairs that
+    share a bucket of one of 8 tables of 12 random hyperplanes (seeded: deterministic)."""
+    if len(nodes) < 2:
+        return []
+    vectors = embedder.embed([n.content for n in nodes])
+    ids = [n.id for n in nodes]
+    parent = list(range(len(ids)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(i: int, j: int) -> None:
+        if cosine(vectors[i], vectors[j]) >= threshold:
+            ri, rj = root(i), root(j)
+            if ri != rj:
+                parent[max(ri, rj)] = min(ri, rj)
+
+    if len(ids) <= EXACT_PAIRS:
+        for i in range(len(ids)):
+            for j in range(i + 1, len(ids)):
+                join(i, j)
+    else:
+        rng = random.Random(0)
+        dimensions = len(vectors[0])
+        for _ in range(8):
+            planes = [[rng.gauss(0, 1) for _ in range(dimensions)] for _ in range(12)]
+            buckets: dict[int, list[int]] = {}
+            for i, vector in enumerate(vectors):
+                key = sum(
+                    1 << k for k, p in enumerate(planes) if sum(a * b for a, b in zip(p, vector, strict=False)) > 0
+                )
+                buckets.setdefault(key, []).append(i)
+            for members in buckets.values():
+                for x, i in enumerate(members):
+                    for j in members[x + 1 :]:
+                        join(i, j)
+    groups: dict[int, list[str]] = {}
+    for i, node_id in enumerate(ids):
+        groups.setdefault(root(i), []).append(node_id)
+    return sorted(sorted(g) for g in groups.values() if len(g) > 1)
+
+
+def summary(loops: Iterable[LoopRecord]) -> dict[str, Any]:
+    """The topology of the whole memory in brief: the loops' count, largest κ, members, a
+    digest of every loop's members and κ (equal digests: the same loops), and the first
+    LISTED loops."""
+    loops = sorted(loops, key=lambda loop: loop.id)
+    canonical = json.dumps([[list(loop.nodes), loop.kappa] for loop in loops], separators=(",", ":"))
+    return {
+        "loop_count": len(loops),
+        "max_kappa": max((loop.kappa for loop in loops), default=0),
+        "nodes_in_loops": sum(len(loop.nodes) for loop in loops),
+        "digest": hashlib.sha256(canonical.encode("utf-8")).hexdigest(),
+        "loops": [{"id": loop.id, "node_count": len(loop.nodes), "kappa": loop.kappa} for loop in loops[:LISTED]],
+        "loops_omitted": max(0, len(loops) - LISTED),
+    }
+
+
+def _listed(items: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"count": len(items), "items": items[:LISTED], "omitted": max(0, len(items) - LISTED)}
+
+
+def _number(args: Mapping[str, Any], key: str, default: float, low: float, high: float, *, open_low: bool) -> float:
+    value = args.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidInput(f"{key} must be a number")
+    if value < low or value > high or (open_low and value == low):
+        bound = f"above {low:g}" if open_low else f"at least {low:g}"
+        raise InvalidInput(f"{key} must be {bound} and at most {high:g}, got {value!r:.20}")
+    return float(value)
+
+
+class Consolidation:
+    """One run of ``consolidate`` over a memory (see the module's docstring)."""
+
+    def __init__(self, memory: Memory, args: Mapping[str, Any]) -> None:
+        self.memory = memory
+        self.store = memory.store
+        dry_run = args.get("dry_run", False)
+        if not isinstance(dry_run, bool):
+            raise InvalidInput("dry_run must be true or false")
+        self.dry_run = dry_run
+        self.half_life = _number(args, "half_life_days", HALF_LIFE_DAYS, 0.0, 36_500.0, open_low=True)
+        self.idle = _number(args, "idle_days", IDLE_DAYS, 0.0, 36_500.0, open_low=False)
+        self.prune_below = _number(args, "prune_below", PRUNE_BELOW, 0.0, 1.0, open_low=False)
+        self.similarity = _number(args, "similarity", SIMILARITY, 0.5, 1.0, open_low=False)
+        self.forget_days = _number(args, "forget_retrievals_days", FORGET_RETRIEVALS_DAYS, 0.0, 36_500.0, open_low=True)
+        merge = args.get("merge", True)
+        if not isinstance(merge, bool):
+            raise InvalidInput("merge must be true or false")
+        self.merge = merge
+        self.kept: list[dict[str, Any]] = []
+        self.kept_apart: list[dict[str, Any]] = []
+        self.merges: list[dict[str, Any]] = []
+        self.inserted: list[tuple[str, str]] = []
+
+    def run(self) -> dict[str, Any]:
+        """The run, in one transaction (rolled back for a dry run); returns the report."""
+        report: dict[str, Any] = {}
+        try:
+            with self.store.transaction():
+                report = self._run()
+                if self.dry_run:
+                    raise _DryRun
+        except _DryRun:
+            pass
+        return report
+
+    def _run(self) -> dict[str, Any]:
+        memory, store = self.memory, self.store
+        memory.loops.ready()
+        before = summary(store.all_loops())
+        stamp = memory.clock()
+        now = _time(stamp)
+        last = store.get_state(STATE_KEY)
+        previous = _time(last) if last else None
+        nodes = store.get_nodes(store.node_ids())
+        in_loop = store.node_loops(nodes)
+        loops = {loop.id: loop for loop in store.get_loops(set(in_loop.values())).values()}
+        # 1. decay
+        changed = {}
+        decays = []
+        for node_id, node in nodes.items():
+            value = decayed(node, now, previous, self.half_life, self.idle)
+            if value != node.confidence:
+                changed[node_id] = value
+                decays.append({"id": node_id, "confidence_before": node.confidence, "confidence_after": value})
+                nodes[node_id] = replace(node, confidence=value)
+        store.set_confidences(changed)
+        batch = memory._batch()
+        # 2. merge
+        if self.merge:
+            self._merge_all(nodes, in_loop, loops, stamp, batch.watch)
+        # 3. prune
+        pruned = []
+        for node_id in sorted(nodes):
+            node = nodes[node_id]
+            if node.confidence >= self.prune_below:
+                continue
+            if node_id in in_loop:
+                self._keep(node_id, "prune", in_loop, loops)
+                continue
+            edges = store.delete_node(node_id)  # (arcs between different SCCs only: no loop to watch)
+            pruned.append({"id": node_id, "confidence": node.confidence, "edges": len(edges)})
+            del nodes[node_id]
+        change = memory.loops.settle(batch.watch, self.inserted, removed=True)
+        if change.changed:  # (cannot happen: see the module's docstring; the whole run is undone)
+            raise RuntimeError("consolidation would have changed a loop; nothing was done")
+        forgotten = store.forget_retrievals(_stamp(now - timedelta(days=self.forget_days)))
+        store.set_state(STATE_KEY, stamp)
+        after = summary(store.all_loops())
+        if after["digest"] != before["digest"]:
+            raise RuntimeError("consolidation would have changed a loop; nothing was done")
+        merged_away = sum(len(m["merged"]) for m in self.merges)
+        return {
+            "status": "dry run: nothing was written" if self.dry_run else "consolidated",
+            "dry_run": self.dry_run,
+            "at": stamp,
+            "previous_run": last,
+            "rules": {
+                "half_life_days": self.half_life,
+                "idle_days": self.idle,
+                "prune_below": self.prune_below,
+                "merge": self.merge,
+                "similarity": self.similarity if memory.embedder is not None and self.merge else None,
+                "forget_retrievals_days": self.forget_days,
+            },
+            "decayed": _listed(decays),
+            "merged": {**_listed(self.merges), "nodes_merged_away": merged_away},
+            "pruned": _listed(pruned),
+            "kept_for_loops": _listed(self.kept),
+            "kept_apart": _listed(self.kept_apart),
+            "retrievals_forgotten": forgotten,
+            "topology_before": before,
+            "topology_after": after,
+            "loops_unchanged": True,
+        }
+
+    def _keep(
+        self,
+        node_id: str,
+        would: str,
+        in_loop: Mapping[str, str],
+        loops: Mapping[str, LoopRecord],
+        duplicates: Sequence[str] = (),
+    ) -> None:
+        loop = loops[in_loop[node_id]]
+        item: dict[str, Any] = {
+            "id": node_id,
+            "would": would,
+            "loop": loop.id,
+            "loop_size": len(loop.nodes),
+            "kappa": loop.kappa,
+            "reason": f"in a feedback loop of {len(loop.nodes)} nodes (κ = {loop.kappa}): "
+            f"{'deleting' if would == 'prune' else 'merging'} it would change the loop",
+        }
+        if duplicates:
+            item["duplicates"] = list(duplicates)
+        self.kept.append(item)
+
+    def _merge_all(
+        self,
+        nodes: dict[str, MemoryNode],
+        in_loop: Mapping[str, str],
+        loops: Mapping[str, LoopRecord],
+        stamp: str,
+        watch: Any,
+    ) -> None:
+        """Merge every group of duplicates (by content, then by embedding)."""
+        by_text: dict[str, list[str]] = {}
+        for node_id in sorted(nodes):
+            by_text.setdefault(normalised(nodes[node_id].content), []).append(node_id)
+        groups = [(group, "content") for _, group in sorted(by_text.items()) if len(group) > 1]
+        for group, how in groups:
+            self._merge_group(group, how, nodes, in_loop, loops, stamp, watch)
+        embedder = self.memory.embedder
+        if embedder is not None:
+            free = [nodes[i] for i in sorted(nodes) if i not in in_loop]
+            for group in similar_groups(free, embedder, self.similarity):
+                present = [i for i in group if i in nodes]
+                if len(present) > 1:
+                    self._merge_group(present, "embedding", nodes, in_loop, loops, stamp, watch)
+
+    def _merge_group(
+        self,
+        group: list[str],
+        how: str,
+        nodes: dict[str, MemoryNode],
+        in_loop: Mapping[str, str],
+        loops: Mapping[str, LoopRecord],
+        stamp: str,
+        watch: Any,
+    ) -> None:
+        free = []
+        for node_id in group:
+            if node_id in in_loop:
+                self._keep(node_id, "merge", in_loop, loops, [i for i in group if i != node_id])
+            else:
+                free.append(node_id)
+        if len(free) < 2:
+            return
+        free.sort(key=lambda i: (-nodes[i].confidence, nodes[i].created_at, i))
+        keeper = free[0]
+        merged = []
+        for other in free[1:]:
+            verdict = None
+            for a, b in ((keeper, other), (other, keeper)):
+                found = reaches(self.store, a, b)
+                if found is not False:
+                    verdict = "one reaches the other: merged, they would close a loop" if found else (
+                        f"could not check within {REACH_BUDGET:,} nodes whether one reaches the other")  # fmt: skip
+                    break
+            if verdict is not None:
+                self.kept_apart.append({"id": other, "duplicate_of": keeper, "by": how, "reason": verdict})
+                continue
+            self._merge(keeper, other, nodes, stamp, watch)
+            merged.append(other)
+        if merged:
+            self.merges.append({"into": keeper, "merged": sorted(merged), "by": how})
+
+    def _merge(self, keeper: str, other: str, nodes: dict[str, MemoryNode], stamp: str, watch: Any) -> None:
+        """Merge ``other`` into ``keeper`` (both in no loop, neither reaching the other)."""
+        store = self.store
+        k, o = nodes[keeper], nodes[other]
+        ids = list(dict.fromkeys([*k.metadata.get("merged_ids", []), other, *o.metadata.get("merged_ids", [])]))
+        metadata = {**o.metadata, **k.metadata, "merged_ids": ids[:MERGED_IDS]}
+        try:
+            metadata = _metadata(metadata)
+        except InvalidInput:  # (too large together: the keeper's own, with the ids)
+            metadata = _metadata({**k.metadata, "merged_ids": ids[:MERGED_IDS]})
+        merged = replace(
+            k,
+            confidence=max(k.confidence, o.confidence),
+            access_count=k.access_count + o.access_count,
+            created_at=min(k.created_at, o.created_at),
+            last_accessed_at=max((t for t in (k.last_accessed_at, o.last_accessed_at) if t), default=None),
+            metadata=metadata,
+            updated_at=stamp,
+        )
+        self.memory.loops.extend(watch, {keeper, other})
+        existing = {(e.source_id, e.target_id, e.edge_type): e for e in store.edges_touching([keeper])}
+        for edge in store.edges_touching([other]):
+            ends = tuple(keeper if n == other else n for n in (edge.source_id, edge.target_id))
+            store.delete_edge(edge.id)
+            if ends[0] == ends[1] and keeper in (edge.source_id, edge.target_id):
+                continue  # (an edge between the two merged nodes)
+            key = (ends[0], ends[1], edge.edge_type)
+            same = existing.get(key)
+            if same is not None:
+                if edge.weight > same.weight:
+                    store.put_edge(replace(same, weight=edge.weight))
+                    existing[key] = replace(same, weight=edge.weight)
+                continue
+            derived = edge.id == edge_id_for(edge.source_id, edge.target_id, edge.edge_type)
+            moved = MemoryEdge(
+                edge_id_for(*key) if derived else edge.id,
+                ends[0],
+                ends[1],
+                edge.edge_type,
+                edge.weight,
+                edge.metadata,
+                edge.created_at,
+                edge.last_activated_at,
+            )
+            store.put_edge(moved)
+            existing[key] = moved
+            if moved.directed:
+                self.inserted.append((moved.source_id, moved.target_id))
+        store.delete_node(other)
+        store.put_node(merged)
+        nodes[keeper] = merged
+        del nodes[other]
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def consolidate(memory: Memory, args: Mapping[str, Any]) -> dict[str, Any]:
+    """Run ``consolidate`` (see the module's docstring); ``args``: dry_run, half_life_days,
+    idle_days, prune_below, merge, similarity, forget_retrievals_days."""
+    return Consolidation(memory, args).run()

@@ -1,0 +1,221 @@
+"""The agent's loop closed (issue 20): retrieval ids, learn_from_outcome (the rule, its answer,
+its refusals), the outcome metrics kept in the store (surviving a restart), and reading a
+retrieved region in the order of its condensation."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+
+import networkx as nx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from kappa_helpers import BUSINESS
+from test_memory_service import BUSINESS_TEXT
+
+from bendscope.kappa import analyze
+from bendscope.memory import InvalidInput, Memory
+from bendscope.memory.errors import NotFound
+from bendscope.memory.inmemory_store import InMemoryStore
+from bendscope.memory.learning import RATE, TARGETS, learned, learned_weight
+from bendscope.memory.records import OUTCOMES
+from bendscope.memory.router import kappa_route
+from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.store import Store
+
+unit = st.floats(0.0, 1.0, allow_nan=False)
+
+
+def memory_on(store: Store) -> Memory:
+    ticks = itertools.count()
+    return Memory(store, clock=lambda: f"2026-12-02T00:{next(ticks) // 60 % 60:02d}:{next(ticks) % 60:02d}.000Z")
+
+
+def business(memory: Memory) -> None:
+    memory.store_many(
+        {
+            "nodes": [{"id": i, "content": text} for i, text in BUSINESS_TEXT.items()],
+            "edges": [{"source_id": s, "target_id": t, "edge_type": "causal"} for s, t in BUSINESS]
+            + [{"source_id": "company", "target_id": "founded-2020", "edge_type": "temporal"}],
+        }
+    )
+
+
+# ---------------------------------------------------------------- the rule
+@given(unit, st.sampled_from(OUTCOMES))
+def test_the_rule_is_bounded_and_moves_toward_the_outcome(c, outcome):
+    after = learned(c, outcome)
+    assert 0.0 <= after <= 1.0
+    assert abs(after - TARGETS[outcome]) <= abs(c - TARGETS[outcome]) + 1e-12
+    assert math.isclose(after, c + RATE * (TARGETS[outcome] - c), abs_tol=1e-12)
+
+
+@given(unit, unit, st.sampled_from(OUTCOMES))
+def test_the_rule_is_monotone(a, b, outcome):
+    low, high = sorted((a, b))
+    assert learned(low, outcome) <= learned(high, outcome)
+    ranked = [learned(a, o) for o in ("failure", "timeout", "partial", "success")]
+    assert ranked == sorted(ranked)
+
+
+@given(unit, st.sampled_from(OUTCOMES))
+def test_repeated_identical_reports_converge(c, outcome):
+    for _ in range(200):
+        c = learned(c, outcome)
+    assert abs(c - TARGETS[outcome]) < 1e-12
+
+
+@given(st.floats(0.0, 1e6, allow_nan=False), st.sampled_from(OUTCOMES))
+def test_weights_stay_in_range(w, outcome):
+    after = learned_weight(w, outcome)
+    assert 0.0 <= after <= max(w, 1.0)
+    if outcome == "success" and w >= 1.0:
+        assert after == w
+
+
+# ---------------------------------------------------------------- the tool
+def test_learning_from_a_retrieval_on_every_backend(store: Store):
+    memory = memory_on(store)
+    business(memory)
+    answer = memory.retrieve_context({"query": "market share revenue"})
+    assert answer["retrieval_id"].startswith("retrieval-") and answer["topology"]["routing"] == "deliberate"
+    returned = [r["id"] for r in answer["results"]]
+    learned_answer = memory.learn_from_outcome(
+        {"retrieval_id": answer["retrieval_id"], "outcome": "success", "deliberated": True, "iterations": 3}
+    )
+    assert learned_answer["decision"] == "deliberate" and learned_answer["routing"] == "deliberate"
+    assert learned_answer["max_kappa"] == 1 and learned_answer["max_iterations"] == 2
+    assert [n["id"] for n in learned_answer["nodes"]] == sorted(returned)
+    for item in learned_answer["nodes"]:
+        assert item["confidence_before"] == 0.5 and math.isclose(item["confidence_after"], 0.6)
+    stored = store.get_nodes(returned)
+    assert all(math.isclose(stored[i].confidence, 0.6) for i in returned)
+    causal = {(e["source_id"], e["target_id"]) for e in learned_answer["edges"]}
+    assert ("product-quality", "market-share") in causal and all(
+        e["weight_before"] == 1.0 and e["weight_after"] == 1.0 for e in learned_answer["edges"]
+    )  # (a success keeps a full-strength weight)
+    failure = memory.learn_from_outcome({"node_ids": ["revenue", "r-and-d"], "outcome": "failure"})
+    assert failure["decision"] == "fast" and failure["retrieval_id"] is None  # (no loop between the two)
+    assert [e["weight_after"] for e in failure["edges"]] == [pytest.approx(0.8)]
+    metrics = memory.get_metrics()["outcomes"]
+    assert metrics["count"] == 2
+    assert metrics["by_decision"]["deliberate"]["outcomes"]["success"] == 1
+    assert metrics["by_decision"]["fast"]["outcomes"]["failure"] == 1
+    assert metrics["iterations"]["p50"] == 3.0 and metrics["iterations"]["over_budget"] == 1
+
+
+def test_bad_reports_are_refused_and_write_nothing():
+    store = InMemoryStore()
+    memory = memory_on(store)
+    business(memory)
+    rid = memory.retrieve_context({"query": "market share"})["retrieval_id"]
+    before = (store.get_nodes(store.node_ids()), store.all_edges(), store.outcome_groups())
+    for arguments, error, message in (
+        ({"retrieval_id": rid}, InvalidInput, "outcome must be one of success, partial, failure, timeout"),
+        ({"retrieval_id": rid, "outcome": "win"}, InvalidInput, "got 'win'"),
+        ({"outcome": "success"}, InvalidInput, "give retrieval_id"),
+        ({"retrieval_id": "retrieval-00", "outcome": "success"}, NotFound, "no retrieval 'retrieval-00' is kept"),
+        ({"retrieval_id": "r1", "outcome": "success"}, InvalidInput, "retrieval_id must be an id"),
+        ({"retrieval_id": 7, "outcome": "success"}, InvalidInput, "retrieval_id must be a non-empty string"),
+        ({"node_ids": ["revenue", "ghost"], "outcome": "success"}, NotFound, "no node with id 'ghost'"),
+        ({"retrieval_id": rid, "outcome": "success", "iterations": -1}, InvalidInput, "iterations must be from 0"),
+        ({"retrieval_id": rid, "outcome": "success", "routing": "fast", "deliberated": True}, InvalidInput,
+         "cannot have deliberated"),
+        ({"retrieval_id": rid, "outcome": "success", "routing": "slow"}, InvalidInput, "routing must be one of"),
+        ({"retrieval_id": rid, "outcome": "success", "deliberated": "yes"}, InvalidInput, "true or false"),
+        ({"node_ids": [f"x{i}" for i in range(1001)], "outcome": "success"}, InvalidInput, "at most 1,000"),
+    ):  # fmt: skip
+        with pytest.raises(error, match=message):
+            memory.learn_from_outcome(arguments)
+    assert (store.get_nodes(store.node_ids()), store.all_edges(), store.outcome_groups()) == before
+
+
+def test_unnecessary_deliberation_and_deliberation_only_when_kappa_is_positive():
+    memory = memory_on(InMemoryStore())
+    business(memory)
+    flat = memory.retrieve_context({"query": "founded", "expand_hops": 0})
+    assert flat["topology"]["routing"] == "fast"
+    looped = memory.retrieve_context({"query": "market share revenue"})
+    memory.learn_from_outcome({"retrieval_id": flat["retrieval_id"], "outcome": "success"})
+    memory.learn_from_outcome({"retrieval_id": flat["retrieval_id"], "outcome": "partial", "deliberated": True,
+                               "iterations": 2})  # fmt: skip
+    memory.learn_from_outcome({"retrieval_id": looped["retrieval_id"], "outcome": "timeout", "deliberated": True,
+                               "iterations": 9})  # fmt: skip
+    memory.learn_from_outcome({"retrieval_id": looped["retrieval_id"], "outcome": "failure", "routing": "fast"})
+    metrics = memory.get_metrics()["outcomes"]
+    assert metrics["unnecessary_deliberation"] == {"count": 1, "of": 2, "ratio": 0.5, "target": 0.2, "met": False}
+    assert metrics["deliberation_by_kappa"] == {
+        "deliberated_at_kappa_0": 1,
+        "deliberated_at_kappa_positive": 1,
+        "single_pass_at_kappa_0": 1,
+        "single_pass_at_kappa_positive": 1,
+        "only_when_kappa_positive": False,
+    }
+    assert metrics["by_kappa"]["0"]["count"] == 2 and metrics["by_kappa"]["1"]["success_rate"] == 0.0
+    assert metrics["iterations"]["against_budget"] == 1 and metrics["iterations"]["over_budget"] == 1
+    assert metrics["iterations"]["share_of_budget_p95"] == 4.5  # 9 iterations of a budget of 2
+
+
+def test_outcomes_survive_a_restart(tmp_path):
+    path = tmp_path / "m.sqlite3"
+    with SQLiteStore(path) as store:
+        memory = memory_on(store)
+        business(memory)
+        rid = memory.retrieve_context({"query": "market share revenue"})["retrieval_id"]
+        memory.learn_from_outcome({"retrieval_id": rid, "outcome": "success", "deliberated": True, "iterations": 2})
+        before = memory.get_metrics()["outcomes"]
+    with SQLiteStore(path) as store:
+        again = Memory(store)
+        assert again.get_metrics()["outcomes"] == before and before["count"] == 1
+        assert again.learn_from_outcome({"retrieval_id": rid, "outcome": "partial"})["decision"] == "deliberate"
+
+
+def test_retrieval_ids_derive_from_what_was_retrieved():
+    a, b = memory_on(InMemoryStore()), memory_on(InMemoryStore())
+    business(a)
+    business(b)
+    first = a.retrieve_context({"query": "market share"})
+    again = a.retrieve_context({"query": "market share"})
+    other = b.retrieve_context({"query": "market share"})
+    assert first["retrieval_id"] == again["retrieval_id"] == other["retrieval_id"]
+    assert json.dumps(first) == json.dumps(again)
+    assert a.retrieve_context({"query": "revenue"})["retrieval_id"] != first["retrieval_id"]
+    assert a.store.get_retrievals([first["retrieval_id"]])[first["retrieval_id"]].count == 2
+    looked = a.analyze_topology({"query": "market share"})  # (only looks: no retrieval kept)
+    assert looked["routing"] == "deliberate"
+    read_only = InMemoryStore(read_only=True)
+    assert Memory(read_only).retrieve_context({"query": "x"})["retrieval_id"] is None
+
+
+# ---------------------------------------------------------------- reading order
+graphs = st.integers(1, 12).flatmap(
+    lambda n: st.tuples(st.just(n), st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)), max_size=3 * n))
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graphs)
+def test_the_reading_order_is_the_condensation_in_topological_order(graph):
+    n, pairs = graph
+    nodes = [f"n{i:02d}" for i in range(n)]
+    arcs = [(nodes[a], nodes[b]) for a, b in pairs]
+    topology = analyze(nodes, [{"source": a, "target": b} for a, b in arcs])
+    plan = kappa_route(topology, arcs)
+    reading = plan["reading_order"]
+    position = {}
+    for k, block in enumerate(reading):
+        for node in [block["node"]] if block["block"] == "fact" else block["nodes"]:
+            assert node not in position
+            position[node] = k
+    assert sorted(position) == nodes  # every node once
+    for a, b in arcs:
+        if position[a] != position[b]:
+            assert position[a] < position[b]  # causes first
+    assert plan["retrieval_context"] == [b["node"] for b in reading if b["block"] == "fact"]
+    for k, task in enumerate(plan["deliberation_tasks"]):
+        block = reading[task["position"]]
+        assert block["task"] == k and block["nodes"] == task["nodes"] and block["budget"] == task["budget"]
+    condensed = nx.condensation(nx.DiGraph(arcs + [(x, x) for x in nodes]))
+    assert len(reading) == condensed.number_of_nodes()
