@@ -51,3 +51,15 @@ def test_large_graph_browser_bench_quick_runs(capsys):
     assert "| giant | 120 | worker | on |" in out and "main-thread d3 / worker" in out and "machine load after" in out
     drag = summary["drags"][120]  # (a card it is dropped on may make way: a few, never the graph)
     assert drag["far"] > 50 and drag["far_median"] == 0.0 and drag["far_moved"] <= 3
+
+
+def test_retrieval_quality_bench_runs(capsys):
+    import bench_retrieval
+    import pytest
+
+    if not (bench_retrieval.DATASET / "corpus.jsonl").exists():
+        pytest.skip(f"the SciFact data is not at {bench_retrieval.DATASET}")
+    results = bench_retrieval.main(["--claims", "15", "--documents", "200", "--variants", "lexical,expanded-1"])
+    out = capsys.readouterr().out
+    assert "| lexical |" in out and "| expanded-1 |" in out and "machine load after" in out
+    assert results["lexical"]["recall@100"] > 0.5  # (the evidence of 15 claims among 200 other abstracts)

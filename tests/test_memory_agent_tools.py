@@ -179,7 +179,7 @@ def test_large_answers_are_not_sent_twice():
     text = text_of("t", large)
     assert len(text) < 300 and "structured content" in text
     # the hint names only arguments the tool takes (it named limit and max_total_chars for analyze_topology)
-    assert "ask with fewer node_ids to" in text_of("analyze_topology", large)
+    assert "ask with fewer node_ids or a smaller limit to" in text_of("analyze_topology", large)
     assert "fewer node_ids or a smaller limit or a smaller max_total_chars" in text_of("query_graph", large)
 
 

@@ -23,7 +23,7 @@ from bendscope.memory.opening import open_store
 from bendscope.memory.records import MemoryEdge, MemoryNode
 from bendscope.memory.sqlite_store import SCHEMA_VERSION, SQLiteStore
 from bendscope.memory.store import Store
-from bendscope.memory.text import fold, query_words, tokenize
+from bendscope.memory.text import fold, query_terms, terms, tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 T = "2026-11-30T10:00:00.000Z"
@@ -119,8 +119,8 @@ def test_reads_inside_a_transaction_see_its_writes(store: Store):
         assert store.counts() == (3, 1)
         assert [i for i, _ in store.search("fresh", 5)] == ["fresh"]
         store.put_node(node("fresh", "other words now"))  # and again after a search
-        assert store.search("fresh", 5) == [] and [i for i, _ in store.search("other", 5)] == ["fresh"]
-    assert store.counts() == (3, 1) and [i for i, _ in store.search("other", 5)] == ["fresh"]
+        assert store.search("fresh", 5) == [] and [i for i, _ in store.search("words", 5)] == ["fresh"]
+    assert store.counts() == (3, 1) and [i for i, _ in store.search("words", 5)] == ["fresh"]
 
 
 def test_access_and_activation_are_recorded(store: Store):
@@ -198,9 +198,21 @@ def test_every_backend_ranks_alike(tmp_path, postgres_url):
     assert exact[1] == exact[2]  # PostgreSQL computes BM25 in the in-memory store's order: the same doubles
 
 
-def test_tokenize_matches_fts5_unicode61():
+def test_words_terms_and_query_terms():
     assert tokenize("Ünïcode_words, R&D 2026!") == ["unicode", "words", "r", "d", "2026"]
-    assert query_words("a A b") == ["a", "b"]
+    assert terms("The Cells were studied, cell by cell") == ["cell", "studi", "cell", "cell"]
+    assert query_terms("a A b the cells Cell") == ["b", "cell"]
+    assert query_terms("why does the") == []
+
+
+def test_search_stems_and_leaves_stop_words_out(store: Store):
+    """(Issue 21: "cells" did not match "cell", and "the" seeded most of the store.)"""
+    store.put_node(node("cell", "The cell divides"))
+    store.put_node(node("lake", "Nutrients feed the algae bloom in the lake"))
+    store.put_node(node("other", "The weather was fine"))
+    assert [i for i, _ in store.search("cells dividing", 5)] == ["cell"]
+    assert [i for i, _ in store.search("blooming algae", 5)] == ["lake"]
+    assert store.search("the", 5) == [] and store.search("why does it", 5) == []
 
 
 def test_a_busy_store_says_so_instead_of_waiting_forever(tmp_path, monkeypatch):
@@ -380,7 +392,7 @@ def test_sqlite_search_leaves_out_common_terms_when_rarer_ones_exist(tmp_path):
         assert store.search("zzz", 10) == []
 
 
-def test_sqlite_migrates_an_older_store(tmp_path):
+def test_sqlite_migrates_an_older_store(tmp_path, monkeypatch, capsys):
     from bendscope.memory.sqlite_store import MIGRATIONS, _statements
 
     path = tmp_path / "old.sqlite3"
@@ -396,9 +408,13 @@ def test_sqlite_migrates_an_older_store(tmp_path):
     conn.execute(f"INSERT INTO edges VALUES ('ba', 'b', 'a', 'causal', 1.0, '{{}}', '{T}', NULL)")
     conn.commit()
     conn.close()
+    import bendscope.memory.sqlite_store as module
+
+    monkeypatch.setattr(module, "PROGRESS_FROM", 2)
     with SQLiteStore(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 3
-        assert [i for i, _ in store.search("upgrade", 5)] == ["a"]
+        assert store.schema_version == SCHEMA_VERSION == 4
+        assert [i for i, _ in store.search("upgrading the", 5)] == ["a"]  # (re-indexed: stems, stop words)
+        assert "re-indexing 2 nodes (stems, stop words): 100%" in capsys.readouterr().err
         assert store.arc_versions() == (0, -1) and store.all_loops() == []
         answer = Memory(store).delete_edge("ab")  # (the first write makes the loop index, then updates it)
         assert answer["topology"]["description"] == "breaks feedback loop"

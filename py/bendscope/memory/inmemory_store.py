@@ -14,7 +14,7 @@ from dataclasses import replace
 from .errors import NotFound
 from .records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from .store import Store
-from .text import fold, query_words, tokenize
+from .text import query_terms, terms
 
 K1 = 1.2  # BM25 parameters, as FTS5's bm25()
 B = 0.75
@@ -82,9 +82,9 @@ class InMemoryStore(Store):
     # ------------------------------------------------------------ index
     def _index(self, node: MemoryNode) -> None:
         self._unindex(node.id)
-        terms = Counter(tokenize(node.content))
-        self._terms[node.id] = terms
-        for term in terms:
+        counts = Counter(terms(node.content))
+        self._terms[node.id] = counts
+        for term in counts:
             self._postings.setdefault(term, set()).add(node.id)
 
     def _unindex(self, node_id: str) -> None:
@@ -197,26 +197,36 @@ class InMemoryStore(Store):
     # ------------------------------------------------------------ search and size
     def search(self, query: str, limit: int) -> list[tuple[str, float]]:
         """BM25 over the node contents, as FTS5 computes it: O(postings of the words)."""
-        terms = [fold(word) for word in query_words(query)]
-        n = len(self._terms)
-        if not terms or limit <= 0 or n == 0:
+        if limit <= 0:
             return []
+        scores = self._bm25(query, None)
+        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
+        return [(node_id, score) for node_id, score in ranked[:limit] if score > 0]
+
+    def score(self, query: str, node_ids: Iterable[str]) -> dict[str, float]:
+        return {i: s for i, s in self._bm25(query, set(node_ids)).items() if s > 0}
+
+    def _bm25(self, query: str, within: set[str] | None) -> dict[str, float]:
+        """BM25 of every node matching the query (of those ``within``, if given)."""
+        words = query_terms(query)
+        n = len(self._terms)
+        if not words or n == 0:
+            return {}
         average = sum(sum(t.values()) for t in self._terms.values()) / n
         scores: dict[str, float] = {}
-        for term in terms:
+        for term in words:
             ids = self._postings.get(term)
             if not ids:
                 continue
             idf = math.log((n - len(ids) + 0.5) / (len(ids) + 0.5))
             idf = idf if idf > 0 else MIN_IDF
-            for node_id in ids:
+            for node_id in ids if within is None else ids & within:
                 tf = self._terms[node_id][term]
                 length = sum(self._terms[node_id].values())
                 scores[node_id] = scores.get(node_id, 0.0) + idf * tf * (K1 + 1) / (
                     tf + K1 * (1 - B + B * length / average)
                 )
-        ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
-        return [(node_id, score) for node_id, score in ranked[:limit] if score > 0]
+        return scores
 
     def counts(self) -> tuple[int, int]:
         return len(self.nodes), len(self.edges)

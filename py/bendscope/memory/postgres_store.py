@@ -14,7 +14,7 @@ threads of each) use at once.
   transaction is open, so one process can serve ``pool_size`` calls at once.
 * **Search.** PostgreSQL's own text search finds the candidates: each node keeps a
   ``tsvector`` of its index terms (GIN index) matched with a ``tsquery``. Terms are the
-  store's own tokens (``store.tokenize``, FTS5's unicode61 rules), and the nodes are
+  memory's own (``text.terms``: folded words, stop words out, Snowball stems), and the nodes are
   ranked by BM25 computed in SQL from per-node term counts, document lengths and the
   document frequencies kept in ``terms`` — the same formula, in the same floating-point
   order, as the in-memory store (and SQLite's FTS5 to 6 decimals). Frequencies and
@@ -35,6 +35,7 @@ import hashlib
 import json
 import math
 import re
+import sys
 import threading
 import urllib.parse
 from collections import Counter
@@ -49,7 +50,7 @@ from psycopg.types.json import Jsonb
 from .errors import InvalidInput, NotFound, StoreUnavailable
 from .records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from .store import Store
-from .text import fold, load_metadata, query_words, tokenize
+from .text import chunks, load_metadata, query_terms, terms
 
 #: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1 (one transaction)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -140,8 +141,15 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             node_count integer NOT NULL
         )""",
     ),
+    # 4: the index holds terms (text.terms: stop words out, Snowball stems): every node's
+    # terms, term counts and length are computed afresh, then the document frequencies and
+    # the corpus total from them (PostgresStore._reindex_terms)
+    (),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+REINDEX_AT = 4
+#: a re-index says how far it is on stderr for stores of at least this many nodes
+PROGRESS_FROM = 10_000
 DEFAULT_POOL_SIZE = 4
 MAX_POOL_SIZE = 256
 CONNECT_TIMEOUT_S = 10
@@ -461,6 +469,8 @@ class PostgresStore(Store):
             for step in range(version, SCHEMA_VERSION):
                 for statement in MIGRATIONS[step]:
                     conn.execute(statement)
+                if step + 1 == REINDEX_AT:
+                    _reindex_terms(conn)
                 conn.execute(
                     "INSERT INTO bendscope_meta (key, value) VALUES ('schema_version', %s) "
                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -615,7 +625,7 @@ class PostgresStore(Store):
         return {row[0]: _node(row) for row in rows}
 
     def put_node(self, node: MemoryNode) -> None:
-        tokens = [lexeme(t) for t in tokenize(node.content)]
+        tokens = [lexeme(t) for t in terms(node.content)]
         counts = dict(Counter(tokens))
         with self.transaction():
             row = self._conn.execute(
@@ -803,30 +813,13 @@ class PostgresStore(Store):
         those (scored over every word); a query of common words only takes the nodes
         holding all of them; too few candidates are topped up from the nodes matching any
         word. Without common words the ranking is exactly BM25 over every match."""
-        words = query_words(query)
-        if not words or limit <= 0:
+        if limit <= 0:
             return []
-        terms = [lexeme(fold(w)) for w in words]
         with self.reading():
-            self._flush()
-            totals = self._conn.execute(
-                "SELECT nodes, tokens, (SELECT coalesce(json_object_agg(term, df), '{}') FROM terms "
-                "WHERE term = ANY(%s::text[])) FROM corpus",
-                (terms,),
-            ).fetchone()
-            if totals is None or not totals[0]:
+            prepared = self._scorer(query)
+            if prepared is None:
                 return []
-            n, tokens = int(totals[0]), int(totals[1])
-            frequency: dict[str, int] = {term: int(df) for term, df in totals[2].items()}
-            known = [t for t in terms if frequency.get(t, 0) > 0]
-            if not known:
-                return []
-            idfs = []
-            for term in known:
-                df = frequency[term]
-                idf = math.log((n - df + 0.5) / (df + 0.5))
-                idfs.append(idf if idf > 0 else MIN_IDF)
-            score = _Scorer(self._conn, known, idfs, tokens / n)
+            score, known, frequency = prepared
             common = [t for t in known if frequency[t] > self.common_df]
             rare = [t for t in known if t not in common]
             if not common:
@@ -840,6 +833,44 @@ class PostgresStore(Store):
                 hits += [hit for hit in score(tsquery(known, "|"), limit) if hit[0] not in seen]
         ranked = sorted(hits, key=lambda h: (-h[1], h[0]))
         return [hit for hit in ranked[:limit] if hit[1] > 0]
+
+    def score(self, query: str, node_ids: Iterable[str]) -> dict[str, float]:
+        ids = _unique(node_ids)
+        if not ids:
+            return {}
+        with self.reading():
+            prepared = self._scorer(query)
+            if prepared is None:
+                return {}
+            score, known, _ = prepared
+            return {i: value for i, value in score.within(tsquery(known, "|"), ids) if value > 0}
+
+    def _scorer(self, query: str) -> tuple[_Scorer, list[str], dict[str, int]] | None:
+        """The scorer of a query's known terms (with those terms and their document
+        frequencies), inside an open reading; None when no term of it is in the store."""
+        words = query_terms(query)
+        if not words:
+            return None
+        lexemes = [lexeme(w) for w in words]
+        self._flush()
+        totals = self._conn.execute(
+            "SELECT nodes, tokens, (SELECT coalesce(json_object_agg(term, df), '{}') FROM terms "
+            "WHERE term = ANY(%s::text[])) FROM corpus",
+            (lexemes,),
+        ).fetchone()
+        if totals is None or not totals[0]:
+            return None
+        n, tokens = int(totals[0]), int(totals[1])
+        frequency: dict[str, int] = {term: int(df) for term, df in totals[2].items()}
+        known = [t for t in lexemes if frequency.get(t, 0) > 0]
+        if not known:
+            return None
+        idfs = []
+        for term in known:
+            df = frequency[term]
+            idf = math.log((n - df + 0.5) / (df + 0.5))
+            idfs.append(idf if idf > 0 else MIN_IDF)
+        return _Scorer(self._conn, known, idfs, tokens / n), known, frequency
 
     def counts(self) -> tuple[int, int]:
         self._flush()
@@ -1009,6 +1040,35 @@ class PostgresStore(Store):
             pool.close()
 
 
+def _reindex_terms(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+    """Every node's terms afresh (migration 4), then the document frequencies and the corpus
+    total recounted from them; says how far it is on stderr for a large store. O(total content)."""
+    ids = [row[0] for row in conn.execute("SELECT id FROM nodes ORDER BY id").fetchall()]
+    said = 0
+    for done, batch in enumerate(chunks(ids, 1_000), 1):
+        rows = conn.execute("SELECT id, content FROM nodes WHERE id = ANY(%s::text[])", (batch,)).fetchall()
+        values = []
+        for node_id, content in rows:
+            tokens = [lexeme(t) for t in terms(content)]
+            counts = dict(Counter(tokens))
+            values.append((node_id, sorted(counts), Jsonb(counts), len(tokens)))
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "UPDATE nodes SET terms = array_to_tsvector(%s::text[]), term_counts = %s, term_total = %s "
+                "WHERE id = %s",
+                [(lexemes, counts, total, node_id) for node_id, lexemes, counts, total in values],
+            )
+        if len(ids) >= PROGRESS_FROM and done * 1_000 * 10 // len(ids) > said:
+            said = min(10, done * 1_000 * 10 // len(ids))
+            print(f"memory: re-indexing {len(ids):,} nodes (stems, stop words): {said * 10}%", file=sys.stderr)
+    conn.execute("DELETE FROM terms")
+    conn.execute(
+        "INSERT INTO terms (term, df) SELECT key, count(*) FROM nodes, jsonb_object_keys(term_counts) AS key "
+        "GROUP BY key"
+    )
+    conn.execute("UPDATE corpus SET tokens = (SELECT coalesce(sum(term_total), 0) FROM nodes)")
+
+
 class _Scorer:
     """Scores the nodes matching a tsquery: the sum, in query order, of each word's
     ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / average))`` (0 for a word the
@@ -1034,7 +1094,16 @@ class _Scorer:
             f"SELECT n.id, {score} AS score FROM nodes n WHERE n.terms @@ %(match)s::tsquery "
             "ORDER BY score DESC, n.id LIMIT %(limit)s"
         )
+        self.sql_within = (
+            f"SELECT n.id, {score} AS score FROM nodes n WHERE n.id = ANY(%(ids)s::text[]) "
+            "AND n.terms @@ %(match)s::tsquery"
+        )
 
     def __call__(self, match: str, limit: int) -> list[tuple[str, float]]:
         rows = self.conn.execute(self.sql, {**self.params, "match": match, "limit": limit}).fetchall()
+        return [(str(row[0]), float(row[1])) for row in rows]
+
+    def within(self, match: str, ids: list[str]) -> list[tuple[str, float]]:
+        """The scores of the nodes ``ids`` that match (by id: the GIN index is not read)."""
+        rows = self.conn.execute(self.sql_within, {**self.params, "match": match, "ids": ids}).fetchall()
         return [(str(row[0]), float(row[1])) for row in rows]

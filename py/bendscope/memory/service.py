@@ -47,6 +47,7 @@ from .records import (
 )
 from .retrieval import (
     DEFAULT_LIMIT,
+    LOOP_LIMIT,
     MAX_HOPS,
     MAX_LIMIT,
     Embedder,
@@ -502,8 +503,11 @@ class Memory:
         limit = _int(args, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         top_k = _int(args, "top_k", limit, 1, MAX_LIMIT)
         hops = _int(args, "expand_hops", 1, 0, MAX_HOPS)
+        loop_limit = _int(args, "loop_limit", LOOP_LIMIT, 0, MAX_LIMIT)
+        expand_limit = _int(args, "expand_limit", limit, 0, MAX_LIMIT)
         node_types = _node_types(args.get("node_types"))
         budget = _budget(args)
+        self._current_loops()
         response = retrieve_context(
             self.store,
             query,
@@ -517,10 +521,21 @@ class Memory:
             trigger=trigger,
             record=record,
             exact_limit=self.exact_limit,
+            loop_limit=loop_limit,
+            expand_limit=expand_limit,
         )
         response["results"] = budget.nodes(response["results"])
         response["stats"]["truncated"] = budget.cut
         return response
+
+    def _current_loops(self) -> None:
+        """Before a reading that uses the loop index: make it current if the store was written
+        round the memory (a writable store only; a read-only one is read as it is)."""
+        if not self.store.read_only:
+            arcs, loops = self.store.arc_versions()
+            if arcs != loops:
+                with self.store.transaction():
+                    self.loops.ready()
 
     def analyze_topology(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """The canonical topology of ``node_ids``, of what ``query`` retrieves, or of the whole
@@ -528,9 +543,13 @@ class Memory:
         has_ids, has_query = args.get("node_ids") is not None, args.get("query") is not None
         if has_ids and has_query:
             raise InvalidInput("give node_ids or query, not both")
+        cut: list[dict[str, Any]] = []
         if has_query:  # retrieval that only looks: no access counted
-            response = self.retrieve_context({"query": args["query"]}, trigger="analyze_topology", record=False)
-            topology = response["topology"]
+            asked = {"query": args["query"], "limit": args.get("limit", DEFAULT_LIMIT)}
+            response = self.retrieve_context(asked, trigger="analyze_topology", record=False)
+            topology, cut = response["topology"], response["loops_cut"]
+        elif args.get("limit") is not None:
+            raise InvalidInput("limit goes with query (how many nodes it retrieves)")
         else:
             with self.store.reading():
                 if has_ids:
@@ -545,7 +564,16 @@ class Memory:
             )
         members = [n for scc in topology["sccs"] for n in scc["nodes"]]
         names = loop_names(topology, self.store.get_nodes(members)) if members else {}
-        return {**topology, "recommendation": recommendation(topology, names)}
+        answer = {**topology, "recommendation": recommendation(topology, names)}
+        if has_query:
+            answer["loops_cut"] = cut
+            if cut:
+                largest = max(cut, key=lambda loop: (loop["kappa"], loop["node_count"]))
+                answer["recommendation"] += (
+                    f" The retrieved nodes also hold part of a feedback loop of {largest['node_count']:,} nodes "
+                    f"(κ = {largest['kappa']}) too large to bring whole: deliberate."
+                )
+        return answer
 
     def get_metrics(self) -> dict[str, Any]:
         """This process's topology telemetry, the outcomes kept in the store (every process's,

@@ -19,6 +19,7 @@ import math
 import os
 import shutil
 import sqlite3
+import sys
 import tempfile
 import threading
 import time
@@ -31,7 +32,7 @@ from .errors import NotFound, StoreUnavailable
 from .records import EDGE_TYPES, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from .sqlite_wal import rechain, wal_damage
 from .store import Store
-from .text import fold, load_metadata, query_words, tokenize
+from .text import load_metadata, query_terms, terms
 
 #: rows read at once by SQLiteStore.rescue, and the runs in a row without rows that end a table
 #: whose size cannot be read
@@ -139,8 +140,24 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
     """,
+    # 4: the index holds terms (text.terms: stop words out, Snowball stems), given ready-made:
+    # FTS5's 'ascii' tokenizer keeps each one whole (they hold no ASCII punctuation) and folds
+    # nothing more; every node is re-indexed (reindex_terms)
+    """
+    DROP TRIGGER nodes_fts_insert;
+    DROP TRIGGER nodes_fts_delete;
+    DROP TRIGGER nodes_fts_update;
+    DROP TABLE nodes_fts_vocab;
+    DROP TABLE nodes_fts;
+    CREATE VIRTUAL TABLE nodes_fts USING fts5 (terms, tokenize = 'ascii');
+    CREATE VIRTUAL TABLE nodes_fts_vocab USING fts5vocab (nodes_fts, 'row');
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+#: what a migration does in Python after its statements (by the version it makes)
+REINDEX_AT = 4
+#: a re-index says how far it is on stderr for stores of at least this many nodes
+PROGRESS_FROM = 10_000
 #: how long one statement waits for another process's write lock, and how long a
 #: transaction keeps trying in all before it says the store is busy
 BUSY_TIMEOUT_S = 2.0
@@ -284,7 +301,21 @@ class SQLiteStore(Store):
             for step in range(version, SCHEMA_VERSION):
                 for statement in _statements(MIGRATIONS[step]):
                     self._conn.execute(statement)
+                if step + 1 == REINDEX_AT:
+                    self._reindex_terms()
                 self._conn.execute(f"PRAGMA user_version = {step + 1}")
+
+    def _reindex_terms(self) -> None:
+        """Index every node's terms afresh (migration 4), saying how far it is on stderr for
+        a large store. O(total content)."""
+        rows = self._conn.execute("SELECT rowid, content FROM nodes ORDER BY rowid").fetchall()
+        total = len(rows)
+        said = 0
+        for done, (rowid, content) in enumerate(rows, 1):
+            self._conn.execute("INSERT INTO nodes_fts (rowid, terms) VALUES (?, ?)", (rowid, " ".join(terms(content))))
+            if total >= PROGRESS_FROM and done * 10 // total > said:
+                said = done * 10 // total
+                print(f"memory: re-indexing {total:,} nodes (stems, stop words): {said * 10}%", file=sys.stderr)
 
     def rescue(self) -> tuple[list[MemoryNode], list[MemoryEdge], int]:
         """What can still be read of a damaged file: its nodes, the edges whose two ends are
@@ -402,6 +433,14 @@ class SQLiteStore(Store):
         with self._lock:
             return list(self._retry(lambda: self._conn.execute(sql, params).fetchall()))
 
+    def _exec(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        """One statement inside the open transaction, its errors said as _retry says them."""
+        cursor: sqlite3.Cursor = self._retry(lambda: self._conn.execute(sql, params))
+        return cursor
+
+    def _exec_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        self._retry(lambda: self._conn.executemany(sql, rows))
+
     def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
         with self.transaction():
             cursor: sqlite3.Cursor = self._retry(lambda: self._conn.execute(sql, params))
@@ -413,25 +452,33 @@ class SQLiteStore(Store):
         return {row[0]: _node(row) for row in rows}
 
     def put_node(self, node: MemoryNode) -> None:
-        self._write(
-            f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
-            "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
-            "access_count = excluded.access_count, created_at = excluded.created_at, "
-            "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at",
-            (
-                node.id,
-                node.content,
-                node.node_type,
-                node.confidence,
-                _json(node.metadata),
-                node.source,
-                node.access_count,
-                node.created_at,
-                node.updated_at,
-                node.last_accessed_at,
-            ),
-        )
+        with self.transaction():
+            old = self._exec("SELECT rowid, content FROM nodes WHERE id = ?", (node.id,)).fetchone()
+            row = self._exec(
+                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
+                "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
+                "access_count = excluded.access_count, created_at = excluded.created_at, "
+                "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at RETURNING rowid",
+                (
+                    node.id,
+                    node.content,
+                    node.node_type,
+                    node.confidence,
+                    _json(node.metadata),
+                    node.source,
+                    node.access_count,
+                    node.created_at,
+                    node.updated_at,
+                    node.last_accessed_at,
+                ),
+            ).fetchone()
+            if old is None or old[1] != node.content:  # (the index holds the content's terms)
+                if old is not None:
+                    self._exec("DELETE FROM nodes_fts WHERE rowid = ?", (old[0],))
+                self._exec(
+                    "INSERT INTO nodes_fts (rowid, terms) VALUES (?, ?)", (row[0], " ".join(terms(node.content)))
+                )
 
     def delete_node(self, node_id: str) -> list[str]:
         with self.transaction():
@@ -441,6 +488,7 @@ class SQLiteStore(Store):
                     "SELECT id FROM edges WHERE source_id = ? OR target_id = ? ORDER BY id", (node_id, node_id)
                 )
             ]
+            self._exec("DELETE FROM nodes_fts WHERE rowid = (SELECT rowid FROM nodes WHERE id = ?)", (node_id,))
             self._conn.execute("DELETE FROM nodes WHERE id = ?", (node_id,))  # edges go by ON DELETE CASCADE
         return edges
 
@@ -546,26 +594,24 @@ class SQLiteStore(Store):
         A word in more than ``common_df`` nodes is "common": matching it means scoring much of
         the store. When the query also has rarer words, the candidates are the nodes matching
         those (3·limit of them) and each gets, on top of FTS5's BM25 for the rarer words, the
-        BM25 terms of the common words (BM25 is a sum over words; see ``_common_part``); a
+        BM25 terms of the common words (BM25 is a sum over words; see ``_bm25``); a
         query of common words only takes first the nodes holding all of them. Too few
         candidates: the nodes matching any word fill up (FTS5's BM25 over all words, which is
         the same sum). So scores are BM25 over every word, comparable across candidates. A
         node holding only common words can be left out when enough others match (its BM25 is
         small: common words weigh little)."""
-        words = query_words(query)
+        words = query_terms(query)
         if not words or limit <= 0:
             return []
-        frequency = dict(
-            self._query(f"SELECT term, doc FROM nodes_fts_vocab WHERE term IN {_IDS}", (_ids(map(fold, words)),))
-        )
-        common = [w for w in words if frequency.get(fold(w), 0) > self.common_df]  # unknown words count as rare
+        frequency = dict(self._query(f"SELECT term, doc FROM nodes_fts_vocab WHERE term IN {_IDS}", (_ids(words),)))
+        common = [w for w in words if frequency.get(w, 0) > self.common_df]  # unknown words count as rare
         rare = [w for w in words if w not in common]
         full = " OR ".join(map(_phrase, words))
         if not common:
             hits = self._match(full, limit)  # plain BM25, exactly
         elif rare:
             found = self._match(" OR ".join(map(_phrase, rare)), limit * 3)
-            extra = self._common_part([rowid for rowid, _, _ in found], [fold(w) for w in common], frequency)
+            extra = self._bm25([rowid for rowid, _, _ in found], common, frequency)
             hits = [(rowid, node_id, score + extra.get(rowid, 0.0)) for rowid, node_id, score in found]
         else:
             hits = self._match(" AND ".join(map(_phrase, words)), limit * 3)
@@ -575,11 +621,23 @@ class SQLiteStore(Store):
         ranked = sorted(((node_id, score) for _, node_id, score in hits), key=lambda h: (-h[1], h[0]))
         return ranked[:limit]
 
-    def _common_part(self, rowids: list[int], terms: list[str], frequency: dict[str, int]) -> dict[int, float]:
-        """The BM25 terms of ``terms`` for these rows, as FTS5's bm25() computes them: row count
-        and total tokens from the index's averages record, row lengths from its docsize table,
-        term counts by tokenizing the content. O(rows · their length)."""
-        if not rowids or not terms:
+    def score(self, query: str, node_ids: Iterable[str]) -> dict[str, float]:
+        words = query_terms(query)
+        ids = _ids(node_ids)
+        if not words:
+            return {}
+        with self.reading():
+            frequency = dict(self._query(f"SELECT term, doc FROM nodes_fts_vocab WHERE term IN {_IDS}", (_ids(words),)))
+            rows = dict(self._query(f"SELECT rowid, id FROM nodes WHERE id IN {_IDS}", (ids,)))
+            scores = self._bm25(list(rows), words, frequency)
+        return {rows[rowid]: value for rowid, value in scores.items() if value > 0}
+
+    def _bm25(self, rowids: list[int], common: list[str], frequency: dict[str, int]) -> dict[int, float]:
+        """The BM25 terms of the ``common`` terms for these rows, as FTS5's bm25() computes them
+        (the sum in the order of ``common``): row count and total tokens from the index's
+        averages record, row lengths from its docsize table, term counts from the terms the
+        index holds. O(rows · their length)."""
+        if not rowids or not common:
             return {}
         averages = self._query("SELECT block FROM nodes_fts_data WHERE id = 1")
         counts = _varints(averages[0][0]) if averages else []
@@ -592,15 +650,15 @@ class SQLiteStore(Store):
             r[0]: _varints(r[1])[0]
             for r in self._query(f"SELECT id, sz FROM nodes_fts_docsize WHERE id IN {_IDS}", (ids,))
         }
-        texts = self._query(f"SELECT rowid, content FROM nodes WHERE rowid IN {_IDS}", (ids,))
+        texts = self._query(f"SELECT rowid, terms FROM nodes_fts WHERE rowid IN {_IDS}", (ids,))
         weights = {}
-        for term in terms:
+        for term in common:
             df = frequency.get(term, 0)
             idf = math.log((rows - df + 0.5) / (df + 0.5))
             weights[term] = idf if idf > 0 else 1e-6  # FTS5's clamp
         parts: dict[int, float] = {}
-        for rowid, content in texts:
-            tokens = tokenize(content)
+        for rowid, indexed in texts:
+            tokens = indexed.split()
             length = sizes.get(rowid, len(tokens))
             score = 0.0
             for term, weight in weights.items():
@@ -625,11 +683,11 @@ class SQLiteStore(Store):
 
     def set_confidences(self, values: Mapping[str, float]) -> None:
         with self.transaction():
-            self._conn.executemany("UPDATE nodes SET confidence = ? WHERE id = ?", [(v, k) for k, v in values.items()])
+            self._exec_many("UPDATE nodes SET confidence = ? WHERE id = ?", [(v, k) for k, v in values.items()])
 
     def set_weights(self, values: Mapping[str, float]) -> None:
         with self.transaction():
-            self._conn.executemany("UPDATE edges SET weight = ? WHERE id = ?", [(v, k) for k, v in values.items()])
+            self._exec_many("UPDATE edges SET weight = ? WHERE id = ?", [(v, k) for k, v in values.items()])
 
     def all_arcs(self) -> list[tuple[str, str]]:
         rows = self._query(
@@ -681,12 +739,12 @@ class SQLiteStore(Store):
     def replace_loops(self, remove: Iterable[str], add: Iterable[LoopRecord]) -> None:
         added = list(add)
         with self.transaction():
-            self._conn.execute(f"DELETE FROM loops WHERE id IN {_IDS}", (_ids(remove),))  # (members by cascade)
-            self._conn.executemany(
+            self._exec(f"DELETE FROM loops WHERE id IN {_IDS}", (_ids(remove),))  # (members by cascade)
+            self._exec_many(
                 "INSERT INTO loops (id, kappa, approximate, node_count) VALUES (?, ?, ?, ?)",
                 [(loop.id, loop.kappa, int(loop.approximate), len(loop.nodes)) for loop in added],
             )
-            self._conn.executemany(
+            self._exec_many(
                 "INSERT INTO loop_members (node_id, loop_id) VALUES (?, ?)",
                 [(node_id, loop.id) for loop in added for node_id in loop.nodes],
             )

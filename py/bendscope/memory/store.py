@@ -244,6 +244,11 @@ class Store(abc.ABC):
         text), best first by BM25, as (id, score > 0); ties by id."""
 
     @abc.abstractmethod
+    def score(self, query: str, node_ids: Iterable[str]) -> dict[str, float]:
+        """The BM25 score of ``query`` for each of the nodes that matches any of its terms
+        (the same score ``search`` gives it); the others are left out. O(the nodes' terms)."""
+
+    @abc.abstractmethod
     def counts(self) -> tuple[int, int]:
         """(number of nodes, number of edges)."""
 

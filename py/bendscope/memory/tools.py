@@ -229,16 +229,32 @@ TOOLS: tuple[ToolSpec, ...] = (
                     "description": "Optional query text. If provided, retrieves relevant nodes first, then "
                     "analyzes their topology.",
                 },
+                "limit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": MAX_LIMIT,
+                    "description": "With query: how many nodes to retrieve (10); the loops they belong to are "
+                    "kept whole (loops_cut lists those too large to bring in).",
+                },
             },
         },
-        {**TOPOLOGY_SCHEMA, "properties": {**TOPOLOGY_SCHEMA["properties"], "recommendation": {"type": "string"}}},
+        {
+            **TOPOLOGY_SCHEMA,
+            "properties": {
+                **TOPOLOGY_SCHEMA["properties"],
+                "recommendation": {"type": "string"},
+                "loops_cut": {"type": "array", "items": {"type": "object"}},
+            },
+        },
         lambda memory, args: memory.analyze_topology(args),
         read_only=True,
     ),
     ToolSpec(
         "retrieve_context",
-        "Retrieve what the knowledge graph holds about a query: the best lexical matches, expanded one hop "
-        "along edges (relevance × 0.85 per hop), ranked by relevance × confidence. The answer carries "
+        "Retrieve what the knowledge graph holds about a query: the `limit` best matches (BM25 over stems, "
+        "stop words left out), ranked by relevance × confidence; then, as context, up to `expand_limit` "
+        "neighbours one hop along edges that match nothing themselves (their parent's relevance × 0.85, "
+        "damped for hubs); then the rest of any feedback loop the results cut (`loop_limit`). The answer carries "
         "`topology` (SCCs, κ, fault lines, routing) of the returned nodes and a `route` plan: if "
         "topology.routing is 'fast' (κ = 0) one pass over retrieval_context answers; if 'deliberate' (κ > 0), "
         "reason over each deliberation task's loop and fault lines before answering. route.reading_order gives "
@@ -250,6 +266,19 @@ TOOLS: tuple[ToolSpec, ...] = (
                 "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Results (10)."},
                 "top_k": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Seeds (= limit)."},
                 "expand_hops": {"type": "integer", "minimum": 0, "maximum": MAX_HOPS, "description": "Hops (1)."},
+                "expand_limit": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": MAX_LIMIT,
+                    "description": "Nodes the expansion adds after the matches: neighbours that match nothing "
+                    "themselves (= limit).",
+                },
+                "loop_limit": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": MAX_LIMIT,
+                    "description": "Loop members brought in to keep whole the loops the results cut (50).",
+                },
                 "node_types": {"type": "array", "items": {"type": "string", "enum": list(NODE_TYPES)}},
                 **_BUDGET_ARGS,
             },
@@ -271,12 +300,25 @@ TOOLS: tuple[ToolSpec, ...] = (
                         "retrieval_context": _STRING_LIST,
                         "deliberation_tasks": {"type": "array", "items": {"type": "object"}},
                         "reading_order": {"type": "array", "items": {"type": "object"}},
+                        "loops_cut": {"type": "array", "items": {"type": "object"}},
                         "routing": _ROUTING,
                     },
-                    "required": ["retrieval_context", "deliberation_tasks", "reading_order", "routing"],
+                    "required": ["retrieval_context", "deliberation_tasks", "reading_order", "loops_cut", "routing"],
                 },
+                "loops_cut": {"type": "array", "items": {"type": "object"}},
             },
-            ("status", "retrieval_id", "query", "count", "results", "causal_context", "stats", "topology", "route"),
+            (
+                "status",
+                "retrieval_id",
+                "query",
+                "count",
+                "results",
+                "causal_context",
+                "stats",
+                "topology",
+                "route",
+                "loops_cut",
+            ),
         ),
         lambda memory, args: memory.retrieve_context(args),
         reads=True,
