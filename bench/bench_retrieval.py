@@ -17,7 +17,8 @@ Variants:
   expanded-1/2 — the same with 1 or 2 hops of expansion over a document-similarity graph:
                  each document linked (``related``) to the 3 documents its title retrieves best
   wordllama    — lexical, re-ranked with stored WordLlama vectors (only when the [semantic]
-                 extra is installed: ``pip install '.[semantic]'``)
+                 extra is installed: ``pip install '.[semantic]'``), at each --weights
+  wordllama-dense — the same, with the 100 nearest stored vectors joining the candidates
 Each variant runs on its own store (SQLite, in a temporary folder), built the same way.
 """
 
@@ -31,7 +32,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
 from bendscope.memory import Memory
 from bendscope.memory.records import MemoryEdge, MemoryNode
+from bendscope.memory.retrieval import SEMANTIC_WEIGHT
 from bendscope.memory.sqlite_store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,14 +124,14 @@ def evaluate(
     return result
 
 
-def wordllama_embedder() -> Callable[[], Any] | None:
+def wordllama_embedder() -> Any | None:
+    """The built-in WordLlama embedder, or None without the [semantic] extra."""
+    from bendscope.memory.embedders import load_embedder
+    from bendscope.memory.errors import InvalidInput
+
     try:
-        from bendscope.memory.embedders import load_embedder
-    except ImportError:
-        return None
-    try:
-        return lambda: load_embedder("wordllama")
-    except Exception:  # pragma: no cover - the extra is not installed
+        return load_embedder("wordllama")
+    except InvalidInput:
         return None
 
 
@@ -138,7 +139,8 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dataset", type=Path, default=DATASET)
     parser.add_argument("--quick", action="store_true", help="60 claims, lexical variants")
-    parser.add_argument("--variants", default=None, help="lexical,expanded-1,expanded-2,wordllama")
+    parser.add_argument("--variants", default=None, help="lexical,expanded-1,expanded-2,wordllama,wordllama-dense")
+    parser.add_argument("--weights", default=None, help="semantic weights to try (the default only: SEMANTIC_WEIGHT)")
     parser.add_argument("--claims", type=int, default=None, help="only the first N claims (a smoke test)")
     parser.add_argument("--documents", type=int, default=None, help="only their evidence and N other documents")
     args = parser.parse_args(argv)
@@ -148,10 +150,11 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
     if args.documents is not None:
         evidence = {doc for q in queries for doc in qrels[q]}
         others = [doc for doc in corpus if doc not in evidence][: args.documents]
-        corpus = {doc: text for doc, text in corpus.items() if doc in evidence or doc in set(others)}
-    variants = (
-        args.variants or ("lexical,expanded-1" if args.quick else "lexical,expanded-1,expanded-2,wordllama")
-    ).split(",")
+        kept = set(others)
+        corpus = {doc: text for doc, text in corpus.items() if doc in evidence or doc in kept}
+    default = "lexical,expanded-1" if args.quick else "lexical,expanded-1,expanded-2,wordllama,wordllama-dense"
+    variants = (args.variants or default).split(",")
+    weights = [float(w) for w in args.weights.split(",")] if args.weights else [SEMANTIC_WEIGHT]
     load_avg = os.getloadavg()
     print(f"retrieve_context on SciFact (train claims): {len(corpus):,} documents, {len(queries)} claims, "
           f"limit {LIMIT}; CPython {sys.version.split()[0]}, {os.cpu_count()} cores")  # fmt: skip
@@ -163,27 +166,33 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, float]]:
         plain = build(Path(tmp) / "plain.sqlite3", corpus, similar=False)
         graph = None
         for variant in variants:
-            embedder = None
             arguments: dict[str, Any] = {"expand_hops": 0}
-            store = plain
             if variant.startswith("expanded-"):
                 if graph is None:
                     graph = build(Path(tmp) / "graph.sqlite3", corpus, similar=True)
-                store = graph
                 arguments = {"expand_hops": int(variant.split("-")[1])}
-            elif variant == "wordllama":
-                make = wordllama_embedder()
-                if make is None:
-                    print("| wordllama | (the [semantic] extra is not installed) | | | | |")
+                runs = [(variant, Memory(graph))]
+            elif variant.startswith("wordllama"):
+                embedder = wordllama_embedder()
+                if embedder is None:
+                    print(f"| {variant} | (the [semantic] extra is not installed) | | | | |")
                     continue
-                embedder = make()
-            elif variant != "lexical":
+                dense = 100 if variant == "wordllama-dense" else 0
+                runs = [(f"{variant} w={w:g}", Memory(plain, embedder=embedder, semantic_weight=w, dense_seeds=dense))
+                        for w in weights]  # fmt: skip
+                t0 = time.perf_counter()
+                count = runs[0][1].backfill_vectors()
+                if count:
+                    print(f"(stored {count:,} vectors in {time.perf_counter() - t0:.1f} s)")
+            elif variant == "lexical":
+                runs = [(variant, Memory(plain))]
+            else:
                 raise SystemExit(f"unknown variant {variant!r}")
-            memory = Memory(store, embedder=embedder)
-            r = evaluate(memory, queries, qrels, arguments)
-            results[variant] = r
-            print(f"| {variant} | {r['ndcg@10']:.3f} | {r['recall@10']:.3f} | {r['recall@100']:.3f} | "
-                  f"{r['p50']:.1f} | {r['p95']:.1f} |", flush=True)  # fmt: skip
+            for name, memory in runs:
+                r = evaluate(memory, queries, qrels, arguments)
+                results[name] = r
+                print(f"| {name} | {r['ndcg@10']:.3f} | {r['recall@10']:.3f} | {r['recall@100']:.3f} | "
+                      f"{r['p50']:.1f} | {r['p95']:.1f} |", flush=True)  # fmt: skip
         plain.close()
         if graph is not None:
             graph.close()

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -99,10 +100,12 @@ def test_tools_and_schemas(tmp_path):
             "get_metrics",
             "learn_from_outcome",
             "consolidate",
+            "invalidate_node",
+            "invalidate_edge",
         }
         analyze = listed["analyze_topology"]
         assert analyze.description.startswith("Compute topological structure (SCCs, κ values, routing decision)")
-        assert set(analyze.input_schema["properties"]) == {"node_ids", "query", "limit"}
+        assert set(analyze.input_schema["properties"]) == {"node_ids", "query", "limit", "as_of"}
         assert analyze.input_schema["properties"]["node_ids"]["items"] == {"type": "string"}
         assert "recommendation" in analyze.output_schema["properties"]
         assert listed["retrieve_context"].input_schema["required"] == ["query"]
@@ -323,3 +326,29 @@ def test_the_agent_loop_end_to_end(any_store):
         assert (await ok(client, "get_metrics", {}))["outcomes"] == seen["metrics"]
 
     over_stdio(any_store, again)
+
+
+def test_kappa_as_of_a_date_over_the_protocol(location):
+    """Issue 21: a causal link invalidated today no longer forms today's loop, and the
+    topology as of an earlier time still has it — over MCP, on SQLite and PostgreSQL."""
+
+    async def work(client: Client) -> None:
+        await store_business(client)
+        today = await ok(client, "analyze_topology", {})
+        assert today["max_kappa"] == 1
+        listed = await ok(client, "list_edges", {"node_ids": ["revenue"], "edge_type": "causal"})
+        funding = next(e for e in listed["edges"] if e["target_id"] == "r-and-d")
+        ended = await ok(client, "invalidate_edge", {"id": funding["id"]})
+        assert ended["status"] == "invalidated" and ended["topology"]["description"] == "breaks feedback loop"
+        now = await ok(client, "analyze_topology", {})
+        end = datetime.fromisoformat(ended["edge"]["valid_until"].replace("Z", "+00:00"))
+        earlier = (end - timedelta(milliseconds=1)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        before = await ok(client, "analyze_topology", {"as_of": earlier})
+        assert (now["max_kappa"], before["max_kappa"]) == (0, 1)  # (a millisecond earlier: the loop held)
+        assert before["sccs"][0]["fault_line_edges"] == [{"source": "product-quality", "target": "market-share"}]
+        retrieved = await ok(client, "retrieve_context", {"query": "R&D funded from revenue", "limit": 6})
+        assert retrieved["topology"]["routing"] == "fast"
+        bad = await client.call_tool("analyze_topology", {"as_of": "yesterday"})
+        assert bad.is_error and "as_of must be" in bad.content[0].text
+
+    over_stdio(location, work)

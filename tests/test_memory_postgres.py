@@ -6,6 +6,7 @@ lock across processes and threads, counters beside writers, and clear errors."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import random
 import subprocess
@@ -76,13 +77,25 @@ def test_a_version_1_store_is_migrated_and_keeps_its_contents(postgres_url, monk
     monkeypatch.setattr(module, "MIGRATIONS", module.MIGRATIONS[:1])
     monkeypatch.setattr(module, "SCHEMA_VERSION", 1)
     with PostgresStore(postgres_url) as old:
-        old.put_node(node("a", "written by version one"))
-        old.put_node(node("b"))
-        old.put_edge(edge("e", "a", "b", "related"))  # (a causal one would count arcs: not in version 1)
         assert old.schema_version == 1
     monkeypatch.undo()
+    with psycopg.connect(postgres_url) as conn:  # rows as version 1 wrote them (its own words as terms)
+        for node_id, text in (("a", "written by version one"), ("b", "content of b")):
+            words = text.split()
+            conn.execute(
+                "INSERT INTO nodes (id, content, node_type, confidence, metadata, source, access_count, created_at, "
+                "updated_at, terms, term_counts, term_total) VALUES (%s, %s, 'semantic', 0.5, '{}', '', 0, %s, %s, "
+                "array_to_tsvector(%s::text[]), %s, %s)",
+                (node_id, text, T, T, sorted(set(words)), json.dumps(dict.fromkeys(words, 1)), len(words)),
+            )
+        conn.execute(
+            "INSERT INTO edges (id, source_id, target_id, edge_type, weight, metadata, created_at) "
+            "VALUES ('e', 'a', 'b', 'causal', 1.0, '{}', %s)",
+            (T,),
+        )
+        conn.execute("UPDATE corpus SET nodes = 2, edges = 1, tokens = 7")
     with PostgresStore(postgres_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 4
+        assert store.schema_version == SCHEMA_VERSION == 5
         assert [i for i, _ in store.search("versions one", 5)] == ["a"] and store.get_edge("e") is not None
         assert store.arc_versions() == (0, -1) and store.all_loops() == []  # (the index: made at the first write)
         with psycopg.connect(postgres_url) as conn:

@@ -394,7 +394,7 @@ def test_analyze_topology_is_worded_as_the_spec_says():
     }
     properties = tool.input_schema["properties"]
     assert tool.input_schema["type"] == "object" and {k: properties[k] for k in spec} == spec
-    assert set(properties) == {*spec, "limit"}
+    assert set(properties) == {*spec, "limit", "as_of"}
     assert [t.name for t in TOOLS] == [
         "analyze_topology",
         "retrieve_context",
@@ -402,6 +402,8 @@ def test_analyze_topology_is_worded_as_the_spec_says():
         "store_edge",
         "query_graph",
         "delete_node",
+        "invalidate_node",
+        "invalidate_edge",
         "delete_edge",
         "store_many",
         "append_observation",

@@ -22,6 +22,7 @@ from typing import Any, NoReturn
 from bendscope.docformat import MAX_NODES
 
 from .dump import dump_lines, is_dump, lines_of
+from .embedders import EMBEDDERS, load_embedder
 from .errors import InvalidInput, StoreUnavailable
 from .interop import to_document
 from .limits import Limits
@@ -54,6 +55,13 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         default=None,
         help="PostgreSQL only: connections per process, and so tool calls served at once (default 4)",
+    )
+    common.add_argument(
+        "--embedder",
+        choices=EMBEDDERS,
+        default=None,
+        help="embed node content for retrieval (wordllama: the [semantic] extra; its model ships in the wheel and "
+        "loads offline); vectors are kept in the store, the missing ones computed when serve starts",
     )
     common.add_argument(
         "--read-only",
@@ -186,7 +194,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (InvalidInput, StoreUnavailable, OSError) as exc:
         return _fail(str(exc))
     try:
-        memory = Memory(store)
+        embedder = load_embedder(args.embedder) if args.embedder else None
+        memory = Memory(store, embedder=embedder)
+        if embedder is not None and not store.read_only and args.command in ("serve", "import"):
+            said = [-1]
+
+            def progress(done: int, total: int) -> None:
+                step = done * 10 // max(total, 1)
+                if step > said[0]:
+                    said[0] = step
+                    print(f"memory: embedding {total:,} nodes ({memory.model}): {step * 10}%", file=sys.stderr)
+
+            memory.backfill_vectors(progress)
         if args.command == "serve":
             from .server import serve_stdio
 

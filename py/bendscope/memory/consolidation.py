@@ -113,10 +113,10 @@ def decayed(node: MemoryNode, now: datetime, previous: datetime | None, half_lif
     return value
 
 
-def reaches(store: Store, a: str, b: str, budget: int = REACH_BUDGET) -> bool | None:
-    """Whether ``a`` reaches ``b`` along causal and temporal arcs (None: not known within
-    ``budget`` nodes). A search forward from a and one backward from b, the smaller
-    frontier first, until they meet or one runs dry."""
+def reaches(store: Store, a: str, b: str, at: str | None = None, budget: int = REACH_BUDGET) -> bool | None:
+    """Whether ``a`` reaches ``b`` along causal and temporal arcs (that hold ``at``, if given;
+    None: not known within ``budget`` nodes). A search forward from a and one backward from
+    b, the smaller frontier first, until they meet or one runs dry."""
     ahead, behind = {a}, {b}
     front = {True: {a}, False: {b}}
     seen = {True: ahead, False: behind}
@@ -125,7 +125,7 @@ def reaches(store: Store, a: str, b: str, budget: int = REACH_BUDGET) -> bool | 
             return True
         forward = len(front[True]) <= len(front[False])
         nxt: set[str] = set()
-        for x, y in store.arcs_from(front[forward], forward):
+        for x, y in store.arcs_from(front[forward], forward, at):
             there = y if forward else x
             if there not in seen[forward]:
                 seen[forward].add(there)
@@ -388,7 +388,7 @@ class Consolidation:
         for other in free[1:]:
             verdict = None
             for a, b in ((keeper, other), (other, keeper)):
-                found = reaches(self.store, a, b)
+                found = reaches(self.store, a, b, self.memory.loops.now)
                 if found is not False:
                     verdict = "one reaches the other: merged, they would close a loop" if found else (
                         f"could not check within {REACH_BUDGET:,} nodes whether one reaches the other")  # fmt: skip

@@ -38,6 +38,8 @@ class InMemoryStore(Store):
         self.retrievals: dict[str, RetrievalRecord] = {}
         self.outcomes: list[OutcomeRecord] = []
         self.state: dict[str, str] = {}
+        self.vectors: dict[tuple[str, str], bytes] = {}  # (node id, model) → vector
+        self.vector_version = 0
         self._saved: tuple[object, ...] | None = None
 
     def _snapshot(self) -> tuple[object, ...]:
@@ -51,11 +53,14 @@ class InMemoryStore(Store):
             dict(self.retrievals),
             list(self.outcomes),
             dict(self.state),
+            dict(self.vectors),
+            self.vector_version,
         )
 
     def _restore(self, saved: tuple[object, ...]) -> None:
         (self.nodes, self.edges, self.arc_version, self.loops_version, self.loops, self.loop_of,
-         self.retrievals, self.outcomes, self.state) = saved  # type: ignore[assignment]  # fmt: skip
+         self.retrievals, self.outcomes, self.state, self.vectors,
+         self.vector_version) = saved  # type: ignore[assignment]  # fmt: skip
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
@@ -112,6 +117,9 @@ class InMemoryStore(Store):
             self.nodes[node.id] = copy.deepcopy(node)
             if old is None or old.content != node.content:
                 self._index(node)
+                self._drop_vectors(node.id)
+            if old is not None and (old.valid_from, old.valid_until) != (node.valid_from, node.valid_until):
+                self.arc_version += 1  # (which arcs hold may change)
 
     def delete_node(self, node_id: str) -> list[str]:
         with self.transaction():
@@ -121,7 +129,13 @@ class InMemoryStore(Store):
             if self.nodes.pop(node_id, None) is not None:
                 self._unindex(node_id)
                 self._leave_loop(node_id)
+                self._drop_vectors(node_id)
         return doomed
+
+    def _drop_vectors(self, node_id: str) -> None:
+        for key in [k for k in self.vectors if k[0] == node_id]:
+            del self.vectors[key]
+            self.vector_version += 1
 
     def _leave_loop(self, node_id: str) -> None:
         """A deleted node leaves the loop index (as the SQL stores' cascade does)."""
@@ -163,11 +177,13 @@ class InMemoryStore(Store):
             self.edges[edge.id] = copy.deepcopy(edge)
             if old is None:
                 self.arc_version += edge.directed
-            elif (old.directed or edge.directed) and (old.source_id, old.target_id, old.edge_type) != (
-                edge.source_id,
-                edge.target_id,
-                edge.edge_type,
-            ):
+            elif (old.directed or edge.directed) and (
+                old.source_id,
+                old.target_id,
+                old.edge_type,
+                old.valid_from,
+                old.valid_until,
+            ) != (edge.source_id, edge.target_id, edge.edge_type, edge.valid_from, edge.valid_until):
                 self.arc_version += 1
 
     def delete_edge(self, edge_id: str) -> bool:
@@ -242,6 +258,26 @@ class InMemoryStore(Store):
             for edge_id, value in values.items():
                 if edge_id in self.edges:
                     self.edges[edge_id] = replace(self.edges[edge_id], weight=value)
+
+    # ------------------------------------------------------------ vectors
+    def put_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
+        with self.transaction():
+            for node_id, blob in vectors.items():
+                if node_id in self.nodes:
+                    self.vectors[(node_id, model)] = bytes(blob)
+                    self.vector_version += 1
+
+    def get_vectors(self, model: str, node_ids: Iterable[str]) -> dict[str, bytes]:
+        return {i: self.vectors[(i, model)] for i in set(node_ids) if (i, model) in self.vectors}
+
+    def all_vectors(self, model: str) -> list[tuple[str, bytes]]:
+        return sorted((i, blob) for (i, m), blob in self.vectors.items() if m == model)
+
+    def missing_vectors(self, model: str, limit: int) -> list[str]:
+        return [i for i in sorted(self.nodes) if (i, model) not in self.vectors][:limit]
+
+    def vectors_version(self) -> int:
+        return self.vector_version
 
     # ------------------------------------------------------------ the loop index
     def arc_versions(self) -> tuple[int, int]:

@@ -160,8 +160,9 @@ def _node_in(node_id: str, text: str, data: Mapping[str, Any] | None, now: str, 
         "source": fields.get("source", HUMAN_SOURCE),
     }
     unchanged_text = old is not None and old.content == content
-    if "created_at" in fields:
-        args["created_at"] = fields["created_at"]
+    for key in ("created_at", "valid_from", "valid_until"):
+        if key in fields:
+            args[key] = fields[key]
     if "updated_at" in fields and (old is None or unchanged_text):
         args["updated_at"] = fields["updated_at"]
     try:
@@ -194,8 +195,9 @@ def _edge_in(link: LinkRecord, now: str) -> MemoryEdge:
         "weight": weight,
         "metadata": metadata,
     }
-    if "created_at" in fields:
-        args["created_at"] = fields["created_at"]
+    for key in ("created_at", "valid_from", "valid_until"):
+        if key in fields:
+            args[key] = fields[key]
     try:
         edge = new_edge(args, now=now)
     except InvalidInput as exc:

@@ -28,18 +28,24 @@ from a table lookup, and an update costs what the touched loops cost:
 * κ is recomputed (``kappa`` engine, on the loop's own arcs) only for a loop whose arcs
   changed or that merged; a loop that kept its members and arcs keeps its stored κ.
 
-**Staleness.** The store counts every change to its causal and temporal edges (the *arc
-version*: a trigger, or the backend's own code, whoever writes), and the index records the
-arc version it was made for. ``ready`` (at the start of every write through ``Memory``)
-rebuilds the index when they differ — a write that went round ``Memory``, a store made by an
-earlier version — from all arcs at once: O(V + E) plus κ of every loop, logged.
+**Time.** Facts can be valid for a time (``valid_from`` / ``valid_until``, on edges and on
+nodes): the index holds the loops of the arcs that hold *now* — the edge valid, and both its
+ends. It keeps the earliest validity bound still to come (``loops_valid_until``, in the
+store's state); once it has passed, the index is made anew.
+
+**Staleness.** The store counts every change to its causal and temporal edges and to
+validity (the *arc version*: a trigger, or the backend's own code, whoever writes), and the
+index records the arc version it was made for. ``ready`` (at the start of every write through
+``Memory``) rebuilds the index when they differ — a write that went round ``Memory``, a store
+made by an earlier version — or when a validity bound has passed: from all arcs at once,
+O(V + E) plus κ of every loop, logged.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from bendscope.kappa import DEFAULT_EXACT_LIMIT
@@ -47,7 +53,7 @@ from bendscope.kappa.analyze import scc_kappa
 from bendscope.kappa.digraph import digraph_of_arcs
 from bendscope.kappa.scc import strongly_connected_components
 
-from .records import LoopRecord
+from .records import LoopRecord, utc_now
 from .store import Store
 
 logger = logging.getLogger(__name__)
@@ -57,6 +63,9 @@ logger = logging.getLogger(__name__)
 SEARCH_BUDGET = 50_000
 #: inserted arcs an update searches from one by one; more (a batch) are searched together
 PER_ARC = 8
+#: the state key of the moment the index must be made anew (a validity bound passes then)
+VALID_UNTIL = "loops_valid_until"
+NEVER = "9999-12-31T23:59:59.999Z"
 
 
 @dataclass
@@ -146,8 +155,9 @@ class _Search:
     strongly connected set (a group of this update, or an indexed loop the update did not
     supersede) reaches the whole set at once; ``reached`` counts the nodes reached."""
 
-    def __init__(self, store: Store, groups: _Groups, old_members: set[str], superseded: set[str]) -> None:
+    def __init__(self, store: Store, groups: _Groups, old_members: set[str], superseded: set[str], at: str) -> None:
         self.store = store
+        self.at = at
         self.groups = groups
         self.old_members = old_members
         self.superseded = superseded
@@ -176,7 +186,7 @@ class _Search:
         front = set(starts)
         while front:
             ahead: set[str] = set()
-            for node, label in self.store.neighbours(front, forward):
+            for node, label in self.store.neighbours(front, forward, self.at):
                 if node not in seen and (within is None or node in within):
                     for member in self.whole(node, label):
                         if member not in seen:
@@ -198,7 +208,7 @@ class _Search:
         while front[True] and front[False]:
             for forward in (True, False):
                 ahead: set[str] = set()
-                for node, label in self.store.neighbours(front[forward], forward):
+                for node, label in self.store.neighbours(front[forward], forward, self.at):
                     if node not in reached[forward]:
                         for member in self.whole(node, label):
                             if member not in reached[forward]:
@@ -226,7 +236,7 @@ class _Search:
         if self.reached > budget:
             return None
         candidates = ahead & behind
-        inner = [(a, b) for a, b in self.store.arcs_from(candidates) if b in candidates]
+        inner = [(a, b) for a, b in self.store.arcs_from(candidates, at=self.at) if b in candidates]
         found = [set(loop.nodes) for loop in loops_in(inner, 0)]
         return [c for c in found if any(u in c and v in c for u, v in arcs)]
 
@@ -235,35 +245,62 @@ class LoopIndex:
     """The loop index of one store (see the module's docstring)."""
 
     def __init__(
-        self, store: Store, exact_limit: int = DEFAULT_EXACT_LIMIT, search_budget: int = SEARCH_BUDGET
+        self,
+        store: Store,
+        exact_limit: int = DEFAULT_EXACT_LIMIT,
+        search_budget: int = SEARCH_BUDGET,
+        clock: Callable[[], str] = utc_now,
     ) -> None:
         self.store = store
         self.exact_limit = exact_limit
         self.search_budget = search_budget
+        self.clock = clock
+        #: the moment the index describes (the arcs that hold then): set by ready()
+        self.now = clock()
+
+    def current(self) -> bool:
+        """Whether the index holds today's loops (read-only: one or two queries)."""
+        arcs, loops = self.store.arc_versions()
+        until = self.store.get_state(VALID_UNTIL)
+        return arcs == loops and (until is None or self.clock() < until)
 
     def ready(self) -> bool:
-        """Inside a write transaction: rebuild the index if it is not current; returns
-        whether it was rebuilt."""
+        """Inside a write transaction, first: rebuild the index if it is not current — the
+        arcs changed round it, or a validity bound of an arc or a node has passed since it was
+        made; returns whether it was rebuilt."""
+        self.now = self.clock()
         arcs, loops = self.store.arc_versions()
-        if arcs == loops:
+        until = self.store.get_state(VALID_UNTIL)
+        if arcs == loops and (until is None or self.now < until):
             return False
         self.rebuild(arcs)
         return True
+
+    def bounds(self, moments: Iterable[str | None]) -> None:
+        """A write set these validity bounds (of arcs or nodes): the index must be made anew
+        once the earliest of those still to come has passed."""
+        ahead = [m for m in moments if m is not None and m > self.now]
+        if ahead:
+            until = self.store.get_state(VALID_UNTIL)
+            if until is None or min(ahead) < until:
+                self.store.set_state(VALID_UNTIL, min(ahead))
 
     def rebuild(self, version: int | None = None) -> tuple[dict[str, LoopRecord], dict[str, LoopRecord]]:
         """Make the index anew from every arc (inside a write transaction), writing only the
         loops that differ; returns the loops as they were and as they are, by id. O(V + E)
         plus κ of each loop."""
         start = time.perf_counter()
-        if version is None:
+        if version is None:  # (called on its own, not from ready: the index describes this moment)
+            self.now = self.clock()
             version = self.store.arc_versions()[0]
-        arcs = self.store.all_arcs()
+        arcs = self.store.all_arcs(at=self.now)
         new = {loop.id: loop for loop in loops_in(arcs, self.exact_limit)}
         old = {loop.id: loop for loop in self.store.all_loops()}
         remove = [i for i, loop in old.items() if new.get(i) != loop]
         add = [loop for i, loop in new.items() if old.get(i) != loop]
         self.store.replace_loops(remove, add)
         self.store.set_loops_version(version)
+        self.store.set_state(VALID_UNTIL, self.store.next_change(self.now) or NEVER)
         logger.info(
             "loop index rebuilt from %d arcs: %d loops (%d removed, %d added) in %.0f ms",
             len(arcs),
@@ -312,7 +349,7 @@ class LoopIndex:
                     groups.add(piece, dirty=True, arcs=inner)
             else:
                 groups.add(loop.nodes, dirty=False)
-        search = _Search(self.store, groups, old_members, superseded)
+        search = _Search(self.store, groups, old_members, superseded, self.now)
         crossing = []
         for u, v in arcs:
             gu, gv = self._set_of(u, groups, old_members), self._set_of(v, groups, old_members)
@@ -350,7 +387,7 @@ class LoopIndex:
     def _arcs_among(self, members: Iterable[str]) -> list[tuple[str, str]]:
         """The causal and temporal arcs among the nodes (self-loops left out)."""
         inside = set(members)
-        return [(a, b) for a, b in self.store.arcs_from(inside) if b in inside]
+        return [(a, b) for a, b in self.store.arcs_from(inside, at=self.now) if b in inside]
 
     def _set_of(self, node: str, groups: _Groups, old_members: set[str]) -> str | int | None:
         """The strongly connected set ``node`` is in now: a group of this update, an indexed

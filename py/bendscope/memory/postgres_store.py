@@ -145,6 +145,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # terms, term counts and length are computed afresh, then the document frequencies and
     # the corpus total from them (PostgresStore._reindex_terms)
     (),
+    # 5: time-valid facts, and stored vectors (one per node and model)
+    (
+        "ALTER TABLE nodes ADD COLUMN valid_from text, ADD COLUMN valid_until text",
+        "ALTER TABLE edges ADD COLUMN valid_from text, ADD COLUMN valid_until text",
+        "ALTER TABLE corpus ADD COLUMN vectors_version bigint NOT NULL DEFAULT 0",
+        """CREATE TABLE vectors (
+            node_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+            model text COLLATE "C" NOT NULL,
+            vector bytea NOT NULL,
+            PRIMARY KEY (node_id, model)
+        )""",
+        "CREATE INDEX vectors_by_model ON vectors (model, node_id)",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 REINDEX_AT = 4
@@ -167,9 +180,21 @@ K1, B = 1.2, 0.75  # BM25 parameters, as FTS5's bm25()
 MIN_IDF = 1e-6  # FTS5 clamps the IDF of terms in more than half the rows to this
 
 _NODE_COLUMNS = (
-    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at"
+    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at, "
+    "valid_from, valid_until"
 )
-_EDGE_COLUMNS = "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at"
+_EDGE_COLUMNS = (
+    "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at, valid_from, valid_until"
+)
+#: the causal and temporal arcs of ``edges e`` valid at %(at)s, with both ends valid then
+_VALID_ARC = (
+    "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id "
+    "AND (e.valid_from IS NULL OR e.valid_from <= %(at)s) AND (e.valid_until IS NULL OR e.valid_until > %(at)s) "
+    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.source_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
+    "AND (n.valid_until IS NULL OR n.valid_until > %(at)s)) "
+    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.target_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
+    "AND (n.valid_until IS NULL OR n.valid_until > %(at)s))"
+)
 _OWN_PARAMETERS = ("pool_size",)
 _READ, _COUNT, _WRITE = 0, 1, 2  # what a transaction may do
 
@@ -202,11 +227,13 @@ def _json(value: Any) -> str:
 
 
 def _node(row: tuple[Any, ...]) -> MemoryNode:
-    return MemoryNode(row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9])
+    return MemoryNode(
+        row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9], *row[10:12]
+    )
 
 
 def _edge(row: tuple[Any, ...]) -> MemoryEdge:
-    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7])
+    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7], *row[8:10])
 
 
 def _unique(ids: Iterable[str]) -> list[str]:
@@ -340,6 +367,7 @@ class _Delta:
         self.tokens = 0
         self.edges = 0
         self.arcs = 0  # changes to causal and temporal edges (the arc version)
+        self.vectors = 0  # vectors kept or gone (the vectors version)
         self.applied_rows = 0  # nodes and edges changed by parts already applied (see PostgresStore._flush)
 
     @property
@@ -354,7 +382,7 @@ class _Delta:
         self.tokens += sign * total
 
     def __bool__(self) -> bool:
-        return bool(self.nodes or self.tokens or self.edges or self.arcs or any(self.df.values()))
+        return bool(self.nodes or self.tokens or self.edges or self.arcs or self.vectors or any(self.df.values()))
 
 
 def _bounded_waits(conn: psycopg.Connection[Any]) -> None:
@@ -590,8 +618,15 @@ class PostgresStore(Store):
             self._conn.execute("DELETE FROM terms WHERE term = ANY(%s::text[]) AND df <= 0", (terms,))
         self._conn.execute(
             "UPDATE corpus SET nodes = nodes + %s, tokens = tokens + %s, edges = edges + %s"
-            + (", arc_version = arc_version + %s" if delta.arcs else ""),
-            (delta.nodes, delta.tokens, delta.edges, *([delta.arcs] if delta.arcs else [])),
+            + (", arc_version = arc_version + %s" if delta.arcs else "")
+            + (", vectors_version = vectors_version + %s" if delta.vectors else ""),
+            (
+                delta.nodes,
+                delta.tokens,
+                delta.edges,
+                *([delta.arcs] if delta.arcs else []),
+                *([delta.vectors] if delta.vectors else []),
+            ),
         )
 
     def _flush(self) -> None:
@@ -629,18 +664,20 @@ class PostgresStore(Store):
         counts = dict(Counter(tokens))
         with self.transaction():
             row = self._conn.execute(
-                "WITH old AS (SELECT term_counts, term_total FROM nodes WHERE id = %(id)s), "
+                "WITH old AS (SELECT term_counts, term_total, content, valid_from, valid_until FROM nodes "
+                "WHERE id = %(id)s), "
                 f"new AS (INSERT INTO nodes ({_NODE_COLUMNS}, terms, term_counts, term_total) VALUES "
                 "(%(id)s, %(content)s, %(node_type)s, %(confidence)s, %(metadata)s, %(source)s, %(access_count)s, "
-                "%(created_at)s, %(updated_at)s, %(last_accessed_at)s, array_to_tsvector(%(terms)s::text[]), "
-                "%(counts)s, %(total)s) "
+                "%(created_at)s, %(updated_at)s, %(last_accessed_at)s, %(valid_from)s, %(valid_until)s, "
+                "array_to_tsvector(%(terms)s::text[]), %(counts)s, %(total)s) "
                 "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
                 "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
                 "access_count = excluded.access_count, created_at = excluded.created_at, "
                 "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at, "
+                "valid_from = excluded.valid_from, valid_until = excluded.valid_until, "
                 "terms = excluded.terms, term_counts = excluded.term_counts, term_total = excluded.term_total "
                 "RETURNING 1) "
-                "SELECT old.term_counts, old.term_total FROM old",
+                "SELECT old.term_counts, old.term_total, old.content, old.valid_from, old.valid_until FROM old",
                 {
                     "id": node.id,
                     "content": node.content,
@@ -652,6 +689,8 @@ class PostgresStore(Store):
                     "created_at": node.created_at,
                     "updated_at": node.updated_at,
                     "last_accessed_at": node.last_accessed_at,
+                    "valid_from": node.valid_from,
+                    "valid_until": node.valid_until,
                     "terms": sorted(counts),
                     "counts": Jsonb(counts),
                     "total": len(tokens),
@@ -659,6 +698,11 @@ class PostgresStore(Store):
             ).fetchone()
             if row is not None:
                 self._delta.add(row[0], int(row[1]), -1)
+                if row[2] != node.content:  # (the old content's vectors)
+                    gone = self._conn.execute("DELETE FROM vectors WHERE node_id = %s", (node.id,)).rowcount
+                    self._delta.vectors += gone
+                if (row[3], row[4]) != (node.valid_from, node.valid_until):
+                    self._delta.arcs += 1  # (which arcs hold may change)
             self._delta.add(counts, len(tokens), +1)
 
     def delete_node(self, node_id: str) -> list[str]:
@@ -676,6 +720,7 @@ class PostgresStore(Store):
                 self._delta.add(row[0], int(row[1]), -1)
                 self._delta.edges -= len(edges)
                 self._delta.arcs += sum(r[1] in DIRECTED_KINDS for r in found)
+                self._delta.vectors += 1  # (its vectors went by cascade, if it had any)
         return edges if row is not None else []
 
     def list_nodes(
@@ -722,16 +767,19 @@ class PostgresStore(Store):
     def put_edge(self, edge: MemoryEdge) -> None:
         with self.transaction():
             row = self._conn.execute(
-                "WITH old AS (SELECT source_id, target_id, edge_type FROM edges WHERE id = %(id)s), "
+                "WITH old AS (SELECT source_id, target_id, edge_type, valid_from, valid_until FROM edges "
+                "WHERE id = %(id)s), "
                 f"new AS (INSERT INTO edges ({_EDGE_COLUMNS}) SELECT %(id)s, %(source)s, %(target)s, %(type)s, "
-                "%(weight)s, %(metadata)s, %(created_at)s, %(last_activated_at)s "
+                "%(weight)s, %(metadata)s, %(created_at)s, %(last_activated_at)s, %(valid_from)s, %(valid_until)s "
                 "WHERE EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
                 "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s) "
                 "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
                 "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
-                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at "
+                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at, "
+                "valid_from = excluded.valid_from, valid_until = excluded.valid_until "
                 "RETURNING (xmax = 0) AS inserted) "
-                "SELECT new.inserted, old.source_id, old.target_id, old.edge_type FROM new LEFT JOIN old ON true",
+                "SELECT new.inserted, old.source_id, old.target_id, old.edge_type, old.valid_from, old.valid_until "
+                "FROM new LEFT JOIN old ON true",
                 {
                     "id": edge.id,
                     "source": edge.source_id,
@@ -741,6 +789,8 @@ class PostgresStore(Store):
                     "metadata": _json(edge.metadata),
                     "created_at": edge.created_at,
                     "last_activated_at": edge.last_activated_at,
+                    "valid_from": edge.valid_from,
+                    "valid_until": edge.valid_until,
                 },
             ).fetchone()  # (xmax = 0): the row was inserted, not updated
             if row is None:
@@ -752,6 +802,8 @@ class PostgresStore(Store):
                 edge.source_id,
                 edge.target_id,
                 edge.edge_type,
+                edge.valid_from,
+                edge.valid_until,
             ):
                 self._delta.arcs += 1
 
@@ -787,12 +839,12 @@ class PostgresStore(Store):
         )
         return [MemoryEdge(row[0], row[1], row[2], row[3]) for row in rows]
 
-    def arcs_from(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str]]:
+    def arcs_from(self, node_ids: Iterable[str], forward: bool = True, at: str | None = None) -> list[tuple[str, str]]:
         side = "source_id" if forward else "target_id"
+        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
         rows = self._query(
-            f"SELECT source_id, target_id FROM edges WHERE {side} = ANY(%(ids)s::text[]) "
-            "AND edge_type IN ('causal', 'temporal') AND source_id <> target_id",
-            {"ids": _unique(node_ids)},
+            f"SELECT e.source_id, e.target_id FROM edges e WHERE e.{side} = ANY(%(ids)s::text[]) AND {valid}",
+            {"ids": _unique(node_ids), "at": at},
         )
         return [(row[0], row[1]) for row in rows]
 
@@ -893,22 +945,67 @@ class PostgresStore(Store):
                 (list(values), list(values.values())),
             )
 
-    def all_arcs(self) -> list[tuple[str, str]]:
+    def all_arcs(self, at: str | None = None) -> list[tuple[str, str]]:
+        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
+        rows = self._query(f"SELECT e.source_id, e.target_id FROM edges e WHERE {valid}", {"at": at})
+        return [(row[0], row[1]) for row in rows]
+
+    def neighbours(
+        self, node_ids: Iterable[str], forward: bool = True, at: str | None = None
+    ) -> list[tuple[str, str | None]]:
+        near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
+        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
         rows = self._query(
-            "SELECT source_id, target_id FROM edges WHERE edge_type IN ('causal', 'temporal') "
-            "AND source_id <> target_id"
+            f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
+            f"WHERE e.{near} = ANY(%(ids)s::text[]) AND {valid}",
+            {"ids": _unique(node_ids), "at": at},
         )
         return [(row[0], row[1]) for row in rows]
 
-    def neighbours(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str | None]]:
-        near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
-        rows = self._query(
-            f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
-            f"WHERE e.{near} = ANY(%(ids)s::text[]) AND e.edge_type IN ('causal', 'temporal') "
-            "AND e.source_id <> e.target_id",
-            {"ids": _unique(node_ids)},
+    def next_change(self, after: str) -> str | None:
+        row = self._query(
+            "SELECT min(t) FROM (SELECT valid_from AS t FROM edges WHERE edge_type IN ('causal', 'temporal') "
+            "AND valid_from > %(after)s UNION ALL SELECT valid_until FROM edges WHERE edge_type IN "
+            "('causal', 'temporal') AND valid_until > %(after)s UNION ALL SELECT valid_from FROM nodes WHERE "
+            "valid_from > %(after)s UNION ALL SELECT valid_until FROM nodes WHERE valid_until > %(after)s) AS m",
+            {"after": after},
         )
-        return [(row[0], row[1]) for row in rows]
+        return row[0][0] if row else None
+
+    # ------------------------------------------------------------ vectors
+    def put_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
+        ids = list(vectors)
+        with self.transaction():
+            done = self._conn.execute(
+                "INSERT INTO vectors (node_id, model, vector) SELECT v.id, %s, v.vector "
+                "FROM unnest(%s::text[], %s::bytea[]) AS v (id, vector) WHERE EXISTS (SELECT 1 FROM nodes n "
+                "WHERE n.id = v.id) ON CONFLICT (node_id, model) DO UPDATE SET vector = excluded.vector",
+                (model, ids, [vectors[i] for i in ids]),
+            ).rowcount
+            self._delta.vectors += max(done, 0)
+
+    def get_vectors(self, model: str, node_ids: Iterable[str]) -> dict[str, bytes]:
+        rows = self._query(
+            "SELECT node_id, vector FROM vectors WHERE model = %s AND node_id = ANY(%s::text[])",
+            (model, _unique(node_ids)),
+        )
+        return {row[0]: bytes(row[1]) for row in rows}
+
+    def all_vectors(self, model: str) -> list[tuple[str, bytes]]:
+        rows = self._query("SELECT node_id, vector FROM vectors WHERE model = %s ORDER BY node_id", (model,))
+        return [(row[0], bytes(row[1])) for row in rows]
+
+    def missing_vectors(self, model: str, limit: int) -> list[str]:
+        rows = self._query(
+            "SELECT id FROM nodes WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.node_id = nodes.id "
+            "AND v.model = %s) ORDER BY id LIMIT %s",
+            (model, limit),
+        )
+        return [row[0] for row in rows]
+
+    def vectors_version(self) -> int:
+        self._flush()
+        return int(self._query("SELECT vectors_version FROM corpus")[0][0])
 
     # ------------------------------------------------------------ the loop index
     def arc_versions(self) -> tuple[int, int]:

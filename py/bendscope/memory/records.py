@@ -44,8 +44,8 @@ EDGE_TYPES = (
     "derived_from",
 )
 #: the fields a caller gives a node and an edge (store_node, store_edge, store_many items)
-NODE_FIELDS = ("id", "content", "node_type", "confidence", "metadata", "source")
-EDGE_FIELDS = ("id", "source_id", "target_id", "edge_type", "weight", "metadata")
+NODE_FIELDS = ("id", "content", "node_type", "confidence", "metadata", "source", "valid_from", "valid_until")
+EDGE_FIELDS = ("id", "source_id", "target_id", "edge_type", "weight", "metadata", "valid_from", "valid_until")
 DEFAULT_NODE_TYPE = "semantic"
 DEFAULT_EDGE_TYPE = "related"
 DEFAULT_CONFIDENCE = 0.5
@@ -79,11 +79,13 @@ __all__ = [
     "check_text",
     "check_timestamp",
     "edge_id_for",
+    "moment",
     "new_edge",
     "new_node",
     "node_id_for",
     "retrieval_id_for",
     "utc_now",
+    "valid",
 ]
 
 
@@ -105,6 +107,8 @@ class MemoryNode:
     created_at: str = ""
     updated_at: str = ""
     last_accessed_at: str | None = None
+    valid_from: str | None = None
+    valid_until: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -118,7 +122,19 @@ class MemoryNode:
             "created_at": self.created_at,
             "updated_at": self.updated_at,
             "last_accessed_at": self.last_accessed_at,
+            "valid_from": self.valid_from,
+            "valid_until": self.valid_until,
         }
+
+    def valid_at(self, when: str) -> bool:
+        """Whether the fact holds at ``when`` (a timestamp): from ``valid_from`` (included)
+        to ``valid_until`` (excluded); an open end is unbounded."""
+        return valid(self.valid_from, self.valid_until, when)
+
+    def held_at(self, when: str) -> bool:
+        """Whether the memory held the fact as true at ``when``: valid then, and — without a
+        ``valid_from`` — recorded by then (an ``as_of`` reading of the past)."""
+        return valid(self.valid_from or self.created_at or None, self.valid_until, when)
 
 
 @dataclass(frozen=True)
@@ -131,6 +147,8 @@ class MemoryEdge:
     metadata: dict[str, Any] = field(default_factory=dict)
     created_at: str = ""
     last_activated_at: str | None = None
+    valid_from: str | None = None
+    valid_until: str | None = None
 
     @property
     def directed(self) -> bool:
@@ -147,7 +165,31 @@ class MemoryEdge:
             "metadata": self.metadata,
             "created_at": self.created_at,
             "last_activated_at": self.last_activated_at,
+            "valid_from": self.valid_from,
+            "valid_until": self.valid_until,
         }
+
+    def valid_at(self, when: str) -> bool:
+        """Whether the edge itself holds at ``when`` (its ends are not looked at)."""
+        return valid(self.valid_from, self.valid_until, when)
+
+    def held_at(self, when: str) -> bool:
+        """As ``MemoryNode.held_at``, for the edge itself."""
+        return valid(self.valid_from or self.created_at or None, self.valid_until, when)
+
+
+def valid(valid_from: str | None, valid_until: str | None, when: str) -> bool:
+    """Whether a fact valid from ``valid_from`` (included) to ``valid_until`` (excluded)
+    holds at ``when``; timestamps compare as text.
+
+    >>> valid(None, None, "2026-01-01T00:00:00.000Z")
+    True
+    >>> valid("2027-01-01T00:00:00.000Z", None, "2026-06-01T00:00:00.000Z")
+    False
+    >>> valid(None, "2026-06-01T00:00:00.000Z", "2026-06-01T00:00:00.000Z")
+    False
+    """
+    return (valid_from is None or valid_from <= when) and (valid_until is None or when < valid_until)
 
 
 @dataclass(frozen=True)
@@ -342,6 +384,27 @@ def check_timestamp(value: Any, what: str, default: str) -> str:
     return value
 
 
+def moment(value: Any, what: str) -> str:
+    """A point in time given by a caller (``valid_from``, ``valid_until``, ``as_of``): an ISO
+    8601 UTC timestamp or a date, in the one form timestamps are kept in (milliseconds), so
+    that they compare as text.
+
+    >>> moment("2020-01-01", "as_of"), moment("2026-11-30T10:00:00Z", "as_of")
+    ('2020-01-01T00:00:00.000Z', '2026-11-30T10:00:00.000Z')
+    >>> moment("2026-11-30T10:00:00.123456Z", "as_of")
+    '2026-11-30T10:00:00.123Z'
+    """
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", value):
+        value += "T00:00:00Z"
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z", value):
+        raise InvalidInput(f"{what} must be an ISO 8601 UTC timestamp like 2026-11-30T10:00:00.000Z, or a date")
+    try:
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise InvalidInput(f"{what} is not a date that exists: {value!r:.40}") from None
+    return parsed.strftime("%Y-%m-%dT%H:%M:%S.") + f"{parsed.microsecond // 1000:03d}Z"
+
+
 #: hex digits of a derived id: 128 bits, so two facts meet on one id with odds ~n²/2¹²⁹
 #: (a billion nodes: ~10⁻²¹). Before, ids had LEGACY_HEX digits (40 bits: a collision
 #: somewhere was ~37 % likely at a million nodes); such ids stay valid, see legacy_ids_for.
@@ -412,6 +475,7 @@ def new_node(args: Mapping[str, Any], *, now: str, existing: MemoryNode | None =
         created_at=check_timestamp(args.get("created_at"), "created_at", base.created_at),
         updated_at=check_timestamp(args.get("updated_at"), "updated_at", now),
         last_accessed_at=base.last_accessed_at,
+        **_validity(args, base.valid_from, base.valid_until),
     )
 
 
@@ -449,4 +513,23 @@ def new_edge(args: Mapping[str, Any], *, now: str, existing: MemoryEdge | None =
         metadata=_metadata(args.get("metadata", existing.metadata if existing else None)),
         created_at=check_timestamp(args.get("created_at"), "created_at", existing.created_at if existing else now),
         last_activated_at=existing.last_activated_at if existing else None,
+        **_validity(args, existing.valid_from if existing else None, existing.valid_until if existing else None),
     )
+
+
+def _validity(args: Mapping[str, Any], valid_from: str | None, valid_until: str | None) -> dict[str, str | None]:
+    """``valid_from`` / ``valid_until`` from caller arguments (a timestamp or null; not given:
+    as they were), checked to be in order.
+
+    >>> _validity({"valid_from": "2026-02-01", "valid_until": "2026-01-01"}, None, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    bendscope.memory.errors.InvalidInput: valid_until (2026-01-01T00:00:00.000Z) must come after valid_from ...
+    """
+    start = args.get("valid_from", valid_from)  # (given as null: the bound is taken away)
+    end = args.get("valid_until", valid_until)
+    start = None if start is None else moment(start, "valid_from")
+    end = None if end is None else moment(end, "valid_until")
+    if start is not None and end is not None and end <= start:
+        raise InvalidInput(f"valid_until ({end}) must come after valid_from ({start})")
+    return {"valid_from": start, "valid_until": end}

@@ -30,13 +30,16 @@ import logging
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bendscope.kappa import DEFAULT_EXACT_LIMIT
 from bendscope.kappa.budget import deliberation_budget
 from bendscope.kappa.recommend import short_name
 
+from .embedders import normalised, pack, similarities, unpack
 from .errors import StoreUnavailable
+from .loop_index import kappa_of
 from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, RetrievalRecord, retrieval_id_for
 from .router import kappa_route
 from .store import Store
@@ -53,13 +56,71 @@ MAX_HOPS = 3
 LOOP_LIMIT = 50
 #: a node with more edges than this passes on less relevance (see _damping)
 HUB = 8
-EMBED_BLEND = 0.5  # weight of cosine similarity when an embedder re-ranks
+#: the weight of cosine similarity beside lexical relevance when an embedder is configured
+#: (chosen on SciFact's training claims: see bench/bench_retrieval.py)
+SEMANTIC_WEIGHT = 0.5
 
 
 class Embedder(Protocol):
-    """Turns texts into vectors (any model; the store never needs to know which)."""
+    """Turns texts into vectors (any model). Its ``name`` (if it has one) names its vectors
+    in the store: vectors of another model are never compared with its own."""
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+def model_name(embedder: Embedder) -> str:
+    """The name an embedder's vectors are kept under."""
+    return str(getattr(embedder, "name", type(embedder).__name__))
+
+
+class VectorCache:
+    """Every stored vector of one model, in memory, for dense seeding: reloaded when the
+    store's vectors version changes. Uses NumPy when it is installed (the [semantic] extra
+    brings it), else plain Python. O(vectors · dimensions) a search."""
+
+    def __init__(self) -> None:
+        self.version = -1
+        self.ids: list[str] = []
+        self.matrix: Any = None
+
+    def nearest(self, store: Store, model: str, query: Sequence[float], count: int) -> list[tuple[str, float]]:
+        """The ``count`` stored vectors most similar to the unit vector ``query``."""
+        version = store.vectors_version()
+        if version != self.version:
+            rows = store.all_vectors(model)
+            self.ids = [i for i, _ in rows]
+            try:
+                import numpy
+
+                self.matrix = (
+                    numpy.frombuffer(b"".join(b for _, b in rows), dtype="<f4").reshape(len(rows), -1) if rows else None
+                )
+            except ImportError:  # pragma: no cover - numpy ships with the [semantic] extra
+                self.matrix = [unpack(b) for _, b in rows]
+            self.version = version
+        if not self.ids or count <= 0:
+            return []
+        if isinstance(self.matrix, list):
+            scores = [sum(a * b for a, b in zip(row, query, strict=False)) for row in self.matrix]
+            order = sorted(range(len(scores)), key=lambda k: (-scores[k], self.ids[k]))[:count]
+            return [(self.ids[k], float(scores[k])) for k in order]
+        import numpy
+
+        scores = self.matrix @ numpy.asarray(query, dtype="<f4")
+        top = numpy.argpartition(-scores, min(count, len(scores) - 1))[:count]
+        found = sorted(((self.ids[k], float(scores[k])) for k in top), key=lambda kv: (-kv[1], kv[0]))
+        return found
+
+
+@dataclass
+class Semantic:
+    """How retrieval uses an embedder: cosine similarity weighs ``weight`` beside lexical
+    relevance; ``dense`` nearest stored vectors join the lexical candidates (0: re-rank only)."""
+
+    embedder: Embedder
+    weight: float = SEMANTIC_WEIGHT
+    dense: int = 0
+    cache: VectorCache = field(default_factory=VectorCache)
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -97,38 +158,60 @@ MAX_POOL = 20_000
 
 
 def _matches(
-    store: Store, query: str, wanted: int, node_types: set[str] | None
+    store: Store, query: str, wanted: int, node_types: set[str] | None, holds: Callable[[MemoryNode], bool]
 ) -> tuple[list[tuple[str, float]], dict[str, MemoryNode]]:
-    """The ``wanted`` best matches of the given types (a larger pool while filtering removes some)."""
+    """The ``wanted`` best matches of the given types that hold (a larger pool while filtering
+    removes some)."""
     pool = wanted
     while True:
         found = store.search(query, pool)
         nodes = store.get_nodes(i for i, _ in found)
-        kept = [(i, s) for i, s in found if node_types is None or nodes[i].node_type in node_types]
+        kept = [
+            (i, s) for i, s in found if (node_types is None or nodes[i].node_type in node_types) and holds(nodes[i])
+        ]
         if len(kept) >= wanted or len(found) < pool or pool >= MAX_POOL:
             return kept[:wanted], nodes
         pool = min(pool * 4, MAX_POOL)
 
 
 def _seeds(
-    store: Store, query: str, top_k: int, embedder: Embedder | None, node_types: set[str] | None
+    store: Store,
+    query: str,
+    top_k: int,
+    semantic: Semantic | None,
+    node_types: set[str] | None,
+    holds: Callable[[MemoryNode], bool],
 ) -> tuple[dict[str, float], dict[str, MemoryNode], float]:
-    """The seeds' relevance, the nodes read, and the best BM25 score (relevance 1)."""
-    found, nodes = _matches(store, query, top_k * 4 if embedder is not None else top_k, node_types)
-    if not found:
-        return {}, {}, 0.0
-    best = found[0][1]
+    """The seeds' relevance, the nodes read, and the best BM25 score (relevance 1). With an
+    embedder: the lexical candidates (4·top_k) and the ``dense`` nearest stored vectors, each
+    ranked by (1 − weight) · lexical relevance + weight · cosine similarity (stored vectors;
+    a node without one is embedded for the call), the best top_k kept."""
+    found, nodes = _matches(store, query, top_k * 4 if semantic is not None else top_k, node_types, holds)
+    best = found[0][1] if found else 0.0
     relevance = {node_id: _even(score / best) for node_id, score in found}
-    if embedder is not None:
-        ids = sorted(relevance)
-        vectors = embedder.embed([query] + [nodes[i].content for i in ids])
-        query_vector = vectors[0]
-        for node_id, vector in zip(ids, vectors[1:], strict=True):
-            similarity = max(0.0, cosine(query_vector, vector))
-            relevance[node_id] = (1 - EMBED_BLEND) * relevance[node_id] + EMBED_BLEND * similarity
-        kept = sorted(relevance.items(), key=lambda kv: (-kv[1], kv[0]))[:top_k]
-        relevance = dict(kept)
-    return relevance, nodes, best
+    if semantic is None:
+        return relevance, nodes, best
+    model = model_name(semantic.embedder)
+    query_vector = normalised(semantic.embedder.embed([query])[0])
+    if semantic.dense > 0:
+        near = [i for i, _ in semantic.cache.nearest(store, model, query_vector, semantic.dense) if i not in nodes]
+        nodes.update(store.get_nodes(near))
+        fresh = [i for i in near if i in nodes and holds(nodes[i])]
+        fresh = [i for i in fresh if node_types is None or nodes[i].node_type in node_types]
+        own = store.score(query, fresh) if fresh and best > 0 else {}
+        relevance.update({i: _even(own.get(i, 0.0) / best) if best > 0 else 0.0 for i in fresh})
+    if not relevance:
+        return {}, {}, 0.0
+    ids = sorted(relevance)
+    stored = store.get_vectors(model, ids)
+    unstored = [i for i in ids if i not in stored]
+    if unstored:  # (a node stored without this embedder: embedded for the call, not kept)
+        made = semantic.embedder.embed([nodes[i].content for i in unstored])
+        stored.update(zip(unstored, map(pack, made), strict=True))
+    for node_id, similarity in zip(ids, similarities(query_vector, [stored[i] for i in ids]), strict=True):
+        relevance[node_id] = _even((1 - semantic.weight) * relevance[node_id] + semantic.weight * max(0.0, similarity))
+    kept = sorted(relevance.items(), key=lambda kv: (-kv[1], kv[0]))[:top_k]
+    return dict(kept), nodes, best
 
 
 def loop_names(topology: Mapping[str, Any], nodes: Mapping[str, MemoryNode]) -> dict[str, str]:
@@ -174,6 +257,85 @@ def _whole_loops(
     return added, cut
 
 
+#: nodes the searches for the loops of an ``as_of`` window may reach (the loop index holds
+#: today's loops; the past's are searched for)
+PAST_LOOPS_BUDGET = 20_000
+
+
+def _whole_loops_at(
+    store: Store, chosen: list[str], bound: int, wanted: set[str] | None, at: str, exact_limit: int
+) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    """``_whole_loops`` for the graph the memory held ``at`` a past time: the SCC of each
+    returned node among the arcs held then (a forward and a backward search, side by side),
+    at most PAST_LOOPS_BUDGET nodes reached in all — past it, the loops found so far."""
+    nodes: dict[str, MemoryNode] = {}
+
+    def step(front: set[str], forward: bool) -> set[str]:
+        far = set()
+        for e in store.edges_touching(front):
+            near, there = (e.source_id, e.target_id) if forward else (e.target_id, e.source_id)
+            if e.directed and near in front and there != near and e.held_at(at):
+                far.add(there)
+        missing = [n for n in far if n not in nodes]
+        nodes.update(store.get_nodes(missing))
+        return {n for n in far if n in nodes and nodes[n].held_at(at)}
+
+    nodes.update(store.get_nodes(chosen))
+    found: list[set[str]] = []
+    seen_in: set[str] = set()
+    spent = 0
+    for start in chosen:
+        if start in seen_in or spent > PAST_LOOPS_BUDGET:
+            continue
+        reached = {True: {start}, False: {start}}
+        front = {True: {start}, False: {start}}
+        while front[True] and front[False] and spent <= PAST_LOOPS_BUDGET:
+            for forward in (True, False):
+                ahead = step(front[forward], forward) - reached[forward]
+                reached[forward] |= ahead
+                front[forward] = ahead
+                spent += len(ahead)
+        if front[True] and front[False]:
+            break  # (over budget)
+        done = not front[True]
+        within = reached[done]
+        scc, frontier = {start}, {start}
+        while frontier:
+            frontier = (step(frontier, not done) & within) - scc
+            scc |= frontier
+        seen_in |= scc
+        if len(scc) > 1:
+            found.append(scc)
+    inside = set(chosen)
+    added: dict[str, str] = {}
+    cut = []
+    for scc in found:
+        members = sorted(scc)
+        missing = [n for n in members if n not in inside and n not in added]
+        if not missing:
+            continue
+        types_ok = wanted is None or all(nodes[n].node_type in wanted for n in missing)
+        if types_ok and len(added) + len(missing) <= bound:
+            added.update(dict.fromkeys(missing, members[0]))
+            continue
+        arcs = [
+            (e.source_id, e.target_id)
+            for e in store.list_edges_between(members)
+            if e.directed and e.held_at(at) and e.source_id != e.target_id
+        ]
+        kappa, approximate = kappa_of(members, arcs, exact_limit)
+        cut.append(
+            {
+                "loop": members[0],
+                "node_count": len(members),
+                "kappa": kappa,
+                "approximate": approximate,
+                "returned": [n for n in members if n in inside],
+            }
+        )
+    return added, cut
+
+
 def _max_kappa(topology: Mapping[str, Any], cut: list[dict[str, Any]]) -> int:
     return max([int(topology["max_kappa"]), *(int(loop["kappa"]) for loop in cut)])
 
@@ -200,21 +362,27 @@ def retrieve_context(
     expand_hops: int = 1,
     decay: float = DECAY,
     node_types: Iterable[str] | None = None,
-    embedder: Embedder | None = None,
+    semantic: Semantic | None = None,
     trigger: str = "retrieve_context",
     record: bool = True,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     loop_limit: int = LOOP_LIMIT,
     expand_limit: int | None = None,
+    as_of: str | None = None,
 ) -> dict[str, Any]:
     """The retrieval response: ``status, retrieval_id, query, count, results, causal_context,
-    stats, topology, route, loops_cut``. O(search + expansion + the topology of the returned
-    nodes)."""
+    stats, topology, route, loops_cut``, over the facts valid now — or, ``as_of`` a past
+    time, those the memory held then (valid then, and recorded by then). O(search +
+    expansion + the topology of the returned nodes)."""
     top_k = limit if top_k is None else top_k
     expand_limit = limit if expand_limit is None else expand_limit
     wanted = None if node_types is None else set(node_types)
+    moment = as_of if as_of is not None else now()
+    holds: Callable[[Any], bool] = (
+        (lambda r: bool(r.held_at(moment))) if as_of is not None else (lambda r: bool(r.valid_at(moment)))
+    )
     with store.reading():  # one snapshot; what is recorded is written after it, on its own
-        relevance, nodes, best = _seeds(store, query, top_k, embedder, wanted)
+        relevance, nodes, best = _seeds(store, query, top_k, semantic, wanted, holds)
         seeds = len(relevance)
         matched = set(relevance)  # nodes with relevance of their own (direct hits)
         via: dict[str, dict[str, Any]] = {}
@@ -224,7 +392,7 @@ def retrieve_context(
             if not frontier:
                 break
             parents = {i: relevance[i] for i in frontier}  # this hop expands from these, as they were
-            edges = store.edges_touching(frontier)
+            edges = [e for e in store.edges_touching(frontier) if holds(e)]
             degree: Counter[str] = Counter()
             for edge in edges:
                 degree.update({edge.source_id, edge.target_id} & parents.keys())
@@ -257,7 +425,9 @@ def retrieve_context(
         missing = [i for i in relevance if i not in nodes]
         if missing:
             nodes.update(store.get_nodes(missing))
-        kept = [i for i in relevance if i in nodes and (wanted is None or nodes[i].node_type in wanted)]
+        kept = [
+            i for i in relevance if i in nodes and (wanted is None or nodes[i].node_type in wanted) and holds(nodes[i])
+        ]
 
         def ranked(ids: Iterable[str], count: int) -> list[str]:
             return sorted(ids, key=lambda i: (-relevance[i] * nodes[i].confidence, i))[:count]
@@ -266,7 +436,10 @@ def retrieve_context(
         direct = ranked((i for i in kept if i in matched), limit)
         context = ranked((i for i in kept if i not in matched), expand_limit)
         chosen = direct + context
-        completing, cut = _whole_loops(store, chosen, loop_limit, wanted)
+        if as_of is None:
+            completing, cut = _whole_loops(store, chosen, loop_limit, wanted)
+        else:
+            completing, cut = _whole_loops_at(store, chosen, loop_limit, wanted, as_of, exact_limit)
         added = sorted(completing)
         if added:
             nodes.update(store.get_nodes(added))
@@ -278,7 +451,7 @@ def retrieve_context(
                 via[node_id] = {"loop": completing[node_id]}
             added.sort(key=lambda i: (-relevance[i] * nodes[i].confidence, i))
             chosen += added
-        edges = store.list_edges_between(chosen)
+        edges = [e for e in store.list_edges_between(chosen) if holds(e)]
         topology = analyze_nodes(chosen, edges, telemetry=telemetry, trigger=trigger, exact_limit=exact_limit)
         arcs = [(e.source_id, e.target_id) for e in edges if e.edge_type in DIRECTED_KINDS]
         results = [

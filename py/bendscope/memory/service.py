@@ -8,7 +8,9 @@ Results are plain JSON-ready dicts whose bytes depend only on the store and the 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +22,7 @@ from bendscope.kappa.digraph import build_digraph
 from .answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS, Budget
 from .consolidation import consolidate
 from .dump import dump_lines, read_dump
+from .embedders import pack
 from .errors import Conflict, InvalidInput, NotFound
 from .interop import from_document, to_document
 from .learning import RATE, TARGETS, learned, learned_weight, outcome_metrics
@@ -39,6 +42,7 @@ from .records import (
     check_id,
     check_text,
     legacy_id_of,
+    moment,
     new_edge,
     new_node,
     preview,
@@ -50,14 +54,19 @@ from .retrieval import (
     LOOP_LIMIT,
     MAX_HOPS,
     MAX_LIMIT,
+    SEMANTIC_WEIGHT,
     Embedder,
+    Semantic,
     loop_names,
+    model_name,
     retrieve_context,
 )
 from .store import Store
 from .telemetry import Aggregator, Telemetry
 from .topology import analyze_nodes
 from .write_effect import effect
+
+logger = logging.getLogger(__name__)
 
 #: edge types declared acyclic unless the server is told otherwise: "derived from" is a
 #: lineage, and a fact cannot derive from itself
@@ -70,6 +79,7 @@ MAX_POOL = 20_000  # the most lexical matches looked at to fill a filtered page
 MAX_BATCH = 2_000  # nodes and edges in one store_many call
 MAX_ERRORS = 20  # wrong items a store_many error lists
 MAX_ITERATIONS = 1_000_000  # iterations an outcome may report
+EMBED_BATCH = 1_000  # texts given to an embedder at once
 
 
 def _kind(value: Any) -> str:
@@ -160,6 +170,8 @@ class Memory:
         embedder: Embedder | None = None,
         exact_limit: int = DEFAULT_EXACT_LIMIT,
         acyclic_types: Iterable[str] = DEFAULT_ACYCLIC_TYPES,
+        semantic_weight: float = SEMANTIC_WEIGHT,
+        dense_seeds: int = 0,
     ) -> None:
         self.store = store
         unknown = [t for t in acyclic_types if t not in EDGE_TYPES]
@@ -173,29 +185,99 @@ class Memory:
         self.metrics = Aggregator(self.telemetry)
         self.clock = clock
         self.embedder = embedder
+        #: how retrieval uses the embedder (None without one); its vectors' name in the store
+        self.semantic = Semantic(embedder, semantic_weight, dense_seeds) if embedder is not None else None
+        self.model = model_name(embedder) if embedder is not None else None
         self.exact_limit = exact_limit
         #: the memory's feedback loops with their κ, kept in the store (``loop_index``)
-        self.loops = LoopIndex(store, exact_limit)
+        self.loops = LoopIndex(store, exact_limit, clock=clock)
 
     # ------------------------------------------------------------ writing
     def store_node(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """Create a node, or update the node with the given ``id`` (fields not given stay).
         Returns ``{"status": "created" | "updated" | "unchanged", "node": {...}}``."""
         with self.store.transaction():
-            old = self.store.get_node(check_id(args["id"])) if args.get("id") is not None else None
-            merged = dict(args)
-            if old is not None and merged.get("content") is None:
-                merged["content"] = old.content
-            node = new_node(merged, now=self.clock(), existing=old)
-            if args.get("id") is None:  # the id derives from the content: that node, or none
-                old = self._derived_node(node)
-                if old is not None:
-                    # (the same fact with observations appended since keeps them)
-                    node = new_node({**merged, "id": old.id, "content": old.content}, now=self.clock(), existing=old)
-            if old is not None and _same_node(old, node):
-                return {"status": "unchanged", "node": old.to_dict()}
-            self.store.put_node(node)
+            batch: list[_Batch] = []
+            written: list[MemoryNode] = []
+            answer = self._put_node(args, batch, written)
+            if batch:  # (its validity changed: which arcs hold may have changed)
+                self.loops.settle(batch[0].watch, batch[0].inserted, batch[0].removed)
+            self._embed(written)
+        return answer
+
+    def _embed(self, nodes: Sequence[MemoryNode]) -> None:
+        """Keep the vectors of nodes whose content is new (with an embedder; in the open
+        transaction). An embedder that fails leaves them for ``backfill_vectors``."""
+        if self.embedder is None or self.model is None or not nodes:
+            return
+        for start in range(0, len(nodes), EMBED_BATCH):
+            part = nodes[start : start + EMBED_BATCH]
+            try:
+                vectors = self.embedder.embed([n.content for n in part])
+            except Exception:  # (a model of the caller's: the write stands without vectors)
+                logger.exception("the embedder failed; %d nodes are stored without vectors", len(part))
+                return
+            self.store.put_vectors(self.model, {n.id: pack(v) for n, v in zip(part, vectors, strict=True)})
+
+    def backfill_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Embed every node without a vector of the embedder's model (after a store was
+        written without this embedder, or a model change), a batch per transaction; returns
+        how many. ``progress(done, total)`` after each batch. O(nodes)."""
+        if self.embedder is None or self.model is None:
+            return 0
+        done = 0
+        total = len(self.store.missing_vectors(self.model, 10**9)) if progress is not None else 0
+        while True:
+            with self.store.transaction():
+                ids = self.store.missing_vectors(self.model, EMBED_BATCH)
+                if not ids:
+                    return done
+                found = self.store.get_nodes(ids)
+                vectors = self.embedder.embed([found[i].content for i in ids])
+                self.store.put_vectors(self.model, {i: pack(v) for i, v in zip(ids, vectors, strict=True)})
+            done += len(ids)
+            if progress is not None:
+                progress(done, total)
+
+    def _put_node(
+        self, args: Mapping[str, Any], batch: list[_Batch], written: list[MemoryNode] | None = None
+    ) -> dict[str, Any]:
+        """store_node's write, in the open transaction. A change of validity changes which
+        arcs hold: the loop index is then made ready and the node watched (``batch`` gets the
+        batch, made once), and its arcs that hold after the write are noted."""
+        old = self.store.get_node(check_id(args["id"])) if args.get("id") is not None else None
+        merged = dict(args)
+        if old is not None and merged.get("content") is None:
+            merged["content"] = old.content
+        node = new_node(merged, now=self.clock(), existing=old)
+        if args.get("id") is None:  # the id derives from the content: that node, or none
+            old = self._derived_node(node)
+            if old is not None:
+                # (the same fact with observations appended since keeps them)
+                node = new_node({**merged, "id": old.id, "content": old.content}, now=self.clock(), existing=old)
+        if old is not None and _same_node(old, node):
+            return {"status": "unchanged", "node": old.to_dict()}
+        moved = old is not None and (old.valid_from, old.valid_until) != (node.valid_from, node.valid_until)
+        if moved:
+            if not batch:
+                batch.append(self._batch())
+            self.loops.extend(batch[0].watch, {node.id})
+        self.store.put_node(node)
+        if written is not None and (old is None or old.content != node.content):
+            written.append(node)
+        if moved:
+            now = self.loops.now
+            batch[0].removed = True
+            if node.valid_at(now):
+                batch[0].inserted += self._holding([node.id], now)
+        if node.valid_from is not None or node.valid_until is not None:
+            self.loops.bounds([node.valid_from, node.valid_until])
         return {"status": "created" if old is None else "updated", "node": node.to_dict()}
+
+    def _holding(self, node_ids: Iterable[str], now: str) -> list[tuple[str, str]]:
+        """The causal and temporal arcs touching the nodes that hold ``now``."""
+        ids = list(node_ids)
+        return self.store.arcs_from(ids, True, now) + self.store.arcs_from(ids, False, now)
 
     def store_edge(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """Create an edge between existing nodes, or update the edge with the given ``id``.
@@ -217,9 +299,11 @@ class Memory:
 
     def _put_edge(self, args: Mapping[str, Any], batch: _Batch) -> dict[str, Any]:
         """store_edge's write, in the open transaction; the loops it may change are watched
-        and its arcs noted in ``batch`` (settled by the caller)."""
+        and the arcs it adds or removes (those that hold now: the edge valid and both its
+        ends) noted in ``batch`` (settled by the caller)."""
         edge = new_edge(args, now=self.clock())
-        _unknown([edge.source_id, edge.target_id], self.store.get_nodes([edge.source_id, edge.target_id]))
+        ends = self.store.get_nodes([edge.source_id, edge.target_id])
+        _unknown([edge.source_id, edge.target_id], ends)
         old = self.store.get_edge(edge.id) if args.get("id") is not None else self._derived_edge(edge)
         touched = {edge.source_id, edge.target_id} | ({old.source_id, old.target_id} if old else set())
         self.loops.extend(batch.watch, touched)
@@ -228,21 +312,70 @@ class Memory:
             if edge == old:
                 return {"status": "unchanged", "edge": old.to_dict()}
         self._check_acyclic(edge)
+        now = self.loops.now
+        if old is not None:
+            ends.update(self.store.get_nodes([old.source_id, old.target_id]))
+        held = old is not None and _holds(old, ends, now)
+        holds = _holds(edge, ends, now)
         self.store.put_edge(edge)
-        if edge.directed:
+        if holds:
             batch.inserted.append((edge.source_id, edge.target_id))
-        if (
-            old is not None
-            and old.directed
-            and (old.source_id, old.target_id, edge.directed)
-            != (
-                edge.source_id,
-                edge.target_id,
-                True,
-            )
-        ):
+        if held and not (holds and (old.source_id, old.target_id) == (edge.source_id, edge.target_id)):  # type: ignore[union-attr]
             batch.removed = True
+        if edge.valid_from is not None or edge.valid_until is not None:
+            self.loops.bounds([edge.valid_from, edge.valid_until])
         return {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
+
+    def invalidate_edge(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """End an edge's validity at ``at`` (now by default) without deleting it: it stays in
+        the memory (``as_of`` an earlier time still sees it), but the current graph — retrieval,
+        topology, the loop index — no longer holds it. ``topology``: what that did to the loops."""
+        edge_id = check_id(args.get("id"))
+        with self.store.transaction():
+            batch = self._batch()
+            at = moment(args["at"], "at") if args.get("at") is not None else self.loops.now
+            edge = self.store.get_edge(edge_id)
+            if edge is None:
+                raise NotFound(f"no edge with id {edge_id!r}")
+            self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
+            if edge.valid_until is not None and edge.valid_until <= at:
+                change = self.loops.settle(batch.watch)
+                return {"status": "unchanged", "edge": edge.to_dict(), "topology": effect(change.before, change.after)}
+            if edge.valid_from is not None and at <= edge.valid_from:
+                raise InvalidInput(f"the edge is valid from {edge.valid_from}: it cannot end at {at}, before it began")
+            ended = dataclasses.replace(edge, valid_until=at)
+            ends = self.store.get_nodes([edge.source_id, edge.target_id])
+            batch.removed = _holds(edge, ends, self.loops.now) and not _holds(ended, ends, self.loops.now)
+            self.store.put_edge(ended)
+            self.loops.bounds([at])
+            change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
+        return {"status": "invalidated", "edge": ended.to_dict(), "topology": effect(change.before, change.after)}
+
+    def invalidate_node(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """End a node's validity at ``at`` (now by default) without deleting it; its edges stop
+        holding with it. ``topology``: what that did to the loops."""
+        node_id = check_id(args.get("id"))
+        with self.store.transaction():
+            node = self.store.get_node(node_id)
+            if node is None:
+                raise NotFound(f"no node with id {node_id!r}")
+            at = moment(args["at"], "at") if args.get("at") is not None else None
+            if at is None:
+                self.loops.ready()
+                at = self.loops.now
+            if node.valid_until is not None and node.valid_until <= at:
+                batch = self._batch()
+                self.loops.extend(batch.watch, {node_id})
+                change = self.loops.settle(batch.watch)
+                return {"status": "unchanged", "node": node.to_dict(), "topology": effect(change.before, change.after)}
+            if node.valid_from is not None and at <= node.valid_from:
+                raise InvalidInput(f"the node is valid from {node.valid_from}: it cannot end at {at}, before it began")
+            batch_list: list[_Batch] = []
+            answer = self._put_node({"id": node_id, "valid_until": at}, batch_list)
+            batch = batch_list[0] if batch_list else self._batch()
+            self.loops.extend(batch.watch, {node_id})
+            change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
+        return {"status": "invalidated", "node": answer["node"], "topology": effect(change.before, change.after)}
 
     def _check_acyclic(self, edge: MemoryEdge) -> None:
         """Refuse an edge of a type declared acyclic that would close a cycle of such edges:
@@ -324,8 +457,10 @@ class Memory:
         done: dict[str, list[dict[str, Any]]] = {"nodes": [], "edges": []}
         with self.store.transaction():
             batch = self._batch()
+            written: list[MemoryNode] = []
             edge_writer = functools.partial(self._put_edge, batch=batch)
-            for what, items, store in (("nodes", nodes, self.store_node), ("edges", edges, edge_writer)):
+            node_writer = functools.partial(self._put_node, batch=[batch], written=written)
+            for what, items, store in (("nodes", nodes, node_writer), ("edges", edges, edge_writer)):
                 fields = NODE_FIELDS if what == "nodes" else EDGE_FIELDS
                 for i, item in enumerate(items):
                     unknown = [key for key in item if key not in fields]
@@ -344,6 +479,7 @@ class Memory:
                 more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
                 raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
             self.loops.settle(batch.watch, batch.inserted, batch.removed)
+            self._embed(written)
         return {"status": "stored", **done}
 
     def append_observation(self, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -500,6 +636,7 @@ class Memory:
         self, args: Mapping[str, Any], trigger: str = "retrieve_context", record: bool = True
     ) -> dict[str, Any]:
         query = _query(args.get("query"))
+        as_of = moment(args["as_of"], "as_of") if args.get("as_of") is not None else None
         limit = _int(args, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         top_k = _int(args, "top_k", limit, 1, MAX_LIMIT)
         hops = _int(args, "expand_hops", 1, 0, MAX_HOPS)
@@ -517,12 +654,13 @@ class Memory:
             top_k=top_k,
             expand_hops=hops,
             node_types=node_types,
-            embedder=self.embedder,
+            semantic=self.semantic,
             trigger=trigger,
             record=record,
             exact_limit=self.exact_limit,
             loop_limit=loop_limit,
             expand_limit=expand_limit,
+            as_of=as_of,
         )
         response["results"] = budget.nodes(response["results"])
         response["stats"]["truncated"] = budget.cut
@@ -531,34 +669,48 @@ class Memory:
     def _current_loops(self) -> None:
         """Before a reading that uses the loop index: make it current if the store was written
         round the memory (a writable store only; a read-only one is read as it is)."""
-        if not self.store.read_only:
-            arcs, loops = self.store.arc_versions()
-            if arcs != loops:
-                with self.store.transaction():
-                    self.loops.ready()
+        if not self.store.read_only and not self.loops.current():
+            with self.store.transaction():
+                self.loops.ready()
 
     def analyze_topology(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """The canonical topology of ``node_ids``, of what ``query`` retrieves, or of the whole
-        graph, plus the ``recommendation`` sentence."""
+        graph, plus the ``recommendation`` sentence: of the facts valid now, or ``as_of`` a
+        past time of those the memory held then (valid then and recorded by then; the whole
+        graph then has the nodes held then)."""
         has_ids, has_query = args.get("node_ids") is not None, args.get("query") is not None
         if has_ids and has_query:
             raise InvalidInput("give node_ids or query, not both")
+        as_of = moment(args["as_of"], "as_of") if args.get("as_of") is not None else None
         cut: list[dict[str, Any]] = []
         if has_query:  # retrieval that only looks: no access counted
             asked = {"query": args["query"], "limit": args.get("limit", DEFAULT_LIMIT)}
+            if as_of is not None:
+                asked["as_of"] = as_of
             response = self.retrieve_context(asked, trigger="analyze_topology", record=False)
             topology, cut = response["topology"], response["loops_cut"]
         elif args.get("limit") is not None:
             raise InvalidInput("limit goes with query (how many nodes it retrieves)")
         else:
+            when = as_of if as_of is not None else self.clock()
             with self.store.reading():
                 if has_ids:
                     ids = _id_list(args["node_ids"])
-                    _unknown(ids, self.store.get_nodes(ids))
+                    found = self.store.get_nodes(ids)
+                    _unknown(ids, found)
                     edges = self.store.list_edges_between(ids)
                 else:
-                    ids = self.store.node_ids()
+                    found = self.store.get_nodes(self.store.node_ids())
+                    ids = sorted(i for i, n in found.items() if _held(n, when, as_of is not None))
                     edges = self.store.all_edges()
+            ends = {i: found[i] for i in ids}
+            edges = [
+                e
+                for e in edges
+                if e.source_id in ends
+                and e.target_id in ends
+                and all(_held(r, when, as_of is not None) for r in (e, ends[e.source_id], ends[e.target_id]))
+            ]
             topology = analyze_nodes(
                 ids, edges, telemetry=self.telemetry, trigger="analyze_topology", exact_limit=self.exact_limit
             )
@@ -785,6 +937,7 @@ class Memory:
                 edges_created += 1
             self.store.put_edge(edge)
         self.loops.rebuild()
+        self._embed([n for n in nodes if n.id not in existing or existing[n.id].content != n.content])
         return {
             "status": "imported",
             "nodes": len(nodes),
@@ -795,6 +948,27 @@ class Memory:
             "nodes_deleted": deleted_nodes,
             "edges_deleted": deleted_edges,
         }
+
+
+def _held(record: MemoryNode | MemoryEdge, when: str, past: bool) -> bool:
+    """Whether a node or an edge is in the graph at ``when``: valid then, and for a reading
+    of the ``past`` also recorded by then."""
+    return record.held_at(when) if past else record.valid_at(when)
+
+
+def _holds(edge: MemoryEdge, ends: Mapping[str, MemoryNode], now: str) -> bool:
+    """Whether an edge is an arc of the current graph: causal or temporal, not a self-loop,
+    valid ``now``, and both its ends valid ``now``."""
+    source, target = ends.get(edge.source_id), ends.get(edge.target_id)
+    return (
+        edge.directed
+        and edge.source_id != edge.target_id
+        and edge.valid_at(now)
+        and source is not None
+        and target is not None
+        and source.valid_at(now)
+        and target.valid_at(now)
+    )
 
 
 def _matches(node: MemoryNode, node_type: str | None, source: str | None) -> bool:

@@ -152,6 +152,43 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE VIRTUAL TABLE nodes_fts USING fts5 (terms, tokenize = 'ascii');
     CREATE VIRTUAL TABLE nodes_fts_vocab USING fts5vocab (nodes_fts, 'row');
     """,
+    # 5: time-valid facts (a change to an edge's or a node's validity changes which arcs hold:
+    # counted as the loop index's arc version), and stored vectors (one per node and model)
+    """
+    ALTER TABLE nodes ADD COLUMN valid_from TEXT;
+    ALTER TABLE nodes ADD COLUMN valid_until TEXT;
+    ALTER TABLE edges ADD COLUMN valid_from TEXT;
+    ALTER TABLE edges ADD COLUMN valid_until TEXT;
+    DROP TRIGGER arcs_update;
+    CREATE TRIGGER arcs_update AFTER UPDATE ON edges
+    WHEN (old.edge_type IN ('causal', 'temporal') OR new.edge_type IN ('causal', 'temporal'))
+        AND (old.source_id IS NOT new.source_id OR old.target_id IS NOT new.target_id
+             OR old.edge_type IS NOT new.edge_type OR old.valid_from IS NOT new.valid_from
+             OR old.valid_until IS NOT new.valid_until) BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TRIGGER node_validity AFTER UPDATE ON nodes
+    WHEN old.valid_from IS NOT new.valid_from OR old.valid_until IS NOT new.valid_until BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TABLE vectors (
+        node_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        vector BLOB NOT NULL,
+        PRIMARY KEY (node_id, model)
+    );
+    CREATE INDEX vectors_by_model ON vectors (model, node_id);
+    INSERT INTO counters (key, value) VALUES ('vectors_version', 0);
+    CREATE TRIGGER vectors_insert AFTER INSERT ON vectors BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
+    END;
+    CREATE TRIGGER vectors_update AFTER UPDATE ON vectors BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
+    END;
+    CREATE TRIGGER vectors_delete AFTER DELETE ON vectors BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
+    END;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: what a migration does in Python after its statements (by the version it makes)
@@ -168,18 +205,32 @@ BUSY_GIVE_UP_S = 20.0
 COMMON_DF = 2_000
 
 _NODE_COLUMNS = (
-    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at"
+    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at, "
+    "valid_from, valid_until"
 )
-_EDGE_COLUMNS = "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at"
+_EDGE_COLUMNS = (
+    "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at, valid_from, valid_until"
+)
 _IDS = "(SELECT value FROM json_each(?))"
+#: the causal and temporal arcs of ``edges e`` valid at :at, with both ends valid then
+_VALID_ARC = (
+    "e.edge_type IN ('causal', 'temporal') AND e.source_id != e.target_id "
+    "AND (e.valid_from IS NULL OR e.valid_from <= :at) AND (e.valid_until IS NULL OR e.valid_until > :at) "
+    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.source_id AND (n.valid_from IS NULL OR n.valid_from <= :at) "
+    "AND (n.valid_until IS NULL OR n.valid_until > :at)) "
+    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.target_id AND (n.valid_from IS NULL OR n.valid_from <= :at) "
+    "AND (n.valid_until IS NULL OR n.valid_until > :at))"
+)
 
 
 def _node(row: tuple[Any, ...]) -> MemoryNode:
-    return MemoryNode(row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9])
+    return MemoryNode(
+        row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9], *row[10:12]
+    )
 
 
 def _edge(row: tuple[Any, ...]) -> MemoryEdge:
-    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7])
+    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7], *row[8:10])
 
 
 def _json(value: Any) -> str:
@@ -323,7 +374,12 @@ class SQLiteStore(Store):
         and a run that fails row by row, so one bad page costs its own rows only. O(rows)."""
         lost = 0
         found: dict[str, list[tuple[Any, ...]]] = {}
-        for table, columns in (("nodes", _NODE_COLUMNS), ("edges", _EDGE_COLUMNS)):
+        for table, wanted in (("nodes", _NODE_COLUMNS), ("edges", _EDGE_COLUMNS)):
+            try:  # (a store of an earlier schema lacks the later columns: they read as null)
+                present = {r[1] for r in self._conn.execute(f"PRAGMA table_info({table})")}
+            except sqlite3.DatabaseError:
+                present = set()
+            columns = ", ".join(c if not present or c in present else "NULL" for c in wanted.split(", "))
             rows: list[tuple[Any, ...]] = []
             sql = f"SELECT {columns} FROM {table} WHERE rowid BETWEEN ? AND ?"
             try:
@@ -429,7 +485,7 @@ class SQLiteStore(Store):
                     self._conn.execute("ROLLBACK")
                 raise
 
-    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def _query(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             return list(self._retry(lambda: self._conn.execute(sql, params).fetchall()))
 
@@ -455,11 +511,12 @@ class SQLiteStore(Store):
         with self.transaction():
             old = self._exec("SELECT rowid, content FROM nodes WHERE id = ?", (node.id,)).fetchone()
             row = self._exec(
-                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
                 "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
                 "access_count = excluded.access_count, created_at = excluded.created_at, "
-                "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at RETURNING rowid",
+                "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at, "
+                "valid_from = excluded.valid_from, valid_until = excluded.valid_until RETURNING rowid",
                 (
                     node.id,
                     node.content,
@@ -471,11 +528,14 @@ class SQLiteStore(Store):
                     node.created_at,
                     node.updated_at,
                     node.last_accessed_at,
+                    node.valid_from,
+                    node.valid_until,
                 ),
             ).fetchone()
             if old is None or old[1] != node.content:  # (the index holds the content's terms)
                 if old is not None:
                     self._exec("DELETE FROM nodes_fts WHERE rowid = ?", (old[0],))
+                    self._exec("DELETE FROM vectors WHERE node_id = ?", (node.id,))  # (of the old content)
                 self._exec(
                     "INSERT INTO nodes_fts (rowid, terms) VALUES (?, ?)", (row[0], " ".join(terms(node.content)))
                 )
@@ -525,10 +585,11 @@ class SQLiteStore(Store):
     def put_edge(self, edge: MemoryEdge) -> None:
         try:
             self._write(
-                f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
                 "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
-                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at",
+                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at, "
+                "valid_from = excluded.valid_from, valid_until = excluded.valid_until",
                 (
                     edge.id,
                     edge.source_id,
@@ -538,6 +599,8 @@ class SQLiteStore(Store):
                     _json(edge.metadata),
                     edge.created_at,
                     edge.last_activated_at,
+                    edge.valid_from,
+                    edge.valid_until,
                 ),
             )
         except sqlite3.IntegrityError:
@@ -572,13 +635,20 @@ class SQLiteStore(Store):
         )
         return [MemoryEdge(row[0], row[1], row[2], row[3]) for row in rows]
 
-    def arcs_from(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str]]:
+    def arcs_from(self, node_ids: Iterable[str], forward: bool = True, at: str | None = None) -> list[tuple[str, str]]:
         side = "source_id" if forward else "target_id"
-        rows = self._query(
-            f"SELECT source_id, target_id FROM edges WHERE {side} IN {_IDS} "
-            "AND edge_type IN ('causal', 'temporal') AND source_id != target_id",
-            (_ids(node_ids),),
-        )
+        if at is None:
+            rows = self._query(
+                f"SELECT source_id, target_id FROM edges WHERE {side} IN {_IDS} "
+                "AND edge_type IN ('causal', 'temporal') AND source_id != target_id",
+                (_ids(node_ids),),
+            )
+        else:
+            rows = self._query(
+                f"SELECT e.source_id, e.target_id FROM edges e WHERE e.{side} IN (SELECT value FROM json_each(:ids)) "
+                f"AND {_VALID_ARC}",
+                {"ids": _ids(node_ids), "at": at},
+            )
         return [(row[0], row[1]) for row in rows]
 
     def all_edges(self) -> list[MemoryEdge]:
@@ -689,21 +759,68 @@ class SQLiteStore(Store):
         with self.transaction():
             self._exec_many("UPDATE edges SET weight = ? WHERE id = ?", [(v, k) for k, v in values.items()])
 
-    def all_arcs(self) -> list[tuple[str, str]]:
+    def all_arcs(self, at: str | None = None) -> list[tuple[str, str]]:
+        if at is None:
+            rows = self._query(
+                "SELECT source_id, target_id FROM edges WHERE edge_type IN ('causal', 'temporal') "
+                "AND source_id != target_id"
+            )
+        else:
+            rows = self._query(f"SELECT e.source_id, e.target_id FROM edges e WHERE {_VALID_ARC}", {"at": at})
+        return [(row[0], row[1]) for row in rows]
+
+    def neighbours(
+        self, node_ids: Iterable[str], forward: bool = True, at: str | None = None
+    ) -> list[tuple[str, str | None]]:
+        near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
+        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id != e.target_id"
         rows = self._query(
-            "SELECT source_id, target_id FROM edges WHERE edge_type IN ('causal', 'temporal') "
-            "AND source_id != target_id"
+            f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
+            f"WHERE e.{near} IN (SELECT value FROM json_each(:ids)) AND {valid}",
+            {"ids": _ids(node_ids), "at": at},
         )
         return [(row[0], row[1]) for row in rows]
 
-    def neighbours(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str | None]]:
-        near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
-        rows = self._query(
-            f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
-            f"WHERE e.{near} IN {_IDS} AND e.edge_type IN ('causal', 'temporal') AND e.source_id != e.target_id",
-            (_ids(node_ids),),
+    def next_change(self, after: str) -> str | None:
+        row = self._query(
+            "SELECT min(t) FROM (SELECT valid_from AS t FROM edges WHERE edge_type IN ('causal', 'temporal') "
+            "AND valid_from > :after UNION ALL SELECT valid_until FROM edges WHERE edge_type IN "
+            "('causal', 'temporal') AND valid_until > :after UNION ALL SELECT valid_from FROM nodes WHERE "
+            "valid_from > :after UNION ALL SELECT valid_until FROM nodes WHERE valid_until > :after)",
+            {"after": after},
         )
-        return [(row[0], row[1]) for row in rows]
+        return row[0][0] if row else None
+
+    # ------------------------------------------------------------ vectors
+    def put_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
+        with self.transaction():
+            self._exec_many(
+                "INSERT INTO vectors (node_id, model, vector) SELECT ?, ?, ? WHERE EXISTS "
+                "(SELECT 1 FROM nodes WHERE id = ?) "
+                "ON CONFLICT (node_id, model) DO UPDATE SET vector = excluded.vector",
+                [(node_id, model, blob, node_id) for node_id, blob in vectors.items()],
+            )
+
+    def get_vectors(self, model: str, node_ids: Iterable[str]) -> dict[str, bytes]:
+        rows = self._query(
+            f"SELECT node_id, vector FROM vectors WHERE model = ? AND node_id IN {_IDS}", (model, _ids(node_ids))
+        )
+        return {row[0]: bytes(row[1]) for row in rows}
+
+    def all_vectors(self, model: str) -> list[tuple[str, bytes]]:
+        rows = self._query("SELECT node_id, vector FROM vectors WHERE model = ? ORDER BY node_id", (model,))
+        return [(row[0], bytes(row[1])) for row in rows]
+
+    def missing_vectors(self, model: str, limit: int) -> list[str]:
+        rows = self._query(
+            "SELECT id FROM nodes WHERE NOT EXISTS "
+            "(SELECT 1 FROM vectors v WHERE v.node_id = nodes.id AND v.model = ?) ORDER BY id LIMIT ?",
+            (model, limit),
+        )
+        return [row[0] for row in rows]
+
+    def vectors_version(self) -> int:
+        return int(self._query("SELECT value FROM counters WHERE key = 'vectors_version'")[0][0])
 
     # ------------------------------------------------------------ the loop index
     def arc_versions(self) -> tuple[int, int]:

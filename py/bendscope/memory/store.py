@@ -22,6 +22,13 @@ from .errors import ReadOnly
 from .records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 
 
+def _holds(edge: MemoryEdge, ends: Mapping[str, MemoryNode], at: str) -> bool:
+    """Whether an arc holds at ``at``: the edge valid then, and both its ends."""
+    source, target = ends.get(edge.source_id), ends.get(edge.target_id)
+    ends_hold = source is not None and target is not None and source.valid_at(at) and target.valid_at(at)
+    return edge.valid_at(at) and ends_hold
+
+
 class Store(abc.ABC):
     """What retrieval, the MCP tools and the CLI need from a knowledge-graph store."""
 
@@ -141,16 +148,21 @@ class Store(abc.ABC):
         their weight, metadata and times at the defaults (what a κ analysis reads)."""
         return [e for e in self.list_edges_between(node_ids) if e.directed]
 
-    def arcs_from(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str]]:
+    def arcs_from(self, node_ids: Iterable[str], forward: bool = True, at: str | None = None) -> list[tuple[str, str]]:
         """The causal and temporal arcs (source, target) leaving the nodes (``forward``) or
         entering them, self-loops left out, in no particular order: what a reachability
-        search reads (backends answer from an index, without the edges' other fields)."""
+        search reads (backends answer from an index, without the edges' other fields).
+        ``at``: only the arcs that hold then (the edge valid, and both its ends)."""
         ids = set(node_ids)
-        return [
-            (e.source_id, e.target_id)
+        found = [
+            e
             for e in self.edges_touching(ids)
             if e.directed and e.source_id != e.target_id and (e.source_id if forward else e.target_id) in ids
         ]
+        if at is not None:
+            ends = self.get_nodes({n for e in found for n in (e.source_id, e.target_id)})
+            found = [e for e in found if _holds(e, ends, at)]
+        return [(e.source_id, e.target_id) for e in found]
 
     @abc.abstractmethod
     def all_edges(self) -> list[MemoryEdge]:
@@ -167,18 +179,67 @@ class Store(abc.ABC):
             for edge_id, edge in found.items():
                 self.put_edge(replace(edge, weight=values[edge_id]))
 
-    def all_arcs(self) -> list[tuple[str, str]]:
+    def all_arcs(self, at: str | None = None) -> list[tuple[str, str]]:
         """Every causal and temporal arc (source, target), self-loops left out, in no
-        particular order (a rebuild of the loop index reads them all at once)."""
-        return [(e.source_id, e.target_id) for e in self.all_edges() if e.directed and e.source_id != e.target_id]
+        particular order (a rebuild of the loop index reads them all at once); ``at``: only
+        those that hold then."""
+        found = [e for e in self.all_edges() if e.directed and e.source_id != e.target_id]
+        if at is not None:
+            ends = self.get_nodes({n for e in found for n in (e.source_id, e.target_id)})
+            found = [e for e in found if _holds(e, ends, at)]
+        return [(e.source_id, e.target_id) for e in found]
 
-    def neighbours(self, node_ids: Iterable[str], forward: bool = True) -> list[tuple[str, str | None]]:
+    def neighbours(
+        self, node_ids: Iterable[str], forward: bool = True, at: str | None = None
+    ) -> list[tuple[str, str | None]]:
         """The far ends of the causal and temporal arcs leaving the nodes (``forward``) or
-        entering them, each once, with the loop it belongs to in the loop index (None: none):
-        one step of a reachability search that may jump a whole loop at once."""
-        ends = {b if forward else a for a, b in self.arcs_from(node_ids, forward)}
+        entering them (that hold ``at``, if given), each once, with the loop it belongs to in
+        the loop index (None: none): one step of a reachability search that may jump a whole
+        loop at once."""
+        ends = {b if forward else a for a, b in self.arcs_from(node_ids, forward, at)}
         loops = self.node_loops(ends)
         return [(end, loops.get(end)) for end in ends]
+
+    def next_change(self, after: str) -> str | None:
+        """The earliest validity bound (``valid_from`` or ``valid_until``) of a node or of a
+        causal or temporal edge later than ``after``, or None: when the arcs that hold change
+        next without a write. O(nodes + edges)."""
+        moments = [
+            t
+            for e in self.all_edges()
+            if e.directed
+            for t in (e.valid_from, e.valid_until)
+            if t is not None and t > after
+        ]
+        moments += [
+            t
+            for n in self.get_nodes(self.node_ids()).values()
+            for t in (n.valid_from, n.valid_until)
+            if t is not None and t > after
+        ]
+        return min(moments, default=None)
+
+    # -- vectors (an embedder's, by model name; see ``embedders``)
+    @abc.abstractmethod
+    def put_vectors(self, model: str, vectors: Mapping[str, bytes]) -> None:
+        """Keep the vectors of existing nodes (others are skipped); a node's vectors go when
+        its content changes or it is deleted."""
+
+    @abc.abstractmethod
+    def get_vectors(self, model: str, node_ids: Iterable[str]) -> dict[str, bytes]:
+        """The vectors kept for these nodes."""
+
+    @abc.abstractmethod
+    def all_vectors(self, model: str) -> list[tuple[str, bytes]]:
+        """Every vector of the model, by node id."""
+
+    @abc.abstractmethod
+    def missing_vectors(self, model: str, limit: int) -> list[str]:
+        """Up to ``limit`` ids of nodes without a vector of the model, in id order."""
+
+    @abc.abstractmethod
+    def vectors_version(self) -> int:
+        """A number that changes whenever a vector is kept or goes (for caches of them)."""
 
     # -- the loop index (memory.loop_index keeps it; the store only holds it)
     @abc.abstractmethod

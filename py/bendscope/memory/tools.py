@@ -100,6 +100,8 @@ _NODE = {
         "created_at": {"type": "string"},
         "updated_at": {"type": "string"},
         "last_accessed_at": {"type": ["string", "null"]},
+        "valid_from": {"type": ["string", "null"]},
+        "valid_until": {"type": ["string", "null"]},
     },
     "required": ["id", "content", "node_type", "confidence", "metadata", "source"],
 }
@@ -114,6 +116,8 @@ _EDGE = {
         "metadata": {"type": "object"},
         "created_at": {"type": "string"},
         "last_activated_at": {"type": ["string", "null"]},
+        "valid_from": {"type": ["string", "null"]},
+        "valid_until": {"type": ["string", "null"]},
     },
     "required": ["id", "source_id", "target_id", "edge_type", "weight", "metadata"],
 }
@@ -166,6 +170,24 @@ _BUDGET_ARGS = {
         "counted in the order the answer lists them.",
     },
 }
+_VALIDITY_ARGS = {
+    "valid_from": {
+        "type": ["string", "null"],
+        "description": "When the fact began to hold (an ISO 8601 UTC time or a date; null: always).",
+    },
+    "valid_until": {
+        "type": ["string", "null"],
+        "description": "When it stopped holding (excluded; null: it still holds). A fact that no longer holds "
+        "stays in the memory: retrieval and topology leave it out, as_of a time it held sees it.",
+    },
+}
+_AS_OF = {
+    "as_of": {
+        "type": "string",
+        "description": "Read the memory as it was at this time (an ISO 8601 UTC time or a date): the facts valid "
+        "then and recorded by then. Default: the facts valid now.",
+    }
+}
 _NODE_ARGS = {
     "id": {"type": "string", "description": "Node id (optional)."},
     "content": {"type": "string", "maxLength": MAX_CONTENT, "description": "The knowledge itself."},
@@ -173,6 +195,7 @@ _NODE_ARGS = {
     "confidence": {"type": "number", "minimum": 0, "maximum": 1, "description": "0.5 by default."},
     "metadata": {"type": "object", "description": "Any JSON object (at most 16 KB)."},
     "source": {"type": "string", "description": "Where the knowledge comes from."},
+    **_VALIDITY_ARGS,
 }
 _EDGE_ARGS = {
     "id": {"type": "string", "description": "Edge id (optional; one per source, target and type)."},
@@ -181,6 +204,7 @@ _EDGE_ARGS = {
     "edge_type": {"type": "string", "enum": list(EDGE_TYPES), "description": "related by default."},
     "weight": {"type": "number", "minimum": 0, "description": "1.0 by default."},
     "metadata": {"type": "object"},
+    **_VALIDITY_ARGS,
 }
 _DONE = {
     "type": "array",
@@ -236,6 +260,7 @@ TOOLS: tuple[ToolSpec, ...] = (
                     "description": "With query: how many nodes to retrieve (10); the loops they belong to are "
                     "kept whole (loops_cut lists those too large to bring in).",
                 },
+                **_AS_OF,
             },
         },
         {
@@ -280,6 +305,7 @@ TOOLS: tuple[ToolSpec, ...] = (
                     "description": "Loop members brought in to keep whole the loops the results cut (50).",
                 },
                 "node_types": {"type": "array", "items": {"type": "string", "enum": list(NODE_TYPES)}},
+                **_AS_OF,
                 **_BUDGET_ARGS,
             },
             ("query",),
@@ -381,6 +407,24 @@ TOOLS: tuple[ToolSpec, ...] = (
             ("status", "id", "deleted_edges", "topology"),
         ),
         lambda memory, args: memory.delete_node(args.get("id")),
+    ),
+    ToolSpec(
+        "invalidate_node",
+        "End a node's validity (at `at`, now by default) without deleting it: it stays in the memory and "
+        "as_of an earlier time sees it, but retrieval and topology of the present leave it out, and its edges "
+        "with it. (delete_node is for what must be erased.)" + _EFFECT_NOTE,
+        _object({"id": {"type": "string"}, "at": {"type": "string"}}, ("id",)),
+        _object({"status": _STATUS, "node": _NODE, "topology": _WRITE_TOPOLOGY}, ("status", "node", "topology")),
+        lambda memory, args: memory.invalidate_node(args),
+    ),
+    ToolSpec(
+        "invalidate_edge",
+        "End an edge's validity (at `at`, now by default) without deleting it: yesterday's causal link no longer "
+        "forms today's loop, and as_of an earlier time still sees it. (delete_edge is for what must be "
+        "erased.)" + _EFFECT_NOTE,
+        _object({"id": {"type": "string"}, "at": {"type": "string"}}, ("id",)),
+        _object({"status": _STATUS, "edge": _EDGE, "topology": _WRITE_TOPOLOGY}, ("status", "edge", "topology")),
+        lambda memory, args: memory.invalidate_edge(args),
     ),
     ToolSpec(
         "delete_edge",
