@@ -17,7 +17,7 @@ The graph: nodes of 8–20 words drawn from a 6,000-word vocabulary (Zipf-like, 
 words are common), about 2 edges per node (mostly related/associative, a quarter causal,
 some of the causal ones closing small loops). Queries are 2–4 words drawn the same way.
 
-Reported per store and result limit (10, 50): the whole call (p50/p95/p99), the lexical
+Reported per store and result limit (10, 50, 100): the whole call (p50/p95/p99), the lexical
 search alone as the baseline (the same queries, same process) and the ratio, and the
 topology step (the ``topology.analyze`` telemetry durations, which cover the κ analysis
 of the retrieved subgraph) with the retrieved subgraph sizes. Targets (issue 8): whole call p50 < 10 ms
@@ -221,7 +221,7 @@ def main(argv: list[str] | None = None) -> None:
     try:
         for n in sizes:
             for backend in backends:
-                for r in run(n, calls, (10, 50), backend, postgres):
+                for r in run(n, calls, (10, 50, 100), backend, postgres):
                     print(
                         f"| {backend} | {n:,} | {r['limit']} | {r['build_s']:.1f} | {r['whole_p50']:.2f} | "
                         f"{r['whole_p95']:.2f} | {r['whole_p99']:.2f} | {r['search_p50']:.2f} | "
