@@ -34,11 +34,17 @@ def memory_on(store: Store, budget: int | None = None) -> Memory:
     return memory
 
 
-def truth(store: Store) -> list[tuple[tuple[str, ...], int]]:
-    """The loops of the whole store: networkx's SCCs, κ by the engine."""
+def truth(store: Store, at: str | None = None) -> list[tuple[tuple[str, ...], int]]:
+    """The loops of the whole store (``at``: of the nodes and edges valid then): networkx's
+    SCCs, κ by the engine."""
     graph = nx.DiGraph()
-    graph.add_nodes_from(store.node_ids())
+    nodes = store.get_nodes(store.node_ids())
+    graph.add_nodes_from(nodes)
     edges = store.all_edges()
+    if at is not None:
+        edges = [
+            e for e in edges if e.valid_at(at) and nodes[e.source_id].valid_at(at) and nodes[e.target_id].valid_at(at)
+        ]
     graph.add_edges_from((e.source_id, e.target_id) for e in edges if e.directed and e.source_id != e.target_id)
     sccs = sorted(tuple(sorted(c)) for c in nx.strongly_connected_components(graph) if len(c) > 1)
     kappas = analyze(store.node_ids(), [{"source": e.source_id, "target": e.target_id, "kind": e.edge_type}

@@ -40,16 +40,16 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from .embedders import pack, unpack
 from .errors import InvalidInput
-from .records import LoopRecord, MemoryEdge, MemoryNode, _metadata, edge_id_for
-from .retrieval import Embedder, cosine
+from .records import LoopRecord, MemoryNode, _metadata, edge_id_for
+from .retrieval import Embedder
 from .store import Store
 
 if TYPE_CHECKING:
@@ -103,7 +103,10 @@ def decayed(node: MemoryNode, now: datetime, previous: datetime | None, half_lif
     stamps = [t for t in (node.created_at, node.updated_at, node.last_accessed_at) if t]
     if not stamps:
         return node.confidence
-    start = _time(max(stamps)) + timedelta(days=idle)
+    try:
+        start = _time(max(stamps)) + timedelta(days=idle)
+    except (ValueError, OverflowError):  # (a stamp at the end of the calendar: idle from then on)
+        return node.confidence
     if previous is not None and previous > start:
         start = previous
     days = (now - start).total_seconds() / 86_400
@@ -136,14 +139,46 @@ def reaches(store: Store, a: str, b: str, at: str | None = None, budget: int = R
     return bool(ahead & behind)
 
 
-def similar_groups(nodes: Sequence[MemoryNode], embedder: Embedder, threshold: float) -> list[list[str]]:
+def reaches_along(store: Store, a: str, b: str, types: Iterable[str], budget: int = REACH_BUDGET) -> bool | None:
+    """Whether ``a`` reaches ``b`` along edges of ``types`` (source to target; None: not
+    known within ``budget`` nodes): a merge of the two would close a cycle of them."""
+    kinds = set(types)
+    seen, front = {a}, {a}
+    while front:
+        ahead = {
+            e.target_id
+            for e in store.edges_touching(front)
+            if e.edge_type in kinds and e.source_id in front and e.target_id not in seen
+        }
+        if b in ahead:
+            return True
+        seen |= ahead
+        front = ahead
+        if len(seen) > budget:
+            return None
+    return False
+
+
+def similar_groups(
+    nodes: Sequence[MemoryNode],
+    embedder: Embedder,
+    threshold: float,
+    store: Store | None = None,
+    model: str | None = None,
+) -> list[list[str]]:
     """Groups of nodes whose contents' vectors have cosine similarity ≥ ``threshold`` (joined
-    transitively). Up to EXACT_PAIRS nodes every pair is compared; above, only pairs that
-    share a bucket of one of 8 tables of 12 random hyperplanes (seeded: deterministic)."""
+    transitively), from the vectors kept in ``store`` for ``model`` (those missing are
+    embedded). Up to EXACT_PAIRS nodes every pair is compared; above, only pairs that share a
+    bucket of one of 8 tables of 12 random hyperplanes (seeded: deterministic). NumPy when it
+    is installed (block products), else plain Python."""
     if len(nodes) < 2:
         return []
-    vectors = embedder.embed([n.content for n in nodes])
     ids = [n.id for n in nodes]
+    kept = store.get_vectors(model, ids) if store is not None and model is not None else {}
+    missing = [n for n in nodes if n.id not in kept]
+    if missing:
+        kept.update(zip((n.id for n in missing), map(pack, embedder.embed([n.content for n in missing])), strict=True))
+    blobs = [kept[i] for i in ids]
     parent = list(range(len(ids)))
 
     def root(i: int) -> int:
@@ -153,34 +188,56 @@ def similar_groups(nodes: Sequence[MemoryNode], embedder: Embedder, threshold: f
         return i
 
     def join(i: int, j: int) -> None:
-        if cosine(vectors[i], vectors[j]) >= threshold:
-            ri, rj = root(i), root(j)
-            if ri != rj:
-                parent[max(ri, rj)] = min(ri, rj)
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
 
-    if len(ids) <= EXACT_PAIRS:
-        for i in range(len(ids)):
-            for j in range(i + 1, len(ids)):
-                join(i, j)
-    else:
-        rng = random.Random(0)
-        dimensions = len(vectors[0])
-        for _ in range(8):
-            planes = [[rng.gauss(0, 1) for _ in range(dimensions)] for _ in range(12)]
-            buckets: dict[int, list[int]] = {}
-            for i, vector in enumerate(vectors):
-                key = sum(
-                    1 << k for k, p in enumerate(planes) if sum(a * b for a, b in zip(p, vector, strict=False)) > 0
-                )
-                buckets.setdefault(key, []).append(i)
-            for members in buckets.values():
-                for x, i in enumerate(members):
-                    for j in members[x + 1 :]:
-                        join(i, j)
+    for i, j in _similar_pairs(blobs, threshold):
+        join(i, j)
     groups: dict[int, list[str]] = {}
     for i, node_id in enumerate(ids):
         groups.setdefault(root(i), []).append(node_id)
     return sorted(sorted(g) for g in groups.values() if len(g) > 1)
+
+
+def _similar_pairs(blobs: Sequence[bytes], threshold: float) -> list[tuple[int, int]]:
+    """The pairs (i < j) of stored unit vectors at least ``threshold`` alike."""
+    try:
+        import numpy
+    except ImportError:  # pragma: no cover - plain Python, slower
+        return _similar_pairs_plain([unpack(b) for b in blobs], threshold)
+    matrix = numpy.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
+    candidates: list[Any]
+    if len(blobs) <= EXACT_PAIRS:
+        candidates = [numpy.arange(len(blobs))]
+    else:
+        rng = numpy.random.default_rng(0)
+        buckets: dict[tuple[int, int], list[int]] = {}
+        for table in range(8):
+            planes = rng.standard_normal((matrix.shape[1], 12)).astype("<f4")
+            keys = (matrix @ planes > 0) @ (1 << numpy.arange(12))
+            for i, key in enumerate(keys.tolist()):
+                buckets.setdefault((table, key), []).append(i)
+        candidates = [numpy.array(members) for members in buckets.values() if len(members) > 1]
+    pairs: set[tuple[int, int]] = set()
+    for members in candidates:
+        for start in range(0, len(members), 1_000):
+            rows = members[start : start + 1_000]
+            sims = matrix[rows] @ matrix[members].T
+            for a, b in zip(*numpy.nonzero(sims >= threshold), strict=True):
+                i, j = int(rows[a]), int(members[b])
+                if i < j:
+                    pairs.add((i, j))
+    return sorted(pairs)
+
+
+def _similar_pairs_plain(vectors: list[list[float]], threshold: float) -> list[tuple[int, int]]:
+    return [
+        (i, j)
+        for i in range(len(vectors))
+        for j in range(i + 1, len(vectors))
+        if sum(a * b for a, b in zip(vectors[i], vectors[j], strict=False)) >= threshold
+    ]
 
 
 def summary(loops: Iterable[LoopRecord]) -> dict[str, Any]:
@@ -350,19 +407,26 @@ class Consolidation:
         watch: Any,
     ) -> None:
         """Merge every group of duplicates (by content, then by embedding)."""
-        by_text: dict[str, list[str]] = {}
-        for node_id in sorted(nodes):
-            by_text.setdefault(normalised(nodes[node_id].content), []).append(node_id)
+        by_text: dict[tuple[str, str, str], list[str]] = {}
+        for node_id in sorted(nodes):  # (only facts valid over the same time are the same fact)
+            node = nodes[node_id]
+            key = (normalised(node.content), node.valid_from or "", node.valid_until or "")
+            by_text.setdefault(key, []).append(node_id)
         groups = [(group, "content") for _, group in sorted(by_text.items()) if len(group) > 1]
         for group, how in groups:
             self._merge_group(group, how, nodes, in_loop, loops, stamp, watch)
         embedder = self.memory.embedder
         if embedder is not None:
             free = [nodes[i] for i in sorted(nodes) if i not in in_loop]
-            for group in similar_groups(free, embedder, self.similarity):
+            for group in similar_groups(free, embedder, self.similarity, self.store, self.memory.model):
                 present = [i for i in group if i in nodes]
-                if len(present) > 1:
-                    self._merge_group(present, "embedding", nodes, in_loop, loops, stamp, watch)
+                by_validity: dict[tuple[str, str], list[str]] = {}
+                for node_id in present:
+                    by_validity.setdefault((nodes[node_id].valid_from or "", nodes[node_id].valid_until or ""), [])
+                    by_validity[(nodes[node_id].valid_from or "", nodes[node_id].valid_until or "")].append(node_id)
+                for same in by_validity.values():
+                    if len(same) > 1:
+                        self._merge_group(same, "embedding", nodes, in_loop, loops, stamp, watch)
 
     def _merge_group(
         self,
@@ -385,6 +449,7 @@ class Consolidation:
         free.sort(key=lambda i: (-nodes[i].confidence, nodes[i].created_at, i))
         keeper = free[0]
         merged = []
+        acyclic = self.memory.acyclic_types
         for other in free[1:]:
             verdict = None
             for a, b in ((keeper, other), (other, keeper)):
@@ -392,6 +457,15 @@ class Consolidation:
                 if found is not False:
                     verdict = "one reaches the other: merged, they would close a loop" if found else (
                         f"could not check within {REACH_BUDGET:,} nodes whether one reaches the other")  # fmt: skip
+                    break
+                lineage = reaches_along(self.store, a, b, acyclic) if acyclic else False
+                if lineage is not False:
+                    types = ", ".join(sorted(acyclic))
+                    verdict = (
+                        f"one derives from the other ({types}): merged, they would close a cycle of it"
+                        if lineage
+                        else f"could not check within {REACH_BUDGET:,} nodes whether one derives from the other"
+                    )
                     break
             if verdict is not None:
                 self.kept_apart.append({"id": other, "duplicate_of": keeper, "by": how, "reason": verdict})
@@ -423,30 +497,27 @@ class Consolidation:
         self.memory.loops.extend(watch, {keeper, other})
         existing = {(e.source_id, e.target_id, e.edge_type): e for e in store.edges_touching([keeper])}
         for edge in store.edges_touching([other]):
-            ends = tuple(keeper if n == other else n for n in (edge.source_id, edge.target_id))
+            ends = (
+                keeper if edge.source_id == other else edge.source_id,
+                keeper if edge.target_id == other else edge.target_id,
+            )
             store.delete_edge(edge.id)
             if ends[0] == ends[1] and keeper in (edge.source_id, edge.target_id):
                 continue  # (an edge between the two merged nodes)
             key = (ends[0], ends[1], edge.edge_type)
             same = existing.get(key)
-            if same is not None:
-                if edge.weight > same.weight:
-                    store.put_edge(replace(same, weight=edge.weight))
+            if same is not None and (same.valid_from, same.valid_until) == (edge.valid_from, edge.valid_until):
+                if edge.weight > same.weight:  # (two edges of one type and time between the same nodes: one)
                     existing[key] = replace(same, weight=edge.weight)
+                    store.put_edge(existing[key])
                 continue
             derived = edge.id == edge_id_for(edge.source_id, edge.target_id, edge.edge_type)
-            moved = MemoryEdge(
-                edge_id_for(*key) if derived else edge.id,
-                ends[0],
-                ends[1],
-                edge.edge_type,
-                edge.weight,
-                edge.metadata,
-                edge.created_at,
-                edge.last_activated_at,
-            )
+            new_id = edge_id_for(*key) if derived else edge.id
+            if same is not None and new_id == same.id:
+                new_id = edge.id  # (the derived id names the keeper's edge of another time)
+            moved = replace(edge, id=new_id, source_id=ends[0], target_id=ends[1])
             store.put_edge(moved)
-            existing[key] = moved
+            existing.setdefault(key, moved)
             if moved.directed:
                 self.inserted.append((moved.source_id, moved.target_id))
         store.delete_node(other)

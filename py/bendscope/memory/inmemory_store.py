@@ -293,6 +293,10 @@ class InMemoryStore(Store):
     def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
         return {i: self.loops[i] for i in sorted(set(loop_ids)) if i in self.loops}
 
+    def loop_sizes(self, loop_ids: Iterable[str]) -> dict[str, tuple[int, int, bool]]:
+        found = {i: self.loops[i] for i in set(loop_ids) if i in self.loops}
+        return {i: (len(loop.nodes), loop.kappa, loop.approximate) for i, loop in found.items()}
+
     def all_loops(self) -> list[LoopRecord]:
         return [self.loops[i] for i in sorted(self.loops)]
 

@@ -1032,6 +1032,12 @@ class PostgresStore(Store):
         )
         return {row[0]: LoopRecord(row[0], tuple(row[3]), row[1], bool(row[2])) for row in rows}
 
+    def loop_sizes(self, loop_ids: Iterable[str]) -> dict[str, tuple[int, int, bool]]:
+        rows = self._query(
+            "SELECT id, node_count, kappa, approximate FROM loops WHERE id = ANY(%s::text[])", (_unique(loop_ids),)
+        )
+        return {row[0]: (int(row[1]), int(row[2]), bool(row[3])) for row in rows}
+
     def all_loops(self) -> list[LoopRecord]:
         rows = self._query(
             "SELECT l.id, l.kappa, l.approximate, coalesce((SELECT array_agg(m.node_id ORDER BY m.node_id) "

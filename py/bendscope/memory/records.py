@@ -377,11 +377,17 @@ def _choice(value: Any, what: str, choices: tuple[str, ...]) -> str:
 
 
 def check_timestamp(value: Any, what: str, default: str) -> str:
+    """A record timestamp given by a caller (or ``default`` for None), in the one form kept
+    (milliseconds), so that timestamps compare as text; a date that does not exist is refused.
+
+    >>> check_timestamp("2026-11-30T10:00:00Z", "created_at", "")
+    '2026-11-30T10:00:00.000Z'
+    """
     if value is None:
         return default
     if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z", value):
         raise InvalidInput(f"{what} must be an ISO 8601 UTC timestamp like 2026-11-30T10:00:00.000Z")
-    return value
+    return moment(value, what)
 
 
 def moment(value: Any, what: str) -> str:

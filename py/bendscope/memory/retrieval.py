@@ -56,6 +56,9 @@ MAX_HOPS = 3
 LOOP_LIMIT = 50
 #: a node with more edges than this passes on less relevance (see _damping)
 HUB = 8
+#: nodes the searches for the loops of a window may reach when the loop index cannot say
+#: (the past, as_of; or a read-only store whose index is not current)
+PAST_LOOPS_BUDGET = 20_000
 #: the weight of cosine similarity beside lexical relevance when an embedder is configured
 #: (chosen on SciFact's training claims: see bench/bench_retrieval.py)
 SEMANTIC_WEIGHT = 0.5
@@ -79,37 +82,36 @@ class VectorCache:
     brings it), else plain Python. O(vectors · dimensions) a search."""
 
     def __init__(self) -> None:
-        self.version = -1
-        self.ids: list[str] = []
-        self.matrix: Any = None
+        self.state: tuple[int, list[str], Any] = (-1, [], None)  # (version, ids, matrix): swapped whole
 
     def nearest(self, store: Store, model: str, query: Sequence[float], count: int) -> list[tuple[str, float]]:
         """The ``count`` stored vectors most similar to the unit vector ``query``."""
         version = store.vectors_version()
-        if version != self.version:
+        cached, ids, matrix = self.state
+        if version != cached:
             rows = store.all_vectors(model)
-            self.ids = [i for i, _ in rows]
+            ids = [i for i, _ in rows]
             try:
                 import numpy
 
-                self.matrix = (
-                    numpy.frombuffer(b"".join(b for _, b in rows), dtype="<f4").reshape(len(rows), -1) if rows else None
-                )
+                width = len(query) * 4
+                rows = [(i, b) for i, b in rows if len(b) == width]  # (vectors of another size: not comparable)
+                ids = [i for i, _ in rows]
+                matrix = numpy.frombuffer(b"".join(b for _, b in rows), dtype="<f4").reshape(len(rows), -1)
             except ImportError:  # pragma: no cover - numpy ships with the [semantic] extra
-                self.matrix = [unpack(b) for _, b in rows]
-            self.version = version
-        if not self.ids or count <= 0:
+                matrix = [unpack(b) for _, b in rows]
+            self.state = (version, ids, matrix)
+        if not ids or count <= 0:
             return []
-        if isinstance(self.matrix, list):
-            scores = [sum(a * b for a, b in zip(row, query, strict=False)) for row in self.matrix]
-            order = sorted(range(len(scores)), key=lambda k: (-scores[k], self.ids[k]))[:count]
-            return [(self.ids[k], float(scores[k])) for k in order]
+        if isinstance(matrix, list):
+            scores = [sum(a * b for a, b in zip(row, query, strict=False)) for row in matrix]
+            order = sorted(range(len(scores)), key=lambda k: (-scores[k], ids[k]))[:count]
+            return [(ids[k], float(scores[k])) for k in order]
         import numpy
 
-        scores = self.matrix @ numpy.asarray(query, dtype="<f4")
+        scores = matrix @ numpy.asarray(query, dtype="<f4")
         top = numpy.argpartition(-scores, min(count, len(scores) - 1))[:count]
-        found = sorted(((self.ids[k], float(scores[k])) for k in top), key=lambda kv: (-kv[1], kv[0]))
-        return found
+        return sorted(((ids[k], float(scores[k])) for k in top), key=lambda kv: (-kv[1], kv[0]))
 
 
 @dataclass
@@ -231,54 +233,62 @@ def _whole_loops(
     labels = store.node_loops(chosen)
     if not labels:
         return {}, []
-    loops = store.get_loops(set(labels.values()))
+    sizes = store.loop_sizes(set(labels.values()))
     rank = {node_id: k for k, node_id in enumerate(chosen)}
-    order = sorted(loops.values(), key=lambda loop: (min(rank[n] for n in loop.nodes if n in rank), loop.id))
-    inside = set(chosen)
+    members_of: dict[str, list[str]] = {}
+    for node_id, loop_id in labels.items():
+        members_of.setdefault(loop_id, []).append(node_id)
+    order = sorted(members_of, key=lambda loop_id: (min(rank[n] for n in members_of[loop_id]), loop_id))
     added: dict[str, str] = {}
     cut = []
-    for loop in order:
-        missing = [n for n in loop.nodes if n not in inside]
-        if not missing:
+    for loop_id in order:
+        node_count, kappa, approximate = sizes[loop_id]
+        returned = sorted(members_of[loop_id])
+        missing_count = node_count - len(returned)
+        if not missing_count:
             continue
-        types_ok = wanted is None or all(n.node_type in wanted for n in store.get_nodes(missing).values())
-        if types_ok and len(added) + len(missing) <= bound:
-            added.update(dict.fromkeys(missing, loop.id))
-            continue
+        if len(added) + missing_count <= bound:  # (only then are its members read)
+            loop = store.get_loops([loop_id])[loop_id]
+            missing = [n for n in loop.nodes if n not in rank]
+            types_ok = wanted is None or all(n.node_type in wanted for n in store.get_nodes(missing).values())
+            if types_ok:
+                added.update(dict.fromkeys(missing, loop_id))
+                continue
         cut.append(
             {
-                "loop": loop.id,
-                "node_count": len(loop.nodes),
-                "kappa": loop.kappa,
-                "approximate": loop.approximate,
-                "returned": [n for n in loop.nodes if n in inside],
+                "loop": loop_id,
+                "node_count": node_count,
+                "kappa": kappa,
+                "approximate": approximate,
+                "returned": returned,
             }
         )
     return added, cut
 
 
-#: nodes the searches for the loops of an ``as_of`` window may reach (the loop index holds
-#: today's loops; the past's are searched for)
-PAST_LOOPS_BUDGET = 20_000
-
-
 def _whole_loops_at(
-    store: Store, chosen: list[str], bound: int, wanted: set[str] | None, at: str, exact_limit: int
+    store: Store,
+    chosen: list[str],
+    bound: int,
+    wanted: set[str] | None,
+    holds: Callable[[Any], bool],
+    exact_limit: int,
 ) -> tuple[dict[str, str], list[dict[str, Any]]]:
-    """``_whole_loops`` for the graph the memory held ``at`` a past time: the SCC of each
-    returned node among the arcs held then (a forward and a backward search, side by side),
-    at most PAST_LOOPS_BUDGET nodes reached in all — past it, the loops found so far."""
+    """``_whole_loops`` without the loop index, for the graph of the nodes and edges that
+    ``holds`` (as of a past time, or now on a read-only store whose index is not current): the
+    SCC of each returned node (a forward and a backward search, side by side), at most
+    PAST_LOOPS_BUDGET nodes reached in all — past it, the loops found so far."""
     nodes: dict[str, MemoryNode] = {}
 
     def step(front: set[str], forward: bool) -> set[str]:
         far = set()
         for e in store.edges_touching(front):
             near, there = (e.source_id, e.target_id) if forward else (e.target_id, e.source_id)
-            if e.directed and near in front and there != near and e.held_at(at):
+            if e.directed and near in front and there != near and holds(e):
                 far.add(there)
         missing = [n for n in far if n not in nodes]
         nodes.update(store.get_nodes(missing))
-        return {n for n in far if n in nodes and nodes[n].held_at(at)}
+        return {n for n in far if n in nodes and holds(nodes[n])}
 
     nodes.update(store.get_nodes(chosen))
     found: list[set[str]] = []
@@ -321,7 +331,7 @@ def _whole_loops_at(
         arcs = [
             (e.source_id, e.target_id)
             for e in store.list_edges_between(members)
-            if e.directed and e.held_at(at) and e.source_id != e.target_id
+            if e.directed and holds(e) and e.source_id != e.target_id
         ]
         kappa, approximate = kappa_of(members, arcs, exact_limit)
         cut.append(
@@ -369,6 +379,7 @@ def retrieve_context(
     loop_limit: int = LOOP_LIMIT,
     expand_limit: int | None = None,
     as_of: str | None = None,
+    index_current: bool = True,
 ) -> dict[str, Any]:
     """The retrieval response: ``status, retrieval_id, query, count, results, causal_context,
     stats, topology, route, loops_cut``, over the facts valid now — or, ``as_of`` a past
@@ -397,6 +408,7 @@ def retrieve_context(
             for edge in edges:
                 degree.update({edge.source_id, edge.target_id} & parents.keys())
             reached: dict[str, float] = {}
+            ways: dict[str, dict[str, Any]] = {}
             for edge in edges:
                 ends = ((edge.source_id, edge.target_id, "out"), (edge.target_id, edge.source_id, "in"))
                 for parent, child, direction in ends:
@@ -407,13 +419,19 @@ def retrieve_context(
                     candidate = parents[parent] * decay * _damping(degree[parent])
                     if candidate > reached.get(child, 0.0) + 1e-12:  # the best way to this node at this hop
                         reached[child] = candidate
-                        hop_of[child] = hop
-                        via[child] = {
+                        ways[child] = {
                             "node_id": parent,
                             "edge_id": edge.id,
                             "edge_type": edge.edge_type,
                             "direction": direction,
                         }
+            unread = [i for i in reached if i not in nodes]
+            if unread:
+                nodes.update(store.get_nodes(unread))
+            reached = {i: r for i, r in reached.items() if i in nodes and holds(nodes[i])}  # (no way through the rest)
+            for child in reached:
+                hop_of[child] = hop
+                via[child] = ways[child]
             own = store.score(query, reached) if reached and best > 0 else {}
             for child, inherited in reached.items():
                 if child in own:  # a neighbour that matches the query is ranked by its own relevance
@@ -436,10 +454,10 @@ def retrieve_context(
         direct = ranked((i for i in kept if i in matched), limit)
         context = ranked((i for i in kept if i not in matched), expand_limit)
         chosen = direct + context
-        if as_of is None:
+        if as_of is None and index_current:
             completing, cut = _whole_loops(store, chosen, loop_limit, wanted)
-        else:
-            completing, cut = _whole_loops_at(store, chosen, loop_limit, wanted, as_of, exact_limit)
+        else:  # (the past, or an index a read-only store could not bring up to date: searched for)
+            completing, cut = _whole_loops_at(store, chosen, loop_limit, wanted, holds, exact_limit)
         added = sorted(completing)
         if added:
             nodes.update(store.get_nodes(added))

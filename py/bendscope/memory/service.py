@@ -644,7 +644,7 @@ class Memory:
         expand_limit = _int(args, "expand_limit", limit, 0, MAX_LIMIT)
         node_types = _node_types(args.get("node_types"))
         budget = _budget(args)
-        self._current_loops()
+        current = self._current_loops()
         response = retrieve_context(
             self.store,
             query,
@@ -661,17 +661,23 @@ class Memory:
             loop_limit=loop_limit,
             expand_limit=expand_limit,
             as_of=as_of,
+            index_current=current,
         )
         response["results"] = budget.nodes(response["results"])
         response["stats"]["truncated"] = budget.cut
         return response
 
-    def _current_loops(self) -> None:
+    def _current_loops(self) -> bool:
         """Before a reading that uses the loop index: make it current if the store was written
-        round the memory (a writable store only; a read-only one is read as it is)."""
-        if not self.store.read_only and not self.loops.current():
-            with self.store.transaction():
-                self.loops.ready()
+        round the memory or a validity bound has passed; returns whether it is current (a
+        read-only store's cannot be made so: its loops are then searched for)."""
+        if self.loops.current():
+            return True
+        if self.store.read_only:
+            return False
+        with self.store.transaction():
+            self.loops.ready()
+        return True
 
     def analyze_topology(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """The canonical topology of ``node_ids``, of what ``query`` retrieves, or of the whole
@@ -791,8 +797,14 @@ class Memory:
                     )
             ids = list(used) if used is not None else list(retrieval.node_ids) if retrieval is not None else []
             found = self.store.get_nodes(ids)
-            _unknown(ids, found)
-            edges = [e for e in self.store.list_edges_between(ids) if e.directed and e.source_id != e.target_id]
+            gone: list[str] = []
+            if used is not None:
+                _unknown(ids, found)
+            else:  # (a retrieval's nodes may have gone since: deleted, pruned or merged away)
+                gone = [i for i in ids if i not in found]
+                ids = [i for i in ids if i in found]
+            now = self.clock()
+            edges = [e for e in self.store.list_edges_between(ids) if _holds(e, found, now)]
             if retrieval is not None:
                 decision, max_kappa, budget = retrieval.routing, retrieval.max_kappa, retrieval.max_iterations
             else:
@@ -838,6 +850,7 @@ class Memory:
             "max_kappa": max_kappa,
             "max_iterations": budget,
             "rule": {"target": TARGETS[outcome], "rate": RATE},
+            "gone": gone,
             "nodes": [
                 {"id": i, "confidence_before": found[i].confidence, "confidence_after": confidences[i]}
                 for i in sorted(found)

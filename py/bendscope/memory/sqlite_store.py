@@ -869,6 +869,12 @@ class SQLiteStore(Store):
                 members.setdefault(loop_id, []).append(node_id)
         return {row[0]: LoopRecord(row[0], tuple(members.get(row[0], ())), row[1], bool(row[2])) for row in loops}
 
+    def loop_sizes(self, loop_ids: Iterable[str]) -> dict[str, tuple[int, int, bool]]:
+        rows = self._query(
+            f"SELECT id, node_count, kappa, approximate FROM loops WHERE id IN {_IDS}", (_ids(loop_ids),)
+        )
+        return {row[0]: (int(row[1]), int(row[2]), bool(row[3])) for row in rows}
+
     def all_loops(self) -> list[LoopRecord]:
         with self.reading():
             loops = self._query("SELECT id, kappa, approximate FROM loops ORDER BY id")

@@ -261,6 +261,11 @@ class Store(abc.ABC):
         """The loops among ``loop_ids`` that exist, with their members."""
 
     @abc.abstractmethod
+    def loop_sizes(self, loop_ids: Iterable[str]) -> dict[str, tuple[int, int, bool]]:
+        """(node count, κ, approximate) of the loops among ``loop_ids`` that exist, without
+        their members (a 100,000-node loop is one row)."""
+
+    @abc.abstractmethod
     def all_loops(self) -> list[LoopRecord]:
         """Every loop of the index, by id."""
 

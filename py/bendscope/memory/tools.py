@@ -563,6 +563,7 @@ TOOLS: tuple[ToolSpec, ...] = (
                 "max_kappa": {"type": "integer"},
                 "max_iterations": {"type": "integer"},
                 "rule": {"type": "object"},
+                "gone": _STRING_LIST,
                 "nodes": {"type": "array", "items": {"type": "object"}},
                 "edges": {"type": "array", "items": {"type": "object"}},
             },
