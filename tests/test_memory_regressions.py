@@ -163,3 +163,52 @@ def test_a_retrieval_reads_no_members_of_a_loop_too_large_to_bring(tmp_path):
     found = memory.retrieve_context({"query": "ring fact 7", "limit": 3, "node_types": ["semantic"]})
     assert found["loops_cut"][0]["node_count"] == 300 and read == []
     store.close()
+
+
+# ---------------------------------------------------------------- an adversarial run over MCP
+
+
+def test_years_before_1000_are_kept_in_four_digits():
+    """(0999-06-01 was kept as 999-06-01…: it sorted wrongly, and neither the store nor a dump
+    of it could read it back.)"""
+    memory = Memory(InMemoryStore(), clock=Clock("2026-12-01T00:00:00.000Z"))
+    memory.store_node({"id": "old", "content": "gamma", "valid_until": "0500-01-01"})
+    assert memory.store.get_node("old").valid_until == "0500-01-01T00:00:00.000Z"
+    assert memory.retrieve_context({"query": "gamma"})["results"] == []  # (it ended in 500)
+    memory.store_node({"id": "old", "node_type": "episodic"})  # (the record can still be changed)
+    copy = Memory(InMemoryStore())
+    copy.import_dump(line.encode() for line in memory.dump_lines())
+    assert copy.store.get_node("old").valid_until == "0500-01-01T00:00:00.000Z"
+    found = memory.analyze_topology({"query": "gamma", "as_of": "0400-01-01"})
+    assert found["dag_nodes"] == []  # (as_of 0400: not recorded yet)
+
+
+def test_analyze_topology_with_a_query_analyses_the_loop_it_touches_whole():
+    """(A 120-node loop answered routing fast with a recommendation saying deliberate.)"""
+    store = InMemoryStore()
+    memory = Memory(store, clock=Clock("2026-12-01T00:00:00.000Z"))
+    nodes = [{"id": f"n{i:03d}", "content": f"ring member {i}" + (" anchor" if i in (5, 60) else "")}
+             for i in range(120)]  # fmt: skip
+    edges = [
+        {"source_id": f"n{i:03d}", "target_id": f"n{(i + 1) % 120:03d}", "edge_type": "causal"} for i in range(120)
+    ]
+    memory.store_many({"nodes": nodes, "edges": edges})
+    found = memory.analyze_topology({"query": "anchor", "limit": 2})
+    assert found["routing"] == "deliberate" and len(found["sccs"][0]["nodes"]) == 120 and found["loops_cut"] == []
+    retrieved = memory.retrieve_context({"query": "anchor", "limit": 2})
+    assert retrieved["route"]["routing"] == "deliberate" and retrieved["loops_cut"][0]["node_count"] == 120
+
+
+def test_analyze_topology_of_node_ids_leaves_out_nodes_not_valid_then():
+    memory = Memory(InMemoryStore(), clock=Clock("2026-12-01T00:00:00.000Z"))
+    memory.store_many({"nodes": [{"id": i, "content": i} for i in "abc"]})
+    memory.invalidate_node({"id": "c"})
+    assert memory.analyze_topology({"node_ids": ["a", "b", "c"]})["dag_nodes"] == ["a", "b"]
+    assert memory.analyze_topology({"node_ids": ["a", "b"], "as_of": "2020-01-01"})["dag_nodes"] == []
+
+
+def test_consolidate_refuses_similarity_without_an_embedder():
+    from bendscope.memory import InvalidInput
+
+    with pytest.raises(InvalidInput, match="similarity merges by embedding"):
+        Memory(InMemoryStore()).consolidate({"similarity": 0.5, "dry_run": True})

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 
 from .embedders import pack, unpack
 from .errors import InvalidInput
-from .records import LoopRecord, MemoryNode, _metadata, edge_id_for
+from .records import LoopRecord, MemoryNode, _metadata, edge_id_for, stamp_of
 from .retrieval import Embedder
 from .store import Store
 
@@ -284,6 +284,10 @@ class Consolidation:
         self.idle = _number(args, "idle_days", IDLE_DAYS, 0.0, 36_500.0, open_low=False)
         self.prune_below = _number(args, "prune_below", PRUNE_BELOW, 0.0, 1.0, open_low=False)
         self.similarity = _number(args, "similarity", SIMILARITY, 0.5, 1.0, open_low=False)
+        if args.get("similarity") is not None and memory.embedder is None:
+            raise InvalidInput(
+                "similarity merges by embedding: serve with an embedder (--embedder wordllama) to use it"
+            )
         self.forget_days = _number(args, "forget_retrievals_days", FORGET_RETRIEVALS_DAYS, 0.0, 36_500.0, open_low=True)
         merge = args.get("merge", True)
         if not isinstance(merge, bool):
@@ -527,7 +531,7 @@ class Consolidation:
 
 
 def _stamp(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return stamp_of(moment)
 
 
 def consolidate(memory: Memory, args: Mapping[str, Any]) -> dict[str, Any]:

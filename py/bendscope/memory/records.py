@@ -84,6 +84,7 @@ __all__ = [
     "new_node",
     "node_id_for",
     "retrieval_id_for",
+    "stamp_of",
     "utc_now",
     "valid",
 ]
@@ -92,7 +93,17 @@ __all__ = [
 def utc_now() -> str:
     """The current time as a record timestamp."""
     now = datetime.now(UTC)
-    return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
+    return stamp_of(now)
+
+
+def stamp_of(moment: datetime) -> str:
+    """A moment as a record timestamp: milliseconds, the year in four digits (``%Y`` does
+    not pad years before 1000 on every platform, and stamps must compare as text).
+
+    >>> stamp_of(datetime(999, 6, 1, tzinfo=UTC))
+    '0999-06-01T00:00:00.000Z'
+    """
+    return f"{moment.year:04d}-" + moment.strftime("%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
 @dataclass(frozen=True)
@@ -408,7 +419,7 @@ def moment(value: Any, what: str) -> str:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         raise InvalidInput(f"{what} is not a date that exists: {value!r:.40}") from None
-    return parsed.strftime("%Y-%m-%dT%H:%M:%S.") + f"{parsed.microsecond // 1000:03d}Z"
+    return stamp_of(parsed)
 
 
 #: hex digits of a derived id: 128 bits, so two facts meet on one id with odds ~n²/2¹²⁹

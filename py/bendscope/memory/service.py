@@ -79,6 +79,8 @@ MAX_POOL = 20_000  # the most lexical matches looked at to fill a filtered page
 MAX_BATCH = 2_000  # nodes and edges in one store_many call
 MAX_ERRORS = 20  # wrong items a store_many error lists
 MAX_ITERATIONS = 1_000_000  # iterations an outcome may report
+#: analyze_topology with a query analyses the loops the retrieved nodes are in whole, up to this size
+ANALYZE_LOOP_LIMIT = DEFAULT_EXACT_LIMIT
 EMBED_BATCH = 1_000  # texts given to an embedder at once
 
 
@@ -633,14 +635,21 @@ class Memory:
             pool = min(pool * 4, MAX_POOL)
 
     def retrieve_context(
-        self, args: Mapping[str, Any], trigger: str = "retrieve_context", record: bool = True
+        self,
+        args: Mapping[str, Any],
+        trigger: str = "retrieve_context",
+        record: bool = True,
+        loop_limit: int | None = None,
     ) -> dict[str, Any]:
+        """The retrieval response (``retrieval``); ``loop_limit``: a caller's own bound on the
+        loop members brought in (analyze_topology's), above what a client may ask."""
         query = _query(args.get("query"))
         as_of = moment(args["as_of"], "as_of") if args.get("as_of") is not None else None
         limit = _int(args, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
         top_k = _int(args, "top_k", limit, 1, MAX_LIMIT)
         hops = _int(args, "expand_hops", 1, 0, MAX_HOPS)
-        loop_limit = _int(args, "loop_limit", LOOP_LIMIT, 0, MAX_LIMIT)
+        if loop_limit is None:
+            loop_limit = _int(args, "loop_limit", LOOP_LIMIT, 0, MAX_LIMIT)
         expand_limit = _int(args, "expand_limit", limit, 0, MAX_LIMIT)
         node_types = _node_types(args.get("node_types"))
         budget = _budget(args)
@@ -693,7 +702,9 @@ class Memory:
             asked = {"query": args["query"], "limit": args.get("limit", DEFAULT_LIMIT)}
             if as_of is not None:
                 asked["as_of"] = as_of
-            response = self.retrieve_context(asked, trigger="analyze_topology", record=False)
+            response = self.retrieve_context(
+                asked, trigger="analyze_topology", record=False, loop_limit=ANALYZE_LOOP_LIMIT
+            )  # (the loops it touches analysed whole, up to the size κ is exact for)
             topology, cut = response["topology"], response["loops_cut"]
         elif args.get("limit") is not None:
             raise InvalidInput("limit goes with query (how many nodes it retrieves)")
@@ -704,6 +715,7 @@ class Memory:
                     ids = _id_list(args["node_ids"])
                     found = self.store.get_nodes(ids)
                     _unknown(ids, found)
+                    ids = [i for i in ids if _held(found[i], when, as_of is not None)]  # (as the whole graph)
                     edges = self.store.list_edges_between(ids)
                 else:
                     found = self.store.get_nodes(self.store.node_ids())
@@ -727,10 +739,15 @@ class Memory:
             answer["loops_cut"] = cut
             if cut:
                 largest = max(cut, key=lambda loop: (loop["kappa"], loop["node_count"]))
-                answer["recommendation"] += (
-                    f" The retrieved nodes also hold part of a feedback loop of {largest['node_count']:,} nodes "
-                    f"(κ = {largest['kappa']}) too large to bring whole: deliberate."
+                said = (
+                    f"Deliberate: the retrieved nodes are part of a feedback loop of {largest['node_count']:,} nodes "
+                    f"(κ = {largest['kappa']}), too large to analyse here whole (loops_cut); the topology is of the "
+                    "retrieved nodes alone"
                 )
+                answer["recommendation"] = (
+                    f"{said}, which form no loop by themselves." if not topology["sccs"]
+                    else f"{said}. {answer['recommendation']}"
+                )  # fmt: skip
         return answer
 
     def get_metrics(self) -> dict[str, Any]:

@@ -48,17 +48,16 @@ STOP_WORDS = frozenset(_STOP_WORDS.split())
 
 
 def fold(word: str) -> str:
-    """A word as SQLite FTS5's unicode61 tokenizer indexes it (remove_diacritics 2):
-    lower case, combining marks removed; no compatibility folding (ß, ﬁ and fullwidth
-    letters stay what they are, as in FTS5). ASCII words (most) take a shortcut with the
-    same result: they have no combining marks and are their own normal forms.
+    """A word as it is indexed and looked for: compatibility forms unfolded (ligatures,
+    fullwidth letters), case folded (ß is ss), combining marks removed. ASCII words (most)
+    take a shortcut with the same result.
 
-    >>> fold("Café"), fold("RÉSUMÉ"), fold("Straße"), fold("Revenue")
-    ('cafe', 'resume', 'straße', 'revenue')
+    >>> fold("Café"), fold("RÉSUMÉ"), fold("Straße"), fold("ﬁsh"), fold("Ｒｅｖｅｎｕｅ"), fold("ǅemal")
+    ('cafe', 'resume', 'strasse', 'fish', 'revenue', 'dzemal')
     """
     if word.isascii():
         return word.lower()
-    decomposed = unicodedata.normalize("NFD", word.lower())
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
     return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if not unicodedata.combining(ch)))
 
 
@@ -96,7 +95,7 @@ def terms(text: str) -> list[str]:
     out = []
     for word in _TOKEN.findall(text):
         folded = fold(word)
-        if folded not in STOP_WORDS:
+        if folded and folded not in STOP_WORDS:  # (a word of combining marks alone folds to nothing)
             out.append(stem(folded))
     return out
 
