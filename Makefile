@@ -54,10 +54,10 @@ format: venv
 	$(VPY) -m ruff check --fix py tests e2e bench scripts conftest.py
 
 test: venv vendor chromium postgresql lint
-	$(VPY) -m pytest tests py/bendscope/docformat.py py/bendscope/jsonsafe.py py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
+	$(VPY) -m pytest tests py/bendscope/docformat.py py/bendscope/jsonsafe.py py/bendscope/graphformats.py py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
 
 test-unit: venv vendor postgresql
-	$(VPY) -m pytest tests py/bendscope/docformat.py py/bendscope/jsonsafe.py py/bendscope/kappa py/bendscope/bend py/bendscope/memory
+	$(VPY) -m pytest tests py/bendscope/docformat.py py/bendscope/jsonsafe.py py/bendscope/graphformats.py py/bendscope/kappa py/bendscope/bend py/bendscope/memory
 
 test-e2e: venv vendor chromium
 	$(VPY) -m pytest e2e

@@ -89,3 +89,63 @@ def test_micropip_installs_the_kappa_wheel_offline(app):
     assert report["same"] is True
     assert "site-packages" in report["wheel_file"] and "site-packages" not in report["files_file"]
     assert report["result"]["max_kappa"] == 1
+
+
+FORMAT_FILES = [
+    ("loops.csv", b"source,target,kind,polarity\nrain,flood,causal,+\nflood,rain,causal,-\nflood,crops,temporal,\n"),
+    ("loops.dot", b'digraph { rain -> flood [polarity="+"]; flood -> rain [label="drains"]; flood -> crops }'),
+    ("loops.mmd", b"flowchart LR\n  rain[Heavy rain] -->|+| flood\n  flood --> rain\n  flood -.-> crops\n"),
+    (
+        "loops.graphml",
+        b'<graphml><key id="k" for="edge" attr.name="kind"/><graph edgedefault="directed">'
+        b'<node id="rain"/><node id="flood"/><node id="crops"/>'
+        b'<edge source="rain" target="flood"/><edge source="flood" target="rain"/>'
+        b'<edge source="flood" target="crops"><data key="k">temporal</data></edge></graph></graphml>',
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "data"), FORMAT_FILES, ids=[f[0] for f in FORMAT_FILES])
+def test_other_formats_import_through_the_file_chooser(app_factory, name, data):
+    """Issue 22: CSV, DOT, Mermaid and GraphML files open as graphs (a DOT or CSV file was
+    refused as "Not JSON")."""
+    app = app_factory("seed=1&still=1")
+    app.page.set_input_files("#file-input", files=[{"name": name, "mimeType": "text/plain", "buffer": data}])
+    app.page.wait_for_function("window.bendscope.stats().nodes === 3")
+    assert app.pill("kappa") == "κ: 1"
+    assert f"Imported {name}" in app.page.locator("#toast").inner_text()
+
+
+def test_a_bad_file_of_another_format_is_refused_naming_its_line(app):
+    before = app.api("window.bendscope.export()")
+    bad = b"digraph {\n  a -> b\n  c -> ;\n}"
+    app.page.set_input_files("#file-input", files=[{"name": "bad.dot", "mimeType": "text/plain", "buffer": bad}])
+    toast = app.page.locator("#toast")
+    toast.wait_for(state="visible")
+    assert "Import refused: DOT line 3: expected a node id" in toast.inner_text()
+    assert app.api("window.bendscope.export()") == before
+
+
+@pytest.mark.parametrize(("item", "filename", "start"), [
+    ("export-json", "bendscope.json", '{\n  "format": "bendscope"'),
+    ("export-csv", "bendscope.csv", "id,text,x,y\n"),
+    ("export-graphml", "bendscope.graphml", '<?xml version="1.0" encoding="UTF-8"?>'),
+    ("export-dot", "bendscope.dot", "digraph bendscope {"),
+    ("export-mermaid", "bendscope.mmd", "flowchart LR"),
+])  # fmt: skip
+def test_export_writes_each_format_and_it_comes_back(app_factory, item, filename, start):
+    app = app_factory("seed=1&still=1")
+    kappa = app.pill("kappa")
+    app.page.locator("#btn-export").click()
+    with app.page.expect_download() as info:
+        app.page.locator(f"#menu-0 [data-item='{item}']").click()
+    download = info.value
+    assert download.suggested_filename == filename
+    with open(download.path(), "rb") as handle:
+        data = handle.read()
+    assert data.decode("utf-8").startswith(start)
+    nodes = app.stats()["nodes"]
+    app.api('window.bendscope.load(\'{"nodes": ["x"], "edges": []}\')')
+    app.page.set_input_files("#file-input", files=[{"name": filename, "mimeType": "text/plain", "buffer": data}])
+    app.page.wait_for_function(f"window.bendscope.stats().nodes === {nodes}")
+    assert app.pill("kappa") == kappa

@@ -125,8 +125,9 @@
     },
     forgetArt: function (plan, ids) { for (var k = 0; k < ids.length; k++) plan.art.delete(ids[k]); },
     // edges in the plane's order: endpoints (indices), colour (interned), width, arrow size (0:
-    // undirected), signed parallel offset; labels: edge index, width, border colour, text
-    setEdges: function (plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText) {
+    // undirected), signed parallel offset; labels: edge index, width, border colour, text;
+    // polarity per edge (0 none, 1 +, 2 −)
+    setEdges: function (plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText, polarity) {
       intern(plan, added);
       var label = new Int32Array(a.length).fill(-1);
       for (var i = 0; i < labelEdge.length; i++) label[labelEdge[i]] = i;
@@ -137,7 +138,8 @@
         if (s === undefined) { s = styles.size + 2; styles.set(skey, s); }
         style[j] = s;
       }
-      plan.edges = { a: a, b: b, color: color, width: width, arrow: arrow, offset: offset, label: label, style: style };
+      plan.edges = { a: a, b: b, color: color, width: width, arrow: arrow, offset: offset, label: label, style: style,
+        polarity: polarity || new Int8Array(a.length) };
       plan.labels = { width: labelWidth, border: labelBorder, text: Array.from(labelText) };
       if (plan.faults.length !== a.length) plan.faults = new Uint8Array(a.length);
     },
@@ -273,6 +275,12 @@
           var arrow = arrows.get(color);
           if (!arrow) { arrow = { color: color, triangles: [] }; arrows.set(color, arrow); out.arrows.push(arrow); }
           arrow.triangles.push(ex, ey, baseX + px, baseY + py, baseX - px, baseY - py);
+          var sign = e.polarity[j];
+          if (sign && labelsOn) {  // (bend.scene.polarity_pill)
+            var back = size + 7.0, ps = c.polaritySize, mark = sign === 1 ? "+" : "\u2212";
+            out.labels.push(pill(ex - ux * back - uy * 9.0, ey - uy * back + ux * 9.0, ps, ps, mark, c.polarityFont,
+              c.labelFill, c.polarityColor[sign === 1 ? "+" : "-"], plan.strings[e.color[j]]));
+          }
         } else {
           batch.segments.push(fx, fy, ex, ey);
         }

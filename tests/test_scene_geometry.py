@@ -209,8 +209,8 @@ def test_markup_pins_stargates_placeholders_and_the_dark_theme():
 
 def test_curved_edges_between_the_same_two_nodes():
     """Two-way pairs and groups of three, horizontal, vertical and slanted, labelled, directed
-    and not, one of them a fault line and one selected: the page's curves, arrowheads and label
-    places equal the reference."""
+    and not, some with a polarity, one of them a fault line and one selected: the page's
+    curves, arrowheads, label places and polarity marks equal the reference."""
     plane = Plane("p", "P")
     spots = {"a": (0, 0), "b": (420, 0), "c": (0, 360), "d": (300, 700), "e": (-400, 500)}
     for name, (x, y) in spots.items():
@@ -218,9 +218,13 @@ def test_curved_edges_between_the_same_two_nodes():
     arcs = [("a", "b", "causal", "+"), ("b", "a", "causal", "−"), ("a", "c", "temporal", "then"),
             ("c", "a", "associative", "a much longer label on this side"), ("c", "d", "causal", ""),
             ("d", "c", "context", "ctx"), ("c", "d", "causal", "twice"), ("e", "c", "causal", "one way")]  # fmt: skip
+    signs = {0: "+", 1: "-", 2: "-", 6: "+", 7: "-"}
     for k, (a, b, kind, label) in enumerate(arcs):
-        plane.add_edge(Edge(f"e{k}", a, b, EdgeProps(label, kind, 1 + k % 5)))
+        plane.add_edge(Edge(f"e{k}", a, b, EdgeProps(label, kind, 1 + k % 5, signs.get(k))))
     editor = Editor(Document([plane], "p"))
+    editor.plane.camera.zoom = 1.0
+    scene = build_scene(editor.plane, editor.card, viewport=(4000, 4000), measure=editor.measure)
+    assert sorted(p.text for p in scene.labels if p.width == theme.POLARITY_SIZE) == ["+", "+", "−", "−", "−"]
     assert editor.topology().fault_edges  # a→b→a is a loop: one of its arcs is dashed
     check(editor, cameras_for(editor), [{}, {"selected_edge": "e3"}])
 

@@ -9,7 +9,11 @@ Format (version 1)::
      "planes": [{"id", "name", "parentPlaneId", "parentNodeId", "camera": {"x", "y", "zoom"},
                  "nodes": [{"id", "text", "type", "x", "y", "vx", "vy", "pinned", "width", "height",
                             "portalPlaneId", "data"}],
-                 "edges": [{"id", "a", "b", "props": {"label", "kind", "strength"}, "data"}]}]}
+                 "edges": [{"id", "a", "b", "props": {"label", "kind", "strength", "polarity"}, "data"}]}]}
+
+An edge's ``polarity`` — ``"+"`` (the target moves the same way as the source) or ``"-"``
+(the opposite way) — is optional and only for causal and temporal edges; κ ignores it
+(loops are classed by it: ``kappa.loops``). ``"−"`` (the minus sign) is read as ``"-"``.
 
 A bare graph ``{"nodes": [...], "edges": [...]}`` is accepted too (one plane; nodes may
 omit positions, edges may be ``{source, target, kind}``), and so is an original
@@ -104,6 +108,7 @@ class LinkRecord(NamedTuple):
     kind: str
     strength: int
     data: dict[str, Any] | None
+    polarity: str | None = None
 
 
 class PlaneRecord(NamedTuple):
@@ -254,13 +259,9 @@ def _card(raw: Any, where: str) -> CardRecord:
 def _link(raw: Any, where: str, cards: set[str]) -> LinkRecord:
     d = _obj(raw, where)
     if "a" not in d and "source" in d:  # bare graph style {source, target, kind}
-        d = {
-            "id": d.get("id"),
-            "a": d.get("source"),
-            "b": d.get("target"),
-            "props": {"kind": d.get("kind", DEFAULT_KIND)},
-            "data": d.get("data"),
-        }
+        props = {"kind": d.get("kind", DEFAULT_KIND)}
+        props.update({k: d[k] for k in ("label", "strength", "polarity") if k in d})
+        d = {"id": d.get("id"), "a": d.get("source"), "b": d.get("target"), "props": props, "data": d.get("data")}
     a = _id(d.get("a"), f"{where}.a")
     b = _id(d.get("b"), f"{where}.b")
     for key, end in (("a", a), ("b", b)):
@@ -281,7 +282,32 @@ def _link(raw: Any, where: str, cards: set[str]) -> LinkRecord:
         kind,
         int(strength),
         _data(d, where),
+        polarity_of(props.get("polarity"), kind, f"{where}.props.polarity"),
     )
+
+
+#: the kinds an edge's polarity is for (those κ follows)
+POLAR_KINDS = ("causal", "temporal")
+
+
+def polarity_of(value: Any, kind: str, where: str = "polarity") -> str | None:
+    """An edge's polarity as kept: ``"+"``, ``"-"`` (``"−"`` read as ``"-"``) or None.
+
+    >>> polarity_of("−", "causal"), polarity_of(None, "context")
+    ('-', None)
+    >>> polarity_of("+", "context")
+    Traceback (most recent call last):
+    ...
+    bendscope.docformat.DocumentError: polarity: is for causal and temporal edges, not context
+    """
+    if value is None:
+        return None
+    sign = {"+": "+", "-": "-", "\u2212": "-"}.get(value) if isinstance(value, str) else None
+    if sign is None:
+        raise _fail(where, f"must be '+' or '-', got {value!r:.20}")
+    if kind not in POLAR_KINDS:
+        raise _fail(where, f"is for causal and temporal edges, not {kind}")
+    return sign
 
 
 def _bare_graph(data: dict[str, Any]) -> dict[str, Any]:

@@ -11,7 +11,7 @@ import js
 from pyodide.ffi import create_once_callable, to_js
 
 from bendscope.bend import clipboard, menus, theme
-from bendscope.bend.actions import Target
+from bendscope.bend.actions import EXPORTS, Target
 from bendscope.bend.arrange import DIRECTIONS
 from bendscope.bend.demo import demo_document
 from bendscope.bend.dispatch import ActionManager, Outcome
@@ -32,6 +32,7 @@ from bendscope.bend.scene import (
 )
 from bendscope.bend.tools import PointerInput, Request, Response, Tools
 from bendscope.bend.topology import Topology
+from bendscope.graphformats import SAVED_AS
 
 from . import d3layout, dom
 from .dom import by_id, download, download_blob, js_obj, on, proxy
@@ -399,6 +400,8 @@ class App:
             self.find.show()
         elif outcome.kind == "show" and outcome.message in ("png", "png-marks"):
             self.export_png(marks=outcome.message == "png-marks")
+        elif outcome.kind == "show" and outcome.message.startswith("export-"):
+            self.export_file(outcome.message.removeprefix("export-"))
         elif outcome.kind == "job" and outcome.message == "arrange":
             if self.arranging:
                 self.toast.show("Arranging already…")
@@ -542,7 +545,7 @@ class App:
         )
         on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
         on(by_id("file-input"), "change", self._import_file)
-        on(by_id("btn-export"), "click", lambda e: download("bendscope.json", self.editor.export()))
+        on(by_id("btn-export"), "click", self._export_menu)
         on(by_id("btn-topology"), "click", lambda e: download("topology.json", self._topology_json()))
         on(by_id("hud-selection"), "click", lambda e: self._whole_plane())
         on(by_id("legend-toggle"), "click", lambda e: self.legend.toggle())
@@ -716,13 +719,26 @@ class App:
             self.toast.show(f"Import refused: the file is {file.size / 1e6:.1f} MB; the limit is 10 MB.", error=True)
             return
         text = await file.text()
-        error = self.editor.load(str(text))
+        error = self.editor.load(str(text), name=str(file.name))
         if error:
             self.toast.show(f"Import refused: {error}", error=True, ms=8000)
         else:
             self.editor.opening_view()
             self.toast.show(f"Imported {file.name}.")
         self.request_frame()
+
+    def _export_menu(self, event: Any) -> None:
+        """Export…: a menu of the files (the Bendscope document first)."""
+        box = by_id("btn-export").getBoundingClientRect()
+        self._menu_target = Target()
+        items = [menus.menu_item(self.editor, Target(), f"export-{fmt}") for fmt, _ in EXPORTS]
+        self.menu.show(items, float(box.left), float(box.bottom) + 4, "Export menu")
+
+    def export_file(self, fmt: str) -> None:
+        """Download the document (json), or the plane as CSV, GraphML, DOT or Mermaid."""
+        extension, mime = SAVED_AS[fmt]
+        text = self.editor.export() if fmt == "json" else self.editor.export_as(fmt)
+        download(f"bendscope{extension}", text, mime)
 
     def _png_menu(self, event: Any) -> None:
         """Export PNG: a menu of the two images (the plain one first)."""

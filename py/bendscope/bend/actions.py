@@ -14,7 +14,7 @@ from typing import Any
 
 from . import clipboard, kappa_ui, keynav
 from .editor import ZOOM_STEP, Editor
-from .model import EDGE_KINDS
+from .model import EDGE_KINDS, POLAR_KINDS
 
 
 @dataclass(frozen=True)
@@ -183,6 +183,12 @@ action(id="find", label="Find", scope="global", keys=("Mod+f",), perform=lambda 
        extra={"show": "find"})  # fmt: skip
 action(id="export-png", label="Image of the graph (PNG)", scope="global", perform=lambda e, t, a: None,
        extra={"show": "png"})  # fmt: skip
+#: the files Export… writes: the document, or the plane in another format (``graphformats``)
+EXPORTS = (("json", "Bendscope document (JSON)"), ("csv", "CSV: nodes and edge list"), ("graphml", "GraphML"),
+           ("dot", "Graphviz DOT"), ("mermaid", "Mermaid flowchart"))  # fmt: skip
+for _fmt, _label in EXPORTS:
+    action(id=f"export-{_fmt}", label=_label, scope="global", perform=lambda e, t, a: None,
+           extra={"show": f"export-{_fmt}"})  # fmt: skip
 action(id="export-png-marks", label="Image as on screen: pins, selection (PNG)", scope="global",
        perform=lambda e, t, a: None, extra={"show": "png-marks"})  # fmt: skip
 action(id="select-all", label="Select all", scope="global", keys=("Mod+a",),
@@ -301,5 +307,21 @@ for _s in range(1, 6):
     action(id=f"strength-{_s}", label=f"Strength {_s}", scope="edge",
            perform=lambda e, t, a, s=_s: e.set_edge(t.edge_id, strength=s),
            enabled=lambda e, t, s=_s: _edge(e, t) and e.plane.edges[t.edge_id].props.strength != s)  # fmt: skip
+
+
+def _polar(editor: Editor, target: Target) -> bool:
+    return _edge(editor, target) and editor.plane.edges[edge_of(target)].props.kind in POLAR_KINDS
+
+
+#: polarity as a menu says it, and the order a key cycles through it
+POLARITY_WORDS = {"+": "+ same direction", "-": "− opposite direction", None: "none"}
+_CYCLE: dict[str | None, str | None] = {None: "+", "+": "-", "-": None}
+for _sign, _name in (("+", "plus"), ("-", "minus"), (None, "none")):
+    action(id=f"polarity-{_name}", label=f"Polarity {POLARITY_WORDS[_sign]}", scope="edge",
+           perform=lambda e, t, a, s=_sign: e.set_edge(edge_of(t), polarity=s),
+           enabled=lambda e, t, s=_sign: _polar(e, t) and e.plane.edges[edge_of(t)].props.polarity != s)  # fmt: skip
+action(id="polarity-cycle", label="Polarity: next (+, −, none)", scope="edge", keys=("s",),
+       perform=lambda e, t, a: e.set_edge(edge_of(t), polarity=_CYCLE[e.plane.edges[edge_of(t)].props.polarity]),
+       enabled=_polar)  # fmt: skip
 action(id="delete-edge", label="Delete edge", scope="edge", perform=lambda e, t, a: e.delete_edge(t.edge_id),
        enabled=_edge)  # fmt: skip

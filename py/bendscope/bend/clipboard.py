@@ -116,7 +116,7 @@ def _add(editor: Editor, source: Plane, dx: float, dy: float, renamed: dict[str,
             if node.data is not None:
                 plane.update_node(new_id, data=node.data)
         for edge in source.edges.values():
-            props = EdgeProps(edge.props.label, edge.props.kind, edge.props.strength)
+            props = EdgeProps(edge.props.label, edge.props.kind, edge.props.strength, edge.props.polarity)
             plane.add_edge(Edge(editor.new_id("edge"), renamed[edge.a], renamed[edge.b], props))
 
 

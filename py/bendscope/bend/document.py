@@ -120,7 +120,7 @@ def build_document(record: DocumentRecord) -> Document:
                 unplaced.append(node)
             plane.add_node(node)
         for e in rec.edges:
-            plane.add_edge(Edge(e.id, e.a, e.b, EdgeProps(e.label, e.kind, e.strength), e.data))
+            plane.add_edge(Edge(e.id, e.a, e.b, EdgeProps(e.label, e.kind, e.strength, e.polarity), e.data))
         _spiral(unplaced, list(plane.edges.values()))
         needs_layout = needs_layout or bool(unplaced)
         planes.append(plane)

@@ -13,11 +13,12 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from bendscope.graphformats import format_of, read_graph, write_graph
 from bendscope.kappa.recommend import short_name
 
 from .arrange import DIRECTIONS, ArrangeJob, arrange_job, arrangement_problem
 from .capacity import Capacity
-from .document import DocumentError, parse_document, serialize_document
+from .document import DocumentError, document_from_data, parse_document, serialize_document
 from .geometry import segment_distance
 from .history import Entry, History, Transaction, apply, merged
 from .layout import LayoutEngine, LayoutFactory, Simulation
@@ -30,6 +31,7 @@ from .model import (
     MAX_ZOOM,
     MIN_ZOOM,
     NODE_TYPES,
+    POLAR_KINDS,
     Document,
     Edge,
     EdgeProps,
@@ -41,6 +43,8 @@ from .scene import EDGE_DETAIL_LIMIT, GREEK_ZOOM, edge_label_box, edge_path
 from .textlayout import CardLayout, Measure, approx_measure, layout_card
 from .topology import Topology, TopologyCache
 
+#: set_edge's polarity argument when the polarity stays as it is
+KEEP = "keep"
 ZOOM_STEP = 1.2
 #: How near (screen px, at every zoom) a pointer must be to an edge's line to pick it; a
 #: finger gets more.
@@ -127,12 +131,22 @@ class Editor:
     def plane(self) -> Plane:
         return self.doc.active
 
-    def load(self, text: str | bytes, label: str | None = "Import") -> str | None:
-        """Replace the document with ``text``; returns None, or the error message (and
-        then nothing changes). With a ``label`` the replacement is one undoable step;
-        with None the history is cleared instead (a fresh start, as the automation API does)."""
+    def load(self, text: str | bytes, label: str | None = "Import", name: str = "") -> str | None:
+        """Replace the document with ``text`` — a Bendscope document, or a graph in another
+        format (``graphformats``: by the file's ``name``, else by its first words); returns
+        None, or the error message (and then nothing changes). With a ``label`` the
+        replacement is one undoable step; with None the history is cleared instead (a fresh
+        start, as the automation API does)."""
         try:
-            doc = parse_document(text)
+            fmt = format_of(text if isinstance(text, str) else text[:4_096].decode("utf-8", "replace"), name)
+            if fmt == "json":
+                doc = parse_document(text)
+            else:
+                if isinstance(text, bytes):
+                    text = text.decode("utf-8")
+                doc = document_from_data(read_graph(text, fmt))
+        except UnicodeDecodeError:
+            return "The file is not UTF-8 text."
         except DocumentError as exc:
             return str(exc)
         if label is None:
@@ -160,6 +174,13 @@ class Editor:
 
     def export(self, indent: int | None = 2) -> str:
         return serialize_document(self.doc, indent=indent)
+
+    def export_as(self, fmt: str) -> str:
+        """The current plane in another format (``graphformats``: csv, graphml, dot, mermaid)."""
+        plane = self.plane
+        nodes = [{"id": n.id, "text": n.text, "x": n.x, "y": n.y} for n in plane.nodes.values()]
+        edges = [{"id": e.id, "a": e.a, "b": e.b, "props": e.props.to_dict()} for e in plane.edges.values()]
+        return write_graph(nodes, edges, fmt)
 
     def new_id(self, prefix: str) -> str:
         k = len(self._used_ids)
@@ -787,26 +808,43 @@ class Editor:
         return edge.id
 
     def set_edge(
-        self, edge_id: str, *, kind: str | None = None, label: str | None = None, strength: int | None = None
+        self,
+        edge_id: str,
+        *,
+        kind: str | None = None,
+        label: str | None = None,
+        strength: int | None = None,
+        polarity: str | None = KEEP,
     ) -> None:
+        """Change an edge's kind, label, strength or polarity ("+", "-", None for none; a kind
+        that takes none drops it). Its data is kept."""
         plane = self.plane
         old = plane.edges[edge_id]
+        new_kind = old.props.kind if kind is None else kind
+        sign = old.props.polarity if polarity == KEEP else polarity
+        if new_kind not in POLAR_KINDS:
+            if polarity not in (KEEP, None):
+                raise ValueError(f"a {new_kind} edge has no polarity (only causal and temporal edges do)")
+            sign = None
+        if sign not in (None, "+", "-"):
+            raise ValueError(f"polarity must be '+', '-' or None, got {sign!r}")
         props = EdgeProps(
             old.props.label if label is None else label,
-            old.props.kind if kind is None else kind,
+            new_kind,
             old.props.strength if strength is None else strength,
+            sign,
         )
         if props.kind not in EDGE_KINDS:
             raise ValueError(f"unknown edge kind {props.kind!r}")
         _check_edge_props(props.label, props.strength)
         with self.transaction("Edit edge"):
-            plane.replace_edge(Edge(edge_id, old.a, old.b, props))
+            plane.replace_edge(Edge(edge_id, old.a, old.b, props, old.data))
 
     def reverse_edge(self, edge_id: str) -> None:
         plane = self.plane
         old = plane.edges[edge_id]
         with self.transaction("Reverse edge"):
-            plane.replace_edge(Edge(edge_id, old.b, old.a, old.props))
+            plane.replace_edge(Edge(edge_id, old.b, old.a, old.props, old.data))
 
     def delete_edge(self, edge_id: str) -> None:
         plane = self.plane

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import find, kappa_ui
-from .actions import REGISTRY, Target
+from .actions import POLARITY_WORDS, REGISTRY, Target
 from .editor import Editor
-from .model import EDGE_KINDS
+from .model import EDGE_KINDS, POLAR_KINDS
 
 
 @dataclass
@@ -173,6 +173,13 @@ def edge_menu(editor: Editor, edge_id: str) -> list[MenuItem]:
             for s in range(1, 6)
         ]
 
+    def polarities() -> list[MenuItem]:
+        return [
+            MenuItem(POLARITY_WORDS[sign], f"polarity-{name}", True, checked=edge.props.polarity == sign,
+                     item_id=f"polarity-{name}")
+            for sign, name in (("+", "plus"), ("-", "minus"), (None, "none"))
+        ]  # fmt: skip
+
     fault = edge_id in editor.topology().fault_edges
     items = []
     if fault:
@@ -182,8 +189,11 @@ def edge_menu(editor: Editor, edge_id: str) -> list[MenuItem]:
         menu_item(editor, target, "reverse-edge"),
         menu_item(editor, target, "edit-label"),
         MenuItem(f"Strength: {edge.props.strength}", submenu=strengths, item_id="strength"),
-        menu_item(editor, target, "delete-edge", tone="danger"),
     ]
+    if edge.props.kind in POLAR_KINDS:
+        sign = {"+": "+", "-": "−", None: "none"}[edge.props.polarity]
+        items.append(MenuItem(f"Polarity: {sign}", submenu=polarities, item_id="polarity"))
+    items.append(menu_item(editor, target, "delete-edge", tone="danger"))
     return items
 
 

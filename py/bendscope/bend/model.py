@@ -34,6 +34,7 @@ BASE_EDGE_KINDS = _format.BASE_EDGE_KINDS
 MEMORY_EDGE_KINDS = _format.MEMORY_EDGE_KINDS
 EDGE_KINDS = _format.EDGE_KINDS
 DEFAULT_KIND = _format.DEFAULT_KIND
+POLAR_KINDS = _format.POLAR_KINDS
 MIN_ZOOM = _format.MIN_ZOOM
 MAX_ZOOM = _format.MAX_ZOOM
 MAX_TEXT = _format.MAX_TEXT
@@ -191,9 +192,14 @@ class EdgeProps:
     label: str = ""
     kind: str = DEFAULT_KIND
     strength: int = 2
+    #: "+" (same direction), "-" (opposite) or None; causal and temporal edges only
+    polarity: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"label": self.label, "kind": self.kind, "strength": self.strength}
+        d: dict[str, Any] = {"label": self.label, "kind": self.kind, "strength": self.strength}
+        if self.polarity is not None:  # (a document without polarities stays as it was)
+            d["polarity"] = self.polarity
+        return d
 
 
 @dataclass(frozen=True)
@@ -220,7 +226,7 @@ class Edge:
             d["id"],
             d["a"],
             d["b"],
-            EdgeProps(p.get("label", ""), p.get("kind", DEFAULT_KIND), p.get("strength", 2)),
+            EdgeProps(p.get("label", ""), p.get("kind", DEFAULT_KIND), p.get("strength", 2), p.get("polarity")),
             d.get("data"),
         )
 

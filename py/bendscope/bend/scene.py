@@ -267,6 +267,21 @@ CURVE_PIECES = 8
 _CURVE = tuple((k / 8, k * (8 - k) / 16) for k in range(1, CURVE_PIECES))
 
 
+def polarity_pill(tip_x: float, tip_y: float, ux: float, uy: float, size: float, sign: str, border: str) -> Pill:
+    """The pill that shows an edge's polarity (``+`` or ``-``, drawn ``−``): beside its
+    arrowhead (tip at ``tip``, unit direction ``u``, head ``size``), on the head's left as
+    the edge travels. O(1).
+
+    >>> p = polarity_pill(100.0, 0.0, 1.0, 0.0, 9.0, "-", "#e0552f")
+    >>> (p.x, p.y, p.text)
+    (84.0, 9.0, '−')
+    """
+    back, side = size + 7.0, 9.0
+    s = theme.POLARITY_SIZE
+    return Pill(tip_x - ux * back - uy * side, tip_y - uy * back + ux * side, s, s, "+" if sign == "+" else "−",
+                theme.POLARITY_FONT, theme.LABEL_FILL, theme.POLARITY_COLOR[sign], border)  # fmt: skip
+
+
 def label_text(label: str) -> str:
     """An edge's label as drawn: at most 40 characters.
 
@@ -625,6 +640,8 @@ def build_scene(
             if arrow is None:
                 arrow = arrows[color] = FillBatch(color)
             arrow.triangles.extend((bx, by, base_x + px, base_y + py, base_x - px, base_y - py))
+            if edge.props.polarity is not None and zoom >= GREEK_ZOOM:
+                labels.append(polarity_pill(bx, by, ux, uy, size, edge.props.polarity, theme.EDGE_COLOR[kind]))
         else:
             batch.segments.extend((sx, sy, bx, by))
         if edge.props.label and zoom >= GREEK_ZOOM:

@@ -66,6 +66,9 @@ def constants() -> dict[str, Any]:
         "labelFont": theme.LABEL_FONT,
         "labelFill": theme.LABEL_FILL,
         "labelText": theme.LABEL_TEXT,
+        "polarityFont": theme.POLARITY_FONT,
+        "polaritySize": theme.POLARITY_SIZE,
+        "polarityColor": dict(theme.POLARITY_COLOR),
         "badgeFont": theme.BADGE_FONT,
         "badgeFill": theme.BADGE_FILL,
         "badgeText": theme.BADGE_TEXT,
@@ -249,6 +252,7 @@ class ScenePlanner:
         label_edge, label_border = array("i"), array("i")
         label_width = array("d")
         label_text: list[str] = []
+        polarity = array("b")  # 0 none, 1 +, 2 −
         self.edge_index = {}
         for edge in plane.edges.values():
             i, j = index.get(edge.a), index.get(edge.b)
@@ -264,13 +268,16 @@ class ScenePlanner:
             arrow.append(8.0 + edge.props.strength if kind in DIRECTED else 0.0)
             shift = offsets.get(edge.id, 0.0)
             offset.append(shift if edge.a <= edge.b else -shift)
+            sign = edge.props.polarity
+            polarity.append(0 if sign is None or kind not in DIRECTED else 1 if sign == "+" else 2)
             if edge.props.label:
                 text = edge.props.label if len(edge.props.label) <= 40 else edge.props.label[:39] + "…"
                 label_edge.append(k)
                 label_width.append(measure(text, theme.LABEL_FONT) + 12)
                 label_border.append(self._intern(theme.EDGE_COLOR[kind]))
                 label_text.append(text)
-        args = (self._taken(), a, b, color, width, arrow, offset, label_edge, label_width, label_border, label_text)
+        args = (self._taken(), a, b, color, width, arrow, offset, label_edge, label_width, label_border, label_text,
+                polarity)  # fmt: skip
         return ("setEdges", args)
 
     def _halos(self, plane: Plane, topology: Topology | None, measure: Measure) -> list[dict[str, Any]]:

@@ -56,6 +56,10 @@ EDGE_SELECTED = "#111827"
 LABEL_FONT = "500 10px Inter"
 LABEL_FILL = "#ffffff"
 LABEL_TEXT = "#3b4452"
+#: An edge's polarity, a sign in a small pill beside its arrowhead: + green, − red.
+POLARITY_FONT = "700 11px Inter"
+POLARITY_SIZE = 13.0
+POLARITY_COLOR = {"+": "#1a7f37", "-": "#c62828"}
 
 #: κ views. The spec's halo fills (0.06–0.10 alpha) are tuned for a dark canvas; on
 #: this light background they are strengthened and given a matching outline.
@@ -84,8 +88,8 @@ COLOURS = (
     "BACKGROUND", "GRID_DOT", "CARD_FILL", "CARD_BORDER", "CARD_SHADOW", "GREEK_BAR", "HEADER_FILL", "HEADER_TEXT",
     "STARGATE_BORDER", "PIN_MARK", "TEXT", "PLACEHOLDER_TEXT", "RUN_COLOR", "QUOTE_BAR", "CODE_FILL", "SELECTION",
     "HANDLE_FILL", "BRUSH_FILL", "BRUSH_STROKE", "LINK_COLOR", "LINK_CHANGE", "LINK_FILL", "DIM_FILL", "EDGE_COLOR",
-    "EDGE_SELECTED", "LABEL_FILL", "LABEL_TEXT", "HALO_FILL", "HALO_STROKE", "BADGE_FILL", "BADGE_TEXT", "FAULT_COLOR",
-    "PULSE_BORDER", "MODE_RETRIEVAL", "MODE_DELIBERATION",
+    "EDGE_SELECTED", "LABEL_FILL", "LABEL_TEXT", "POLARITY_COLOR", "HALO_FILL", "HALO_STROKE", "BADGE_FILL",
+    "BADGE_TEXT", "FAULT_COLOR", "PULSE_BORDER", "MODE_RETRIEVAL", "MODE_DELIBERATION",
 )  # fmt: skip
 LIGHT: dict[str, object] = {name: globals()[name] for name in COLOURS}
 #: The dark canvas the spec's κ colours were chosen for: its halo fills, fault-line colour
@@ -137,6 +141,7 @@ DARK: dict[str, object] = {
     "EDGE_SELECTED": "#ffffff",
     "LABEL_FILL": "#171c25",
     "LABEL_TEXT": "#c9d0db",
+    "POLARITY_COLOR": {"+": "#5cd65c", "-": "#ff6b6b"},
     "HALO_FILL": {1: "rgba(0,255,200,0.06)", 2: "rgba(0,200,255,0.08)", 3: "rgba(180,100,255,0.10)"},
     "HALO_STROKE": {1: "rgba(0,255,200,0.32)", 2: "rgba(0,200,255,0.36)", 3: "rgba(180,100,255,0.42)"},
     "BADGE_FILL": "rgba(0,255,200,0.16)",

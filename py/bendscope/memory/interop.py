@@ -25,6 +25,7 @@ from bendscope.docformat import (
     MAX_EDGES,
     MAX_LABEL,
     MAX_NODES,
+    POLAR_KINDS,
     VERSION,
     DocumentError,
     LinkRecord,
@@ -106,17 +107,15 @@ def _edge_out(edge: MemoryEdge) -> dict[str, Any]:
     fields = edge.to_dict()
     for key in ("id", "source_id", "target_id"):
         del fields[key]
-    return {
-        "id": edge.id,
-        "a": edge.source_id,
-        "b": edge.target_id,
-        "props": {
-            "label": drawn_label(edge.metadata.get("label")),
-            "kind": edge.edge_type,
-            "strength": weight_to_strength(edge.weight),
-        },
-        "data": {"memory": fields},
+    props: dict[str, Any] = {
+        "label": drawn_label(edge.metadata.get("label")),
+        "kind": edge.edge_type,
+        "strength": weight_to_strength(edge.weight),
     }
+    sign = edge.metadata.get("polarity")
+    if sign in ("+", "-") and edge.edge_type in POLAR_KINDS:  # (the editor draws and edits it)
+        props["polarity"] = sign
+    return {"id": edge.id, "a": edge.source_id, "b": edge.target_id, "props": props, "data": {"memory": fields}}
 
 
 def from_document(
@@ -187,6 +186,12 @@ def _edge_in(link: LinkRecord, now: str) -> MemoryEdge:
         metadata = {k: v for k, v in metadata.items() if k != "label"}
         if link.label:
             metadata["label"] = link.label
+    if isinstance(metadata, dict) and metadata.get("polarity") != link.polarity:
+        shown = metadata.get("polarity") in ("+", "-") and link.kind in POLAR_KINDS
+        if shown or link.polarity is not None:  # (the person set or took away the polarity)
+            metadata = {k: v for k, v in metadata.items() if k != "polarity"}
+            if link.polarity is not None:
+                metadata["polarity"] = link.polarity
     args: dict[str, Any] = {
         "id": edge_id,
         "source_id": link.a,
