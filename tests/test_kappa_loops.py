@@ -107,3 +107,38 @@ def test_the_work_bound_ends_a_dense_search_quickly():
     assert all(loop["length"] == 2 for loop in scc["loops"])  # (shortest first: 1,770 two-node loops)
     with pytest.raises(ValueError):
         finish(find_loops_steps(nodes, [{"source": "v00"}]))
+
+
+def test_a_giant_scc_does_not_starve_the_others():
+    """Lengths are taken in turn over every SCC: with a work bound a giant SCC reaches, the
+    small SCCs' loops are still all found (and said complete), the giant's shortest first."""
+    n = 3_000
+    ring = [f"g{i:04d}" for i in range(n)]
+    edges = [{"source": ring[i], "target": ring[(i + 1) % n]} for i in range(n)]
+    edges += [{"source": ring[i], "target": ring[(i + 7) % n]} for i in range(0, n, 3)]
+    edges += [{"source": ring[(i + 5) % n], "target": ring[i]} for i in range(0, n, 5)]
+    small = ["s1", "s2", "s3"]  # two loops: s1→s2→s1 and s1→s2→s3→s1
+    edges += [{"source": "s1", "target": "s2"}, {"source": "s2", "target": "s1"}, {"source": "s2", "target": "s3"},
+              {"source": "s3", "target": "s1"}]  # fmt: skip
+    result = find_loops(ring + small, edges, max_loops=40, max_length=12, max_work=60_000)
+    giant, little = sorted(result["sccs"], key=lambda scc: -len(scc["nodes"]))
+    assert little["complete"] and [loop["nodes"] for loop in little["loops"]] == [["s1", "s2"], ["s1", "s2", "s3"]]
+    assert not giant["complete"] and giant["loops"]
+    lengths = [loop["length"] for loop in giant["loops"]]
+    assert lengths == sorted(lengths)
+    assert not result["complete"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graphs)
+def test_loops_from_a_known_topology_equal_a_fresh_search(graph):
+    from bendscope.kappa import analyze
+    from bendscope.kappa.loops import topology_loops_steps
+
+    n, arcs = graph
+    nodes, edges = as_edges(n, arcs)
+    topology = analyze(nodes, edges)
+    sliced = topology_loops_steps(nodes, edges, topology, max_loops=5, meter=Meter(quantum=2), trusted=True)
+    while not (done := advance(sliced, lambda: True))[0]:
+        pass
+    assert done[1] == find_loops(nodes, edges, max_loops=5)

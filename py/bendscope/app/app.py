@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 from typing import Any
 
 import js
@@ -48,6 +49,7 @@ from .widgets import (
     Hud,
     Inspector,
     Legend,
+    LoopsPanel,
     OutlineView,
     TextOverlay,
     Toast,
@@ -56,6 +58,7 @@ from .widgets import (
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
+LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
 LAYOUT_PROGRESS_AFTER_MS = 800.0  # a layout still running after this shows its progress in the HUD
@@ -93,6 +96,8 @@ class App:
         self.dialog = Dialog()
         self.help = HelpSheet()
         self.find = FindBar(self.editor, self.request_frame)
+        self.loops_panel = LoopsPanel(self.editor, self.request_frame)
+        self.loops_pending = False  # a loop search the panel or the inspector waits for is under way
         self._empty_hint: bool | None = None
         try:
             self.editor.layout_frozen = js.localStorage.getItem(FREEZE_KEY) == "1"
@@ -187,6 +192,12 @@ class App:
                     self._schedule_pump(self.pump_budget)
                 else:
                     self.request_frame()
+            elif self.loops_pending and editor.loop_finder.pending:
+                if editor.compute_loops(KAPPA_SLICE_MS):
+                    self._schedule_pump(self.pump_budget)
+                else:
+                    self.loops_pending = False
+                    self.request_frame()
             elif not editor.sim().background:
                 if self.layout_since is None:
                     self.layout_since = start
@@ -227,7 +238,9 @@ class App:
             if not editor.animating:
                 self.layout_since = None  # (e.g. another plane, or a document at rest, is shown now)
             if not self.still and (
-                (editor.animating and not background) or editor.topology_cache.pending(editor.plane)
+                (editor.animating and not background)
+                or editor.topology_cache.pending(editor.plane)
+                or (self.loops_pending and editor.loop_finder.pending)
             ):
                 # the layout (on this thread) and κ run in their own tasks after this frame
                 self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))
@@ -283,6 +296,10 @@ class App:
         chosen = None if brushing or everything else editor.selection_topology()
         if chosen is not None:
             topology = chosen
+        loops = None
+        if self._loops_wanted(topology):
+            loops = editor.loops(math.inf if self.still else LOOPS_FRAME_MS)
+            self.loops_pending = loops is None
         still = self.still or self.reduced_motion
         self.scene_ms = js.performance.now() - t0
         self.painter.paint(
@@ -295,7 +312,7 @@ class App:
             topology=topology,
             selection=editor.selection,
             selected_edge=editor.selected_edge,
-            dimmed=self.find.dimmed(),
+            dimmed=self.find.dimmed() | self.loops_panel.dimmed(),
             editing=self.overlay.node_id,
             measure=self.measure,
             pulse=round(FROZEN_PULSE if still else pulse_value(ts), 4),
@@ -309,7 +326,8 @@ class App:
         many = len(editor.selection) > 1 and (chosen is not None or everything)
         progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
         self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
-        self.inspector.update(editor, topology)
+        self.inspector.update(editor, topology, loops)
+        self.loops_panel.update(loops)
         self.outline.update(editor, self.shown_topology or topology)  # (the plane's, not the selection's)
         self.crumbs.update(editor)
         self.legend.update(editor)
@@ -329,6 +347,21 @@ class App:
             self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
+
+    def _loops_wanted(self, topology: Topology) -> bool:
+        """Whether this frame needs the loop list: the Loops panel is open, or the inspector
+        shows a card or an edge in a loop region, or cards whose κ > 0."""
+        if self.loops_panel.open:
+            return True
+        editor = self.editor
+        if topology.pending or topology.max_kappa == 0:
+            return False
+        if editor.selected_edge is not None:
+            edge = editor.plane.edges.get(editor.selected_edge)
+            return edge is not None and topology.scc(edge.a) is not None
+        if len(editor.selection) == 1:
+            return topology.scc(editor.selection[0]) is not None
+        return len(editor.selection) > 1
 
     def apply_theme(self, name: str, repaint: bool = True) -> None:
         """Switch the canvas palette and the page's CSS (``data-theme`` on <html>)."""
@@ -398,6 +431,8 @@ class App:
             self.help.show()
         elif outcome.kind == "show" and outcome.message == "find":
             self.find.show()
+        elif outcome.kind == "show" and outcome.message == "loops":
+            self.loops_panel.toggle()
         elif outcome.kind == "show" and outcome.message in ("png", "png-marks"):
             self.export_png(marks=outcome.message == "png-marks")
         elif outcome.kind == "show" and outcome.message.startswith("export-"):
@@ -532,6 +567,7 @@ class App:
         on(by_id("btn-freeze"), "click", lambda e: self.perform("freeze-layout"))
         on(by_id("btn-arrange"), "click", lambda e: self.perform("arrange-lr"))
         on(by_id("btn-help"), "click", lambda e: self.perform("help"))
+        on(by_id("btn-loops"), "click", lambda e: self.perform("loops"))
         on(by_id("btn-theme"), "click", lambda e: self.toggle_theme())
         on(
             by_id("btn-new"),
@@ -824,8 +860,14 @@ class App:
             self.paint(js.performance.now())
             return jsnull if result is None or (isinstance(result, bool) and not result) else str(result)
 
-        def select(node_id: Any) -> None:
-            self.editor.select([str(node_id)])
+        def select(node_ids: Any) -> None:
+            """Select a card (an id) or cards (a list of ids)."""
+            ids = node_ids.to_py() if hasattr(node_ids, "to_py") else node_ids
+            self.editor.select([str(ids)] if isinstance(ids, str) else [str(i) for i in ids])
+            paint_now()
+
+        def select_edge(edge_id: Any) -> None:
+            self.editor.select_edge(str(edge_id))
             paint_now()
 
         def frame_times() -> Any:
@@ -894,6 +936,30 @@ class App:
                 }
             )
 
+        def loops_state() -> str:
+            """The loop list the page holds (JSON): whether the panel is open, the search
+            pending, the shown loop's cards, the faded cards, and the report's groups."""
+            panel = self.loops_panel
+            report = panel.report
+            shown = panel.shown()
+            groups = []
+            if report is not None:
+                groups = [
+                    {"id": g.scc_id, "kappa": g.kappa, "complete": g.complete,
+                     "loops": [{"nodes": list(loop.nodes), "polarity": loop.polarity} for loop in g.loops]}
+                    for g in report.groups
+                ]  # fmt: skip
+            return json.dumps(
+                {
+                    "open": panel.open,
+                    "pending": self.loops_pending,
+                    "searches": self.editor.loop_finder.searches,
+                    "shown": None if shown is None else list(shown.nodes),
+                    "dimmed": len(panel.dimmed()),
+                    "groups": groups,
+                }
+            )
+
         def render_counts() -> Any:
             return js_obj({"paints": self.paints, "pulse_frames": self.pulse_frames})
 
@@ -928,11 +994,13 @@ class App:
             "undo": lambda: action("undo"),
             "redo": lambda: action("redo"),
             "select": select,
+            "select_edge": select_edge,
             "frame_times": frame_times,
             "layout_state": layout_state,
             "layout_active": lambda: self.editor.animating,
             "render_counts": render_counts,
             "topology_state": topology_state,
+            "loops_state": loops_state,
             "interaction": interaction,
             "frame_parts": frame_parts,
             "profile_paint": profile_paint,

@@ -8,9 +8,13 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable
 
-from bendscope.bend import kappa_ui, shortcuts, theme
+from bendscope.bend import shortcuts, theme
 from bendscope.bend.editor import Editor, zoom_text
+from bendscope.bend.explain import HUD_TITLES
 from bendscope.bend.find import Finder
+from bendscope.bend.inspector import inspector_rows
+from bendscope.bend.loop_list import Loop, LoopReport
+from bendscope.bend.loops_panel import CLASS_WORDS, PanelView, panel_view
 from bendscope.bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bendscope.bend.outline import outline_of
 from bendscope.bend.topology import Topology
@@ -24,6 +28,8 @@ class Hud:
     def __init__(self) -> None:
         self._last: dict[str, str] = {}
         self.mode = by_id("hud-mode")
+        for key in ("kappa", "sccs", "depth"):  # what κ and its neighbours mean, on hover or long press
+            by_id(f"hud-{key}").title = HUD_TITLES[key][""]
 
     def _set(self, key: str, text: str) -> None:
         if self._last.get(key) != text:
@@ -64,6 +70,7 @@ class Hud:
         if self._last.get("mode") != f"mode: {mode}":
             self._set("mode", f"mode: {mode}")
             self.mode.className = "pill mode" if topo.pending else f"pill mode {mode.lower()}"
+            self.mode.title = HUD_TITLES["mode"][mode]
 
 
 class OutlineView:
@@ -113,86 +120,21 @@ class OutlineView:
 
 
 class Inspector:
-    """Top-right panel describing the selected node or edge (κ membership included)."""
+    """Top-right panel describing the selected card, edge or cards (``bend.inspector``)."""
 
     def __init__(self) -> None:
         self.box = by_id("inspector")
         self._key: tuple | None = None
 
-    def update(self, editor: Editor, topo: Topology) -> None:
-        plane = editor.plane
-        if editor.selected_edge and editor.selected_edge in plane.edges:
-            e = plane.edges[editor.selected_edge]
-            fault = e.id in topo.fault_edges and not topo.pending
-            key = ("edge", e.id, e.a, e.b, e.props.kind, e.props.strength, e.props.label, fault)
-            rows = [
-                (f"{kappa_ui.display_name(editor, e.a)} → {kappa_ui.display_name(editor, e.b)}", "title"),
-                (f"kind: {e.props.kind} · strength {e.props.strength}", "row"),
-            ]
-            if e.props.label:
-                rows.append((f"label: {e.props.label}", "row"))
-            if fault:
-                rows.append(("fault line", "row kappa"))
-        elif len(editor.selection) > 1:
-            key = ("selection", len(editor.selection), topo.max_kappa, topo.scc_count, topo.result["routing"])
-            sign = "≈" if any(s["approximate"] for s in topo.result["sccs"]) else "="
-            rows = [
-                (f"{len(editor.selection)} nodes selected", "title"),
-                (f"κ of the selection{sign}{topo.max_kappa} · SCCs: {topo.scc_count}", "row kappa"),
-                (f"routing: {topo.result['routing']}", "row"),
-            ]
-        elif len(editor.selection) == 1 and editor.selection[0] in plane.nodes:
-            n = plane.nodes[editor.selection[0]]
-            scc = topo.scc(n.id)
-            key = (
-                "node",
-                n.id,
-                n.text,
-                n.type,
-                n.pinned,
-                id(n.data),
-                None if scc is None else (scc["id"], scc["kappa"]),
-                topo.pending,
-            )
-            rows = [
-                (kappa_ui.display_name(editor, n.id, 60), "title"),
-                (f"{n.type}{' · pinned' if n.pinned else ''}", "row"),
-            ]
-            memory = memory_summary(n.data)
-            if memory:
-                rows.append((memory, "row"))
-            if topo.pending:
-                rows.append(("κ: computing…", "row"))
-            elif scc is not None:
-                sign = "≈" if scc["approximate"] else "="
-                rows.append((f"in {scc['id']} (κ{sign}{scc['kappa']})", "row kappa"))
-            else:
-                rows.append(("not in a feedback loop", "row"))
-        else:
-            key = None
-            rows = []
-        if key == self._key:
+    def update(self, editor: Editor, topo: Topology, loops: LoopReport | None = None) -> None:
+        key, rows = inspector_rows(editor, topo, loops)
+        if key == self._key and key is not None:
             return
         self._key = key
         clear(self.box)
         for text, cls in rows:
             self.box.appendChild(el("div", text=text, cls=cls))
         self.box.hidden = not rows
-
-
-def memory_summary(data: dict[str, Any] | None) -> str:
-    """The line "semantic · confidence 0.9" for a node that came from the agent memory
-    (its fields travel in ``data["memory"]``, see memory.interop); "" for other nodes."""
-    fields = (data or {}).get("memory")
-    if not isinstance(fields, dict):
-        return ""
-    parts = []
-    if isinstance(fields.get("node_type"), str):
-        parts.append(fields["node_type"])
-    confidence = fields.get("confidence")
-    if isinstance(confidence, (int, float)) and not isinstance(confidence, bool):
-        parts.append(f"confidence {confidence:g}")
-    return " · ".join(parts)
 
 
 class Breadcrumbs:
@@ -379,7 +321,8 @@ class HelpSheet:
 
     def show(self) -> None:
         if not self._built:
-            for title, lines in shortcuts.sheet():
+            touch = bool(js.window.matchMedia("(pointer: coarse)").matches)
+            for title, lines in shortcuts.sheet(touch=touch):
                 if not lines:
                     continue
                 rows = [
@@ -387,7 +330,8 @@ class HelpSheet:
                     for keys, what in lines
                 ]
                 table = el("table", children=[el("tbody", children=rows)])
-                self.body.appendChild(el("section", children=[el("h3", text=title), table]))
+                cls = "meaning" if title == "What κ means" else ""  # (words, not keys: across both columns)
+                self.body.appendChild(el("section", cls=cls, children=[el("h3", text=title), table]))
             self._built = True
         self.backdrop.hidden = False
         by_id("help").focus()  # the sheet itself (focusing Close would scroll it to the end)
@@ -537,3 +481,189 @@ class TextOverlay:
         self.editor.needs_paint = True
         self.on_done(cancelled)
         js.document.getElementById("canvas").focus()
+
+
+class LoopsPanel:
+    """The Loops panel (``bend.loops_panel``): the loops of the plane or the selection by
+    region. Hovering or focusing a loop shows it on the canvas (the other cards fade);
+    choosing it keeps it shown (and brings it into view) until chosen again or Esc. Built
+    with textContent only; one listener per kind of event on the panel (delegation)."""
+
+    def __init__(self, editor: Editor, repaint: Callable[[], None]) -> None:
+        self.editor = editor
+        self.repaint = repaint
+        self.box = by_id("loops-panel")
+        self.body = by_id("loops-body")
+        self.summary = by_id("loops-summary")
+        self.heading = by_id("loops-title")
+        self.button = by_id("btn-loops")
+        self.report: LoopReport | None = None
+        self.expanded: set[int] = set()
+        self.all_groups = False
+        self.hovered: Loop | None = None
+        self.chosen: Loop | None = None
+        self._key: tuple | None = None
+        self._dimmed: tuple[Any, set[str]] | None = None
+        on(by_id("loops-close"), "click", lambda event: self.close())
+        on(self.body, "pointerover", lambda event: self._hover(event, True))
+        on(self.body, "pointerout", lambda event: self._hover(event, False))
+        on(self.body, "focusin", lambda event: self._hover(event, True))
+        on(self.body, "focusout", lambda event: self._hover(event, False))
+        on(self.body, "click", self._click)
+        on(self.box, "keydown", self._key_down)
+
+    @property
+    def open(self) -> bool:
+        return not self.box.hidden
+
+    def toggle(self) -> None:
+        if self.open:
+            self.close()
+        else:
+            self.box.hidden = False
+            self.button.setAttribute("aria-pressed", "true")
+            self._key = None
+            self.repaint()
+
+    def close(self) -> None:
+        if not self.open:
+            return
+        self.box.hidden = True
+        self.button.setAttribute("aria-pressed", "false")
+        self.hovered = self.chosen = None
+        self.repaint()
+        by_id("canvas").focus()
+
+    def let_go(self) -> bool:
+        """Esc: stop showing the chosen loop; whether there was one."""
+        if self.chosen is None:
+            return False
+        self.chosen = None
+        self._key = None
+        self.repaint()
+        return True
+
+    def shown(self) -> Loop | None:
+        return self.hovered or self.chosen
+
+    def dimmed(self) -> set[str]:
+        """The cards that fade while a loop is shown: every card not on it. O(n) once per loop."""
+        loop = self.shown() if self.open else None
+        if loop is None:
+            return set()
+        key = (loop, self.editor.plane, self.editor.plane.version)
+        if self._dimmed is None or self._dimmed[0] != key:
+            on_loop = set(loop.nodes)
+            self._dimmed = (key, {n for n in self.editor.plane.nodes if n not in on_loop})
+        return self._dimmed[1]
+
+    def update(self, report: LoopReport | None) -> None:
+        """Rebuild when the report, the names or what is expanded changed."""
+        if not self.open:
+            return
+        if report is not self.report:
+            self.report = report
+            self.expanded.clear()
+            self.all_groups = False
+            known = {loop for g in report.groups for loop in g.loops} if report is not None else set()
+            if self.chosen not in known:
+                self.chosen = None
+            if self.hovered not in known:
+                self.hovered = None
+        key = (id(report), self.editor.version, self.editor.plane.id, frozenset(self.expanded), self.all_groups,
+               self.chosen)  # fmt: skip
+        if key == self._key:
+            return
+        self._key = key
+        self._build(panel_view(self.editor, report, self.expanded, self.all_groups))
+
+    def _build(self, view: PanelView) -> None:
+        self.heading.textContent = view.heading
+        self.summary.textContent = view.summary
+        body = self.body
+        clear(body)
+        for group in view.groups:
+            items = []
+            for item in group.items:
+                g, k = (int(part) for part in item.key.split(":"))
+                pressed = self.report is not None and self.report.groups[g].loops[k] == self.chosen
+                cls = f"loop-class loop-{'q' if item.polarity == '?' else item.polarity}"
+                children = [
+                    el("span", text=item.polarity, cls=cls,
+                       attrs={"title": CLASS_WORDS[item.polarity], "aria-hidden": "true"}),
+                    el("span", text=item.text, cls="loop-text"),
+                ]  # fmt: skip
+                if item.fault_lines:
+                    note = {"title": "fault-line edges on this loop", "aria-hidden": "true"}
+                    children.append(el("span", text=f"✂{item.fault_lines}", cls="loop-fault", attrs=note))
+                button = el("button", cls="loop", attrs={"type": "button", "data-loop": item.key,
+                            "aria-pressed": "true" if pressed else "false", "aria-label": item.label},
+                            children=children)  # fmt: skip
+                items.append(el("li", children=[button]))
+            section = [el("h3", text=group.title), el("ol", children=items)]
+            if group.more:
+                attrs = {"type": "button", "data-more": str(group.index)}
+                section.append(el("button", text=group.more, cls="loops-more", attrs=attrs) if group.expandable
+                               else el("p", text=group.more, cls="loops-note"))  # fmt: skip
+            body.appendChild(el("section", children=section))
+        if view.more_groups:
+            body.appendChild(el("button", text=f"Show {view.more_groups:,} more regions", cls="loops-more",
+                                attrs={"type": "button", "data-more": "all"}))  # fmt: skip
+
+    def _loop_of(self, event: Any) -> Loop | None:
+        target = event.target
+        button = target.closest("button.loop") if hasattr(target, "closest") else None
+        if is_null(button) or self.report is None:
+            return None
+        try:
+            g, k = (int(part) for part in str(button.getAttribute("data-loop")).split(":"))
+            return self.report.groups[g].loops[k]
+        except (ValueError, IndexError):
+            return None
+
+    def _hover(self, event: Any, entering: bool) -> None:
+        loop = self._loop_of(event)
+        if entering and loop is not None and loop != self.hovered:
+            self.hovered = loop
+            self.repaint()
+        elif not entering and loop is not None and self.hovered == loop:
+            self.hovered = None
+            self.repaint()
+
+    def _click(self, event: Any) -> None:
+        target = event.target
+        more = target.closest("button.loops-more") if hasattr(target, "closest") else None
+        if not is_null(more):
+            which = str(more.getAttribute("data-more"))
+            if which == "all":
+                self.all_groups = True
+            else:
+                self.expanded.add(int(which))
+            self.update(self.report)
+            return
+        loop = self._loop_of(event)
+        if loop is None:
+            return
+        self.chosen = None if self.chosen == loop else loop
+        if self.chosen is not None:
+            self._into_view(loop)
+        self._key = None
+        self.update(self.report)
+        self.repaint()
+
+    def _into_view(self, loop: Loop) -> None:
+        """Bring the loop into view when a card of it is off the screen."""
+        editor = self.editor
+        w, h = editor.viewport
+        for node_id in loop.nodes:
+            at = editor.screen_position(node_id)
+            if at is None or not (0 <= at[0] <= w and 0 <= at[1] <= h):
+                editor.fit_view(node_ids=loop.nodes)
+                return
+
+    def _key_down(self, event: Any) -> None:
+        if event.key == "Escape":
+            event.preventDefault()
+            event.stopPropagation()
+            if not self.let_go():
+                self.close()

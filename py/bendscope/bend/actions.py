@@ -174,8 +174,10 @@ action(id="arrange-lr", label="Arrange left to right", scope="global", keys=("L"
        enabled=lambda e, t: bool(e.plane.nodes), extra={"job": "arrange", "direction": "LR"})  # fmt: skip
 action(id="arrange-tb", label="Arrange top to bottom", scope="global", keys=("T",), perform=lambda e, t, a: None,
        enabled=lambda e, t: bool(e.plane.nodes), extra={"job": "arrange", "direction": "TB"})  # fmt: skip
-action(id="help", label="Keyboard shortcuts", scope="global", keys=("?",), perform=lambda e, t, a: None,
-       extra={"show": "help"})  # fmt: skip
+action(id="help", label="Help: κ explained, gestures and keys", scope="global", keys=("?",),
+       perform=lambda e, t, a: None, extra={"show": "help"})  # fmt: skip
+action(id="loops", label="Loops panel: every feedback loop, R or B", scope="global", keys=("o",),
+       perform=lambda e, t, a: None, extra={"show": "loops"})  # fmt: skip
 action(id="duplicate", label="Duplicate", scope="global", keys=("Mod+d",),
        perform=lambda e, t, a: clipboard.duplicate(e, list(e.selection)),
        enabled=lambda e, t: bool(e.selection))  # fmt: skip

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from bendscope.graphformats import format_of, read_graph, write_graph
@@ -22,6 +22,7 @@ from .document import DocumentError, document_from_data, parse_document, seriali
 from .geometry import segment_distance
 from .history import Entry, History, Transaction, apply, merged
 from .layout import LayoutEngine, LayoutFactory, Simulation
+from .loop_list import LoopFinder, LoopReport
 from .model import (
     COORD_LIMIT,
     DEFAULT_KIND,
@@ -75,6 +76,7 @@ class Editor:
         self.layout_factory: LayoutFactory = layout or (lambda plane, seed: Simulation(plane, seed=seed))
         self.history = History()
         self.topology_cache = TopologyCache()
+        self.loop_finder = LoopFinder()
         self.viewport = (1280.0, 800.0)
         self.selection: list[str] = []
         self.selected_edge: str | None = None
@@ -421,10 +423,15 @@ class Editor:
         self.plane.camera.zoom = 1.0
         self.needs_paint = True
 
-    def fit_view(self, margin: float = 60.0, top_px: float = 96.0, bottom_px: float = 56.0) -> None:
-        """Centre the plane's nodes in the area between the toolbar (``top_px``) and the
-        HUD (``bottom_px``), zooming out (never in past 1) if they do not fit."""
-        nodes = list(self.plane.nodes.values())
+    def fit_view(
+        self, margin: float = 60.0, top_px: float = 96.0, bottom_px: float = 56.0, node_ids: Iterable[str] | None = None
+    ) -> None:
+        """Centre the plane's nodes (or ``node_ids`` of them) in the area between the toolbar
+        (``top_px``) and the HUD (``bottom_px``), zooming out (never in past 1) if they do not fit."""
+        if node_ids is None:
+            nodes = list(self.plane.nodes.values())
+        else:
+            nodes = [self.plane.nodes[n] for n in node_ids if n in self.plane.nodes]
         cam = self.plane.camera
         if not nodes:
             cam.x = cam.y = 0.0
@@ -548,6 +555,34 @@ class Editor:
         """The active plane's topology for drawing: exact if ready within ``budget_ms``,
         else the previous one marked ``pending`` (see ``bend.topology``)."""
         return self.topology_cache.shown(self.plane, self.exact_limit, budget_ms)
+
+    def loop_scope(self) -> frozenset[str] | None:
+        """What the Loops panel lists: the selection (two or more nodes, not all of them), or
+        None for the whole plane."""
+        if len(self.selection) < 2 or len(self.selection) == len(self.plane.nodes):
+            return None
+        return frozenset(self.selection)
+
+    def loops(self, budget_ms: float = 0.0, *, wait: bool = False) -> LoopReport | None:
+        """The loops of the plane or the selection (``bend.loop_list``): the report if it is
+        ready or its search ends within ``budget_ms`` (``wait``: runs it to the end); else
+        None while the plane's topology or the search is still in progress (they go on
+        with :meth:`compute_topology` and :meth:`compute_loops`)."""
+        scope = self.loop_scope()
+        if scope is None:
+            if self.topology_cache.pending(self.plane) and not wait:
+                return None
+            topology = self.topology()
+        else:
+            topology = self.topology_cache.induced(self.plane, sorted(scope), self.exact_limit)
+        return self.loop_finder.report(self.plane, topology, scope, math.inf if wait else budget_ms)
+
+    def compute_loops(self, budget_ms: float) -> bool:
+        """A slice of the running loop search; whether it is still running."""
+        running = self.loop_finder.advance(budget_ms)
+        if not running:
+            self.needs_paint = True
+        return running
 
     def compute_topology(self, budget_ms: float) -> bool:
         """A slice of the running topology computation; whether it is still running."""

@@ -1,20 +1,26 @@
-"""The shortcut sheet (``?``): keys from the action registry, so it never drifts from
-what the keys do, and the pointer gestures.
+"""The help sheet (``?``): what κ means (``bend.explain``), then the keys — from the action
+registry, so the sheet never drifts from what the keys do — and the pointer gestures; on a
+touch device the gestures come before the keys.
 
 >>> key_label("Mod+Shift+z")
 'Ctrl/⌘+Shift+Z'
 >>> sections = dict(sheet())
->>> ("?", "Keyboard shortcuts") in sections["Anywhere"]
+>>> ("?", "Help: κ explained, gestures and keys") in sections["Anywhere"]
 True
+>>> [title for title, _ in sheet()]
+['What κ means', 'Anywhere', 'Selected node', 'Selected edge', 'Pointer']
+>>> [title for title, _ in sheet(touch=True)]
+['What κ means', 'Touch and pointer', 'Anywhere', 'Selected node', 'Selected edge']
 """
 
 from __future__ import annotations
 
 from .actions import REGISTRY
+from .explain import MEANING
 
 #: pointer gestures (mouse, pen, touch) and what they do
 GESTURES: list[tuple[str, str]] = [
-    ("Double-click the background", "new node (type its text; Esc takes it back)"),
+    ("Double-click · double-tap the background", "new node (type its text; Esc takes it back)"),
     ("Drag the background", "pan (two fingers on touch)"),
     ("Wheel · pinch", "zoom around the pointer"),
     ("Drag a node", "move it; it stays where you drop it (pinned)"),
@@ -22,7 +28,8 @@ GESTURES: list[tuple[str, str]] = [
     ("Shift+click", "add a node to the selection, or take it out"),
     ("Shift+drag the background", "select the nodes in the band"),
     ("Right-click · long-press", "the menu of what is under the pointer"),
-    ("Double-click a node", "edit its text (a stargate: open its plane)"),
+    ("Double-click · double-tap a node", "edit its text (a stargate: open its plane)"),
+    ("Tap a loop in the Loops panel", "show it on the canvas (the other cards fade); tap again to let go"),
 ]
 
 SCOPES = (("global", "Anywhere"), ("node", "Selected node"), ("edge", "Selected edge"))
@@ -55,9 +62,10 @@ def key_label(combo: str) -> str:
     return "+".join(out)
 
 
-def sheet() -> list[tuple[str, list[tuple[str, str]]]]:
-    """(section title, [(keys, what they do)]) in reading order; actions that share keys in
-    one scope (a toggle such as Pin / Unpin) share a line. O(actions)."""
+def sheet(touch: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(section title, [(keys or term, what they do or mean)]) in reading order; actions
+    that share keys in one scope (a toggle such as Pin / Unpin) share a line. ``touch``:
+    the gestures first. O(actions)."""
     sections: list[tuple[str, list[tuple[str, str]]]] = []
     for scope, title in SCOPES:
         lines: dict[str, list[str]] = {}
@@ -70,5 +78,6 @@ def sheet() -> list[tuple[str, list[tuple[str, str]]]]:
                 labels.append(act.label)
         rows = [(keys, " / ".join(labels)) for keys, labels in lines.items()]
         sections.append((title, rows + (OTHER_KEYS if scope == "global" else [])))
-    sections.append(("Pointer", list(GESTURES)))
-    return sections
+    if touch:
+        return [("What κ means", list(MEANING)), ("Touch and pointer", list(GESTURES)), *sections]
+    return [("What κ means", list(MEANING)), *sections, ("Pointer", list(GESTURES))]

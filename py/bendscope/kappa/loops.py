@@ -26,15 +26,23 @@ Parallel edges are one arc (as for κ); its polarity is theirs when they agree, 
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from .analyze import DEFAULT_EXACT_LIMIT, analyze_digraph
-from .digraph import DIRECTED_KINDS, Digraph, build_digraph
+from .digraph import DIRECTED_KINDS, Digraph, build_digraph, build_digraph_steps
 from .steps import Meter, Steps, finish
 
-__all__ = ["MAX_LENGTH", "MAX_LOOPS", "MAX_WORK", "find_loops", "loops_steps", "polarity_class"]
+__all__ = [
+    "MAX_LENGTH",
+    "MAX_LOOPS",
+    "MAX_WORK",
+    "find_loops",
+    "find_loops_steps",
+    "loops_steps",
+    "polarity_class",
+    "topology_loops_steps",
+]
 
 #: the loops listed per SCC, their longest length, and the arcs a whole search may take
 MAX_LOOPS = 100
@@ -57,10 +65,14 @@ def polarity_class(signs: Iterable[str | None]) -> str:
     return "B" if negative % 2 else "R"
 
 
-def _arc_signs(graph: Digraph, edges: Iterable[Mapping[str, Any]]) -> dict[tuple[int, int], str | None]:
-    """The polarity of each arc: its edges' when they all carry the same one, else None."""
+def _arc_signs(
+    graph: Digraph, edges: Iterable[Mapping[str, Any]], meter: Meter
+) -> Steps[dict[tuple[int, int], str | None]]:
+    """The polarity of each arc: its edges' when they all carry the same one, else None. O(m)."""
     signs: dict[tuple[int, int], str | None] = {}
-    for edge in edges:
+    for i, edge in enumerate(edges):
+        if i and not i & 1023 and meter.spend(1024):
+            yield
         kind = edge.get("kind")
         if kind is not None and kind not in DIRECTED_KINDS:
             continue
@@ -82,11 +94,12 @@ def loops_steps(
     max_work: int = MAX_WORK,
     meter: Meter | None = None,
 ) -> Steps[list[tuple[list[list[int]], bool]]]:
-    """The loops of each SCC (sorted node indices), shortest first, as (loops, complete): a
-    loop is its node indices in order from its smallest; ``complete`` when every loop of the
-    SCC is listed — none past max_loops, the work bound not reached, and the SCC no larger
-    than max_length (so no loop of it is longer). A unit of work is an arc followed.
-    O(max_work).
+    """The loops of each SCC (node indices), shortest first, as (loops, complete): a loop is
+    its node indices in order from its smallest; ``complete`` when every loop of the SCC is
+    listed — none past max_loops, the work bound not reached, and the SCC no larger than
+    max_length (so no loop of it is longer). Lengths are taken in turn over all the SCCs
+    (every SCC's 2-loops, then 3-loops, …), so a giant SCC cannot use up the work before the
+    others' short loops are found. A unit of work is an arc followed. O(max_work).
 
     >>> from bendscope.kappa.digraph import digraph_of_arcs
     >>> ring = digraph_of_arcs("abcd", [("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("b", "a")])
@@ -95,7 +108,8 @@ def loops_steps(
     """
     meter = meter or Meter()
     work = 0
-    found: list[tuple[list[list[int]], bool]] = []
+    wanted = max_loops + 1  # (one more than listed: whether there are more)
+    searches: list[tuple[list[int], dict[int, list[int]], dict[int, list[int]]]] = []
     for members in sccs:
         inside = set(members)
         out = {v: [w for w in graph.out[v] if w in inside] for v in members}
@@ -103,32 +117,34 @@ def loops_steps(
         for v in members:
             for w in out[v]:
                 into[w].append(v)
-        loops: list[list[int]] = []
-        wanted = max_loops + 1  # (one more than listed: whether there are more)
-        complete = True
-        distances: dict[int, dict[int, int]] = {}
-        for length in range(2, min(max_length, len(members)) + 1):
-            if len(loops) >= wanted or not complete:
-                break
+        searches.append((sorted(members), out, into))
+    found: list[list[list[int]]] = [[] for _ in sccs]
+    searched = [1] * len(sccs)  # the length each SCC's loops are all found up to
+    stopped = False  # the work bound was reached
+    for length in range(2, max_length + 1):
+        for k, (members, out, into) in enumerate(searches):
+            loops = found[k]
+            if len(loops) >= wanted or length > len(members):
+                continue
             for start in members:
-                if start not in distances:  # the distance of each larger node back to start
-                    back = {start: 0}
-                    queue = deque([start])
-                    while queue:
-                        v = queue.popleft()
+                # the distance back to start of each larger node, as far as a loop of this length reaches
+                back = {start: 0}
+                frontier = [start]
+                for distance in range(1, length):
+                    reached = []
+                    for v in frontier:
+                        work += len(into[v])
                         for u in into[v]:
                             if u > start and u not in back:
-                                back[u] = back[v] + 1
-                                queue.append(u)
-                        work += len(into[v])
-                    distances[start] = back
-                back = distances[start]
+                                back[u] = distance
+                                reached.append(u)
+                    frontier = reached
                 path = [start]
                 on_path = {start}
                 stack = [iter(out[start])]
                 while stack:
                     if work > max_work:
-                        complete = False
+                        stopped = True
                         break
                     step = next(stack[-1], None)
                     if step is None:
@@ -150,11 +166,17 @@ def loops_steps(
                     path.append(step)
                     on_path.add(step)
                     stack.append(iter(out[step]))
-                if len(loops) >= wanted or not complete:
+                if stopped or len(loops) >= wanted:
                     break
-        complete = complete and len(loops) <= max_loops and len(members) <= max_length
-        found.append((loops[:max_loops], complete))
-    return found
+            if stopped:
+                break
+            searched[k] = length
+        if stopped:
+            break
+    return [
+        (loops[:max_loops], len(loops) <= max_loops and searched[k] >= len(members) and len(members) <= max_length)
+        for k, (loops, (members, _, _)) in enumerate(zip(found, searches, strict=True))
+    ]
 
 
 def find_loops(
@@ -193,14 +215,39 @@ def find_loops_steps(
 ) -> Steps[dict[str, Any]]:
     """:func:`find_loops` in steps (the loop search pauses; the analysis before it runs whole)."""
     edge_list = list(edges)
-    graph = build_digraph(nodes, edge_list)
-    topology = analyze_digraph(graph, exact_limit=exact_limit)
+    node_list = list(nodes)
+    topology = analyze_digraph(build_digraph(node_list, edge_list), exact_limit=exact_limit)
+    return (
+        yield from topology_loops_steps(
+            node_list, edge_list, topology, max_loops=max_loops, max_length=max_length, max_work=max_work, meter=meter
+        )
+    )
+
+
+def topology_loops_steps(
+    nodes: Iterable[str],
+    edges: Iterable[Mapping[str, Any]],
+    topology: Mapping[str, Any],
+    *,
+    max_loops: int = MAX_LOOPS,
+    max_length: int = MAX_LENGTH,
+    max_work: int = MAX_WORK,
+    meter: Meter | None = None,
+    trusted: bool = False,
+) -> Steps[dict[str, Any]]:
+    """:func:`find_loops` in steps for a graph whose canonical ``topology`` is known (an
+    editor has it already): its SCCs, κ and fault lines are taken from there; building the
+    graph pauses too. ``trusted`` as for :func:`~bendscope.kappa.digraph.build_digraph_steps`.
+    O(n log n + m log m + max_work)."""
+    edge_list = list(edges)
+    meter = meter or Meter()
+    graph = yield from build_digraph_steps(nodes, edge_list, meter, trusted=trusted)
     sccs = [[graph.index[n] for n in scc["nodes"]] for scc in topology["sccs"]]
     faults = [
         {(graph.index[f["source"]], graph.index[f["target"]]) for f in scc["fault_line_edges"]}
         for scc in topology["sccs"]
     ]
-    signs = _arc_signs(graph, edge_list)
+    signs = yield from _arc_signs(graph, edge_list, meter)
     found = yield from loops_steps(
         graph, sccs, max_loops=max_loops, max_length=max_length, max_work=max_work, meter=meter
     )

@@ -1,0 +1,122 @@
+"""What the Loops panel shows, as plain text records (the page turns them into DOM with
+textContent only): a summary, then per loop region its title (κ, size, counts per class)
+and its loops shortest first, each as its class, its cards in order and the fault lines
+it runs through; long lists shortened with a "more" line.
+
+>>> from bendscope.bend.editor import Editor
+>>> from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
+>>> plane = Plane("p")
+>>> for node_id, text in (("a", "Births"), ("b", "Population"), ("c", "Deaths")):
+...     plane.add_node(Node(node_id, text))
+>>> for k, (a, b, sign) in enumerate([("a", "b", "+"), ("b", "a", "+"), ("b", "c", "+"), ("c", "b", "-")]):
+...     plane.add_edge(Edge(f"e{k}", a, b, EdgeProps(kind="causal", polarity=sign)))
+>>> editor = Editor(Document([plane], "p"))
+>>> view = panel_view(editor, editor.loops(wait=True))
+>>> view.summary
+'2 loops in 1 region: 1 R · 1 B'
+>>> view.groups[0].title
+'scc-0 · κ = 1 · 3 cards · 1 R · 1 B'
+>>> [(item.polarity, item.text) for item in view.groups[0].items]
+[('R', 'Births → Population → Births'), ('B', 'Population → Deaths → Population')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from .editor import Editor
+from .kappa_ui import display_name
+from .loop_list import LoopReport
+
+#: loops of a region shown before its "more" button, and regions before theirs
+LOOPS_SHOWN = 12
+GROUPS_SHOWN = 20
+NAME_LENGTH = 24  # characters of a card's text in a loop's line
+CLASS_WORDS = {"R": "reinforcing", "B": "balancing", "?": "polarity not known (an edge has no + or −)"}
+
+
+@dataclass(frozen=True)
+class ItemView:
+    key: str  # "group index:loop index", what the page's buttons carry
+    polarity: str
+    text: str
+    length: int
+    fault_lines: int
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says for the loop's button."""
+        faults = (
+            f", through {self.fault_lines} fault line{'s' if self.fault_lines != 1 else ''}" if self.fault_lines else ""
+        )
+        return f"{CLASS_WORDS[self.polarity].split(' (')[0]} loop of {self.length} cards: {self.text}{faults}"
+
+
+@dataclass(frozen=True)
+class GroupView:
+    index: int
+    title: str
+    items: tuple[ItemView, ...]
+    more: str  # "" or a sentence: loops left out here (shown on asking) or not searched
+    expandable: bool  # whether the more line is a button showing the rest
+
+
+@dataclass(frozen=True)
+class PanelView:
+    heading: str
+    summary: str
+    groups: tuple[GroupView, ...]
+    more_groups: int  # regions not shown (a button shows them)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return " · ".join(f"{counts[c]} {c}" for c in ("R", "B", "?") if counts.get(c))
+
+
+def panel_view(
+    editor: Editor,
+    report: LoopReport | None,
+    expanded: Collection[int] = (),
+    all_groups: bool = False,
+) -> PanelView:
+    """The panel for ``report`` (None: still searching). ``expanded``: regions whose every
+    listed loop is shown; ``all_groups``: every region shown. O(what is shown)."""
+    scope = editor.loop_scope()
+    heading = "Loops of the plane" if scope is None else f"Loops of the selection ({len(scope)} cards)"
+    if report is None:
+        return PanelView(heading, "Looking for loops…", (), 0)
+    if not report.groups:
+        where = "the selection" if scope is not None else "this plane"
+        return PanelView(heading, f"No feedback loop in {where}: κ = 0, one retrieval pass reads it.", (), 0)
+    total = report.loop_count
+    counts = {c: sum(g.counts[c] for g in report.groups) for c in ("R", "B", "?")}
+    regions = len(report.groups)
+    summary = (
+        f"{'at least ' if not report.complete else ''}{total:,} loop{'s' if total != 1 else ''} in {regions:,} "
+        f"region{'s' if regions != 1 else ''}: {_counts(counts)}"
+    )
+    shown = report.groups if all_groups else report.groups[:GROUPS_SHOWN]
+    groups = []
+    for g_index, group in enumerate(shown):
+        sign = "≈" if group.approximate else "="
+        title = f"{group.scc_id} · κ {sign} {group.kappa} · {group.size:,} cards · {_counts(group.counts)}"
+        loops = group.loops if g_index in expanded else group.loops[:LOOPS_SHOWN]
+        items = tuple(
+            ItemView(
+                f"{g_index}:{k}",
+                loop.polarity,
+                " → ".join(display_name(editor, n, NAME_LENGTH) for n in (*loop.nodes, loop.nodes[0])),
+                loop.length,
+                loop.fault_lines,
+            )
+            for k, loop in enumerate(loops)
+        )
+        hidden = len(group.loops) - len(loops)
+        more, expandable = "", False
+        if hidden:
+            more, expandable = f"Show {hidden} more loop{'s' if hidden != 1 else ''}", True
+        elif not group.complete:
+            more = "More loops exist: longer ones, or past the first listed (the search is bounded)."
+        groups.append(GroupView(g_index, title, items, more, expandable))
+    return PanelView(heading, summary, tuple(groups), len(report.groups) - len(shown))
