@@ -72,22 +72,23 @@ def test_python_failure_shows_a_readable_banner(browser, base_url):
         context.close()
 
 
-def _export(app, item: str) -> bytes:
+def _export(app, item: str, name: str = "bendscope.png") -> bytes:
     app.page.locator("#btn-png").click()
     with app.page.expect_download() as info:
         app.page.locator(f"#menu-0 [data-item='{item}']").click()
     download = info.value
-    assert download.suggested_filename == "bendscope.png"
+    assert download.suggested_filename == name
     with open(download.path(), "rb") as handle:
         data = handle.read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
+    if name.endswith(".png"):
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000
     return data
 
 
 def test_export_png_leaves_pins_and_the_selection_out_unless_asked(app_factory):
     """Issue 19.6: every created node showed PINNED and a red dot, in PNG exports too. A new
-    card shows only a quiet dot now, and Export PNG's plain image leaves it (and the selection)
-    out; "as on screen" keeps them."""
+    card shows only a quiet dot now, and the image of the graph leaves it (and the selection)
+    out; "the screen as it is" keeps them."""
     import io
 
     from PIL import Image
@@ -102,14 +103,21 @@ def test_export_png_leaves_pins_and_the_selection_out_unless_asked(app_factory):
     zoom = app.api("JSON.parse(window.bendscope.export()).planes[0].camera.zoom")
     pin = (round(left + width - 10 * zoom), round(top + 7 * zoom))
 
-    def darkest_near_pin(data: bytes) -> int:
+    def darkest_near(data: bytes, spot: tuple[int, int]) -> int:
         image = Image.open(io.BytesIO(data)).convert("L")
-        return min(image.getpixel((pin[0] + dx, pin[1] + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        return min(image.getpixel((spot[0] + dx, spot[1] + dy)) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+
+    def darkest_near_pin(data: bytes) -> int:
+        return darkest_near(data, pin)
 
     app.click_node(new["id"])  # selected: a ring round it on the screen
     marked = _export(app, "export-png-marks")
-    plain = _export(app, "export-png")
-    assert darkest_near_pin(marked) < 200 <= darkest_near_pin(plain)
+    plain = _export(app, "export-png")  # the whole graph with its legend, at 1×
+    box = app.api("window.bendscope.image_box()")  # the image's top-left in the world, its size
+    card = app.api(f"window.bendscope.world_box({new['id']!r})")
+    spot = (round(card[0] + card[2] - 10 - box[0]), round(card[1] + 7 - box[1]))  # the pin mark's place
+    assert darkest_near_pin(marked) < 200 <= darkest_near(plain, spot)
+    assert darkest_near(plain, (round(card[0] + 1 - box[0]), round(card[1] + card[3] / 2 - box[1]))) < 240  # (the card)
     assert marked != plain
     # the screen shows the marks again after the plain export
     assert json.loads(app.api("window.bendscope.interaction()"))["selection"] == [new["id"]]

@@ -344,3 +344,27 @@ def test_a_sliced_save_holds_the_positions_of_one_moment():
     assert asyncio.run(saver.save()) is True
     saved = json.loads(store.data[KEY])["planes"][0]["nodes"]
     assert {n["id"]: n["x"] for n in saved} == expected
+
+
+def test_a_shared_link_never_overwrites_the_visitors_own_graph():
+    """Issue 22: a graph opened from a link is saved as the current graph only after the
+    visitor's own saved graph is kept as a saved copy (in the same write)."""
+    from bendscope.bend.share import read_fragment, share_fragment
+
+    store = persist.MemoryStore()
+    editor = Editor(demo_document())
+    saver = saver_for(editor, store)
+    editor.add_node(0, 0, "mine")
+    assert run(saver.save())
+    own = store.data[persist.KEY]
+    shared = read_fragment(share_fragment(json.dumps({"nodes": ["rain", "flood"], "edges": []})))
+    assert editor.load(shared, label="Open shared link") is None
+    saver.keep_aside_before_next_save("shared-link")
+    assert saver.flush_items() is None  # (leaving the page now writes nothing: the copy needs a read)
+    assert run(saver.save())
+    (copy,) = run(saver.copies())
+    assert copy.reason == "shared-link" and store.data[copy.key] == own
+    assert "was your graph when a shared link opened another" in copy.label
+    assert texts(editor) == {"rain", "flood"} and "rain" in store.data[persist.KEY]
+    editor.add_node(5, 5, "more")
+    assert run(saver.save()) and len(run(saver.copies())) == 1  # (once: later saves keep a snapshot)

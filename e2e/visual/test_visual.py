@@ -169,3 +169,20 @@ def test_dark_theme(app_factory, assert_snapshot):
     assert_snapshot(app, "dark-demo")
     show(app, bare(THREE_LOOPS))
     assert_snapshot(app, "dark-three-loops")
+
+
+def test_loops_panel_with_polarity_marks(app_factory, assert_snapshot):
+    """Issue 22: + and − beside the arrowheads, the Loops panel with R/B/? classes, one loop
+    chosen (the other cards faded); then the same in the dark theme."""
+    from test_loops import CLD
+
+    app = app_factory(FRESH)
+    show(app, CLD)
+    app.page.locator("#btn-loops").click()
+    app.page.locator("#loops-panel button.loop").nth(2).click()
+    app.page.mouse.move(1, 1)
+    assert app.page.locator("#loops-panel button.loop[aria-pressed='true']").count() == 1
+    assert_snapshot(app, "loops-panel")
+    app.page.locator("#btn-theme").click()
+    app.page.mouse.move(1, 1)
+    assert_snapshot(app, "dark-loops-panel")

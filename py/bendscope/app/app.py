@@ -12,7 +12,7 @@ import js
 from pyodide.ffi import create_once_callable, to_js
 
 from bendscope.bend import clipboard, menus, theme
-from bendscope.bend.actions import EXPORTS, Target
+from bendscope.bend.actions import EXPORTS, IMAGES, Target
 from bendscope.bend.arrange import DIRECTIONS
 from bendscope.bend.demo import demo_document
 from bendscope.bend.dispatch import ActionManager, Outcome
@@ -31,6 +31,8 @@ from bendscope.bend.scene import (
     overlay_of,
     pulse_value,
 )
+from bendscope.bend.share import LinkTooLong, has_graph, read_fragment, share_fragment
+from bendscope.bend.svgexport import image_view, plane_svg
 from bendscope.bend.tools import PointerInput, Request, Response, Tools
 from bendscope.bend.topology import Topology
 from bendscope.graphformats import SAVED_AS
@@ -58,6 +60,8 @@ from .widgets import (
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
+MAX_IMAGE_SIDE = 16_384  # px: an exported PNG's largest side (Chromium's canvas allows 32,767)
+MAX_IMAGE_PIXELS = 40_000_000  # an exported PNG's pixels (160 MB of canvas)
 LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
@@ -158,6 +162,7 @@ class App:
         if doc is None:
             self.editor.opening_view()
         self._wire()
+        self.open_link()
         self.paint(js.performance.now())
         by_id("loading").hidden = True
         notes = [*self.param_problems, *([] if self.fresh else restored.notes)]
@@ -433,8 +438,10 @@ class App:
             self.find.show()
         elif outcome.kind == "show" and outcome.message == "loops":
             self.loops_panel.toggle()
-        elif outcome.kind == "show" and outcome.message in ("png", "png-marks"):
-            self.export_png(marks=outcome.message == "png-marks")
+        elif outcome.kind == "show" and outcome.message == "png-marks":
+            self.export_png(marks=True)
+        elif outcome.kind == "show" and outcome.message.startswith("image-"):
+            self.export_image(outcome.message.removeprefix("image-"))
         elif outcome.kind == "show" and outcome.message.startswith("export-"):
             self.export_file(outcome.message.removeprefix("export-"))
         elif outcome.kind == "job" and outcome.message == "arrange":
@@ -583,9 +590,11 @@ class App:
         on(by_id("file-input"), "change", self._import_file)
         on(by_id("btn-export"), "click", self._export_menu)
         on(by_id("btn-topology"), "click", lambda e: download("topology.json", self._topology_json()))
+        on(by_id("btn-link"), "click", lambda e: self._spawn(self.copy_link()))
+        on(js.window, "hashchange", lambda e: self.open_link())
         on(by_id("hud-selection"), "click", lambda e: self._whole_plane())
         on(by_id("legend-toggle"), "click", lambda e: self.legend.toggle())
-        on(by_id("btn-png"), "click", self._png_menu)
+        on(by_id("btn-png"), "click", self._image_menu)
 
     def _xy(self, event: Any) -> tuple[float, float]:
         rect = self.canvas.getBoundingClientRect()
@@ -776,20 +785,115 @@ class App:
         text = self.editor.export() if fmt == "json" else self.editor.export_as(fmt)
         download(f"bendscope{extension}", text, mime)
 
-    def _png_menu(self, event: Any) -> None:
-        """Export PNG: a menu of the two images (the plain one first)."""
+    # ------------------------------------------------------------------ links
+    def open_link(self) -> None:
+        """A graph in the URL's fragment (``bend.share``): shown, as one undoable step, without
+        overwriting the visitor's own saved graph — the next save first keeps it as a saved
+        copy. The fragment is then taken off the address (a reload shows the saved graph)."""
+        fragment = str(js.window.location.hash or "")
+        if not has_graph(fragment):
+            return
+        with contextlib.suppress(Exception):  # (an old browser: the fragment just stays)
+            js.history.replaceState(js.history.state, "", str(js.window.location.href).split("#", 1)[0])
+        try:
+            text = read_fragment(fragment)
+        except ValueError as exc:
+            self.toast.show(f"This link's graph cannot be opened: {exc}.", error=True, ms=8000)
+            return
+        error = self.editor.load(text, label="Open a shared link")
+        if error:
+            self.toast.show(f"This link's graph cannot be opened: {error}", error=True, ms=8000)
+            return
+        saver = self.saving.saver
+        if saver is not None:
+            saver.keep_aside_before_next_save("shared-link")
+        self.editor.opening_view()
+        self.toast.show(
+            "Opened the graph from the link. Your own graph is kept: Undo goes back to it, and once this one "
+            "is saved, Saved copies… holds yours.",
+            ms=9000,
+        )
+        self.request_frame()
+
+    async def copy_link(self) -> None:
+        """Put a link holding the document on the clipboard (or show it to copy by hand)."""
+        try:
+            fragment = share_fragment(self.editor.export(indent=None))
+        except LinkTooLong as exc:
+            self.dialog.confirm(
+                str(exc), lambda ok: ok and download("bendscope.json", self.editor.export()), ok_label="Export JSON"
+            )
+            return
+        location = js.window.location
+        link = f"{location.origin}{location.pathname}#{fragment}"
+        try:
+            await js.navigator.clipboard.writeText(link)
+        except Exception:  # no clipboard here (permissions, an insecure origin): the link to copy by hand
+            self.dialog.prompt("Copy this link (Ctrl/⌘+C):", link, lambda text: None, ok_label="Done")
+            return
+        self.toast.show(
+            f"Link copied ({len(link) / 1024:,.1f} KB). The graph is in the link itself: nothing is sent to a server."
+        )
+
+    def _image_menu(self, event: Any) -> None:
+        """Image…: a menu of the images (the vector one first)."""
         box = by_id("btn-png").getBoundingClientRect()
         self._menu_target = Target()
-        items = [
-            menus.menu_item(self.editor, Target(), "export-png"),
-            menus.menu_item(self.editor, Target(), "export-png-marks"),
-        ]
-        self.menu.show(items, float(box.left), float(box.bottom) + 4, "Export PNG menu")
+        items = [menus.menu_item(self.editor, Target(), f"export-{image}") for image, _ in IMAGES]
+        items.append(menus.menu_item(self.editor, Target(), "export-png-marks"))
+        chosen = self._image_ids()
+        title = "Image menu" if chosen is None else f"Image menu: the {len(chosen)} selected cards"
+        self.menu.show(items, float(box.left), float(box.bottom) + 4, title)
+
+    def _image_ids(self) -> list[str] | None:
+        """What an image shows: the selection of two or more cards (not all), else the plane."""
+        scope = self.editor.loop_scope()
+        return None if scope is None else sorted(scope)
+
+    def export_image(self, image: str) -> None:
+        """Download the plane (or the selection) with its legend: SVG, or PNG at 1×, 2×, 4×
+        — drawn by a painter of its own on a canvas of the image's size, at most
+        MAX_IMAGE_SIDE px a side and MAX_IMAGE_PIXELS in all (the scale is lowered to fit,
+        and the toast says so)."""
+        editor = self.editor
+        ids = self._image_ids()
+        if image == "svg":
+            download("bendscope.svg", plane_svg(editor, ids), "image/svg+xml")
+            return
+        view = image_view(editor, ids)
+        asked = {"png": 1.0, "png-2x": 2.0, "png-4x": 4.0}[image]
+        scale = min(asked, MAX_IMAGE_SIDE / max(view.width, view.height),
+                    math.sqrt(MAX_IMAGE_PIXELS / (view.width * view.height)))  # fmt: skip
+        if scale < 0.25:
+            self.toast.show("The graph is too large for a PNG here: SVG (Image…) draws it at any size.", error=True)
+            return
+        graph = js.document.createElement("canvas")
+        painter = Painter(graph, detail=True)
+        painter.paint(
+            view.plane, editor.card, viewport=(view.width, view.graph_height), dpr=scale, grid=None,
+            doc_version=editor.version, topology=view.topology, selection=(), selected_edge=None, dimmed=(),
+            editing=None, measure=self.measure, pulse=FROZEN_PULSE, overlay=Overlay(), pins=False,
+            camera=view.camera,
+        )  # fmt: skip
+        canvas = js.document.createElement("canvas")  # the graph, and the legend's strip below it
+        canvas.width = graph.width
+        canvas.height = max(1, round(view.height * scale))
+        ctx = canvas.getContext("2d")
+        ctx.drawImage(graph, 0, 0)
+        painter.legend(ctx, view.legend, view.graph_height, view.width, scale)
+
+        def done(blob: Any) -> None:
+            if blob:
+                download_blob("bendscope.png", blob)
+
+        canvas.toBlob(create_once_callable(done), "image/png")
+        if scale < asked:
+            self.toast.show(f"The image is made at {scale:.2f}×: the largest this page makes is "
+                            f"{MAX_IMAGE_SIDE:,} px a side, {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels.")  # fmt: skip
 
     def export_png(self, marks: bool) -> None:
-        """Download the canvas as a PNG: the graph alone, or (``marks``) as the screen shows
-        it, with pin marks, the selection and search fading. The canvas's pixels are copied
-        when toBlob is called, so the clean frame is drawn, copied, then replaced."""
+        """Download the canvas as a PNG as the screen shows it, with pin marks, the selection
+        and search fading (``marks``)."""
 
         def done(blob: Any) -> None:
             if blob:
@@ -865,6 +969,19 @@ class App:
             ids = node_ids.to_py() if hasattr(node_ids, "to_py") else node_ids
             self.editor.select([str(ids)] if isinstance(ids, str) else [str(i) for i in ids])
             paint_now()
+
+        def image_box() -> Any:
+            """The exported image of the plane (or the selection): its top-left in the world,
+            its width and height, and its graph's height (the legend below it)."""
+            view = image_view(self.editor, self._image_ids())
+            return to_js([view.x, view.y, view.width, view.height, view.graph_height])
+
+        def world_box(node_id: Any) -> Any:
+            """A card's box in the world: left, top, width, height."""
+            node = self.editor.plane.nodes.get(str(node_id))
+            if node is None:
+                return jsnull
+            return to_js([node.x - node.width / 2, node.y - node.height / 2, node.width, node.height])
 
         def select_edge(edge_id: Any) -> None:
             self.editor.select_edge(str(edge_id))
@@ -995,6 +1112,8 @@ class App:
             "redo": lambda: action("redo"),
             "select": select,
             "select_edge": select_edge,
+            "image_box": image_box,
+            "world_box": world_box,
             "frame_times": frame_times,
             "layout_state": layout_state,
             "layout_active": lambda: self.editor.animating,

@@ -19,7 +19,8 @@ import js
 from pyodide.ffi import to_js
 
 from bendscope.bend import theme
-from bendscope.bend.model import Node, Plane
+from bendscope.bend.legend import LEGEND_FONT, SWATCH, TITLE_FONT, LegendLayout
+from bendscope.bend.model import Camera, Node, Plane
 from bendscope.bend.scene import Grid, Overlay, Pill
 from bendscope.bend.sceneplan import ScenePlanner, positions
 from bendscope.bend.textlayout import CardLayout, Measure
@@ -46,8 +47,12 @@ def _arg(value: Any) -> Any:
 
 
 class Painter:
-    def __init__(self, canvas: Any) -> None:
+    """Draws planes on ``canvas``. ``detail``: an export's painter (every edge with its
+    arrowhead and label, every halo outlined, however many)."""
+
+    def __init__(self, canvas: Any, detail: bool = False) -> None:
         self.canvas = canvas
+        self.detail = detail
         self.ctx = canvas.getContext("2d")
         self._pattern: Any = None
         self._pattern_key: tuple | None = None
@@ -101,7 +106,7 @@ class Painter:
         *,
         viewport: tuple[float, float],
         dpr: float,
-        grid: Grid,
+        grid: Grid | None,
         doc_version: int,
         topology: Topology | None,
         selection: Iterable[str],
@@ -114,8 +119,10 @@ class Painter:
         layered: bool = False,
         xy: Any = None,
         pins: bool = True,
+        camera: Camera | None = None,
     ) -> None:
-        """Draw ``plane`` at its camera. ``layered`` (pulses animate, nothing else moves): the
+        """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid.
+        ``layered`` (pulses animate, nothing else moves): the
         pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
         Float64Array when the layout worker's frame already holds them (else read from the plane)."""
@@ -133,6 +140,8 @@ class Painter:
             measure=measure,
             viewport=viewport,
         ):
+            if name == "setConstants" and self.detail:
+                args = ({**args[0], "edgeDetailLimit": 1e15, "haloDetailLimit": 1e15},)
             getattr(self.scene, name)(self.plan, *(_arg(a) for a in args))
         if xy is None:
             xy = to_js(positions(plane))
@@ -146,13 +155,16 @@ class Painter:
         ctx.fillStyle = theme.BACKGROUND
         ctx.fillRect(0, 0, w * dpr, h * dpr)
         # dot grid: a tile of the zoomed spacing, shifted by whole device pixels
-        pattern = self._grid_pattern(dpr, grid.spacing)
-        pattern.setTransform(
-            js.DOMMatrix.new(js_obj([1, 0, 0, 1, round(grid.offset_x * dpr), round(grid.offset_y * dpr)]))
-        )
-        ctx.fillStyle = pattern
-        ctx.fillRect(0, 0, w * dpr, h * dpr)
-        cam = plane.camera
+        if grid is not None:
+            pattern = self._grid_pattern(dpr, grid.spacing)
+            pattern.setTransform(
+                js.DOMMatrix.new(js_obj([1, 0, 0, 1, round(grid.offset_x * dpr), round(grid.offset_y * dpr)]))
+            )
+            ctx.fillStyle = pattern
+            ctx.fillRect(0, 0, w * dpr, h * dpr)
+        else:
+            pattern = theme.BACKGROUND  # (what a halo's inside is repainted with)
+        cam = camera or plane.camera
         view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse, "pins": pins}
         geometry = self.scene.geometry(self.plan, xy, js_obj(view))
         env = {**view, "dpr": dpr, "background": theme.BACKGROUND, "layered": layered}
@@ -173,6 +185,62 @@ class Painter:
             self.scene.repulse(
                 ctx, self.plan, drawn.transform, drawn.pulseRects, float(drawn.pulseAlpha), float(drawn.pulseRadius)
             )
+
+    def legend(self, ctx: Any, layout: LegendLayout, top: float, width: float, dpr: float) -> None:
+        """The legend of an exported image on ``ctx`` below its graph (``top``: CSS px from
+        the image's top), drawn as ``bend.svgexport`` writes it."""
+        ctx.setTransform(dpr, 0, 0, dpr, 0, top * dpr)
+        ctx.setLineDash(js_obj([]))
+        ctx.fillStyle = theme.BACKGROUND
+        ctx.fillRect(0, 0, width, layout.height)
+        ctx.strokeStyle = theme.CARD_BORDER
+        ctx.lineWidth = 1
+        ctx.beginPath()
+        ctx.moveTo(0, 0.5)
+        ctx.lineTo(width, 0.5)
+        ctx.stroke()
+        ctx.textBaseline = "alphabetic"
+        ctx.textAlign = "left"
+        ctx.font = TITLE_FONT
+        ctx.fillStyle = theme.TEXT["body"]
+        ctx.fillText(layout.title, 12, 23)
+        for placed in layout.items:
+            entry, x, mid = placed.entry, placed.x, placed.y + 7
+            ctx.setLineDash(js_obj([]))
+            if entry.kind in ("card", "stargate", "halo"):
+                path = self.paths.rects(floats([x + 2, mid - 6, SWATCH - 4, 12]), 3.0)
+                ctx.fillStyle = entry.fill
+                ctx.fill(path)
+                ctx.strokeStyle = entry.color
+                ctx.lineWidth = 2 if entry.kind == "stargate" else 1
+                ctx.stroke(path)
+            elif entry.kind == "sign":
+                path = self.paths.rects(floats([x + 4, mid - 6.5, 13, 13]), 6.5)
+                ctx.fillStyle = entry.fill
+                ctx.fill(path)
+                ctx.strokeStyle = theme.EDGE_COLOR["causal"]
+                ctx.lineWidth = 1
+                ctx.stroke(path)
+                ctx.font = "700 11px Inter"
+                ctx.fillStyle = entry.color
+                ctx.textAlign = "center"
+                ctx.textBaseline = "middle"
+                ctx.fillText(entry.sign, x + 10.5, mid + 0.5)
+                ctx.textAlign = "left"
+                ctx.textBaseline = "alphabetic"
+            else:
+                ctx.strokeStyle = entry.color
+                ctx.lineWidth = 2
+                if entry.kind == "dashed":
+                    ctx.setLineDash(js_obj(list(theme.FAULT_DASH)))
+                ctx.beginPath()
+                ctx.moveTo(x, mid)
+                ctx.lineTo(x + SWATCH - 2, mid)
+                ctx.stroke()
+            ctx.font = LEGEND_FONT
+            ctx.fillStyle = theme.TEXT["body"]
+            ctx.fillText(entry.text, x + SWATCH + 8, mid + 4)
+        ctx.setLineDash(js_obj([]))
 
     def _base_canvas(self) -> Any:
         """The copy of the last frame without pulses (same size as the canvas)."""

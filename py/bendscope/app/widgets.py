@@ -195,8 +195,10 @@ class Legend:
         if seen == self._seen:
             return
         self._seen = seen
-        present = {e.props.kind for e in editor.plane.edges.values()}
-        kinds = (*BASE_EDGE_KINDS, *(k for k in MEMORY_EDGE_KINDS if k in present))
+        edges = editor.plane.edges.values()
+        present = {e.props.kind for e in edges}
+        signs = any(e.props.polarity is not None for e in edges)
+        kinds = (*BASE_EDGE_KINDS, *(k for k in MEMORY_EDGE_KINDS if k in present), *(("±",) if signs else ()))
         if kinds != self._kinds:
             self._kinds = kinds
             self._build(kinds)
@@ -214,6 +216,12 @@ class Legend:
         pin.style.setProperty("--pin", theme.PIN_MARK)
         item(pin, "pinned (stays put)")
         for kind in kinds:
+            if kind == "±":  # an edge's polarity, the mark beside its arrowhead
+                for sign, label in (("+", "+ same direction"), ("-", "− opposite direction")):
+                    mark = el("span", text="+" if sign == "+" else "−", cls="swatch sign")
+                    mark.style.color = theme.POLARITY_COLOR[sign]
+                    item(mark, label)
+                continue
             swatch = el("span", cls="swatch")
             swatch.style.borderTopColor = theme.EDGE_COLOR[kind]
             item(swatch, kind.replace("_", " ") + (" →" if kind in ("causal", "temporal") else ""))
@@ -370,8 +378,10 @@ class Dialog:
     def confirm(self, message: str, callback: Callable[[bool], None], ok_label: str = "Remove") -> None:
         self._show(message, callback, prompt=False, ok_label=ok_label)
 
-    def prompt(self, message: str, initial: str, callback: Callable[[str | None], None]) -> None:
-        self._show(message, callback, prompt=True, ok_label="Save", initial=initial)
+    def prompt(
+        self, message: str, initial: str, callback: Callable[[str | None], None], ok_label: str = "Save"
+    ) -> None:
+        self._show(message, callback, prompt=True, ok_label=ok_label, initial=initial)
 
     def _show(self, message: str, callback: Callable, prompt: bool, ok_label: str, initial: str = "") -> None:
         self._callback = callback

@@ -183,15 +183,19 @@ action(id="duplicate", label="Duplicate", scope="global", keys=("Mod+d",),
        enabled=lambda e, t: bool(e.selection))  # fmt: skip
 action(id="find", label="Find", scope="global", keys=("Mod+f",), perform=lambda e, t, a: None,
        extra={"show": "find"})  # fmt: skip
-action(id="export-png", label="Image of the graph (PNG)", scope="global", perform=lambda e, t, a: None,
-       extra={"show": "png"})  # fmt: skip
+#: the images Image… makes: the whole plane (or the selection of two or more cards) with its legend
+IMAGES = (("svg", "SVG: vector, text as text, with the legend"), ("png", "PNG 1× with the legend"),
+          ("png-2x", "PNG 2× with the legend"), ("png-4x", "PNG 4× with the legend"))  # fmt: skip
+for _image, _label in IMAGES:
+    action(id=f"export-{_image}", label=_label, scope="global", perform=lambda e, t, a: None,
+           extra={"show": f"image-{_image}"})  # fmt: skip
 #: the files Export… writes: the document, or the plane in another format (``graphformats``)
 EXPORTS = (("json", "Bendscope document (JSON)"), ("csv", "CSV: nodes and edge list"), ("graphml", "GraphML"),
            ("dot", "Graphviz DOT"), ("mermaid", "Mermaid flowchart"))  # fmt: skip
 for _fmt, _label in EXPORTS:
     action(id=f"export-{_fmt}", label=_label, scope="global", perform=lambda e, t, a: None,
            extra={"show": f"export-{_fmt}"})  # fmt: skip
-action(id="export-png-marks", label="Image as on screen: pins, selection (PNG)", scope="global",
+action(id="export-png-marks", label="PNG of the screen as it is: pins, selection", scope="global",
        perform=lambda e, t, a: None, extra={"show": "png-marks"})  # fmt: skip
 action(id="select-all", label="Select all", scope="global", keys=("Mod+a",),
        perform=lambda e, t, a: e.select(list(e.plane.nodes)))  # fmt: skip

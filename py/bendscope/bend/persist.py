@@ -37,6 +37,7 @@ REASONS = {
     "unreadable": "could not be read",
     "newer-version": "was written by a newer Bendscope",
     "replaced": "was replaced by another tab's graph",
+    "shared-link": "was your graph when a shared link opened another",
 }
 
 
@@ -319,6 +320,12 @@ class Saver:
         if self._last_text is not None and self._last_text != text:
             items[PREVIOUS_KEY] = self._last_text
         return items
+
+    def keep_aside_before_next_save(self, reason: str) -> None:
+        """The save the store holds now is moved to a saved copy (``reason``) by the next
+        save, in the same all-or-nothing write — e.g. the visitor's own graph when a shared
+        link opens another. Nothing is copied if the store holds no save."""
+        self._replace_reason = reason
 
     # ------------------------------------------------------------ tabs
     def resign(self) -> None:

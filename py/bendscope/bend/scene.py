@@ -49,6 +49,19 @@ class FillBatch:
     triangles: list[float] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class EdgePath:
+    """One edge as drawn (an export's record; frames draw batches): its line pieces (flat
+    ax, ay, bx, by, …), style, and arrowhead triangle (empty when undirected)."""
+
+    edge_id: str
+    color: str
+    width: float
+    dash: tuple[float, ...]
+    segments: tuple[float, ...]
+    arrow: tuple[float, ...]
+
+
 @dataclass
 class RectBatch:
     """Filled rectangles of one colour: flat [x, y, w, h, …] (quote bars, code backgrounds)."""
@@ -214,6 +227,7 @@ class Scene:
     overlay: Overlay = field(default_factory=Overlay)
     dim: list[float] = field(default_factory=list)  # x, y, w, h of cards a search leaves out (faded)
     lod: str = "detail"  # level_of_detail(zoom)
+    edge_paths: list[EdgePath] = field(default_factory=list)  # with ``detail`` only: each edge as drawn
 
     def edge_styles(self) -> dict[tuple[str, float, tuple[float, ...]], int]:
         """(colour, width, dash) → number of segments (tests and benchmarks)."""
@@ -489,16 +503,20 @@ def build_scene(
     interaction: InteractionView | None = None,
     dimmed: frozenset[str] | set[str] = frozenset(),
     pins: bool = True,
+    camera: Camera | None = None,
+    detail: bool = False,
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
     ``cards`` maps node id → its CardLayout (or is a callable node → CardLayout, so only
     visible nodes are looked up); ``measure(text, font)`` sizes pills. ``pins``: whether
     pinned cards show their mark (an exported image leaves them out unless asked).
+    ``camera``: instead of the plane's (an export's view); ``detail``: every edge with its
+    arrowhead and label and every halo outlined, however many (an export, not a frame).
     O(n + m) plus culling.
     """
     width, height = viewport
-    cam = plane.camera
+    cam = camera or plane.camera
     zoom = cam.zoom
     half_w, half_h = width / 2 / zoom, height / 2 / zoom
     view = (cam.x - half_w, cam.y - half_h, cam.x + half_w, cam.y + half_h)
@@ -560,7 +578,7 @@ def build_scene(
             by = top.y - top.height / 2 - pad + 10
             badge = Pill(bx, by, bw, 16, text, theme.BADGE_FONT, theme.BADGE_FILL, theme.BADGE_TEXT)
             fill, stroke = halo_fill(scc["kappa"])
-            simple = lod == "far" or (len(rects) // 4 + len(links) // 8) > HALO_DETAIL_LIMIT
+            simple = not detail and (lod == "far" or (len(rects) // 4 + len(links) // 8) > HALO_DETAIL_LIMIT)
             halos.append(
                 Halo(scc["id"], scc["kappa"], x0, y0, x1 - x0, y1 - y0, fill, stroke, badge, tuple(rects), tuple(links),
                      simple)
@@ -572,6 +590,7 @@ def build_scene(
     strokes: dict[tuple[str, float, tuple[float, ...]], StrokeBatch] = {}
     arrows: dict[str, FillBatch] = {}
     labels: list[Pill] = []
+    edge_paths: list[EdgePath] = []
     nodes = plane.nodes
     far = lod == "far"
     drawn = 0  # edges drawn (the level of detail counts edges, not the pieces of curves)
@@ -619,6 +638,7 @@ def build_scene(
         if batch is None:
             batch = strokes[key] = StrokeBatch(color, w, dash)
         drawn += 1
+        first = len(batch.segments)
         directed = kind in DIRECTED and not far  # (far: hairlines without arrowheads)
         sx, sy = ax, ay
         if off != 0.0:  # a curve: its first pieces, then the last one as a straight edge's line
@@ -639,11 +659,15 @@ def build_scene(
             arrow = arrows.get(color)
             if arrow is None:
                 arrow = arrows[color] = FillBatch(color)
-            arrow.triangles.extend((bx, by, base_x + px, base_y + py, base_x - px, base_y - py))
+            head: tuple[float, ...] = (bx, by, base_x + px, base_y + py, base_x - px, base_y - py)
+            arrow.triangles.extend(head)
             if edge.props.polarity is not None and zoom >= GREEK_ZOOM:
                 labels.append(polarity_pill(bx, by, ux, uy, size, edge.props.polarity, theme.EDGE_COLOR[kind]))
         else:
             batch.segments.extend((sx, sy, bx, by))
+            head = ()
+        if detail:
+            edge_paths.append(EdgePath(edge.id, color, w, dash, tuple(batch.segments[first:]), head))
         if edge.props.label and zoom >= GREEK_ZOOM:
             text = label_text(edge.props.label)
             lw = measure(text, theme.LABEL_FONT) + 12
@@ -655,7 +679,7 @@ def build_scene(
 
     edge_batches = list(strokes.values())
     arrow_batches = list(arrows.values())
-    if lod == "far" or drawn > EDGE_DETAIL_LIMIT:
+    if not detail and (lod == "far" or drawn > EDGE_DETAIL_LIMIT):
         edge_batches, arrow_batches, labels = _hairlines(edge_batches, lod == "far"), [], []
 
     # -- nodes
@@ -697,6 +721,7 @@ def build_scene(
         overlay_of(plane, interaction, zoom, measure) if interaction is not None else Overlay(),
         dim,
         lod,
+        edge_paths,
     )
 
 
