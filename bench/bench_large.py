@@ -21,7 +21,8 @@ component: bench.graphs.giant_scc_document) — and "editor" — today's cluster
 graphs with small SCCs. Baseline in the same run: the same kernel on the main thread
 (``?layout=d3``). Then, per giant graph at rest: the paint cost split (Python scene work,
 canvas calls, raster), a 30 px drag (how far nodes more than two hops away move), topology
-after a structural edit and the Connect-to submenu. Medians and p95; never pass/fail.
+after a structural edit, the Connect-to submenu, and the Loops panel opened (its search runs
+in slices between frames: frame intervals while it runs). Medians and p95; never pass/fail.
 """
 
 from __future__ import annotations
@@ -334,6 +335,41 @@ def connect_run(app, repeats: int = 5) -> tuple[float, int]:
     return median(times), count
 
 
+#: open the Loops panel on a graph at rest and follow every animation frame until the list
+#: is there (the search runs in slices between frames): frame intervals, long tasks
+LOOPS = """async (limitMs) => {
+  const long = [];
+  const obs = new PerformanceObserver(l => { for (const e of l.getEntries()) long.push(e.duration); });
+  obs.observe({type: 'longtask'});
+  const b = window.bendscope, stamps = [];
+  const t0 = performance.now();
+  document.getElementById('btn-loops').click();
+  return await new Promise(resolve => {
+    function frame(ts) {
+      stamps.push(ts);
+      const now = performance.now(), state = JSON.parse(b.loops_state());
+      if ((!state.pending && state.groups.length) || now - t0 > limitMs) {
+        obs.disconnect();
+        const gaps = stamps.slice(1).map((t, i) => t - stamps[i]);
+        resolve({ms: now - t0, gaps, long, loops: state.groups.reduce((n, g) => n + g.loops.length, 0),
+                 groups: state.groups.length});
+      } else requestAnimationFrame(frame);
+    }
+    requestAnimationFrame(frame);
+  });
+}"""
+
+
+def loops_run(app) -> dict:
+    """The Loops panel opened on the graph at rest: time until listed, frame intervals
+    meanwhile, the longest task; the panel is closed again."""
+    out = app.page.evaluate(LOOPS, 60_000)
+    app.page.locator("#btn-loops").click()
+    gaps = out["gaps"] or [0.0]
+    return {"ms": out["ms"], "median": median(gaps), "p95": p95(gaps), "frames": len(gaps),
+            "long": max(out["long"], default=0.0), "loops": out["loops"], "groups": out["groups"]}  # fmt: skip
+
+
 DENSE = """async ([text, limitMs]) => {
   const long = [];
   const obs = new PerformanceObserver(l => { for (const e of l.getEntries()) long.push(e.duration); });
@@ -429,14 +465,17 @@ def main(argv: list[str] | None = None) -> dict:
                 "(halos / edges / cards) | 30 px drag: nodes > 2 hops moved (max / median px; "
                 "the farthest of them from a moved card within two hops px) | "
                 "topology after an edit ms | Connect-to ms (candidates) | "
-                "Arrange s (overlapping pairs, longest task ms) |"
+                "Arrange s (overlapping pairs, longest task ms) | Loops panel: listed after s (loops; frame "
+                "interval median / p95 ms while searching; longest task ms) |"
             )
-            print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+            print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
             for n, (app, doc) in sorted(at_rest.items()):
                 split = split_run(app)
                 drag = drag_run(app, doc)
                 edit = edit_run(app, n)
                 connect, count = connect_run(app)
+                app.api("window.bendscope.action('fit-view')")
+                loops = loops_run(app)
                 arranged = arrange_run(app)
                 assert arranged["pinned"] == n, arranged
                 layers = split["layers"]
@@ -446,11 +485,13 @@ def main(argv: list[str] | None = None) -> dict:
                     f"{drag['far_moved']} of {drag['far']} ({drag['far_max']:.2f} / {drag['far_median']:.2f}; "
                     f"{drag['far_reach']:.0f}) | "
                     f"{edit:.2f} | {connect:.2f} ({count}) | {arranged['ms'] / 1000:.2f} ({arranged['overlaps']}, "
-                    f"{arranged['long']:.0f}) |",
+                    f"{arranged['long']:.0f}) | {loops['ms'] / 1000:.2f} ({loops['loops']}; {loops['median']:.1f} / "
+                    f"{loops['p95']:.1f} over {loops['frames']} frames; {loops['long']:.0f}) |",
                     flush=True,
                 )
                 summary["splits"][n] = split
                 summary["drags"][n] = drag
+                summary.setdefault("loops", {})[n] = loops
                 app.page.context.close()
 
             if args.dense:

@@ -56,7 +56,7 @@ def test_png_of_the_whole_plane_at_two_times_with_its_legend(app_factory):
     assert strip.getextrema()[0] < 120  # the legend's words are there
     # every card is drawn: the middle of each card is the card's white, not the background
     for node in json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"]:
-        left, top, w, h = app.api(f"window.bendscope.world_box({node['id']!r})")
+        left, top, _w, h = app.api(f"window.bendscope.world_box({node['id']!r})")
         assert image.getpixel((round((left + 5 - x) * 2), round((top + h / 2 + 8 - y) * 2))) > 250, node["id"]
     _, one = _download(app, "export-png")
     assert Image.open(io.BytesIO(one)).size == (round(width), round(height))
@@ -68,7 +68,7 @@ def test_a_huge_png_is_made_smaller_and_says_so(app_factory):
     edges = [{"source": f"n{i}", "target": f"n{i + 1}"} for i in range(1999)]
     assert app.api("t => window.bendscope.load(t)", json.dumps({"nodes": nodes, "edges": edges})) is None
     app.api("window.bendscope.paint()")
-    _, _, width, height, _ = app.api("window.bendscope.image_box()")
+    _, _, width, _height, _ = app.api("window.bendscope.image_box()")
     _, data = _download(app, "export-png-4x")
     size = Image.open(io.BytesIO(data)).size
     assert max(size) <= 16_384 and size[0] * size[1] <= 40_000_000 and size[0] < width * 4

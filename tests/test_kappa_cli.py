@@ -149,3 +149,32 @@ def test_out_of_memory_is_a_clear_error(monkeypatch, tmp_path, capsys):
     path.write_text(json.dumps({"nodes": ["a"], "edges": []}))
     assert main(["analyze", str(path)]) == 2
     assert "out of memory" in capsys.readouterr().err
+
+
+def test_loops_command_lists_loops_with_their_polarity(tmp_path):
+    plane = {
+        "id": "root",
+        "parentPlaneId": None,
+        "nodes": [{"id": "births"}, {"id": "population"}, {"id": "deaths"}],
+        "edges": [
+            {"id": "e1", "a": "births", "b": "population", "props": {"kind": "causal", "polarity": "+"}},
+            {"id": "e2", "a": "population", "b": "births", "props": {"kind": "causal", "polarity": "+"}},
+            {"id": "e3", "a": "population", "b": "deaths", "props": {"kind": "causal", "polarity": "+"}},
+            {"id": "e4", "a": "deaths", "b": "population", "props": {"kind": "causal", "polarity": "-"}},
+        ],
+    }
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps({"planes": [plane]}), encoding="utf-8")
+    proc = run(["loops", str(path), "--max-loops", "5"])
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    loops = [(loop["nodes"], loop["polarity"]) for loop in out["sccs"][0]["loops"]]
+    assert loops == [(["births", "population"], "R"), (["deaths", "population"], "B")]
+    assert out["complete"] and out["max_loops"] == 5
+    bad = run(["loops", "-", "--max-length", "0"], json.dumps({"nodes": [], "edges": []}))
+    assert bad.returncode == 2 and "--max-length must be >= 1" in bad.stderr
+    sign = run(["loops", "-"], json.dumps({"nodes": ["a"], "edges": [{"source": "a", "target": "a", "polarity": "x"}]}))
+    assert sign.returncode == 2 and "polarity must be '+' or '-'" in sign.stderr
+    # analyze ignores polarity: the same canonical topology with or without it
+    same = run(["analyze", str(path)])
+    assert json.loads(same.stdout)["sccs"][0]["kappa"] == 1

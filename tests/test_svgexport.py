@@ -54,7 +54,7 @@ def test_every_card_and_edge_is_in_the_svg_with_its_text():
 
 def test_user_text_is_text_never_markup():
     plane = Plane("p", "P")
-    hostile = ['<script>alert(1)</script>', 'A & B "quoted"', "]]><svg onload=x>"]
+    hostile = ["<script>alert(1)</script>", 'A & B "quoted"', "]]><svg onload=x>"]
     for k, text in enumerate(hostile):
         plane.add_node(Node(f"n{k}", text, x=k * 260.0, y=0.0))
     plane.add_edge(Edge("e", "n0", "n1", EdgeProps(label="<b>label</b>", kind="causal")))

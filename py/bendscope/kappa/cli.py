@@ -1,4 +1,5 @@
-"""Command line: ``python -m bendscope.kappa analyze FILE`` prints the canonical topology.
+"""Command line: ``python -m bendscope.kappa analyze FILE`` prints the canonical topology;
+``… loops FILE`` the feedback loops (``kappa.loops``: per SCC, shortest first, bounded).
 
 Input is JSON: ``{"nodes": [...], "edges": [...]}`` (nodes as id strings or
 objects with ``id``; edges as ``{source, target, kind?}`` or the editor's
@@ -17,6 +18,7 @@ from json import JSONDecodeError, dumps, loads
 from typing import Any, TextIO
 
 from .analyze import DEFAULT_EXACT_LIMIT, analyze
+from .loops import MAX_LENGTH, MAX_LOOPS, MAX_WORK, find_loops
 from .recommend import recommendation
 
 __all__ = ["DEFAULT_MAX_BYTES", "graph_from_json", "main"]
@@ -78,18 +80,24 @@ def graph_from_json(doc: Any, plane_id: str | None = None) -> tuple[list[str], l
             raise InputError(f"edges[{i}] must be an object")
         if "source" in edge or "target" in edge:
             source, target, kind = edge.get("source"), edge.get("target"), edge.get("kind")
+            polarity = edge.get("polarity")
         else:
             props = edge.get("props", {})
             if not isinstance(props, dict):
                 raise InputError(f"edges[{i}].props must be an object")
             source, target, kind = edge.get("a"), edge.get("b"), props.get("kind")
+            polarity = props.get("polarity")
         if not isinstance(source, str) or not isinstance(target, str):
             raise InputError(f"edges[{i}] needs string 'source'/'target' (or 'a'/'b') node ids")
         if kind is not None and not isinstance(kind, str):
             raise InputError(f"edges[{i}] kind must be a string")
+        if polarity is not None and polarity not in ("+", "-"):
+            raise InputError(f"edges[{i}] polarity must be '+' or '-'")
         item = {"source": source, "target": target}
         if kind is not None:
             item["kind"] = kind
+        if polarity is not None:  # (only the loops command reads it; κ ignores polarity)
+            item["polarity"] = polarity
         edges.append(item)
     return nodes, edges
 
@@ -156,6 +164,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd.add_argument("--exact-limit", type=int, default=DEFAULT_EXACT_LIMIT, help="largest SCC with exact κ")
     cmd.add_argument("--recommendation", action="store_true", help="add the 'recommendation' sentence")
     cmd.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger input (default 256 MiB)")
+    loops = sub.add_parser("loops", help="print the feedback loops of a graph file, per SCC, shortest first")
+    loops.add_argument("file", help="JSON graph or editor document, '-' for stdin")
+    loops.add_argument("--pretty", action="store_true", help="indent the JSON")
+    loops.add_argument("--plane", help="plane id, for editor documents (default: the root plane)")
+    loops.add_argument("--exact-limit", type=int, default=DEFAULT_EXACT_LIMIT, help="largest SCC with exact κ")
+    loops.add_argument("--max-loops", type=int, default=MAX_LOOPS, help=f"loops listed per SCC (default {MAX_LOOPS})")
+    loops.add_argument("--max-length", type=int, default=MAX_LENGTH, help=f"longest loop listed (default {MAX_LENGTH})")
+    loops.add_argument("--max-work", type=int, default=MAX_WORK, help=f"arcs to follow at most (default {MAX_WORK:,})")
+    loops.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger input (default 256 MiB)")
     args = parser.parse_args(argv)
     try:
         if args.exact_limit < 0:
@@ -163,9 +180,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.max_bytes < 1:
             raise InputError("--max-bytes must be >= 1")
         nodes, edges = graph_from_json(_read(args.file, args.max_bytes), args.plane)
-        result = analyze(nodes, edges, exact_limit=args.exact_limit)
-        if args.recommendation:
-            result["recommendation"] = recommendation(result)
+        if args.command == "loops":
+            for name in ("max_loops", "max_length", "max_work"):
+                if getattr(args, name) < 1:
+                    raise InputError(f"--{name.replace('_', '-')} must be >= 1")
+            result = find_loops(nodes, edges, max_loops=args.max_loops, max_length=args.max_length,
+                                max_work=args.max_work, exact_limit=args.exact_limit)  # fmt: skip
+        else:
+            result = analyze(nodes, edges, exact_limit=args.exact_limit)
+            if args.recommendation:
+                result["recommendation"] = recommendation(result)
         text = _encode(result, args.pretty)
     except (InputError, TypeError, ValueError) as exc:
         return _error(str(exc))
