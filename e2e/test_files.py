@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 BAD_FILES = [
     ("not-json.json", b"{ this is not json", "Not JSON"),
@@ -148,4 +149,4 @@ def test_export_writes_each_format_and_it_comes_back(app_factory, item, filename
     app.api('window.bendscope.load(\'{"nodes": ["x"], "edges": []}\')')
     app.page.set_input_files("#file-input", files=[{"name": filename, "mimeType": "text/plain", "buffer": data}])
     app.page.wait_for_function(f"window.bendscope.stats().nodes === {nodes}")
-    assert app.pill("kappa") == kappa
+    expect(app.page.locator("#hud-kappa")).to_have_text(kappa)  # (the HUD follows at the next frame)
