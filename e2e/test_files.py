@@ -129,7 +129,7 @@ def test_a_bad_file_of_another_format_is_refused_naming_its_line(app):
 
 @pytest.mark.parametrize(("item", "filename", "start"), [
     ("export-json", "bendscope.json", '{\n  "format": "bendscope"'),
-    ("export-csv", "bendscope.csv", "id,text,x,y\n"),
+    ("export-csv", "bendscope.csv", "id,text,x,y\r\n"),
     ("export-graphml", "bendscope.graphml", '<?xml version="1.0" encoding="UTF-8"?>'),
     ("export-dot", "bendscope.dot", "digraph bendscope {"),
     ("export-mermaid", "bendscope.mmd", "flowchart LR"),

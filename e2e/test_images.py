@@ -73,3 +73,19 @@ def test_a_huge_png_is_made_smaller_and_says_so(app_factory):
     size = Image.open(io.BytesIO(data)).size
     assert max(size) <= 16_384 and size[0] * size[1] <= 40_000_000 and size[0] < width * 4
     assert "The image is made at" in app.page.locator("#toast").inner_text()
+
+
+def test_the_image_has_every_cards_text_whatever_the_screen_shows(app_factory):
+    """Review of issue 22: the PNG's painter chose which cards get their text by the screen's
+    camera — zoomed far out (boxes only) or panned away, cards came out blank."""
+    app = app_factory("seed=1&still=1&fresh=1")
+    for _ in range(14):
+        app.api("window.bendscope.action('zoom-out')")
+    assert app.api("JSON.parse(window.bendscope.export()).planes[0].camera.zoom") < 0.2  # (far: boxes only)
+    x, y, _, _, _ = app.api("window.bendscope.image_box()")
+    _, data = _download(app, "export-png")
+    image = Image.open(io.BytesIO(data)).convert("L")
+    for node_id in ("revenue", "market-share", "company"):
+        left, top, w, h = app.api(f"window.bendscope.world_box({node_id!r})")
+        card = image.crop((round(left + 6 - x), round(top + 16 - y), round(left + w - 6 - x), round(top + h - 4 - y)))
+        assert card.getextrema()[0] < 110, node_id  # (dark text inside the card)

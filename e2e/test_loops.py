@@ -166,8 +166,11 @@ def test_a_giant_scc_is_searched_in_slices_while_frames_go_on(app_factory):
     edges += [{"a": f"n{(i + 4) % n}", "b": f"n{i}", "props": {"kind": "causal"}} for i in range(0, n, 3)]
     _load(app, {"nodes": nodes, "edges": edges})
     app.page.wait_for_function("!window.bendscope.topology_state().pending", timeout=60_000)
-    before = app.api("window.bendscope.render_counts().paints")
     app.page.locator("#btn-loops").click()
+    # the search is under way (the panel says so) and frames are painted before it ends
+    app.page.wait_for_function("JSON.parse(window.bendscope.loops_state()).pending", timeout=30_000)
+    expect(app.page.locator("#loops-summary")).to_have_text("Looking for loops…")
+    before = app.api("window.bendscope.render_counts().paints")
     app.page.wait_for_function(
         "JSON.parse(window.bendscope.loops_state()).groups.length > 0 && "
         "!JSON.parse(window.bendscope.loops_state()).pending",
@@ -177,5 +180,5 @@ def test_a_giant_scc_is_searched_in_slices_while_frames_go_on(app_factory):
     (group,) = state["groups"]
     lengths = [len(loop["nodes"]) for loop in group["loops"]]
     assert len(lengths) == 100 and lengths == sorted(lengths) and not group["complete"]
-    assert app.api("window.bendscope.render_counts().paints") > before  # frames were painted meanwhile
+    assert app.api("window.bendscope.render_counts().paints") > before  # (frames went on while it searched)
     expect(app.page.locator("#loops-panel p.loops-note, #loops-panel button.loops-more").first).to_be_visible()

@@ -368,3 +368,43 @@ def test_a_shared_link_never_overwrites_the_visitors_own_graph():
     assert texts(editor) == {"rain", "flood"} and "rain" in store.data[persist.KEY]
     editor.add_node(5, 5, "more")
     assert run(saver.save()) and len(run(saver.copies())) == 1  # (once: later saves keep a snapshot)
+
+
+def test_a_link_opened_while_a_save_is_under_way_still_keeps_the_visitors_graph():
+    """Review of issue 22: a save that had built the visitor's graph and was waiting on the
+    store when a link opened another graph used to take the link's keep-aside for itself,
+    moving an older save aside, writing the visitor's graph as current and clearing the
+    reason — so the next save put the visitor's graph only in the snapshot, and the save
+    after that lost it."""
+    from bendscope.bend.share import read_fragment, share_fragment
+
+    editor = Editor(demo_document())
+
+    class Racing(persist.MemoryStore):
+        armed = False
+
+        async def get(self, key):
+            if self.armed and key == persist.KEY:
+                self.armed = False  # the link opens while this save awaits the store
+                shared = read_fragment(share_fragment(json.dumps({"nodes": ["rain", "flood"], "edges": []})))
+                assert editor.load(shared, label="Open shared link") is None
+                saver.keep_aside_before_next_save("shared-link")
+            return await super().get(key)
+
+    store = Racing()
+    saver = saver_for(editor, store)
+    editor.add_node(0, 0, "first")
+    assert run(saver.save())
+    editor.add_node(0, 0, "mine, later")
+    mine = editor.export(indent=None)
+    store.armed = True
+    assert run(saver.save())  # writes the visitor's graph (its text was built before the link)
+    assert store.data[persist.KEY] == mine
+    assert run(saver.save())  # the link's graph: the visitor's is kept aside first
+    (copy,) = run(saver.copies())
+    assert copy.reason == "shared-link" and store.data[copy.key] == mine
+    assert "rain" in store.data[persist.KEY]
+    for _ in range(2):
+        editor.add_node(5, 5, "more")
+        assert run(saver.save())
+    assert store.data[copy.key] == mine  # (never overwritten)

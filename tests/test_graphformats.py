@@ -59,7 +59,16 @@ def test_a_plane_goes_out_and_comes_back(fmt):
         }
 
 
-texts = st.text(st.characters(blacklist_categories=("Cs", "Cc")), max_size=20)
+texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=20)
+NOT_XML = "".join(chr(c) for c in range(32) if chr(c) not in "\t\n\r")
+
+
+def xml_kept(text: str) -> str:
+    """What an XML file can carry of a text (control characters become U+FFFD)."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # (XML parsers end every line with \n)
+    return "".join("\ufffd" if c in NOT_XML else c for c in text)
+
+
 graphs = st.integers(1, 8).flatmap(
     lambda n: st.tuples(
         st.lists(texts, min_size=n, max_size=n),
@@ -97,9 +106,78 @@ def test_random_graphs_go_out_and_come_back(graph, fmt):
     want_nodes, want_edges = shape(editor)
     if fmt == "csv":  # (CSV cells are read trimmed; a node's empty text reads as its id)
         want_nodes = [(i, t.strip() or i) for i, t in want_nodes]
-    if fmt == "graphml":  # (an empty <data> element reads as no text)
-        want_nodes = [(i, t or i) for i, t in want_nodes]
+    if fmt == "graphml":  # (an empty <data> element reads as no text; XML cannot carry control characters)
+        want_nodes = [(i, xml_kept(t) or i) for i, t in want_nodes]
+        want_edges = [(a, b, k, xml_kept(label), p) for a, b, k, label, p in want_edges]
     assert (got_nodes, got_edges) == (want_nodes, want_edges)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graphs, st.sampled_from(["", "class", "style", "end", "click", "direction"]))
+def test_random_graphs_go_out_and_come_back_as_mermaid(graph, word):
+    """Mermaid renames ids that are not plain words (and keywords), so the cards are matched
+    by their order; every text, label and polarity comes back, whatever characters it holds
+    (quotes, ``|``, ``%%``, ``#35;``, ``<br>``, a leading ``+``)."""
+    node_texts, edge_list = graph
+    ids = [word or f"node {k}" if k == 0 else f"node {k}" for k in range(len(node_texts))]
+    nodes = [(ids[k], text.replace("\r", "")) for k, text in enumerate(node_texts)]
+    edges, seen = [], set()
+    for a, b, kind, label, sign in edge_list:
+        if a != b and (a, b, kind) not in seen:
+            seen.add((a, b, kind))
+            edges.append((ids[a], ids[b], kind, label.strip().replace("\r", "").replace("\n", " "),
+                          sign if kind in ("causal", "temporal") else None))  # fmt: skip
+    editor = editor_with(nodes, edges)
+    text = editor.export_as("mermaid")
+    again = make_editor()
+    assert again.load(text, name="g.mmd") is None, text
+    order = {n: k for k, n in enumerate(again.plane.nodes)}
+    got = [again.plane.nodes[n].text.strip() for n in again.plane.nodes]
+    assert got == [t.strip() for _, t in nodes]
+    renamed = {old: new for old, new in zip(ids, again.plane.nodes, strict=True)}
+    got_edges = sorted((order[e.a], order[e.b], e.props.kind, e.props.label, e.props.polarity)
+                       for e in again.plane.edges.values())  # fmt: skip
+    mermaid_kind = {"causal": "causal", "temporal": "temporal"}  # (Mermaid's other links are all context)
+    want = sorted((order[renamed[a]], order[renamed[b]], mermaid_kind.get(k, "context"), label, p)
+                  for a, b, k, label, p in edges)  # fmt: skip
+    assert got_edges == want
+
+
+def test_hostile_files_are_refused_with_a_message_never_an_exception():
+    """Review of issue 22: deep DOT nesting (recursion), a 5,000-digit Mermaid entity (int()'s
+    digit limit), a CSV field past the csv module's limit and XML entities all escaped
+    Editor.load as exceptions; a link's content reaches the same readers."""
+    editor = editor_with(SAMPLE_NODES, SAMPLE_EDGES)
+    before = editor.export()
+    hostile = [
+        ("digraph {" + "{" * 2000 + "}" * 2000 + "}", "g.dot", "DOT line 1: subgraphs nested more than 64 deep"),
+        ('source,target,label\na,b,"' + "x" * 200_000 + "\n", "g.csv", "CSV: field larger than field limit"),
+        ('<?xml version="1.0"?>\n<!DOCTYPE g [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>\n'
+         "<graphml><graph><node id='n'><data key='t'>&b;</data></node></graph></graphml>", "g.graphml",
+         "GraphML line 2: a <!DOCTYPE> declaration is not accepted"),
+    ]  # fmt: skip
+    for text, name, message in hostile:
+        error = editor.load(text, name=name)
+        assert error is not None and message in error, error
+        assert editor.export() == before
+    digits = read_graph('flowchart LR\n  A["#' + "9" * 5000 + ';"] --> B\n', "mermaid")
+    assert digits["nodes"][0]["text"].startswith("#999")  # (not an entity: kept as written)
+
+
+def test_control_characters_stay_well_formed_and_keywords_stay_ids():
+    import xml.etree.ElementTree as ElementTree
+
+    editor = editor_with([("a", "form\x0cfeed"), ("node", "N"), ("graph", "G"), ("b", "B")],
+                         [("node", "graph", "causal", "bell\x07", "+"), ("a", "b", "causal", "", None)])  # fmt: skip
+    graphml = editor.export_as("graphml")
+    ElementTree.fromstring(graphml)  # (well-formed)
+    again = make_editor()
+    assert again.load(graphml, name="g.graphml") is None
+    assert again.plane.nodes["a"].text == "form\ufffdfeed"
+    dot = make_editor()
+    assert dot.load(editor.export_as("dot"), name="g.dot") is None
+    assert sorted(dot.plane.nodes) == ["a", "b", "graph", "node"]  # (quoted keywords are ids)
+    assert next((e.a, e.b, e.props.polarity) for e in dot.plane.edges.values()) == ("node", "graph", "+")
 
 
 def test_files_as_other_tools_write_them():

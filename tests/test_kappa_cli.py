@@ -175,6 +175,11 @@ def test_loops_command_lists_loops_with_their_polarity(tmp_path):
     assert bad.returncode == 2 and "--max-length must be >= 1" in bad.stderr
     sign = run(["loops", "-"], json.dumps({"nodes": ["a"], "edges": [{"source": "a", "target": "a", "polarity": "x"}]}))
     assert sign.returncode == 2 and "polarity must be '+' or '-'" in sign.stderr
-    # analyze ignores polarity: the same canonical topology with or without it
-    same = run(["analyze", str(path)])
-    assert json.loads(same.stdout)["sccs"][0]["kappa"] == 1
+    # analyze ignores polarity (whatever it holds), as κ does; loops reads the minus sign as "-"
+    odd = {"nodes": ["a"], "edges": [{"source": "a", "target": "a", "polarity": "x"}]}
+    same = run(["analyze", "-"], json.dumps(odd))
+    assert same.returncode == 0, same.stderr
+    minus = json.loads(path.read_text(encoding="utf-8"))
+    minus["planes"][0]["edges"][3]["props"]["polarity"] = "\u2212"
+    path.write_text(json.dumps(minus), encoding="utf-8")
+    assert json.loads(run(["loops", str(path)]).stdout)["sccs"][0]["loops"][1]["polarity"] == "B"

@@ -27,7 +27,7 @@ from bendscope.bend import theme
 from bendscope.bend.demo import demo_document
 from bendscope.bend.drawlist import DrawList, draw_list
 from bendscope.bend.editor import Editor
-from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
+from bendscope.bend.model import Camera, Document, Edge, EdgeProps, Node, Plane
 from bendscope.bend.scene import build_scene, pulse_value
 from bendscope.bend.sceneplan import ScenePlanner, positions
 
@@ -330,6 +330,13 @@ def test_cards_art_is_made_only_for_cards_near_the_view_and_never_far_out():
     assert art_sent() == []  # held already
     plane.camera.x = 2500.0  # panned: the cards there now
     assert set(art_sent()).isdisjoint(near)
+    # an export's painter sees the plane through its own camera: with the screen far out (no
+    # art at all) an image of the whole plane at zoom 1 still gets every card's text
+    plane.camera.zoom = 0.1
+    export = ScenePlanner()
+    calls = export.update(plane, editor.card, doc_version=editor.version, topology=editor.topology(),
+                          measure=editor.measure, viewport=(8000.0, 6000.0), camera=Camera(0.0, 0.0, 1.0))  # fmt: skip
+    assert len([i for name, args in calls if name == "setArt" for i in args[1]]) == len(plane.nodes)
 
 
 def test_a_new_plane_of_the_same_version_is_never_taken_for_the_last_one():

@@ -77,6 +77,11 @@ SAVED_AS = {
     "dot": (".dot", "text/vnd.graphviz"),
     "mermaid": (".mmd", "text/plain"),
 }
+_NAMES = {"csv": "CSV", "graphml": "GraphML", "dot": "DOT", "mermaid": "Mermaid"}
+#: characters XML 1.0 cannot carry (a writer puts U+FFFD in their place)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+#: subgraphs nested deeper than this are refused (DOT)
+MAX_NESTING = 64
 _MERMAID_START = re.compile(r"^\s*(flowchart|graph)\b", re.I)
 _DOT_START = re.compile(r"^\s*(strict\s+)?(di)?graph\b", re.I)
 
@@ -122,7 +127,16 @@ def read_graph(text: str, fmt: str) -> dict[str, Any]:
     readers = {"csv": _read_csv, "graphml": _read_graphml, "dot": _read_dot, "mermaid": _read_mermaid}
     if fmt not in readers:
         raise DocumentError(f"Unknown format {fmt!r}: one of {', '.join(FORMATS)}.")
-    graph = readers[fmt](text)
+    try:
+        graph = readers[fmt](text)
+    except DocumentError:
+        raise
+    except RecursionError:
+        raise DocumentError(f"{_NAMES[fmt]}: the file is nested too deeply") from None
+    except (ValueError, csv.Error) as exc:  # (e.g. a CSV field past the csv module's limit)
+        raise DocumentError(f"{_NAMES[fmt]}: {str(exc)[:200]}") from None
+    except MemoryError:
+        raise DocumentError(f"{_NAMES[fmt]}: the file is too large to read here") from None
     if len(graph["nodes"]) > MAX_NODES:
         raise DocumentError(f"The graph has {len(graph['nodes']):,} nodes; the limit is {MAX_NODES:,}.")
     if len(graph["edges"]) > MAX_EDGES:
@@ -221,7 +235,9 @@ def _number(value: str, where: str) -> float:
 
 def _csv(rows: Sequence[Sequence[str]]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    # (RFC 4180's CRLF: every Python quotes a field holding \r or \n then — with "\n" alone,
+    # CPython 3.11 left a lone \r unquoted, and the file could not be read back)
+    writer = csv.writer(out, lineterminator="\r\n")
     writer.writerows(rows)
     return out.getvalue()
 
@@ -231,7 +247,21 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
+def xml_safe(value: str) -> str:
+    """``value`` with the characters XML 1.0 cannot carry (control characters but tab, line
+    feed and carriage return) replaced by U+FFFD, so the file stays well-formed.
+
+    >>> xml_safe("form\\x0cfeed\\ttab") == "form\\ufffdfeed\\ttab"
+    True
+    """
+    return _NOT_XML.sub("\ufffd", value)
+
+
 def _read_graphml(text: str) -> dict[str, Any]:
+    declared = re.search(r"<!(DOCTYPE|ENTITY)\b", text)
+    if declared is not None:  # (GraphML needs no DTD; entities are how XML bombs expand)
+        line = text.count("\n", 0, declared.start()) + 1
+        raise DocumentError(f"GraphML line {line}: a <!{declared.group(1)}> declaration is not accepted")
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
@@ -291,20 +321,20 @@ def _graphml(nodes: Sequence[dict[str, Any]], edges: Sequence[dict[str, Any]]) -
         ElementTree.SubElement(root, "key", {"id": key_id, "for": where, "attr.name": name, "attr.type": kind})
     graph = ElementTree.SubElement(root, "graph", id="G", edgedefault="directed")
     for node in nodes:
-        element = ElementTree.SubElement(graph, "node", id=node["id"])
-        ElementTree.SubElement(element, "data", key="t").text = node.get("text", "")
+        element = ElementTree.SubElement(graph, "node", id=xml_safe(node["id"]))
+        ElementTree.SubElement(element, "data", key="t").text = xml_safe(node.get("text", ""))
         for axis in ("x", "y"):
             if node.get(axis) is not None:
                 ElementTree.SubElement(element, "data", key=axis).text = repr(float(node[axis]))
     for edge in edges:
-        attributes = {"source": edge["a"], "target": edge["b"]}
+        attributes = {"source": xml_safe(edge["a"]), "target": xml_safe(edge["b"])}
         if edge.get("id"):
-            attributes = {"id": edge["id"], **attributes}
+            attributes = {"id": xml_safe(edge["id"]), **attributes}
         element = ElementTree.SubElement(graph, "edge", attributes)
         props = edge["props"]
         ElementTree.SubElement(element, "data", key="k").text = props.get("kind", "causal")
         if props.get("label"):
-            ElementTree.SubElement(element, "data", key="l").text = props["label"]
+            ElementTree.SubElement(element, "data", key="l").text = xml_safe(props["label"])
         if props.get("polarity"):
             ElementTree.SubElement(element, "data", key="p").text = props["polarity"]
     ElementTree.indent(root)
@@ -329,15 +359,18 @@ def _dot_tokens(text: str) -> Iterator[tuple[str, str, int]]:
         kind, value = match.lastgroup or "bad", match.group()
         if kind == "bad":
             raise DocumentError(f"DOT line {line}: unexpected {value!r}")
-        if kind == "string":
+        if kind == "string":  # (a quoted id: never a keyword)
             value = re.sub(r"\\(.)", lambda m: m.group(1) if m.group(1) in '"\\' else "\n" if m.group(1) == "n" else
                            m.group(0), value[1:-1])  # fmt: skip
-            kind = "id"
+            kind = "qid"
         elif kind == "html":
-            value, kind = re.sub(r"<[^<>]*>", "", value[1:-1]), "id"
+            value, kind = re.sub(r"<[^<>]*>", "", value[1:-1]), "qid"
         if kind not in ("space", "comment", "newline"):
             yield kind, value, line
         line += match.group().count("\n")
+
+
+_IDS = ("id", "qid")  # an id as written, or quoted (a quoted id is never a keyword)
 
 
 class _DotReader:
@@ -347,6 +380,7 @@ class _DotReader:
         self.graph = _Graph()
         self.defaults: dict[str, dict[str, str]] = {"node": {}, "edge": {}}
         self.groups: list[list[str]] = []  # the nodes each open subgraph mentions
+        self.depth = 0  # subgraphs open
 
     def peek(self, offset: int = 0) -> tuple[str, str, int]:
         k = self.at + offset
@@ -367,7 +401,7 @@ class _DotReader:
         if word.lower() not in ("graph", "digraph"):
             raise DocumentError(f"DOT line {line}: a file starts with graph or digraph, not {word!r}")
         self.directed = word.lower() == "digraph"
-        if self.peek()[0] == "id":
+        if self.peek()[0] in _IDS:
             self.take()
         self.take("{")
         self.statements()
@@ -390,7 +424,7 @@ class _DotReader:
             if word.lower() != "graph":
                 self.defaults[word.lower()].update(attributes)
             return
-        if kind == "id" and self.peek(1)[1] == "=":
+        if kind in _IDS and self.peek(1)[1] == "=":
             self.take(), self.take(), self.take()  # (a graph attribute)
             return
         ends = self.endpoint()
@@ -413,17 +447,21 @@ class _DotReader:
 
     def endpoint(self) -> list[str]:
         kind, word, line = self.peek()
-        if word.lower() == "subgraph" or word == "{":
+        if (kind == "id" and word.lower() == "subgraph") or (kind == "punct" and word == "{"):
             if word.lower() == "subgraph":
                 self.take()
-                if self.peek()[0] == "id":
+                if self.peek()[0] in _IDS:
                     self.take()
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise DocumentError(f"DOT line {line}: subgraphs nested more than {MAX_NESTING} deep")
             self.groups.append([])
             self.take("{")
             self.statements()
             self.take("}")
+            self.depth -= 1
             return list(dict.fromkeys(self.groups.pop()))
-        if kind != "id":
+        if kind not in _IDS:
             raise DocumentError(f"DOT line {line}: expected a node id, found {word!r}")
         self.take()
         if self.peek()[1] == ":":  # (a port: ignored)
@@ -444,11 +482,11 @@ class _DotReader:
             self.take("[")
             while self.peek()[1] != "]":
                 key = self.take()
-                if key[0] != "id":
+                if key[0] not in _IDS:
                     raise DocumentError(f"DOT line {key[2]}: expected an attribute name, found {key[1]!r}")
                 self.take("=")
                 value = self.take()
-                if value[0] != "id":
+                if value[0] not in _IDS:
                     raise DocumentError(f"DOT line {value[2]}: expected a value for {key[1]!r}")
                 found[key[1].lower()] = value[1]
                 while self.peek()[1] in (",", ";"):
@@ -495,7 +533,7 @@ def _dot(nodes: Sequence[dict[str, Any]], edges: Sequence[dict[str, Any]]) -> st
 _SHAPES = [("(((", ")))"), ("([", "])"), ("[[", "]]"), ("[(", ")]"), ("((", "))"), ("{{", "}}"), ("[/", "/]"),
            ("[\\", "\\]"), ("[/", "\\]"), ("[\\", "/]"), ("[", "]"), ("(", ")"), ("{", "}"), (">", "]")]  # fmt: skip
 _LINK = re.compile(
-    r"\s*(?:(?P<open>--|-\.|==)\s*(?P<inline>[^-.=|>\n][^\n]*?)\s*)?"
+    r"\s*(?:(?P<open>--|-\.|==)\s*(?P<inline>[^-.=|>\n][^\n]{0,400}?)\s*)?"
     r"(?P<arrow>-{2,}>|-\.+->|={2,}>|-{3,}|-\.+-|={3,}|--[ox]|==[ox])\s*(?:\|(?P<label>[^|]*)\|)?\s*"
 )
 _MERMAID_ID = re.compile(r"[A-Za-z0-9_\u0080-\U0010ffff][A-Za-z0-9_.\-\u0080-\U0010ffff]*?(?=[\s\[\](){}>&;|=-]|$)")
@@ -505,7 +543,7 @@ _SKIP = re.compile(r"^\s*(classDef|class|style|linkStyle|click|direction|subgrap
 def _read_mermaid(text: str) -> dict[str, Any]:
     graph = _Graph()
     started = False
-    for number, raw in enumerate(text.splitlines(), 1):
+    for number, raw in enumerate(re.split(r"\r\n|\r|\n", text), 1):  # (not splitlines: \x1c–\x1e, \x85 are text)
         line = raw.split("%%", 1)[0].strip()
         if not line:
             continue
@@ -539,7 +577,7 @@ def _entities(text: str) -> str:
     """Mermaid's entity codes (``#quot;``, ``#35;``) as the characters they stand for."""
     named = {"quot": '"', "amp": "&", "lt": "<", "gt": ">", "nbsp": "\u00a0"}
     return re.sub(
-        r"#(\d+|[a-z]+);",
+        r"#(\d{1,7}|[a-z]{1,8});",
         lambda m: chr(int(m.group(1))) if m.group(1).isdigit() and int(m.group(1)) < 0x110000
         else named.get(m.group(1), m.group(0)),
         text,
@@ -570,13 +608,14 @@ def _mermaid_statement(text: str, graph: _Graph, number: int) -> None:
         label = (match.group("label") if match.group("label") is not None else match.group("inline") or "").strip()
         kind = "temporal" if arrow.startswith("-.") and arrow.endswith(">") else (
             "causal" if arrow.endswith(">") else "context")  # fmt: skip
-        links.append((kind, _entities(label.strip('"'))))
+        links.append((kind, label.strip('"')))
         at = match.end()
-    for (kind, label), (sources, targets) in zip(links, itertools.pairwise(groups), strict=False):
+    for (kind, raw), (sources, targets) in zip(links, itertools.pairwise(groups), strict=False):
         sign = None
-        found = re.match(r"^([+\-\u2212])(\s+|$)", label)
+        found = re.match(r"^([+\-\u2212])(\s+|$)", raw)  # (before entities: "#43; x" is a label "+ x")
         if found and kind in POLAR_KINDS:
-            sign, label = _sign(found.group(1), f"Mermaid line {number}"), label[found.end() :]
+            sign, raw = _sign(found.group(1), f"Mermaid line {number}"), raw[found.end() :]
+        label = _entities(raw)
         for a in sources:
             for b in targets:
                 graph.edge(a, b, kind, label, sign)
@@ -620,33 +659,50 @@ def _shape_end(text: str, start: int, closing: str) -> int:
     return -1
 
 
-def _mermaid_id(value: str, used: dict[str, str]) -> str:
+#: words a Mermaid line may start with that are not node ids (the reader skips such lines)
+_MERMAID_WORDS = frozenset(("end", "graph", "flowchart", "subgraph", "classdef", "class", "style", "linkstyle",
+                            "click", "direction"))  # fmt: skip
+
+
+def _mermaid_id(value: str, used: dict[str, str], taken: set[str]) -> str:
+    """The id a node is written with: its own when plain and not a keyword, else ``n<k>``.
+    O(1) (``taken``: the ids written so far)."""
     if value in used:
         return used[value]
-    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value) and value.lower() not in ("end", "graph", "subgraph")
+    plain = re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value) and value.lower() not in _MERMAID_WORDS
     made = value if plain else f"n{len(used) + 1}"
-    while made in used.values():
+    while made in taken:
         made += "_"
     used[value] = made
+    taken.add(made)
     return made
 
 
-def _mermaid_text(value: str) -> str:
-    return '"' + value.replace('"', "#quot;").replace("\n", "<br>") + '"'
+def _mermaid_text(value: str, mark: str = "") -> str:
+    """A quoted Mermaid text: characters the syntax gives a meaning (quotes, ``|`` of labels,
+    ``%%`` comments, ``#`` of entities, a leading polarity sign) written as entities, lines as
+    ``<br>``; ``mark``: an edge's polarity, written first."""
+    escaped = value.replace("#", "#35;").replace('"', "#quot;").replace("|", "#124;").replace("%", "#37;")
+    escaped = escaped.replace("<", "#lt;")  # (so a written "<br>" stays text)
+    if escaped[:1] in ("+", "-", "\u2212"):  # (a label that starts like a polarity mark)
+        escaped = f"#{ord(escaped[0])};" + escaped[1:]
+    lines = re.sub(r"\r\n|\r|\n", "<br>", escaped)
+    return '"' + " ".join(p for p in (mark, lines) if p) + '"'
 
 
 def _mermaid(nodes: Sequence[dict[str, Any]], edges: Sequence[dict[str, Any]]) -> str:
     used: dict[str, str] = {}
+    taken: set[str] = set()
     lines = ["flowchart LR"]
     for node in nodes:
-        lines.append(f"  {_mermaid_id(node['id'], used)}[{_mermaid_text(node.get('text', ''))}]")
+        lines.append(f"  {_mermaid_id(node['id'], used, taken)}[{_mermaid_text(node.get('text', ''))}]")
     for edge in edges:
         props = edge["props"]
         kind = props.get("kind", "causal")
         arrow = "-.->" if kind == "temporal" else "-->" if kind in POLAR_KINDS else "---"
-        label = " ".join(p for p in ((props.get("polarity") or "").replace("-", "−"), props.get("label", "")) if p)
-        shown = f"|{_mermaid_text(label)}|" if label else ""
-        lines.append(f"  {_mermaid_id(edge['a'], used)} {arrow}{shown} {_mermaid_id(edge['b'], used)}")
+        mark = (props.get("polarity") or "").replace("-", "−")
+        shown = f"|{_mermaid_text(props.get('label', ''), mark)}|" if mark or props.get("label") else ""
+        lines.append(f"  {_mermaid_id(edge['a'], used, taken)} {arrow}{shown} {_mermaid_id(edge['b'], used, taken)}")
     return "\n".join(lines) + "\n"
 
 

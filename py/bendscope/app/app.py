@@ -162,7 +162,7 @@ class App:
         if doc is None:
             self.editor.opening_view()
         self._wire()
-        self.open_link()
+        await self.open_link()
         self.paint(js.performance.now())
         by_id("loading").hidden = True
         notes = [*self.param_problems, *([] if self.fresh else restored.notes)]
@@ -591,7 +591,7 @@ class App:
         on(by_id("btn-export"), "click", self._export_menu)
         on(by_id("btn-topology"), "click", lambda e: download("topology.json", self._topology_json()))
         on(by_id("btn-link"), "click", lambda e: self._spawn(self.copy_link()))
-        on(js.window, "hashchange", lambda e: self.open_link())
+        on(js.window, "hashchange", lambda e: self._spawn(self.open_link()))
         on(by_id("hud-selection"), "click", lambda e: self._whole_plane())
         on(by_id("legend-toggle"), "click", lambda e: self.legend.toggle())
         on(by_id("btn-png"), "click", self._image_menu)
@@ -786,25 +786,29 @@ class App:
         download(f"bendscope{extension}", text, mime)
 
     # ------------------------------------------------------------------ links
-    def open_link(self) -> None:
+    async def open_link(self) -> None:
         """A graph in the URL's fragment (``bend.share``): shown, as one undoable step, without
-        overwriting the visitor's own saved graph — the next save first keeps it as a saved
-        copy. The fragment is then taken off the address (a reload shows the saved graph)."""
+        overwriting the visitor's own graph — unsaved edits are saved first, and the next save
+        keeps the saved graph as a saved copy. The fragment is then taken off the address (a
+        reload shows the saved graph). Nothing a link holds can stop the page: any failure is
+        a message and the graph stays as it was."""
         fragment = str(js.window.location.hash or "")
         if not has_graph(fragment):
             return
         with contextlib.suppress(Exception):  # (an old browser: the fragment just stays)
             js.history.replaceState(js.history.state, "", str(js.window.location.href).split("#", 1)[0])
+        saver = self.saving.saver
         try:
             text = read_fragment(fragment)
-        except ValueError as exc:
-            self.toast.show(f"This link's graph cannot be opened: {exc}.", error=True, ms=8000)
-            return
-        error = self.editor.load(text, label="Open a shared link")
+            if saver is not None and saver.dirty:
+                await self.saving.save_now()  # (the visitor's latest edits, before another graph)
+            error = self.editor.load(text, label="Open a shared link")
+        except Exception as exc:  # (a damaged link: DocumentError; anything else: still only a message)
+            error = str(exc) or type(exc).__name__
         if error:
-            self.toast.show(f"This link's graph cannot be opened: {error}", error=True, ms=8000)
+            self.toast.show(f"This link's graph cannot be opened: {error.rstrip('.')}.", error=True, ms=8000)
+            self.request_frame()
             return
-        saver = self.saving.saver
         if saver is not None:
             saver.keep_aside_before_next_save("shared-link")
         self.editor.opening_view()

@@ -139,6 +139,7 @@ class Painter:
             editing=editing,
             measure=measure,
             viewport=viewport,
+            camera=camera,
         ):
             if name == "setConstants" and self.detail:
                 args = ({**args[0], "edgeDetailLimit": 1e15, "haloDetailLimit": 1e15},)

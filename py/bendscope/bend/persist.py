@@ -278,6 +278,9 @@ class Saver:
 
     async def _save(self) -> bool:
         version = self.editor.version
+        # what this save moves aside is decided now, with the text it writes: a reason set
+        # while it awaits (a shared link opening another graph) is for the next save
+        reason_now = self._replace_reason
         text = await self._text()
         if text is None:
             return False
@@ -288,12 +291,12 @@ class Saver:
             copy: SavedCopy | None = None
             current = await self.store.get(KEY)
             if current and current != text:
-                if current == self._last_text and self._replace_reason is None:
+                if current == self._last_text and reason_now is None:
                     items[PREVIOUS_KEY] = current  # our own last save: known readable
                 else:
                     # written by someone else (another tab, without Web Locks), or to be replaced
                     # on purpose: keep it as a saved copy, in the same all-or-nothing write
-                    reason = self._replace_reason or ("replaced" if _readable(current) else "unreadable")
+                    reason = reason_now or ("replaced" if _readable(current) else "unreadable")
                     copy = await self._aside_key(reason, len(current))
                     items[copy.key] = current
             await self.store.put(items)
@@ -303,7 +306,8 @@ class Saver:
         self.error = None
         self.last_copy = copy
         self._last_text = text
-        self._replace_reason = None
+        if self._replace_reason == reason_now:
+            self._replace_reason = None
         self.saved_version = version
         self.pending_since = None
         self.saves += 1

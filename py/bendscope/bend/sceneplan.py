@@ -21,7 +21,7 @@ from typing import Any
 
 from . import theme
 from .drawlist import card_art
-from .model import Node, Plane
+from .model import Camera, Node, Plane
 from .scene import (
     _WIDTHS,
     BAND_MEMBERS,
@@ -133,12 +133,14 @@ class ScenePlanner:
         editing: str | None = None,
         measure: Measure,
         viewport: tuple[float, float] | None = None,
+        camera: Camera | None = None,
     ) -> list[Call]:
         """The calls that make the page's plan show ``plane`` in this state (seen through its
-        camera in ``viewport``; None: everything is in view). O(n + m) for a part whose inputs
-        changed (structure, texts, kinds, the topology, the theme), O(1) for the parts that did
-        not; a selection change is O(n) small work. Cards' art is made only for the cards in or
-        near the view, and not at all at the far level of detail (boxes only): O(n) to find them."""
+        camera — or ``camera``, an export's — in ``viewport``; None: everything is in view).
+        O(n + m) for a part whose inputs changed (structure, texts, kinds, the topology, the
+        theme), O(1) for the parts that did not; a selection change is O(n) small work. Cards'
+        art is made only for the cards in or near the view, and not at all at the far level of
+        detail (boxes only): O(n) to find them."""
         calls: list[Call] = []
         if self._theme != theme.NAME:
             self._theme = theme.NAME
@@ -158,7 +160,7 @@ class ScenePlanner:
         if nodes_key != self._nodes_key:
             self._nodes_key = nodes_key
             calls.extend(self._nodes(plane))
-        art = self._visible_art(plane, card_of, viewport)
+        art = self._visible_art(plane, card_of, viewport, camera or plane.camera)
         if art is not None:
             calls.append(art)
         edges_key = (self._plane_gen, plane.version, theme.NAME)
@@ -202,10 +204,13 @@ class ScenePlanner:
         return calls
 
     def _visible_art(
-        self, plane: Plane, card_of: Callable[[Node], CardLayout], viewport: tuple[float, float] | None
+        self,
+        plane: Plane,
+        card_of: Callable[[Node], CardLayout],
+        viewport: tuple[float, float] | None,
+        cam: Camera,
     ) -> Call | None:
-        """The art of the cards in or near the view that the page lacks or holds stale."""
-        cam = plane.camera
+        """The art of the cards in or near the view of ``cam`` that the page lacks or holds stale."""
         if level_of_detail(cam.zoom) == "far":
             return None  # boxes only: no card shows its art
         if viewport is None:

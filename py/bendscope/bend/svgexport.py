@@ -28,6 +28,8 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from bendscope.graphformats import xml_safe
+
 from . import theme
 from .drawlist import art_of
 from .editor import Editor
@@ -39,6 +41,7 @@ from .topology import Topology
 MARGIN = 24.0  # px around the graph (past the halos)
 MIN_WIDTH = 360.0  # px: room for the legend however small the graph
 SVG_NS = "http://www.w3.org/2000/svg"
+_XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
 
 
 @dataclass(frozen=True)
@@ -126,18 +129,25 @@ def _n(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-_FONT = re.compile(r"^(\d+)\s+([\d.]+)px\s+(.+)$")
+_FONT = re.compile(r"^(italic\s+)?(\d+)\s+([\d.]+)px\s+(.+)$")
 
 
 def _font(font: str) -> dict[str, str]:
-    """A canvas font ("600 13px Inter") as SVG attributes."""
+    """A canvas font ("600 13px Inter", "italic 400 12px Inter") as SVG attributes.
+
+    >>> _font("italic 600 13px Inter")
+    {'font-family': 'Inter, sans-serif', 'font-size': '13', 'font-weight': '600', 'font-style': 'italic'}
+    """
     match = _FONT.match(font)
     if match is None:
         return {"font-family": font}
-    weight, size, family = match.groups()
+    italic, weight, size, family = match.groups()
     family = family.strip().strip("'\"")
     generic = "monospace" if "Mono" in family else "sans-serif"
-    return {"font-family": f"{family}, {generic}", "font-size": size, "font-weight": weight}
+    out = {"font-family": f"{family}, {generic}", "font-size": size, "font-weight": weight}
+    if italic:
+        out["font-style"] = "italic"
+    return out
 
 
 def _color(element: ElementTree.Element, attribute: str, color: str) -> None:
@@ -154,7 +164,7 @@ def _color(element: ElementTree.Element, attribute: str, color: str) -> None:
 def _sub(parent: ElementTree.Element, tag: str, **attributes: str) -> ElementTree.Element:
     element = ElementTree.SubElement(parent, tag)
     for key, value in attributes.items():
-        element.set(key.replace("_", "-"), value)
+        element.set(key.replace("_", "-"), xml_safe(value))  # (ids are user text too)
     return element
 
 
@@ -168,7 +178,8 @@ def _rect(parent: ElementTree.Element, x: float, y: float, w: float, h: float, r
 def _text(parent: ElementTree.Element, x: float, y: float, text: str, font: str, color: str, **extra: str) -> None:
     element = _sub(parent, "text", x=_n(x), y=_n(y), **_font(font), **extra)
     _color(element, "fill", color)
-    element.text = text  # (escaped by the writer: user text is never markup)
+    element.set(_XML_SPACE, "preserve")  # (code keeps its spaces)
+    element.text = xml_safe(text)  # (escaped by the writer: user text is never markup)
 
 
 def _pill(parent: ElementTree.Element, p: Pill) -> None:
@@ -236,7 +247,7 @@ def plane_svg(editor: Editor, node_ids: Iterable[str] | None = None) -> str:
     root.set("height", _n(view.height))
     root.set("viewBox", f"{_n(view.x)} {_n(view.y)} {_n(view.width)} {_n(view.height)}")
     title = _sub(root, "title")
-    title.text = f"{editor.plane.name} — Bendscope"
+    title.text = xml_safe(f"{editor.plane.name} — Bendscope")
     back = _rect(root, view.x, view.y, view.width, view.height)
     _color(back, "fill", theme.BACKGROUND)
     # halos: every part's outline, the inside repainted with the background, then the fill

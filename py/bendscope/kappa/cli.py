@@ -51,8 +51,12 @@ def _plane(doc: dict[str, Any], plane_id: str | None) -> dict[str, Any]:
     return checked[0]
 
 
-def graph_from_json(doc: Any, plane_id: str | None = None) -> tuple[list[str], list[dict[str, str]]]:
-    """Turn a decoded JSON graph or editor document into (nodes, edges) for analyze."""
+def graph_from_json(
+    doc: Any, plane_id: str | None = None, polarity: bool = False
+) -> tuple[list[str], list[dict[str, str]]]:
+    """Turn a decoded JSON graph or editor document into (nodes, edges) for analyze;
+    ``polarity``: keep each edge's polarity too (``+`` or ``-``; ``−`` read as ``-``) for
+    ``loops`` — ``analyze`` ignores it, as κ does."""
     if not isinstance(doc, dict):
         raise InputError(f"top level must be a JSON object, got {type(doc).__name__}")
     if "planes" in doc:
@@ -80,24 +84,25 @@ def graph_from_json(doc: Any, plane_id: str | None = None) -> tuple[list[str], l
             raise InputError(f"edges[{i}] must be an object")
         if "source" in edge or "target" in edge:
             source, target, kind = edge.get("source"), edge.get("target"), edge.get("kind")
-            polarity = edge.get("polarity")
+            sign = edge.get("polarity")
         else:
             props = edge.get("props", {})
             if not isinstance(props, dict):
                 raise InputError(f"edges[{i}].props must be an object")
             source, target, kind = edge.get("a"), edge.get("b"), props.get("kind")
-            polarity = props.get("polarity")
+            sign = props.get("polarity")
         if not isinstance(source, str) or not isinstance(target, str):
             raise InputError(f"edges[{i}] needs string 'source'/'target' (or 'a'/'b') node ids")
         if kind is not None and not isinstance(kind, str):
             raise InputError(f"edges[{i}] kind must be a string")
-        if polarity is not None and polarity not in ("+", "-"):
-            raise InputError(f"edges[{i}] polarity must be '+' or '-'")
         item = {"source": source, "target": target}
         if kind is not None:
             item["kind"] = kind
-        if polarity is not None:  # (only the loops command reads it; κ ignores polarity)
-            item["polarity"] = polarity
+        if polarity and sign is not None:
+            mapped = {"+": "+", "-": "-", "\u2212": "-"}.get(sign) if isinstance(sign, str) else None
+            if mapped is None:
+                raise InputError(f"edges[{i}] polarity must be '+' or '-'")
+            item["polarity"] = mapped
         edges.append(item)
     return nodes, edges
 
@@ -179,7 +184,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InputError("--exact-limit must be >= 0")
         if args.max_bytes < 1:
             raise InputError("--max-bytes must be >= 1")
-        nodes, edges = graph_from_json(_read(args.file, args.max_bytes), args.plane)
+        nodes, edges = graph_from_json(_read(args.file, args.max_bytes), args.plane, args.command == "loops")
         if args.command == "loops":
             for name in ("max_loops", "max_length", "max_work"):
                 if getattr(args, name) < 1:
