@@ -67,3 +67,16 @@ def test_only_the_browser_layer_imports_js():
 
 def test_vendor_is_ignored_and_not_committed():
     assert "/static/vendor/" in (ROOT / ".gitignore").read_text()
+
+
+def test_test_module_names_are_unique_across_suites():
+    """``make test`` collects tests/ and e2e/ in one pytest run (rootdir
+    import mode): two test files with one basename abort the whole run at
+    collection, as ``e2e/test_share.py`` beside ``tests/test_share.py`` did."""
+    seen: dict[str, Path] = {}
+    for suite in ("tests", "e2e"):
+        for path in sorted((ROOT / suite).rglob("test_*.py")):
+            if "output" in path.parts:
+                continue
+            assert path.name not in seen, f"{path} and {seen[path.name]} share a name"
+            seen[path.name] = path
