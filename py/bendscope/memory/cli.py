@@ -102,6 +102,14 @@ def _parser() -> argparse.ArgumentParser:
         default=limits.max_sessions,
         help=f"HTTP: MCP sessions open at once (default {limits.max_sessions})",
     )
+    serve.add_argument(
+        "--editor",
+        action="store_true",
+        help="HTTP: also serve the editor's page and /api/graph on the same origin, behind a token "
+        "(prints 'editor on <URL>'; needs `make vendor`)",
+    )
+    serve.add_argument("--token", help="HTTP: the token every request must carry (default with --editor: a random one)")
+    serve.add_argument("--token-file", metavar="PATH", help="HTTP: read the token from this file's first line")
     serve.add_argument("--session-idle", type=float, metavar="S", default=limits.session_idle,
                        help=f"HTTP: seconds after which a session without requests is closed "
                        f"(default {limits.session_idle:g})")  # fmt: skip
@@ -210,6 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .server import serve_stdio
 
             if args.http is not None:
+                from .editor_site import checked_token, token_from_file
                 from .http import serve_http
 
                 if not 0 <= args.http <= 65535:
@@ -217,10 +226,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 limits = Limits(
                     args.header_timeout, args.body_timeout, args.max_connections, args.max_sessions, args.session_idle
                 )
-                serve_http(memory, args.http, limits=limits.check())
+                token = None
+                if args.token is not None and args.token_file is not None:
+                    raise InvalidInput("give --token or --token-file, not both")
+                if args.token is not None:
+                    token = checked_token(args.token)
+                elif args.token_file is not None:
+                    token = token_from_file(args.token_file)
+                serve_http(memory, args.http, limits=limits.check(), token=token, editor=args.editor)
             else:
                 import anyio
 
+                if args.editor or args.token is not None or args.token_file is not None:
+                    raise InvalidInput("--editor, --token and --token-file need --http PORT")
                 anyio.run(serve_stdio, memory)
             return 0
         if args.command == "import":

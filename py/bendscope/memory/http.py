@@ -36,6 +36,7 @@ import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -46,6 +47,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from bendscope.jsonsafe import Refused, loads
 
+from .editor_site import SITE, Admission, check_site, editor_app, new_token
 from .errors import InvalidInput
 from .limits import Limits
 from .server import build_server
@@ -258,13 +260,29 @@ class OncePer(logging.Filter):
 
 
 def serve_http(
-    memory: Memory, port: int, *, host: str = "127.0.0.1", ready: Any = None, limits: Limits | None = None
+    memory: Memory,
+    port: int,
+    *,
+    host: str = "127.0.0.1",
+    ready: Any = None,
+    limits: Limits | None = None,
+    token: str | None = None,
+    editor: bool = False,
+    site: Path = SITE,
 ) -> None:
     """Serve streamable HTTP at http://host:port/mcp (127.0.0.1 only). ``port`` 0 picks a
-    free port; the URL is printed on stderr once listening (and passed to ``ready``)."""
+    free port; the URL is printed on stderr once listening (and passed to ``ready``).
+
+    With a ``token`` every request must carry it (``editor_site.Admission``: the token, and
+    Host and Origin naming this server); ``editor`` also serves the editor's site and
+    ``/api/graph`` on the same origin (a token is made when none is given) and prints
+    ``editor on <URL>``."""
     if host not in ("127.0.0.1", "localhost", "::1"):
         raise InvalidInput("the HTTP transport listens on 127.0.0.1 only")
     limits = (limits or Limits()).check()
+    if editor:
+        check_site(site)
+        token = token or new_token()
     protocol = guarded_protocol(limits)
 
     def busy() -> str | None:
@@ -285,7 +303,10 @@ def serve_http(
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(limits.max_connections)  # (listening before the URL is printed: a client may connect at once)
-    url = f"http://{host}:{sock.getsockname()[1]}/mcp"
+    bound = sock.getsockname()[1]
+    url = f"http://{host}:{bound}/mcp"
+    if token is not None:
+        app = editor_app(app, memory, Admission(token, bound), site, editor=editor)
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -301,6 +322,8 @@ def serve_http(
 
     async def run() -> None:
         print(f"serving MCP on {url}", file=sys.stderr, flush=True)
+        if editor:
+            print(f"editor on http://{host}:{bound}/?token={token}", file=sys.stderr, flush=True)
         if ready is not None:
             ready(url)
         await http.serve(sockets=[sock])
