@@ -72,7 +72,8 @@ def test_nothing_is_answered_without_the_token():
     for path in ("/", "/index.html", "/api/graph", "/mcp"):
         assert _ask(app, path)[0] == 401
         assert _ask(app, path, authorization="Bearer wrong-token-0123456789")[0] == 401
-        assert _ask(app, path, cookie="bendscope_token=wrong-token-0123456789")[0] == 401
+        assert _ask(app, path, cookie="bendscope_token_8765=wrong-token-0123456789")[0] == 401
+        assert _ask(app, path, cookie=f"bendscope_token_9999={TOKEN}")[0] == 401  # (another port's cookie)
         assert _ask(app, path, query="token=wrong")[0] == 401
     assert reached == []  # (the MCP endpoint was never reached)
     assert _ask(app, "/mcp", method="POST", **BEARER)[2] == b"mcp" and reached == ["/mcp"]
@@ -95,12 +96,28 @@ def test_a_token_in_the_address_becomes_a_cookie_and_leaves_the_address():
     status, headers, _ = _ask(app, "/", query=f"seed=3&token={TOKEN}")
     assert status == 303 and headers["location"] == "/?seed=3"
     cookie = headers["set-cookie"]
-    assert cookie.startswith(f"bendscope_token={TOKEN};") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    status, headers, body = _ask(app, "/", cookie=f"other=1; bendscope_token={TOKEN}")
+    assert cookie.startswith(f"bendscope_token_8765={TOKEN};") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    status, headers, body = _ask(app, "/", cookie=f'prefs={{"a": 1, "b": 2}}; s=a b; bendscope_token_8765={TOKEN}')
     assert (
         status == 200 and headers["content-type"].startswith("text/html") and body == (SITE / "index.html").read_bytes()
     )
     assert _ask(app, "/mcp", method="POST", query=f"token={TOKEN}")[0] == 401  # (only a GET takes it from the address)
+    # the cookie opens the page and the graph, never the MCP endpoint (a host's cookies reach all its ports)
+    assert _ask(app, "/api/graph", cookie=f"bendscope_token_8765={TOKEN}")[0] == 200
+    assert _ask(app, "/mcp", method="POST", cookie=f"bendscope_token_8765={TOKEN}")[0] == 401
+    # a stale cookie from an earlier run does not lock the user out of the printed URL
+    status, headers, _ = _ask(app, "/", query=f"token={TOKEN}", cookie="bendscope_token_8765=old-token-0123456789abc")
+    assert status == 303 and TOKEN in headers["set-cookie"]
+    # the redirect stays on this server, whatever the path
+    for path, location in (
+        ("//evil.example", "/evil.example"),
+        ("/a?b", "/a%3Fb"),
+        ("/x\r\nX-Evil: 1", None),
+        ("/€", "/%E2%82%AC"),
+    ):
+        status, headers, _ = _ask(app, path, query=f"token={TOKEN}")
+        assert status == 303 and headers["location"].startswith("/") and not headers["location"].startswith("//")
+        assert "\r" not in headers["location"] and (location is None or headers["location"] == location)
 
 
 def test_the_site_is_served_and_nothing_else():
@@ -123,6 +140,10 @@ def test_the_site_is_served_and_nothing_else():
         "/py/bendscope/memory/",
         "/static/nothing-here.js",
         "/static",
+        "/py/a\x00b",
+        "/static/" + "x" * 300,
+        "/py/bendscope/Memory/cli.py",
+        "/static\\..\\Makefile",
     ):
         assert _ask(app, path, **BEARER)[0] == 404, path
         assert site_file(SITE, path) is None, path
@@ -225,3 +246,17 @@ def test_the_cli_refuses_editor_options_without_http(tmp_path):
             stdin=subprocess.DEVNULL,
         )
         assert done.returncode != 0 and ("need --http" in done.stderr or "a token has" in done.stderr), done.stderr
+
+
+def test_a_link_inside_the_site_to_what_is_never_served_is_not_followed(tmp_path):
+    site = tmp_path / "site"
+    (site / "static").mkdir(parents=True)
+    (site / ".git").mkdir()
+    (site / ".git" / "config").write_text("secret")
+    (site / "py" / "bendscope" / "memory").mkdir(parents=True)
+    (site / "py" / "bendscope" / "memory" / "cli.py").write_text("server only")
+    (site / "static" / "ok.js").write_text("1")
+    (site / "static" / "git").symlink_to(site / ".git" / "config")
+    (site / "static" / "mem").symlink_to(site / "py" / "bendscope" / "memory")
+    assert site_file(site, "/static/ok.js") == (site / "static" / "ok.js").resolve()
+    assert site_file(site, "/static/git") is None and site_file(site, "/static/mem/cli.py") is None

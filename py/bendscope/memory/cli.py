@@ -108,7 +108,11 @@ def _parser() -> argparse.ArgumentParser:
         help="HTTP: also serve the editor's page and /api/graph on the same origin, behind a token "
         "(prints 'editor on <URL>'; needs `make vendor`)",
     )
-    serve.add_argument("--token", help="HTTP: the token every request must carry (default with --editor: a random one)")
+    serve.add_argument(
+        "--token",
+        help="HTTP: the token every request must carry (default with --editor: a random one; other users may "
+        "see a command line: prefer --token-file)",
+    )
     serve.add_argument("--token-file", metavar="PATH", help="HTTP: read the token from this file's first line")
     serve.add_argument("--session-idle", type=float, metavar="S", default=limits.session_idle,
                        help=f"HTTP: seconds after which a session without requests is closed "

@@ -14,11 +14,14 @@ never ``py/bendscope/memory``, dotfiles or anything outside the site) and
 - ``Origin``, when a browser sends one, must be this server's own (403 otherwise), so
   no other page can make a browser write to the memory;
 - the **token** (a random secret made at start, or given with ``--token`` / read from
-  ``--token-file``): ``Authorization: Bearer <token>`` (MCP clients), the
-  ``bendscope_token`` cookie (the page), or ``?token=`` on a ``GET`` — answered with a
-  redirect to the same address without it, setting the cookie (``HttpOnly``,
-  ``SameSite=Strict``), so the secret leaves the address bar and the history. Missing or
-  wrong: 401. Compared in constant time.
+  ``--token-file``): ``Authorization: Bearer <token>`` (MCP clients: the only way into
+  ``/mcp``), or, for the page's own ``GET`` requests, ``?token=`` — answered with a redirect
+  to the same address without it, setting a cookie named for this port
+  (``bendscope_token_PORT``, ``HttpOnly``, ``SameSite=Strict``), so the secret leaves the
+  address bar and the history — or that cookie. Browsers send one host's cookies to all its
+  ports, so the cookie opens only the page and ``/api/graph``, never ``/mcp``; a token in the
+  address is read before any cookie (a stale one from an earlier run cannot lock the user
+  out). Missing or wrong: 401. Compared in constant time.
 
 >>> admission = Admission("s3cret-token-0123456789", 8765)
 >>> admission.check(_scope("/", host="127.0.0.1:8765", headers=[(b"authorization", b"Bearer s3cret-token-0123456789")]))
@@ -35,14 +38,13 @@ import json
 import mimetypes
 import secrets
 from collections.abc import Awaitable, Callable
-from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 import anyio
 
-from .errors import InvalidInput
+from .errors import InvalidInput, StoreUnavailable
 from .service import Memory
 
 Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
@@ -53,7 +55,7 @@ SITE = Path(__file__).resolve().parents[3]
 SERVED_TOP = frozenset({"index.html", "pyscript.toml", "static", "py"})
 #: never served, even inside what is: the agent memory itself (the page never loads it)
 NEVER_SERVED = ("py/bendscope/memory",)
-TOKEN_COOKIE = "bendscope_token"
+TOKEN_COOKIE = "bendscope_token"  # (+ "_PORT": one per server)
 #: a token: at least 16 and at most 256 URL-safe characters
 TOKEN_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
 TYPES = {
@@ -124,25 +126,28 @@ class Admission:
     def _matches(self, given: bytes | None) -> bool:
         return given is not None and hmac.compare_digest(given, self.token)
 
-    def offered_token(self, scope: dict[str, Any]) -> tuple[bytes | None, bool]:
-        """The token a request offers, and whether it came in the query string."""
+    @property
+    def cookie(self) -> str:
+        """The name of this server's cookie (one per port: a host's cookies go to all its ports)."""
+        return f"{TOKEN_COOKIE}_{self.port}"
+
+    def offered_token(self, scope: dict[str, Any]) -> tuple[bytes | None, str]:
+        """The token a request offers and where: ``"bearer"``, ``"query"`` (a GET's
+        ``?token=``, read before the cookie), ``"cookie"`` (the page's ``GET``/``HEAD``
+        requests outside ``/mcp`` only), or (None, "")."""
         headers = dict(scope.get("headers") or [])
         authorization = headers.get(b"authorization", b"")
         if authorization[:7].lower() == b"bearer ":
-            return authorization[7:].strip(), False
-        cookie = headers.get(b"cookie")
-        if cookie is not None:
-            try:
-                jar: SimpleCookie = SimpleCookie(cookie.decode("latin-1"))
-            except CookieError:
-                jar = SimpleCookie()
-            if TOKEN_COOKIE in jar:
-                return jar[TOKEN_COOKIE].value.encode("latin-1"), False
-        if scope.get("method") == "GET":
+            return authorization[7:].strip(), "bearer"
+        path, method = scope.get("path", ""), scope.get("method")
+        if method not in ("GET", "HEAD") or path == "/mcp" or path.startswith("/mcp/"):
+            return None, ""
+        if method == "GET":
             for key, value in parse_qsl(scope.get("query_string", b"").decode("latin-1")):
                 if key == "token":
-                    return value.encode("latin-1"), True
-        return None, False
+                    return value.encode("latin-1"), "query"
+        found = cookie_value(headers.get(b"cookie", b""), self.cookie.encode())
+        return (found, "cookie") if found is not None else (None, "")
 
     def check(self, scope: dict[str, Any]) -> tuple[int, str] | None:
         """None if the request may go on, else (status, why)."""
@@ -162,6 +167,22 @@ class Admission:
         if not self._matches(offered):
             return 401, "wrong token"
         return None
+
+
+def cookie_value(header: bytes, name: bytes) -> bytes | None:
+    """The value of cookie ``name`` in a Cookie header, read leniently (other sites' cookies
+    on the same host may not follow the RFC: they must not hide this one). O(header).
+
+    >>> cookie_value(b'prefs={"a": 1, "b": 2}; session=a b; t_1=xyz', b"t_1")
+    b'xyz'
+    >>> cookie_value(b"t_10=abc", b"t_1") is None
+    True
+    """
+    for part in header.split(b";"):
+        key, sep, value = part.strip().partition(b"=")
+        if sep and key.strip() == name:
+            return value.strip().strip(b'"')
+    return None
 
 
 async def reply(
@@ -188,16 +209,28 @@ def site_file(site: Path, path: str) -> Path | None:
     [None, None, None, None]
     """
     relative = "index.html" if path in ("", "/") else path.lstrip("/")
-    parts = relative.split("/")
-    if not parts or parts[0] not in SERVED_TOP or any(p in ("", ".", "..") or p.startswith(".") for p in parts):
+    if not _servable(relative.split("/")):
         return None
-    if any(relative == never or relative.startswith(never + "/") for never in NEVER_SERVED):
+    try:
+        root = site.resolve()
+        candidate = (root / relative).resolve()
+        if not candidate.is_relative_to(root) or not _servable(list(candidate.relative_to(root).parts)):
+            return None  # (a link to what is never served)
+        return candidate if candidate.is_file() else None
+    except (OSError, ValueError):  # (a NUL byte, a name too long, a loop of links)
         return None
-    root = site.resolve()
-    candidate = (root / relative).resolve()
-    if not candidate.is_relative_to(root) or not candidate.is_file():
-        return None
-    return candidate
+
+
+def _servable(parts: list[str]) -> bool:
+    """Whether a site-relative path is one that may be served: under a served top, no
+    empty, dot or hidden part, nothing never served (letter case aside: some file systems
+    ignore it), no backslash."""
+    if not parts or parts[0] not in SERVED_TOP:
+        return False
+    if any(p in ("", ".", "..") or p.startswith(".") or "\\" in p for p in parts):
+        return False
+    folded = "/".join(parts).casefold()
+    return not any(folded == never or folded.startswith(never + "/") for never in NEVER_SERVED)
 
 
 def check_site(site: Path) -> None:
@@ -232,11 +265,11 @@ def editor_app(mcp: Asgi, memory: Memory, admission: Admission, site: Path = SIT
         if not editor:
             await reply(send, 404, b"not found: this server serves MCP at /mcp", "text/plain; charset=utf-8")
             return
-        _, from_query = admission.offered_token(scope)
-        if from_query:  # (the token leaves the address: a cookie carries it from now on)
+        _, offered_by = admission.offered_token(scope)
+        if offered_by == "query":  # (the token leaves the address: a cookie carries it from now on)
             kept = [(k, v) for k, v in parse_qsl(scope.get("query_string", b"").decode("latin-1")) if k != "token"]
-            location = path + ("?" + urlencode(kept) if kept else "")
-            cookie = f"{TOKEN_COOKIE}={admission.token.decode()}; HttpOnly; SameSite=Strict; Path=/"
+            location = "/" + quote(path.lstrip("/"), safe="/") + ("?" + urlencode(kept) if kept else "")
+            cookie = f"{admission.cookie}={admission.token.decode()}; HttpOnly; SameSite=Strict; Path=/"
             await reply(
                 send,
                 303,
@@ -255,6 +288,9 @@ def editor_app(mcp: Asgi, memory: Memory, admission: Admission, site: Path = SIT
             except InvalidInput as error:  # (a memory larger than the editor opens)
                 await reply(send, 413, str(error).encode(), "text/plain; charset=utf-8")
                 return
+            except StoreUnavailable as error:
+                await reply(send, 503, str(error).encode(), "text/plain; charset=utf-8")
+                return
             body = json.dumps(document, ensure_ascii=False, sort_keys=True).encode()
             await reply(send, 200, body, "application/json", head=method == "HEAD")
             return
@@ -262,7 +298,11 @@ def editor_app(mcp: Asgi, memory: Memory, admission: Admission, site: Path = SIT
         if found is None:
             await reply(send, 404, b"not found", "text/plain; charset=utf-8")
             return
-        data = await anyio.to_thread.run_sync(found.read_bytes)
+        try:
+            data = await anyio.to_thread.run_sync(found.read_bytes)
+        except OSError:  # (gone or unreadable since it was found)
+            await reply(send, 404, b"not found", "text/plain; charset=utf-8")
+            return
         kind = TYPES.get(found.suffix) or mimetypes.guess_type(found.name)[0] or "application/octet-stream"
         await reply(send, 200, data, kind, head=method == "HEAD")
 

@@ -304,7 +304,8 @@ def serve_http(
     sock.bind((host, port))
     sock.listen(limits.max_connections)  # (listening before the URL is printed: a client may connect at once)
     bound = sock.getsockname()[1]
-    url = f"http://{host}:{bound}/mcp"
+    named = f"[{host}]" if ":" in host else host
+    url = f"http://{named}:{bound}/mcp"
     if token is not None:
         app = editor_app(app, memory, Admission(token, bound), site, editor=editor)
     config = uvicorn.Config(
@@ -323,7 +324,7 @@ def serve_http(
     async def run() -> None:
         print(f"serving MCP on {url}", file=sys.stderr, flush=True)
         if editor:
-            print(f"editor on http://{host}:{bound}/?token={token}", file=sys.stderr, flush=True)
+            print(f"editor on http://{named}:{bound}/?token={token}", file=sys.stderr, flush=True)
         if ready is not None:
             ready(url)
         await http.serve(sockets=[sock])
