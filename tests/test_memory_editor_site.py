@@ -18,13 +18,14 @@ from typing import Any
 import anyio
 import pytest
 
-from bendscope.memory.editor_site import SITE, Admission, checked_token, editor_app, site_file
+from bendscope.memory.editor_site import SITE, Admission, checked_token, editor_app, live_page, site_file
 from bendscope.memory.errors import InvalidInput
 from bendscope.memory.inmemory_store import InMemoryStore
 from bendscope.memory.service import Memory
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "t0ken-for-the-tests-0123456789"
+PAGE_KEY = Admission(TOKEN, 8765).page_key.decode()  # (what the page's cookie holds)
 PORT = 8765
 HOST = f"127.0.0.1:{PORT}"
 
@@ -42,7 +43,9 @@ def _app() -> tuple[Any, list[str]]:
     return editor_app(mcp, memory, Admission(TOKEN, PORT), SITE), reached
 
 
-def _ask(app: Any, path: str, *, method: str = "GET", query: str = "", **headers: str) -> tuple[int, dict, bytes]:
+def _ask(
+    app: Any, path: str, *, method: str = "GET", query: str = "", body: bytes = b"", **headers: str
+) -> tuple[int, dict, bytes]:
     """One request through the ASGI app: (status, headers, body)."""
     sent: list[dict[str, Any]] = []
     head = [(b"host", headers.pop("host", HOST).encode())]
@@ -50,7 +53,7 @@ def _ask(app: Any, path: str, *, method: str = "GET", query: str = "", **headers
     scope = {"type": "http", "method": method, "path": path, "query_string": query.encode(), "headers": head}
 
     async def receive() -> dict[str, Any]:
-        return {"type": "http.request", "body": b"", "more_body": False}
+        return {"type": "http.request", "body": body, "more_body": False}
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
@@ -73,7 +76,8 @@ def test_nothing_is_answered_without_the_token():
         assert _ask(app, path)[0] == 401
         assert _ask(app, path, authorization="Bearer wrong-token-0123456789")[0] == 401
         assert _ask(app, path, cookie="bendscope_token_8765=wrong-token-0123456789")[0] == 401
-        assert _ask(app, path, cookie=f"bendscope_token_9999={TOKEN}")[0] == 401  # (another port's cookie)
+        assert _ask(app, path, cookie=f"bendscope_token_9999={PAGE_KEY}")[0] == 401  # (another port's cookie)
+        assert _ask(app, path, cookie=f"bendscope_token_8765={TOKEN}")[0] == 401  # (the token itself is no page key)
         assert _ask(app, path, query="token=wrong")[0] == 401
     assert reached == []  # (the MCP endpoint was never reached)
     assert _ask(app, "/mcp", method="POST", **BEARER)[2] == b"mcp" and reached == ["/mcp"]
@@ -96,18 +100,26 @@ def test_a_token_in_the_address_becomes_a_cookie_and_leaves_the_address():
     status, headers, _ = _ask(app, "/", query=f"seed=3&token={TOKEN}")
     assert status == 303 and headers["location"] == "/?seed=3"
     cookie = headers["set-cookie"]
-    assert cookie.startswith(f"bendscope_token_8765={TOKEN};") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    status, headers, body = _ask(app, "/", cookie=f'prefs={{"a": 1, "b": 2}}; s=a b; bendscope_token_8765={TOKEN}')
     assert (
-        status == 200 and headers["content-type"].startswith("text/html") and body == (SITE / "index.html").read_bytes()
+        TOKEN not in cookie
+        and cookie.startswith(f"bendscope_token_8765={PAGE_KEY};")
+        and "HttpOnly" in cookie
+        and "SameSite=Strict" in cookie
+    )
+    status, headers, body = _ask(app, "/", cookie=f'prefs={{"a": 1, "b": 2}}; s=a b; bendscope_token_8765={PAGE_KEY}')
+    assert (
+        status == 200
+        and headers["content-type"].startswith("text/html")
+        and re.sub(rb'<meta name="bendscope-live" content="[0-9a-f]{16}">', b"", body)
+        == (SITE / "index.html").read_bytes()
     )
     assert _ask(app, "/mcp", method="POST", query=f"token={TOKEN}")[0] == 401  # (only a GET takes it from the address)
     # the cookie opens the page and the graph, never the MCP endpoint (a host's cookies reach all its ports)
-    assert _ask(app, "/api/graph", cookie=f"bendscope_token_8765={TOKEN}")[0] == 200
-    assert _ask(app, "/mcp", method="POST", cookie=f"bendscope_token_8765={TOKEN}")[0] == 401
+    assert _ask(app, "/api/graph", cookie=f"bendscope_token_8765={PAGE_KEY}")[0] == 200
+    assert _ask(app, "/mcp", method="POST", cookie=f"bendscope_token_8765={PAGE_KEY}")[0] == 401
     # a stale cookie from an earlier run does not lock the user out of the printed URL
     status, headers, _ = _ask(app, "/", query=f"token={TOKEN}", cookie="bendscope_token_8765=old-token-0123456789abc")
-    assert status == 303 and TOKEN in headers["set-cookie"]
+    assert status == 303 and PAGE_KEY in headers["set-cookie"]
     # the redirect stays on this server, whatever the path
     for path, location in (
         ("//evil.example", "/evil.example"),
@@ -149,25 +161,32 @@ def test_the_site_is_served_and_nothing_else():
         assert site_file(SITE, path) is None, path
     assert _ask(app, "/index.html", method="POST", **BEARER)[0] == 405
     status, headers, body = _ask(app, "/index.html", method="HEAD", **BEARER)
-    assert status == 200 and body == b"" and int(headers["content-length"]) == (SITE / "index.html").stat().st_size
+    assert status == 200 and body == b""
+    assert int(headers["content-length"]) == len(live_page((SITE / "index.html").read_bytes(), "k" * 16))
 
 
 def test_the_memory_is_served_as_an_editor_document():
     app, _ = _app()
     status, headers, body = _ask(app, "/api/graph", **BEARER)
     assert status == 200 and headers["content-type"] == "application/json" and headers["cache-control"] == "no-store"
-    (plane,) = json.loads(body)["planes"]
+    answer = json.loads(body)
+    assert answer["view"] == {"query": None, "shown": 1, "total": 1}
+    (plane,) = answer["document"]["planes"]
     assert [n["id"] for n in plane["nodes"]] == ["revenue"]
     assert plane["nodes"][0]["text"] == "Revenue <b>grows</b>"  # (text, as stored: the page never makes it HTML)
 
 
 def test_a_memory_larger_than_the_editor_opens_is_refused_with_a_reason(monkeypatch):
-    from bendscope.memory import interop
+    from bendscope.memory import editor_site
 
-    monkeypatch.setattr(interop, "MAX_NODES", 0)
+    monkeypatch.setattr(editor_site, "LIVE_MAX_NODES", 0)
     app, _ = _app()
     status, _, body = _ask(app, "/api/graph", **BEARER)
-    assert status == 413 and b"the editor opens at most 0 nodes" in body
+    assert status == 413 and json.loads(body) == {
+        "error": "this memory holds 1 nodes; the editor opens at most 0 at once: search to open a part",
+        "total": 1,
+        "cap": 0,
+    }
 
 
 @pytest.mark.parametrize("token", ["short", "x" * 257, "has space in it 0123", "ünïcode-token-0123456789", ""])
@@ -225,7 +244,9 @@ def test_the_real_server_serves_the_editor_behind_its_token(tmp_path):
         page = served.get("/", Cookie=cookie)
         assert page.status == 200 and b"pyscript.toml" in page.read()
         graph = served.get("/api/graph", Authorization=f"Bearer {TOKEN}")
-        assert graph.status == 200 and sorted(n["id"] for n in json.loads(graph.read())["planes"][0]["nodes"]) == [
+        assert graph.status == 200 and sorted(
+            n["id"] for n in json.loads(graph.read())["document"]["planes"][0]["nodes"]
+        ) == [
             "a",
             "b",
         ]

@@ -286,6 +286,12 @@ def _link(raw: Any, where: str, cards: set[str]) -> LinkRecord:
     )
 
 
+def read_link(raw: Any, where: str, cards: set[str]) -> LinkRecord:
+    """One edge as a document holds it (``{"id", "a", "b", "props"}``), checked as a
+    document's edges are: its ends among ``cards``; DocumentError naming ``where`` if not."""
+    return _link(raw, where, cards)
+
+
 #: the kinds an edge's polarity is for (those κ follows)
 POLAR_KINDS = ("causal", "temporal")
 

@@ -33,6 +33,8 @@ never ``py/bendscope/memory``, dotfiles or anything outside the site) and
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import hmac
 import json
 import mimetypes
@@ -44,7 +46,9 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 import anyio
 
+from .changes import ChangeFeed, change_source
 from .errors import InvalidInput, StoreUnavailable
+from .page_writes import Stale, check_body, write
 from .service import Memory
 
 Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
@@ -56,6 +60,14 @@ SERVED_TOP = frozenset({"index.html", "pyscript.toml", "static", "py"})
 #: never served, even inside what is: the agent memory itself (the page never loads it)
 NEVER_SERVED = ("py/bendscope/memory",)
 TOKEN_COOKIE = "bendscope_token"  # (+ "_PORT": one per server)
+#: the paths the page may POST to with its cookie (and its own Origin)
+WRITABLE = frozenset({"/api/write"})
+#: the most cards the page opens a whole memory with; above, it opens a query's subgraph
+LIVE_MAX_NODES = 3_000
+#: the largest body ``/api/write`` reads (bytes)
+MAX_WRITE_BODY = 4 * 1024 * 1024
+#: seconds between keep-alive comments on an idle event stream
+HEARTBEAT_S = 15.0
 #: a token: at least 16 and at most 256 URL-safe characters
 TOKEN_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~")
 TYPES = {
@@ -127,6 +139,13 @@ class Admission:
         return given is not None and hmac.compare_digest(given, self.token)
 
     @property
+    def page_key(self) -> bytes:
+        """What the page's cookie holds: derived from the token, it opens the page and its
+        ``/api/`` but not ``/mcp`` — so a cookie read by another server on this host (a
+        host's cookies go to all its ports) gives no agent access."""
+        return hmac.new(self.token, b"bendscope page", "sha256").hexdigest().encode()
+
+    @property
     def cookie(self) -> str:
         """The name of this server's cookie (one per port: a host's cookies go to all its ports)."""
         return f"{TOKEN_COOKIE}_{self.port}"
@@ -140,8 +159,10 @@ class Admission:
         if authorization[:7].lower() == b"bearer ":
             return authorization[7:].strip(), "bearer"
         path, method = scope.get("path", ""), scope.get("method")
-        if method not in ("GET", "HEAD") or path == "/mcp" or path.startswith("/mcp/"):
+        if path == "/mcp" or path.startswith("/mcp/"):
             return None, ""
+        if method not in ("GET", "HEAD") and (path not in WRITABLE or headers.get(b"origin") is None):
+            return None, ""  # (a cookie writes only with the page's own Origin: checked in check)
         if method == "GET":
             for key, value in parse_qsl(scope.get("query_string", b"").decode("latin-1")):
                 if key == "token":
@@ -161,10 +182,10 @@ class Admission:
         origin = headers.get(b"origin")
         if origin is not None and origin not in self.origins:
             return 403, f"requests from other sites are refused (Origin: {origin.decode('latin-1')[:200]})"
-        offered, _ = self.offered_token(scope)
+        offered, by = self.offered_token(scope)
         if offered is None:
             return 401, "this server needs its token: open the editor URL it printed, or send Authorization: Bearer"
-        if not self._matches(offered):
+        if not (hmac.compare_digest(offered, self.page_key) if by == "cookie" else self._matches(offered)):
             return 401, "wrong token"
         return None
 
@@ -243,9 +264,201 @@ def check_site(site: Path) -> None:
         )
 
 
-def editor_app(mcp: Asgi, memory: Memory, admission: Admission, site: Path = SITE, *, editor: bool = True) -> Asgi:
+def memory_key(memory: Memory) -> str:
+    """A name for this memory that stays the same across runs (its file, or its database and
+    schema): the page keeps its card positions under it. Never the password."""
+    store = memory.store
+    where = getattr(store, "path", None) or f"{getattr(store, 'url', '')}#{getattr(store, 'schema', '')}"
+    if getattr(store, "kind", "") == "memory":
+        where = f"memory:{id(store)}"
+    else:
+        with contextlib.suppress(OSError, TypeError):
+            where = str(Path(where).resolve()) if getattr(store, "kind", "") == "sqlite" else where
+    return hashlib.sha256(f"{store.kind}:{where}".encode()).hexdigest()[:16]
+
+
+def live_page(index: bytes, key: str) -> bytes:
+    """index.html as this server serves it: a meta element tells the page it is live, and
+    under which key it keeps this memory's layout (static servers serve the file as is).
+
+    >>> live_page(b"<html><head><title>x</title></head></html>", "abc")
+    b'<html><head><meta name="bendscope-live" content="abc"><title>x</title></head></html>'
+    """
+    return index.replace(b"<head>", f'<head><meta name="bendscope-live" content="{key}">'.encode(), 1)
+
+
+def subgraph_ids(memory: Memory, query: str, limit: int, cap: int) -> list[str]:
+    """What a query opens: the nodes retrieval returns (best first), then their neighbours,
+    at most ``cap`` in all. O(results + their edges)."""
+    found = memory.retrieve_context({"query": query, "limit": limit}, record=False)
+    ids = list(dict.fromkeys(r["id"] for r in found["results"]))[:cap]
+    with memory.store.reading():
+        for edge in sorted(memory.store.edges_touching(ids), key=lambda e: e.id):
+            for end in (edge.source_id, edge.target_id):
+                if len(ids) >= cap:
+                    return ids
+                if end not in ids:
+                    ids.append(end)
+    return ids
+
+
+def graph_view(memory: Memory, query: str | None, cap: int | None = None) -> tuple[int, dict[str, Any]]:
+    """``/api/graph``'s answer: (status, JSON). The whole memory when it holds at most
+    ``cap`` nodes; above, 413 with the counts (the page then asks with ``query``); with a
+    query, its subgraph and what it shows."""
+    cap = LIVE_MAX_NODES if cap is None else cap
+    total, _ = memory.store.counts()
+    if query is None:
+        if total > cap:
+            return 413, {
+                "error": f"this memory holds {total:,} nodes; the editor opens at most {cap:,} at once: "
+                "search to open a part",
+                "total": total,
+                "cap": cap,
+            }
+        try:
+            document = memory.export_document()
+        except InvalidInput as error:  # (more edges than a document holds)
+            return 413, {"error": f"{error}: search to open a part", "total": total, "cap": cap}
+        return 200, {"document": document, "view": {"query": None, "shown": total, "total": total}}
+    ids = subgraph_ids(memory, query, 50, cap)
+    document = memory.export_document({"node_ids": ids}) if ids else memory.export_document({"node_ids": []})
+    return 200, {"document": document, "view": {"query": query, "shown": len(ids), "total": total}}
+
+
+async def events(feed: ChangeFeed, receive: Any, send: Any, stopping: Callable[[], bool]) -> None:
+    """``/api/events``: a Server-Sent Events stream with one ``change`` event (its data the
+    feed's mark) each time the memory may have changed, one at once to begin with, and a
+    comment every HEARTBEAT_S while nothing happens. Ends when the client goes or the server stops."""
+    event = feed.listen()
+    if event is None:
+        await reply(send, 503, b"too many pages listen to this memory", "text/plain; charset=utf-8")
+        return
+    gone = anyio.Event()
+
+    async def watch_client() -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                gone.set()
+                return
+
+    headers = [
+        (b"content-type", b"text/event-stream; charset=utf-8"),
+        (b"cache-control", b"no-store"),
+        (b"x-content-type-options", b"nosniff"),
+    ]
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch_client)
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send(
+                {
+                    "type": "http.response.body",
+                    "body": f"retry: 1000\nevent: change\ndata: {feed.mark}\n\n".encode(),
+                    "more_body": True,
+                }
+            )
+            quiet = 0.0
+            while not gone.is_set() and not stopping():
+                with anyio.move_on_after(1.0):
+                    await event.wait()
+                if event.is_set():
+                    event.clear()
+                    quiet = 0.0
+                    chunk = f"event: change\ndata: {feed.mark}\n\n".encode()
+                else:
+                    quiet += 1.0
+                    if quiet < HEARTBEAT_S:
+                        continue
+                    quiet = 0.0
+                    chunk = b": still here\n\n"
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            group.cancel_scope.cancel()
+        if not gone.is_set():
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+    except OSError:  # (the client went while we wrote)
+        pass
+    finally:
+        feed.leave(event)
+
+
+async def read_body(receive: Any, limit: int) -> bytes | None:
+    """A request's whole body, or None past ``limit`` bytes."""
+    parts: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        size += len(message.get("body", b""))
+        if size > limit:
+            return None
+        parts.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            return b"".join(parts)
+
+
+def editor_app(
+    mcp: Asgi,
+    memory: Memory,
+    admission: Admission,
+    site: Path = SITE,
+    *,
+    editor: bool = True,
+    feed: ChangeFeed | None = None,
+    stopping: Callable[[], bool] = lambda: False,
+) -> Asgi:
     """The server's whole ASGI app: admission, then ``/mcp`` → ``mcp``; with ``editor``
-    also ``/api/graph`` and the site (else 404 for anything but ``/mcp``)."""
+    also the site (its index.html marked live), ``/api/graph``, ``/api/events`` (the
+    ``feed``) and ``POST /api/write`` (else 404 for anything but ``/mcp``)."""
+    key = memory_key(memory)
+    feed = feed or ChangeFeed(change_source(memory.store))
+    text = "text/plain; charset=utf-8"
+
+    async def api(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        path, method = scope["path"], scope["method"]
+        if path == "/api/write":
+            if method != "POST":
+                await reply(send, 405, b"POST the operations here", text, (b"allow", b"POST"))
+                return
+            body = await read_body(receive, MAX_WRITE_BODY)
+            if body is None:
+                await reply(send, 413, f"a write is at most {MAX_WRITE_BODY:,} bytes".encode(), text)
+                return
+            try:
+                ops = check_body(body)
+                answer = await anyio.to_thread.run_sync(write, memory, ops)
+            except Stale as error:
+                await reply(send, 409, _json({"error": str(error), "stale": True}), "application/json")
+                return
+            except InvalidInput as error:  # (the same refusals as the MCP tools)
+                await reply(send, 400, _json({"error": str(error)}), "application/json")
+                return
+            except StoreUnavailable as error:
+                await reply(send, 503, _json({"error": str(error)}), "application/json")
+                return
+            await reply(send, 200, _json(answer), "application/json")
+            return
+        if method not in ("GET", "HEAD"):
+            await reply(send, 405, b"only GET here", text, (b"allow", b"GET, HEAD"))
+            return
+        if path == "/api/events":
+            await events(feed, receive, send, stopping)
+            return
+        if path == "/api/graph":
+            query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"))).get("query")
+            if query is not None and not query.strip():
+                query = None
+            try:
+                status, answer = await anyio.to_thread.run_sync(graph_view, memory, query)
+            except InvalidInput as error:
+                status, answer = 400, {"error": str(error)}
+            except StoreUnavailable as error:
+                status, answer = 503, {"error": str(error)}
+            await reply(send, status, _json(answer), "application/json", head=method == "HEAD")
+            return
+        await reply(send, 404, b"not found", text)
 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "lifespan":
@@ -256,20 +469,20 @@ def editor_app(mcp: Asgi, memory: Memory, admission: Admission, site: Path = SIT
         refused = admission.check(scope)
         if refused is not None:
             status, why = refused
-            await reply(send, status, why.encode(), "text/plain; charset=utf-8")
+            await reply(send, status, why.encode(), text)
             return
         path, method = scope["path"], scope["method"]
         if path == "/mcp" or path.startswith("/mcp/"):
             await mcp(scope, receive, send)
             return
         if not editor:
-            await reply(send, 404, b"not found: this server serves MCP at /mcp", "text/plain; charset=utf-8")
+            await reply(send, 404, b"not found: this server serves MCP at /mcp", text)
             return
         _, offered_by = admission.offered_token(scope)
-        if offered_by == "query":  # (the token leaves the address: a cookie carries it from now on)
+        if offered_by == "query":  # (the token leaves the address: a cookie carries the page's key from now on)
             kept = [(k, v) for k, v in parse_qsl(scope.get("query_string", b"").decode("latin-1")) if k != "token"]
             location = "/" + quote(path.lstrip("/"), safe="/") + ("?" + urlencode(kept) if kept else "")
-            cookie = f"{admission.cookie}={admission.token.decode()}; HttpOnly; SameSite=Strict; Path=/"
+            cookie = f"{admission.cookie}={admission.page_key.decode()}; HttpOnly; SameSite=Strict; Path=/"
             await reply(
                 send,
                 303,
@@ -279,31 +492,28 @@ def editor_app(mcp: Asgi, memory: Memory, admission: Admission, site: Path = SIT
                 (b"set-cookie", cookie.encode()),
             )
             return
-        if method not in ("GET", "HEAD"):
-            await reply(send, 405, b"only GET here", "text/plain; charset=utf-8", (b"allow", b"GET, HEAD"))
+        if path.startswith("/api/"):
+            await api(scope, receive, send)
             return
-        if path == "/api/graph":
-            try:
-                document = await anyio.to_thread.run_sync(memory.export_document)
-            except InvalidInput as error:  # (a memory larger than the editor opens)
-                await reply(send, 413, str(error).encode(), "text/plain; charset=utf-8")
-                return
-            except StoreUnavailable as error:
-                await reply(send, 503, str(error).encode(), "text/plain; charset=utf-8")
-                return
-            body = json.dumps(document, ensure_ascii=False, sort_keys=True).encode()
-            await reply(send, 200, body, "application/json", head=method == "HEAD")
+        if method not in ("GET", "HEAD"):
+            await reply(send, 405, b"only GET here", text, (b"allow", b"GET, HEAD"))
             return
         found = site_file(site, path)
         if found is None:
-            await reply(send, 404, b"not found", "text/plain; charset=utf-8")
+            await reply(send, 404, b"not found", text)
             return
         try:
             data = await anyio.to_thread.run_sync(found.read_bytes)
         except OSError:  # (gone or unreadable since it was found)
-            await reply(send, 404, b"not found", "text/plain; charset=utf-8")
+            await reply(send, 404, b"not found", text)
             return
+        if found == (site / "index.html").resolve():
+            data = live_page(data, key)
         kind = TYPES.get(found.suffix) or mimetypes.guess_type(found.name)[0] or "application/octet-stream"
         await reply(send, 200, data, kind, head=method == "HEAD")
 
     return app
+
+
+def _json(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True).encode()

@@ -47,6 +47,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from bendscope.jsonsafe import Refused, loads
 
+from .changes import ChangeFeed, change_source
 from .editor_site import SITE, Admission, check_site, editor_app, new_token
 from .errors import InvalidInput
 from .limits import Limits
@@ -306,8 +307,11 @@ def serve_http(
     bound = sock.getsockname()[1]
     named = f"[{host}]" if ":" in host else host
     url = f"http://{named}:{bound}/mcp"
+    feed = ChangeFeed(change_source(memory.store)) if editor else None
     if token is not None:
-        app = editor_app(app, memory, Admission(token, bound), site, editor=editor)
+        app = editor_app(
+            app, memory, Admission(token, bound), site, editor=editor, feed=feed, stopping=lambda: http.should_exit
+        )
     config = uvicorn.Config(
         app,
         log_level="warning",
@@ -329,4 +333,8 @@ def serve_http(
             ready(url)
         await http.serve(sockets=[sock])
 
-    anyio.run(run)
+    try:
+        anyio.run(run)
+    finally:
+        if feed is not None:
+            feed.close()

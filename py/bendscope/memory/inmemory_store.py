@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import math
+import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -41,6 +42,9 @@ class InMemoryStore(Store):
         self.vectors: dict[tuple[str, str], bytes] = {}  # (node id, model) → vector
         self.vector_version = 0
         self._saved: tuple[object, ...] | None = None
+        #: transactions committed, and a condition notified at each (``changes``)
+        self.commits = 0
+        self.committed = threading.Condition()
 
     def _snapshot(self) -> tuple[object, ...]:
         return (
@@ -83,6 +87,9 @@ class InMemoryStore(Store):
         finally:
             self._depth = 0
             self._saved = None
+        with self.committed:
+            self.commits += 1
+            self.committed.notify_all()
 
     # ------------------------------------------------------------ index
     def _index(self, node: MemoryNode) -> None:

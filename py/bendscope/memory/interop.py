@@ -176,6 +176,18 @@ def _node_in(node_id: str, text: str, data: Mapping[str, Any] | None, now: str, 
 def _edge_in(link: LinkRecord, now: str) -> MemoryEdge:
     edge_id = link.id
     fields = _memory_fields(link.data)
+    args = edge_args(link, fields)
+    try:
+        edge = new_edge(args, now=now)
+    except InvalidInput as exc:
+        raise InvalidInput(f"edge {edge_id!r}: {exc}") from None
+    return with_activation(edge, fields.get("last_activated_at"), f"edge {edge_id!r}")
+
+
+def edge_args(link: LinkRecord, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``store_edge`` takes for an edge drawn as ``link``, whose memory fields (those
+    the store held, or none for a person's new edge) are ``fields``: the drawn kind, ends,
+    strength, label and polarity win; the weight stays while the drawn strength is its own."""
     weight = fields.get("weight")
     if not isinstance(weight, (int, float)) or isinstance(weight, bool) or weight_to_strength(weight) != link.strength:
         weight = strength_to_weight(link.strength)  # a person's edge, or a strength changed in the editor
@@ -193,7 +205,7 @@ def _edge_in(link: LinkRecord, now: str) -> MemoryEdge:
             if link.polarity is not None:
                 metadata["polarity"] = link.polarity
     args: dict[str, Any] = {
-        "id": edge_id,
+        "id": link.id,
         "source_id": link.a,
         "target_id": link.b,
         "edge_type": link.kind,
@@ -203,8 +215,4 @@ def _edge_in(link: LinkRecord, now: str) -> MemoryEdge:
     for key in ("created_at", "valid_from", "valid_until"):
         if key in fields:
             args[key] = fields[key]
-    try:
-        edge = new_edge(args, now=now)
-    except InvalidInput as exc:
-        raise InvalidInput(f"edge {edge_id!r}: {exc}") from None
-    return with_activation(edge, fields.get("last_activated_at"), f"edge {edge_id!r}")
+    return args

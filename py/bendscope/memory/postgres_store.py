@@ -400,6 +400,7 @@ class PostgresStore(Store):
     def __init__(self, url: str, *, pool_size: int | None = None, read_only: bool = False) -> None:
         self.read_only = read_only
         conninfo, own = split_url(url)
+        self._conninfo = conninfo
         params = parse_url(conninfo)
         self.url = display_url(params)
         self._secret = params.get("password", "")
@@ -422,6 +423,8 @@ class PostgresStore(Store):
                 self.schema = str(schema[0])
                 digest = hashlib.sha256(f"bendscope-memory:{self.schema}".encode()).digest()
                 self._lock_key = int.from_bytes(digest[:8], "big", signed=True)
+                #: where every write transaction NOTIFYs (``changes``: the live editor LISTENs)
+                self.channel = f"bendscope_{digest[:8].hex()}"
                 self._migrate(conn)
             self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[tuple[Any, ...]]] = psycopg_pool.ConnectionPool(
                 conninfo,
@@ -528,6 +531,7 @@ class PostgresStore(Store):
             self._local.conn = conn
             self._local.mode = mode
             self._local.delta = _Delta()
+            self._local.graph_changed = False
             self._depth = 1
             try:
                 if lock is None:  # (a lock another session holds, e.g. a LOCK TABLE, is waited for 20 s at most)
@@ -540,6 +544,8 @@ class PostgresStore(Store):
                 yield
                 delta = self._local.delta
                 self._apply(delta)
+                if self._local.graph_changed:  # (delivered to listeners only if the commit succeeds)
+                    conn.execute(f"NOTIFY {self.channel}")
                 try:
                     conn.execute("COMMIT")
                 except psycopg.OperationalError as exc:
@@ -660,6 +666,7 @@ class PostgresStore(Store):
         return {row[0]: _node(row) for row in rows}
 
     def put_node(self, node: MemoryNode) -> None:
+        self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
         tokens = [lexeme(t) for t in terms(node.content)]
         counts = dict(Counter(tokens))
         with self.transaction():
@@ -706,6 +713,7 @@ class PostgresStore(Store):
             self._delta.add(counts, len(tokens), +1)
 
     def delete_node(self, node_id: str) -> list[str]:
+        self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
         with self.transaction():
             found = self._conn.execute(
                 "SELECT id, edge_type FROM edges WHERE source_id = %s "
@@ -765,6 +773,7 @@ class PostgresStore(Store):
         return {row[0]: _edge(row) for row in rows}
 
     def put_edge(self, edge: MemoryEdge) -> None:
+        self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
         with self.transaction():
             row = self._conn.execute(
                 "WITH old AS (SELECT source_id, target_id, edge_type, valid_from, valid_until FROM edges "
@@ -808,6 +817,7 @@ class PostgresStore(Store):
                 self._delta.arcs += 1
 
     def delete_edge(self, edge_id: str) -> bool:
+        self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
         with self.transaction():
             found = self._conn.execute("DELETE FROM edges WHERE id = %s RETURNING edge_type", (edge_id,)).fetchone()
             self._delta.edges -= found is not None
@@ -1136,6 +1146,10 @@ class PostgresStore(Store):
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 ("state:" + key, value),
             )
+
+    def change_channel(self) -> tuple[str, str]:
+        """How to hear this store's writes: (connection string, channel to LISTEN on)."""
+        return self._conninfo, self.channel
 
     def close(self) -> None:
         pool = getattr(self, "_pool", None)
