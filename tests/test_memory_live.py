@@ -72,7 +72,7 @@ def test_an_edit_of_something_the_agent_changed_meanwhile_is_refused_and_nothing
         {"op": "put_node", "id": "new", "text": "A new card", "was": None},
         {"op": "put_node", "id": "q", "text": "Product quality!", "was": "Product quality"},
     ]
-    with pytest.raises(Stale, match="the card “Product quality” was edited .*Nothing was written"):
+    with pytest.raises(Stale, match=r"the card “Product quality” was edited .*Nothing was written"):
         write(memory, ops)
     assert memory.export_document() == before  # (the new card was not stored either)
     memory.delete_edge("qm")
