@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from bendscope.graphformats import format_of, read_graph, write_graph
@@ -95,6 +95,12 @@ class Editor:
         self._sims: dict[str, LayoutEngine] = {}
         self._tx: Transaction | None = None
         self._used_ids: set[str] = set()
+        #: put into every new id after its prefix (the live editor: several pages and an agent
+        #: make ids for one memory, so each page's own carry a random tag)
+        self.id_tag = ""
+        #: asked before an undo (side 0) or redo (side 1): a message refuses it (ValueError),
+        #: None lets it run (the live editor: a step on something someone else changed since)
+        self.undo_guard: Callable[[Entry, int], str | None] | None = None
         self.doc = empty_document()
         self._install(doc or empty_document(), alpha=1.0)
 
@@ -187,7 +193,7 @@ class Editor:
     def new_id(self, prefix: str) -> str:
         k = len(self._used_ids)
         while True:
-            candidate = f"{prefix}-{k:x}"
+            candidate = f"{prefix}-{self.id_tag}{k:x}"
             if candidate not in self._used_ids:
                 self._used_ids.add(candidate)
                 return candidate
@@ -236,6 +242,31 @@ class Editor:
         self.history.push(entry)
         self._after_change(entry)
 
+    @contextlib.contextmanager
+    def remote_change(self) -> Iterator[None]:
+        """Changes someone else made (the memory's agent, seen by the live editor), written
+        through the model's mutators like any change — sizes, layout near what changed,
+        capacity, the version — but not a step of this person's undo history. If the body
+        raises, everything it changed is put back."""
+        if self._tx is not None:
+            raise RuntimeError("a remote change cannot join a transaction")
+        tx = self._tx = Transaction(self.doc, "Remote change")
+        self.doc.recorder = tx
+        try:
+            yield
+        except BaseException:
+            tx.rollback()
+            raise
+        finally:
+            self._tx = None
+            self.doc.recorder = None
+        entry = tx.entry()
+        if entry is None:
+            return
+        self.capacity.apply(self.doc, entry, 1)
+        self._prune_selection()
+        self._after_change(entry)
+
     def _after_change(self, entry: Entry) -> None:
         self._close_gone_sims()
         for plane_id in entry.planes():
@@ -263,6 +294,10 @@ class Editor:
     def _travel(self, source: list[Entry], target: list[Entry], side: int) -> bool:
         if not source or self._tx is not None:
             return False
+        if self.undo_guard is not None:
+            problem = self.undo_guard(source[-1], side)
+            if problem is not None:
+                raise ValueError(problem)
         entry = source.pop()
         target.append(entry)
         if entry.swap is not None:

@@ -1,0 +1,405 @@
+"""The live editor's sync with the agent's memory, DOM-free (the page's ``app.live`` only
+moves bytes): what the person changed, as operations for ``POST /api/write``; the memory's
+document brought into the editor without losing the camera, the selection or the layout;
+undo and redo refused when what they would change was changed by someone else since.
+
+**Knowledge** is what the memory keeps of a document: each card's text and each edge's
+ends, kind, label, strength and polarity. Positions, pins, types and planes are the page's
+(the page keeps positions per memory, see ``app.live``). A card with no text yet is a
+draft: it is not written (the memory holds no empty facts) until it gets some, and neither
+are its edges.
+
+:class:`LiveSync` holds the last knowledge both sides agreed on (``base``) and decides the
+next step — write the person's changes, fetch the memory's state, or nothing — one step at a
+time, so a page never has two requests in flight and never applies a fetched state over
+changes it has not written yet.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .document import document_from_data
+from .editor import Editor
+from .history import Entry
+from .model import Document, Edge, EdgeProps, Node, Plane
+
+#: an edge as the memory sees it (and as an operation's ``was`` holds it)
+EDGE_VIEW = ("a", "b", "kind", "label", "strength", "polarity")
+#: how far from its neighbours a card the agent added is put (world px)
+PLACE_RADIUS = 140.0
+
+
+@dataclass
+class Known:
+    """The knowledge of a document: card id → text, edge id → drawn edge (``EDGE_VIEW``)."""
+
+    nodes: dict[str, str] = field(default_factory=dict)
+    edges: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def edge_view(edge: Edge) -> dict[str, Any]:
+    return {
+        "a": edge.a,
+        "b": edge.b,
+        "kind": edge.props.kind,
+        "label": edge.props.label,
+        "strength": edge.props.strength,
+        "polarity": edge.props.polarity,
+    }
+
+
+def known_of(doc: Document) -> Known:
+    """What of ``doc`` the memory keeps (every plane; drafts and their edges left out). O(n + m).
+
+    >>> from bendscope.bend.model import empty_document
+    >>> doc = empty_document()
+    >>> plane = doc.root
+    >>> plane.add_node(Node("a", "A")); plane.add_node(Node("b", ""))
+    >>> plane.add_edge(Edge("ab", "a", "b"))
+    >>> known_of(doc)
+    Known(nodes={'a': 'A'}, edges={})
+    """
+    known = Known()
+    for plane in doc.planes.values():
+        for node in plane.nodes.values():
+            if node.text.strip():
+                known.nodes[node.id] = node.text
+    for plane in doc.planes.values():
+        for edge in plane.edges.values():
+            if edge.a in known.nodes and edge.b in known.nodes:
+                known.edges[edge.id] = edge_view(edge)
+    return known
+
+
+def ops_between(base: Known, now: Known) -> list[dict[str, Any]]:
+    """The operations that take the memory from ``base`` to ``now``, each saying what it
+    expects to find (``was``). O(n + m).
+
+    >>> base = Known({"a": "A", "b": "B"}, {})
+    >>> now = Known({"a": "A!", "c": "C"}, {})
+    >>> [(op["op"], op["id"], op["was"]) for op in ops_between(base, now)]
+    [('put_node', 'a', 'A'), ('put_node', 'c', None), ('delete_node', 'b', 'B')]
+    """
+    ops: list[dict[str, Any]] = []
+    for node_id, text in now.nodes.items():
+        was = base.nodes.get(node_id)
+        if was != text:
+            ops.append({"op": "put_node", "id": node_id, "text": text, "was": was})
+    for edge_id, view in now.edges.items():
+        was_edge = base.edges.get(edge_id)
+        if was_edge != view:
+            ops.append({"op": "put_edge", "id": edge_id, **view, "was": was_edge})
+    for edge_id, view in base.edges.items():
+        if edge_id not in now.edges:
+            ops.append({"op": "delete_edge", "id": edge_id, "was": view})
+    for node_id, text in base.nodes.items():
+        if node_id not in now.nodes:
+            ops.append({"op": "delete_node", "id": node_id, "was": text})
+    return ops
+
+
+def after_ops(base: Known, ops: list[dict[str, Any]]) -> Known:
+    """``base`` with ``ops`` written (what the memory holds once they are). O(n + m + ops)."""
+    nodes = dict(base.nodes)
+    edges = dict(base.edges)
+    for op in ops:
+        kind = op["op"]
+        if kind == "put_node":
+            nodes[op["id"]] = op["text"]
+        elif kind == "delete_node":
+            nodes.pop(op["id"], None)
+        elif kind == "put_edge":
+            edges[op["id"]] = {k: op[k] for k in EDGE_VIEW}
+        else:
+            edges.pop(op["id"], None)
+    return Known(nodes, edges)
+
+
+def with_positions(document: Mapping[str, Any], positions: Mapping[str, Any]) -> dict[str, Any]:
+    """The memory's document with the positions the page kept for its cards (the others
+    are laid out when opened). Bad entries are skipped."""
+    planes = []
+    for plane in document.get("planes", []):
+        nodes = []
+        for node in plane.get("nodes", []):
+            at = positions.get(node.get("id"))
+            if (
+                isinstance(at, (list, tuple))
+                and len(at) == 2
+                and all(isinstance(v, (int, float)) and math.isfinite(v) for v in at)
+            ):
+                node = {**node, "x": float(at[0]), "y": float(at[1])}
+            nodes.append(node)
+        planes.append({**plane, "nodes": nodes})
+    return {**document, "planes": planes}
+
+
+def positions_to_keep(doc: Document) -> dict[str, list[float]]:
+    """Every card's position, rounded (what the page keeps per memory). O(n)."""
+    return {n.id: [round(n.x, 1), round(n.y, 1)] for p in doc.planes.values() for n in p.nodes.values()}
+
+
+@dataclass
+class Brought:
+    """What bringing the memory's state into the editor changed."""
+
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    edited: list[str] = field(default_factory=list)
+    edges_added: int = 0
+    edges_removed: int = 0
+    edges_changed: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(
+            self.added or self.removed or self.edited or self.edges_added or self.edges_removed or self.edges_changed
+        )
+
+    def words(self) -> str:
+        """A short account for the page ("2 cards added, 1 edge removed")."""
+        parts = []
+        for count, what in (
+            (len(self.added), "card{} added"),
+            (len(self.edited), "card{} edited"),
+            (len(self.removed), "card{} removed"),
+            (self.edges_added, "edge{} added"),
+            (self.edges_changed, "edge{} changed"),
+            (self.edges_removed, "edge{} removed"),
+        ):
+            if count:
+                parts.append(f"{count} {what.format('' if count == 1 else 's')}")
+        return ", ".join(parts)
+
+
+def bring_to(editor: Editor, document: Mapping[str, Any]) -> Brought:
+    """Make the editor's knowledge the memory's ``document`` (a Bendscope document, as
+    ``/api/graph`` sends it): cards and edges the memory no longer holds go, new ones come
+    (each card beside its neighbours already shown, else at the middle of the view), texts
+    and edges change in place. Drafts stay. Positions, the camera, the selection of what
+    remains and the undo history are kept; it is one remote change (``Editor.remote_change``).
+    Raises DocumentError (nothing changed) for a document the editor cannot read. O(n + m)."""
+    theirs = document_from_data(dict(document))
+    their_nodes: dict[str, Node] = {}
+    their_edges: dict[str, Edge] = {}
+    for plane in theirs.planes.values():
+        their_nodes.update(plane.nodes)
+        their_edges.update(plane.edges)
+    brought = Brought()
+    doc = editor.doc
+    where: dict[str, Plane] = {}
+    for plane in doc.planes.values():
+        for node_id in plane.nodes:
+            where[node_id] = plane
+    with editor.remote_change():
+        for plane in doc.planes.values():
+            for edge in list(plane.edges.values()):
+                drafted = not (plane.nodes[edge.a].text.strip() and plane.nodes[edge.b].text.strip())
+                if not drafted and edge.id not in their_edges:
+                    plane.remove_edge(edge.id)
+                    brought.edges_removed += 1
+        for node_id, plane in where.items():
+            node = plane.nodes[node_id]
+            if node.text.strip() and node_id not in their_nodes:
+                for edge in plane.edges_of(node_id):
+                    plane.remove_edge(edge.id)
+                    brought.edges_removed += 1
+                plane.remove_node(node_id)
+                brought.removed.append(node_id)
+        root = doc.planes[doc.root_plane_id]
+        fresh: list[Node] = []
+        for node_id, theirs_node in their_nodes.items():
+            home = where.get(node_id)
+            if home is None:
+                node = Node(node_id, theirs_node.text, data=theirs_node.data)
+                root.add_node(node)
+                where[node_id] = root
+                fresh.append(node)
+                brought.added.append(node_id)
+                continue
+            mine = home.nodes[node_id]
+            if mine.text != theirs_node.text:
+                home.update_node(node_id, text=theirs_node.text)
+                brought.edited.append(node_id)
+            if mine.data != theirs_node.data:
+                home.update_node(node_id, data=theirs_node.data)
+        for edge_id, edge in their_edges.items():
+            home = where.get(edge.a)
+            if home is None or where.get(edge.b) is not home:
+                continue  # (its ends on two planes: the page cannot draw it; it stays in the memory)
+            if any(edge_id in p.edges and p is not home for p in doc.planes.values()):
+                continue
+            mine_edge = home.edges.get(edge_id)
+            if mine_edge is None:
+                home.add_edge(edge)
+                brought.edges_added += 1
+            elif mine_edge != edge:
+                if edge_view(mine_edge) != edge_view(edge):
+                    brought.edges_changed += 1
+                home.replace_edge(edge)
+        _place(editor, root, fresh)
+    return brought
+
+
+def _place(editor: Editor, plane: Plane, fresh: list[Node]) -> None:
+    """Put new cards beside their neighbours already placed (or at the middle of the view),
+    each at an angle of its own (from its id: the same every time)."""
+    placed = {n.id for n in plane.nodes.values()} - {n.id for n in fresh}
+    w, h = editor.viewport
+    middle = editor.screen_to_world(w / 2, h / 2) if plane is editor.plane else (0.0, 0.0)
+    for node in fresh:
+        near = [
+            plane.nodes[other]
+            for edge in plane.edges_of(node.id)
+            for other in (edge.a, edge.b)
+            if other != node.id and other in placed
+        ]
+        if near:
+            cx = sum(n.x for n in near) / len(near)
+            cy = sum(n.y for n in near) / len(near)
+        else:
+            cx, cy = middle
+        angle = (zlib.crc32(node.id.encode()) % 3600) / 3600 * 2 * math.pi
+        plane.update_node(node.id, x=cx + PLACE_RADIUS * math.cos(angle), y=cy + PLACE_RADIUS * math.sin(angle))
+        placed.add(node.id)
+
+
+def _knowledge(kind: str, snap: Mapping[str, Any] | None) -> Any:
+    if snap is None:
+        return None
+    if kind == "node":
+        return snap.get("text", "")
+    if kind == "edge":
+        props = EdgeProps(**{k: v for k, v in (snap.get("props") or {}).items()})
+        return (snap["a"], snap["b"], props)
+    return None
+
+
+def undo_conflict(editor: Editor, entry: Entry, side: int) -> str | None:
+    """Why undoing (``side`` 0) or redoing (1) ``entry`` would overwrite what someone else
+    changed since — a card or edge it touches is no longer as the step left it — or None.
+    Positions and other page-only fields do not count. O(size of the entry)."""
+    if entry.swap is not None:
+        return None
+    doc = editor.doc
+    for (kind, plane_id, item_id), states in entry.changes.items():
+        if kind == "plane":
+            continue
+        expected = _knowledge(kind, states[1 - side])
+        plane = doc.planes.get(plane_id)
+        current: Any = None
+        if plane is not None:
+            if kind == "node" and item_id in plane.nodes:
+                current = plane.nodes[item_id].text
+            elif kind == "edge" and item_id in plane.edges:
+                edge = plane.edges[item_id]
+                current = (edge.a, edge.b, edge.props)
+        if current != expected:
+            what = "undo" if side == 0 else "redo"
+            thing = "card" if kind == "node" else "edge"
+            return f"Cannot {what} “{entry.label}”: that {thing} was changed in the memory since. Nothing was changed."
+    return None
+
+
+class LiveSync:
+    """The page's side of the sync (module's words). The page's driver asks :meth:`next_step`,
+    carries it out, and reports with :meth:`wrote` or :meth:`fetched`; :meth:`changed`
+    marks that the memory may have changed (an event came)."""
+
+    def __init__(self, editor: Editor) -> None:
+        self.editor = editor
+        self.base: Known | None = None  # None until the first fetch
+        self.remote_dirty = True
+        self.reverting = False  # a write was refused: the memory's state is fetched over the page's
+        self.busy = False
+        self.writes = 0
+        self.refusals = 0
+        self.fetches = 0
+        self._known_at: tuple[int, Known] | None = None
+        editor.undo_guard = lambda entry, side: undo_conflict(self.editor, entry, side)
+
+    def known(self) -> Known:
+        """The editor's knowledge now (computed once per document version)."""
+        version = self.editor.version
+        if self._known_at is None or self._known_at[0] != version:
+            self._known_at = (version, known_of(self.editor.doc))
+        return self._known_at[1]
+
+    def local_ops(self) -> list[dict[str, Any]]:
+        """What the person changed that the memory does not hold yet."""
+        if self.base is None:
+            return []
+        return ops_between(self.base, self.known())
+
+    def changed(self) -> None:
+        self.remote_dirty = True
+
+    def next_step(self, *, hold_remote: bool = False) -> tuple[str, list[dict[str, Any]]] | None:
+        """("write", ops), ("fetch", []) or None; a step returned is under way until its
+        outcome is reported (:meth:`wrote`, :meth:`fetched`, :meth:`failed`). ``hold_remote``:
+        the person is typing in a card, so the memory's state is not fetched over it yet
+        (writes still go)."""
+        if self.busy:
+            return None
+        step: tuple[str, list[dict[str, Any]]] | None = None
+        if self.base is None or self.reverting:
+            step = ("fetch", [])
+        else:
+            ops = self.local_ops()
+            if ops:
+                step = ("write", ops)
+            elif self.remote_dirty and not hold_remote:
+                step = ("fetch", [])
+        if step is not None:
+            self.busy = True
+            if step[0] == "fetch":
+                self.remote_dirty = False  # (an event during the fetch makes it dirty again)
+        return step
+
+    def failed(self, step: str) -> None:
+        """A step that did not reach the memory (network, server down): tried again later."""
+        self.busy = False
+        if step == "fetch":
+            self.remote_dirty = True
+
+    def wrote(self, ops: list[dict[str, Any]], accepted: bool) -> None:
+        """A write's outcome: accepted (the memory holds the ops now), or refused (the
+        memory's state will be fetched over the page's changes)."""
+        self.busy = False
+        if accepted and self.base is not None:
+            self.base = after_ops(self.base, ops)
+            self.writes += 1
+        elif not accepted:
+            self.reverting = True
+            self.refusals += 1
+        self.remote_dirty = True
+
+    def fetched(self, document: Mapping[str, Any], positions: Mapping[str, Any] | None = None) -> Brought | None:
+        """Bring the memory's state in — unless the person changed something meanwhile that
+        is not written yet (then the write goes first and the state is fetched again).
+        The first state opens as the document, with the cards at ``positions`` (those the
+        page kept for this memory; the rest laid out). Returns what changed, or None when
+        it was not applied. DocumentError for a state the editor cannot read."""
+        self.busy = False
+        if self.base is None:
+            doc = document_from_data(with_positions(document, positions or {}))
+            self.editor.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0)
+            self.base = self.known()
+            self.fetches += 1
+            return Brought(added=list(self.base.nodes))
+        if not self.reverting and self.local_ops():
+            self.remote_dirty = True
+            return None
+        try:
+            brought = bring_to(self.editor, document)
+        except Exception:
+            self.remote_dirty = True
+            raise
+        self.base = self.known()
+        self.reverting = False
+        self.fetches += 1
+        return brought
