@@ -39,6 +39,7 @@ from bendscope.graphformats import SAVED_AS
 
 from . import d3layout, dom
 from .dom import by_id, download, download_blob, js_obj, on, proxy
+from .live import LiveMode, live_key
 from .measure import CanvasMeasure
 from .menu import Menu
 from .painter import Painter
@@ -142,6 +143,8 @@ class App:
         self._buttons: tuple[bool, bool] | None = None
         self.arranging = False  # an Arrange job is with the layout worker
         self._tasks: set[Any] = set()
+        #: live mode: the page is served by the memory server and shows the agent's memory
+        self.live: LiveMode | None = None
 
     # ------------------------------------------------------------------ boot
     async def start(self) -> None:
@@ -149,6 +152,18 @@ class App:
         for font in FONTS:
             await js.document.fonts.load(font, "Aκ≈→")
         self.measure.cache.clear()
+        key = live_key()
+        if key is not None:  # the memory is the document: no autosave, no demo
+            self.editor.replace_document(empty_document(), alpha=1.0)
+            self.resize()
+            self._wire()
+            on(js.window, "pagehide", lambda e: self.live is not None and self.live.keep_positions(force=True))
+            self.live = LiveMode(self, key)
+            self.live.start()
+            self.paint(js.performance.now())
+            by_id("loading").hidden = True
+            self.request_frame()
+            return
         restored = await self.saving.start()
         doc = None if self.fresh else restored.doc
         if doc is not None:
@@ -743,7 +758,22 @@ class App:
         self.request_frame()
 
     # ------------------------------------------------------------------ files
+    def _live_refuses(self, what: str) -> bool:
+        """In live mode the memory is the document: replacing it from the page is refused."""
+        if self.live is None:
+            return False
+        self.toast.show(
+            f"{what} is off while the page shows the agent's memory: edit here, or use "
+            "python -m bendscope.memory import / export.",
+            error=True,
+            ms=8000,
+        )
+        return True
+
     def _replace_with(self, doc: Any, question: str, label: str) -> None:
+        if self._live_refuses(label):
+            return
+
         def go(ok: bool) -> None:
             if ok:
                 error = self.editor.load(_serialize(doc), label=label)
@@ -760,6 +790,8 @@ class App:
             return
         file = files.item(0)
         event.target.value = ""
+        if self._live_refuses("Import"):
+            return
         if file.size > 10 * 1024 * 1024:
             self.toast.show(f"Import refused: the file is {file.size / 1e6:.1f} MB; the limit is 10 MB.", error=True)
             return
@@ -793,7 +825,7 @@ class App:
         reload shows the saved graph). Nothing a link holds can stop the page: any failure is
         a message and the graph stays as it was."""
         fragment = str(js.window.location.hash or "")
-        if not has_graph(fragment):
+        if not has_graph(fragment) or self._live_refuses("Opening a shared link"):
             return
         with contextlib.suppress(Exception):  # (an old browser: the fragment just stays)
             js.history.replaceState(js.history.state, "", str(js.window.location.href).split("#", 1)[0])
@@ -914,6 +946,8 @@ class App:
         from pyodide.ffi import jsnull
 
         def load(text: Any) -> Any:
+            if self.live is not None:
+                return "the page shows the agent's memory (live mode): load is off"
             error = self.editor.load(str(text), label=None)
             if error is None:
                 if self.still:
@@ -1132,6 +1166,8 @@ class App:
             "save_status": lambda: json.dumps(self.saving.status()),
             "save_now": save_now,
             "saved_copies": saved_copies,
+            "live_state": lambda: json.dumps(self.live.state() if self.live is not None else {"live": False}),
+            "live_arrivals": lambda: json.dumps(self.live.arrivals if self.live is not None else {}),
         }.items():
             setattr(api, name, proxy(fn))
         js.window.bendscope = api

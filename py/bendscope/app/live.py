@@ -1,0 +1,278 @@
+"""Live mode: the page served by the memory server (``serve --http PORT --editor``) shows
+the agent's memory and writes the person's edits to it. The page knows it is served so by
+the ``<meta name="bendscope-live">`` element that server adds (its content: the memory's
+key); any other server serves the plain offline editor.
+
+This module only moves bytes and shows words; what to send and how to apply what comes is
+``bend.live.LiveSync``. One driver task runs the sync's steps one at a time:
+
+- a change event (``/api/events``, Server-Sent Events over the page's cookie) marks the
+  memory changed; the driver then fetches ``/api/graph`` (or the query's subgraph) and
+  brings it in — not while the person types in a card;
+- after each edit of the person's (seen by the document's version), the driver posts the
+  operations to ``/api/write``; a refusal (409: the memory changed meanwhile; 400: a check
+  of the memory's) is shown, and the memory's state is fetched over the page's;
+- a memory larger than the page opens (413) shows a search box: retrieval, then the
+  neighbourhood.
+
+Card positions are kept per memory in this browser's ``localStorage``
+(``bendscope.live.KEY``), saved every few seconds while they change; reopening the memory
+shows the same picture. Autosave, New, Demo, Import and shared links are off in live mode:
+the memory is the document.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+from typing import Any
+
+import js
+
+from bendscope.bend.document import DocumentError
+from bendscope.bend.live import LiveSync, positions_to_keep
+
+from .dom import by_id, js_obj, on, proxy
+
+IDLE_S = 0.1  # how often an idle driver looks for the person's edits
+RETRY_S = (0.5, 1.0, 2.0, 5.0)  # waits after failed requests, one after another
+KEEP_POSITIONS_S = 3.0  # how often changed positions are written to localStorage
+MAX_KEPT = 20_000  # positions kept per memory (the oldest dropped first)
+
+
+def live_key() -> str | None:
+    """The memory's key when the page is served by the memory server, else None."""
+    meta = js.document.querySelector('meta[name="bendscope-live"]')
+    if meta is None:
+        return None
+    key = str(meta.getAttribute("content") or "")
+    return key if key.isalnum() and len(key) <= 64 else None
+
+
+class LiveMode:
+    """The page's live connection to the memory (module's words)."""
+
+    def __init__(self, app: Any, key: str) -> None:
+        self.app = app
+        self.key = key
+        self.editor = app.editor
+        self.sync = LiveSync(self.editor)
+        self.editor.id_tag = secrets.token_hex(3) + "-"  # (this page's ids cannot meet another's)
+        self.status = "connecting"
+        self.query: str | None = None
+        self.view: dict[str, Any] = {}
+        self.needs_query = False
+        self.last_error: str | None = None
+        self.events_seen = 0
+        self.failures = 0
+        self.arrivals: dict[str, float] = {}  # card id → when it first arrived (ms since the epoch)
+        self.applied: list[tuple[float, str]] = []  # (when, what changed) of the last changes brought in
+        self.wake = asyncio.Event()
+        self.source: Any = None
+        self._kept_at = -1
+        self._kept_time = 0.0
+        self.chip = by_id("live-status")
+        self.search = by_id("live-search")
+        self.search_input = by_id("live-query")
+        self.view_text = by_id("live-view")
+
+    # ------------------------------------------------------------ start
+    def start(self) -> None:
+        """Show the live controls, listen to the memory's events, run the driver."""
+        for button in ("btn-new", "btn-demo", "btn-import"):
+            by_id(button).hidden = True
+        self.chip.hidden = False
+        self.search.hidden = False
+        on(self.search, "submit", self._search)
+        self.source = js.EventSource.new("api/events")
+        self.source.addEventListener("change", proxy(self._event))
+        self.source.onerror = proxy(self._event_error)
+        self.show()
+        self.app._spawn(self.run())
+
+    def _event(self, event: Any) -> None:
+        self.events_seen += 1
+        if self.status != "live" and self.sync.base is not None:
+            self.status = "live"
+            self.show()
+        self.sync.changed()
+        self.wake.set()
+
+    def _event_error(self, event: Any) -> None:
+        self.status = "reconnecting"  # (EventSource tries again by itself)
+        self.show()
+
+    def _search(self, event: Any) -> None:
+        event.preventDefault()
+        text = str(self.search_input.value or "").strip()
+        self.query = text or None
+        self.needs_query = False
+        self.sync.base = None  # (another view: opened afresh)
+        self.sync.remote_dirty = True
+        self.wake.set()
+
+    # ------------------------------------------------------------ the driver
+    async def run(self) -> None:
+        while True:
+            step = None if self.needs_query else self.sync.next_step(hold_remote=self.app.overlay.node_id is not None)
+            if step is None:
+                self.keep_positions()
+                self.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), IDLE_S)
+                continue
+            kind, ops = step
+            try:
+                if kind == "write":
+                    await self._write(ops)
+                else:
+                    await self._fetch()
+                self.failures = 0
+            except Exception as exc:  # (the network or the server: tried again after a pause)
+                self.sync.failed(kind)
+                self.failures += 1
+                self.status = "offline"
+                self.last_error = str(exc) or type(exc).__name__
+                self.show()
+                await asyncio.sleep(RETRY_S[min(self.failures, len(RETRY_S)) - 1])
+
+    async def _fetch(self) -> None:
+        url = "api/graph" + ("" if self.query is None else "?query=" + str(js.encodeURIComponent(self.query)))
+        response = await js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
+        status = int(response.status)
+        text = str(await response.text())
+        if status == 413:
+            self.sync.failed("fetch")
+            self.sync.remote_dirty = False
+            answer = _json(text)
+            self.needs_query = True
+            self.status = "search"
+            self.view = {"query": None, "shown": 0, "total": answer.get("total", 0)}
+            self.app.toast.show(str(answer.get("error", "This memory is too large to open whole: search.")), ms=9000)
+            self.search_input.focus()
+            self.show()
+            return
+        if status != 200:
+            raise RuntimeError(f"the memory answered {status}: {_json(text).get('error', text[:200])}")
+        answer = _json(text)
+        first = self.sync.base is None
+        try:
+            brought = self.sync.fetched(answer["document"], self._kept() if first else None)
+        except DocumentError as exc:
+            raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
+        if brought is None:  # (the person's edits go first)
+            return
+        now = float(js.Date.now())
+        for node_id in brought.added:
+            self.arrivals.setdefault(node_id, now)
+        if brought:
+            self.applied = [*self.applied[-49:], (now, brought.words())]
+        self.view = dict(answer.get("view") or {})
+        self.status = "live" if self.events_seen else "connecting"
+        if first:
+            self.editor.opening_view()
+        self.app.request_frame()
+        self.show()
+
+    async def _write(self, ops: list[dict[str, Any]]) -> None:
+        body = json.dumps({"ops": ops}, ensure_ascii=False)
+        options = {
+            "method": "POST",
+            "body": body,
+            "headers": {"content-type": "application/json"},
+            "credentials": "same-origin",
+            "cache": "no-store",
+        }
+        response = await js.fetch("api/write", js_obj(options))
+        status = int(response.status)
+        text = str(await response.text())
+        if status == 200:
+            self.sync.wrote(ops, accepted=True)
+            return
+        if status in (400, 409):
+            message = str(_json(text).get("error") or text[:300])
+            self.sync.wrote(ops, accepted=False)
+            self.last_error = message
+            self.app.toast.show(f"Not saved to the memory: {message}", error=True, ms=10_000)
+            return
+        raise RuntimeError(f"the memory answered {status}: {text[:200]}")
+
+    # ------------------------------------------------------------ what is shown
+    def show(self) -> None:
+        words = {
+            "connecting": "memory: connecting…",
+            "live": "memory: live",
+            "offline": "memory: offline, retrying…",
+            "reconnecting": "memory: reconnecting…",
+            "search": "memory: search to open",
+        }
+        self.chip.textContent = words.get(self.status, self.status)
+        self.chip.title = self.last_error or "The agent's memory, live: its changes show here, your edits are stored"
+        view = self.view
+        if view.get("query"):
+            self.view_text.textContent = (
+                f"showing {view.get('shown', 0):,} of {view.get('total', 0):,} cards: “{view['query']}” and neighbours"
+            )
+        elif view.get("total") is not None and self.needs_query:
+            self.view_text.textContent = f"{view['total']:,} cards: too many to open at once"
+        else:
+            self.view_text.textContent = f"all {view.get('shown', 0):,} cards" if view else ""
+
+    def state(self) -> dict[str, Any]:
+        """For the automation API and the tests."""
+        sync = self.sync
+        return {
+            "live": True,
+            "key": self.key,
+            "status": self.status,
+            "view": self.view,
+            "needs_query": self.needs_query,
+            "writes": sync.writes,
+            "refusals": sync.refusals,
+            "fetches": sync.fetches,
+            "events": self.events_seen,
+            "pending_ops": len(sync.local_ops()),
+            "busy": sync.busy,
+            "last_error": self.last_error,
+            "applied": self.applied[-5:],
+        }
+
+    # ------------------------------------------------------------ positions
+    def _storage_key(self) -> str:
+        return f"bendscope.live.{self.key}"
+
+    def _kept(self) -> dict[str, Any]:
+        try:
+            text = js.localStorage.getItem(self._storage_key())
+            kept = json.loads(str(text)) if text is not None else {}
+        except Exception:  # (storage refused, or damaged: laid out afresh)
+            return {}
+        return kept if isinstance(kept, dict) else {}
+
+    def keep_positions(self, force: bool = False) -> None:
+        """Write the cards' positions (merged with those kept of cards not shown now) every
+        KEEP_POSITIONS_S while the layout or the person moves them."""
+        now = float(js.performance.now())
+        if self.sync.base is None or (not force and now - self._kept_time < KEEP_POSITIONS_S * 1000):
+            return
+        moved = self.editor.animating or self.editor.version != self._kept_at
+        if not moved and not force:
+            return
+        self._kept_time = now
+        self._kept_at = self.editor.version
+        kept = self._kept()
+        kept.update(positions_to_keep(self.editor.doc))
+        if len(kept) > MAX_KEPT:
+            kept = dict(list(kept.items())[-MAX_KEPT:])
+        with contextlib.suppress(Exception):  # (storage full or refused: laid out again next time)
+            js.localStorage.setItem(self._storage_key(), json.dumps(kept))
+
+
+def _json(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
