@@ -277,3 +277,29 @@ TestLiveSync = LiveMachine.TestCase
 
 def test_stale_is_what_a_conflict_raises():
     assert issubclass(Stale, InvalidInput)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d["planes"][0]["nodes"].append({"id": "q", "text": "again"}),
+        lambda d: d["planes"][0]["nodes"].append({"id": "z", "text": 5}),
+        lambda d: d["planes"][0]["edges"].append({"id": "zz", "a": "q", "b": "nowhere"}),
+        lambda d: d["planes"][0]["edges"].append({"id": "zz", "a": "q", "b": "m", "props": {"kind": "telepathy"}}),
+        lambda d: d.update(version=99),
+        lambda d: d.update(planes="none"),
+    ],
+)
+def test_a_damaged_state_from_the_server_changes_nothing_in_the_page(damage):
+    from bendscope.bend.live import bring_to
+    from bendscope.docformat import DocumentError
+
+    memory = business()
+    page = Page(memory)
+    memory.store_node({"id": "c", "content": "Customer trust"})
+    document = memory.export_document()
+    damage(document)
+    before = page.editor.export()
+    with pytest.raises(DocumentError):
+        bring_to(page.editor, document)
+    assert page.editor.export() == before

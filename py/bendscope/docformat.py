@@ -286,6 +286,12 @@ def _link(raw: Any, where: str, cards: set[str]) -> LinkRecord:
     )
 
 
+def read_card(raw: Any, where: str) -> CardRecord:
+    """One card as a document holds it, checked as a document's cards are (DocumentError
+    naming ``where`` if not)."""
+    return _card(raw, where)
+
+
 def read_link(raw: Any, where: str, cards: set[str]) -> LinkRecord:
     """One edge as a document holds it (``{"id", "a", "b", "props"}``), checked as a
     document's edges are: its ends among ``cards``; DocumentError naming ``where`` if not."""

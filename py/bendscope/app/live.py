@@ -69,6 +69,7 @@ class LiveMode:
         self.failures = 0
         self.arrivals: dict[str, float] = {}  # card id → when it first arrived (ms since the epoch)
         self.applied: list[tuple[float, str]] = []  # (when, what changed) of the last changes brought in
+        self.timings: list[tuple[float, float]] = []  # ms of the last fetches: (JSON read, brought in)
         self.wake = asyncio.Event()
         self.source: Any = None
         self._kept_at = -1
@@ -156,12 +157,16 @@ class LiveMode:
             return
         if status != 200:
             raise RuntimeError(f"the memory answered {status}: {_json(text).get('error', text[:200])}")
+        began = float(js.performance.now())
         answer = _json(text)
+        parsed = float(js.performance.now())
         first = self.sync.base is None
         try:
             brought = self.sync.fetched(answer["document"], self._kept() if first else None)
         except DocumentError as exc:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
+        done = float(js.performance.now())
+        self.timings = [*self.timings[-199:], (parsed - began, done - parsed)]
         if brought is None:  # (the person's edits go first)
             return
         now = float(js.Date.now())
@@ -237,6 +242,7 @@ class LiveMode:
             "busy": sync.busy,
             "last_error": self.last_error,
             "applied": self.applied[-5:],
+            "timings": self.timings[-50:],
         }
 
     # ------------------------------------------------------------ positions

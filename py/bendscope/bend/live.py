@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from bendscope.docformat import FORMAT, MAX_EDGES, MAX_NODES, MAX_PLANES, VERSION, DocumentError, read_card, read_link
+
 from .document import document_from_data
 from .editor import Editor
 from .history import Entry
@@ -183,14 +185,9 @@ def bring_to(editor: Editor, document: Mapping[str, Any]) -> Brought:
     and edges change in place. Drafts stay. Positions, the camera, the selection of what
     remains and the undo history are kept; it is one remote change (``Editor.remote_change``).
     Raises DocumentError (nothing changed) for a document the editor cannot read. O(n + m)."""
-    theirs = document_from_data(dict(document))
-    their_nodes: dict[str, Node] = {}
-    their_edges: dict[str, Edge] = {}
-    for plane in theirs.planes.values():
-        their_nodes.update(plane.nodes)
-        their_edges.update(plane.edges)
-    brought = Brought()
     doc = editor.doc
+    their_nodes, their_edges = _theirs(document, doc)
+    brought = Brought()
     where: dict[str, Plane] = {}
     for plane in doc.planes.values():
         for node_id in plane.nodes:
@@ -243,6 +240,71 @@ def bring_to(editor: Editor, document: Mapping[str, Any]) -> Brought:
                 home.replace_edge(edge)
         _place(editor, root, fresh)
     return brought
+
+
+def _theirs(document: Mapping[str, Any], doc: Document) -> tuple[dict[str, Node], dict[str, Edge]]:
+    """The cards and edges of the memory's document, checked as the document format checks
+    them — but a card or edge the page already holds unchanged is taken as it is, so a
+    change to a large memory costs the page little (the first open reads all of it).
+    DocumentError for anything the editor cannot read. O(n + m), with a small constant for
+    what is unchanged."""
+    if not isinstance(document, Mapping) or document.get("format") != FORMAT or document.get("version") != VERSION:
+        raise DocumentError("the memory's state is not a Bendscope document of this version")
+    planes = document.get("planes")
+    if not isinstance(planes, list) or not 1 <= len(planes) <= MAX_PLANES:
+        raise DocumentError("the memory's state has no planes")
+    mine_nodes: dict[str, Node] = {}
+    mine_edges: dict[str, Edge] = {}
+    for plane in doc.planes.values():
+        mine_nodes.update(plane.nodes)
+        mine_edges.update(plane.edges)
+    nodes: dict[str, Node] = {}
+    raw_edges: list[tuple[str, Any]] = []
+    for p, plane_data in enumerate(planes):
+        if not isinstance(plane_data, Mapping):
+            raise DocumentError(f"planes[{p}] must be an object")
+        raw_nodes = plane_data.get("nodes") or []
+        links = plane_data.get("edges") or []
+        if not isinstance(raw_nodes, list) or not isinstance(links, list):
+            raise DocumentError(f"planes[{p}]: nodes and edges must be lists")
+        for i, raw in enumerate(raw_nodes):
+            node_id = raw.get("id") if isinstance(raw, Mapping) else None
+            mine = mine_nodes.get(node_id) if isinstance(node_id, str) else None
+            if mine is not None and raw.get("text") == mine.text and raw.get("data") == mine.data:
+                node = mine
+            else:
+                card = read_card(raw, f"planes[{p}].nodes[{i}]")
+                node = Node(card.id, card.text, data=card.data)
+            if node.id in nodes:
+                raise DocumentError(f"planes[{p}].nodes[{i}]: duplicate node id {node.id!r:.60}")
+            nodes[node.id] = node
+        raw_edges += [(f"planes[{p}].edges[{i}]", raw) for i, raw in enumerate(links)]
+    if len(nodes) > MAX_NODES or len(raw_edges) > MAX_EDGES:
+        raise DocumentError(f"the memory's state is larger than a document may be ({MAX_NODES:,} nodes)")
+    edges: dict[str, Edge] = {}
+    ids = set(nodes)
+    for where, raw in raw_edges:
+        edge_id = raw.get("id") if isinstance(raw, Mapping) else None
+        mine_edge = mine_edges.get(edge_id) if isinstance(edge_id, str) else None
+        if (
+            mine_edge is not None
+            and raw.get("a") == mine_edge.a
+            and raw.get("b") == mine_edge.b
+            and raw.get("props") == mine_edge.props.to_dict()
+            and raw.get("data") == mine_edge.data
+            and mine_edge.a in ids
+            and mine_edge.b in ids
+        ):
+            edge = mine_edge
+        else:
+            link = read_link(raw, where, ids)
+            edge = Edge(
+                link.id, link.a, link.b, EdgeProps(link.label, link.kind, link.strength, link.polarity), link.data
+            )
+        if edge.id in edges:
+            raise DocumentError(f"{where}: duplicate edge id {edge.id!r:.60}")
+        edges[edge.id] = edge
+    return nodes, edges
 
 
 def _place(editor: Editor, plane: Plane, fresh: list[Node]) -> None:

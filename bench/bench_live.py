@@ -1,0 +1,209 @@
+"""The live editor's latency: from an agent's write committed to the card on the open page.
+
+    python bench/bench_live.py [--backend sqlite|postgresql|both] [--seconds S]   (make bench-live)
+
+A real memory server (``serve --http 0 --editor``) serves the real page in headless
+Chromium, motion on. A writer — another process's view of the store: its own SQLite
+connection, or its own PostgreSQL pool with the page's server a separate process — stores
+cards at 1, 10 and 100 writes per second, each joined to the card before it (a node and an
+edge per write, one transaction each). The page notes when each card first arrives
+(``window.bendscope.live_arrivals()``, ``Date.now()``); the latency of a write is that time
+minus the moment its transaction returned. Reported: p50 / p95 / max per rate, cards that
+never arrived, the page's fetches, and the frame intervals (rAF) while the writes arrive —
+what a person watching feels. The machine's load is printed with the numbers. Not a test:
+nothing passes or fails here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "e2e"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "py"))
+
+from harness import CHROMIUM, CHROMIUM_ARGS, new_context  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+from test_memory_editor_site import _Served  # noqa: E402
+
+from bendscope.memory.editor_site import Admission  # noqa: E402
+from bendscope.memory.service import Memory  # noqa: E402
+
+TOKEN = "bench-live-token-0123456789abcdef"
+RATES = (1, 10, 100)
+FRAMES = """
+() => { window.__frames = []; let last = performance.now();
+  const step = (t) => { window.__frames.push(t - last); last = t; window.__raf = requestAnimationFrame(step); };
+  window.__raf = requestAnimationFrame(step); }
+"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def open_writer(backend: str, location: str) -> Memory:
+    if backend == "sqlite":
+        from bendscope.memory.sqlite_store import SQLiteStore
+
+        return Memory(SQLiteStore(location))
+    from bendscope.memory.postgres_store import PostgresStore
+
+    return Memory(PostgresStore(location, pool_size=2))
+
+
+def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dict:
+    count = max(5, round(rate * seconds))
+    page.evaluate(FRAMES)
+    committed: dict[str, float] = {}
+    began = time.perf_counter()
+    for k in range(count):
+        due = began + k / rate
+        pause = due - time.perf_counter()
+        if pause > 0:
+            time.sleep(pause)
+        node_id = f"w{start + k}"
+        with writer.store.transaction():
+            writer.store_node({"id": node_id, "content": f"Observation {start + k} from the agent"})
+            if start + k > 0:
+                writer.store_edge(
+                    {
+                        "id": f"e{start + k}",
+                        "source_id": f"w{start + k - 1}",
+                        "target_id": node_id,
+                        "edge_type": "causal",
+                    }
+                )
+        committed[node_id] = time.time() * 1000
+    achieved = count / (time.perf_counter() - began)
+    deadline = time.monotonic() + 15
+    arrivals: dict[str, float] = {}
+    while time.monotonic() < deadline:
+        arrivals = json.loads(page.evaluate("window.bendscope.live_arrivals()"))
+        if all(n in arrivals for n in committed):
+            break
+        page.wait_for_timeout(50)
+    frames = page.evaluate("() => { cancelAnimationFrame(window.__raf); return window.__frames.slice(1); }")
+    latencies = [arrivals[n] - t for n, t in committed.items() if n in arrivals]
+    state = json.loads(page.evaluate("window.bendscope.live_state()"))
+    return {
+        "rate": rate,
+        "achieved": achieved,
+        "writes": count,
+        "missing": count - len(latencies),
+        "p50": statistics.median(latencies) if latencies else float("nan"),
+        "p95": percentile(latencies, 0.95) if latencies else float("nan"),
+        "max": max(latencies) if latencies else float("nan"),
+        "fetches": state["fetches"],
+        "frame_p50": statistics.median(frames) if frames else float("nan"),
+        "frame_p95": percentile(frames, 0.95) if frames else float("nan"),
+    }
+
+
+def preload(writer: Memory, cards: int) -> None:
+    """``cards`` cards already in the memory when the page opens: one giant loop (a ring with
+    a chord back every 7 cards), the hardest shape for κ and for the layout."""
+    if cards <= 0:
+        return
+    nodes = [{"id": f"p{i}", "text": f"Prior fact {i} of the memory"} for i in range(cards)]
+    edges = [
+        {"id": f"pe{i}", "a": f"p{i}", "b": f"p{(i + 1) % cards}", "props": {"kind": "causal"}} for i in range(cards)
+    ]
+    edges += [
+        {"id": f"pc{i}", "a": f"p{i}", "b": f"p{max(0, i - 5)}", "props": {"kind": "causal"}}
+        for i in range(6, cards, 7)
+    ]
+    document = {"format": "bendscope", "version": 1, "rootPlaneId": "r", "activePlaneId": "r",
+                "planes": [{"id": "r", "name": "Memory", "nodes": nodes, "edges": edges}]}  # fmt: skip
+    writer.import_document(json.dumps(document))
+
+
+def bench(backend: str, seconds: float, browser, cards: int = 0) -> list[dict]:
+    cluster = None
+    folder = tempfile.TemporaryDirectory()
+    if backend == "sqlite":
+        location = str(Path(folder.name) / "m.sqlite3")
+    else:
+        from pg_cluster import Cluster
+
+        cluster = Cluster()
+        location = cluster.create_database("benchlive")
+    writer = open_writer(backend, location)
+    preload(writer, cards)
+    served = _Served(location, "--token", TOKEN)  # type: ignore[arg-type]
+    rows: list[dict] = []
+    try:
+        base = f"http://127.0.0.1:{served.port}/"
+        context = new_context(browser, reduced_motion="no-preference")
+        key = Admission(TOKEN, served.port).page_key.decode()
+        context.add_cookies([{"name": f"bendscope_token_{served.port}", "value": key, "url": base}])
+        # (not the tests' guarded page: its request routing runs in this thread, which sleeps
+        # between writes, and would hold the page's requests until it wakes)
+        page = context.new_page()
+        page.goto(base + "index.html")
+        page.wait_for_function("window.bendscope && window.bendscope.ready === true", timeout=120_000)
+        page.wait_for_function("JSON.parse(window.bendscope.live_state()).events >= 1", timeout=30_000)
+        start = 0
+        for rate in RATES:
+            row = run_rate(page, writer, rate, seconds if rate > 1 else max(seconds, 10), start)
+            start += row["writes"]
+            rows.append({"backend": backend, "cards": cards, **row})
+            page.wait_for_timeout(1000)
+        context.close()
+    finally:
+        served.stop()
+        writer.store.close()
+        if cluster is not None:
+            cluster.stop()
+        folder.cleanup()
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds of writes per rate (1/s: at least 10)")
+    parser.add_argument(
+        "--cards",
+        type=int,
+        nargs="*",
+        default=[0, 2000],
+        help="cards in the memory before the page opens (one giant loop)",
+    )
+    args = parser.parse_args()
+    backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
+    load_before = os.getloadavg()
+    rows: list[dict] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        for backend in backends:
+            for cards in args.cards:
+                rows += bench(backend, args.seconds, browser, cards)
+        browser.close()
+    load_after = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores; load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+    print("change-to-page latency (ms): an agent's write committed → its card on the open page (motion on)")
+    print(
+        f"{'backend':<11}{'cards':>6}{'rate/s':>7}{'got/s':>7}{'writes':>7}{'lost':>5}{'p50':>8}{'p95':>8}{'max':>8}"
+        f"{'fetches':>8}{'frame p50':>10}{'frame p95':>10}"
+    )
+    for r in rows:
+        print(
+            f"{r['backend']:<11}{r['cards']:>6}{r['rate']:>7}{r['achieved']:>7.1f}{r['writes']:>7}{r['missing']:>5}"
+            f"{r['p50']:>8.0f}{r['p95']:>8.0f}{r['max']:>8.0f}{r['fetches']:>8}"
+            f"{r['frame_p50']:>10.1f}{r['frame_p95']:>10.1f}"
+        )
+    print(json.dumps(rows))
+
+
+if __name__ == "__main__":
+    main()
