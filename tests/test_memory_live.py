@@ -211,6 +211,15 @@ def test_sqlite_changes_are_seen_whichever_connection_or_process_wrote(tmp_path)
         assert _wakes(source, lambda: served.store_node({"content": "by this server"})) < 1.0
         assert _wakes(source, lambda: other.store_node({"content": "by another process"})) < 1.0
         assert not source.wait(0.2)  # (nothing more)
+        found = other.retrieve_context({"query": "process"})  # (a commit: access counts, the log)
+        assert found["results"] and not source.wait(0.3)  # (but no change to the graph)
+        assert (
+            _wakes(
+                source,
+                lambda: other.learn_from_outcome({"node_ids": [found["results"][0]["id"]], "outcome": "success"}),
+            )
+            < 1.0
+        )
     finally:
         source.close()
         served.store.close()

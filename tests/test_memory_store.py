@@ -414,7 +414,7 @@ def test_sqlite_migrates_an_older_store(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(module, "PROGRESS_FROM", 2)
     with SQLiteStore(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 5
+        assert store.schema_version == SCHEMA_VERSION == 6
         assert [i for i, _ in store.search("upgrading the", 5)] == ["a"]  # (re-indexed: stems, stop words)
         assert "re-indexing 2 nodes (stems, stop words): 100%" in capsys.readouterr().err
         assert store.arc_versions() == (0, -1) and store.all_loops() == []

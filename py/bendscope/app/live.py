@@ -40,6 +40,10 @@ IDLE_S = 0.1  # how often an idle driver looks for the person's edits
 RETRY_S = (0.5, 1.0, 2.0, 5.0)  # waits after failed requests, one after another
 KEEP_POSITIONS_S = 3.0  # how often changed positions are written to localStorage
 MAX_KEPT = 20_000  # positions kept per memory (the oldest dropped first)
+#: above BIG cards, fetches start at least FETCH_GAP_MS apart: each brings a structural change,
+#: which costs the page a scene and κ rebuild at that size, so a burst is taken in fewer steps
+BIG = 500
+FETCH_GAP_MS = 200.0
 
 
 def live_key() -> str | None:
@@ -73,6 +77,7 @@ class LiveMode:
         self.wake = asyncio.Event()
         self.source: Any = None
         self._kept_at = -1
+        self._fetched_at = -1e9
         self._kept_time = 0.0
         self.chip = by_id("live-status")
         self.search = by_id("live-search")
@@ -140,6 +145,11 @@ class LiveMode:
                 await asyncio.sleep(RETRY_S[min(self.failures, len(RETRY_S)) - 1])
 
     async def _fetch(self) -> None:
+        if self.sync.base is not None and len(self.sync.base.nodes) > BIG:  # (a burst of writes: fewer rebuilds)
+            wait = self._fetched_at + FETCH_GAP_MS - float(js.performance.now())
+            if wait > 0:
+                await asyncio.sleep(wait / 1000)
+        self._fetched_at = float(js.performance.now())
         url = "api/graph" + ("" if self.query is None else "?query=" + str(js.encodeURIComponent(self.query)))
         response = await js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
         status = int(response.status)

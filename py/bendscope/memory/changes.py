@@ -6,8 +6,9 @@ on the same SQLite file, or by any process on the same PostgreSQL database:
 
 - **SQLite**: ``PRAGMA data_version`` read on a connection of its own, which changes when
   any *other* connection commits (this process's store connection included); read every
-  ``SQLITE_POLL_S``. Retrieval's counters (access counts) are commits too: they wake the
-  page, which then finds the knowledge unchanged.
+  ``SQLITE_POLL_S``. When it changes, the store's ``graph_version`` counter (schema 6:
+  triggers on nodes and edges) tells whether the graph changed — a retrieval's access
+  counts are commits too, and wake no page.
 - **PostgreSQL**: every write transaction sends ``NOTIFY`` on the store's channel before it
   commits (delivered only if it commits); the source ``LISTEN``s on a connection of its own.
   A lost connection is reopened and reported as a change (something may have been missed).
@@ -48,14 +49,24 @@ class SqliteChanges:
     def __init__(self, path: str) -> None:
         self.path = path
         self._conn: sqlite3.Connection | None = None
-        self._seen: int | None = None
+        self._seen: tuple[int, int] | None = None
+        self._data_version: int | None = None
+        self._graph: tuple[int, int] | None = None
 
-    def _version(self) -> int | None:
+    def _version(self) -> tuple[int, int] | None:
+        """(the graph version, or -1 without one; the data version when there is none), or
+        None when the file cannot be read."""
         try:
             if self._conn is None:
                 self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=1.0)
-            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
-        except sqlite3.Error:
+                self._data_version = None
+            data_version = int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+            if data_version != self._data_version or self._graph is None:
+                self._data_version = data_version
+                row = self._conn.execute("SELECT value FROM counters WHERE key = 'graph_version'").fetchone()
+                self._graph = (int(row[0]), 0) if row is not None else (-1, data_version)
+            return self._graph
+        except sqlite3.Error:  # (an older schema without counters falls back to the data version)
             self.close()
             return None
 

@@ -191,6 +191,32 @@ MIGRATIONS: tuple[str, ...] = (
         UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
     END;
     """,
+    # 6: a count of changes to what the editor shows of the graph (nodes and edges: not the
+    # access counts and activation times retrieval writes), read by the live editor's
+    # change source (memory.changes) when PRAGMA data_version says another connection committed
+    """
+    INSERT INTO counters (key, value) VALUES ('graph_version', 0);
+    CREATE TRIGGER graph_node_insert AFTER INSERT ON nodes BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_node_delete AFTER DELETE ON nodes BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_node_update
+    AFTER UPDATE OF content, node_type, confidence, metadata, source, valid_from, valid_until ON nodes BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_edge_insert AFTER INSERT ON edges BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_edge_delete AFTER DELETE ON edges BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_edge_update
+    AFTER UPDATE OF source_id, target_id, edge_type, weight, metadata, valid_from, valid_until ON edges BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 #: what a migration does in Python after its statements (by the version it makes)
