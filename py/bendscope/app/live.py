@@ -34,7 +34,7 @@ import js
 from bendscope.bend.document import DocumentError
 from bendscope.bend.live import LiveSync, positions_to_keep
 
-from .dom import by_id, js_obj, on, proxy
+from .dom import by_id, is_null, js_obj, on, proxy
 
 IDLE_S = 0.1  # how often an idle driver looks for the person's edits
 RETRY_S = (0.5, 1.0, 2.0, 5.0)  # waits after failed requests, one after another
@@ -49,7 +49,7 @@ FETCH_GAP_MS = 200.0
 def live_key() -> str | None:
     """The memory's key when the page is served by the memory server, else None."""
     meta = js.document.querySelector('meta[name="bendscope-live"]')
-    if meta is None:
+    if is_null(meta):  # (JavaScript's null: the page was not served by the memory server)
         return None
     key = str(meta.getAttribute("content") or "")
     return key if key.isalnum() and len(key) <= 64 else None
@@ -262,7 +262,7 @@ class LiveMode:
     def _kept(self) -> dict[str, Any]:
         try:
             text = js.localStorage.getItem(self._storage_key())
-            kept = json.loads(str(text)) if text is not None else {}
+            kept = json.loads(str(text)) if not is_null(text) else {}
         except Exception:  # (storage refused, or damaged: laid out afresh)
             return {}
         return kept if isinstance(kept, dict) else {}
