@@ -226,3 +226,50 @@ def test_requests_without_the_token_or_from_elsewhere_are_refused_and_change_not
         assert found["nodes"][0]["content"] == "A fact"
     finally:
         served.stop()
+
+
+def test_a_memory_too_large_to_open_whole_is_opened_by_a_search(browser, tmp_path):
+    from bendscope.memory.editor_site import LIVE_MAX_NODES
+    from bendscope.memory.service import Memory
+    from bendscope.memory.sqlite_store import SQLiteStore
+
+    path = tmp_path / "m.sqlite3"
+    memory = Memory(SQLiteStore(path))
+    cards = LIVE_MAX_NODES + 1
+    nodes = [{"id": f"n{i}", "text": f"Routine log entry {i}"} for i in range(cards)]
+    nodes[7]["text"] = "Churn rises when support is slow"
+    nodes[8]["text"] = "Support staffing"
+    edges = [{"id": "e1", "a": "n8", "b": "n7", "props": {"kind": "causal"}}]
+    document = {"format": "bendscope", "version": 1, "rootPlaneId": "r", "activePlaneId": "r",
+                "planes": [{"id": "r", "name": "Memory", "nodes": nodes, "edges": edges}]}  # fmt: skip
+    memory.import_document(json.dumps(document))
+    memory.store.close()
+    served = _Served(path, "--token", TOKEN)
+    try:
+        base = f"http://127.0.0.1:{served.port}/"
+        context = new_context(browser, reduced_motion="no-preference")
+        key = Admission(served.token, served.port).page_key.decode()
+        context.add_cookies([{"name": f"bendscope_token_{served.port}", "value": key, "url": base}])
+        app = open_page(context, base)
+        app.page.wait_for_function("JSON.parse(window.bendscope.live_state()).needs_query", timeout=30_000)
+        expect(app.page.locator("#live-view")).to_have_text(f"{cards:,} cards: too many to open at once")
+        app.page.locator("#live-query").fill("churn")
+        app.page.locator("#live-search button").click()
+        wait_for(app, lambda: live_state(app)["view"].get("query") == "churn")
+        view = live_state(app)["view"]
+        assert view["total"] == cards and 2 <= view["shown"] <= 60 and app.pill("nodes") == f"nodes: {view['shown']}"
+        assert "n7" in app.api("window.bendscope.export()") and "n8" in app.api("window.bendscope.export()")
+        expect(app.page.locator("#live-view")).to_contain_text("“churn” and neighbours")
+        # the agent's new card that the search finds arrives; the person's own card stays in the view
+        mcp_calls(served.port, [("store_node", {"id": "c2", "content": "Churn doubled after the price change"})])
+        wait_for(app, lambda: '"c2"' in app.api("window.bendscope.export()"))
+        card = app.api("window.bendscope.action('new-node', {x: 60, y: 60})")
+        app.api(f"window.bendscope.action('edit-text', {{node_id: {card!r}}}, {{text: 'Hire two support agents'}})")
+        wait_for(app, lambda: live_state(app)["writes"] >= 1 and live_state(app)["pending_ops"] == 0)
+        mcp_calls(served.port, [("store_node", {"id": "c3", "content": "Churn is seasonal"})])
+        wait_for(app, lambda: '"c3"' in app.api("window.bendscope.export()"))
+        assert card in app.api("window.bendscope.export()")
+        app.guard.check(app.page)
+        context.close()
+    finally:
+        served.stop()

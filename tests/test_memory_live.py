@@ -182,14 +182,23 @@ def test_a_large_memory_opens_by_a_query_with_the_neighbourhood(monkeypatch):
     memory.store_edge({"id": "pm", "source_id": "p", "target_id": "m", "edge_type": "causal"})
     monkeypatch.setattr(editor_site, "LIVE_MAX_NODES", 3)
     status, answer = graph_view(memory, None)
-    assert status == 413 and answer["total"] == 4 and answer["cap"] == 3
+    assert status == 200 and answer["document"] is None and answer["view"]["total"] == 4 and answer["cap"] == 3
     status, answer = graph_view(memory, "market share")
     ids = [n["id"] for n in answer["document"]["planes"][0]["nodes"]]
     assert status == 200 and answer["view"] == {"query": "market share", "shown": 3, "total": 4}
     assert sorted(ids) == ["m", "p", "q"]  # the match, then its neighbours; not the weather
+    # the page's view: what it shows (kept while they exist) and the query's cards and neighbours
+    status, answer = graph_view(memory, "weather", keep=["m", "gone"])
+    assert [n["id"] for n in answer["document"]["planes"][0]["nodes"]] == ["m", "w"]
+    assert answer["view"] == {"query": "weather", "shown": 2, "total": 4}
     app = _app(memory)
-    status, _, body = _ask(app, "/api/graph", query="query=market+share", cookie=COOKIE)
-    assert status == 200 and json.loads(body)["view"]["shown"] == 3
+    asked = json.dumps({"query": "market share", "node_ids": ["w"]}).encode()
+    status, _, body = _ask(app, "/api/view", method="POST", body=asked, cookie=COOKIE, origin=ORIGIN)
+    assert status == 200 and json.loads(body)["view"]["shown"] == 3  # (w kept, m, and one neighbour: the cap)
+    assert _ask(app, "/api/view", method="POST", body=asked, cookie=COOKIE)[0] == 401  # (a page's POST has its Origin)
+    status, _, body = _ask(app, "/api/view", method="POST", body=b'{"node_ids": [1]}', cookie=COOKIE, origin=ORIGIN)
+    assert status == 400 and "node_ids[0]" in json.loads(body)["error"]
+    assert _ask(app, "/api/view", cookie=COOKIE)[0] == 405
 
 
 def _wakes(source: Any, change: Any) -> float:

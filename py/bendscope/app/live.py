@@ -12,8 +12,8 @@ This module only moves bytes and shows words; what to send and how to apply what
 - after each edit of the person's (seen by the document's version), the driver posts the
   operations to ``/api/write``; a refusal (409: the memory changed meanwhile; 400: a check
   of the memory's) is shown, and the memory's state is fetched over the page's;
-- a memory larger than the page opens (413) shows a search box: retrieval, then the
-  neighbourhood.
+- a memory larger than the page opens (no document in the answer) shows a search box:
+  retrieval, then the neighbourhood; one that outgrows the page while open keeps its cards.
 
 Card positions are kept per memory in this browser's ``localStorage``
 (``bendscope.live.KEY``), saved every few seconds while they change; reopening the memory
@@ -66,6 +66,8 @@ class LiveMode:
         self.editor.id_tag = secrets.token_hex(3) + "-"  # (this page's ids cannot meet another's)
         self.status = "connecting"
         self.query: str | None = None
+        self.pending_query: str | None = None  # a search asked for, opened once the edits are written
+        self.keep_view = False  # fetch the view (a query's, or the cards shown), not the whole memory
         self.view: dict[str, Any] = {}
         self.needs_query = False
         self.last_error: str | None = None
@@ -112,17 +114,28 @@ class LiveMode:
 
     def _search(self, event: Any) -> None:
         event.preventDefault()
-        text = str(self.search_input.value or "").strip()
+        self.pending_query = str(self.search_input.value or "").strip()
+        self.wake.set()
+
+    def _switch_view(self) -> None:
+        """Open the view searched for, once the person's edits are written (an empty search:
+        the whole memory, if it is small enough)."""
+        if self.pending_query is None or self.sync.busy or (self.sync.base is not None and self.sync.local_ops()):
+            return
+        text, self.pending_query = self.pending_query, None
         self.query = text or None
+        self.keep_view = self.query is not None
         self.needs_query = False
         self.sync.base = None  # (another view: opened afresh)
+        self.sync.reverting = False
         self.sync.remote_dirty = True
-        self.wake.set()
 
     # ------------------------------------------------------------ the driver
     async def run(self) -> None:
         while True:
-            step = None if self.needs_query else self.sync.next_step(hold_remote=self.app.overlay.node_id is not None)
+            self._switch_view()
+            hold = self.app.overlay.node_id is not None or self.needs_query
+            step = None if self.needs_query and self.sync.base is None else self.sync.next_step(hold_remote=hold)
             if step is None:
                 self.keep_positions()
                 self.wake.clear()
@@ -150,26 +163,42 @@ class LiveMode:
             if wait > 0:
                 await asyncio.sleep(wait / 1000)
         self._fetched_at = float(js.performance.now())
-        url = "api/graph" + ("" if self.query is None else "?query=" + str(js.encodeURIComponent(self.query)))
-        response = await js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
+        if self.keep_view:  # (a query's view, or the cards shown when the memory outgrew the page)
+            kept = sorted(self.sync.base.nodes) if self.sync.base is not None else []
+            asked = {"method": "POST", "body": json.dumps({"query": self.query, "node_ids": kept}),
+                     "headers": {"content-type": "application/json"}}  # fmt: skip
+            response = await js.fetch("api/view", js_obj({**asked, "cache": "no-store", "credentials": "same-origin"}))
+        else:
+            response = await js.fetch("api/graph", js_obj({"cache": "no-store", "credentials": "same-origin"}))
         status = int(response.status)
         text = str(await response.text())
-        if status == 413:
-            self.sync.failed("fetch")
-            self.sync.remote_dirty = False
-            answer = _json(text)
-            self.needs_query = True
-            self.status = "search"
-            self.view = {"query": None, "shown": 0, "total": answer.get("total", 0)}
-            self.app.toast.show(str(answer.get("error", "This memory is too large to open whole: search.")), ms=9000)
-            self.search_input.focus()
-            self.show()
-            return
-        if status != 200:
-            raise RuntimeError(f"the memory answered {status}: {_json(text).get('error', text[:200])}")
         began = float(js.performance.now())
         answer = _json(text)
         parsed = float(js.performance.now())
+        if status == 200 and answer.get("document") is None:  # (too large to open whole)
+            self.sync.failed("fetch")
+            total = int((answer.get("view") or {}).get("total", 0))
+            self.view = {"query": None, "shown": 0 if self.sync.base is None else len(self.sync.base.nodes),
+                         "total": total}  # fmt: skip
+            if self.sync.base is None:  # nothing shown yet: the person searches
+                self.sync.remote_dirty = False
+                self.needs_query = True
+                self.status = "search"
+                self.app.toast.show(
+                    str(answer.get("error", "This memory is too large to open whole: search.")), ms=9000
+                )
+                self.search_input.focus()
+            else:  # the memory outgrew the page: it keeps what it shows, and its changes
+                self.keep_view = True
+                self.app.toast.show(
+                    f"The memory now holds {total:,} cards, more than the page opens at once: "
+                    "it keeps showing these; search to open others.",
+                    ms=9000,
+                )
+            self.show()
+            return
+        if status != 200:
+            raise RuntimeError(f"the memory answered {status}: {answer.get('error', text[:200])}")
         first = self.sync.base is None
         try:
             brought = self.sync.fetched(answer["document"], self._kept() if first else None)
@@ -229,6 +258,11 @@ class LiveMode:
         if view.get("query"):
             self.view_text.textContent = (
                 f"showing {view.get('shown', 0):,} of {view.get('total', 0):,} cards: “{view['query']}” and neighbours"
+            )
+        elif self.keep_view and view:
+            self.view_text.textContent = (
+                f"showing {view.get('shown', 0):,} of {view.get('total', 0):,} cards (more than the page opens "
+                "at once): search to open others"
             )
         elif view.get("total") is not None and self.needs_query:
             self.view_text.textContent = f"{view['total']:,} cards: too many to open at once"

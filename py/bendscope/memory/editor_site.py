@@ -49,6 +49,7 @@ import anyio
 from .changes import ChangeFeed, change_source
 from .errors import InvalidInput, StoreUnavailable
 from .page_writes import Stale, check_body, write
+from .records import check_id
 from .service import Memory
 
 Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
@@ -61,10 +62,12 @@ SERVED_TOP = frozenset({"index.html", "pyscript.toml", "static", "py"})
 NEVER_SERVED = ("py/bendscope/memory",)
 TOKEN_COOKIE = "bendscope_token"  # (+ "_PORT": one per server)
 #: the paths the page may POST to with its cookie (and its own Origin)
-WRITABLE = frozenset({"/api/write"})
+WRITABLE = frozenset({"/api/write", "/api/view"})
 #: the most cards the page opens a whole memory with; above, it opens a query's subgraph
 LIVE_MAX_NODES = 3_000
-#: the largest body ``/api/write`` reads (bytes)
+#: the most ids a view may keep
+MAX_VIEW_IDS = 20_000
+#: the largest body ``/api/write`` and ``/api/view`` read (bytes)
 MAX_WRITE_BODY = 4 * 1024 * 1024
 #: seconds between keep-alive comments on an idle event stream
 HEARTBEAT_S = 15.0
@@ -287,42 +290,64 @@ def live_page(index: bytes, key: str) -> bytes:
     return index.replace(b"<head>", f'<head><meta name="bendscope-live" content="{key}">'.encode(), 1)
 
 
-def subgraph_ids(memory: Memory, query: str, limit: int, cap: int) -> list[str]:
-    """What a query opens: the nodes retrieval returns (best first), then their neighbours,
-    at most ``cap`` in all. O(results + their edges)."""
-    found = memory.retrieve_context({"query": query, "limit": limit}, record=False)
-    ids = list(dict.fromkeys(r["id"] for r in found["results"]))[:cap]
+def subgraph_ids(memory: Memory, query: str | None, limit: int, cap: int, keep: list[str] | None = None) -> list[str]:
+    """What a view opens, at most ``cap`` ids: the ``keep`` ids that still exist (what the
+    page shows already: a view does not lose cards as the memory grows), then the nodes
+    retrieval returns for ``query`` (best first), then their neighbours. O(kept + results +
+    their edges)."""
+    ids: list[str] = []
     with memory.store.reading():
-        for edge in sorted(memory.store.edges_touching(ids), key=lambda e: e.id):
+        if keep:
+            found_ids = memory.store.get_nodes(keep)
+            ids = [i for i in dict.fromkeys(keep) if i in found_ids][:cap]
+    if query is None:
+        return ids
+    found = memory.retrieve_context({"query": query, "limit": limit}, record=False)
+    matched = list(dict.fromkeys(r["id"] for r in found["results"]))
+    shown = set(ids)
+    for node_id in matched:
+        if len(ids) >= cap:
+            return ids
+        if node_id not in shown:
+            ids.append(node_id)
+            shown.add(node_id)
+    with memory.store.reading():
+        for edge in sorted(memory.store.edges_touching(matched), key=lambda e: e.id):
             for end in (edge.source_id, edge.target_id):
                 if len(ids) >= cap:
                     return ids
-                if end not in ids:
+                if end not in shown:
                     ids.append(end)
+                    shown.add(end)
     return ids
 
 
-def graph_view(memory: Memory, query: str | None, cap: int | None = None) -> tuple[int, dict[str, Any]]:
-    """``/api/graph``'s answer: (status, JSON). The whole memory when it holds at most
-    ``cap`` nodes; above, 413 with the counts (the page then asks with ``query``); with a
-    query, its subgraph and what it shows."""
+def too_large(total: int, cap: int, why: str) -> dict[str, Any]:
+    """The answer for a memory the page cannot open whole: no document, the counts, and why."""
+    return {"document": None, "view": {"query": None, "shown": 0, "total": total}, "cap": cap,
+            "error": f"{why}: search to open a part"}  # fmt: skip
+
+
+def graph_view(
+    memory: Memory, query: str | None, cap: int | None = None, keep: list[str] | None = None
+) -> tuple[int, dict[str, Any]]:
+    """``/api/graph``'s and ``/api/view``'s answer: (status, JSON). Without a query or
+    ``keep``, the whole memory when it holds at most ``cap`` nodes, else no document but the
+    counts and why (the page then searches, or keeps what it shows: an answer, not an error);
+    with them, that view (:func:`subgraph_ids`) and what it shows."""
     cap = LIVE_MAX_NODES if cap is None else cap
     total, _ = memory.store.counts()
-    if query is None:
+    if query is None and keep is None:
         if total > cap:
-            return 413, {
-                "error": f"this memory holds {total:,} nodes; the editor opens at most {cap:,} at once: "
-                "search to open a part",
-                "total": total,
-                "cap": cap,
-            }
+            why = f"this memory holds {total:,} nodes; the editor opens at most {cap:,} at once"
+            return 200, too_large(total, cap, why)
         try:
             document = memory.export_document()
         except InvalidInput as error:  # (more edges than a document holds)
-            return 413, {"error": f"{error}: search to open a part", "total": total, "cap": cap}
+            return 200, too_large(total, cap, str(error))
         return 200, {"document": document, "view": {"query": None, "shown": total, "total": total}}
-    ids = subgraph_ids(memory, query, 50, cap)
-    document = memory.export_document({"node_ids": ids}) if ids else memory.export_document({"node_ids": []})
+    ids = subgraph_ids(memory, query, 50, cap, keep)
+    document = memory.export_document({"node_ids": ids})
     return 200, {"document": document, "view": {"query": query, "shown": len(ids), "total": total}}
 
 
@@ -383,6 +408,33 @@ async def events(feed: ChangeFeed, receive: Any, send: Any, stopping: Callable[[
         feed.leave(event)
 
 
+def checked_view(body: bytes) -> tuple[str | None, list[str]]:
+    """The query and the ids a ``POST /api/view`` asks for (InvalidInput naming what is wrong).
+
+    >>> checked_view(b'{"query": "market share", "node_ids": ["a", "b"]}')
+    ('market share', ['a', 'b'])
+    >>> checked_view(b'{"node_ids": "a"}')
+    Traceback (most recent call last):
+    ...
+    bendscope.memory.errors.InvalidInput: node_ids must be a list of at most 20,000 ids
+    """
+    from bendscope.jsonsafe import Refused, loads
+
+    try:
+        value = loads(body.decode("utf-8"), max_depth=8, max_digits=30)
+    except (UnicodeDecodeError, Refused) as exc:
+        raise InvalidInput(f"the body is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise InvalidInput('the body must be {"query": text or null, "node_ids": [...]}')
+    query = value.get("query")
+    if query is not None and (not isinstance(query, str) or not query.strip() or len(query) > 1_000):
+        raise InvalidInput("query must be some text (at most 1,000 characters), or null")
+    ids = value.get("node_ids", [])
+    if not isinstance(ids, list) or len(ids) > MAX_VIEW_IDS:
+        raise InvalidInput(f"node_ids must be a list of at most {MAX_VIEW_IDS:,} ids")
+    return query, [check_id(i, f"node_ids[{k}]") for k, i in enumerate(ids)]
+
+
 async def read_body(receive: Any, limit: int) -> bytes | None:
     """A request's whole body, or None past ``limit`` bytes."""
     parts: list[bytes] = []
@@ -439,6 +491,22 @@ def editor_app(
                 await reply(send, 503, _json({"error": str(error)}), "application/json")
                 return
             await reply(send, 200, _json(answer), "application/json")
+            return
+        if path == "/api/view":
+            if method != "POST":
+                await reply(send, 405, b'POST {"query", "node_ids"} here', text, (b"allow", b"POST"))
+                return
+            body = await read_body(receive, MAX_WRITE_BODY)
+            try:
+                if body is None:
+                    raise InvalidInput(f"a view is asked in at most {MAX_WRITE_BODY:,} bytes")
+                query, keep = checked_view(body)
+                status, answer = await anyio.to_thread.run_sync(graph_view, memory, query, None, keep)
+            except InvalidInput as error:
+                status, answer = 400, {"error": str(error)}
+            except StoreUnavailable as error:
+                status, answer = 503, {"error": str(error)}
+            await reply(send, status, _json(answer), "application/json")
             return
         if method not in ("GET", "HEAD"):
             await reply(send, 405, b"only GET here", text, (b"allow", b"GET, HEAD"))
