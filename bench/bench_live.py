@@ -62,7 +62,7 @@ def open_writer(backend: str, location: str) -> Memory:
 
 
 def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dict:
-    count = max(5, round(rate * seconds))
+    count = max(3, round(rate * seconds))
     page.evaluate(FRAMES)
     committed: dict[str, float] = {}
     began = time.perf_counter()
@@ -127,7 +127,7 @@ def preload(writer: Memory, cards: int) -> None:
     writer.import_document(json.dumps(document))
 
 
-def bench(backend: str, seconds: float, browser, cards: int = 0) -> list[dict]:
+def bench(backend: str, seconds: float, browser, cards: int = 0, quick: bool = False) -> list[dict]:
     cluster = None
     folder = tempfile.TemporaryDirectory()
     if backend == "sqlite":
@@ -154,7 +154,7 @@ def bench(backend: str, seconds: float, browser, cards: int = 0) -> list[dict]:
         page.wait_for_function("JSON.parse(window.bendscope.live_state()).events >= 1", timeout=30_000)
         start = 0
         for rate in RATES:
-            row = run_rate(page, writer, rate, seconds if rate > 1 else max(seconds, 10), start)
+            row = run_rate(page, writer, rate, seconds if rate > 1 or quick else max(seconds, 10), start)
             start += row["writes"]
             rows.append({"backend": backend, "cards": cards, **row})
             page.wait_for_timeout(1000)
@@ -168,7 +168,7 @@ def bench(backend: str, seconds: float, browser, cards: int = 0) -> list[dict]:
     return rows
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of writes per rate (1/s: at least 10)")
@@ -179,7 +179,10 @@ def main() -> None:
         default=[0, 2000],
         help="cards in the memory before the page opens (one giant loop)",
     )
-    args = parser.parse_args()
+    parser.add_argument("--quick", action="store_true", help="a few writes per rate, small memories (a smoke run)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seconds, args.cards = 0.3, [0, 60]
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     load_before = os.getloadavg()
     rows: list[dict] = []
@@ -187,7 +190,7 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         for backend in backends:
             for cards in args.cards:
-                rows += bench(backend, args.seconds, browser, cards)
+                rows += bench(backend, args.seconds, browser, cards, args.quick)
         browser.close()
     load_after = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores; load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
@@ -202,7 +205,9 @@ def main() -> None:
             f"{r['p50']:>8.0f}{r['p95']:>8.0f}{r['max']:>8.0f}{r['fetches']:>8}"
             f"{r['frame_p50']:>10.1f}{r['frame_p95']:>10.1f}"
         )
+    print(f"machine load after: {load_after[0]:.2f}")
     print(json.dumps(rows))
+    return rows
 
 
 if __name__ == "__main__":

@@ -53,6 +53,21 @@ def test_large_graph_browser_bench_quick_runs(capsys):
     assert drag["far"] > 50 and drag["far_median"] == 0.0 and drag["far_moved"] <= 3
 
 
+def test_live_editor_bench_quick_runs(capsys):
+    """bench_live.py end to end, tiny: the real server and page on SQLite and on PostgreSQL
+    (two processes), a few writes at 1, 10 and 100 a second — every card arrives on the page
+    (its latency is printed, never checked)."""
+    import bench_live
+
+    rows = bench_live.main(["--quick"])
+    out = capsys.readouterr().out
+    assert [(r["backend"], r["cards"], r["rate"]) for r in rows] == [
+        (backend, cards, rate) for backend in ("sqlite", "postgresql") for cards in (0, 60) for rate in (1, 10, 100)
+    ]
+    assert all(r["missing"] == 0 for r in rows), rows
+    assert "change-to-page latency" in out and "machine load after" in out
+
+
 def test_retrieval_quality_bench_runs(capsys):
     import bench_retrieval
     import pytest

@@ -123,6 +123,7 @@ class LiveMode:
         if self.pending_query is None or self.sync.busy or (self.sync.base is not None and self.sync.local_ops()):
             return
         text, self.pending_query = self.pending_query, None
+        self.keep_positions(force=True)  # (the cards shown now are opened where they stand next time)
         self.query = text or None
         self.keep_view = self.query is not None
         self.needs_query = False
