@@ -18,6 +18,7 @@ from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from playwright.sync_api import expect
+from test_keyboard_a11y import serious
 from test_memory_editor_site import _Served
 from test_memory_mcp import run_async
 from test_memory_service import BUSINESS_TEXT
@@ -269,6 +270,7 @@ def test_a_memory_too_large_to_open_whole_is_opened_by_a_search(browser, tmp_pat
         mcp_calls(served.port, [("store_node", {"id": "c3", "content": "Churn is seasonal"})])
         wait_for(app, lambda: '"c3"' in app.api("window.bendscope.export()"))
         assert card in app.api("window.bendscope.export()")
+        assert serious(app) == []  # (the live controls too: axe-core finds no serious violation)
         app.guard.check(app.page)
         context.close()
     finally:
