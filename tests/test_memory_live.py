@@ -252,8 +252,10 @@ def test_postgresql_changes_are_heard_from_another_process(postgres_url):
         assert source.wait(1.0)  # (listening now: what came before is unknown, so it says "changed")
         assert _wakes(source, lambda: other.store_node({"content": "by another process"})) < 1.0
         assert _wakes(source, lambda: served.store_node({"content": "by this one"})) < 1.0
-        other.retrieve_context({"query": "process"})  # (reading, even with its counters, is no change)
+        found = other.retrieve_context({"query": "process"})  # (reading, even with its counters, is no change)
         assert not source.wait(0.3)
+        node_ids = [found["results"][0]["id"]]  # (learning changes a confidence the editor shows)
+        assert _wakes(source, lambda: other.learn_from_outcome({"node_ids": node_ids, "outcome": "success"})) < 1.0
     finally:
         source.close()
         served.store.close()

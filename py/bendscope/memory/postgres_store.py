@@ -941,6 +941,7 @@ class PostgresStore(Store):
 
     def set_confidences(self, values: Mapping[str, float]) -> None:
         with self.transaction():
+            self._local.graph_changed = True  # (shown by the editor: the commit NOTIFYs)
             self._conn.execute(
                 "UPDATE nodes SET confidence = v.value FROM unnest(%s::text[], %s::float8[]) AS v (id, value) "
                 "WHERE nodes.id = v.id",
@@ -949,6 +950,7 @@ class PostgresStore(Store):
 
     def set_weights(self, values: Mapping[str, float]) -> None:
         with self.transaction():
+            self._local.graph_changed = True  # (shown by the editor: the commit NOTIFYs)
             self._conn.execute(
                 "UPDATE edges SET weight = v.value FROM unnest(%s::text[], %s::float8[]) AS v (id, value) "
                 "WHERE edges.id = v.id",
