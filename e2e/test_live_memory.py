@@ -155,6 +155,9 @@ def run_live_story(browser: Any, page_server: _Served, agent_server: _Served) ->
         f"window.bendscope.action('edit-text', {{node_id: {card!r}}}, {{text: 'Pricing power lets us raise prices'}})"
     )
     wait_for(app, lambda: live_state(app)["pending_ops"] == 0 and live_state(app)["writes"] >= 3)
+    # planes have no place in the memory: stargates are off, and say so
+    assert app.api("window.bendscope.action('new-stargate', {x: 0, y: 0})") is None
+    expect(app.page.locator("#toast")).to_contain_text("Stargates are off")
     (retrieved,) = mcp_calls(agent_server.port, [("retrieve_context", {"query": "pricing power"})])
     assert any("Pricing power" in r["content"] for r in retrieved["results"])
     app.guard.check(app.page)

@@ -70,6 +70,10 @@ LAYOUT_PROGRESS_AFTER_MS = 800.0  # a layout still running after this shows its 
 FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBrains Mono'", "700 10px 'JetBrains Mono'")
 
 
+#: actions that make or open planes: off in live mode (the memory has no planes to keep them in)
+PLANE_ACTIONS = frozenset({"new-stargate", "to-stargate", "enter-stargate"})
+
+
 def url_params() -> dict[str, str]:
     params = js.URLSearchParams.new(js.window.location.search)
     return {k: str(params.get(k)) for k in KNOWN if params.has(k)}
@@ -437,6 +441,14 @@ class App:
     ) -> Any:
         """Run an action through the action manager, asking the user when it says so
         (the automation API passes ``interactive=False``: a new node's text editor stays shut)."""
+        if action_id in PLANE_ACTIONS and self.live is not None:
+            self.toast.show(
+                "Stargates are off while the page shows the agent's memory: the memory is one graph, "
+                "without planes.",
+                error=True,
+                ms=8000,
+            )
+            return None
         outcome = self.actions.request(action_id, target, args)
         return self._follow(outcome, interactive)
 
