@@ -126,7 +126,30 @@ def test_the_tools_checks_hold_for_a_person_too():
         (b'{"ops": [{"op": "put_edge", "id": "e", "a": "x", "b": "y", "kind": "nope", "was": null}]}', "kind"),
         (b'{"ops": [{"op": "put_edge", "id": "e", "a": "x", "b": "y", "strength": 9, "was": null}]}', "strength"),
         (b'{"ops": [{"op": "delete_edge", "id": "e", "was": {"a": "x"}}]}', "exactly"),
-        (json.dumps({"ops": [{"op": "delete_edge", "id": "e", "was": None}] * 2001}).encode(), "at most 2,000"),
+        (
+            json.dumps({"ops": [{"op": "delete_node", "id": f"n{i}", "was": "t"} for i in range(50_001)]}).encode(),
+            "at most 50,000",
+        ),
+        (
+            b'{"ops": [{"op": "put_node", "id": "d", "text": "A", "was": null},'
+            b' {"op": "put_node", "id": "d", "text": "B", "was": null}]}',
+            "ops\\[1\\]: the card 'd' is in ops\\[0\\] already",
+        ),
+        (
+            b'{"ops": [{"op": "put_node", "id": "s", "text": "x", "was": "\\ud800"}]}',
+            "ops\\[0\\].was: is not valid Unicode",
+        ),
+        (
+            b'{"ops": [{"op": "delete_edge", "id": "e", "was": {"a": "x", "b": "y", "kind": "\\ud800",'
+            b' "label": "", "strength": 2, "polarity": null}}]}',
+            "kind: is not valid Unicode",
+        ),
+        (
+            b'{"ops": [{"op": "put_edge", "id": "e", "a": "x", "b": "y", "was": null},'
+            b' {"op": "delete_node", "id": "y", "was": "Y"}]}',
+            "joins a card this request deletes",
+        ),
+        (b'{"ops": [{"op": "delete_node", "id": "y", "was": "Y"}], "seen_at": "yesterday"}', "seen_at must be"),
     ],
 )
 def test_a_malformed_write_is_refused_with_a_reason(body, message):
@@ -314,3 +337,92 @@ def test_the_event_stream_of_the_real_server_tells_of_another_processs_write_and
         other.store.close()
         if served.proc.poll() is None:
             served.stop()
+
+
+def test_a_merge_moves_edges_and_deletes_the_absorbed_card():
+    memory = _memory()
+    memory.store_node({"id": "c", "content": "Cost"})
+    memory.store_edge({"id": "cm", "source_id": "c", "target_id": "m", "edge_type": "causal"})
+    moved = drawn_edge(memory.store.get_edge("cm"))  # type: ignore[arg-type]
+    ops = [
+        {"op": "put_edge", "id": "cm", **_edge("q", "m"), "was": moved},  # (the edge, moved to the card kept)
+        {"op": "delete_node", "id": "c", "was": "Cost"},
+    ]
+    assert write(memory, ops)["deleted_nodes"] == 1
+    edge = memory.store.get_edge("cm")
+    assert edge is not None and (edge.source_id, edge.target_id) == ("q", "m")
+
+
+def test_in_a_partial_view_a_cards_older_unseen_edges_go_with_it_but_newer_ones_refuse():
+    times = iter(f"2026-01-01T00:00:{s:02d}.000Z" for s in range(60))
+    memory = Memory(InMemoryStore(), clock=lambda: next(times))
+    memory.store_node({"id": "a", "content": "A"})
+    memory.store_node({"id": "hidden", "content": "Not in the view"})
+    memory.store_edge({"id": "old", "source_id": "hidden", "target_id": "a", "edge_type": "causal"})
+    seen_at = memory.clock()  # (the page reads its view: "a" only)
+    memory.store_node({"id": "x", "content": "X"})
+    memory.store_edge({"id": "new", "source_id": "x", "target_id": "a", "edge_type": "causal"})  # (meanwhile)
+    ops = check_body(json.dumps({"ops": [{"op": "delete_node", "id": "a", "was": "A"}], "seen_at": seen_at}).encode())
+    with pytest.raises(Stale, match="“A” has gained an edge meanwhile") as refused:
+        write(memory, ops)
+    assert refused.value.ids == ["a"] and memory.store.get_edge("old") is not None
+    memory.delete_edge("new")
+    assert write(memory, ops)["deleted_nodes"] == 1
+    assert memory.store.get_edge("old") is None and memory.store.get_node("hidden") is not None
+
+
+def test_a_card_brought_back_by_undo_keeps_the_agents_fields():
+    memory = Memory(InMemoryStore())
+    memory.store_node({"id": "e", "content": "An observation", "node_type": "episodic", "confidence": 0.4,
+                       "source": "agent-x", "metadata": {"k": 1}})  # fmt: skip
+    memory.store_node({"id": "f", "content": "A fact"})
+    memory.store_edge({"id": "ef", "source_id": "e", "target_id": "f", "edge_type": "causal", "weight": 0.3,
+                       "metadata": {"why": "seen"}})  # fmt: skip
+    document = memory.export_document()
+    node = document["planes"][0]["nodes"][0]
+    edge = document["planes"][0]["edges"][0]
+    memory.delete_node("e")
+    ops = check_body(
+        json.dumps(
+            {
+                "ops": [
+                    {"op": "put_node", "id": "e", "text": node["text"], "was": None, "data": node["data"]},
+                    {
+                        "op": "put_edge",
+                        "id": "ef",
+                        "a": "e",
+                        "b": "f",
+                        **edge["props"],
+                        "was": None,
+                        "data": edge["data"],
+                    },
+                ]
+            }
+        ).encode()
+    )
+    write(memory, ops)
+    back = memory.store.get_node("e")
+    assert back is not None and (back.node_type, back.confidence, back.source, back.metadata) == (
+        "episodic", 0.4, "agent-x", {"k": 1}
+    )  # fmt: skip
+    edge_back = memory.store.get_edge("ef")
+    assert edge_back is not None and (edge_back.weight, edge_back.metadata) == (0.3, {"why": "seen"})
+
+
+def test_a_surrogate_quoted_back_is_escaped_not_a_server_error():
+    memory = _memory()
+    app = _app(memory)
+    body = json.dumps({"ops": [{"op": "put_node", "id": "s1", "text": "x", "was": "\ud800"}]}).encode()
+    status, _, answer = _ask(app, "/api/write", method="POST", body=body, cookie=COOKIE, origin=ORIGIN)
+    assert status == 400 and "not valid Unicode" in json.loads(answer)["error"]
+    two = [(b"host", HOST.encode()), (b"cookie", COOKIE.encode())]
+    assert Admission(TOKEN, PORT).check(
+        {
+            "type": "http",
+            "method": "POST",
+            "path": "/api/write",
+            "query_string": b"",
+            "headers": [*two, (b"origin", b"http://evil.example"), (b"origin", ORIGIN.encode())],
+        }
+    ) == (403, "a request has one Origin")
+    assert _ask(app, "/api/events", method="HEAD", cookie=COOKIE)[0] == 405

@@ -443,8 +443,7 @@ class App:
         (the automation API passes ``interactive=False``: a new node's text editor stays shut)."""
         if action_id in PLANE_ACTIONS and self.live is not None:
             self.toast.show(
-                "Stargates are off while the page shows the agent's memory: the memory is one graph, "
-                "without planes.",
+                "Stargates are off while the page shows the agent's memory: the memory is one graph, without planes.",
                 error=True,
                 ms=8000,
             )

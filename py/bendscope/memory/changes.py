@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import threading
 import time
 from typing import Any, Protocol
+
+logger = logging.getLogger(__name__)
 
 #: how often SQLite's data_version is read while a page listens (s)
 SQLITE_POLL_S = 0.02
@@ -190,12 +193,24 @@ class ChangeFeed:
             self._listeners.pop(event, None)
 
     def _watch(self) -> None:
+        try:
+            self._watching()
+        finally:  # (whatever ended it, the next listener starts a watcher again)
+            with self._lock:
+                self._thread = None
+
+    def _watching(self) -> None:
         while True:
             with self._lock:
                 if not self._listeners or self.closed:
-                    self._thread = None
                     return
-            if self.source.wait(WAIT_S):
+            try:
+                changed = self.source.wait(WAIT_S)
+            except Exception:  # (a source that failed in an unforeseen way: say "changed", go on)
+                logger.exception("the change source failed")
+                changed = True
+                time.sleep(WAIT_S)
+            if changed:
                 with self._lock:
                     self.mark += 1
                     listening = list(self._listeners.items())

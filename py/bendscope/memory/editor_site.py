@@ -183,6 +183,8 @@ class Admission:
                 f"this server answers only requests to 127.0.0.1:{self.port} or localhost:{self.port} (Host: {shown})"
             )
         origin = headers.get(b"origin")
+        if sum(1 for key, _ in scope.get("headers") or [] if key == b"origin") > 1:
+            return 403, "a request has one Origin"
         if origin is not None and origin not in self.origins:
             return 403, f"requests from other sites are refused (Origin: {origin.decode('latin-1')[:200]})"
         offered, by = self.offered_token(scope)
@@ -290,28 +292,24 @@ def live_page(index: bytes, key: str) -> bytes:
     return index.replace(b"<head>", f'<head><meta name="bendscope-live" content="{key}">'.encode(), 1)
 
 
-def subgraph_ids(memory: Memory, query: str | None, limit: int, cap: int, keep: list[str] | None = None) -> list[str]:
+def subgraph_ids(memory: Memory, matched: list[str] | None, cap: int, keep: list[str] | None = None) -> list[str]:
     """What a view opens, at most ``cap`` ids: the ``keep`` ids that still exist (what the
-    page shows already: a view does not lose cards as the memory grows), then the nodes
-    retrieval returns for ``query`` (best first), then their neighbours. O(kept + results +
-    their edges)."""
-    ids: list[str] = []
+    page shows already: a view does not lose cards as the memory grows), then the ids a
+    query ``matched`` (best first), then their neighbours. O(kept + matched + their edges)."""
     with memory.store.reading():
+        ids: list[str] = []
         if keep:
             found_ids = memory.store.get_nodes(keep)
             ids = [i for i in dict.fromkeys(keep) if i in found_ids][:cap]
-    if query is None:
-        return ids
-    found = memory.retrieve_context({"query": query, "limit": limit}, record=False)
-    matched = list(dict.fromkeys(r["id"] for r in found["results"]))
-    shown = set(ids)
-    for node_id in matched:
-        if len(ids) >= cap:
+        if matched is None:
             return ids
-        if node_id not in shown:
-            ids.append(node_id)
-            shown.add(node_id)
-    with memory.store.reading():
+        shown = set(ids)
+        for node_id in matched:
+            if len(ids) >= cap:
+                return ids
+            if node_id not in shown:
+                ids.append(node_id)
+                shown.add(node_id)
         for edge in sorted(memory.store.edges_touching(matched), key=lambda e: e.id):
             for end in (edge.source_id, edge.target_id):
                 if len(ids) >= cap:
@@ -334,21 +332,29 @@ def graph_view(
     """``/api/graph``'s and ``/api/view``'s answer: (status, JSON). Without a query or
     ``keep``, the whole memory when it holds at most ``cap`` nodes, else no document but the
     counts and why (the page then searches, or keeps what it shows: an answer, not an error);
-    with them, that view (:func:`subgraph_ids`) and what it shows."""
+    with them, that view (:func:`subgraph_ids`) and what it shows. ``at``: the memory's clock
+    before the state was read (the page sends it back with its writes). The view is read in
+    one snapshot (after the query's retrieval)."""
     cap = LIVE_MAX_NODES if cap is None else cap
-    total, _ = memory.store.counts()
-    if query is None and keep is None:
-        if total > cap:
-            why = f"this memory holds {total:,} nodes; the editor opens at most {cap:,} at once"
-            return 200, too_large(total, cap, why)
-        try:
-            document = memory.export_document()
-        except InvalidInput as error:  # (more edges than a document holds)
-            return 200, too_large(total, cap, str(error))
-        return 200, {"document": document, "view": {"query": None, "shown": total, "total": total}}
-    ids = subgraph_ids(memory, query, 50, cap, keep)
-    document = memory.export_document({"node_ids": ids})
-    return 200, {"document": document, "view": {"query": query, "shown": len(ids), "total": total}}
+    matched = None
+    if query is not None:
+        found = memory.retrieve_context({"query": query, "limit": 50}, record=False)
+        matched = list(dict.fromkeys(r["id"] for r in found["results"]))
+    with memory.store.reading():
+        at = memory.clock()
+        total, _ = memory.store.counts()
+        if query is None and keep is None:
+            if total > cap:
+                why = f"this memory holds {total:,} nodes; the editor opens at most {cap:,} at once"
+                return 200, {**too_large(total, cap, why), "at": at}
+            try:
+                document = memory.export_document()
+            except InvalidInput as error:  # (more edges than a document holds)
+                return 200, {**too_large(total, cap, str(error)), "at": at}
+            return 200, {"document": document, "view": {"query": None, "shown": total, "total": total}, "at": at}
+        ids = subgraph_ids(memory, matched, cap, keep)
+        document = memory.export_document({"node_ids": ids})
+    return 200, {"document": document, "view": {"query": query, "shown": len(ids), "total": total}, "at": at}
 
 
 async def events(feed: ChangeFeed, receive: Any, send: Any, stopping: Callable[[], bool]) -> None:
@@ -402,9 +408,7 @@ async def events(feed: ChangeFeed, receive: Any, send: Any, stopping: Callable[[
             group.cancel_scope.cancel()
         if not gone.is_set():
             await send({"type": "http.response.body", "body": b"", "more_body": False})
-    except OSError:  # (the client went while we wrote)
-        pass
-    finally:
+    finally:  # (a client that went is seen by watch_client: uvicorn's send then does nothing)
         feed.leave(event)
 
 
@@ -465,7 +469,8 @@ def editor_app(
     also the site (its index.html marked live), ``/api/graph``, ``/api/events`` (the
     ``feed``) and ``POST /api/write`` (else 404 for anything but ``/mcp``)."""
     key = memory_key(memory)
-    feed = feed or ChangeFeed(change_source(memory.store))
+    if editor and feed is None:
+        feed = ChangeFeed(change_source(memory.store))
     text = "text/plain; charset=utf-8"
 
     async def api(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -482,7 +487,8 @@ def editor_app(
                 ops = check_body(body)
                 answer = await anyio.to_thread.run_sync(write, memory, ops)
             except Stale as error:
-                await reply(send, 409, _json({"error": str(error), "stale": True}), "application/json")
+                answer = {"error": str(error), "stale": True, "ids": error.ids}
+                await reply(send, 409, _json(answer), "application/json")
                 return
             except InvalidInput as error:  # (the same refusals as the MCP tools)
                 await reply(send, 400, _json({"error": str(error)}), "application/json")
@@ -511,7 +517,10 @@ def editor_app(
         if method not in ("GET", "HEAD"):
             await reply(send, 405, b"only GET here", text, (b"allow", b"GET, HEAD"))
             return
-        if path == "/api/events":
+        if path == "/api/events" and feed is not None:
+            if method != "GET":
+                await reply(send, 405, b"GET the event stream", text, (b"allow", b"GET"))
+                return
             await events(feed, receive, send, stopping)
             return
         if path == "/api/graph":
@@ -584,4 +593,10 @@ def editor_app(
 
 
 def _json(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True).encode()
+    """JSON bytes (text that is not valid Unicode — an unpaired surrogate quoted back in a
+    message — is escaped, never an error)."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        return json.dumps(value, ensure_ascii=True, sort_keys=True).encode()

@@ -13,10 +13,16 @@ say what they expect to find::
     ]}
 
 ``was`` is the card's text, or the edge as drawn, that the page saw (null: the page made
-it). All of a request's operations are checked against the store first, in one write
+it, or brings it back — undoing a deletion —, and then ``data`` may carry the memory's
+fields it had, so an agent's fact comes back as it was, not as a person's). ``seen_at``
+(optional) is the memory's clock when the page read its state. Each id appears once in a
+request. All of a request's operations are checked against the store first, in one write
 transaction; if any finds something else — the agent edited or deleted that card or edge
-meanwhile, or an id the page made is taken, or a card to delete has gained an edge the
-request does not delete — nothing is written and :class:`Stale` says what changed. Then
+meanwhile, or an id the page made is taken, or a card to delete has gained an edge since
+``seen_at`` (without ``seen_at``: any edge) that the request neither deletes nor moves —
+nothing is written and :class:`Stale` says what changed, with the ids (``ids``). Edges of
+a deleted card older than ``seen_at`` that the page did not hold (a search view shows part
+of the memory) go with the card, as in any editor. Then
 they are written through the same service calls as the MCP tools (``store_node``,
 ``store_edge`` with its checks, ``delete_edge``, ``delete_node``), in that order: edges
 deleted, cards written, edges written, cards deleted. Any refusal rolls everything back.
@@ -27,21 +33,66 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bendscope.docformat import DocumentError, read_link
+from bendscope.docformat import DocumentError, LinkRecord, read_link
 
 from .errors import Conflict, InvalidInput
 from .interop import HUMAN_CONFIDENCE, HUMAN_SOURCE, _edge_out, edge_args
-from .records import MAX_CONTENT, MemoryEdge, check_id
+from .records import _SURROGATE, MAX_CONTENT, MemoryEdge, _metadata, check_id, moment
 from .service import Memory
 
-#: operations one request may carry
-MAX_OPS = 2_000
+#: operations one request may carry (a whole view deleted at once: its cards and edges)
+MAX_OPS = 50_000
+#: the memory fields a card brought back keeps (those a person's new card would not have)
+NODE_KEPT = ("node_type", "confidence", "metadata", "source", "created_at", "valid_from", "valid_until")
 OPS = ("put_node", "delete_node", "put_edge", "delete_edge")
 EDGE_VIEW = ("a", "b", "kind", "label", "strength", "polarity")
 
 
 class Stale(Conflict):
-    """The memory changed since the page saw it: nothing was written."""
+    """The memory changed since the page saw it: nothing was written. ``ids``: the cards and
+    edges whose operations found something else."""
+
+    def __init__(self, message: str, ids: list[str]) -> None:
+        super().__init__(message)
+        self.ids = ids
+
+
+def _text(value: Any, where: str) -> str:
+    """A text the page sent (a card's, or what it saw): valid Unicode."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{where}: must be text")
+    if _SURROGATE.search(value):
+        raise InvalidInput(f"{where}: is not valid Unicode (an unpaired surrogate)")
+    return value
+
+
+def _seen_edge(value: Any, where: str) -> dict[str, Any]:
+    """An edge as the page saw it (``was``): exactly EDGE_VIEW, each of its kind."""
+    if not isinstance(value, dict) or set(value) != set(EDGE_VIEW):
+        raise InvalidInput(f"{where}: an edge as drawn has exactly {', '.join(EDGE_VIEW)}")
+    check_id(value["a"], f"{where}.a")
+    check_id(value["b"], f"{where}.b")
+    _text(value["kind"], f"{where}.kind")
+    _text(value["label"], f"{where}.label")
+    if isinstance(value["strength"], bool) or not isinstance(value["strength"], int):
+        raise InvalidInput(f"{where}.strength: must be an integer")
+    if value["polarity"] not in (None, "+", "-"):
+        raise InvalidInput(f"{where}.polarity: must be '+', '-' or null")
+    return value
+
+
+def _memory_data(value: Any, where: str) -> dict[str, Any]:
+    """The memory's fields a card or edge the page brings back had (``data.memory``), or {}."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{where}: must be an object or null")
+    fields = value.get("memory")
+    if fields is None:
+        return {}
+    if not isinstance(fields, dict):
+        raise InvalidInput(f"{where}.memory: must be an object")
+    return _metadata(fields, f"{where}.memory")  # (bounded in size and depth, valid Unicode: a copy)
 
 
 def drawn_edge(edge: MemoryEdge) -> dict[str, Any]:
@@ -68,38 +119,48 @@ def checked_ops(value: Any) -> list[dict[str, Any]]:
     first wrong one). O(ops)."""
     if not isinstance(value, dict) or not isinstance(value.get("ops"), list):
         raise InvalidInput('the body must be {"ops": [...]}')
+    seen_at = value.get("seen_at")
+    if seen_at is not None:
+        seen_at = moment(seen_at, "seen_at")
     ops = value["ops"]
     if not ops:
         raise InvalidInput("no operations")
     if len(ops) > MAX_OPS:
         raise InvalidInput(f"{len(ops):,} operations; one request carries at most {MAX_OPS:,}")
     out = []
+    ids: dict[tuple[bool, str], int] = {}
     for i, op in enumerate(ops):
         where = f"ops[{i}]"
         if not isinstance(op, dict) or op.get("op") not in OPS:
             raise InvalidInput(f"{where}: an operation is an object whose op is one of {', '.join(OPS)}")
         item_id = check_id(op.get("id"), f"{where}.id")
         kind = op["op"]
+        is_node = kind in ("put_node", "delete_node")
+        if (is_node, item_id) in ids:
+            raise InvalidInput(
+                f"{where}: the {'card' if is_node else 'edge'} {item_id!r} is in ops[{ids[(is_node, item_id)]}] "
+                "already; a request names each once"
+            )
+        ids[(is_node, item_id)] = i
         was = op.get("was")
-        if kind in ("put_node", "delete_node"):
-            if not (was is None or isinstance(was, str)) or (kind == "delete_node" and was is None):
-                raise InvalidInput(
-                    f"{where}.was: the card's text the page saw" + ("" if kind == "delete_node" else ", or null")
-                )
+        checked: dict[str, Any] = {"op": kind, "id": item_id}
+        if is_node:
+            if was is None and kind == "delete_node":
+                raise InvalidInput(f"{where}.was: the card's text the page saw")
+            checked["was"] = None if was is None else _text(was, f"{where}.was")
             if kind == "put_node":
-                text = op.get("text")
-                if not isinstance(text, str) or not text.strip():
+                text = _text(op.get("text"), f"{where}.text")
+                if not text.strip():
                     raise InvalidInput(f"{where}.text: a card is stored with some text")
                 if len(text) > MAX_CONTENT:
                     raise InvalidInput(f"{where}.text: longer than {MAX_CONTENT:,} characters")
-            out.append(dict(op))
+                checked["text"] = text
+                checked["data"] = _memory_data(op.get("data"), f"{where}.data") if was is None else {}
+            out.append(checked)
             continue
-        if not (was is None or isinstance(was, dict)) or (kind == "delete_edge" and was is None):
-            raise InvalidInput(
-                f"{where}.was: the edge as the page saw it" + ("" if kind == "delete_edge" else ", or null")
-            )
-        if isinstance(was, dict) and set(was) != set(EDGE_VIEW):
-            raise InvalidInput(f"{where}.was: an edge as drawn has exactly {', '.join(EDGE_VIEW)}")
+        if was is None and kind == "delete_edge":
+            raise InvalidInput(f"{where}.was: the edge as the page saw it")
+        checked["was"] = None if was is None else _seen_edge(was, f"{where}.was")
         if kind == "put_edge":
             raw = {
                 "id": item_id,
@@ -109,10 +170,19 @@ def checked_ops(value: Any) -> list[dict[str, Any]]:
             }
             try:
                 ends = {e for e in (op.get("a"), op.get("b")) if isinstance(e, str)}
-                read_link(raw, where, ends)
+                link = read_link(raw, where, ends)
             except DocumentError as exc:
                 raise InvalidInput(str(exc)) from None
-        out.append(dict(op))
+            checked.update(a=link.a, b=link.b, kind=link.kind, label=link.label, strength=link.strength,
+                           polarity=link.polarity)  # fmt: skip
+            checked["data"] = _memory_data(op.get("data"), f"{where}.data") if was is None else {}
+        out.append(checked)
+    deleted = {op["id"] for op in out if op["op"] == "delete_node"}
+    for i, op in enumerate(out):
+        if op["op"] == "put_edge" and (op["a"] in deleted or op["b"] in deleted):
+            raise InvalidInput(f"ops[{i}]: the edge {op['id']!r} joins a card this request deletes")
+    for op in out:
+        op["seen_at"] = seen_at
     return out
 
 
@@ -120,22 +190,36 @@ def write(memory: Memory, ops: list[dict[str, Any]]) -> dict[str, Any]:
     """Check and write ``ops`` (from :func:`checked_ops`) all or none (module's words).
     O(ops + the edges of deleted cards + the service calls')."""
     store = memory.store
+    seen_at = next((op.get("seen_at") for op in ops if op.get("seen_at")), None)
     with store.transaction():
         node_ids = {op["id"] for op in ops if op["op"] in ("put_node", "delete_node")}
         edge_ids = {op["id"] for op in ops if op["op"] in ("put_edge", "delete_edge")}
         nodes = store.get_nodes(node_ids)
         edges = store.get_edges(edge_ids)
-        stale = [problem for problem in (_stale(op, nodes, edges) for op in ops) if problem is not None]
+        stale: list[tuple[str, str]] = []
+        for op in ops:
+            problem = _stale(op, nodes, edges)
+            if problem is not None:
+                stale.append((op["id"], problem))
         deleted = {op["id"] for op in ops if op["op"] == "delete_node"}
-        dropped = {op["id"] for op in ops if op["op"] == "delete_edge"}
+        # edges the request deletes, or moves away from the cards it deletes (a merge keeps
+        # an edge's id and moves it to the card kept)
+        handled = {op["id"] for op in ops if op["op"] == "delete_edge"} | {
+            op["id"] for op in ops if op["op"] == "put_edge" and op["a"] not in deleted and op["b"] not in deleted
+        }
         if deleted:
             for edge in store.edges_touching(deleted):
-                if edge.id not in dropped:
-                    card = nodes[edge.source_id if edge.source_id in deleted else edge.target_id]
-                    stale.append(f"the card {_card(card.content)} has gained an edge meanwhile")
+                if edge.id in handled or (seen_at is not None and edge.created_at <= seen_at):
+                    continue  # (older edges the page did not hold, in a partial view, go with the card)
+                card_id = edge.source_id if edge.source_id in deleted else edge.target_id
+                stale.append((card_id, f"the card {_card(nodes[card_id].content)} has gained an edge meanwhile"))
         if stale:
             more = f" (and {len(stale) - 3} more)" if len(stale) > 3 else ""
-            raise Stale("the memory changed meanwhile: " + "; ".join(stale[:3]) + more + ". Nothing was written")
+            shown = "; ".join(problem for _, problem in stale[:3])
+            raise Stale(
+                f"the memory changed meanwhile: {shown}{more}. Nothing was written",
+                sorted({item for item, _ in stale}),
+            )
         done = {"deleted_edges": 0, "nodes": 0, "edges": 0, "deleted_nodes": 0}
         for op in ops:
             if op["op"] == "delete_edge":
@@ -144,24 +228,18 @@ def write(memory: Memory, ops: list[dict[str, Any]]) -> dict[str, Any]:
         for op in ops:
             if op["op"] == "put_node":
                 args: dict[str, Any] = {"id": op["id"], "content": op["text"]}
-                if op["id"] not in nodes:
+                if op["id"] not in nodes:  # a person's card, or one brought back with its fields
                     args.update(node_type="semantic", confidence=HUMAN_CONFIDENCE, source=HUMAN_SOURCE)
+                    args.update({k: v for k, v in (op.get("data") or {}).items() if k in NODE_KEPT})
                 memory.store_node(args)
                 done["nodes"] += 1
         for op in ops:
             if op["op"] == "put_edge":
-                link = read_link(
-                    {
-                        "id": op["id"],
-                        "a": op["a"],
-                        "b": op["b"],
-                        "props": {k: op[k] for k in ("kind", "label", "strength", "polarity") if op.get(k) is not None},
-                    },
-                    "edge",
-                    {op["a"], op["b"]},
+                link = LinkRecord(
+                    op["id"], op["a"], op["b"], op["label"], op["kind"], op["strength"], None, op["polarity"]
                 )
                 old = edges.get(op["id"])
-                fields: Mapping[str, Any] = {}
+                fields: Mapping[str, Any] = op.get("data") or {}
                 if old is not None:
                     fields = {k: v for k, v in old.to_dict().items() if k not in ("id", "source_id", "target_id")}
                 memory.store_edge(edge_args(link, fields))

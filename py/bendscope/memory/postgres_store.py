@@ -666,10 +666,10 @@ class PostgresStore(Store):
         return {row[0]: _node(row) for row in rows}
 
     def put_node(self, node: MemoryNode) -> None:
-        self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
         tokens = [lexeme(t) for t in terms(node.content)]
         counts = dict(Counter(tokens))
         with self.transaction():
+            self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
             row = self._conn.execute(
                 "WITH old AS (SELECT term_counts, term_total, content, valid_from, valid_until FROM nodes "
                 "WHERE id = %(id)s), "
@@ -713,8 +713,8 @@ class PostgresStore(Store):
             self._delta.add(counts, len(tokens), +1)
 
     def delete_node(self, node_id: str) -> list[str]:
-        self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
         with self.transaction():
+            self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
             found = self._conn.execute(
                 "SELECT id, edge_type FROM edges WHERE source_id = %s "
                 "UNION SELECT id, edge_type FROM edges WHERE target_id = %s ORDER BY id",
@@ -773,8 +773,8 @@ class PostgresStore(Store):
         return {row[0]: _edge(row) for row in rows}
 
     def put_edge(self, edge: MemoryEdge) -> None:
-        self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
         with self.transaction():
+            self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
             row = self._conn.execute(
                 "WITH old AS (SELECT source_id, target_id, edge_type, valid_from, valid_until FROM edges "
                 "WHERE id = %(id)s), "
@@ -817,8 +817,8 @@ class PostgresStore(Store):
                 self._delta.arcs += 1
 
     def delete_edge(self, edge_id: str) -> bool:
-        self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
         with self.transaction():
+            self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
             found = self._conn.execute("DELETE FROM edges WHERE id = %s RETURNING edge_type", (edge_id,)).fetchone()
             self._delta.edges -= found is not None
             self._delta.arcs += found is not None and found[0] in DIRECTED_KINDS
@@ -941,7 +941,7 @@ class PostgresStore(Store):
 
     def set_confidences(self, values: Mapping[str, float]) -> None:
         with self.transaction():
-            self._local.graph_changed = True  # (shown by the editor: the commit NOTIFYs)
+            self._local.graph_changed = self._local.graph_changed or bool(values)  # (the editor shows it)
             self._conn.execute(
                 "UPDATE nodes SET confidence = v.value FROM unnest(%s::text[], %s::float8[]) AS v (id, value) "
                 "WHERE nodes.id = v.id",
@@ -950,7 +950,7 @@ class PostgresStore(Store):
 
     def set_weights(self, values: Mapping[str, float]) -> None:
         with self.transaction():
-            self._local.graph_changed = True  # (shown by the editor: the commit NOTIFYs)
+            self._local.graph_changed = self._local.graph_changed or bool(values)  # (the editor shows it)
             self._conn.execute(
                 "UPDATE edges SET weight = v.value FROM unnest(%s::text[], %s::float8[]) AS v (id, value) "
                 "WHERE edges.id = v.id",
