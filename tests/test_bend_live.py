@@ -4,6 +4,8 @@ moves the same data over HTTP), the agent writing through the service in between
 
 from __future__ import annotations
 
+import itertools
+import json
 from typing import Any
 
 import pytest
@@ -16,7 +18,7 @@ from bendscope.bend.editor import Editor
 from bendscope.bend.live import LiveSync, known_of
 from bendscope.memory.errors import InvalidInput
 from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.page_writes import Stale, write
+from bendscope.memory.page_writes import Stale, check_body, write
 from bendscope.memory.service import Memory
 
 
@@ -39,15 +41,17 @@ class Page:
                 return
             kind, ops = step
             if kind == "write":
-                try:
-                    write(self.memory, ops)
-                except InvalidInput as exc:  # (409 and 400 alike: refused, nothing written)
+                try:  # (through the server's own reading of the request, as over HTTP)
+                    body = {"ops": ops, "seen_at": self.sync.seen_at}
+                    write(self.memory, check_body(json.dumps(body).encode()))
+                except InvalidInput as exc:  # (409 and 400: refused, nothing written)
                     self.refused.append(str(exc))
-                    self.sync.wrote(ops, accepted=False)
+                    self.sync.wrote(ops, accepted=False, stale=isinstance(exc, Stale))
                 else:
                     self.sync.wrote(ops, accepted=True)
             else:
-                self.sync.fetched(self.memory.export_document(), self.positions)
+                at = self.memory.clock()  # (before reading, as the server's view answer does)
+                self.sync.fetched(self.memory.export_document(), self.positions, at)
         raise AssertionError("the sync did not settle")
 
     def text(self, node_id: str) -> str:
@@ -68,8 +72,8 @@ def page_knowledge(page: Page) -> tuple[dict[str, str], dict[str, tuple[str, str
     return known.nodes, {k: (v["a"], v["b"], v["kind"]) for k, v in known.edges.items()}
 
 
-def business() -> Memory:
-    memory = Memory(InMemoryStore())
+def business(clock: Any = None) -> Memory:
+    memory = Memory(InMemoryStore(), **({} if clock is None else {"clock": clock}))
     for node_id, text in (("q", "Product quality"), ("m", "Market share"), ("r", "Revenue")):
         memory.store_node({"id": node_id, "content": text})
     memory.store_edge({"id": "qm", "source_id": "q", "target_id": "m", "edge_type": "causal"})
@@ -199,9 +203,16 @@ class LiveMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.memory = business()
+        ticks = itertools.count()  # (a clock of its own: the same steps give the same memory every run)
+
+        def clock() -> str:
+            k = next(ticks)
+            return f"2026-01-01T{k // 3_600_000:02d}:{k // 60_000 % 60:02d}:{k // 1000 % 60:02d}.{k % 1000:03d}Z"
+
+        self.memory = business(clock)
         self.page = Page(self.memory)
         self.count = 0
+        self.pending: tuple[str, dict[str, Any]] | None = None  # a fetch under way: (its clock, its state)
 
     def _fresh(self) -> str:
         self.count += 1
@@ -232,6 +243,7 @@ class LiveMachine(RuleBasedStateMachine):
         else:
             self.page.editor.delete_nodes([card])
 
+    @precondition(lambda self: self.pending is None)
     @rule()
     def person_undoes(self) -> None:
         try:
@@ -258,8 +270,37 @@ class LiveMachine(RuleBasedStateMachine):
         else:
             self.memory.delete_node(node_id)
 
+    @precondition(lambda self: self.pending is None)
+    @rule()
+    def page_starts_a_step(self) -> None:
+        """One step of the page's driver; a fetch stays under way while others act."""
+        self.page.sync.changed()
+        step = self.page.sync.next_step()
+        if step is None:
+            return
+        if step[0] == "fetch":
+            self.pending = (self.memory.clock(), self.memory.export_document())
+            return
+        try:
+            write(self.memory, check_body(json.dumps({"ops": step[1], "seen_at": self.page.sync.seen_at}).encode()))
+        except InvalidInput as exc:
+            self.page.refused.append(str(exc))
+            self.page.sync.wrote(step[1], accepted=False, stale=isinstance(exc, Stale))
+        else:
+            self.page.sync.wrote(step[1], accepted=True)
+
+    @precondition(lambda self: self.pending is not None)
+    @rule()
+    def page_finishes_the_fetch(self) -> None:
+        assert self.pending is not None
+        at, document = self.pending
+        self.pending = None
+        self.page.sync.fetched(document, None, at)
+
     @rule()
     def page_syncs(self) -> None:
+        if self.pending is not None:
+            self.page_finishes_the_fetch()
         self.page.sync.changed()
         self.page.settle()
         assert page_knowledge(self.page) == memory_knowledge(self.memory)
@@ -275,8 +316,71 @@ LiveMachine.TestCase.settings = settings(
 TestLiveSync = LiveMachine.TestCase
 
 
-def test_stale_is_what_a_conflict_raises():
-    assert issubclass(Stale, InvalidInput)
+def test_a_merge_in_the_page_is_one_write_that_moves_the_edges():
+    memory = business()
+    memory.store_node({"id": "c", "content": "Cost"})
+    memory.store_edge({"id": "cm", "source_id": "c", "target_id": "m", "edge_type": "causal"})
+    page = Page(memory)
+    page.editor.merge("q", "c")
+    page.settle()
+    assert not page.refused and memory.store.get_node("c") is None
+    assert page_knowledge(page) == memory_knowledge(memory)
+
+
+def test_a_refusal_costs_only_what_it_conflicted_with_and_edits_during_a_fetch_survive():
+    memory = business()
+    page = Page(memory)
+    editor = page.editor
+    memory.store_node({"id": "q", "content": "Quality, per the agent"})  # (not heard yet)
+    editor.set_text("q", "Quality, per the person")
+    fresh = editor.add_node(0, 0)
+    editor.set_text(fresh, "An unrelated idea")
+    page.settle()
+    assert len(page.refused) == 1 and page.text("q") == "Quality, per the agent"
+    assert memory.store.get_node(fresh) is not None  # (the unrelated card was written after the refusal)
+    # an edit made while a fetch is under way is merged, not overwritten
+    memory.store_node({"id": "r", "content": "Revenue, per the agent"})
+    page.sync.changed()
+    step = page.sync.next_step()
+    assert step == ("fetch", [])
+    document = memory.export_document()
+    late = editor.add_node(10, 10)
+    editor.set_text(late, "Typed while the state was on its way")
+    page.sync.fetched(document)
+    assert page.text(late) == "Typed while the state was on its way" and page.text("r") == "Revenue, per the agent"
+    page.settle()
+    assert memory.store.get_node(late) is not None and page_knowledge(page) == memory_knowledge(memory)
+
+
+def test_undo_that_would_join_a_card_the_agent_deleted_is_refused():
+    memory = business()
+    page = Page(memory)
+    page.editor.delete_edge("qm")
+    page.settle()
+    memory.delete_node("m")
+    page.sync.changed()
+    page.settle()
+    with pytest.raises(ValueError, match="a card it joins was deleted in the memory since"):
+        page.editor.undo()
+    page.settle()
+    assert page_knowledge(page) == memory_knowledge(memory)
+
+
+def test_undoing_the_deletion_of_an_agents_card_brings_back_its_fields():
+    memory = business()
+    memory.store_node({"id": "e", "content": "An observation", "node_type": "episodic", "confidence": 0.4,
+                       "source": "agent-x"})  # fmt: skip
+    memory.store_edge({"id": "er", "source_id": "e", "target_id": "r", "edge_type": "causal", "weight": 0.3})
+    page = Page(memory)
+    page.editor.delete_nodes(["e"])
+    page.settle()
+    assert memory.store.get_node("e") is None
+    page.editor.undo()
+    page.settle()
+    node = memory.store.get_node("e")
+    edge = memory.store.get_edge("er")
+    assert node is not None and (node.node_type, node.confidence, node.source) == ("episodic", 0.4, "agent-x")
+    assert edge is not None and edge.weight == 0.3
 
 
 @pytest.mark.parametrize(

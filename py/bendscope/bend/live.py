@@ -42,6 +42,8 @@ class Known:
 
     nodes: dict[str, str] = field(default_factory=dict)
     edges: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: the ``data`` a card or edge carries (the memory's fields: a card brought back keeps them)
+    data: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
 
 def edge_view(edge: Edge) -> dict[str, Any]:
@@ -71,10 +73,14 @@ def known_of(doc: Document) -> Known:
         for node in plane.nodes.values():
             if node.text.strip():
                 known.nodes[node.id] = node.text
+                if node.data is not None:
+                    known.data[node.id] = node.data
     for plane in doc.planes.values():
         for edge in plane.edges.values():
             if edge.a in known.nodes and edge.b in known.nodes:
                 known.edges[edge.id] = edge_view(edge)
+                if edge.data is not None:
+                    known.data[edge.id] = edge.data
     return known
 
 
@@ -91,11 +97,17 @@ def ops_between(base: Known, now: Known) -> list[dict[str, Any]]:
     for node_id, text in now.nodes.items():
         was = base.nodes.get(node_id)
         if was != text:
-            ops.append({"op": "put_node", "id": node_id, "text": text, "was": was})
+            op: dict[str, Any] = {"op": "put_node", "id": node_id, "text": text, "was": was}
+            if was is None and node_id in now.data:  # (brought back: the memory's fields come too)
+                op["data"] = now.data[node_id]
+            ops.append(op)
     for edge_id, view in now.edges.items():
         was_edge = base.edges.get(edge_id)
         if was_edge != view:
-            ops.append({"op": "put_edge", "id": edge_id, **view, "was": was_edge})
+            op = {"op": "put_edge", "id": edge_id, **view, "was": was_edge}
+            if was_edge is None and edge_id in now.data:
+                op["data"] = now.data[edge_id]
+            ops.append(op)
     for edge_id, view in base.edges.items():
         if edge_id not in now.edges:
             ops.append({"op": "delete_edge", "id": edge_id, "was": view})
@@ -156,6 +168,8 @@ class Brought:
     edges_added: int = 0
     edges_removed: int = 0
     edges_changed: int = 0
+    #: the memory's knowledge in the document brought in (the new ``base``)
+    known: Known | None = field(default=None, repr=False)
 
     def __bool__(self) -> bool:
         return bool(
@@ -178,55 +192,92 @@ class Brought:
         return ", ".join(parts)
 
 
-def bring_to(editor: Editor, document: Mapping[str, Any]) -> Brought:
-    """Make the editor's knowledge the memory's ``document`` (a Bendscope document, as
-    ``/api/graph`` sends it): cards and edges the memory no longer holds go, new ones come
-    (each card beside its neighbours already shown, else at the middle of the view), texts
-    and edges change in place. Drafts stay. Positions, the camera, the selection of what
-    remains and the undo history are kept; it is one remote change (``Editor.remote_change``).
-    Raises DocumentError (nothing changed) for a document the editor cannot read. O(n + m)."""
+def bring_to(
+    editor: Editor, document: Mapping[str, Any], base: Known | None = None, force: frozenset[str] = frozenset()
+) -> Brought:
+    """Bring the memory's ``document`` (a Bendscope document, as ``/api/graph`` sends it)
+    into the editor: cards and edges the memory no longer holds go, new ones come (each card
+    beside its neighbours already shown, else at the middle of the view), texts and edges
+    change in place. Drafts stay. Positions, the camera, the selection of what remains and
+    the undo history are kept; it is one remote change (``Editor.remote_change``).
+
+    With ``base`` (the knowledge the page and the memory last agreed on) it is a three-way
+    merge: a card or edge the person changed since ``base`` that the memory did not change
+    keeps the person's version (it is written next); where both changed, the memory's wins
+    (the person's write of it was, or will be, refused with a message); ids in ``force``
+    take the memory's version whatever the page holds (a write the memory refused). An edge
+    of the memory whose card the person deleted brings that card back. Without ``base``
+    the page becomes the memory's state. Raises DocumentError (nothing changed) for a
+    document the editor cannot read. O(n + m)."""
     doc = editor.doc
     their_nodes, their_edges = _theirs(document, doc)
+    mine = known_of(doc)
     brought = Brought()
+
+    def stands(item_id: str, local: Any, before: Any, theirs: Any) -> bool:
+        """Whether the person's version stands: changed on the page only."""
+        return base is not None and item_id not in force and local != before and theirs == before
+
+    def before_node(node_id: str) -> str | None:
+        return None if base is None else base.nodes.get(node_id)
+
+    def before_edge(edge_id: str) -> dict[str, Any] | None:
+        return None if base is None else base.edges.get(edge_id)
+
     where: dict[str, Plane] = {}
     for plane in doc.planes.values():
         for node_id in plane.nodes:
             where[node_id] = plane
+    root = doc.planes[doc.root_plane_id]
+    fresh: list[Node] = []
     with editor.remote_change():
         for plane in doc.planes.values():
             for edge in list(plane.edges.values()):
-                drafted = not (plane.nodes[edge.a].text.strip() and plane.nodes[edge.b].text.strip())
-                if not drafted and edge.id not in their_edges:
+                if edge.id in mine.edges and edge.id not in their_edges:
+                    if stands(edge.id, mine.edges[edge.id], before_edge(edge.id), None):
+                        continue
                     plane.remove_edge(edge.id)
                     brought.edges_removed += 1
         for node_id, plane in where.items():
-            node = plane.nodes[node_id]
-            if node.text.strip() and node_id not in their_nodes:
+            if node_id in mine.nodes and node_id not in their_nodes:
+                if stands(node_id, mine.nodes[node_id], before_node(node_id), None):
+                    continue
                 for edge in plane.edges_of(node_id):
                     plane.remove_edge(edge.id)
                     brought.edges_removed += 1
                 plane.remove_node(node_id)
                 brought.removed.append(node_id)
-        root = doc.planes[doc.root_plane_id]
-        fresh: list[Node] = []
+
+        def bring_node(node_id: str, theirs_node: Node) -> Plane:
+            node = Node(node_id, theirs_node.text, data=theirs_node.data)
+            root.add_node(node)
+            where[node_id] = root
+            fresh.append(node)
+            brought.added.append(node_id)
+            return root
+
         for node_id, theirs_node in their_nodes.items():
-            home = where.get(node_id)
-            if home is None:
-                node = Node(node_id, theirs_node.text, data=theirs_node.data)
-                root.add_node(node)
-                where[node_id] = root
-                fresh.append(node)
-                brought.added.append(node_id)
+            if stands(node_id, mine.nodes.get(node_id), before_node(node_id), theirs_node.text):
                 continue
-            mine = home.nodes[node_id]
-            if mine.text != theirs_node.text:
+            home = where.get(node_id)
+            if home is None or node_id not in home.nodes:
+                bring_node(node_id, theirs_node)
+                continue
+            current = home.nodes[node_id]
+            if current.text != theirs_node.text:
                 home.update_node(node_id, text=theirs_node.text)
                 brought.edited.append(node_id)
-            if mine.data != theirs_node.data:
+            if current.data != theirs_node.data:
                 home.update_node(node_id, data=theirs_node.data)
         for edge_id, edge in their_edges.items():
-            home = where.get(edge.a)
-            if home is None or where.get(edge.b) is not home:
+            if stands(edge_id, mine.edges.get(edge_id), before_edge(edge_id), edge_view(edge)):
+                continue
+            for end in (edge.a, edge.b):  # (a card the person deleted, needed by the memory's edge)
+                home = where.get(end)
+                if home is None or end not in home.nodes:
+                    bring_node(end, their_nodes[end])
+            home = where[edge.a]
+            if where[edge.b] is not home:
                 continue  # (its ends on two planes: the page cannot draw it; it stays in the memory)
             if any(edge_id in p.edges and p is not home for p in doc.planes.values()):
                 continue
@@ -239,6 +290,9 @@ def bring_to(editor: Editor, document: Mapping[str, Any]) -> Brought:
                     brought.edges_changed += 1
                 home.replace_edge(edge)
         _place(editor, root, fresh)
+    nodes = {i: n.text for i, n in their_nodes.items() if n.text.strip()}
+    edges = {i: edge_view(e) for i, e in their_edges.items() if e.a in nodes and e.b in nodes}
+    brought.known = Known(nodes, edges)
     return brought
 
 
@@ -364,20 +418,36 @@ def undo_conflict(editor: Editor, entry: Entry, side: int) -> str | None:
             what = "undo" if side == 0 else "redo"
             thing = "card" if kind == "node" else "edge"
             return f"Cannot {what} “{entry.label}”: that {thing} was changed in the memory since. Nothing was changed."
+    # an edge the step brings back needs its cards: here now, or brought back by the same step
+    restored = {key[2] for key, states in entry.changes.items() if key[0] == "node" and states[side] is not None}
+    for (kind, plane_id, _item), states in entry.changes.items():
+        target = states[side]
+        plane = doc.planes.get(plane_id)
+        if kind != "edge" or target is None:
+            continue
+        for end in (target["a"], target["b"]):
+            if end not in restored and (plane is None or end not in plane.nodes):
+                what = "undo" if side == 0 else "redo"
+                why = "a card it joins was deleted in the memory since"
+                return f"Cannot {what} “{entry.label}”: {why}. Nothing was changed."
     return None
 
 
 class LiveSync:
     """The page's side of the sync (module's words). The page's driver asks :meth:`next_step`,
-    carries it out, and reports with :meth:`wrote` or :meth:`fetched`; :meth:`changed`
-    marks that the memory may have changed (an event came)."""
+    carries it out, and reports with :meth:`wrote`, :meth:`fetched` or :meth:`failed`;
+    :meth:`changed` marks that the memory may have changed (an event came). A fetched state
+    is merged three ways (:func:`bring_to`), so the person's edits not yet written survive
+    it, and a refused write costs only what it conflicted with."""
 
     def __init__(self, editor: Editor) -> None:
         self.editor = editor
         self.base: Known | None = None  # None until the first fetch
         self.remote_dirty = True
-        self.reverting = False  # a write was refused: the memory's state is fetched over the page's
+        self.refused = False  # a write was refused: the memory's state is fetched before writing again
+        self.force: set[str] = set()  # ids whose refused versions give way to the memory's
         self.busy = False
+        self.seen_at: str | None = None  # the memory's clock when it read the state last fetched
         self.writes = 0
         self.refusals = 0
         self.fetches = 0
@@ -402,14 +472,15 @@ class LiveSync:
 
     def next_step(self, *, hold_remote: bool = False) -> tuple[str, list[dict[str, Any]]] | None:
         """("write", ops), ("fetch", []) or None; a step returned is under way until its
-        outcome is reported (:meth:`wrote`, :meth:`fetched`, :meth:`failed`). ``hold_remote``:
-        the person is typing in a card, so the memory's state is not fetched over it yet
-        (writes still go)."""
+        outcome is reported. ``hold_remote``: the person is typing in a card, so the
+        memory's state is not fetched yet (writes still go, unless one was just refused)."""
         if self.busy:
             return None
         step: tuple[str, list[dict[str, Any]]] | None = None
-        if self.base is None or self.reverting:
+        if self.base is None:
             step = ("fetch", [])
+        elif self.refused:
+            step = None if hold_remote else ("fetch", [])
         else:
             ops = self.local_ops()
             if ops:
@@ -428,40 +499,46 @@ class LiveSync:
         if step == "fetch":
             self.remote_dirty = True
 
-    def wrote(self, ops: list[dict[str, Any]], accepted: bool) -> None:
-        """A write's outcome: accepted (the memory holds the ops now), or refused (the
-        memory's state will be fetched over the page's changes)."""
+    def wrote(self, ops: list[dict[str, Any]], accepted: bool, *, stale: bool = False) -> None:
+        """A write's outcome: accepted (the memory holds the ops now), or refused. A refusal
+        for a conflict (``stale``) resolves by the merge (the memory's side wins where both
+        changed); any other refusal gives every item of the request back to the memory's
+        version. Either way the memory's state is fetched before the next write."""
         self.busy = False
         if accepted and self.base is not None:
             self.base = after_ops(self.base, ops)
             self.writes += 1
         elif not accepted:
-            self.reverting = True
+            self.refused = True
             self.refusals += 1
+            if not stale:
+                self.force |= {op["id"] for op in ops}
         self.remote_dirty = True
 
-    def fetched(self, document: Mapping[str, Any], positions: Mapping[str, Any] | None = None) -> Brought | None:
-        """Bring the memory's state in — unless the person changed something meanwhile that
-        is not written yet (then the write goes first and the state is fetched again).
-        The first state opens as the document, with the cards at ``positions`` (those the
-        page kept for this memory; the rest laid out). Returns what changed, or None when
-        it was not applied. DocumentError for a state the editor cannot read."""
+    def fetched(
+        self, document: Mapping[str, Any], positions: Mapping[str, Any] | None = None, seen_at: str | None = None
+    ) -> Brought:
+        """Bring the memory's state in: the first one opens as the document, with the cards
+        at ``positions`` (those the page kept for this memory; the rest laid out); later
+        ones merge (:func:`bring_to`). Returns what changed. DocumentError (nothing
+        changed) for a state the editor cannot read."""
         self.busy = False
         if self.base is None:
             doc = document_from_data(with_positions(document, positions or {}))
             self.editor.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0)
             self.base = self.known()
+            self.seen_at = seen_at
             self.fetches += 1
-            return Brought(added=list(self.base.nodes))
-        if not self.reverting and self.local_ops():
-            self.remote_dirty = True
-            return None
+            return Brought(added=list(self.base.nodes), known=self.base)
         try:
-            brought = bring_to(self.editor, document)
+            brought = bring_to(self.editor, document, self.base, frozenset(self.force))
         except Exception:
             self.remote_dirty = True
             raise
-        self.base = self.known()
-        self.reverting = False
+        assert brought.known is not None
+        self.base = brought.known
+        self.seen_at = seen_at
+        self.refused = False
+        self.force = set()
         self.fetches += 1
         return brought
