@@ -32,7 +32,7 @@ from typing import Any
 import js
 
 from bendscope.bend.document import DocumentError
-from bendscope.bend.live import LiveSync, positions_to_keep
+from bendscope.bend.live import Known, LiveSync, positions_to_keep
 
 from .dom import by_id, is_null, js_obj, on, proxy
 
@@ -94,9 +94,9 @@ class LiveMode:
         self.chip.hidden = False
         self.search.hidden = False
         on(self.search, "submit", self._search)
-        self.source = js.EventSource.new("api/events")
-        self.source.addEventListener("change", proxy(self._event))
-        self.source.onerror = proxy(self._event_error)
+        self._relisten = proxy(self._listen)  # (made once: proxies are never freed)
+        self._listen()
+        on(js.window, "beforeunload", self._leaving)
         self.show()
         self.app._spawn(self.run())
 
@@ -108,9 +108,24 @@ class LiveMode:
         self.sync.changed()
         self.wake.set()
 
+    def _listen(self) -> None:
+        self.source = js.EventSource.new("api/events")
+        self.source.addEventListener("change", proxy(self._event))
+        self.source.onerror = proxy(self._event_error)
+
     def _event_error(self, event: Any) -> None:
-        self.status = "reconnecting"  # (EventSource tries again by itself)
+        self.status = "reconnecting"
         self.show()
+        if int(self.source.readyState) == 2:  # CLOSED: an answer that was not a stream (503, 401): no retry of its own
+            self.source.close()
+            js.setTimeout(self._relisten, 3000)
+
+    def _leaving(self, event: Any) -> None:
+        """Leaving with edits the memory does not hold yet: the browser asks first."""
+        self.keep_positions(force=True)
+        if self.sync.base is not None and self.sync.local_ops():
+            event.preventDefault()
+            event.returnValue = ""
 
     def _search(self, event: Any) -> None:
         event.preventDefault()
@@ -135,8 +150,7 @@ class LiveMode:
     async def run(self) -> None:
         while True:
             self._switch_view()
-            hold = self.app.overlay.node_id is not None or self.needs_query
-            step = None if self.needs_query and self.sync.base is None else self.sync.next_step(hold_remote=hold)
+            step = self.sync.next_step(hold_remote=self.app.overlay.node_id is not None)
             if step is None:
                 self.keep_positions()
                 self.wake.clear()
@@ -181,9 +195,12 @@ class LiveMode:
             total = int((answer.get("view") or {}).get("total", 0))
             self.view = {"query": None, "shown": 0 if self.sync.base is None else len(self.sync.base.nodes),
                          "total": total}  # fmt: skip
-            if self.sync.base is None:  # nothing shown yet: the person searches
+            if self.sync.base is None:  # nothing shown yet: the person searches (or adds cards)
                 self.sync.remote_dirty = False
                 self.needs_query = True
+                self.keep_view = True  # (the view: the cards the person adds, until a search)
+                self.sync.base = Known()
+                self.sync.seen_at = answer.get("at")
                 self.status = "search"
                 self.app.toast.show(
                     str(answer.get("error", "This memory is too large to open whole: search.")), ms=9000
@@ -201,14 +218,15 @@ class LiveMode:
         if status != 200:
             raise RuntimeError(f"the memory answered {status}: {answer.get('error', text[:200])}")
         first = self.sync.base is None
+        if not first and self.app.overlay.node_id is not None:  # (the person is typing: applied after)
+            self.sync.failed("fetch")
+            return
         try:
-            brought = self.sync.fetched(answer["document"], self._kept() if first else None)
+            brought = self.sync.fetched(answer["document"], self._kept() if first else None, answer.get("at"))
         except DocumentError as exc:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
         self.timings = [*self.timings[-199:], (parsed - began, done - parsed)]
-        if brought is None:  # (the person's edits go first)
-            return
         now = float(js.Date.now())
         for node_id in brought.added:
             self.arrivals.setdefault(node_id, now)
@@ -222,7 +240,7 @@ class LiveMode:
         self.show()
 
     async def _write(self, ops: list[dict[str, Any]]) -> None:
-        body = json.dumps({"ops": ops}, ensure_ascii=False)
+        body = json.dumps({"ops": ops, "seen_at": self.sync.seen_at}, ensure_ascii=False)
         options = {
             "method": "POST",
             "body": body,
@@ -236,12 +254,21 @@ class LiveMode:
         if status == 200:
             self.sync.wrote(ops, accepted=True)
             return
-        if status in (400, 409):
-            message = str(_json(text).get("error") or text[:300])
-            self.sync.wrote(ops, accepted=False)
+        answer = _json(text)
+        read_only = status == 503 and "read-only" in str(answer.get("error", ""))
+        if status in (400, 409, 413) or read_only:  # (refused: nothing was written; retrying cannot help)
+            message = str(answer.get("error") or text[:300])
+            self.sync.wrote(ops, accepted=False, stale=status == 409)
             self.last_error = message
             self.app.toast.show(f"Not saved to the memory: {message}", error=True, ms=10_000)
             return
+        if status == 401:
+            self.app.toast.show(
+                "The memory server no longer knows this page (restarted with another token?): open the URL it "
+                "printed. Your edits since are not saved.",
+                error=True,
+                ms=15_000,
+            )
         raise RuntimeError(f"the memory answered {status}: {text[:200]}")
 
     # ------------------------------------------------------------ what is shown
@@ -260,13 +287,13 @@ class LiveMode:
             self.view_text.textContent = (
                 f"showing {view.get('shown', 0):,} of {view.get('total', 0):,} cards: “{view['query']}” and neighbours"
             )
+        elif view.get("total") is not None and self.needs_query:
+            self.view_text.textContent = f"{view['total']:,} cards: too many to open at once"
         elif self.keep_view and view:
             self.view_text.textContent = (
                 f"showing {view.get('shown', 0):,} of {view.get('total', 0):,} cards (more than the page opens "
                 "at once): search to open others"
             )
-        elif view.get("total") is not None and self.needs_query:
-            self.view_text.textContent = f"{view['total']:,} cards: too many to open at once"
         else:
             self.view_text.textContent = f"all {view.get('shown', 0):,} cards" if view else ""
 
