@@ -190,7 +190,7 @@ def test_the_page_writes_with_its_cookie_only_from_its_own_origin():
     bearer = {"authorization": f"Bearer {TOKEN}"}
     assert _ask(app, "/api/write", method="POST", body=b"{}", **bearer)[0] == 400
     assert _ask(app, "/api/write", **bearer)[0] == 405
-    big = b'{"ops": [' + b" " * (4 * 1024 * 1024) + b"]}"
+    big = b'{"ops": [' + b" " * (32 * 1024 * 1024) + b"]}"
     assert _ask(app, "/api/write", method="POST", body=big, **bearer)[0] == 413
     # the cookie never writes anywhere else
     assert _ask(app, "/api/graph", method="POST", body=op, cookie=COOKIE, origin=ORIGIN)[0] == 401

@@ -68,7 +68,7 @@ LIVE_MAX_NODES = 3_000
 #: the most ids a view may keep
 MAX_VIEW_IDS = 20_000
 #: the largest body ``/api/write`` and ``/api/view`` read (bytes)
-MAX_WRITE_BODY = 4 * 1024 * 1024
+MAX_WRITE_BODY = 32 * 1024 * 1024
 #: seconds between keep-alive comments on an idle event stream
 HEARTBEAT_S = 15.0
 #: a token: at least 16 and at most 256 URL-safe characters
@@ -144,8 +144,9 @@ class Admission:
     @property
     def page_key(self) -> bytes:
         """What the page's cookie holds: derived from the token, it opens the page and its
-        ``/api/`` but not ``/mcp`` — so a cookie read by another server on this host (a
-        host's cookies go to all its ports) gives no agent access."""
+        ``/api/`` but not ``/mcp`` and never reveals the token — a cookie read by another
+        server on this host (a host's cookies go to all its ports) still reads and writes
+        the memory through ``/api/`` from outside a browser, but cannot act as an agent."""
         return hmac.new(self.token, b"bendscope page", "sha256").hexdigest().encode()
 
     @property
