@@ -21,11 +21,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 from bendscope.memory import Memory
 from bendscope.memory.sqlite_store import SQLiteStore
 
+GRAPH_TRIGGERS = ("graph_node_insert", "graph_node_delete", "graph_node_update",
+                  "graph_edge_insert", "graph_edge_delete", "graph_edge_update")  # fmt: skip
 
-def per_write_ms(durable: bool, writes: int, folder: Path) -> float:
-    """Milliseconds per store_node on a fresh store (each call one transaction)."""
+
+def per_write_ms(durable: bool, writes: int, folder: Path, graph_count: bool = True) -> float:
+    """Milliseconds per store_node on a fresh store (each call one transaction);
+    ``graph_count=False``: without schema 6's triggers that count graph changes for the live
+    editor (dropped from this throwaway store, to price them in the same run)."""
     path = folder / f"d{int(durable)}-{time.monotonic_ns()}.sqlite3"
     with SQLiteStore(path, durable=durable) as store:
+        if not graph_count:
+            for name in GRAPH_TRIGGERS:
+                store._conn.execute(f"DROP TRIGGER {name}")
         memory = Memory(store)
         start = time.perf_counter()
         for i in range(writes):
@@ -54,6 +62,7 @@ def main() -> None:
     full: list[float] = []
     normal: list[float] = []
     batched: list[float] = []
+    uncounted: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         print(f"folder: {folder} ({os.statvfs(folder).f_bsize} B blocks)")
@@ -61,13 +70,17 @@ def main() -> None:
             full.append(per_write_ms(True, args.writes, folder))
             normal.append(per_write_ms(False, args.writes, folder))
             batched.append(batched_ms(args.writes, folder))
+            uncounted.append(per_write_ms(True, args.writes, folder, graph_count=False))
     f, n, b = statistics.median(full), statistics.median(normal), statistics.median(batched)
     print(f"\n| SQLite synchronous | store_node ms (median of {args.rounds} rounds of {args.writes}) | writes/s |")
     print("| --- | ---: | ---: |")
     print(f"| FULL (the default: survives a power loss) | {f:.3f} | {1000 / f:,.0f} |")
     print(f"| NORMAL (survives a crash of the process) | {n:.3f} | {1000 / n:,.0f} |")
     print(f"| FULL, the {args.writes} nodes as one store_many call (one transaction) | {b:.3f} | {1000 / b:,.0f} |")
-    print(f"FULL / NORMAL = {f / n:.2f}x; one store_many / one store_node per fact (FULL) = {b / f:.2f}x")
+    u = statistics.median(uncounted)
+    print(f"| FULL, without the live editor's graph change count (schema 6's triggers) | {u:.3f} | {1000 / u:,.0f} |")
+    print(f"FULL / NORMAL = {f / n:.2f}x; with / without the graph change count = {f / u:.2f}x")
+    print(f"one store_many / one store_node per fact (FULL) = {b / f:.2f}x")
     print(f"machine load after: {' '.join(f'{v:.2f}' for v in os.getloadavg())} (1/5/15 min)")
 
 
