@@ -95,6 +95,8 @@ class LiveMode:
         self.search.hidden = False
         on(self.search, "submit", self._search)
         self._relisten = proxy(self._listen)  # (made once: proxies are never freed)
+        self._on_event = proxy(self._event)
+        self._on_error = proxy(self._event_error)
         self._listen()
         on(js.window, "beforeunload", self._leaving)
         self.show()
@@ -110,8 +112,8 @@ class LiveMode:
 
     def _listen(self) -> None:
         self.source = js.EventSource.new("api/events")
-        self.source.addEventListener("change", proxy(self._event))
-        self.source.onerror = proxy(self._event_error)
+        self.source.addEventListener("change", self._on_event)
+        self.source.onerror = self._on_error
 
     def _event_error(self, event: Any) -> None:
         self.status = "reconnecting"
@@ -143,7 +145,8 @@ class LiveMode:
         self.keep_view = self.query is not None
         self.needs_query = False
         self.sync.base = None  # (another view: opened afresh)
-        self.sync.reverting = False
+        self.sync.refused = False
+        self.sync.force = set()
         self.sync.remote_dirty = True
 
     # ------------------------------------------------------------ the driver
