@@ -46,14 +46,15 @@ def mcp_calls(port: int, calls: list[tuple[str, dict[str, Any]]], token: str = T
     return answers
 
 
-def live_page(browser: Any, served: _Served) -> AppPage:
-    """The page the server serves, opened as the printed URL opens it (its cookie set)."""
+def live_page(browser: Any, served: _Served, ready: str = "fetches >= 1") -> AppPage:
+    """The page the server serves, opened as the printed URL opens it (its cookie set), once
+    its live state says ``ready``."""
     base = f"http://127.0.0.1:{served.port}/"
     context = new_context(browser, reduced_motion="no-preference")
     key = Admission(served.token, served.port).page_key.decode()
     context.add_cookies([{"name": f"bendscope_token_{served.port}", "value": key, "url": base}])
     app = open_page(context, base)
-    app.page.wait_for_function("JSON.parse(window.bendscope.live_state()).fetches >= 1", timeout=30_000)
+    app.page.wait_for_function(f"JSON.parse(window.bendscope.live_state()).{ready}", timeout=30_000)
     return app
 
 
@@ -250,12 +251,7 @@ def test_a_memory_too_large_to_open_whole_is_opened_by_a_search(browser, tmp_pat
     memory.store.close()
     served = _Served(path, "--token", TOKEN)
     try:
-        base = f"http://127.0.0.1:{served.port}/"
-        context = new_context(browser, reduced_motion="no-preference")
-        key = Admission(served.token, served.port).page_key.decode()
-        context.add_cookies([{"name": f"bendscope_token_{served.port}", "value": key, "url": base}])
-        app = open_page(context, base)
-        app.page.wait_for_function("JSON.parse(window.bendscope.live_state()).needs_query", timeout=30_000)
+        app = live_page(browser, served, ready="needs_query")
         expect(app.page.locator("#live-view")).to_have_text(f"{cards:,} cards: too many to open at once")
         app.page.locator("#live-query").fill("churn")
         app.page.locator("#live-search button").click()
@@ -275,6 +271,6 @@ def test_a_memory_too_large_to_open_whole_is_opened_by_a_search(browser, tmp_pat
         assert card in app.api("window.bendscope.export()")
         assert serious(app) == []  # (the live controls too: axe-core finds no serious violation)
         app.guard.check(app.page)
-        context.close()
+        app.page.context.close()
     finally:
         served.stop()

@@ -30,7 +30,6 @@ deleted, cards written, edges written, cards deleted. Any refusal rolls everythi
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -38,7 +37,7 @@ from bendscope.docformat import MAX_DATA, DocumentError, LinkRecord, read_link
 
 from .errors import Conflict, InvalidInput
 from .interop import HUMAN_CONFIDENCE, HUMAN_SOURCE, _edge_out, edge_args
-from .records import _SURROGATE, MAX_CONTENT, MemoryEdge, check_id, moment
+from .records import _SURROGATE, MAX_CONTENT, MemoryEdge, _metadata, check_id, moment
 from .service import Memory
 
 #: operations one request may carry (a whole view deleted at once: its cards and edges)
@@ -93,16 +92,7 @@ def _memory_data(value: Any, where: str) -> dict[str, Any]:
         return {}
     if not isinstance(fields, dict):
         raise InvalidInput(f"{where}.memory: must be an object")
-    try:
-        text = json.dumps(fields, ensure_ascii=False, allow_nan=False, sort_keys=True)
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise InvalidInput(f"{where}.memory: must hold only JSON values ({exc})") from None
-    if len(text) > MAX_DATA:
-        raise InvalidInput(f"{where}.memory: is {len(text):,} characters as JSON; the limit is {MAX_DATA:,}")
-    if _SURROGATE.search(text):
-        raise InvalidInput(f"{where}.memory: is not valid Unicode (an unpaired surrogate)")
-    copy: dict[str, Any] = json.loads(text)  # (a plain, detached copy; each field is checked when stored)
-    return copy
+    return _metadata(fields, f"{where}.memory", MAX_DATA)  # (each field is checked again when stored)
 
 
 def drawn_edge(edge: MemoryEdge) -> dict[str, Any]:

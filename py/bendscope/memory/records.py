@@ -323,7 +323,9 @@ def _number(value: Any, what: str, low: float, high: float) -> float:
     return number
 
 
-def _metadata(value: Any, what: str = "metadata") -> dict[str, Any]:
+def _metadata(value: Any, what: str = "metadata", limit: int = MAX_METADATA) -> dict[str, Any]:
+    """A JSON object as kept: bounded in depth and in ``limit`` characters of JSON, valid
+    Unicode; a plain, detached copy with sorted keys (InvalidInput naming ``what``)."""
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -334,8 +336,8 @@ def _metadata(value: Any, what: str = "metadata") -> dict[str, Any]:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=True)
     except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidInput(f"{what} must hold only JSON values ({exc})") from None
-    if len(text) > MAX_METADATA:
-        raise InvalidInput(f"{what} is {len(text):,} characters as JSON; the limit is {MAX_METADATA:,}")
+    if len(text) > limit:
+        raise InvalidInput(f"{what} is {len(text):,} characters as JSON; the limit is {limit:,}")
     if _SURROGATE.search(text):
         raise InvalidInput(f"{what} is not valid Unicode (an unpaired surrogate)")
     loaded: dict[str, Any] = json.loads(text)  # a plain, detached copy with sorted keys
