@@ -452,6 +452,9 @@ class LiveSync:
         self.refusals = 0
         self.fetches = 0
         self._known_at: tuple[int, Known] | None = None
+        self._ops_at: tuple[int, Known, list[dict[str, Any]]] | None = (
+            None  # (version, base, ops); base is never changed in place
+        )
         editor.undo_guard = lambda entry, side: undo_conflict(self.editor, entry, side)
 
     def known(self) -> Known:
@@ -465,7 +468,13 @@ class LiveSync:
         """What the person changed that the memory does not hold yet."""
         if self.base is None:
             return []
-        return ops_between(self.base, self.known())
+        version = self.editor.version
+        cached = self._ops_at
+        if cached is not None and cached[0] == version and cached[1] is self.base:
+            return cached[2]  # (the driver asks every 100 ms: no diff of the whole view while nothing changes)
+        ops = ops_between(self.base, self.known())
+        self._ops_at = (version, self.base, ops)
+        return ops
 
     def changed(self) -> None:
         self.remote_dirty = True
