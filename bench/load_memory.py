@@ -103,7 +103,10 @@ async def drive(index: int, url: str, calls: int, pool_size: int) -> dict[str, A
             elif roll < 0.55:
                 target = rng.choice(sorted(own_nodes)) if rng.random() < 0.5 else f"s{rng.randrange(SEED_NODES)}"
                 kind = rng.choice(["causal", "related", "temporal"])
-                args = {"id": f"c{index}-e{k}", "source_id": rng.choice(sorted(own_nodes)), "target_id": target}
+                source = rng.choice(sorted(own_nodes))
+                if source == target:  # (a causal or temporal edge to itself is refused: no loop runs through one node)
+                    kind = "related"
+                args = {"id": f"c{index}-e{k}", "source_id": source, "target_id": target}
                 name, args = "store_edge", {**args, "edge_type": kind}
             elif roll < 0.58 and edges:
                 name, args = "delete_edge", {"id": rng.choice(sorted(edges))}
@@ -127,18 +130,19 @@ async def drive(index: int, url: str, calls: int, pool_size: int) -> dict[str, A
             answer = result.structured_content or {}
             acknowledged += name in ("store_node", "store_edge", "delete_edge")
             if name == "store_node":
-                node_id = answer["node"]["id"]
+                node_id = answer["id"]
                 if node_id.startswith("s"):
                     shared.setdefault(node_id, []).append(args["content"])
                 else:
                     own_nodes[node_id] = args["content"]
             elif name == "store_edge":
-                edges[answer["edge"]["id"]] = (args["source_id"], args["target_id"])
+                edges[answer["id"]] = (args["source_id"], args["target_id"])
             elif name == "delete_edge":
                 edges.pop(args["id"])
                 deleted.append(args["id"])
             elif name == "retrieve_context":
-                returned += int(answer["count"])
+                topology = answer["topology"]  # (the nodes it counted an access of: results and loops named)
+                returned += len(topology["dag_nodes"]) + sum(len(scc["nodes"]) for scc in topology["sccs"])
         end = time.time()
     return {
         "start": start,

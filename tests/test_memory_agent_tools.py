@@ -33,7 +33,10 @@ def test_store_many_is_all_or_nothing_and_names_every_wrong_item(store):
     before = (store.counts(), store.get_node("kept"))
     batch = {
         "nodes": [{"id": "a", "content": "fine"}, {"id": "b"}, {"id": "c", "content": "fine", "confidence": 7}],
-        "edges": [{"source_id": "a", "target_id": "nowhere"}, {"source_id": "a", "target_id": "kept"}],
+        "edges": [
+            {"source_id": "a", "target_id": "nowhere", "edge_type": "related"},
+            {"source_id": "a", "target_id": "kept", "edge_type": "causal"},
+        ],
     }
     with pytest.raises(InvalidInput) as caught:
         call(memory, "store_many", batch)
@@ -57,7 +60,7 @@ def test_append_observation(store):
     assert held.content == "Customer 28300 prefers email contact\nConfirmed by phone on 1 Dec."
     assert held.created_at == node["created_at"] and held.updated_at != node["updated_at"]
     again = call(memory, "store_node", {"content": "Customer 28300 prefers email contact"})
-    assert again["status"] == "unchanged" and again["node"]["content"] == held.content  # (the observation stays)
+    assert again == {"status": "unchanged", "id": node["id"]} and store.get_node(node["id"]).content == held.content
     with pytest.raises(NotFound):
         call(memory, "append_observation", {"id": "nobody", "observation": "x"})
     with pytest.raises(InvalidInput, match="at most"):
@@ -111,7 +114,7 @@ def test_a_response_budget_bounds_what_large_nodes_send(store):
     answer = call(memory, "retrieve_context", {"query": "revenue report"})
     contents = [r["content"] for r in answer["results"]]
     assert answer["count"] == 10 and all(len(c) == 2_000 and c.endswith("…") for c in contents)
-    assert sum(map(len, contents)) <= 40_000 and answer["stats"]["truncated"] == 10
+    assert sum(map(len, contents)) <= 40_000 and answer["truncated"] == 10
     assert all(r["truncated"] > 90_000 for r in answer["results"])
     assert len(json.dumps(answer)) < 60_000  # (~250k tokens before)
     small = call(memory, "retrieve_context", {"query": "revenue report", "max_chars": 100, "max_total_chars": 250})
@@ -139,7 +142,7 @@ def test_the_budget_counts_metadata_and_edges_too(store):
     ]
     memory.store_many({"nodes": nodes, "edges": edges})
     answer = call(memory, "retrieve_context", {"query": "churn driver", "limit": 13})
-    assert len(json.dumps(answer)) < 45_000 and answer["stats"]["truncated"] == 12
+    assert len(json.dumps(answer)) < 45_000 and answer["truncated"] == 12
     small = next(r for r in answer["results"] if r["id"] == "small")
     assert small["metadata"] == {"tag": "kept"} and "metadata_omitted" not in small
     omitted = [r for r in answer["results"] if r["id"] != "small"]
@@ -157,7 +160,8 @@ def test_the_budget_counts_metadata_and_edges_too(store):
     one = call(memory, "query_graph", {"node_ids": ["m03"], "max_chars": 20_000})
     assert one["nodes"][0]["metadata"] == _big_metadata(3) and one["truncated"] == 0
     appended = call(memory, "append_observation", {"id": "m04", "observation": "seen again"})
-    assert appended["node"]["metadata_omitted"] > 16_000 and store.get_node("m04").metadata == _big_metadata(4)
+    assert appended == {"status": "appended", "id": "m04", "length": len("churn driver 4\nseen again")}
+    assert store.get_node("m04").metadata == _big_metadata(4)
 
 
 def test_query_graph_lists_at_most_a_page_of_edges_and_says_how_many(store):
@@ -189,9 +193,11 @@ def test_loops_are_named_by_their_content(store):
     memory.store_node({"id": "rnd", "content": "R&D is funded from revenue"})
     memory.store_edge({"source_id": "rev", "target_id": "rnd", "edge_type": "causal"})
     memory.store_edge({"source_id": "rnd", "target_id": "rev", "edge_type": "causal"})
-    found = call(memory, "retrieve_context", {"query": "revenue"})
-    task = found["route"]["deliberation_tasks"][0]
-    assert task["names"] == {"rev": "Revenue follows market share and custom…", "rnd": "R&D is funded from revenue"}
+    found = call(memory, "retrieve_context", {"query": "why does R&D funding keep growing", "limit": 1})
+    assert found["routing"] == "deliberate" and [r["id"] for r in found["results"]] == ["rnd"]
+    # the members the results do not hold are named by their content
+    assert found["loops"][0]["names"] == {"rev": "Revenue follows market share and customer retention"}
+    assert found["topology"]["sccs"][0]["nodes"] == ["rev", "rnd"] and found["loops"][0]["scc"] == "scc-0"
     analysis = call(memory, "analyze_topology", {})
     assert 'rnd "R&D is funded from revenue"' in analysis["recommendation"]
 

@@ -309,12 +309,14 @@ def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
         content = " ".join(rng.choice(words) for _ in range(rng.randint(3, 12)))
         calls.append(("store_node", {"id": f"x{i}", "content": content, "confidence": rng.choice([0.3, 0.6, 0.9])}))
     for _ in range(200):
-        a, b = rng.randrange(120), rng.randrange(120)
+        a, b = rng.sample(range(120), 2)  # (a causal self-loop is refused: no loop runs through one node)
         kind = rng.choice(["causal", "related", "temporal", "supports"])
         calls.append(("store_edge", {"source_id": f"x{a}", "target_id": f"x{b}", "edge_type": kind}))
     for _ in range(40):
         query = " ".join(rng.sample(words, rng.randint(1, 3)))
         calls.append(("retrieve_context", {"query": query, "limit": rng.choice([5, 20]), "expand_hops": 2}))
+        asked = {"query": f"why does {query} keep rising", "limit": rng.choice([3, 10]), "detail": "full"}
+        calls.append(("retrieve_context", asked))
         calls.append(("query_graph", {"text": query, "limit": 7}))
     calls.append(("analyze_topology", {}))
     calls.append(("analyze_topology", {"node_ids": list(BUSINESS_TEXT)}))

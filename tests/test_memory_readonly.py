@@ -78,7 +78,7 @@ def test_read_only_serves_reading_tools_and_writes_nothing(tmp_path):
     with open_store(path, read_only=True) as store:
         memory = Memory(store)
         found = call(memory, "retrieve_context", {"query": "revenue"})
-        assert found["count"] > 0 and found["stats"]["recorded"] is False
+        assert found["count"] > 0 and found["retrieval_id"] is None  # (nothing recorded: nothing to learn from)
         assert call(memory, "analyze_topology", {})["scc_count"] == 0
         assert call(memory, "query_graph", {"limit": 5})["nodes"]
         with pytest.raises(ReadOnly, match="read-only"):
@@ -86,7 +86,8 @@ def test_read_only_serves_reading_tools_and_writes_nothing(tmp_path):
         with pytest.raises(ReadOnly):
             call(memory, "delete_node", {"id": "n00001"})
         listed = {t.name for t in tool_list(store.read_only)}
-        assert listed == {t.name for t in TOOLS if t.read_only} | {"retrieve_context"} and "store_node" not in listed
+        assert listed == {t.name for t in TOOLS if t.read_only} and {"retrieve_context", "query_graph"} <= listed
+        assert "store_node" not in listed
     assert path.read_bytes() == before
     proc = cli("import", "-", "--read-only", store=path)
     assert proc.returncode == 2 and "leave out --read-only" in proc.stderr
@@ -104,9 +105,9 @@ def test_a_full_disk_does_not_stop_retrieval(store, monkeypatch):
 
     monkeypatch.setattr(store, "record_retrieval", full)
     answer = call(memory, "retrieve_context", {"query": "revenue"})
-    assert answer["count"] == 1 and answer["stats"]["recorded"] is False
+    assert answer["count"] == 1 and answer["retrieval_id"] is None
     monkeypatch.undo()
-    assert call(memory, "retrieve_context", {"query": "revenue"})["stats"]["recorded"] is True
+    assert call(memory, "retrieve_context", {"query": "revenue"})["retrieval_id"].startswith("retrieval-")
 
 
 def test_postgresql_read_only(postgres_url):
@@ -115,7 +116,7 @@ def test_postgresql_read_only(postgres_url):
     with open_store(postgres_url, read_only=True) as store:
         memory = Memory(store)
         answer = call(memory, "retrieve_context", {"query": "revenue"})
-        assert answer["count"] == 1 and answer["stats"]["recorded"] is False
+        assert answer["count"] == 1 and answer["retrieval_id"] is None
         with pytest.raises(ReadOnly):
             call(memory, "store_node", {"content": "another"})
         assert store.get_nodes(store.node_ids())[answer["results"][0]["id"]].access_count == 0

@@ -105,9 +105,9 @@ def test_a_read_only_store_whose_index_is_behind_the_clock_searches_for_its_loop
         assert len(store.all_loops()) == 1
     clock.now = "2026-12-05T00:00:00.000Z"
     with SQLiteStore(path, read_only=True) as store:
-        found = Memory(store, clock=clock).retrieve_context({"query": "alpha"})
-        assert "b" not in [r["id"] for r in found["results"]] and found["route"]["routing"] == "fast"
-        assert found["loops_cut"] == [] and found["stats"]["loop_members_added"] == 0
+        found = Memory(store, clock=clock).retrieve_context({"query": "why does alpha keep growing", "detail": "full"})
+        assert "b" not in [r["id"] for r in found["results"]] and found["routing"] == "fast"
+        assert found["loops"] == [] and found["stats"]["loop_members_added"] == 0
 
 
 def test_an_outcome_names_a_retrieval_whose_nodes_went_since():
@@ -160,8 +160,9 @@ def test_a_retrieval_reads_no_members_of_a_loop_too_large_to_bring(tmp_path):
     read: list[list[str]] = []
     original = store.get_loops
     store.get_loops = lambda ids: read.append(sorted(ids)) or original(ids)  # type: ignore[method-assign]
-    found = memory.retrieve_context({"query": "ring fact 7", "limit": 3, "node_types": ["semantic"]})
-    assert found["loops_cut"][0]["node_count"] == 300 and read == []
+    asked = {"query": "why does ring fact 7 keep coming back", "limit": 3, "node_types": ["semantic"]}
+    found = memory.retrieve_context(asked)
+    assert found["loops"][0]["node_count"] == 300 and found["loops"][0]["whole"] is False and read == []
     store.close()
 
 
@@ -195,8 +196,9 @@ def test_analyze_topology_with_a_query_analyses_the_loop_it_touches_whole():
     memory.store_many({"nodes": nodes, "edges": edges})
     found = memory.analyze_topology({"query": "anchor", "limit": 2})
     assert found["routing"] == "deliberate" and len(found["sccs"][0]["nodes"]) == 120 and found["loops_cut"] == []
-    retrieved = memory.retrieve_context({"query": "anchor", "limit": 2})
-    assert retrieved["route"]["routing"] == "deliberate" and retrieved["loops_cut"][0]["node_count"] == 120
+    retrieved = memory.retrieve_context({"query": "what keeps the anchor going round", "limit": 2})
+    assert retrieved["routing"] == "deliberate" and retrieved["loops"][0]["node_count"] == 120
+    assert retrieved["loops"][0]["whole"] is False
 
 
 def test_analyze_topology_of_node_ids_leaves_out_nodes_not_valid_then():

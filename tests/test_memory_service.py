@@ -8,13 +8,11 @@ import json
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from kappa_helpers import BUSINESS
 
 from bendscope.kappa import analyze
 from bendscope.memory import InvalidInput, Memory, NotFound
-from bendscope.memory.router import kappa_route, topological_order
+from bendscope.memory.records import new_edge
 from bendscope.memory.store import Store
 from bendscope.memory.telemetry import ANALYZE, ROUTE, Aggregator, Telemetry, percentile
 from bendscope.memory.tools import BY_NAME, MAX_ARGUMENTS, TOOLS, call
@@ -159,40 +157,36 @@ def test_retriever_integration_mixed_dag_and_cycle(store: Store):
     topology of what it found, with canonical names, the loop, its κ and the fault line."""
     memory = memory_on(store)
     business(memory)
-    response = memory.retrieve_context({"query": "market share revenue", "limit": 10})
-    assert list(response) == [
-        "status",
-        "retrieval_id",
-        "query",
-        "count",
-        "results",
-        "causal_context",
-        "stats",
-        "topology",
-        "route",
-        "loops_cut",
-    ]
+    response = memory.retrieve_context({"query": "why does market share keep rising", "limit": 10})
+    assert list(response) == ["status", "retrieval_id", "query", "routing", "why", "count", "results", "loops",
+                              "topology"]  # fmt: skip
     assert response["status"] == "ok" and response["count"] == len(response["results"])
     topology = response["topology"]
     assert set(topology) == CANONICAL_TOP and all(set(s) == CANONICAL_SCC for s in topology["sccs"])
     (scc,) = topology["sccs"]
     assert scc["nodes"] == ["customer-retention", "market-share", "product-quality", "r-and-d", "revenue"]
-    assert scc["kappa"] == 1 and topology["routing"] == "deliberate"
+    assert scc["kappa"] == 1 and topology["routing"] == "deliberate" and response["routing"] == "deliberate"
     assert scc["fault_line_edges"] == [{"source": "product-quality", "target": "market-share"}]
     returned = {r["id"] for r in response["results"]}
     assert set(topology["dag_nodes"]) == returned - set(scc["nodes"])
-    assert response["causal_context"] == scc["nodes"]
-    route = response["route"]
-    assert route["routing"] == "deliberate" and route["deliberation_tasks"][0]["kappa"] == 1
-    assert route["deliberation_tasks"][0]["fault_lines"] == scc["fault_line_edges"]
-    # the returned nodes were accessed once
-    assert {n.access_count for n in store.get_nodes(returned).values()} == {1}
+    (loop,) = response["loops"]
+    assert (loop["id"], loop["kappa"], loop["node_count"], loop["asked"], loop["scc"]) == (
+        "customer-retention",
+        1,
+        5,
+        True,
+        "scc-0",
+    )
+    assert set(loop["names"]) == set(scc["nodes"]) - returned  # (members the results do not hold, named)
+    assert all(r["loop"] == "customer-retention" for r in response["results"] if r["id"] in scc["nodes"])
+    # the returned nodes, and the loop members named, were accessed once
+    assert {n.access_count for n in store.get_nodes(returned | set(scc["nodes"])).values()} == {1}
 
 
 def test_retrieval_ranking_expansion_and_filters(store: Store):
     memory = memory_on(store)
     business(memory)
-    response = memory.retrieve_context({"query": "Alice", "limit": 5})
+    response = memory.retrieve_context({"query": "Alice", "limit": 5, "detail": "full"})
     ids = [r["id"] for r in response["results"]]
     assert ids[0] == "ceo-alice" and response["results"][0]["hop"] == 0 and response["results"][0]["via"] is None
     company = next(r for r in response["results"] if r["id"] == "company")  # one hop along the associative edge
@@ -203,7 +197,12 @@ def test_retrieval_ranking_expansion_and_filters(store: Store):
         "edge_type": "associative",
         "direction": "in",
     }
-    assert response["topology"]["routing"] == "fast"
+    assert response["topology"]["routing"] == "fast" and response["routing"] == "fast"
+    compact = memory.retrieve_context({"query": "Alice", "limit": 5})
+    assert [r["id"] for r in compact["results"]] == ids and "stats" not in compact
+    assert next(r for r in compact["results"] if r["id"] == "company")["via"] == "ceo-alice"
+    with pytest.raises(InvalidInput, match="detail must be one of compact, full"):
+        memory.retrieve_context({"query": "Alice", "detail": "everything"})
     no_hops = memory.retrieve_context({"query": "Alice", "expand_hops": 0})
     assert [r["id"] for r in no_hops["results"]] == ["ceo-alice"]
     memory.store_node({"id": "ceo-alice", "node_type": "episodic"})
@@ -251,7 +250,9 @@ def test_isolated_nodes_and_self_loops_follow_the_node_universe_rule(store: Stor
     memory = memory_on(store)
     for node_id in ("a", "b", "c"):
         memory.store_node({"id": node_id, "content": node_id})
-    memory.store_edge({"source_id": "a", "target_id": "a", "edge_type": "causal"})
+    with pytest.raises(InvalidInput, match="to itself is not a feedback loop"):
+        memory.store_edge({"source_id": "a", "target_id": "a", "edge_type": "causal"})
+    store.put_edge(new_edge({"source_id": "a", "target_id": "a", "edge_type": "causal"}, now=memory.clock()))  # (old)
     memory.store_edge({"source_id": "a", "target_id": "b", "edge_type": "causal"})
     memory.store_edge({"source_id": "b", "target_id": "c", "edge_type": "causal"})
     memory.store_edge({"source_id": "c", "target_id": "b", "edge_type": "causal"})
@@ -308,40 +309,6 @@ def test_percentiles():
     assert percentile([], 50) == 0.0
 
 
-# ---------------------------------------------------------------- the router
-@settings(max_examples=200, deadline=None)
-@given(
-    n=st.integers(1, 25),
-    arcs=st.lists(st.tuples(st.integers(0, 24), st.integers(0, 24)), max_size=60),
-)
-def test_router_orders_every_dag_topologically(n, arcs):
-    nodes = [f"v{i:02d}" for i in range(n)]
-    forward = [(f"v{a:02d}", f"v{b:02d}") for a, b in arcs if a < b < n]  # a DAG: arcs only go up
-    order = topological_order(nodes, forward)
-    position = {v: i for i, v in enumerate(order)}
-    assert sorted(order) == nodes
-    assert all(position[a] < position[b] for a, b in forward)
-
-
-@settings(max_examples=150, deadline=None)
-@given(arcs=st.lists(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=30))
-def test_router_plan_covers_every_node_once(arcs):
-    nodes = [f"v{i}" for i in range(10)]
-    pairs = [(f"v{a}", f"v{b}") for a, b in arcs]
-    topology = analyze(nodes, [{"source": a, "target": b, "kind": "causal"} for a, b in pairs])
-    plan = kappa_route(topology, pairs)
-    in_tasks = [v for task in plan["deliberation_tasks"] for v in task["nodes"]]
-    assert sorted(plan["retrieval_context"] + in_tasks) == nodes
-    assert plan["routing"] == topology["routing"]
-    position = {v: i for i, v in enumerate(plan["retrieval_context"])}
-    assert all(position[a] < position[b] for a, b in pairs if a in position and b in position and a != b)
-
-
-def test_router_refuses_a_cycle():
-    with pytest.raises(ValueError, match="cycle"):
-        topological_order(["a", "b"], [("a", "b"), ("b", "a")])
-
-
 # ---------------------------------------------------------------- tool arguments
 @pytest.mark.parametrize(
     ("name", "arguments", "message"),
@@ -375,10 +342,10 @@ def test_bad_tool_calls_say_why_and_change_nothing(store: Store, name, arguments
 
 def test_analyze_topology_is_worded_as_the_spec_says():
     tool = BY_NAME["analyze_topology"]
-    assert tool.description == (
+    assert tool.description.startswith(  # the spec's words, then what the memory adds
         "Compute topological structure (SCCs, κ values, routing decision) for a set of nodes in the knowledge "
         "graph. Use this to determine whether a knowledge region requires iterative deliberation (κ > 0) or can "
-        "be answered with simple retrieval (κ = 0)."
+        "be answered with simple retrieval (κ = 0). Per loop region also feedback_arc_set"
     )
     spec = {  # the spec's two arguments, worded as it words them; issue 21 added limit (for query)
         "node_ids": {
@@ -393,24 +360,25 @@ def test_analyze_topology_is_worded_as_the_spec_says():
         },
     }
     properties = tool.input_schema["properties"]
-    assert tool.input_schema["type"] == "object" and {k: properties[k] for k in spec} == spec
+    worded = {k: {f: v for f, v in properties[k].items() if f not in ("maxItems", "maxLength")} for k in spec}
+    assert tool.input_schema["type"] == "object" and worded == spec
     assert set(properties) == {*spec, "limit", "as_of"}
     assert [t.name for t in TOOLS] == [
-        "analyze_topology",
         "retrieve_context",
+        "analyze_topology",
         "store_node",
         "store_edge",
-        "query_graph",
-        "delete_node",
-        "invalidate_node",
-        "invalidate_edge",
-        "delete_edge",
         "store_many",
         "append_observation",
-        "delete_many",
+        "query_graph",
         "list_edges",
-        "get_metrics",
+        "invalidate_node",
+        "invalidate_edge",
+        "delete_node",
+        "delete_edge",
+        "delete_many",
         "learn_from_outcome",
+        "get_metrics",
         "consolidate",
     ]
 
@@ -475,7 +443,7 @@ def test_analysis_by_query_only_looks(store: Store):
 def test_seeds_keep_their_own_relevance_and_hop(store: Store):
     memory = memory_on(store)
     business(memory)
-    response = memory.retrieve_context({"query": "market share revenue R&D quality", "limit": 8})
+    response = memory.retrieve_context({"query": "market share revenue R&D quality", "limit": 8, "detail": "full"})
     assert all(r["hop"] == 0 for r in response["results"] if r["via"] is None)
     assert all(0 < r["relevance"] <= 1 for r in response["results"])
     assert response["stats"]["seeds"] == sum(r["hop"] == 0 for r in response["results"])

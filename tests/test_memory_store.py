@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from bendscope.memory import Memory
 from bendscope.memory.errors import NotFound, StoreUnavailable
 from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.opening import open_store
+from bendscope.memory.opening import open_store, resolved_from
 from bendscope.memory.records import MemoryEdge, MemoryNode
 from bendscope.memory.sqlite_store import SCHEMA_VERSION, SQLiteStore
 from bendscope.memory.store import Store
@@ -281,10 +281,22 @@ def test_store_urls(tmp_path, postgres_url, monkeypatch):
     from bendscope.memory.postgres_store import PostgresStore
 
     assert isinstance(open_store(":memory:"), InMemoryStore)
-    with open_store(f"sqlite://{tmp_path}/u.sqlite3") as store:
+    with open_store(f"sqlite:///{tmp_path}/u.sqlite3") as store:  # sqlite:////abs: an absolute path
         assert isinstance(store, SQLiteStore) and store.path == f"{tmp_path}/u.sqlite3"
+        assert store.location == f"{tmp_path}/u.sqlite3" and resolved_from(f"sqlite:///{tmp_path}/u.sqlite3", store)
+    # sqlite:///name is the relative path name (it made /name at the filesystem root), and says so
+    monkeypatch.chdir(tmp_path)
+    with open_store("sqlite:///relative.sqlite3") as store:
+        assert store.location == str(tmp_path / "relative.sqlite3") and (tmp_path / "relative.sqlite3").is_file()
+        said = resolved_from("sqlite:///relative.sqlite3", store)
+        assert said == f"the store is {store.location} ('relative.sqlite3' is relative: resolved against {tmp_path})"
+    assert not Path("/relative.sqlite3").exists()
+    with open_store("plain.sqlite3") as store:
+        assert "is relative: resolved against" in resolved_from("plain.sqlite3", store)
+        assert Memory(store).get_metrics()["store"]["location"] == str(tmp_path / "plain.sqlite3")
     with open_store(postgres_url + "?pool_size=3") as store:
         assert isinstance(store, PostgresStore) and store.pool_size == store.parallel_calls == 3
+        assert resolved_from(postgres_url, store) == f"the store is {postgres_url}?pool_size=3"
     with open_store(postgres_url.replace("postgresql://", "postgres://"), pool_size=5) as store:
         assert isinstance(store, PostgresStore) and store.pool_size == 5
     monkeypatch.setenv("BENDSCOPE_MEMORY_STORE", postgres_url)
@@ -292,7 +304,7 @@ def test_store_urls(tmp_path, postgres_url, monkeypatch):
         assert isinstance(store, PostgresStore)
     with pytest.raises(InvalidInput, match="not supported"):
         open_store("mysql://localhost/db")
-    with pytest.raises(InvalidInput):
+    with pytest.raises(InvalidInput, match="sqlite:///relative/path or sqlite:////absolute/path"):
         open_store("sqlite://relative.db")
     with pytest.raises(InvalidInput, match="pool_size must be from 1"):
         open_store(postgres_url + "?pool_size=0")

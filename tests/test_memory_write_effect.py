@@ -81,6 +81,10 @@ def test_every_write_reports_exactly_what_it_did_to_the_loops(steps):
         if op == "add":
             if source not in nodes or target not in nodes:
                 continue
+            if kind in ("causal", "temporal") and source == target:  # refused: a self-loop is no loop
+                with pytest.raises(InvalidInput, match="to itself is not a feedback loop"):
+                    memory.store_edge({"source_id": source, "target_id": target, "edge_type": kind})
+                continue
             before = full(memory)
             if kind in ("causal", "temporal") and source != target:
                 old_edges = [{"source": e.source_id, "target": e.target_id, "kind": e.edge_type}
@@ -177,7 +181,7 @@ def test_a_derived_from_edge_that_would_close_a_cycle_is_refused_naming_it():
         Memory(memory.store, acyclic_types=("nonsense",))
 
 
-def test_store_many_still_lists_ids_only_and_refuses_a_derived_cycle_whole():
+def test_store_many_lists_ids_says_the_kappa_change_and_refuses_a_derived_cycle_whole():
     memory = memory_on(InMemoryStore())
     answer = memory.store_many(
         {
@@ -185,7 +189,11 @@ def test_store_many_still_lists_ids_only_and_refuses_a_derived_cycle_whole():
             "edges": [{"source_id": "a", "target_id": "b", "edge_type": "causal"}],
         }
     )
-    assert "topology" not in str(answer)
+    assert [item["id"] for item in answer["nodes"]] == ["a", "b"] and "content" not in str(answer)
+    assert answer["topology"]["description"] == "no topological change"
+    closed = memory.store_many({"edges": [{"source_id": "b", "target_id": "a", "edge_type": "causal"}]})
+    assert closed["topology"]["description"] == "creates feedback loop"
+    assert (closed["topology"]["kappa_before"], closed["topology"]["kappa_after"]) == (0, 1)
     with pytest.raises(InvalidInput, match=r"edges\[1\]: the derived_from edge 'b' → 'a' would close the cycle"):
         memory.store_many(
             {
@@ -195,4 +203,4 @@ def test_store_many_still_lists_ids_only_and_refuses_a_derived_cycle_whole():
                 ]
             }
         )
-    assert memory.store.counts() == (2, 1)
+    assert memory.store.counts() == (2, 2)

@@ -4,7 +4,8 @@ Commands: ``serve`` (MCP over stdio; ``--http PORT`` for streamable HTTP on
 127.0.0.1), ``import FILE`` (a Bendscope document into the store), ``export`` (the
 store, a query's subgraph or some node ids, as a Bendscope document on stdout),
 ``retrieve QUERY``, ``analyze [NODE_ID …]``, ``consolidate [--dry-run]`` (decay, merge
-duplicates, prune: never changing a loop). The store is a path, ``sqlite:///path``,
+duplicates, prune: never changing a loop). The store is a path, ``sqlite:///relative/path`` or
+``sqlite:////absolute/path``,
 ``postgresql://user@host/db`` (a shared PostgreSQL database; ``--pool-size N``
 connections per process), or by default ``$BENDSCOPE_MEMORY_STORE``, else
 ``memory.sqlite3`` in the user's data directory. Bad input: exit code 2 and one line on stderr.
@@ -26,7 +27,7 @@ from .embedders import EMBEDDERS, load_embedder
 from .errors import InvalidInput, StoreUnavailable
 from .interop import to_document
 from .limits import Limits
-from .opening import STORE_VARIABLE, default_store_path, open_store
+from .opening import STORE_VARIABLE, default_store_path, open_store, resolved_from
 from .service import Memory
 from .sqlite_store import SQLiteStore
 
@@ -45,7 +46,8 @@ def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument(
         "--store",
-        help=f"store path, sqlite:///path or postgresql://user@host:port/db (default: ${STORE_VARIABLE}, "
+        help="store path (a relative one: from the working folder), sqlite:///relative/path, "
+        f"sqlite:////absolute/path or postgresql://user@host:port/db (default: ${STORE_VARIABLE}, "
         f"else {default_store_path()})",
         default=None,
     )
@@ -221,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             from .server import serve_stdio
 
+            where = f"memory: {resolved_from(args.store or os.environ.get(STORE_VARIABLE), store)}"
+
             if args.http is not None:
                 from .editor_site import checked_token, token_from_file
                 from .http import serve_http
@@ -237,12 +241,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                     token = checked_token(args.token)
                 elif args.token_file is not None:
                     token = token_from_file(args.token_file)
+                print(where, file=sys.stderr, flush=True)
                 serve_http(memory, args.http, limits=limits.check(), token=token, editor=args.editor)
             else:
                 import anyio
 
                 if args.editor or args.token is not None or args.token_file is not None:
                     raise InvalidInput("--editor, --token and --token-file need --http PORT")
+                print(where, file=sys.stderr, flush=True)
                 anyio.run(serve_stdio, memory)
             return 0
         if args.command == "import":

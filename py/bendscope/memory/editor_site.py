@@ -339,7 +339,7 @@ def graph_view(
     cap = LIVE_MAX_NODES if cap is None else cap
     matched = None
     if query is not None:
-        found = memory.retrieve_context({"query": query, "limit": 50}, record=False)
+        found = memory.retrieve_context({"query": query, "limit": 50}, record=False, gather=True)
         matched = list(dict.fromkeys(r["id"] for r in found["results"]))
     with memory.store.reading():
         at = memory.clock()

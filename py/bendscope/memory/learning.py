@@ -90,9 +90,12 @@ def _summary(groups: Iterable[Group]) -> dict[str, Any]:
 
 def outcome_metrics(groups: list[Group]) -> dict[str, Any]:
     """What the kept outcomes say about routing (groups from ``Store.outcome_groups``):
-    outcomes by the router's decision and by κ, the spec's "unnecessary deliberation"
-    (κ = 0 routes the agent deliberated on anyway) and "deliberate only when κ > 0" as
-    counts, and the iterations spent against the budget's ``max_iterations``. O(groups)."""
+    outcomes by the router's decision and by κ; the spec's "unnecessary deliberation", counted
+    over every outcome: the agent deliberated although the route had no loop (κ = 0), or
+    deliberated and reported at most one iteration — an answer a single pass would have given
+    (so a router that sends lookups to deliberation shows here even when each has a loop);
+    "deliberate only when κ > 0" as counts; and the iterations spent against the budget's
+    ``max_iterations``. O(groups)."""
     by_decision = {d: _summary(g for g in groups if g[0] == d) for d in ROUTES}
     kappas = sorted({g[2] for g in groups})
     by_kappa = {str(k): _summary(g for g in groups if g[2] == k) for k in kappas}
@@ -104,15 +107,21 @@ def outcome_metrics(groups: list[Group]) -> dict[str, Any]:
     deliberations = [g for g in groups if g[3] and g[5] is not None and g[6] > 0]
     shares = sorted((g[5] / g[6], g[7]) for g in deliberations if g[5] is not None)
     budgets = sorted((float(g[6]), g[7]) for g in deliberations)
-    ratio = round(flat_deliberated / flat, 4) if flat else 0.0
+    total = sum(g[7] for g in groups)
+    one_pass = sum(g[7] for g in groups if g[3] and g[2] > 0 and g[5] is not None and g[5] <= 1)
+    unnecessary = flat_deliberated + one_pass
+    ratio = round(unnecessary / total, 4) if total else 0.0
     return {
-        "count": sum(g[7] for g in groups),
+        "count": total,
         "by_decision": by_decision,
         "by_kappa": by_kappa,
         "unnecessary_deliberation": {
-            "count": flat_deliberated,
-            "of": flat,
+            "count": unnecessary,
+            "of": total,
             "ratio": ratio,
+            "at_kappa_0": flat_deliberated,
+            "in_one_iteration": one_pass,
+            "rule": "deliberated on a route without a loop (κ 0), or deliberated in at most one iteration",
             "target": UNNECESSARY_TARGET,
             "met": ratio < UNNECESSARY_TARGET,
         },

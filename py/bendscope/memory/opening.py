@@ -59,15 +59,53 @@ def open_store(
             raise InvalidInput("a PostgreSQL store needs psycopg: pip install 'bendscope[postgresql]'") from None
         return PostgresStore(text, pool_size=pool_size, read_only=read_only)
     if scheme == "sqlite":
-        file = text[len("sqlite://") :]  # sqlite:///abs/path.sqlite3 → /abs/path.sqlite3
-        if not file.startswith(("/", "~")):
-            raise InvalidInput(f"a sqlite URL is sqlite:///absolute/path, got {text!r}")
-        return SQLiteStore(store_file(file, read_only), read_only=read_only)
+        return SQLiteStore(store_file(sqlite_url_path(text), read_only), read_only=read_only)
     if scheme is not None:
         raise InvalidInput(
             f"store URLs of scheme {scheme!r} are not supported (use a path, sqlite:///path or postgresql://…)"
         )
     return SQLiteStore(store_file(text, read_only), read_only=read_only)
+
+
+def sqlite_url_path(url: str) -> str:
+    """The file an ``sqlite:`` URL names, by the usual rule (SQLAlchemy's): ``sqlite:///name`` is
+    the relative path ``name``, ``sqlite:////abs/name`` the absolute ``/abs/name``, and
+    ``sqlite:///~/name`` a path in the home folder.
+
+    >>> sqlite_url_path("sqlite:///memory.sqlite3"), sqlite_url_path("sqlite:////var/lib/m.sqlite3")
+    ('memory.sqlite3', '/var/lib/m.sqlite3')
+    >>> sqlite_url_path("sqlite://host/x")
+    Traceback (most recent call last):
+    ...
+    bendscope.memory.errors.InvalidInput: an sqlite URL is sqlite:///relative/path or sqlite:////absolute/path, got 'sqlite://host/x'
+    """
+    rest = url[len("sqlite://") :]
+    if rest.startswith("~"):  # (sqlite://~/name: the home folder, as it always read)
+        return rest
+    if not rest.startswith("/") or len(rest) < 2:
+        raise InvalidInput(f"an sqlite URL is sqlite:///relative/path or sqlite:////absolute/path, got {url!r}")
+    return rest[1:]
+
+
+def resolved_from(location: str | None, store: Store) -> str:
+    """Where a store opened from ``location`` is, said for its start: the store's location,
+    and for a relative path what it was resolved against.
+
+    >>> resolved_from(":memory:", InMemoryStore())
+    'the store is in memory (gone when the process ends)'
+    """
+    if store.kind == "memory":
+        return "the store is in memory (gone when the process ends)"
+    if store.kind != "sqlite":
+        return f"the store is {store.location}"
+    given = location
+    if given is not None and re.match(r"^sqlite://", given, re.IGNORECASE):
+        given = sqlite_url_path(given)
+    if given is None:
+        return f"the store is {store.location} (the default; --store or ${STORE_VARIABLE} names another)"
+    if not os.path.isabs(os.path.expanduser(given)):
+        return f"the store is {store.location} ({given!r} is relative: resolved against {os.getcwd()})"
+    return f"the store is {store.location}"
 
 
 def store_file(location: str | os.PathLike[str], read_only: bool = False) -> Path:

@@ -392,6 +392,15 @@ def _bounded_waits(conn: psycopg.Connection[Any]) -> None:
     conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
 
 
+def without_password(url: str) -> str:
+    """A PostgreSQL URL as it may be shown: its password, if any, replaced by ``***``.
+
+    >>> without_password("postgresql://ann:secret@db:5432/memory?pool_size=4")
+    'postgresql://ann:***@db:5432/memory?pool_size=4'
+    """
+    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:/@?#]*):[^@/?#]*@", r"\1:***@", url)
+
+
 class PostgresStore(Store):
     """A store in a PostgreSQL database (the schema named by the connection's search_path)."""
 
@@ -399,6 +408,7 @@ class PostgresStore(Store):
 
     def __init__(self, url: str, *, pool_size: int | None = None, read_only: bool = False) -> None:
         self.read_only = read_only
+        self.location = without_password(url)
         conninfo, own = split_url(url)
         self._conninfo = conninfo
         params = parse_url(conninfo)

@@ -39,11 +39,12 @@ from bendscope.kappa.recommend import short_name
 
 from .embedders import normalised, pack, similarities, unpack
 from .errors import StoreUnavailable
+from .intent import intent
 from .loop_index import kappa_of
 from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, RetrievalRecord, retrieval_id_for
-from .router import kappa_route
+from .router import FOCUS_SHARE, FOCUS_SIZE, Route, question_route
 from .store import Store
-from .telemetry import Telemetry
+from .telemetry import ROUTE, Telemetry
 from .topology import analyze_nodes
 
 logger = logging.getLogger(__name__)
@@ -54,6 +55,8 @@ MAX_LIMIT = 200
 MAX_HOPS = 3
 #: the most loop members a retrieval brings in to keep the loops it cut whole (loop_limit)
 LOOP_LIMIT = 50
+#: characters of a loop member's content named beside its id in an answer's loops
+NAME_LIMIT = 60
 #: a node with more edges than this passes on less relevance (see _damping)
 HUB = 8
 #: nodes the searches for the loops of a window may reach when the loop index cannot say
@@ -222,62 +225,35 @@ def loop_names(topology: Mapping[str, Any], nodes: Mapping[str, MemoryNode]) -> 
     return {n: short_name(nodes[n].content) for scc in topology["sccs"] for n in scc["nodes"] if n in nodes}
 
 
-def _whole_loops(
-    store: Store, chosen: list[str], bound: int, wanted: set[str] | None
-) -> tuple[dict[str, str], list[dict[str, Any]]]:
-    """The loops (from the loop index) that the window ``chosen`` cut: the members to bring
-    in (by id: their loop's id), the loops with the best-ranked member first, while at most
-    ``bound`` members in all are added; and the loops left cut (too large, or holding
-    members of types not wanted), each ``{loop, node_count, kappa, approximate,
-    returned}``."""
-    labels = store.node_loops(chosen)
-    if not labels:
-        return {}, []
-    sizes = store.loop_sizes(set(labels.values()))
-    rank = {node_id: k for k, node_id in enumerate(chosen)}
-    members_of: dict[str, list[str]] = {}
-    for node_id, loop_id in labels.items():
-        members_of.setdefault(loop_id, []).append(node_id)
-    order = sorted(members_of, key=lambda loop_id: (min(rank[n] for n in members_of[loop_id]), loop_id))
-    added: dict[str, str] = {}
-    cut = []
-    for loop_id in order:
-        node_count, kappa, approximate = sizes[loop_id]
-        returned = sorted(members_of[loop_id])
-        missing_count = node_count - len(returned)
-        if not missing_count:
-            continue
-        if len(added) + missing_count <= bound:  # (only then are its members read)
-            loop = store.get_loops([loop_id])[loop_id]
-            missing = [n for n in loop.nodes if n not in rank]
-            types_ok = wanted is None or all(n.node_type in wanted for n in store.get_nodes(missing).values())
-            if types_ok:
-                added.update(dict.fromkeys(missing, loop_id))
-                continue
-        cut.append(
-            {
-                "loop": loop_id,
-                "node_count": node_count,
-                "kappa": kappa,
-                "approximate": approximate,
-                "returned": returned,
-            }
-        )
-    return added, cut
+@dataclass
+class WindowLoops:
+    """The loops that hold nodes of a retrieval's window: the loop id of each such node
+    (a loop is named by its smallest member), each loop's (node count, κ, approximate), and
+    its members when they are known without a read (``members``; else read on demand)."""
+
+    loop_of: dict[str, str]
+    sizes: dict[str, tuple[int, int, bool]]
+    members: dict[str, list[str]] = field(default_factory=dict)
+
+    def members_of(self, store: Store, loop_id: str) -> list[str]:
+        """The sorted members of ``loop_id`` (read from the loop index when not known)."""
+        if loop_id not in self.members:
+            self.members[loop_id] = list(store.get_loops([loop_id])[loop_id].nodes)
+        return self.members[loop_id]
 
 
-def _whole_loops_at(
-    store: Store,
-    chosen: list[str],
-    bound: int,
-    wanted: set[str] | None,
-    holds: Callable[[Any], bool],
-    exact_limit: int,
-) -> tuple[dict[str, str], list[dict[str, Any]]]:
-    """``_whole_loops`` without the loop index, for the graph of the nodes and edges that
+def _indexed_loops(store: Store, window: list[str]) -> WindowLoops:
+    """The window's loops from the loop index: one lookup, sizes without members."""
+    labels = store.node_loops(window)
+    return WindowLoops(labels, store.loop_sizes(set(labels.values())) if labels else {})
+
+
+def _searched_loops(store: Store, window: list[str], holds: Callable[[Any], bool], exact_limit: int) -> WindowLoops:
+    """The window's loops without the loop index, for the graph of the nodes and edges that
     ``holds`` (as of a past time, or now on a read-only store whose index is not current): the
-    SCC of each returned node (a forward and a backward search, side by side), at most
-    PAST_LOOPS_BUDGET nodes reached in all — past it, the loops found so far."""
+    SCC of each window node (a forward and a backward search, side by side), at most
+    PAST_LOOPS_BUDGET nodes reached in all — past it, the loops found so far; κ of each loop
+    found computed on its arcs."""
     nodes: dict[str, MemoryNode] = {}
 
     def step(front: set[str], forward: bool) -> set[str]:
@@ -290,12 +266,12 @@ def _whole_loops_at(
         nodes.update(store.get_nodes(missing))
         return {n for n in far if n in nodes and holds(nodes[n])}
 
-    nodes.update(store.get_nodes(chosen))
+    nodes.update(store.get_nodes(window))
     found: list[set[str]] = []
     seen_in: set[str] = set()
     spent = 0
-    for start in chosen:
-        if start in seen_in or spent > PAST_LOOPS_BUDGET:
+    for start in window:
+        if start in seen_in or spent > PAST_LOOPS_BUDGET or start not in nodes or not holds(nodes[start]):
             continue
         reached = {True: {start}, False: {start}}
         front = {True: {start}, False: {start}}
@@ -316,38 +292,20 @@ def _whole_loops_at(
         seen_in |= scc
         if len(scc) > 1:
             found.append(scc)
-    inside = set(chosen)
-    added: dict[str, str] = {}
-    cut = []
+    loops = WindowLoops({}, {})
+    inside = set(window)
     for scc in found:
         members = sorted(scc)
-        missing = [n for n in members if n not in inside and n not in added]
-        if not missing:
-            continue
-        types_ok = wanted is None or all(nodes[n].node_type in wanted for n in missing)
-        if types_ok and len(added) + len(missing) <= bound:
-            added.update(dict.fromkeys(missing, members[0]))
-            continue
         arcs = [
             (e.source_id, e.target_id)
             for e in store.list_edges_between(members)
             if e.directed and holds(e) and e.source_id != e.target_id
         ]
         kappa, approximate = kappa_of(members, arcs, exact_limit)
-        cut.append(
-            {
-                "loop": members[0],
-                "node_count": len(members),
-                "kappa": kappa,
-                "approximate": approximate,
-                "returned": [n for n in members if n in inside],
-            }
-        )
-    return added, cut
-
-
-def _max_kappa(topology: Mapping[str, Any], cut: list[dict[str, Any]]) -> int:
-    return max([int(topology["max_kappa"]), *(int(loop["kappa"]) for loop in cut)])
+        loops.sizes[members[0]] = (len(members), kappa, approximate)
+        loops.members[members[0]] = members
+        loops.loop_of.update(dict.fromkeys((n for n in members if n in inside), members[0]))
+    return loops
 
 
 def _damping(degree: int) -> float:
@@ -380,11 +338,19 @@ def retrieve_context(
     expand_limit: int | None = None,
     as_of: str | None = None,
     index_current: bool = True,
+    gather: bool = False,
+    detail: str = "compact",
 ) -> dict[str, Any]:
-    """The retrieval response: ``status, retrieval_id, query, count, results, causal_context,
-    stats, topology, route, loops_cut``, over the facts valid now — or, ``as_of`` a past
-    time, those the memory held then (valid then, and recorded by then). O(search +
-    expansion + the topology of the returned nodes)."""
+    """The retrieval answer (see ``answer``), over the facts valid now — or, ``as_of`` a past
+    time, those the memory held then (valid then, and recorded by then).
+
+    The results are the ``limit`` best direct matches, then what only an edge brought
+    (at most ``expand_limit`` of those), ``limit`` in all; the router (``router``) decides the
+    route from the question's focus and intent, and the question's loops are brought in whole
+    (``loop_limit`` members at most). ``gather``: for the callers that want a node set rather
+    than an answer (analyze_topology with a query, export, the editor's views) — ``limit``
+    matches plus ``expand_limit`` neighbours, and every loop they touch brought in whole,
+    among the results. O(search + expansion + the topology of the region)."""
     top_k = limit if top_k is None else top_k
     expand_limit = limit if expand_limit is None else expand_limit
     wanted = None if node_types is None else set(node_types)
@@ -447,84 +413,186 @@ def retrieve_context(
             i for i in relevance if i in nodes and (wanted is None or nodes[i].node_type in wanted) and holds(nodes[i])
         ]
 
+        def score(i: str) -> float:
+            return relevance[i] * nodes[i].confidence
+
         def ranked(ids: Iterable[str], count: int) -> list[str]:
-            return sorted(ids, key=lambda i: (-relevance[i] * nodes[i].confidence, i))[:count]
+            return sorted(ids, key=lambda i: (-score(i), i))[:count]
 
         # the best direct hits, then what only an edge brought after them (never displacing one)
         direct = ranked((i for i in kept if i in matched), limit)
         context = ranked((i for i in kept if i not in matched), expand_limit)
-        chosen = direct + context
+        window = direct + context if gather else (direct + context)[:limit]
+        focus = [i for i in direct[:FOCUS_SIZE] if direct and score(i) >= FOCUS_SHARE * score(direct[0])]
+        near: dict[str, list[str]] = {}
+        if not gather and intent(query) == "dynamics":  # (what the focus acts on, or is acted on by)
+            for e in store.edges_touching(focus):
+                if holds(e) and e.source_id != e.target_id:
+                    for a, b in ((e.source_id, e.target_id), (e.target_id, e.source_id)):
+                        if a in focus:
+                            near.setdefault(a, []).append(b)
+            unread = [n for ns in near.values() for n in ns if n not in nodes]
+            nodes.update(store.get_nodes(unread))
+            near = {f: sorted({n for n in ns if n in nodes and holds(nodes[n])}) for f, ns in near.items()}
+        looked = list(dict.fromkeys([*window, *(n for ns in near.values() for n in ns)]))
         if as_of is None and index_current:
-            completing, cut = _whole_loops(store, chosen, loop_limit, wanted)
+            loops = _indexed_loops(store, looked)
         else:  # (the past, or an index a read-only store could not bring up to date: searched for)
-            completing, cut = _whole_loops_at(store, chosen, loop_limit, wanted, holds, exact_limit)
-        added = sorted(completing)
-        if added:
-            nodes.update(store.get_nodes(added))
-            own = store.score(query, added) if best > 0 else {}
-            for node_id in added:
+            loops = _searched_loops(store, looked, holds, exact_limit)
+        touched = list(dict.fromkeys(loops.loop_of[i] for i in window if i in loops.loop_of))
+        route = question_route(query, focus, loops.loop_of, loops.sizes, touched, near)
+        added: dict[str, str] = {}  # loop member brought in → its loop
+        cut: list[str] = []
+        inside = set(window)
+        for loop_id in touched if gather else route.loops:
+            count = loops.sizes[loop_id][0]
+            present = sum(1 for i in inside if loops.loop_of.get(i) == loop_id)
+            if count - present and len(added) + count - present <= loop_limit:  # (only then are members read)
+                missing = [n for n in loops.members_of(store, loop_id) if n not in inside and n not in added]
+                fresh = store.get_nodes(n for n in missing if n not in nodes)
+                nodes.update(fresh)
+                if all(n in nodes and (wanted is None or nodes[n].node_type in wanted) for n in missing):
+                    added.update(dict.fromkeys(missing, loop_id))
+                    continue
+            if count - present:
+                cut.append(loop_id)
+        why = route.why
+        too_large = [loop for loop in cut if loop in route.loops]
+        if too_large:
+            why += (
+                f" {', '.join(too_large)} {'is' if len(too_large) == 1 else 'are'} larger than loop_limit "
+                f"({loop_limit}): not every member is named; its κ and budget are in loops."
+            )
+        brought = sorted(added)
+        if brought:
+            own = store.score(query, brought) if best > 0 else {}
+            for node_id in brought:
                 relevance[node_id] = _even(min(1.0, own.get(node_id, 0.0) / best)) if best > 0 else 0.0
                 matched.discard(node_id)
                 hop_of.pop(node_id, None)
-                via[node_id] = {"loop": completing[node_id]}
-            added.sort(key=lambda i: (-relevance[i] * nodes[i].confidence, i))
-            chosen += added
-        edges = [e for e in store.list_edges_between(chosen) if holds(e)]
-        topology = analyze_nodes(chosen, edges, telemetry=telemetry, trigger=trigger, exact_limit=exact_limit)
-        arcs = [(e.source_id, e.target_id) for e in edges if e.edge_type in DIRECTED_KINDS]
-        results = [
-            {
-                **node_view(nodes[i]),
-                "score": _rounded(relevance[i] * nodes[i].confidence),
-                "relevance": _rounded(relevance[i]),
-                "matched": i in matched,
-                "hop": hop_of.get(i),  # (None: brought in to keep its loop whole)
-                "via": via.get(i),
-            }
-            for i in chosen
-        ]
-    route = kappa_route(topology, arcs, loop_names(topology, nodes))
-    if cut:
-        route["routing"] = "deliberate"  # (the window holds part of a loop too large to bring whole)
-    route["loops_cut"] = [{**loop, "budget": deliberation_budget(loop["kappa"])} for loop in cut]
+                via[node_id] = {"loop": added[node_id]}
+            brought.sort(key=lambda i: (-score(i), i))
+        region = window + brought
+        edges = [e for e in store.list_edges_between(region) if holds(e)]
+        topology = analyze_nodes(
+            region, edges, telemetry=telemetry, trigger=trigger, exact_limit=exact_limit, route=gather
+        )
+    routing = route.routing if not gather else topology["routing"]
+    if not gather:
+        telemetry.execute(ROUTE, {}, {"decision": routing, "max_kappa": _asked_kappa(loops, route), "trigger": trigger})
+    shown = region if gather else window
     recorded = False
     retrieval_id = None
     if record and not store.read_only:
         when = now()
-        budget = max((s["deliberation_budget"]["max_iterations"] for s in topology["sccs"]), default=0)
-        budget = max([budget, *(b["budget"]["max_iterations"] for b in route["loops_cut"])])
-        made = retrieval_id_for(query, route["routing"], _max_kappa(topology, cut), budget, chosen)
-        log = RetrievalRecord(made, when, query, route["routing"], _max_kappa(topology, cut), budget, tuple(chosen))
+        kappa = _asked_kappa(loops, route)
+        budget = int(deliberation_budget(kappa)["max_iterations"]) if kappa else 0
+        made = retrieval_id_for(query, routing, kappa, budget, region)
+        log = RetrievalRecord(made, when, query, routing, kappa, budget, tuple(region))
         try:
-            walked = [via[i]["edge_id"] for i in chosen if "edge_id" in via.get(i, {})]
-            store.record_retrieval(chosen, walked, when, log)
+            walked = [via[i]["edge_id"] for i in region if "edge_id" in via.get(i, {})]
+            store.record_retrieval(region, walked, when, log)
             retrieval_id = made
             recorded = True
         except StoreUnavailable as exc:  # (a full disk): the answer stands, its statistics wait
             logger.warning("retrieval not recorded: %s", exc)
-    return {
+    full = detail == "full" or gather
+    results = [
+        result_view(nodes[i], score(i), loops.loop_of.get(i) or added.get(i), via.get(i))
+        if not full
+        else {
+            **node_view(nodes[i]),
+            "score": _rounded(score(i)),
+            "relevance": _rounded(relevance[i]),
+            "matched": i in matched,
+            "hop": hop_of.get(i),  # (None: brought in to keep its loop whole)
+            "via": via.get(i),
+            **({"loop": loops.loop_of.get(i) or added[i]} if i in loops.loop_of or i in added else {}),
+        }
+        for i in shown
+    ]
+    answer: dict[str, Any] = {
         "status": "ok",
         "retrieval_id": retrieval_id,
         "query": query,
+        "routing": routing,
+        "why": why,
         "count": len(results),
         "results": results,
-        "causal_context": causal_context(chosen, edges),
-        "stats": {
+        "loops": _loops_view(loops, route, touched, added, cut, topology, nodes),
+        "topology": topology,
+    }
+    if full:
+        answer["stats"] = {
+            "intent": route.intent,
+            "focus": focus,
             "seeds": seeds,
             "candidates": len(relevance),
             "returned": len(results),
             "matched": len(direct),
-            "context_added": len(context),
-            "loop_members_added": len(added),
+            "context_added": len([i for i in window if i not in matched]),
+            "loop_members_added": len(brought),
             "edges_between_results": len(edges),
             "recorded": recorded,
             "expand_hops": expand_hops,
             "decay": decay,
-        },
-        "topology": topology,
-        "route": route,
-        "loops_cut": cut,
-    }
+        }
+    return answer
+
+
+def _asked_kappa(loops: WindowLoops, route: Route) -> int:
+    """The largest κ of the question's loops (0: a fast route)."""
+    return max((loops.sizes[loop][1] for loop in route.loops), default=0)
+
+
+def result_view(node: MemoryNode, score: float, loop: str | None, via: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A result as an answer shows it: id, content, score and confidence; its type, source and
+    metadata when they say something (not semantic, not empty); the loop it is on; and, for a
+    node an edge brought, the node it came from (``via``)."""
+    view: dict[str, Any] = {"id": node.id, "content": node.content, "score": round(score, 4)}
+    view["confidence"] = node.confidence
+    if node.node_type != "semantic":
+        view["node_type"] = node.node_type
+    if node.source:
+        view["source"] = node.source
+    if node.metadata:
+        view["metadata"] = node.metadata
+    if loop is not None:
+        view["loop"] = loop
+    if via is not None and "node_id" in via:
+        view["via"] = via["node_id"]
+    return view
+
+
+def _loops_view(
+    loops: WindowLoops,
+    route: Route,
+    touched: list[str],
+    added: Mapping[str, str],
+    cut: list[str],
+    topology: Mapping[str, Any],
+    nodes: Mapping[str, MemoryNode],
+) -> list[dict[str, Any]]:
+    """The loops an answer names: the question's first (``asked``: the topology's SCC that
+    holds it, when brought whole, and a short name of each member that is not among the
+    results; or ``whole: false`` with its budget when too large to bring), then the others the
+    results touch (id, κ, size). Each id is the loop's smallest member."""
+    scc_of = {n: scc["id"] for scc in topology["sccs"] for n in scc["nodes"]}
+    shown = []
+    for loop_id in [*route.loops, *(t for t in touched if t not in route.loops)]:
+        count, kappa, approximate = loops.sizes[loop_id]
+        entry: dict[str, Any] = {"id": loop_id, "kappa": kappa, "approximate": approximate, "node_count": count}
+        entry["asked"] = loop_id in route.loops
+        if loop_id in cut:
+            entry["whole"] = False
+            entry["budget"] = deliberation_budget(kappa)
+        elif entry["asked"]:
+            members = sorted(n for n, loop in added.items() if loop == loop_id)
+            held = members[:1] or [n for n, loop in loops.loop_of.items() if loop == loop_id][:1]
+            entry["scc"] = scc_of.get(held[0]) if held else None
+            entry["names"] = {n: short_name(nodes[n].content, NAME_LIMIT) for n in members}
+        shown.append(entry)
+    return shown
 
 
 def causal_context(node_ids: Iterable[str], edges: Iterable[MemoryEdge]) -> list[str]:

@@ -1,129 +1,119 @@
-"""The κ router (integration spec §3.1): what an agent answers in one pass and what it
-must deliberate on.
+"""The κ router: whether a question is answered in one retrieval pass (``fast``) or needs the
+agent to reason a feedback loop through (``deliberate``) — decided from the part of the memory
+the question is about, not from every loop its retrieval window happens to touch.
 
-The region is read in the order of its condensation (each strongly connected component
-shrunk to one block): causes before effects, ties broken by the smallest id of a block, so
-the order is deterministic. ``reading_order`` lists the whole region so, one block after
-another: a DAG node (``{"block": "fact", "node": id}``) or a loop (``{"block": "loop",
-"task": k, ...}`` with its members, κ and budget) — an agent reads it once, top to bottom,
-answering the facts as it goes and deliberating on each loop where it stands.
-``retrieval_context`` holds the DAG nodes in that order; ``deliberation_tasks`` one task per
-loop with its κ, fault lines, deliberation budget and ``position`` in ``reading_order``.
+**The rule.** The question's *focus* is its best direct match (a node that matches the query's
+words itself) and the next direct matches scoring at least ``FOCUS_SHARE`` of it, at most
+``FOCUS_SIZE`` in all. Its *intent* is read from its words (``intent``): ``dynamics`` (why
+something keeps happening, whether it corrects itself, what happens around a cycle, how two
+things feed each other), ``lookup`` (who, when, where, how much, what is …) or ``open``.
 
->>> from bendscope.kappa import analyze
->>> edges = [{"source": "a", "target": "b", "kind": "causal"}, {"source": "c", "target": "a", "kind": "causal"},
-...          {"source": "x", "target": "y", "kind": "causal"}, {"source": "y", "target": "x", "kind": "causal"},
-...          {"source": "b", "target": "x", "kind": "causal"}, {"source": "y", "target": "z", "kind": "causal"}]
->>> plan = kappa_route(analyze(["a", "b", "c", "x", "y", "z"], edges), [(e["source"], e["target"]) for e in edges])
->>> plan["retrieval_context"], plan["routing"], plan["deliberation_tasks"][0]["nodes"]
-(['c', 'a', 'b', 'z'], 'deliberate', ['x', 'y'])
->>> [b.get("node", b.get("nodes")) for b in plan["reading_order"]]
-['c', 'a', 'b', ['x', 'y'], 'z']
+* ``dynamics``: the loops that hold a focus node, or a node one edge away from one (a question
+  about how a fact's subject behaves is about the loop its subject is on), are the question's
+  loops;
+* ``open``: the loop that holds the best match, if any;
+* ``lookup``: none — a fact about a loop member (a date, a definition, a number) is answered in
+  one pass, even when the fact is linked to the loop or is a loop member itself.
+
+The route is ``deliberate`` when the question has a loop, ``fast`` otherwise. A loop of the
+question is brought into the answer whole (its members, κ, fault lines and budget), up to the
+retrieval's ``loop_limit``; one too large to bring stays ``deliberate`` and says so. Loops that
+the results touch but the question is not about are only named (id, κ, size), after the
+results. O(focus) beyond the retrieval itself.
+
+>>> loop_of = {"algae-bloom": "algae-bloom"}
+>>> sizes = {"algae-bloom": (5, 1, False)}
+>>> question_route("why does the algae bloom keep coming back", ["algae-bloom"], loop_of, sizes).routing
+'deliberate'
+>>> question_route("when was the biggest algae bloom", ["bloom-2018", "algae-bloom"], loop_of, sizes).routing
+'fast'
 """
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .intent import Intent, evidence, intent
+
+__all__ = ["FOCUS_SHARE", "FOCUS_SIZE", "Route", "question_route"]
+
+#: a direct match is in the question's focus when it scores at least this share of the best
+FOCUS_SHARE = 0.5
+#: the most direct matches in the focus
+FOCUS_SIZE = 4
 
 
-def topological_order(nodes: Iterable[str], arcs: Iterable[tuple[str, str]]) -> list[str]:
-    """Kahn's algorithm on the arcs among ``nodes`` (other arcs and self-loops ignored),
-    smallest id first among the ready nodes. Raises ValueError on a cycle. O((n + m) log n)."""
-    members = sorted(set(nodes))
-    inside = set(members)
-    successors: dict[str, set[str]] = {n: set() for n in members}
-    indegree = dict.fromkeys(members, 0)
-    for source, target in arcs:
-        if source in inside and target in inside and source != target and target not in successors[source]:
-            successors[source].add(target)
-            indegree[target] += 1
-    ready = [n for n in members if indegree[n] == 0]
-    heapq.heapify(ready)
-    order: list[str] = []
-    while ready:
-        node = heapq.heappop(ready)
-        order.append(node)
-        for nxt in successors[node]:
-            indegree[nxt] -= 1
-            if indegree[nxt] == 0:
-                heapq.heappush(ready, nxt)
-    if len(order) != len(members):
-        raise ValueError("the arcs among these nodes form a cycle")
-    return order
+@dataclass(frozen=True)
+class Route:
+    """A routing decision: ``routing``, the question's loops (ids, in focus order), the
+    question's ``intent`` and ``why`` in one sentence."""
+
+    routing: str
+    loops: tuple[str, ...]
+    intent: Intent
+    why: str
 
 
-def condensation_order(topology: Mapping[str, Any], arcs: Iterable[tuple[str, str]]) -> list[str | int]:
-    """The blocks of the condensation in topological order: a DAG node's id, or the index
-    of an SCC in ``topology["sccs"]``; among the ready blocks the one with the smallest id
-    first (an SCC by its smallest member). O((n + m) log n).
+def _loop_words(sizes: Mapping[str, tuple[int, int, bool]], loops: Sequence[str]) -> str:
+    def one(loop_id: str) -> str:
+        count, kappa, approximate = sizes[loop_id]
+        return f"{loop_id} ({count:,} nodes, κ {'≤ ' if approximate else ''}{kappa})"
 
-    >>> condensation_order({"sccs": [{"nodes": ["b", "c"]}], "dag_nodes": ["a", "d"]},
-    ...                    [("b", "c"), ("c", "b"), ("c", "a"), ("d", "b")])
-    ['d', 0, 'a']
-    """
-    block: dict[str, str | int] = {n: n for n in topology["dag_nodes"]}
-    first: dict[str | int, str] = {n: n for n in topology["dag_nodes"]}
-    for k, scc in enumerate(topology["sccs"]):
-        block.update(dict.fromkeys(scc["nodes"], k))
-        first[k] = min(scc["nodes"])
-    successors: dict[str | int, set[str | int]] = {b: set() for b in first}
-    indegree = dict.fromkeys(first, 0)
-    for source, target in arcs:
-        a, b = block.get(source), block.get(target)
-        if a is not None and b is not None and a != b and b not in successors[a]:
-            successors[a].add(b)
-            indegree[b] += 1
-    ready = [(first[b], b) for b in first if indegree[b] == 0]
-    heapq.heapify(ready)
-    order: list[str | int] = []
-    while ready:
-        _, b = heapq.heappop(ready)
-        order.append(b)
-        for nxt in successors[b]:
-            indegree[nxt] -= 1
-            if indegree[nxt] == 0:
-                heapq.heappush(ready, (first[nxt], nxt))
-    if len(order) != len(first):
-        raise ValueError("the topology's DAG nodes and SCCs do not form a condensation of these arcs")
-    return order
+    if len(loops) == 1:
+        return f"a feedback loop, {one(loops[0])}"
+    return f"{len(loops)} feedback loops, " + ", ".join(one(loop) for loop in loops)
 
 
-def kappa_route(
-    topology: Mapping[str, Any], arcs: Iterable[tuple[str, str]], names: Mapping[str, str] | None = None
-) -> dict[str, Any]:
-    """The routing plan for a canonical ``topology`` and the directed (causal/temporal)
-    ``arcs`` of its graph. The condensation of a graph is acyclic, so the order always
-    exists. ``names``: a short form of each node's content, by id, given in each task
-    beside its members' ids."""
-    order = condensation_order(topology, arcs)
-    position = {b: i for i, b in enumerate(order)}
-    tasks = [
-        {
-            "nodes": list(scc["nodes"]),
-            "names": {n: names[n] for n in scc["nodes"] if n in names} if names else {},
-            "kappa": scc["kappa"],
-            "approximate": scc["approximate"],
-            "fault_lines": [dict(f) for f in scc["fault_line_edges"]],
-            "budget": dict(scc["deliberation_budget"]),
-            "scc_id": scc["id"],
-            "position": position[k],
-        }
-        for k, scc in enumerate(topology["sccs"])
-    ]
-    reading: list[dict[str, Any]] = []
-    for b in order:
-        if isinstance(b, int):
-            task = tasks[b]
-            reading.append(
-                {"block": "loop", "task": b, "nodes": task["nodes"], "kappa": task["kappa"], "budget": task["budget"]}
-            )
+def question_route(
+    query: str,
+    focus: Sequence[str],
+    loop_of: Mapping[str, str],
+    sizes: Mapping[str, tuple[int, int, bool]],
+    touched: Sequence[str] = (),
+    neighbours: Mapping[str, Sequence[str]] | None = None,
+) -> Route:
+    """The route of ``query`` whose focus (best direct matches, best first) is ``focus``;
+    ``loop_of``: the loop id of each node on a loop; ``sizes``: (node count, κ, approximate)
+    by loop id; ``touched``: the loops the answer's results touch (named in a fast route's
+    ``why``); ``neighbours``: the nodes one edge away from each focus node (sorted)."""
+    kind = intent(query)
+    if kind == "dynamics":
+        near = neighbours or {}
+        candidates = list(dict.fromkeys([*focus, *(n for f in focus for n in near.get(f, ()))]))
+    elif kind == "open":
+        candidates = list(focus[:1])
+    else:
+        candidates = []
+    loops = tuple(dict.fromkeys(loop_of[n] for n in candidates if n in loop_of))
+    nearby = [loop for loop in dict.fromkeys([*(loop_of[n] for n in focus if n in loop_of), *touched])
+              if loop not in loops]  # fmt: skip
+    if loops:
+        on = [n for n in focus if loop_of.get(n) in loops][:3]
+        linked = [n for n in candidates if n not in focus and loop_of.get(n) in loops][:3]
+        if on:
+            matches = f"{'its best matches' if len(on) > 1 else 'its best match'} {', '.join(on)}"
         else:
-            reading.append({"block": "fact", "node": b})
-    return {
-        "retrieval_context": [b for b in order if isinstance(b, str)],
-        "deliberation_tasks": tasks,
-        "reading_order": reading,
-        "routing": "fast" if not tasks else "deliberate",
-    }
+            matches = f"what its best matches link to, {', '.join(linked)},"
+        verb = "sit" if len(on) > 1 or (not on and len(linked) > 1) else "sits"
+        if kind == "dynamics":
+            shown = list(dict.fromkeys(w for w in evidence(query)["dynamics"] if len(w) <= 24))[:3]
+            words = ", ".join(repr(w) for w in shown)
+            said = f"the question asks how things behave ({words}) and {matches} {verb}"
+        else:
+            said = f"the question does not ask for a fact (who, when, how much …) and {matches} {verb}"
+        why = (
+            f"deliberate: {said} on {_loop_words(sizes, loops)}: reason the loop through (its members, κ and "
+            "fault lines) before answering."
+        )
+        return Route("deliberate", loops, kind, why)
+    if not focus:
+        return Route("fast", (), kind, "fast: nothing in the memory matches the question's words.")
+    if nearby:
+        what = "asks for a fact" if kind == "lookup" else "does not ask how things behave over time"
+        why = (
+            f"fast: the question {what}; its best matches answer it in one pass. They touch "
+            f"{_loop_words(sizes, nearby)} (listed in loops): ask about its dynamics to reason it through."
+        )
+        return Route("fast", (), kind, why)
+    return Route("fast", (), kind, "fast: no feedback loop holds the question's best matches: one pass answers.")

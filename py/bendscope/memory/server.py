@@ -26,16 +26,16 @@ from .tools import BY_NAME, TOOLS, call, encode
 NAME = "bendscope-memory"
 VERSION = "0.1.0"
 INSTRUCTIONS = (
-    "A knowledge-graph memory that says whether to think or to retrieve. Store knowledge with store_node and "
-    "store_edge (causal and temporal edges are directed and count for κ). Ask with retrieve_context: when its "
-    "topology.routing is 'fast' (κ = 0), one pass over route.retrieval_context answers; when it is "
-    "'deliberate' (κ > 0), the retrieved knowledge holds feedback loops: reason over each of "
-    "route.deliberation_tasks (its nodes, κ and fault lines, within its budget) before answering; "
-    "route.reading_order gives the whole region once, causes first, each loop one block. After answering, "
-    "report the outcome with learn_from_outcome (the retrieval_id, success/partial/failure/timeout, whether you "
-    "deliberated and the iterations spent): confidence learns from it and get_metrics measures the routing. "
-    "analyze_topology gives the same analysis for any node set, or the whole graph; consolidate keeps the memory "
-    "tidy without ever changing a loop."
+    "A knowledge-graph memory that says whether to think or to retrieve. Store facts with store_node or store_many "
+    "and link them with store_edge, always saying the edge_type: 'A causes B' is causal; causal and temporal edges "
+    "are directed and form feedback loops, the other types are associations. Ask with retrieve_context and follow "
+    "its `routing`, the one field that decides: 'fast' — the results answer the question in one pass; "
+    "'deliberate' — the question is about a feedback loop's dynamics: reason over the loop its `loops` entry "
+    "marked asked points to (in topology.sccs: members, κ, fault lines, budget) before answering; `why` says "
+    "which and why. κ of a loop region is the fewest edges whose removal splits it; breaking every loop may take "
+    "more (analyze_topology's feedback_arc_set says how many). After answering, report with learn_from_outcome "
+    "(the retrieval_id, the outcome, whether you deliberated and the iterations spent): confidence learns from "
+    "it and get_metrics measures the routing. consolidate keeps the memory tidy without ever changing a loop."
 )
 
 logger = logging.getLogger(__name__)
@@ -55,10 +55,10 @@ def tool_list(read_only: bool = False) -> list[types.Tool]:
             description=tool.description,
             input_schema=tool.input_schema,
             output_schema=tool.output_schema,
-            annotations=types.ToolAnnotations(read_only_hint=tool.read_only, idempotent_hint=tool.read_only),
+            annotations=types.ToolAnnotations(read_only_hint=tool.read_only),
         )
         for tool in TOOLS
-        if tool.read_only or tool.reads or not read_only
+        if tool.reads or not read_only
     ]
 
 

@@ -81,6 +81,14 @@ MAX_ERRORS = 20  # wrong items a store_many error lists
 MAX_ITERATIONS = 1_000_000  # iterations an outcome may report
 #: analyze_topology with a query analyses the loops the retrieved nodes are in whole, up to this size
 ANALYZE_LOOP_LIMIT = DEFAULT_EXACT_LIMIT
+#: why a new edge without a type is refused (by the MCP tools)
+TYPE_REQUIRED = (
+    "edge_type is required for a new edge: causal (the source causes or raises the target) or temporal (the "
+    "source comes before the target) — these two form loops — or an association (related, supports, "
+    "contradicts, context, associative, derived_from, user)"
+)
+#: how much an answer of retrieve_context says (``detail``)
+DETAILS = ("compact", "full")
 EMBED_BATCH = 1_000  # texts given to an embedder at once
 
 
@@ -203,7 +211,8 @@ class Memory:
             written: list[MemoryNode] = []
             answer = self._put_node(args, batch, written)
             if batch:  # (its validity changed: which arcs hold may have changed)
-                self.loops.settle(batch[0].watch, batch[0].inserted, batch[0].removed)
+                change = self.loops.settle(batch[0].watch, batch[0].inserted, batch[0].removed)
+                answer["topology"] = effect(change.before, change.after)
             self._embed(written)
         return answer
 
@@ -281,15 +290,17 @@ class Memory:
         ids = list(node_ids)
         return self.store.arcs_from(ids, True, now) + self.store.arcs_from(ids, False, now)
 
-    def store_edge(self, args: Mapping[str, Any]) -> dict[str, Any]:
-        """Create an edge between existing nodes, or update the edge with the given ``id``.
+    def store_edge(self, args: Mapping[str, Any], typed: bool = False) -> dict[str, Any]:
+        """Create an edge between existing nodes, or update the edge with the given ``id``;
+        ``typed``: a new edge must say its ``edge_type`` (the MCP tools: an agent's "A causes B"
+        must not become an association that never forms a loop).
         The answer's ``topology`` is what the write did to the loops around its ends (see
         ``write_effect``), from the loop index the write brings up to date; an edge of a type
         declared acyclic that would close a cycle of such edges is refused (Conflict),
         naming the cycle. O(the loops of its ends, or a search: see ``loop_index``)."""
         with self.store.transaction():
             batch = self._batch()
-            answer = self._put_edge(args, batch)
+            answer = self._put_edge(args, batch, typed)
             change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
         return {**answer, "topology": effect(change.before, change.after)}
 
@@ -299,11 +310,13 @@ class Memory:
         self.loops.ready()
         return _Batch(self.loops.watch(()))
 
-    def _put_edge(self, args: Mapping[str, Any], batch: _Batch) -> dict[str, Any]:
+    def _put_edge(self, args: Mapping[str, Any], batch: _Batch, typed: bool = False) -> dict[str, Any]:
         """store_edge's write, in the open transaction; the loops it may change are watched
         and the arcs it adds or removes (those that hold now: the edge valid and both its
-        ends) noted in ``batch`` (settled by the caller)."""
+        ends) noted in ``batch`` (settled by the caller). ``typed``: see ``store_edge``."""
         edge = new_edge(args, now=self.clock())
+        if typed and args.get("edge_type") is None and (args.get("id") is None or self.store.get_edge(edge.id) is None):
+            raise InvalidInput(TYPE_REQUIRED)
         ends = self.store.get_nodes([edge.source_id, edge.target_id])
         _unknown([edge.source_id, edge.target_id], ends)
         old = self.store.get_edge(edge.id) if args.get("id") is not None else self._derived_edge(edge)
@@ -313,6 +326,12 @@ class Memory:
             edge = new_edge({**args, "id": old.id}, now=self.clock(), existing=old)
             if edge == old:
                 return {"status": "unchanged", "edge": old.to_dict()}
+        if edge.directed and edge.source_id == edge.target_id:
+            raise InvalidInput(
+                f"a {edge.edge_type} edge from {edge.source_id!r} to itself is not a feedback loop: κ and the loops "
+                "leave self-loops out (a loop runs through two or more nodes); nothing was stored. Connect the node "
+                "to what it acts through, or store the link as related"
+            )
         self._check_acyclic(edge)
         now = self.loops.now
         if old is not None:
@@ -445,10 +464,11 @@ class Memory:
             old = was
         return old
 
-    def store_many(self, args: Mapping[str, Any]) -> dict[str, Any]:
+    def store_many(self, args: Mapping[str, Any], typed: bool = False) -> dict[str, Any]:
         """Many nodes, then many edges (which may join nodes of the same call), in one
         transaction: all of them or, when any item is wrong, none — the error then names
-        every wrong item (``nodes[3]: …``; at most MAX_ERRORS). O(items)."""
+        every wrong item (``nodes[3]: …``; at most MAX_ERRORS). ``typed``: see ``store_edge``.
+        O(items)."""
         nodes = _items(args.get("nodes"), "nodes")
         edges = _items(args.get("edges"), "edges")
         if not nodes and not edges:
@@ -460,7 +480,7 @@ class Memory:
         with self.store.transaction():
             batch = self._batch()
             written: list[MemoryNode] = []
-            edge_writer = functools.partial(self._put_edge, batch=batch)
+            edge_writer = functools.partial(self._put_edge, batch=batch, typed=typed)
             node_writer = functools.partial(self._put_node, batch=[batch], written=written)
             for what, items, store in (("nodes", nodes, node_writer), ("edges", edges, edge_writer)):
                 fields = NODE_FIELDS if what == "nodes" else EDGE_FIELDS
@@ -480,9 +500,9 @@ class Memory:
                 shown = "; ".join(errors[:MAX_ERRORS])
                 more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
                 raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
-            self.loops.settle(batch.watch, batch.inserted, batch.removed)
+            change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
             self._embed(written)
-        return {"status": "stored", **done}
+        return {"status": "stored", **done, "topology": effect(change.before, change.after)}
 
     def append_observation(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """Add ``observation`` to the end of node ``id``'s content (a new line between), as
@@ -501,8 +521,8 @@ class Memory:
                     f"the content would be {len(content):,} characters; a node holds at most {MAX_CONTENT:,}: "
                     "store the observation as a node of its own and connect it"
                 )
-            answer = self.store_node({"id": node_id, "content": content})
-        return {"status": "appended", "node": Budget().node(answer["node"])}
+            self.store_node({"id": node_id, "content": content})
+        return {"status": "appended", "id": node_id, "length": len(content)}
 
     def delete_many(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """Delete nodes (with every edge touching them) and edges, all or none: an id that
@@ -640,9 +660,11 @@ class Memory:
         trigger: str = "retrieve_context",
         record: bool = True,
         loop_limit: int | None = None,
+        gather: bool = False,
     ) -> dict[str, Any]:
-        """The retrieval response (``retrieval``); ``loop_limit``: a caller's own bound on the
-        loop members brought in (analyze_topology's), above what a client may ask."""
+        """The retrieval answer (``retrieval``); ``loop_limit``: a caller's own bound on the
+        loop members brought in (analyze_topology's), above what a client may ask; ``gather``:
+        a node set for a caller (the matches, their neighbours and every loop they touch)."""
         query = _query(args.get("query"))
         as_of = moment(args["as_of"], "as_of") if args.get("as_of") is not None else None
         limit = _int(args, "limit", DEFAULT_LIMIT, 1, MAX_LIMIT)
@@ -652,6 +674,10 @@ class Memory:
             loop_limit = _int(args, "loop_limit", LOOP_LIMIT, 0, MAX_LIMIT)
         expand_limit = _int(args, "expand_limit", limit, 0, MAX_LIMIT)
         node_types = _node_types(args.get("node_types"))
+        detail = args.get("detail", "compact")
+        if detail not in DETAILS:
+            shown = repr(detail)[:40] if isinstance(detail, str) else _kind(detail)
+            raise InvalidInput(f"detail must be one of {', '.join(DETAILS)}, got {shown}")
         budget = _budget(args)
         current = self._current_loops()
         response = retrieve_context(
@@ -671,9 +697,12 @@ class Memory:
             expand_limit=expand_limit,
             as_of=as_of,
             index_current=current,
+            gather=gather,
+            detail=detail,
         )
         response["results"] = budget.nodes(response["results"])
-        response["stats"]["truncated"] = budget.cut
+        if budget.cut:
+            response["truncated"] = budget.cut
         return response
 
     def _current_loops(self) -> bool:
@@ -703,9 +732,20 @@ class Memory:
             if as_of is not None:
                 asked["as_of"] = as_of
             response = self.retrieve_context(
-                asked, trigger="analyze_topology", record=False, loop_limit=ANALYZE_LOOP_LIMIT
+                asked, trigger="analyze_topology", record=False, loop_limit=ANALYZE_LOOP_LIMIT, gather=True
             )  # (the loops it touches analysed whole, up to the size κ is exact for)
-            topology, cut = response["topology"], response["loops_cut"]
+            topology = response["topology"]
+            cut = [
+                {
+                    "loop": loop["id"],
+                    "node_count": loop["node_count"],
+                    "kappa": loop["kappa"],
+                    "approximate": loop["approximate"],
+                    "returned": sorted(r["id"] for r in response["results"] if r.get("loop") == loop["id"]),
+                }
+                for loop in response["loops"]
+                if loop.get("whole") is False
+            ]
         elif args.get("limit") is not None:
             raise InvalidInput("limit goes with query (how many nodes it retrieves)")
         else:
@@ -759,7 +799,7 @@ class Memory:
         return {
             **self.metrics.snapshot(),
             "outcomes": outcome_metrics(groups),
-            "store": {"kind": self.store.kind, "nodes": nodes, "edges": edges},
+            "store": {"kind": self.store.kind, "location": self.store.location, "nodes": nodes, "edges": edges},
         }
 
     def consolidate(self, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -893,7 +933,9 @@ class Memory:
             raise InvalidInput("give node_ids or query, not both")
         query = None
         if args.get("query") is not None:
-            query = self.retrieve_context({"query": args["query"], "limit": args.get("limit", MAX_LIMIT)}, record=False)
+            query = self.retrieve_context(
+                {"query": args["query"], "limit": args.get("limit", MAX_LIMIT)}, record=False, gather=True
+            )
         with self.store.reading():
             if args.get("node_ids") is not None:
                 ids = _id_list(args["node_ids"])

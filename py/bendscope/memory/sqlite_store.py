@@ -281,6 +281,7 @@ class SQLiteStore(Store):
 
     def __init__(self, path: str | PathLike[str], *, durable: bool = True, read_only: bool = False) -> None:
         self.path = str(path)
+        self.location = os.path.abspath(self.path)
         #: synchronous=FULL (durable): a write acknowledged survives a power loss or an OS
         #: crash, one fsync per transaction; NORMAL survives a crash of the process only
         self.durable = durable

@@ -40,6 +40,9 @@ class Store(abc.ABC):
     parallel_calls = 1
     #: open read-only: every transaction() refuses (ReadOnly), retrieval records nothing
     read_only = False
+    #: where the store is, as people read it: an absolute file path, a database URL without its
+    #: password, or ":memory:"
+    location = ":memory:"
 
     def _refuse_writes(self) -> None:
         """Raise ReadOnly when the store is read-only (each backend's transaction() calls it)."""

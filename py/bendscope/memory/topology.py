@@ -29,9 +29,11 @@ def analyze_nodes(
     telemetry: Telemetry,
     trigger: str,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    route: bool = True,
 ) -> dict[str, Any]:
     """The canonical topology (spec §A.1) of ``node_ids`` with ``edges``; emits
-    ``topology.analyze`` and ``topology.route``. O(n + m) plus κ per nontrivial SCC."""
+    ``topology.analyze`` and (unless ``route`` is false: a caller that decides the route
+    itself emits it) ``topology.route``. O(n + m) plus κ per nontrivial SCC."""
     if trigger not in TRIGGERS:
         raise ValueError(f"unknown trigger {trigger!r}")
     start = time.perf_counter()
@@ -50,5 +52,7 @@ def analyze_nodes(
             "self_loops_filtered": graph.self_loops_filtered,
         },
     )
-    telemetry.execute(ROUTE, {}, {"decision": result["routing"], "max_kappa": result["max_kappa"], "trigger": trigger})
+    if route:
+        decision = {"decision": result["routing"], "max_kappa": result["max_kappa"], "trigger": trigger}
+        telemetry.execute(ROUTE, {}, decision)
     return result
