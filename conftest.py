@@ -11,9 +11,9 @@ from collections.abc import Iterator
 import pytest
 from pg_cluster import Cluster
 
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.sqlite_store import SQLiteStore
-from bendscope.memory.store import Store
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.sqlite import SQLiteStore
 
 BACKENDS = ["sqlite", "memory", "postgresql"]
 _names = itertools.count()
@@ -44,7 +44,7 @@ def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[Store]:
     elif request.param == "memory":
         made = InMemoryStore()
     else:
-        from bendscope.memory.postgres_store import PostgresStore
+        from bendscope.memory.store.postgres import PostgresStore
 
         made = PostgresStore(request.getfixturevalue("postgres_url"), pool_size=2)
     yield made

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
 from bendscope.memory import Memory
-from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.store.sqlite import SQLiteStore
 
 GRAPH_TRIGGERS = ("graph_node_insert", "graph_node_delete", "graph_node_update",
                   "graph_edge_insert", "graph_edge_delete", "graph_edge_update")  # fmt: skip

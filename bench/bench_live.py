@@ -35,8 +35,8 @@ from harness import CHROMIUM, CHROMIUM_ARGS, new_context  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from test_memory_editor_site import _Served  # noqa: E402
 
-from bendscope.memory.editor_site import Admission  # noqa: E402
-from bendscope.memory.service import Memory  # noqa: E402
+from bendscope.memory.core.service import Memory  # noqa: E402
+from bendscope.memory.web.editor_site import Admission  # noqa: E402
 
 TOKEN = "bench-live-token-0123456789abcdef"
 RATES = (1, 10, 100)
@@ -54,10 +54,10 @@ def percentile(values: list[float], q: float) -> float:
 
 def open_writer(backend: str, location: str) -> Memory:
     if backend == "sqlite":
-        from bendscope.memory.sqlite_store import SQLiteStore
+        from bendscope.memory.store.sqlite import SQLiteStore
 
         return Memory(SQLiteStore(location))
-    from bendscope.memory.postgres_store import PostgresStore
+    from bendscope.memory.store.postgres import PostgresStore
 
     return Memory(PostgresStore(location, pool_size=2))
 

@@ -41,11 +41,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from bendscope.memory import Memory
-from bendscope.memory.records import MemoryEdge, MemoryNode
-from bendscope.memory.sqlite_store import SQLiteStore
-from bendscope.memory.store import Store
-from bendscope.memory.telemetry import ANALYZE
-from bendscope.memory.telemetry import percentile as nearest_rank
+from bendscope.memory.core.records import MemoryEdge, MemoryNode
+from bendscope.memory.core.telemetry import ANALYZE
+from bendscope.memory.core.telemetry import percentile as nearest_rank
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.sqlite import SQLiteStore
 
 T = "2026-11-30T10:00:00.000Z"
 VOCABULARY = 6_000
@@ -118,7 +118,7 @@ def schema_url(url: str, schema: str) -> str:
     import psycopg
     import psycopg.conninfo
 
-    from bendscope.memory.postgres_store import query_start, split_url
+    from bendscope.memory.store.postgres import query_start, split_url
 
     if "options" in psycopg.conninfo.conninfo_to_dict(split_url(url)[0]):
         raise SystemExit("--postgres-url must not set options: the benchmark sets the search_path itself")
@@ -131,7 +131,7 @@ def schema_url(url: str, schema: str) -> str:
 def open_backend(backend: str, tmp: str, n: int, postgres: Callable[[str], str]) -> Store:
     if backend == "sqlite":
         return SQLiteStore(Path(tmp) / f"bench-{n}.sqlite3")
-    from bendscope.memory.postgres_store import PostgresStore
+    from bendscope.memory.store.postgres import PostgresStore
 
     return PostgresStore(postgres(f"bench_{n}"))
 

@@ -38,9 +38,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
 
 from bendscope.memory import Memory
-from bendscope.memory.records import MemoryEdge, MemoryNode
-from bendscope.memory.retrieval import SEMANTIC_WEIGHT
-from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.core.records import MemoryEdge, MemoryNode
+from bendscope.memory.core.retrieval import SEMANTIC_WEIGHT
+from bendscope.memory.store.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASET = ROOT.parent / "shared" / "datasets" / "scifact-train"
@@ -126,8 +126,8 @@ def evaluate(
 
 def wordllama_embedder() -> Any | None:
     """The built-in WordLlama embedder, or None without the [semantic] extra."""
-    from bendscope.memory.embedders import load_embedder
-    from bendscope.memory.errors import InvalidInput
+    from bendscope.memory.core.embedders import load_embedder
+    from bendscope.memory.core.errors import InvalidInput
 
     try:
         return load_embedder("wordllama")

@@ -39,11 +39,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
 
-from bendscope.memory.embedders import EMBEDDERS, load_embedder  # noqa: E402
-from bendscope.memory.inmemory_store import InMemoryStore  # noqa: E402
-from bendscope.memory.server import tool_list  # noqa: E402
-from bendscope.memory.service import Memory  # noqa: E402
-from bendscope.memory.tools import call, encode  # noqa: E402
+from bendscope.memory.core.embedders import EMBEDDERS, load_embedder  # noqa: E402
+from bendscope.memory.core.service import Memory  # noqa: E402
+from bendscope.memory.mcp.server import tool_list  # noqa: E402
+from bendscope.memory.mcp.tools import call, encode  # noqa: E402
+from bendscope.memory.store.inmemory import InMemoryStore  # noqa: E402
 
 FOLDER = ROOT / "bench" / "routing"
 

@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from bench_memory import T, build, percentile, words, zipf_picker
 
 from bendscope.memory import Memory
-from bendscope.memory.records import MemoryEdge, MemoryNode
-from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.core.records import MemoryEdge, MemoryNode
+from bendscope.memory.store.sqlite import SQLiteStore
 
 RING = 1_000
 LATER = "2027-02-28T10:00:00.000Z"  # 90 days after T

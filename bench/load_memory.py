@@ -56,8 +56,8 @@ def text(rng: random.Random, low: int = 5, high: int = 15) -> str:
 
 def seed(url: str) -> None:
     """The graph the clients start from: SEED_NODES nodes, ~2 edges each, some loops."""
-    from bendscope.memory.postgres_store import PostgresStore
-    from bendscope.memory.records import MemoryEdge, MemoryNode
+    from bendscope.memory.core.records import MemoryEdge, MemoryNode
+    from bendscope.memory.store.postgres import PostgresStore
 
     rng = random.Random(1)
     with PostgresStore(url) as store, store.transaction():
@@ -170,7 +170,7 @@ def check(url: str, results: list[dict[str, Any]]) -> list[str]:
     """What is wrong with the database after the run (empty: every acknowledged write is there)."""
     import psycopg
 
-    from bendscope.memory.postgres_store import PostgresStore
+    from bendscope.memory.store.postgres import PostgresStore
 
     problems: list[str] = []
     with PostgresStore(url) as store:
@@ -213,7 +213,7 @@ def check(url: str, results: list[dict[str, Any]]) -> list[str]:
 
 
 def percentile(values: list[float], q: float) -> float:
-    from bendscope.memory.telemetry import percentile as nearest_rank
+    from bendscope.memory.core.telemetry import percentile as nearest_rank
 
     return nearest_rank(sorted(values), q)
 

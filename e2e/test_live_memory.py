@@ -23,7 +23,7 @@ from test_memory_editor_site import _Served
 from test_memory_mcp import run_async
 from test_memory_service import BUSINESS_TEXT
 
-from bendscope.memory.editor_site import Admission
+from bendscope.memory.web.editor_site import Admission
 
 TOKEN = "e2e-live-token-0123456789abcdef"
 LIVE_TARGET_S = 1.0  # the target for a change to reach the page (p95: see bench/bench_live.py)
@@ -234,9 +234,9 @@ def test_requests_without_the_token_or_from_elsewhere_are_refused_and_change_not
 
 
 def test_a_memory_too_large_to_open_whole_is_opened_by_a_search(browser, tmp_path):
-    from bendscope.memory.editor_site import LIVE_MAX_NODES
-    from bendscope.memory.service import Memory
-    from bendscope.memory.sqlite_store import SQLiteStore
+    from bendscope.memory.core.service import Memory
+    from bendscope.memory.store.sqlite import SQLiteStore
+    from bendscope.memory.web.editor_site import LIVE_MAX_NODES
 
     path = tmp_path / "m.sqlite3"
     memory = Memory(SQLiteStore(path))

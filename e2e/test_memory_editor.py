@@ -8,7 +8,7 @@ import json
 from playwright.sync_api import expect
 from test_memory_service import business, memory_on
 
-from bendscope.memory.inmemory_store import InMemoryStore
+from bendscope.memory.store.inmemory import InMemoryStore
 
 
 def test_the_page_and_the_server_agree(app_factory):

@@ -17,8 +17,8 @@ T = "2026-11-30T10:00:00.000Z"
 
 def main(argv: list[str]) -> None:
     from bendscope.memory import Memory
-    from bendscope.memory.opening import open_store
-    from bendscope.memory.records import MemoryEdge, MemoryNode
+    from bendscope.memory.core.records import MemoryEdge, MemoryNode
+    from bendscope.memory.store.opening import open_store
 
     location, tag, count = argv[0], argv[1], int(argv[2])
     retrieve = "--retrieve" in argv[3:]

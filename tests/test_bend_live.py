@@ -16,10 +16,10 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from bendscope.bend import actions
 from bendscope.bend.editor import Editor
 from bendscope.bend.live import LiveSync, known_of
-from bendscope.memory.errors import InvalidInput
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.page_writes import Stale, check_body, write
-from bendscope.memory.service import Memory
+from bendscope.memory.core.errors import InvalidInput
+from bendscope.memory.core.service import Memory
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.web.page_writes import Stale, check_body, write
 
 
 class Page:

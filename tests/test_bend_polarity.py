@@ -20,7 +20,7 @@ from bendscope.bend.menus import edge_menu
 from bendscope.bend.model import Edge, EdgeProps
 from bendscope.bend.tools import Tools
 from bendscope.docformat import DocumentError
-from bendscope.memory.inmemory_store import InMemoryStore
+from bendscope.memory.store.inmemory import InMemoryStore
 
 
 def _sign(editor: Editor, edge_id: str) -> str | None:

@@ -17,8 +17,8 @@ from bendscope import docformat
 from bendscope.bend.document import parse_document, serialize_document
 from bendscope.bend.model import EDGE_KINDS, MAX_TEXT
 from bendscope.docformat import DocumentError, read_document
-from bendscope.memory import records
-from bendscope.memory.interop import from_document
+from bendscope.memory.core import records
+from bendscope.memory.io.documents import from_document
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "py" / "bendscope"
@@ -58,7 +58,7 @@ def test_reading_a_document_into_the_memory_loads_no_editor_module() -> None:
     doc = {"nodes": [{"id": "a", "text": "Rain"}, {"id": "b", "text": "Wet streets"}]}
     doc["edges"] = [{"source": "a", "target": "b"}]
     code = (
-        "import sys, json; from bendscope.memory.interop import from_document; "
+        "import sys, json; from bendscope.memory.io.documents import from_document; "
         f"nodes, edges = from_document({json.dumps(json.dumps(doc))}, now='2026-12-01T00:00:00.000Z'); "
         "print(len(nodes), len(edges), sorted(m for m in sys.modules if m.startswith('bendscope.bend')))"
     )

@@ -11,8 +11,8 @@ import pytest
 from test_memory_service import memory_on
 
 from bendscope.memory import InvalidInput, NotFound
-from bendscope.memory.server import TEXT_LIMIT, text_of
-from bendscope.memory.tools import BY_NAME, call
+from bendscope.memory.mcp.server import TEXT_LIMIT, text_of
+from bendscope.memory.mcp.tools import BY_NAME, call
 
 
 def test_store_many_stores_everything_in_one_call(store):
@@ -228,7 +228,7 @@ def test_store_many_refuses_a_misspelt_field_as_store_node_does(store):
         call(memory, "store_many", {"nodes": [{"content": "x", "created_at": "1999-01-01T00:00:00.000Z"}]})
     with pytest.raises(InvalidInput, match="edges\\[0\\]: no field 'wieght'"):
         call(memory, "store_many", {"edges": [{"source_id": "a", "target_id": "b", "wieght": 2}]})
-    from bendscope.memory.records import EDGE_FIELDS, NODE_FIELDS
+    from bendscope.memory.core.records import EDGE_FIELDS, NODE_FIELDS
 
     assert set(NODE_FIELDS) == set(BY_NAME["store_node"].input_schema["properties"])
     assert set(EDGE_FIELDS) == set(BY_NAME["store_edge"].input_schema["properties"])
@@ -247,7 +247,7 @@ def test_a_larger_max_chars_alone_gives_one_node_whole(store):
 def test_an_answer_past_the_largest_is_refused_saying_how_to_ask():
     """Second adversarial run: a whole-graph analyze_topology over 60,000 long ids was a
     46 MB answer, and 12 clients that never read such answers took 2.8 GB."""
-    from bendscope.memory.server import MAX_ANSWER, too_large
+    from bendscope.memory.mcp.server import MAX_ANSWER, too_large
 
     assert too_large("analyze_topology", "x" * 1000) is None
     message = too_large("analyze_topology", "😀" * (MAX_ANSWER // 4 + 1))

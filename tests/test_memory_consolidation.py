@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from test_memory_loop_index import indexed, truth
 
 from bendscope.memory import InvalidInput, Memory
-from bendscope.memory.consolidation import decayed, normalised, reaches
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.records import MemoryEdge, MemoryNode, edge_id_for
-from bendscope.memory.sqlite_store import SQLiteStore
-from bendscope.memory.store import Store
+from bendscope.memory.core.consolidation import decayed, normalised, reaches
+from bendscope.memory.core.records import MemoryEdge, MemoryNode, edge_id_for
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 NOW = "2026-12-02T00:00:00.000Z"
@@ -122,7 +122,7 @@ def test_a_dry_run_on_sqlite_writes_nothing(tmp_path):
 
 def test_decay_composes_across_runs():
     node = MemoryNode("a", "x", confidence=0.8, created_at=at(100), updated_at=at(100))
-    from bendscope.memory.consolidation import _time
+    from bendscope.memory.core.consolidation import _time
 
     once = decayed(node, _time(NOW), None, 30.0, 7.0)
     assert math.isclose(once, 0.8 * 0.5 ** (93 / 30), abs_tol=1e-6)

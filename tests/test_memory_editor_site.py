@@ -18,10 +18,10 @@ from typing import Any
 import anyio
 import pytest
 
-from bendscope.memory.editor_site import SITE, Admission, checked_token, editor_app, live_page, site_file
-from bendscope.memory.errors import InvalidInput
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.service import Memory
+from bendscope.memory.core.errors import InvalidInput
+from bendscope.memory.core.service import Memory
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.web.editor_site import SITE, Admission, checked_token, editor_app, live_page, site_file
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "t0ken-for-the-tests-0123456789"
@@ -148,7 +148,7 @@ def test_the_site_is_served_and_nothing_else():
         "/static/../Makefile",
         "/.git/config",
         "/static/.hidden",
-        "/py/bendscope/memory/service.py",
+        "/py/bendscope/memory/core/service.py",
         "/py/bendscope/memory/",
         "/static/nothing-here.js",
         "/static",
@@ -177,7 +177,7 @@ def test_the_memory_is_served_as_an_editor_document():
 
 
 def test_a_memory_larger_than_the_editor_opens_is_refused_with_a_reason(monkeypatch):
-    from bendscope.memory import editor_site
+    from bendscope.memory.web import editor_site
 
     monkeypatch.setattr(editor_site, "LIVE_MAX_NODES", 0)
     app, _ = _app()
@@ -253,7 +253,7 @@ def test_the_real_server_serves_the_editor_behind_its_token(tmp_path):
             "a",
             "b",
         ]
-        assert served.get("/py/bendscope/memory/service.py", Cookie=cookie).status == 404
+        assert served.get("/py/bendscope/memory/core/service.py", Cookie=cookie).status == 404
     finally:
         served.stop()
 

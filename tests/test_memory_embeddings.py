@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from bendscope.memory import Memory
-from bendscope.memory.embedders import pack, unpack
-from bendscope.memory.store import Store
+from bendscope.memory.core.embedders import pack, unpack
+from bendscope.memory.store.base import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 TOPICS = {"rain": [1.0, 0.0, 0.0], "flood": [0.9, 0.1, 0.0], "sun": [0.0, 1.0, 0.0], "drought": [0.1, 0.9, 0.0]}
@@ -72,7 +72,7 @@ def test_a_store_written_without_the_embedder_is_backfilled(store: Store):
 
 
 def test_retrieval_re_ranks_with_stored_vectors_and_embeds_only_the_query():
-    from bendscope.memory.inmemory_store import InMemoryStore
+    from bendscope.memory.store.inmemory import InMemoryStore
 
     embedder = Counting()
     memory = Memory(InMemoryStore(), embedder=embedder, semantic_weight=0.5)
@@ -101,7 +101,7 @@ def test_pack_keeps_unit_vectors():
 
 def test_the_wordllama_embedder_loads_offline_and_the_cli_backfills(tmp_path):
     pytest.importorskip("wordllama")
-    from bendscope.memory.embedders import load_embedder
+    from bendscope.memory.core.embedders import load_embedder
 
     embedder = load_embedder("wordllama")
     rain, downpour, sunshine = embedder.embed(["heavy rain", "a downpour of rain", "bright sunshine"])

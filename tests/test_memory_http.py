@@ -20,8 +20,8 @@ from pathlib import Path
 import mcp_types as types
 import pytest
 
-from bendscope.memory.errors import InvalidInput
-from bendscope.memory.limits import Limits
+from bendscope.memory.core.errors import InvalidInput
+from bendscope.memory.web.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 INIT = {
@@ -246,7 +246,7 @@ def test_clients_that_never_read_their_answers_cannot_grow_the_server(tmp_path):
     1,000,000 characters of stored text (a larger budget is refused, saying so), and with
     the largest budget 12 such clients leave the server's memory where it was."""
     from bendscope.memory import Memory
-    from bendscope.memory.opening import open_store
+    from bendscope.memory.store.opening import open_store
 
     path = tmp_path / "big.sqlite3"
     store = open_store(str(path))
@@ -308,7 +308,7 @@ def test_a_connection_whose_client_stops_reading_is_closed_at_the_write_deadline
     import uvicorn
     from uvicorn.server import ServerState
 
-    from bendscope.memory.http import guarded_protocol
+    from bendscope.memory.web.http import guarded_protocol
 
     class Transport(asyncio.Transport):
         def __init__(self) -> None:
@@ -383,7 +383,7 @@ def test_the_gate_refuses_while_answers_wait_unread_but_lets_a_session_end():
     that ends a session and frees what it holds.)"""
     import asyncio
 
-    from bendscope.memory.http import MAX_UNSENT, gate
+    from bendscope.memory.web.http import MAX_UNSENT, gate
 
     seen: list[str] = []
 

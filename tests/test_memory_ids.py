@@ -8,8 +8,8 @@ import pytest
 from test_memory_service import memory_on
 
 from bendscope.memory import InvalidInput, MemoryEdge, MemoryNode
-from bendscope.memory.errors import Conflict
-from bendscope.memory.records import edge_id_for, legacy_id_of, node_id_for
+from bendscope.memory.core.errors import Conflict
+from bendscope.memory.core.records import edge_id_for, legacy_id_of, node_id_for
 
 #: two facts whose 40-bit ids (the old derivation) were the same: node-8f072ecaa0
 FIRST = "Customer 28300 prefers email contact"
@@ -100,7 +100,7 @@ def test_edges_derived_ids_conflict_and_legacy_edges_are_found(store):
 
 def test_the_report_over_mcp_tools(store):
     """The same through the tool layer an agent calls: two 'created', both facts found."""
-    from bendscope.memory.tools import call
+    from bendscope.memory.mcp.tools import call
 
     memory = memory_on(store)
     answers = [call(memory, "store_node", {"content": text}) for text in (FIRST, SECOND)]

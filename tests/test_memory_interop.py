@@ -12,9 +12,9 @@ from test_memory_service import business, dump, memory_on
 from bendscope.bend.document import document_from_data, parse_document
 from bendscope.bend.editor import Editor
 from bendscope.memory import InvalidInput, MemoryNode
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.interop import strength_to_weight, weight_to_strength
-from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.io.documents import strength_to_weight, weight_to_strength
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.sqlite import SQLiteStore
 
 
 def test_store_editor_store_round_trip(tmp_path):

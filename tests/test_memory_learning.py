@@ -15,12 +15,12 @@ from kappa_helpers import BUSINESS
 from test_memory_service import BUSINESS_TEXT
 
 from bendscope.memory import InvalidInput, Memory
-from bendscope.memory.errors import NotFound
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.learning import RATE, TARGETS, learned, learned_weight
-from bendscope.memory.records import OUTCOMES
-from bendscope.memory.sqlite_store import SQLiteStore
-from bendscope.memory.store import Store
+from bendscope.memory.core.errors import NotFound
+from bendscope.memory.core.learning import RATE, TARGETS, learned, learned_weight
+from bendscope.memory.core.records import OUTCOMES
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.sqlite import SQLiteStore
 
 unit = st.floats(0.0, 1.0, allow_nan=False)
 

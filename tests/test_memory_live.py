@@ -15,13 +15,13 @@ import anyio
 import pytest
 from test_memory_editor_site import HOST, PAGE_KEY, PORT, TOKEN, _ask
 
-from bendscope.memory.changes import ChangeFeed, change_source
-from bendscope.memory.editor_site import SITE, Admission, editor_app, graph_view
-from bendscope.memory.errors import Conflict, InvalidInput
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.page_writes import Stale, check_body, drawn_edge, write
-from bendscope.memory.service import Memory
-from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.core.errors import Conflict, InvalidInput
+from bendscope.memory.core.service import Memory
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.sqlite import SQLiteStore
+from bendscope.memory.web.changes import ChangeFeed, change_source
+from bendscope.memory.web.editor_site import SITE, Admission, editor_app, graph_view
+from bendscope.memory.web.page_writes import Stale, check_body, drawn_edge, write
 
 COOKIE = f"bendscope_token_{PORT}={PAGE_KEY}"
 ORIGIN = f"http://{HOST}"
@@ -197,7 +197,7 @@ def test_the_page_writes_with_its_cookie_only_from_its_own_origin():
 
 
 def test_a_large_memory_opens_by_a_query_with_the_neighbourhood(monkeypatch):
-    from bendscope.memory import editor_site
+    from bendscope.memory.web import editor_site
 
     memory = _memory()
     memory.store_node({"id": "p", "content": "Price"})
@@ -266,7 +266,7 @@ def test_in_memory_changes_are_seen():
 
 
 def test_postgresql_changes_are_heard_from_another_process(postgres_url):
-    from bendscope.memory.postgres_store import PostgresStore
+    from bendscope.memory.store.postgres import PostgresStore
 
     served = Memory(PostgresStore(postgres_url, pool_size=2))
     other = Memory(PostgresStore(postgres_url, pool_size=2))

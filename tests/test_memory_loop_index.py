@@ -15,12 +15,12 @@ from hypothesis import strategies as st
 
 from bendscope.kappa import analyze
 from bendscope.memory import InvalidInput, Memory
-from bendscope.memory.errors import Conflict, NotFound
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.loop_index import LoopIndex
-from bendscope.memory.records import MemoryEdge
-from bendscope.memory.sqlite_store import SQLiteStore
-from bendscope.memory.store import Store
+from bendscope.memory.core.errors import Conflict, NotFound
+from bendscope.memory.core.loop_index import LoopIndex
+from bendscope.memory.core.records import MemoryEdge
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.sqlite import SQLiteStore
 
 KINDS = ("causal", "temporal", "related", "causal", "causal")
 N = 9

@@ -262,7 +262,7 @@ def test_one_server_serves_calls_at_once_on_postgresql(postgres_url):
     """A PostgreSQL store serves --pool-size calls at once (threads, a connection each):
     60 calls in flight from one client — writes, retrievals, analyses — all succeed, and
     the access counts add up to exactly the results returned."""
-    from bendscope.memory.postgres_store import PostgresStore
+    from bendscope.memory.store.postgres import PostgresStore
 
     returned: list[int] = []
 

@@ -19,12 +19,12 @@ import psycopg
 import pytest
 
 from bendscope.memory import Memory
-from bendscope.memory.errors import InvalidInput, NotFound, StoreUnavailable
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.postgres_store import SCHEMA_VERSION, PostgresStore, lexeme
-from bendscope.memory.records import MemoryEdge, MemoryNode
-from bendscope.memory.sqlite_store import SQLiteStore
-from bendscope.memory.text import tokenize
+from bendscope.memory.core.errors import InvalidInput, NotFound, StoreUnavailable
+from bendscope.memory.core.records import MemoryEdge, MemoryNode
+from bendscope.memory.core.text import tokenize
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.postgres import SCHEMA_VERSION, PostgresStore, lexeme
+from bendscope.memory.store.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 T = "2026-11-30T10:00:00.000Z"
@@ -72,7 +72,7 @@ def test_schema_version_reopen_and_refusals(postgres, postgres_url):
 
 
 def test_a_version_1_store_is_migrated_and_keeps_its_contents(postgres_url, monkeypatch):
-    import bendscope.memory.postgres_store as module
+    import bendscope.memory.store.postgres as module
 
     monkeypatch.setattr(module, "MIGRATIONS", module.MIGRATIONS[:1])
     monkeypatch.setattr(module, "SCHEMA_VERSION", 1)
@@ -228,7 +228,7 @@ def test_a_write_cannot_join_a_reading(postgres_url):
 
 
 def test_a_held_write_lock_makes_a_clear_busy_error(postgres_url, monkeypatch):
-    import bendscope.memory.postgres_store as module
+    import bendscope.memory.store.postgres as module
 
     monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
     with PostgresStore(postgres_url) as store, PostgresStore(postgres_url) as other:
@@ -300,7 +300,7 @@ def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
     """The same calls on SQLite, in memory and PostgreSQL give byte-identical responses."""
     from test_memory_service import BUSINESS_TEXT, business, memory_on
 
-    from bendscope.memory.tools import call, encode
+    from bendscope.memory.mcp.tools import call, encode
 
     rng = random.Random(11)
     words = ["market", "share", "revenue", "churn", "R&D", "quality", "café", "loop", "cost", "team"]
@@ -476,7 +476,7 @@ def test_a_reading_waits_for_another_sessions_lock_at_most_the_lock_timeout(post
     query_graph call unanswered past 60 s."""
     import time
 
-    import bendscope.memory.postgres_store as module
+    import bendscope.memory.store.postgres as module
 
     monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
     with PostgresStore(postgres_url) as store:
@@ -498,7 +498,7 @@ def test_every_statement_waits_at_most_the_lock_timeout(postgres_url, monkeypatc
     any transaction) waited for good, and four such calls took the whole pool."""
     import time
 
-    import bendscope.memory.postgres_store as module
+    import bendscope.memory.store.postgres as module
 
     monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
     with PostgresStore(postgres_url) as store:

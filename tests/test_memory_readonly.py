@@ -13,11 +13,11 @@ import pytest
 from test_memory_service import memory_on
 
 from bendscope.memory import Memory
-from bendscope.memory.errors import ReadOnly, StoreUnavailable
-from bendscope.memory.opening import open_store
-from bendscope.memory.server import tool_list
-from bendscope.memory.sqlite_store import SQLiteStore
-from bendscope.memory.tools import TOOLS, call
+from bendscope.memory.core.errors import ReadOnly, StoreUnavailable
+from bendscope.memory.mcp.server import tool_list
+from bendscope.memory.mcp.tools import TOOLS, call
+from bendscope.memory.store.opening import open_store
+from bendscope.memory.store.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -126,7 +126,7 @@ def test_a_store_other_processes_write_is_never_judged_damaged(tmp_path):
     """(Review finding: an immutable check read half-copied pages during a checkpoint.)"""
     import time
 
-    from bendscope.memory.sqlite_store import damage_of
+    from bendscope.memory.store.sqlite import damage_of
 
     path = filled(tmp_path / "m.sqlite3", 200)
     writer = subprocess.Popen(
@@ -148,7 +148,7 @@ def test_a_store_other_processes_write_is_never_judged_damaged(tmp_path):
 WRITER = """
 import sys
 from bendscope.memory import Memory
-from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.store.sqlite import SQLiteStore
 store = SQLiteStore(sys.argv[1])
 memory = Memory(store)
 for k in range(100000):
@@ -157,7 +157,7 @@ for k in range(100000):
 
 KILLED = """
 import os, sys
-from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.store.sqlite import SQLiteStore
 from bendscope.memory import Memory
 store = SQLiteStore(sys.argv[1])
 memory = Memory(store)
@@ -221,7 +221,7 @@ def test_a_failed_rescue_leaves_no_copy_behind(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- the adversarial run's damaged and foreign files
 KILLED_MANY = """
 import os, sys
-from bendscope.memory.sqlite_store import SQLiteStore
+from bendscope.memory.store.sqlite import SQLiteStore
 from bendscope.memory import Memory
 store = SQLiteStore(sys.argv[1])
 store._conn.execute("PRAGMA wal_autocheckpoint = 0")
@@ -420,7 +420,7 @@ def test_a_torn_last_transaction_is_not_taken_for_damage(tmp_path):
     """(Review finding: a transaction's frames reach the disk in any order until its commit
     is synced, so a power loss can leave the last one's commit frame on disk and an earlier
     frame of it torn; SQLite rightly drops that transaction, which was never acknowledged.)"""
-    from bendscope.memory.sqlite_wal import wal_damage
+    from bendscope.memory.store.sqlite_wal import wal_damage
 
     path = tmp_path / "m.sqlite3"
     log = bytearray(_killed_with_a_log(path))

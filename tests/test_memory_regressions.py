@@ -7,10 +7,10 @@ import pytest
 from test_memory_loop_index import indexed, truth
 
 from bendscope.memory import Memory
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.records import MemoryEdge, MemoryNode
-from bendscope.memory.sqlite_store import SQLiteStore
-from bendscope.memory.store import Store
+from bendscope.memory.core.records import MemoryEdge, MemoryNode
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.sqlite import SQLiteStore
 
 
 class Clock:

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bendscope.memory import InvalidInput, Memory
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.store import Store
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
 
 LAKE = {
     "nutrients": "Phosphorus and nitrogen nutrients wash into the lake from farms",

@@ -12,10 +12,10 @@ from kappa_helpers import BUSINESS
 
 from bendscope.kappa import analyze
 from bendscope.memory import InvalidInput, Memory, NotFound
-from bendscope.memory.records import new_edge
-from bendscope.memory.store import Store
-from bendscope.memory.telemetry import ANALYZE, ROUTE, Aggregator, Telemetry, percentile
-from bendscope.memory.tools import BY_NAME, MAX_ARGUMENTS, TOOLS, call
+from bendscope.memory.core.records import new_edge
+from bendscope.memory.core.telemetry import ANALYZE, ROUTE, Aggregator, Telemetry, percentile
+from bendscope.memory.mcp.tools import BY_NAME, MAX_ARGUMENTS, TOOLS, call
+from bendscope.memory.store.base import Store
 
 CANONICAL_TOP = {"sccs", "dag_nodes", "routing", "max_kappa", "scc_count"}
 CANONICAL_SCC = {"id", "nodes", "kappa", "approximate", "fault_line_edges", "routing", "deliberation_budget"}

@@ -16,7 +16,7 @@ from pathlib import Path
 import mcp_types as types
 import pytest
 
-from bendscope.memory.stdio import MAX_DEPTH, MAX_LINE, Reply, examine
+from bendscope.memory.mcp.stdio import MAX_DEPTH, MAX_LINE, Reply, examine
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,13 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bendscope.memory import Memory
-from bendscope.memory.errors import NotFound, StoreUnavailable
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.opening import open_store, resolved_from
-from bendscope.memory.records import MemoryEdge, MemoryNode
-from bendscope.memory.sqlite_store import SCHEMA_VERSION, SQLiteStore
-from bendscope.memory.store import Store
-from bendscope.memory.text import fold, query_terms, terms, tokenize
+from bendscope.memory.core.errors import NotFound, StoreUnavailable
+from bendscope.memory.core.records import MemoryEdge, MemoryNode
+from bendscope.memory.core.text import fold, query_terms, terms, tokenize
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.opening import open_store, resolved_from
+from bendscope.memory.store.sqlite import SCHEMA_VERSION, SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 T = "2026-11-30T10:00:00.000Z"
@@ -186,7 +186,7 @@ def test_every_backend_ranks_alike(tmp_path, postgres_url):
         "Customer retention: churn and renewals, driven by market share",
         "The company was founded in 2020",
     ]
-    from bendscope.memory.postgres_store import PostgresStore
+    from bendscope.memory.store.postgres import PostgresStore
 
     stores: list[Store] = [SQLiteStore(tmp_path / "r.sqlite3"), InMemoryStore(), PostgresStore(postgres_url)]
     results, exact = [], []
@@ -218,7 +218,7 @@ def test_search_stems_and_leaves_stop_words_out(store: Store):
 
 
 def test_a_busy_store_says_so_instead_of_waiting_forever(tmp_path, monkeypatch):
-    import bendscope.memory.sqlite_store as sqlite_store
+    import bendscope.memory.store.sqlite as sqlite_store
 
     monkeypatch.setattr(sqlite_store, "BUSY_GIVE_UP_S", 0.3)
     path = tmp_path / "busy.sqlite3"
@@ -277,8 +277,8 @@ def test_sqlite_refuses_foreign_and_newer_files(tmp_path):
 def test_store_urls(tmp_path, postgres_url, monkeypatch):
     from pg_cluster import free_port
 
-    from bendscope.memory.errors import InvalidInput
-    from bendscope.memory.postgres_store import PostgresStore
+    from bendscope.memory.core.errors import InvalidInput
+    from bendscope.memory.store.postgres import PostgresStore
 
     assert isinstance(open_store(":memory:"), InMemoryStore)
     with open_store(f"sqlite:///{tmp_path}/u.sqlite3") as store:  # sqlite:////abs: an absolute path
@@ -342,7 +342,7 @@ def test_store_paths_a_newcomer_writes(tmp_path, monkeypatch):
 def test_a_read_only_store_says_which_and_what_to_do(tmp_path, monkeypatch):
     """(As root every file is writable, so the test makes SQLite fail the way it does on a
     read-only file and folder, and checks what the message says.)"""
-    from bendscope.memory import sqlite_store
+    from bendscope.memory.store import sqlite as sqlite_store
 
     path = tmp_path / "m.sqlite3"
     SQLiteStore(path).close()
@@ -407,7 +407,7 @@ def test_sqlite_search_leaves_out_common_terms_when_rarer_ones_exist(tmp_path):
 
 
 def test_sqlite_migrates_an_older_store(tmp_path, monkeypatch, capsys):
-    from bendscope.memory.sqlite_store import MIGRATIONS, _statements
+    from bendscope.memory.store.sqlite import MIGRATIONS, _statements
 
     path = tmp_path / "old.sqlite3"
     conn = sqlite3.connect(path)
@@ -422,7 +422,7 @@ def test_sqlite_migrates_an_older_store(tmp_path, monkeypatch, capsys):
     conn.execute(f"INSERT INTO edges VALUES ('ba', 'b', 'a', 'causal', 1.0, '{{}}', '{T}', NULL)")
     conn.commit()
     conn.close()
-    import bendscope.memory.sqlite_store as module
+    import bendscope.memory.store.sqlite as module
 
     monkeypatch.setattr(module, "PROGRESS_FROM", 2)
     with SQLiteStore(path) as store:

@@ -11,10 +11,10 @@ import pytest
 from test_memory_loop_index import indexed, truth
 
 from bendscope.memory import InvalidInput, Memory
-from bendscope.memory.dump import read_dump
-from bendscope.memory.errors import NotFound
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.store import Store
+from bendscope.memory.core.errors import NotFound
+from bendscope.memory.io.dump import read_dump
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
 
 
 class Clock:

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from bendscope.kappa import analyze, preview_edge_impact, preview_edge_removal
 from bendscope.memory import InvalidInput, Memory
-from bendscope.memory.errors import Conflict
-from bendscope.memory.inmemory_store import InMemoryStore
-from bendscope.memory.sqlite_store import SQLiteStore
-from bendscope.memory.store import Store
+from bendscope.memory.core.errors import Conflict
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.sqlite import SQLiteStore
 
 KINDS = ("causal", "temporal", "related", "supports")
 

@@ -1,26 +1,27 @@
 """Agent memory: a knowledge-graph store whose retrieval says "think or retrieve".
 
-Server side only (the page never loads it). The pieces, one module each:
+Server side only (the page never loads it, and it never imports the editor). Its parts:
 
-* ``records`` — nodes and edges, their fields and validation;
-* ``store`` — the store interface; ``sqlite_store`` (the embedded default) and
-  ``inmemory_store`` (tests) implement it;
-* ``retrieval`` — ``retrieve_context``: lexical top-K, one-hop expansion, ranking, and
-  the ``topology`` of what was retrieved (``topology`` wraps the κ engine);
-* ``router`` — the κ router: DAG context in topological order, deliberation tasks;
-* ``telemetry`` — an in-process event bus and its aggregator;
-* ``service`` — ``Memory``, the operations the CLI and the MCP server share;
-* ``interop`` — Bendscope documents in and out (the editor opens the memory);
-* ``tools`` and ``server`` — the MCP tools and the server (stdio or streamable HTTP);
-* ``cli`` — ``python -m memory``.
+* ``core`` — what the memory is and does, whatever keeps it or serves it: ``records`` (nodes,
+  edges and their rules), ``service`` (``Memory``: the operations every face shares),
+  ``retrieval`` (``retrieve_context``), ``intent`` and ``router`` (think or retrieve),
+  ``analysis`` (the κ engine on a node set), ``loop_index`` (every loop with its κ, kept by every
+  write), ``write_effect``, ``learning``, ``consolidation``, ``telemetry``, ``text`` (words and
+  stems), ``embedders``, ``answer_budget``, ``errors``;
+* ``store`` — where it is kept: ``base`` (the interface), ``sqlite``, ``postgres``, ``inmemory``,
+  ``opening`` (a path or URL to a store);
+* ``io`` — Bendscope documents and JSON Lines dumps in and out;
+* ``mcp`` — the tools, the MCP server and its stdio transport;
+* ``web`` — streamable HTTP, the editor's site, the page's writes and the change feed;
+* ``cli`` — ``bendscope-memory`` (``python -m bendscope.memory``).
 """
 
-from .errors import InvalidInput, NotFound
-from .opening import open_store
-from .records import EDGE_TYPES, NODE_TYPES, MemoryEdge, MemoryNode
-from .service import Memory
-from .store import Store
-from .telemetry import Aggregator, Telemetry
+from .core.errors import InvalidInput, NotFound
+from .core.records import EDGE_TYPES, NODE_TYPES, MemoryEdge, MemoryNode
+from .core.service import Memory
+from .core.telemetry import Aggregator, Telemetry
+from .store.base import Store
+from .store.opening import open_store
 
 __all__ = [
     "EDGE_TYPES",

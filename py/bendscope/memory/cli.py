@@ -22,14 +22,14 @@ from typing import Any, NoReturn
 
 from bendscope.docformat import MAX_NODES
 
-from .dump import dump_lines, is_dump, lines_of
-from .embedders import EMBEDDERS, load_embedder
-from .errors import InvalidInput, StoreUnavailable
-from .interop import to_document
-from .limits import Limits
-from .opening import STORE_VARIABLE, default_store_path, open_store, resolved_from
-from .service import Memory
-from .sqlite_store import SQLiteStore
+from .core.embedders import EMBEDDERS, load_embedder
+from .core.errors import InvalidInput, StoreUnavailable
+from .core.service import Memory
+from .io.documents import to_document
+from .io.dump import dump_lines, is_dump, lines_of
+from .store.opening import STORE_VARIABLE, default_store_path, open_store, resolved_from
+from .store.sqlite import SQLiteStore
+from .web.limits import Limits
 
 MAX_FILE = 64 * 1024 * 1024
 
@@ -221,13 +221,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             memory.backfill_vectors(progress)
         if args.command == "serve":
-            from .server import serve_stdio
+            from .mcp.server import serve_stdio
 
             where = f"memory: {resolved_from(args.store or os.environ.get(STORE_VARIABLE), store)}"
 
             if args.http is not None:
-                from .editor_site import checked_token, token_from_file
-                from .http import serve_http
+                from .web.editor_site import checked_token, token_from_file
+                from .web.http import serve_http
 
                 if not 0 <= args.http <= 65535:
                     raise InvalidInput("--http takes a port from 0 to 65535")

@@ -46,16 +46,16 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 import anyio
 
+from ..core.errors import InvalidInput, StoreUnavailable
+from ..core.records import check_id
+from ..core.service import Memory
 from .changes import ChangeFeed, change_source
-from .errors import InvalidInput, StoreUnavailable
 from .page_writes import Stale, check_body, write
-from .records import check_id
-from .service import Memory
 
 Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
 #: the editor's static site: the repository root (index.html, pyscript.toml, static/, py/)
-SITE = Path(__file__).resolve().parents[3]
+SITE = Path(__file__).resolve().parents[4]
 #: what of the site is served: the page, its configuration, its scripts and the editor's Python
 SERVED_TOP = frozenset({"index.html", "pyscript.toml", "static", "py"})
 #: never served, even inside what is: the agent memory itself (the page never loads it)
@@ -98,7 +98,7 @@ def checked_token(token: str) -> str:
     >>> checked_token("short")
     Traceback (most recent call last):
     ...
-    bendscope.memory.errors.InvalidInput: a token has 16 to 256 characters: letters, digits, - _ . ~ (got 5)
+    bendscope.memory.core.errors.InvalidInput: a token has 16 to 256 characters: letters, digits, - _ . ~ (got 5)
     """
     token = token.strip()
     if not 16 <= len(token) <= 256 or not set(token) <= TOKEN_ALPHABET:
@@ -421,7 +421,7 @@ def checked_view(body: bytes) -> tuple[str | None, list[str]]:
     >>> checked_view(b'{"node_ids": "a"}')
     Traceback (most recent call last):
     ...
-    bendscope.memory.errors.InvalidInput: node_ids must be a list of at most 20,000 ids
+    bendscope.memory.core.errors.InvalidInput: node_ids must be a list of at most 20,000 ids
     """
     from bendscope.jsonsafe import Refused, loads
 

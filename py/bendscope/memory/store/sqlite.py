@@ -28,11 +28,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from os import PathLike
 from typing import Any
 
-from .errors import NotFound, StoreUnavailable
-from .records import EDGE_TYPES, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
+from ..core.errors import NotFound, StoreUnavailable
+from ..core.records import EDGE_TYPES, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
+from ..core.text import load_metadata, query_terms, terms
+from .base import Store
 from .sqlite_wal import rechain, wal_damage
-from .store import Store
-from .text import load_metadata, query_terms, terms
 
 #: rows read at once by SQLiteStore.rescue, and the runs in a row without rows that end a table
 #: whose size cannot be read

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import replace
 
-from .errors import ReadOnly
-from .records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
+from ..core.errors import ReadOnly
+from ..core.records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 
 
 def _holds(edge: MemoryEdge, ends: Mapping[str, MemoryNode], at: str) -> bool:

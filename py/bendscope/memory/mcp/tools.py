@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS
-from .errors import InvalidInput
-from .records import EDGE_TYPES, MAX_CONTENT, NODE_TYPES, OUTCOMES, ROUTES
-from .retrieval import MAX_HOPS, MAX_LIMIT
-from .service import (
+from ..core.answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS
+from ..core.errors import InvalidInput
+from ..core.records import EDGE_TYPES, MAX_CONTENT, NODE_TYPES, OUTCOMES, ROUTES
+from ..core.retrieval import MAX_HOPS, MAX_LIMIT
+from ..core.service import (
     MAX_BATCH,
     MAX_ITERATIONS,
     MAX_NODE_IDS,

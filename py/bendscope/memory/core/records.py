@@ -296,7 +296,7 @@ def check_text(value: Any, what: str, limit: int, *, empty_ok: bool = True) -> s
     >>> check_text("s\ud800", "source", 10)
     Traceback (most recent call last):
     ...
-    bendscope.memory.errors.InvalidInput: source is not valid Unicode (an unpaired surrogate)
+    bendscope.memory.core.errors.InvalidInput: source is not valid Unicode (an unpaired surrogate)
     """
     if not isinstance(value, str):
         raise InvalidInput(f"{what} must be a string, got {_kind(value)}")
@@ -543,7 +543,7 @@ def _validity(args: Mapping[str, Any], valid_from: str | None, valid_until: str 
     >>> _validity({"valid_from": "2026-02-01", "valid_until": "2026-01-01"}, None, None)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bendscope.memory.errors.InvalidInput: valid_until (2026-01-01T00:00:00.000Z) must come after valid_from ...
+    bendscope.memory.core.errors.InvalidInput: valid_until (2026-01-01T00:00:00.000Z) must come after valid_from ...
     """
     start = args.get("valid_from", valid_from)  # (given as null: the bound is taken away)
     end = args.get("valid_until", valid_until)

@@ -47,10 +47,10 @@ import psycopg.conninfo
 import psycopg_pool
 from psycopg.types.json import Jsonb
 
-from .errors import InvalidInput, NotFound, StoreUnavailable
-from .records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
-from .store import Store
-from .text import chunks, load_metadata, query_terms, terms
+from ..core.errors import InvalidInput, NotFound, StoreUnavailable
+from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
+from ..core.text import chunks, load_metadata, query_terms, terms
+from .base import Store
 
 #: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1 (one transaction)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -295,7 +295,7 @@ def check_unambiguous(url: str) -> None:
     >>> check_unambiguous("postgresql://me:Zk3/q+W=@db/memory")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bendscope.memory.errors.InvalidInput: the store URL is ambiguous: write '@' and '/' inside ...
+    bendscope.memory.core.errors.InvalidInput: the store URL is ambiguous: write '@' and '/' inside ...
     """
     if "://" not in url:
         return
@@ -316,7 +316,7 @@ def parse_url(conninfo: str) -> dict[str, str]:
     >>> parse_url("postgresql://me:pa/ss@db:5433/memory")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bendscope.memory.errors.InvalidInput: the store URL is ambiguous: ...
+    bendscope.memory.core.errors.InvalidInput: the store URL is ambiguous: ...
     """
     check_unambiguous(conninfo)
     try:

@@ -19,12 +19,14 @@ from bendscope.kappa import DEFAULT_EXACT_LIMIT, recommendation
 from bendscope.kappa.analyze import analyze_digraph
 from bendscope.kappa.digraph import build_digraph
 
+from ..io.documents import from_document, to_document
+from ..io.dump import dump_lines, read_dump
+from ..store.base import Store
+from .analysis import analyze_nodes
 from .answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS, Budget
 from .consolidation import consolidate
-from .dump import dump_lines, read_dump
 from .embedders import pack
 from .errors import Conflict, InvalidInput, NotFound
-from .interop import from_document, to_document
 from .learning import RATE, TARGETS, learned, learned_weight, outcome_metrics
 from .loop_index import LoopIndex, Watch
 from .records import (
@@ -61,9 +63,7 @@ from .retrieval import (
     model_name,
     retrieve_context,
 )
-from .store import Store
 from .telemetry import Aggregator, Telemetry
-from .topology import analyze_nodes
 from .write_effect import effect
 
 logger = logging.getLogger(__name__)

@@ -32,8 +32,8 @@ from bendscope.docformat import (
     read_document,
 )
 
-from .errors import InvalidInput
-from .records import MAX_CONTENT, MemoryEdge, MemoryNode, new_edge, new_node, with_activation, with_statistics
+from ..core.errors import InvalidInput
+from ..core.records import MAX_CONTENT, MemoryEdge, MemoryNode, new_edge, new_node, with_activation, with_statistics
 
 PLANE_ID = "plane-root"
 HUMAN_CONFIDENCE = 1.0

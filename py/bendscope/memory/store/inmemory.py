@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 
-from .errors import NotFound
-from .records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
-from .store import Store
-from .text import query_terms, terms
+from ..core.errors import NotFound
+from ..core.records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
+from ..core.text import query_terms, terms
+from .base import Store
 
 K1 = 1.2  # BM25 parameters, as FTS5's bm25()
 B = 0.75

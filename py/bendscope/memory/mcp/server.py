@@ -18,8 +18,8 @@ import anyio
 import mcp_types as types
 from mcp.server import Server
 
-from .errors import InvalidInput, StoreUnavailable
-from .service import Memory
+from ..core.errors import InvalidInput, StoreUnavailable
+from ..core.service import Memory
 from .stdio import stdio_transport
 from .tools import BY_NAME, TOOLS, call, encode
 

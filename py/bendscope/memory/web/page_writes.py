@@ -35,10 +35,10 @@ from typing import Any
 
 from bendscope.docformat import MAX_DATA, DocumentError, LinkRecord, read_link
 
-from .errors import Conflict, InvalidInput
-from .interop import HUMAN_CONFIDENCE, HUMAN_SOURCE, _edge_out, edge_args
-from .records import _SURROGATE, MAX_CONTENT, MemoryEdge, _metadata, check_id, moment
-from .service import Memory
+from ..core.errors import Conflict, InvalidInput
+from ..core.records import _SURROGATE, MAX_CONTENT, MemoryEdge, _metadata, check_id, moment
+from ..core.service import Memory
+from ..io.documents import HUMAN_CONFIDENCE, HUMAN_SOURCE, _edge_out, edge_args
 
 #: operations one request may carry (a whole view deleted at once: its cards and edges)
 MAX_OPS = 50_000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InvalidInput
+from ..core.errors import InvalidInput
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,10 @@ import re
 import sys
 from pathlib import Path
 
-from .errors import InvalidInput, StoreUnavailable
-from .inmemory_store import InMemoryStore
-from .sqlite_store import SQLiteStore
-from .store import Store
+from ..core.errors import InvalidInput, StoreUnavailable
+from .base import Store
+from .inmemory import InMemoryStore
+from .sqlite import SQLiteStore
 
 #: the environment variable naming the store when ``--store`` is not given
 STORE_VARIABLE = "BENDSCOPE_MEMORY_STORE"
@@ -54,7 +54,7 @@ def open_store(
         return InMemoryStore(read_only=read_only)
     if scheme in ("postgresql", "postgres"):
         try:
-            from .postgres_store import PostgresStore
+            from .postgres import PostgresStore
         except ImportError:
             raise InvalidInput("a PostgreSQL store needs psycopg: pip install 'bendscope[postgresql]'") from None
         return PostgresStore(text, pool_size=pool_size, read_only=read_only)
@@ -74,10 +74,10 @@ def sqlite_url_path(url: str) -> str:
 
     >>> sqlite_url_path("sqlite:///memory.sqlite3"), sqlite_url_path("sqlite:////var/lib/m.sqlite3")
     ('memory.sqlite3', '/var/lib/m.sqlite3')
-    >>> sqlite_url_path("sqlite://host/x")
+    >>> sqlite_url_path("sqlite://host/x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bendscope.memory.errors.InvalidInput: an sqlite URL is sqlite:///relative/path or sqlite:////absolute/path, got 'sqlite://host/x'
+    bendscope.memory.core.errors.InvalidInput: an sqlite URL is sqlite:///relative/path or ... got 'sqlite://host/x'
     """
     rest = url[len("sqlite://") :]
     if rest.startswith("~"):  # (sqlite://~/name: the home folder, as it always read)

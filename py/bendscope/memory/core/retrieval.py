@@ -37,15 +37,15 @@ from bendscope.kappa import DEFAULT_EXACT_LIMIT
 from bendscope.kappa.budget import deliberation_budget
 from bendscope.kappa.recommend import short_name
 
+from ..store.base import Store
+from .analysis import analyze_nodes
 from .embedders import normalised, pack, similarities, unpack
 from .errors import StoreUnavailable
 from .intent import intent
 from .loop_index import kappa_of
 from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, RetrievalRecord, retrieval_id_for
 from .router import FOCUS_SHARE, FOCUS_SIZE, Route, question_route
-from .store import Store
 from .telemetry import ROUTE, Telemetry
-from .topology import analyze_nodes
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ node per line, then one edge per line, every field kept (access counts and times
     {"node": {"id": "b", "content": "Wet streets", ...}}
     {"edge": {"id": "e", "source_id": "a", "target_id": "b", ...}}
 
->>> from bendscope.memory.records import new_edge, new_node
+>>> from bendscope.memory.core.records import new_edge, new_node
 >>> t = "2026-12-01T00:00:00.000Z"
 >>> a, b = new_node({"id": "a", "content": "Rain"}, now=t), new_node({"id": "b", "content": "Wet"}, now=t)
 >>> lines = list(dump_lines([a, b], [new_edge({"source_id": "a", "target_id": "b"}, now=t)]))
@@ -30,8 +30,8 @@ from typing import IO, Any
 
 from bendscope.jsonsafe import Refused, loads
 
-from .errors import InvalidInput
-from .records import (
+from ..core.errors import InvalidInput
+from ..core.records import (
     EDGE_FIELDS,
     NODE_FIELDS,
     MemoryEdge,

@@ -47,12 +47,12 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from bendscope.jsonsafe import Refused, loads
 
+from ..core.errors import InvalidInput
+from ..core.service import Memory
+from ..mcp.server import build_server
 from .changes import ChangeFeed, change_source
 from .editor_site import SITE, Admission, check_site, editor_app, new_token
-from .errors import InvalidInput
 from .limits import Limits
-from .server import build_server
-from .service import Memory
 
 #: the largest request head accepted (bytes)
 MAX_HEAD = 64 * 1024

@@ -46,11 +46,11 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from ..store.base import Store
 from .embedders import pack, unpack
 from .errors import InvalidInput
 from .records import LoopRecord, MemoryNode, _metadata, edge_id_for, stamp_of
 from .retrieval import Embedder
-from .store import Store
 
 if TYPE_CHECKING:
     from .service import Memory
@@ -94,7 +94,7 @@ def _time(stamp: str) -> datetime:
 def decayed(node: MemoryNode, now: datetime, previous: datetime | None, half_life: float, idle: float) -> float:
     """The node's confidence after this run's decay (see the module's docstring).
 
-    >>> from bendscope.memory.records import MemoryNode
+    >>> from bendscope.memory.core.records import MemoryNode
     >>> n = MemoryNode("a", "x", confidence=0.8, created_at="2026-01-01T00:00:00.000Z",
     ...                updated_at="2026-01-01T00:00:00.000Z")
     >>> round(decayed(n, _time("2026-03-09T00:00:00.000Z"), None, 30.0, 7.0), 6)  # 60 idle days past the 7

@@ -53,8 +53,8 @@ from bendscope.kappa.analyze import scc_kappa
 from bendscope.kappa.digraph import digraph_of_arcs
 from bendscope.kappa.scc import strongly_connected_components
 
+from ..store.base import Store
 from .records import LoopRecord, utc_now
-from .store import Store
 
 logger = logging.getLogger(__name__)
 

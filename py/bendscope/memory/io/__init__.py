@@ -1,0 +1,1 @@
+"""The memory in and out: Bendscope documents (``documents``) and JSON Lines dumps (``dump``)."""
