@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -53,7 +52,8 @@ from .records import LoopRecord, MemoryNode, _metadata, edge_id_for, stamp_of
 from .retrieval import Embedder
 
 if TYPE_CHECKING:
-    from .service import Memory
+    from .requests import Consolidate
+    from .service.state import MemoryState
 
 HALF_LIFE_DAYS = 30.0
 IDLE_DAYS = 7.0
@@ -260,39 +260,23 @@ def _listed(items: list[dict[str, Any]]) -> dict[str, Any]:
     return {"count": len(items), "items": items[:LISTED], "omitted": max(0, len(items) - LISTED)}
 
 
-def _number(args: Mapping[str, Any], key: str, default: float, low: float, high: float, *, open_low: bool) -> float:
-    value = args.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InvalidInput(f"{key} must be a number")
-    if value < low or value > high or (open_low and value == low):
-        bound = f"above {low:g}" if open_low else f"at least {low:g}"
-        raise InvalidInput(f"{key} must be {bound} and at most {high:g}, got {value!r:.20}")
-    return float(value)
-
-
 class Consolidation:
     """One run of ``consolidate`` over a memory (see the module's docstring)."""
 
-    def __init__(self, memory: Memory, args: Mapping[str, Any]) -> None:
+    def __init__(self, memory: MemoryState, asked: Consolidate) -> None:
         self.memory = memory
         self.store = memory.store
-        dry_run = args.get("dry_run", False)
-        if not isinstance(dry_run, bool):
-            raise InvalidInput("dry_run must be true or false")
-        self.dry_run = dry_run
-        self.half_life = _number(args, "half_life_days", HALF_LIFE_DAYS, 0.0, 36_500.0, open_low=True)
-        self.idle = _number(args, "idle_days", IDLE_DAYS, 0.0, 36_500.0, open_low=False)
-        self.prune_below = _number(args, "prune_below", PRUNE_BELOW, 0.0, 1.0, open_low=False)
-        self.similarity = _number(args, "similarity", SIMILARITY, 0.5, 1.0, open_low=False)
-        if args.get("similarity") is not None and memory.embedder is None:
+        self.dry_run = asked.dry_run
+        self.half_life = asked.half_life_days
+        self.idle = asked.idle_days
+        self.prune_below = asked.prune_below
+        self.similarity = SIMILARITY if asked.similarity is None else asked.similarity
+        if asked.similarity is not None and memory.embedder is None:
             raise InvalidInput(
                 "similarity merges by embedding: serve with an embedder (--embedder wordllama) to use it"
             )
-        self.forget_days = _number(args, "forget_retrievals_days", FORGET_RETRIEVALS_DAYS, 0.0, 36_500.0, open_low=True)
-        merge = args.get("merge", True)
-        if not isinstance(merge, bool):
-            raise InvalidInput("merge must be true or false")
-        self.merge = merge
+        self.forget_days = asked.forget_retrievals_days
+        self.merge = asked.merge
         self.kept: list[dict[str, Any]] = []
         self.kept_apart: list[dict[str, Any]] = []
         self.merges: list[dict[str, Any]] = []
@@ -534,7 +518,6 @@ def _stamp(moment: datetime) -> str:
     return stamp_of(moment)
 
 
-def consolidate(memory: Memory, args: Mapping[str, Any]) -> dict[str, Any]:
-    """Run ``consolidate`` (see the module's docstring); ``args``: dry_run, half_life_days,
-    idle_days, prune_below, merge, similarity, forget_retrievals_days."""
-    return Consolidation(memory, args).run()
+def consolidate(memory: MemoryState, asked: Consolidate) -> dict[str, Any]:
+    """Run ``consolidate`` (see the module's docstring) with the rules ``asked``."""
+    return Consolidation(memory, asked).run()

@@ -270,7 +270,12 @@ class OutcomeRecord:
 
 
 # ---------------------------------------------------------------- validation
-def _kind(value: Any) -> str:
+def kind_of(value: Any) -> str:
+    """What a JSON value is, in words, for a message.
+
+    >>> kind_of([1]), kind_of(None), kind_of(2.5)
+    ('a list', 'null', 'a number')
+    """
     return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
         type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
     )
@@ -279,7 +284,7 @@ def _kind(value: Any) -> str:
 def check_id(value: Any, what: str = "id") -> str:
     """A node or edge id: a non-empty string of at most MAX_ID characters, valid Unicode."""
     if not isinstance(value, str) or not value.strip():
-        raise InvalidInput(f"{what} must be a non-empty string, got {_kind(value)}")
+        raise InvalidInput(f"{what} must be a non-empty string, got {kind_of(value)}")
     if len(value) > MAX_ID:
         raise InvalidInput(f"{what} is longer than {MAX_ID} characters")
     if _SURROGATE.search(value):
@@ -299,7 +304,7 @@ def check_text(value: Any, what: str, limit: int, *, empty_ok: bool = True) -> s
     bendscope.memory.core.errors.InvalidInput: source is not valid Unicode (an unpaired surrogate)
     """
     if not isinstance(value, str):
-        raise InvalidInput(f"{what} must be a string, got {_kind(value)}")
+        raise InvalidInput(f"{what} must be a string, got {kind_of(value)}")
     if not empty_ok and not value.strip():
         raise InvalidInput(f"{what} must not be empty")
     if len(value) > limit:
@@ -313,7 +318,7 @@ def check_text(value: Any, what: str, limit: int, *, empty_ok: bool = True) -> s
 
 def _number(value: Any, what: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidInput(f"{what} must be a number, got {_kind(value)}")
+        raise InvalidInput(f"{what} must be a number, got {kind_of(value)}")
     try:
         number = float(value)
     except OverflowError:
@@ -329,7 +334,7 @@ def _metadata(value: Any, what: str = "metadata", limit: int = MAX_METADATA) -> 
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise InvalidInput(f"{what} must be a JSON object, got {_kind(value)}")
+        raise InvalidInput(f"{what} must be a JSON object, got {kind_of(value)}")
     if _depth(value) > MAX_METADATA_DEPTH:
         raise InvalidInput(f"{what} is nested more than {MAX_METADATA_DEPTH} levels deep")
     try:

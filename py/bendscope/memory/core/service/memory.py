@@ -1,0 +1,65 @@
+"""``Memory``: the operations the MCP tools, the editor's site and the CLI share, over one store."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+
+from bendscope.kappa import DEFAULT_EXACT_LIMIT
+
+from ...store.base import Store
+from ..loop_index import LoopIndex
+from ..records import (
+    EDGE_TYPES,
+    utc_now,
+)
+from ..retrieval import (
+    SEMANTIC_WEIGHT,
+    Embedder,
+    Semantic,
+    model_name,
+)
+from ..telemetry import Aggregator, Telemetry
+from .exchange import Exchange
+from .outcomes import Outcomes
+from .state import (
+    DEFAULT_ACYCLIC_TYPES,
+)
+
+logger = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
+
+
+class Memory(Exchange, Outcomes):
+    """A knowledge-graph memory: store, retrieval with topology, κ router, telemetry."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        telemetry: Telemetry | None = None,
+        clock: Callable[[], str] = utc_now,
+        embedder: Embedder | None = None,
+        exact_limit: int = DEFAULT_EXACT_LIMIT,
+        acyclic_types: Iterable[str] = DEFAULT_ACYCLIC_TYPES,
+        semantic_weight: float = SEMANTIC_WEIGHT,
+        dense_seeds: int = 0,
+    ) -> None:
+        self.store = store
+        unknown = [t for t in acyclic_types if t not in EDGE_TYPES]
+        if unknown:
+            raise ValueError(
+                f"unknown edge type {unknown[0]!r} declared acyclic; the types are {', '.join(EDGE_TYPES)}"
+            )
+        #: edge types no cycle may form among (store_edge refuses an edge closing one)
+        self.acyclic_types = frozenset(acyclic_types)
+        self.telemetry = telemetry or Telemetry()
+        self.metrics = Aggregator(self.telemetry)
+        self.clock = clock
+        self.embedder = embedder
+        #: how retrieval uses the embedder (None without one); its vectors' name in the store
+        self.semantic = Semantic(embedder, semantic_weight, dense_seeds) if embedder is not None else None
+        self.model = model_name(embedder) if embedder is not None else None
+        self.exact_limit = exact_limit
+        #: the memory's feedback loops with their κ, kept in the store (``loop_index``)
+        self.loops = LoopIndex(store, exact_limit, clock=clock)

@@ -1,0 +1,418 @@
+"""Writes: nodes, edges, many at once, observations, ends of validity and deletions — each one
+transaction, the loop index settled inside it."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from ..embedders import pack
+from ..errors import Conflict, InvalidInput, NotFound
+from ..records import (
+    EDGE_FIELDS,
+    MAX_CONTENT,
+    NODE_FIELDS,
+    MemoryEdge,
+    MemoryNode,
+    check_id,
+    legacy_id_of,
+    new_edge,
+    new_node,
+    preview,
+)
+from ..requests import (
+    MAX_BATCH,
+    AppendObservation,
+    DeleteEdge,
+    DeleteMany,
+    DeleteNode,
+    InvalidateEdge,
+    InvalidateNode,
+    StoreEdge,
+    StoreMany,
+    StoreNode,
+)
+from ..write_effect import effect
+from .state import EMBED_BATCH, MAX_ERRORS, TYPE_REQUIRED, MemoryState, _Batch, _holds, _unknown
+
+logger = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
+
+
+def _same_node(old: MemoryNode, new: MemoryNode) -> bool:
+    """Equal apart from ``updated_at`` (a store of the same facts changes nothing)."""
+    return old.to_dict() | {"updated_at": ""} == new.to_dict() | {"updated_at": ""}
+
+
+class Writing(MemoryState):
+    """Writes."""
+
+    def store_node(self, request: StoreNode | Mapping[str, Any]) -> dict[str, Any]:
+        """Create a node, or update the node with the given ``id`` (fields not given stay).
+        Returns ``{"status": "created" | "updated" | "unchanged", "node": {...}}``."""
+        with self.store.transaction():
+            batch: list[_Batch] = []
+            written: list[MemoryNode] = []
+            answer = self._put_node(request.given() if isinstance(request, StoreNode) else request, batch, written)
+            if batch:  # (its validity changed: which arcs hold may have changed)
+                change = self.loops.settle(batch[0].watch, batch[0].inserted, batch[0].removed)
+                answer["topology"] = effect(change.before, change.after)
+            self._embed(written)
+        return answer
+
+    def _embed(self, nodes: Sequence[MemoryNode]) -> None:
+        """Keep the vectors of nodes whose content is new (with an embedder; in the open
+        transaction). An embedder that fails leaves them for ``backfill_vectors``."""
+        if self.embedder is None or self.model is None or not nodes:
+            return
+        for start in range(0, len(nodes), EMBED_BATCH):
+            part = nodes[start : start + EMBED_BATCH]
+            try:
+                vectors = self.embedder.embed([n.content for n in part])
+            except Exception:  # (a model of the caller's: the write stands without vectors)
+                logger.exception("the embedder failed; %d nodes are stored without vectors", len(part))
+                return
+            self.store.put_vectors(self.model, {n.id: pack(v) for n, v in zip(part, vectors, strict=True)})
+
+    def backfill_vectors(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Embed every node without a vector of the embedder's model (after a store was
+        written without this embedder, or a model change), a batch per transaction; returns
+        how many. ``progress(done, total)`` after each batch. O(nodes)."""
+        if self.embedder is None or self.model is None:
+            return 0
+        done = 0
+        total = len(self.store.missing_vectors(self.model, 10**9)) if progress is not None else 0
+        while True:
+            with self.store.transaction():
+                ids = self.store.missing_vectors(self.model, EMBED_BATCH)
+                if not ids:
+                    return done
+                found = self.store.get_nodes(ids)
+                vectors = self.embedder.embed([found[i].content for i in ids])
+                self.store.put_vectors(self.model, {i: pack(v) for i, v in zip(ids, vectors, strict=True)})
+            done += len(ids)
+            if progress is not None:
+                progress(done, total)
+
+    def _put_node(
+        self, args: Mapping[str, Any], batch: list[_Batch], written: list[MemoryNode] | None = None
+    ) -> dict[str, Any]:
+        """store_node's write, in the open transaction. A change of validity changes which
+        arcs hold: the loop index is then made ready and the node watched (``batch`` gets the
+        batch, made once), and its arcs that hold after the write are noted."""
+        old = self.store.get_node(check_id(args["id"])) if args.get("id") is not None else None
+        merged = dict(args)
+        if old is not None and merged.get("content") is None:
+            merged["content"] = old.content
+        node = new_node(merged, now=self.clock(), existing=old)
+        if args.get("id") is None:  # the id derives from the content: that node, or none
+            old = self._derived_node(node)
+            if old is not None:
+                # (the same fact with observations appended since keeps them)
+                node = new_node({**merged, "id": old.id, "content": old.content}, now=self.clock(), existing=old)
+        if old is not None and _same_node(old, node):
+            return {"status": "unchanged", "node": old.to_dict()}
+        moved = old is not None and (old.valid_from, old.valid_until) != (node.valid_from, node.valid_until)
+        if moved:
+            if not batch:
+                batch.append(self._batch())
+            self.loops.extend(batch[0].watch, {node.id})
+        self.store.put_node(node)
+        if written is not None and (old is None or old.content != node.content):
+            written.append(node)
+        if moved:
+            now = self.loops.now
+            batch[0].removed = True
+            if node.valid_at(now):
+                batch[0].inserted += self._holding([node.id], now)
+        if node.valid_from is not None or node.valid_until is not None:
+            self.loops.bounds([node.valid_from, node.valid_until])
+        return {"status": "created" if old is None else "updated", "node": node.to_dict()}
+
+    def _holding(self, node_ids: Iterable[str], now: str) -> list[tuple[str, str]]:
+        """The causal and temporal arcs touching the nodes that hold ``now``."""
+        ids = list(node_ids)
+        return self.store.arcs_from(ids, True, now) + self.store.arcs_from(ids, False, now)
+
+    def store_edge(self, request: StoreEdge | Mapping[str, Any]) -> dict[str, Any]:
+        """Create an edge between existing nodes, or update the edge with the given ``id``;
+        ``typed``: a new edge must say its ``edge_type`` (the MCP tools: an agent's "A causes B"
+        must not become an association that never forms a loop).
+        The answer's ``topology`` is what the write did to the loops around its ends (see
+        ``write_effect``), from the loop index the write brings up to date; an edge of a type
+        declared acyclic that would close a cycle of such edges is refused (Conflict),
+        naming the cycle. O(the loops of its ends, or a search: see ``loop_index``)."""
+        with self.store.transaction():
+            batch = self._batch()
+            typed = isinstance(request, StoreEdge)
+            answer = self._put_edge(request.given() if isinstance(request, StoreEdge) else request, batch, typed)
+            change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
+        return {**answer, "topology": effect(change.before, change.after)}
+
+    def _put_edge(self, args: Mapping[str, Any], batch: _Batch, typed: bool = False) -> dict[str, Any]:
+        """store_edge's write, in the open transaction; the loops it may change are watched
+        and the arcs it adds or removes (those that hold now: the edge valid and both its
+        ends) noted in ``batch`` (settled by the caller). ``typed``: see ``store_edge``."""
+        edge = new_edge(args, now=self.clock())
+        if typed and args.get("edge_type") is None and (args.get("id") is None or self.store.get_edge(edge.id) is None):
+            raise InvalidInput(TYPE_REQUIRED)
+        ends = self.store.get_nodes([edge.source_id, edge.target_id])
+        _unknown([edge.source_id, edge.target_id], ends)
+        old = self.store.get_edge(edge.id) if args.get("id") is not None else self._derived_edge(edge)
+        touched = {edge.source_id, edge.target_id} | ({old.source_id, old.target_id} if old else set())
+        self.loops.extend(batch.watch, touched)
+        if old is not None:  # update that edge: its id stays, even one derived from another type
+            edge = new_edge({**args, "id": old.id}, now=self.clock(), existing=old)
+            if edge == old:
+                return {"status": "unchanged", "edge": old.to_dict()}
+        if edge.directed and edge.source_id == edge.target_id:
+            raise InvalidInput(
+                f"a {edge.edge_type} edge from {edge.source_id!r} to itself is not a feedback loop: κ and the loops "
+                "leave self-loops out (a loop runs through two or more nodes); nothing was stored. Connect the node "
+                "to what it acts through, or store the link as related"
+            )
+        self._check_acyclic(edge)
+        now = self.loops.now
+        if old is not None:
+            ends.update(self.store.get_nodes([old.source_id, old.target_id]))
+        held = old is not None and _holds(old, ends, now)
+        holds = _holds(edge, ends, now)
+        self.store.put_edge(edge)
+        if holds:
+            batch.inserted.append((edge.source_id, edge.target_id))
+        if held and not (holds and (old.source_id, old.target_id) == (edge.source_id, edge.target_id)):  # type: ignore[union-attr]
+            batch.removed = True
+        if edge.valid_from is not None or edge.valid_until is not None:
+            self.loops.bounds([edge.valid_from, edge.valid_until])
+        return {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
+
+    def invalidate_edge(self, request: InvalidateEdge | Mapping[str, Any]) -> dict[str, Any]:
+        """End an edge's validity at ``at`` (now by default) without deleting it: it stays in
+        the memory (``as_of`` an earlier time still sees it), but the current graph — retrieval,
+        topology, the loop index — no longer holds it. ``topology``: what that did to the loops."""
+        asked = InvalidateEdge.parse(request)
+        edge_id = asked.id
+        with self.store.transaction():
+            batch = self._batch()
+            at = asked.at if asked.at is not None else self.loops.now
+            edge = self.store.get_edge(edge_id)
+            if edge is None:
+                raise NotFound(f"no edge with id {edge_id!r}")
+            self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
+            if edge.valid_until is not None and edge.valid_until <= at:
+                change = self.loops.settle(batch.watch)
+                return {"status": "unchanged", "edge": edge.to_dict(), "topology": effect(change.before, change.after)}
+            if edge.valid_from is not None and at <= edge.valid_from:
+                raise InvalidInput(f"the edge is valid from {edge.valid_from}: it cannot end at {at}, before it began")
+            ended = dataclasses.replace(edge, valid_until=at)
+            ends = self.store.get_nodes([edge.source_id, edge.target_id])
+            batch.removed = _holds(edge, ends, self.loops.now) and not _holds(ended, ends, self.loops.now)
+            self.store.put_edge(ended)
+            self.loops.bounds([at])
+            change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
+        return {"status": "invalidated", "edge": ended.to_dict(), "topology": effect(change.before, change.after)}
+
+    def invalidate_node(self, request: InvalidateNode | Mapping[str, Any]) -> dict[str, Any]:
+        """End a node's validity at ``at`` (now by default) without deleting it; its edges stop
+        holding with it. ``topology``: what that did to the loops."""
+        asked = InvalidateNode.parse(request)
+        node_id = asked.id
+        with self.store.transaction():
+            node = self.store.get_node(node_id)
+            if node is None:
+                raise NotFound(f"no node with id {node_id!r}")
+            at = asked.at
+            if at is None:
+                self.loops.ready()
+                at = self.loops.now
+            if node.valid_until is not None and node.valid_until <= at:
+                batch = self._batch()
+                self.loops.extend(batch.watch, {node_id})
+                change = self.loops.settle(batch.watch)
+                return {"status": "unchanged", "node": node.to_dict(), "topology": effect(change.before, change.after)}
+            if node.valid_from is not None and at <= node.valid_from:
+                raise InvalidInput(f"the node is valid from {node.valid_from}: it cannot end at {at}, before it began")
+            batch_list: list[_Batch] = []
+            answer = self._put_node({"id": node_id, "valid_until": at}, batch_list)
+            batch = batch_list[0] if batch_list else self._batch()
+            self.loops.extend(batch.watch, {node_id})
+            change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
+        return {"status": "invalidated", "node": answer["node"], "topology": effect(change.before, change.after)}
+
+    def _check_acyclic(self, edge: MemoryEdge) -> None:
+        """Refuse an edge of a type declared acyclic that would close a cycle of such edges:
+        a search from its target along them (O(what it reaches)); the message names the cycle."""
+        if edge.edge_type not in self.acyclic_types or edge.source_id == edge.target_id:
+            if edge.edge_type in self.acyclic_types:
+                raise Conflict(f"a {edge.edge_type} edge from {edge.source_id!r} to itself would be a cycle; "
+                               f"{edge.edge_type} edges are declared acyclic; nothing was stored")  # fmt: skip
+            return
+        parent: dict[str, str] = {edge.target_id: ""}
+        front = {edge.target_id}
+        while front and edge.source_id not in parent:
+            ahead = set()
+            for e in self.store.edges_touching(front):
+                if e.edge_type in self.acyclic_types and e.source_id in front and e.target_id not in parent:
+                    if e.id == edge.id:
+                        continue  # (the edge being updated is replaced by this one)
+                    parent[e.target_id] = e.source_id
+                    ahead.add(e.target_id)
+            front = ahead
+        if edge.source_id in parent:
+            path = [edge.source_id]
+            while path[-1] != edge.target_id:
+                path.append(parent[path[-1]])
+            cycle = " → ".join(repr(n) for n in [edge.source_id, *reversed(path)])
+            raise Conflict(
+                f"the {edge.edge_type} edge {edge.source_id!r} → {edge.target_id!r} would close the cycle {cycle}; "
+                f"{edge.edge_type} edges are declared acyclic; nothing was stored"
+            )
+
+    def _derived_node(self, node: MemoryNode) -> MemoryNode | None:
+        """The stored node a node with a derived id is: the one with that id (the same
+        content, perhaps with observations appended since; other content is a Conflict:
+        never overwritten), else one a store made before ids had 128 bits for this content;
+        None for a new node."""
+        legacy = legacy_id_of(node.id)
+        found = self.store.get_nodes([node.id, legacy])
+        old = found.get(node.id)
+        if old is not None and old.content != node.content and not old.content.startswith(node.content + "\n"):
+            raise Conflict(
+                f"the content {preview(node.content)} derives the id {node.id!r}, which holds a different fact, "
+                f"{preview(old.content)}; nothing was stored. Give this fact an id of its own, or the id "
+                f"{node.id!r} to replace that fact"
+            )
+        if old is None and legacy in found and found[legacy].content == node.content:
+            old = found[legacy]  # (a legacy id with other content: a 40-bit collision; the new id keeps both)
+        return old
+
+    def _derived_edge(self, edge: MemoryEdge) -> MemoryEdge | None:
+        """The stored edge an edge with a derived id is: the one on that id when it joins the
+        same two nodes (its type may have been changed since, by id), else one a store made
+        before ids had 128 bits for them; an edge between other nodes on that id is a Conflict."""
+        legacy = legacy_id_of(edge.id)
+        found = self.store.get_edges([edge.id, legacy])
+        ends = (edge.source_id, edge.target_id)
+        old = found.get(edge.id)
+        if old is not None and (old.source_id, old.target_id) != ends:
+            raise Conflict(
+                f"the {edge.edge_type} edge {edge.source_id!r} → {edge.target_id!r} derives the id {edge.id!r}, which "
+                f"is the {old.edge_type} edge {old.source_id!r} → {old.target_id!r}; nothing was stored. Give this "
+                "edge an id of its own"
+            )
+        was = found.get(legacy)
+        if old is None and was is not None and (was.source_id, was.target_id) == ends:
+            old = was
+        return old
+
+    def store_many(self, request: StoreMany | Mapping[str, Any]) -> dict[str, Any]:
+        """Many nodes, then many edges (which may join nodes of the same call), in one
+        transaction: all of them or, when any item is wrong, none — the error then names
+        every wrong item (``nodes[3]: …``; at most MAX_ERRORS). ``typed``: see ``store_edge``.
+        O(items)."""
+        typed = isinstance(request, StoreMany)  # (the MCP tools: a new edge must say its type)
+        asked = StoreMany.parse(request)
+        nodes, edges = list(asked.nodes), list(asked.edges)
+        if not nodes and not edges:
+            raise InvalidInput("give nodes and/or edges: lists of what store_node and store_edge take")
+        if len(nodes) + len(edges) > MAX_BATCH:
+            raise InvalidInput(f"{len(nodes) + len(edges):,} items; one call stores at most {MAX_BATCH:,}")
+        errors: list[str] = []
+        done: dict[str, list[dict[str, Any]]] = {"nodes": [], "edges": []}
+        with self.store.transaction():
+            batch = self._batch()
+            written: list[MemoryNode] = []
+            edge_writer = functools.partial(self._put_edge, batch=batch, typed=typed)
+            node_writer = functools.partial(self._put_node, batch=[batch], written=written)
+            for what, items, store in (("nodes", nodes, node_writer), ("edges", edges, edge_writer)):
+                fields = NODE_FIELDS if what == "nodes" else EDGE_FIELDS
+                for i, item in enumerate(items):
+                    unknown = [key for key in item if key not in fields]
+                    if unknown:  # (a misspelt field would silently take its default)
+                        errors.append(f"{what}[{i}]: no field {unknown[0]!r}; an item takes {', '.join(fields)}")
+                        continue
+                    try:
+                        answer = store(item)
+                    except InvalidInput as exc:
+                        errors.append(f"{what}[{i}]: {exc}")
+                        continue
+                    record = answer["node" if what == "nodes" else "edge"]
+                    done[what].append({"status": answer["status"], "id": record["id"]})
+            if errors:  # (raising rolls the whole transaction back)
+                shown = "; ".join(errors[:MAX_ERRORS])
+                more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
+                raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
+            change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
+            self._embed(written)
+        return {"status": "stored", **done, "topology": effect(change.before, change.after)}
+
+    def append_observation(self, request: AppendObservation | Mapping[str, Any]) -> dict[str, Any]:
+        """Add ``observation`` to the end of node ``id``'s content (a new line between), as
+        an agent adds what it learned to a fact it already holds."""
+        asked = AppendObservation.parse(request)
+        node_id, observation = asked.id, asked.observation
+        with self.store.transaction():
+            old = self.store.get_node(node_id)
+            if old is None:
+                raise NotFound(f"no node with id {node_id!r}")
+            content = f"{old.content}\n{observation}"
+            if len(content) > MAX_CONTENT:
+                raise InvalidInput(
+                    f"the content would be {len(content):,} characters; a node holds at most {MAX_CONTENT:,}: "
+                    "store the observation as a node of its own and connect it"
+                )
+            self.store_node({"id": node_id, "content": content})
+        return {"status": "appended", "id": node_id, "length": len(content)}
+
+    def delete_many(self, request: DeleteMany | Mapping[str, Any]) -> dict[str, Any]:
+        """Delete nodes (with every edge touching them) and edges, all or none: an id that
+        names nothing is an error naming it, and nothing is deleted."""
+        asked = DeleteMany.parse(request)
+        node_ids, edge_ids = asked.node_ids or [], asked.edge_ids or []
+        with self.store.transaction():
+            _unknown(node_ids, self.store.get_nodes(node_ids))
+            found_edges = self.store.get_edges(edge_ids)
+            missing = [e for e in edge_ids if e not in found_edges]
+            if missing:
+                raise NotFound(f"no edge with id {', '.join(repr(e) for e in missing[:10])}; nothing was deleted")
+            batch = self._batch()
+            ends = {n for e in found_edges.values() for n in (e.source_id, e.target_id)}
+            self.loops.extend(batch.watch, ends | set(node_ids))
+            for edge_id in edge_ids:
+                self.store.delete_edge(edge_id)
+            also = sum(len(self.store.delete_node(node_id)) for node_id in node_ids)
+            self.loops.settle(batch.watch, removed=True)
+        return {"status": "deleted", "nodes": len(node_ids), "edges": len(edge_ids), "edges_with_the_nodes": also}
+
+    def delete_node(self, request: DeleteNode | str) -> dict[str, Any]:
+        """Delete a node and its edges; ``topology``: what that did to the node's loop."""
+        node_id = (request if isinstance(request, DeleteNode) else DeleteNode.parse({"id": request})).id
+        with self.store.transaction():
+            if self.store.get_node(node_id) is None:
+                raise NotFound(f"no node with id {node_id!r}")
+            batch = self._batch()
+            self.loops.extend(batch.watch, {node_id})
+            edges = self.store.delete_node(node_id)
+            change = self.loops.settle(batch.watch, removed=True)
+        return {
+            "status": "deleted",
+            "id": node_id,
+            "deleted_edges": edges,
+            "topology": effect(change.before, change.after),
+        }
+
+    def delete_edge(self, request: DeleteEdge | str) -> dict[str, Any]:
+        """Delete an edge; ``topology``: what that did to the loops around its ends."""
+        edge_id = (request if isinstance(request, DeleteEdge) else DeleteEdge.parse({"id": request})).id
+        with self.store.transaction():
+            edge = self.store.get_edge(edge_id)
+            if edge is None:
+                raise NotFound(f"no edge with id {edge_id!r}")
+            batch = self._batch()
+            self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
+            self.store.delete_edge(edge_id)
+            change = self.loops.settle(batch.watch, removed=edge.directed)
+        return {"status": "deleted", "id": edge_id, "topology": effect(change.before, change.after)}

@@ -1,0 +1,82 @@
+"""JSON Schemas and the reference page, generated from the typed requests
+(``memory.core.requests``): what a tool takes is defined once.
+
+>>> from bendscope.memory.core.requests import DeleteNode
+>>> input_schema(DeleteNode)["required"], input_schema(DeleteNode)["additionalProperties"]
+(['id'], False)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.arguments import Request
+
+
+def input_schema(request: type[Request]) -> dict[str, Any]:
+    """The input schema of a tool taking ``request``: each argument's type, description and
+    bounds, in order; those required; and no others (unknown arguments are refused)."""
+    properties = {
+        name: {"type": meta.json_type, "description": meta.description, **meta.schema}
+        for name, meta in request.arguments().items()
+    }
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    required = [name for name, meta in request.arguments().items() if meta.required]
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def _type_words(json_type: str | list[str]) -> str:
+    return json_type if isinstance(json_type, str) else " or ".join(json_type)
+
+
+def reference(tools: Any) -> str:
+    """The tools' reference page (Markdown): each tool's description, its arguments (name,
+    type, required, bounds, meaning) and the fields every answer has."""
+    lines = [
+        "# The memory's tools",
+        "",
+        "Generated from the tools' typed definitions (`bendscope.memory.core.requests`,",
+        "`bendscope.memory.mcp.tools`) by `python -m bendscope.memory.mcp.schema`; a test keeps this page",
+        "equal to what the code says. Every tool refuses an argument it does not take.",
+        "",
+    ]
+    for tool in tools:
+        lines += [f"## `{tool.name}`", "", tool.description, ""]
+        marks = []
+        if tool.read_only:
+            marks.append("read-only (`readOnlyHint`)")
+        if tool.counts:
+            marks.append("counts accesses")
+        if marks:
+            lines += [f"*{', '.join(marks)}*", ""]
+        arguments = tool.request.arguments()
+        if arguments:
+            lines += ["| argument | type | | meaning | bounds |", "| --- | --- | --- | --- | --- |"]
+            for name, meta in arguments.items():
+                bounds = ", ".join(f"{key} {value}" for key, value in meta.schema.items() if key != "items")
+                required = "required" if meta.required else ""
+                lines.append(
+                    f"| `{name}` | {_type_words(meta.json_type)} | {required} | {meta.description} | {bounds} |"
+                )
+            lines.append("")
+        else:
+            lines += ["No arguments.", ""]
+        answer = tool.output_schema.get("required", [])
+        if answer:
+            lines += [f"Answer: {', '.join(f'`{field}`' for field in answer)}.", ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - the docs build runs it
+    import sys
+
+    from .tools import TOOLS
+
+    text = reference(TOOLS)
+    if len(sys.argv) > 1:
+        with open(sys.argv[1], "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
