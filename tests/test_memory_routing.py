@@ -15,7 +15,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_routing import FOLDER, domains, run_domain, share, summary  # noqa: E402
 
-from bendscope.memory.core.intent import intent  # noqa: E402
+from bendscope.memory.core.routing.intent import intent  # noqa: E402
 
 SETS = {"own": FOLDER, "held out": FOLDER / "heldout"}
 

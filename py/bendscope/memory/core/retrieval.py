@@ -41,10 +41,10 @@ from ..store.base import Store
 from .analysis import analyze_nodes
 from .embedders import normalised, pack, similarities, unpack
 from .errors import StoreUnavailable
-from .intent import intent
 from .loop_index import kappa_of
 from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, RetrievalRecord, retrieval_id_for
-from .router import FOCUS_SHARE, FOCUS_SIZE, Route, question_route
+from .routing.intent import intent
+from .routing.router import FOCUS_SHARE, FOCUS_SIZE, Route, question_route
 from .telemetry import ROUTE, Telemetry
 
 logger = logging.getLogger(__name__)
