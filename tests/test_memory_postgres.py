@@ -23,7 +23,9 @@ from bendscope.memory.core.errors import InvalidInput, NotFound, StoreUnavailabl
 from bendscope.memory.core.records import MemoryEdge, MemoryNode
 from bendscope.memory.core.text import tokenize
 from bendscope.memory.store.inmemory import InMemoryStore
-from bendscope.memory.store.postgres import SCHEMA_VERSION, PostgresStore, lexeme
+from bendscope.memory.store.postgres import PostgresStore
+from bendscope.memory.store.postgres_schema import SCHEMA_VERSION
+from bendscope.memory.store.postgres_search import lexeme
 from bendscope.memory.store.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -72,10 +74,10 @@ def test_schema_version_reopen_and_refusals(postgres, postgres_url):
 
 
 def test_a_version_1_store_is_migrated_and_keeps_its_contents(postgres_url, monkeypatch):
-    import bendscope.memory.store.postgres as module
+    import bendscope.memory.store.postgres_schema as schema
 
-    monkeypatch.setattr(module, "MIGRATIONS", module.MIGRATIONS[:1])
-    monkeypatch.setattr(module, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", 1)
     with PostgresStore(postgres_url) as old:
         assert old.schema_version == 1
     monkeypatch.undo()
@@ -231,6 +233,9 @@ def test_a_held_write_lock_makes_a_clear_busy_error(postgres_url, monkeypatch):
     import bendscope.memory.store.postgres as module
 
     monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
+    import bendscope.memory.store.postgres_schema as schema
+
+    monkeypatch.setattr(schema, "LOCK_TIMEOUT_MS", 300)  # (opening: the migration's lock)
     with PostgresStore(postgres_url) as store, PostgresStore(postgres_url) as other:
         entered, release = threading.Event(), threading.Event()
 
@@ -479,6 +484,9 @@ def test_a_reading_waits_for_another_sessions_lock_at_most_the_lock_timeout(post
     import bendscope.memory.store.postgres as module
 
     monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
+    import bendscope.memory.store.postgres_schema as schema
+
+    monkeypatch.setattr(schema, "LOCK_TIMEOUT_MS", 300)  # (opening: the migration's lock)
     with PostgresStore(postgres_url) as store:
         memory = Memory(store)
         memory.store_node({"id": "a", "content": "fact"})
@@ -501,6 +509,9 @@ def test_every_statement_waits_at_most_the_lock_timeout(postgres_url, monkeypatc
     import bendscope.memory.store.postgres as module
 
     monkeypatch.setattr(module, "LOCK_TIMEOUT_MS", 300)
+    import bendscope.memory.store.postgres_schema as schema
+
+    monkeypatch.setattr(schema, "LOCK_TIMEOUT_MS", 300)  # (opening: the migration's lock)
     with PostgresStore(postgres_url) as store:
         memory = Memory(store)
         with psycopg.connect(postgres_url) as locker:

@@ -29,6 +29,10 @@ def _holds(edge: MemoryEdge, ends: Mapping[str, MemoryNode], at: str) -> bool:
     return edge.valid_at(at) and ends_hold
 
 
+#: BM25's parameters, as SQLite FTS5's bm25() has them: every store ranks alike
+K1, B = 1.2, 0.75
+
+
 class Store(abc.ABC):
     """What retrieval, the MCP tools and the CLI need from a knowledge-graph store."""
 

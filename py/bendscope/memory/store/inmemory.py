@@ -15,10 +15,8 @@ from dataclasses import replace
 from ..core.errors import NotFound
 from ..core.records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from ..core.text import query_terms, terms
-from .base import Store
+from .base import K1, B, Store
 
-K1 = 1.2  # BM25 parameters, as FTS5's bm25()
-B = 0.75
 MIN_IDF = 1e-6  # FTS5 clamps the IDF of terms in more than half the rows to this
 
 

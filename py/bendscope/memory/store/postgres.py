@@ -32,12 +32,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import math
 import re
-import sys
 import threading
-import urllib.parse
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -49,143 +46,29 @@ from psycopg.types.json import Jsonb
 
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
-from ..core.text import chunks, load_metadata, query_terms, terms
-from .base import Store
-
-#: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1 (one transaction)
-MIGRATIONS: tuple[tuple[str, ...], ...] = (
-    (
-        'CREATE TABLE bendscope_meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL)',
-        """CREATE TABLE nodes (
-            id text COLLATE "C" PRIMARY KEY,
-            content text NOT NULL,
-            node_type text COLLATE "C" NOT NULL CHECK (node_type IN ('episodic', 'semantic', 'procedural')),
-            confidence double precision NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
-            metadata text NOT NULL DEFAULT '{}',
-            source text COLLATE "C" NOT NULL DEFAULT '',
-            access_count bigint NOT NULL DEFAULT 0,
-            created_at text NOT NULL,
-            updated_at text NOT NULL,
-            last_accessed_at text,
-            terms tsvector NOT NULL,
-            term_counts jsonb NOT NULL,
-            term_total integer NOT NULL
-        )""",
-        "CREATE INDEX nodes_by_type ON nodes (node_type, id)",
-        "CREATE INDEX nodes_by_source ON nodes (source, id)",
-        "CREATE INDEX nodes_by_terms ON nodes USING gin (terms) WITH (fastupdate = off)",
-        """CREATE TABLE edges (
-            id text COLLATE "C" PRIMARY KEY,
-            source_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
-            target_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
-            edge_type text COLLATE "C" NOT NULL,
-            weight double precision NOT NULL,
-            metadata text NOT NULL DEFAULT '{}',
-            created_at text NOT NULL,
-            last_activated_at text
-        )""",
-        "CREATE INDEX edges_by_source ON edges (source_id, target_id)",
-        "CREATE INDEX edges_by_target ON edges (target_id, source_id)",
-        'CREATE TABLE terms (term text COLLATE "C" PRIMARY KEY, df bigint NOT NULL)',
-        """CREATE TABLE corpus (
-            one boolean PRIMARY KEY DEFAULT true CHECK (one),
-            nodes bigint NOT NULL, tokens bigint NOT NULL, edges bigint NOT NULL
-        )""",
-        "INSERT INTO corpus (nodes, tokens, edges) VALUES (0, 0, 0)",
-    ),
-    # 2: room on each page, so that the counters retrieval updates (access_count,
-    # last_accessed_at, last_activated_at) are heap-only updates: no new GIN and B-tree
-    # entries for every node a retrieval returns (pages written before keep their room)
-    (
-        "ALTER TABLE nodes SET (fillfactor = 80)",
-        "ALTER TABLE edges SET (fillfactor = 80)",
-    ),
-    # 3: the loop index (memory.loop_index) with the count of changes to the causal and
-    # temporal edges it follows, the retrievals and outcomes an agent reports
-    (
-        "ALTER TABLE corpus ADD COLUMN arc_version bigint NOT NULL DEFAULT 0, "
-        "ADD COLUMN loops_version bigint NOT NULL DEFAULT -1",
-        """CREATE TABLE loops (
-            id text COLLATE "C" PRIMARY KEY,
-            kappa integer NOT NULL,
-            approximate boolean NOT NULL,
-            node_count integer NOT NULL
-        )""",
-        """CREATE TABLE loop_members (
-            node_id text COLLATE "C" PRIMARY KEY REFERENCES nodes (id) ON DELETE CASCADE,
-            loop_id text COLLATE "C" NOT NULL REFERENCES loops (id) ON DELETE CASCADE
-        )""",
-        "CREATE INDEX loop_members_by_loop ON loop_members (loop_id)",
-        """CREATE TABLE retrievals (
-            id text COLLATE "C" PRIMARY KEY,
-            at text NOT NULL,
-            count bigint NOT NULL,
-            query text NOT NULL,
-            routing text COLLATE "C" NOT NULL,
-            max_kappa integer NOT NULL,
-            max_iterations integer NOT NULL,
-            node_ids jsonb NOT NULL
-        )""",
-        "CREATE INDEX retrievals_by_time ON retrievals (at)",
-        """CREATE TABLE outcomes (
-            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            at text NOT NULL,
-            retrieval_id text COLLATE "C",
-            outcome text COLLATE "C" NOT NULL CHECK (outcome IN ('success', 'partial', 'failure', 'timeout')),
-            decision text COLLATE "C" NOT NULL CHECK (decision IN ('fast', 'deliberate')),
-            routing text COLLATE "C" NOT NULL CHECK (routing IN ('fast', 'deliberate')),
-            deliberated boolean NOT NULL,
-            iterations integer,
-            max_kappa integer NOT NULL,
-            max_iterations integer NOT NULL,
-            node_count integer NOT NULL
-        )""",
-    ),
-    # 4: the index holds terms (text.terms: stop words out, Snowball stems): every node's
-    # terms, term counts and length are computed afresh, then the document frequencies and
-    # the corpus total from them (PostgresStore._reindex_terms)
-    (),
-    # 5: time-valid facts, and stored vectors (one per node and model)
-    (
-        "ALTER TABLE nodes ADD COLUMN valid_from text, ADD COLUMN valid_until text",
-        "ALTER TABLE edges ADD COLUMN valid_from text, ADD COLUMN valid_until text",
-        "ALTER TABLE corpus ADD COLUMN vectors_version bigint NOT NULL DEFAULT 0",
-        """CREATE TABLE vectors (
-            node_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
-            model text COLLATE "C" NOT NULL,
-            vector bytea NOT NULL,
-            PRIMARY KEY (node_id, model)
-        )""",
-        "CREATE INDEX vectors_by_model ON vectors (model, node_id)",
-    ),
+from ..core.text import query_terms, terms
+from .postgres_schema import LOCK_TIMEOUT_MS, migrate
+from .postgres_search import MIN_IDF, _Scorer, lexeme, tsquery
+from .postgres_url import (
+    display_url,
+    parse_url,
+    pool_size_from,
+    split_url,
+    without_password,
 )
-SCHEMA_VERSION = len(MIGRATIONS)
-REINDEX_AT = 4
-#: a re-index says how far it is on stderr for stores of at least this many nodes
-PROGRESS_FROM = 10_000
-DEFAULT_POOL_SIZE = 4
-MAX_POOL_SIZE = 256
+from .sql import EDGE_COLUMNS as _EDGE_COLUMNS
+from .sql import NODE_COLUMNS as _NODE_COLUMNS
+from .sql import SQLStore
+from .sql import canonical_json as _json
+from .sql import node_of as _node
+
 CONNECT_TIMEOUT_S = 10
-#: how long a transaction waits for the write lock before it says the store is busy
-LOCK_TIMEOUT_MS = 20_000
 #: a transaction adding or removing this many nodes and edges refreshes the planner's
 #: statistics at once (ANALYZE), rather than when autovacuum next looks
 BULK_ROWS = 5_000
 #: as in the SQLite store: a query word in more nodes than this is "common" (see ``search``)
 COMMON_DF = 2_000
-#: index terms longer than this (UTF-8 bytes) are indexed by a digest (PostgreSQL's lexemes
-#: are at most 2,046 bytes); a digest can never equal a real term, which has no "~"
-MAX_LEXEME_BYTES = 1_000
-K1, B = 1.2, 0.75  # BM25 parameters, as FTS5's bm25()
-MIN_IDF = 1e-6  # FTS5 clamps the IDF of terms in more than half the rows to this
 
-_NODE_COLUMNS = (
-    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at, "
-    "valid_from, valid_until"
-)
-_EDGE_COLUMNS = (
-    "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at, valid_from, valid_until"
-)
 #: the causal and temporal arcs of ``edges e`` valid at %(at)s, with both ends valid then
 _VALID_ARC = (
     "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id "
@@ -195,167 +78,11 @@ _VALID_ARC = (
     "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.target_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
     "AND (n.valid_until IS NULL OR n.valid_until > %(at)s))"
 )
-_OWN_PARAMETERS = ("pool_size",)
 _READ, _COUNT, _WRITE = 0, 1, 2  # what a transaction may do
-
-
-def lexeme(term: str) -> str:
-    """A folded term as it is stored in the tsvector: itself, or a digest when too long.
-
-    >>> lexeme("revenue")
-    'revenue'
-    >>> lexeme("x" * 2000)[:5], len(lexeme("x" * 2000))
-    ('~5c0e', 65)
-    """
-    if len(term.encode("utf-8")) <= MAX_LEXEME_BYTES:
-        return term
-    return "~" + hashlib.sha256(term.encode("utf-8")).hexdigest()
-
-
-def tsquery(lexemes: Iterable[str], operator: str) -> str:
-    """A tsquery of quoted lexemes joined by ``|`` or ``&`` (nothing read as syntax).
-
-    >>> tsquery(["it's", "a"], "|")
-    "'it''s' | 'a'"
-    """
-    quoted = ("'" + item.replace("\\", "\\\\").replace("'", "''") + "'" for item in lexemes)
-    return f" {operator} ".join(quoted)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
-def _node(row: tuple[Any, ...]) -> MemoryNode:
-    return MemoryNode(
-        row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9], *row[10:12]
-    )
-
-
-def _edge(row: tuple[Any, ...]) -> MemoryEdge:
-    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7], *row[8:10])
 
 
 def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
-
-
-def _credentials_end(url: str) -> int:
-    """Where libpq's reading of a URL's user name and password ends: after the first ``@``
-    or at the first ``/`` (whichever comes first) past the scheme."""
-    scheme = url.find("://")
-    start = scheme + 3 if scheme >= 0 else 0
-    ends = [i for i in (url.find("@", start), url.find("/", start)) if i >= 0]
-    end = min(ends) if ends else start
-    return end + 1 if end < len(url) and url[end] == "@" else end
-
-
-def query_start(url: str) -> int:
-    """Where a connection URL's query string starts (its ``?``), or -1: read as libpq reads
-    it, where the user name and password end at the first ``@`` or ``/`` (so a password
-    may hold ``?`` but not ``@`` or ``/``), and the query at the next ``?``.
-
-    >>> url = "postgresql://me:a?b@db/memory?application_name=x@y"
-    >>> url[query_start(url):]
-    '?application_name=x@y'
-    >>> query_start("postgresql://db/memory")
-    -1
-    """
-    return url.find("?", _credentials_end(url))
-
-
-def split_url(url: str) -> tuple[str, dict[str, str]]:
-    """A store URL's libpq part and the store's own parameters (``pool_size``); the rest
-    of the URL is kept byte for byte (libpq decodes it, not us).
-
-    >>> split_url("postgresql://me@db:5433/memory?pool_size=8&options=-c%20search_path%3Dx")
-    ('postgresql://me@db:5433/memory?options=-c%20search_path%3Dx', {'pool_size': '8'})
-    """
-    start = query_start(url)
-    if start < 0:
-        return url, {}
-    own: dict[str, str] = {}
-    rest = []
-    for item in url[start + 1 :].split("&"):
-        key, _, value = item.partition("=")
-        if key in _OWN_PARAMETERS:
-            own[key] = urllib.parse.unquote(value)
-        elif item:
-            rest.append(item)
-    return url[:start] + ("?" + "&".join(rest) if rest else ""), own
-
-
-def check_unambiguous(url: str) -> None:
-    """Refuse a URL that libpq would read otherwise than it was meant, before it is used
-    or shown: an unescaped ``@`` or ``/`` in a user name or password (which would make
-    part of the password a host, port or database name — and show it in messages), or
-    an ``@`` in a database name. The URL is never repeated (it may hold a password).
-
-    >>> check_unambiguous("postgresql://me:p#w@db:5433/memory?application_name=a@b")
-    >>> check_unambiguous("postgresql://me:Zk3/q+W=@db/memory")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    bendscope.memory.core.errors.InvalidInput: the store URL is ambiguous: write '@' and '/' inside ...
-    """
-    if "://" not in url:
-        return
-    after, query = _credentials_end(url), query_start(url)
-    if "@" in url[after : query if query >= 0 else len(url)]:
-        raise InvalidInput(
-            "the store URL is ambiguous: write '@' and '/' inside a user name, password or database name as %40 and %2F"
-        )
-
-
-def parse_url(conninfo: str) -> dict[str, str]:
-    """libpq's own reading of a connection URL (so what is shown is what is used); a URL
-    libpq cannot read, or that it would read otherwise than meant, is refused without
-    repeating it (it may hold a password).
-
-    >>> parse_url("postgresql://me:p#w@db:5433/memory")["password"]
-    'p#w'
-    >>> parse_url("postgresql://me:pa/ss@db:5433/memory")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    bendscope.memory.core.errors.InvalidInput: the store URL is ambiguous: ...
-    """
-    check_unambiguous(conninfo)
-    try:
-        params = {k: str(v) for k, v in psycopg.conninfo.conninfo_to_dict(conninfo).items()}
-    except (psycopg.Error, UnicodeError, ValueError):
-        raise InvalidInput(
-            "the store URL is not a PostgreSQL URL libpq can read (postgresql://user@host:port/db)"
-        ) from None
-    if any(p.strip() and not p.strip().isdigit() for p in params.get("port", "").split(",")):
-        raise InvalidInput(
-            "the store URL's port is not a number: write '@', '/' and ':' inside a user name or "
-            "password as %40, %2F and %3A"
-        )
-    return params
-
-
-def display_url(params: dict[str, str]) -> str:
-    """A connection as ``postgresql://user@host:port/db``, never with its password.
-
-    >>> display_url(parse_url("postgresql://me:s#cret@db:5433/memory?sslmode=require"))
-    'postgresql://me@db:5433/memory'
-    """
-    user = f"{params['user']}@" if params.get("user") else ""
-    host = params.get("host", "")
-    port = f":{params['port']}" if params.get("port") else ""
-    return f"postgresql://{user}{host}{port}/{params.get('dbname', '')}"
-
-
-def pool_size_from(value: str | int | None) -> int:
-    """The pool size option: a whole number from 1 to MAX_POOL_SIZE."""
-    if value is None:
-        return DEFAULT_POOL_SIZE
-    try:
-        size = int(value)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"pool_size must be a whole number from 1 to {MAX_POOL_SIZE}, got {value!r}") from None
-    if not 1 <= size <= MAX_POOL_SIZE:
-        raise InvalidInput(f"pool_size must be from 1 to {MAX_POOL_SIZE}, got {size}")
-    return size
 
 
 class _Delta:
@@ -392,16 +119,7 @@ def _bounded_waits(conn: psycopg.Connection[Any]) -> None:
     conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
 
 
-def without_password(url: str) -> str:
-    """A PostgreSQL URL as it may be shown: its password, if any, replaced by ``***``.
-
-    >>> without_password("postgresql://ann:secret@db:5432/memory?pool_size=4")
-    'postgresql://ann:***@db:5432/memory?pool_size=4'
-    """
-    return re.sub(r"^([A-Za-z][A-Za-z0-9+.-]*://[^:/@?#]*):[^@/?#]*@", r"\1:***@", url)
-
-
-class PostgresStore(Store):
+class PostgresStore(SQLStore):
     """A store in a PostgreSQL database (the schema named by the connection's search_path)."""
 
     kind = "postgresql"
@@ -475,48 +193,7 @@ class PostgresStore(Store):
 
     # ------------------------------------------------------------ schema
     def _migrate(self, conn: psycopg.Connection[tuple[Any, ...]]) -> None:
-        with conn.transaction():
-            conn.execute(f"SET LOCAL lock_timeout = {int(LOCK_TIMEOUT_MS)}")
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._lock_key,))
-            found = conn.execute(
-                "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-                "WHERE c.oid = to_regclass('bendscope_meta')"
-            ).fetchone()
-            if found is not None and found[0] != self.schema:  # the lock is the schema's: both must agree
-                raise StoreUnavailable(
-                    f"its search_path finds the memory tables in schema {found[0]!r} but creates in "
-                    f"{self.schema!r}: name the memory's schema first"
-                )
-            if found is None:
-                tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").fetchone()
-                if tables and tables[0]:
-                    raise StoreUnavailable(
-                        f"schema {self.schema!r} holds other tables: it is not a memory store "
-                        "(choose another database or schema)"
-                    )
-                version = 0
-            else:
-                row = conn.execute("SELECT value FROM bendscope_meta WHERE key = 'schema_version'").fetchone()
-                version = int(row[0]) if row else 0
-            if version > SCHEMA_VERSION:
-                raise StoreUnavailable(
-                    f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
-                )
-            if self.read_only and version != SCHEMA_VERSION:
-                raise StoreUnavailable(
-                    f"it has schema {version} and this version reads {SCHEMA_VERSION}; open it once without "
-                    "--read-only (it is migrated then)"
-                )
-            for step in range(version, SCHEMA_VERSION):
-                for statement in MIGRATIONS[step]:
-                    conn.execute(statement)
-                if step + 1 == REINDEX_AT:
-                    _reindex_terms(conn)
-                conn.execute(
-                    "INSERT INTO bendscope_meta (key, value) VALUES ('schema_version', %s) "
-                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                    (str(step + 1),),
-                )
+        migrate(conn, self._lock_key, self.schema, self.read_only)
 
     @property
     def schema_version(self) -> int:
@@ -668,12 +345,18 @@ class PostgresStore(Store):
         with self._errors(), self._pool.connection() as conn:
             return conn.execute(sql, params).fetchall()
 
+    P = "%s"
+
+    def _in(self, column: str) -> str:
+        return f"{column} = ANY(%s::text[])"
+
+    def _ids(self, ids: Iterable[str]) -> list[str]:
+        return _unique(ids)
+
+    def _id_list(self, value: Any) -> list[str]:
+        return list(value)
+
     # ------------------------------------------------------------ nodes
-    def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
-        rows = self._query(
-            f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id = ANY(%s::text[]) ORDER BY id", (_unique(node_ids),)
-        )
-        return {row[0]: _node(row) for row in rows}
 
     def put_node(self, node: MemoryNode) -> None:
         tokens = [lexeme(t) for t in terms(node.content)]
@@ -751,9 +434,6 @@ class PostgresStore(Store):
         )
         return [_node(row) for row in rows]
 
-    def node_ids(self) -> list[str]:
-        return [row[0] for row in self._query("SELECT id FROM nodes ORDER BY id")]
-
     def record_access(self, node_ids: Iterable[str], when: str) -> None:
         self.record_retrieval(node_ids, (), when)
 
@@ -776,11 +456,6 @@ class PostgresStore(Store):
                 self.log_retrieval(log)
 
     # ------------------------------------------------------------ edges
-    def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
-        rows = self._query(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE id = ANY(%s::text[]) ORDER BY id", (_unique(edge_ids),)
-        )
-        return {row[0]: _edge(row) for row in rows}
 
     def put_edge(self, edge: MemoryEdge) -> None:
         with self.transaction():
@@ -834,31 +509,6 @@ class PostgresStore(Store):
             self._delta.arcs += found is not None and found[0] in DIRECTED_KINDS
         return found is not None
 
-    def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
-        rows = self._query(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id = ANY(%(ids)s::text[]) "
-            "AND target_id = ANY(%(ids)s::text[]) ORDER BY id",
-            {"ids": _unique(node_ids)},
-        )
-        return [_edge(row) for row in rows]
-
-    def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
-        rows = self._query(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id = ANY(%(ids)s::text[]) "
-            f"UNION SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id = ANY(%(ids)s::text[]) ORDER BY id",
-            {"ids": _unique(node_ids)},
-        )
-        return [_edge(row) for row in rows]
-
-    def arcs_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
-        ids = _unique(node_ids)
-        rows = self._query(
-            "SELECT id, source_id, target_id, edge_type FROM edges WHERE source_id = ANY(%(ids)s::text[]) "
-            "AND target_id = ANY(%(ids)s::text[]) AND edge_type IN ('causal', 'temporal') ORDER BY id",
-            {"ids": ids},
-        )
-        return [MemoryEdge(row[0], row[1], row[2], row[3]) for row in rows]
-
     def arcs_from(self, node_ids: Iterable[str], forward: bool = True, at: str | None = None) -> list[tuple[str, str]]:
         side = "source_id" if forward else "target_id"
         valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
@@ -867,9 +517,6 @@ class PostgresStore(Store):
             {"ids": _unique(node_ids), "at": at},
         )
         return [(row[0], row[1]) for row in rows]
-
-    def all_edges(self) -> list[MemoryEdge]:
-        return [_edge(row) for row in self._query(f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY id")]
 
     def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
         self.record_retrieval((), edge_ids, when)
@@ -1006,25 +653,6 @@ class PostgresStore(Store):
             ).rowcount
             self._delta.vectors += max(done, 0)
 
-    def get_vectors(self, model: str, node_ids: Iterable[str]) -> dict[str, bytes]:
-        rows = self._query(
-            "SELECT node_id, vector FROM vectors WHERE model = %s AND node_id = ANY(%s::text[])",
-            (model, _unique(node_ids)),
-        )
-        return {row[0]: bytes(row[1]) for row in rows}
-
-    def all_vectors(self, model: str) -> list[tuple[str, bytes]]:
-        rows = self._query("SELECT node_id, vector FROM vectors WHERE model = %s ORDER BY node_id", (model,))
-        return [(row[0], bytes(row[1])) for row in rows]
-
-    def missing_vectors(self, model: str, limit: int) -> list[str]:
-        rows = self._query(
-            "SELECT id FROM nodes WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.node_id = nodes.id "
-            "AND v.model = %s) ORDER BY id LIMIT %s",
-            (model, limit),
-        )
-        return [row[0] for row in rows]
-
     def vectors_version(self) -> int:
         self._flush()
         return int(self._query("SELECT vectors_version FROM corpus")[0][0])
@@ -1039,12 +667,6 @@ class PostgresStore(Store):
         with self.transaction():
             self._conn.execute("UPDATE corpus SET loops_version = %s", (version,))
 
-    def node_loops(self, node_ids: Iterable[str]) -> dict[str, str]:
-        rows = self._query(
-            "SELECT node_id, loop_id FROM loop_members WHERE node_id = ANY(%s::text[])", (_unique(node_ids),)
-        )
-        return {row[0]: row[1] for row in rows}
-
     def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
         rows = self._query(
             "SELECT l.id, l.kappa, l.approximate, coalesce((SELECT array_agg(m.node_id ORDER BY m.node_id) "
@@ -1053,12 +675,6 @@ class PostgresStore(Store):
             (_unique(loop_ids),),
         )
         return {row[0]: LoopRecord(row[0], tuple(row[3]), row[1], bool(row[2])) for row in rows}
-
-    def loop_sizes(self, loop_ids: Iterable[str]) -> dict[str, tuple[int, int, bool]]:
-        rows = self._query(
-            "SELECT id, node_count, kappa, approximate FROM loops WHERE id = ANY(%s::text[])", (_unique(loop_ids),)
-        )
-        return {row[0]: (int(row[1]), int(row[2]), bool(row[3])) for row in rows}
 
     def all_loops(self) -> list[LoopRecord]:
         rows = self._query(
@@ -1104,17 +720,6 @@ class PostgresStore(Store):
                 ),
             )
 
-    def get_retrievals(self, retrieval_ids: Iterable[str]) -> dict[str, RetrievalRecord]:
-        rows = self._query(
-            "SELECT id, at, query, routing, max_kappa, max_iterations, node_ids, count FROM retrievals "
-            "WHERE id = ANY(%s::text[]) ORDER BY id",
-            (_unique(retrieval_ids),),
-        )
-        return {
-            row[0]: RetrievalRecord(row[0], row[1], row[2], row[3], row[4], row[5], tuple(row[6]), int(row[7]))
-            for row in rows
-        }
-
     def forget_retrievals(self, before: str) -> int:
         with self.transaction():
             return int(self._conn.execute("DELETE FROM retrievals WHERE at < %s", (before,)).rowcount)
@@ -1140,13 +745,6 @@ class PostgresStore(Store):
         assert row is not None
         return int(row[0])
 
-    def outcome_groups(self) -> list[tuple[str, str, int, bool, str, int | None, int, int]]:
-        rows = self._query(
-            "SELECT decision, routing, max_kappa, deliberated, outcome, iterations, max_iterations, count(*) "
-            "FROM outcomes GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, coalesce(iterations, -1), 7"
-        )
-        return [(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], int(r[7])) for r in rows]
-
     def get_state(self, key: str) -> str | None:
         rows = self._query("SELECT value FROM bendscope_meta WHERE key = %s", ("state:" + key,))
         return str(rows[0][0]) if rows else None
@@ -1167,72 +765,3 @@ class PostgresStore(Store):
         pool = getattr(self, "_pool", None)
         if pool is not None:
             pool.close()
-
-
-def _reindex_terms(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
-    """Every node's terms afresh (migration 4), then the document frequencies and the corpus
-    total recounted from them; says how far it is on stderr for a large store. O(total content)."""
-    ids = [row[0] for row in conn.execute("SELECT id FROM nodes ORDER BY id").fetchall()]
-    said = 0
-    for done, batch in enumerate(chunks(ids, 1_000), 1):
-        rows = conn.execute("SELECT id, content FROM nodes WHERE id = ANY(%s::text[])", (batch,)).fetchall()
-        values = []
-        for node_id, content in rows:
-            tokens = [lexeme(t) for t in terms(content)]
-            counts = dict(Counter(tokens))
-            values.append((node_id, sorted(counts), Jsonb(counts), len(tokens)))
-        with conn.cursor() as cursor:
-            cursor.executemany(
-                "UPDATE nodes SET terms = array_to_tsvector(%s::text[]), term_counts = %s, term_total = %s "
-                "WHERE id = %s",
-                [(lexemes, counts, total, node_id) for node_id, lexemes, counts, total in values],
-            )
-        if len(ids) >= PROGRESS_FROM and done * 1_000 * 10 // len(ids) > said:
-            said = min(10, done * 1_000 * 10 // len(ids))
-            print(f"memory: re-indexing {len(ids):,} nodes (stems, stop words): {said * 10}%", file=sys.stderr)
-    conn.execute("DELETE FROM terms")
-    conn.execute(
-        "INSERT INTO terms (term, df) SELECT key, count(*) FROM nodes, jsonb_object_keys(term_counts) AS key "
-        "GROUP BY key"
-    )
-    conn.execute("UPDATE corpus SET tokens = (SELECT coalesce(sum(term_total), 0) FROM nodes)")
-
-
-class _Scorer:
-    """Scores the nodes matching a tsquery: the sum, in query order, of each word's
-    ``idf · tf · (k1 + 1) / (tf + k1 · (1 − b + b · length / average))`` (0 for a word the
-    node lacks, which adds nothing) — evaluated in the same order as the in-memory
-    store's Python, so the doubles come out identical. One SQL text per query length
-    (at most MAX_QUERY_TERMS of them, each prepared once per connection)."""
-
-    def __init__(
-        self, conn: psycopg.Connection[tuple[Any, ...]], terms: list[str], idfs: list[float], average: float
-    ) -> None:
-        self.conn = conn
-        self.params: dict[str, Any] = {"avg": average, "k1": K1, "k1p1": K1 + 1, "omb": 1 - B, "b": B}
-        parts = []
-        for i, (term, idf) in enumerate(zip(terms, idfs, strict=True)):
-            self.params[f"t{i}"], self.params[f"i{i}"] = term, idf
-            tf = f"(n.term_counts ->> %(t{i})s::text)::float8"
-            parts.append(
-                f"coalesce(%(i{i})s::float8 * {tf} * %(k1p1)s::float8 / "
-                f"({tf} + %(k1)s::float8 * (%(omb)s::float8 + %(b)s::float8 * n.term_total / %(avg)s::float8)), 0)"
-            )
-        score = " + ".join(["0::float8", *parts])
-        self.sql = (
-            f"SELECT n.id, {score} AS score FROM nodes n WHERE n.terms @@ %(match)s::tsquery "
-            "ORDER BY score DESC, n.id LIMIT %(limit)s"
-        )
-        self.sql_within = (
-            f"SELECT n.id, {score} AS score FROM nodes n WHERE n.id = ANY(%(ids)s::text[]) "
-            "AND n.terms @@ %(match)s::tsquery"
-        )
-
-    def __call__(self, match: str, limit: int) -> list[tuple[str, float]]:
-        rows = self.conn.execute(self.sql, {**self.params, "match": match, "limit": limit}).fetchall()
-        return [(str(row[0]), float(row[1])) for row in rows]
-
-    def within(self, match: str, ids: list[str]) -> list[tuple[str, float]]:
-        """The scores of the nodes ``ids`` that match (by id: the GIN index is not read)."""
-        rows = self.conn.execute(self.sql_within, {**self.params, "match": match, "ids": ids}).fetchall()
-        return [(str(row[0]), float(row[1])) for row in rows]

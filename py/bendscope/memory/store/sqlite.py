@@ -13,7 +13,6 @@ a power loss, not only a crash of the process (bench/bench_durability.py measure
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import math
 import os
@@ -29,9 +28,17 @@ from os import PathLike
 from typing import Any
 
 from ..core.errors import NotFound, StoreUnavailable
-from ..core.records import EDGE_TYPES, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
-from ..core.text import load_metadata, query_terms, terms
-from .base import Store
+from ..core.records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
+from ..core.text import query_terms, terms
+from .base import K1, B
+from .sql import EDGE_COLUMNS as _EDGE_COLUMNS
+from .sql import NODE_COLUMNS as _NODE_COLUMNS
+from .sql import SQLStore
+from .sql import canonical_json as _json
+from .sql import edge_of as _edge
+from .sql import node_of as _node
+from .sqlite_damage import BUSY_TIMEOUT_S, _varints, _why, _writable, damage_of, foreign_of, header_size
+from .sqlite_schema import MIGRATIONS, SCHEMA_VERSION, _statements
 from .sqlite_wal import rechain, wal_damage
 
 #: rows read at once by SQLiteStore.rescue, and the runs in a row without rows that end a table
@@ -39,206 +46,18 @@ from .sqlite_wal import rechain, wal_damage
 RESCUE_RUN = 256
 RESCUE_EMPTY_RUNS = 64
 
-#: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE nodes (
-        id TEXT PRIMARY KEY NOT NULL,
-        content TEXT NOT NULL,
-        node_type TEXT NOT NULL CHECK (node_type IN ('episodic', 'semantic', 'procedural')),
-        confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
-        metadata TEXT NOT NULL DEFAULT '{}',
-        source TEXT NOT NULL DEFAULT '',
-        access_count INTEGER NOT NULL DEFAULT 0,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        last_accessed_at TEXT
-    );
-    CREATE INDEX nodes_by_type ON nodes (node_type, id);
-    CREATE INDEX nodes_by_source ON nodes (source, id);
-    CREATE TABLE edges (
-        id TEXT PRIMARY KEY NOT NULL,
-        source_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
-        target_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
-        edge_type TEXT NOT NULL,
-        weight REAL NOT NULL,
-        metadata TEXT NOT NULL DEFAULT '{}',
-        created_at TEXT NOT NULL,
-        last_activated_at TEXT
-    );
-    CREATE INDEX edges_by_source ON edges (source_id);
-    CREATE INDEX edges_by_target ON edges (target_id);
-    CREATE VIRTUAL TABLE nodes_fts USING fts5 (
-        content, content = 'nodes', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
-    );
-    CREATE TRIGGER nodes_fts_insert AFTER INSERT ON nodes BEGIN
-        INSERT INTO nodes_fts (rowid, content) VALUES (new.rowid, new.content);
-    END;
-    CREATE TRIGGER nodes_fts_delete AFTER DELETE ON nodes BEGIN
-        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
-    END;
-    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content ON nodes BEGIN
-        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
-        INSERT INTO nodes_fts (rowid, content) VALUES (new.rowid, new.content);
-    END;
-    """,
-    # 2: term document frequencies, so a search can leave out terms most nodes contain
-    """
-    CREATE VIRTUAL TABLE nodes_fts_vocab USING fts5vocab (nodes_fts, 'row');
-    """,
-    # 3: the loop index (memory.loop_index) with the count of changes to the causal and
-    # temporal edges it follows, the retrievals and outcomes an agent reports, and state
-    """
-    CREATE TABLE counters (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
-    INSERT INTO counters (key, value) VALUES ('arc_version', 0), ('loops_version', -1);
-    CREATE TRIGGER arcs_insert AFTER INSERT ON edges WHEN new.edge_type IN ('causal', 'temporal') BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
-    END;
-    CREATE TRIGGER arcs_delete AFTER DELETE ON edges WHEN old.edge_type IN ('causal', 'temporal') BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
-    END;
-    CREATE TRIGGER arcs_update AFTER UPDATE ON edges
-    WHEN (old.edge_type IN ('causal', 'temporal') OR new.edge_type IN ('causal', 'temporal'))
-        AND (old.source_id IS NOT new.source_id OR old.target_id IS NOT new.target_id
-             OR old.edge_type IS NOT new.edge_type) BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
-    END;
-    CREATE TABLE loops (
-        id TEXT PRIMARY KEY NOT NULL,
-        kappa INTEGER NOT NULL,
-        approximate INTEGER NOT NULL,
-        node_count INTEGER NOT NULL
-    );
-    CREATE TABLE loop_members (
-        node_id TEXT PRIMARY KEY NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
-        loop_id TEXT NOT NULL REFERENCES loops (id) ON DELETE CASCADE
-    );
-    CREATE INDEX loop_members_by_loop ON loop_members (loop_id);
-    CREATE TABLE retrievals (
-        id TEXT PRIMARY KEY NOT NULL,
-        at TEXT NOT NULL,
-        count INTEGER NOT NULL,
-        query TEXT NOT NULL,
-        routing TEXT NOT NULL,
-        max_kappa INTEGER NOT NULL,
-        max_iterations INTEGER NOT NULL,
-        node_ids TEXT NOT NULL
-    );
-    CREATE INDEX retrievals_by_time ON retrievals (at);
-    CREATE TABLE outcomes (
-        seq INTEGER PRIMARY KEY AUTOINCREMENT,
-        at TEXT NOT NULL,
-        retrieval_id TEXT,
-        outcome TEXT NOT NULL CHECK (outcome IN ('success', 'partial', 'failure', 'timeout')),
-        decision TEXT NOT NULL CHECK (decision IN ('fast', 'deliberate')),
-        routing TEXT NOT NULL CHECK (routing IN ('fast', 'deliberate')),
-        deliberated INTEGER NOT NULL,
-        iterations INTEGER,
-        max_kappa INTEGER NOT NULL,
-        max_iterations INTEGER NOT NULL,
-        node_count INTEGER NOT NULL
-    );
-    CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-    """,
-    # 4: the index holds terms (text.terms: stop words out, Snowball stems), given ready-made:
-    # FTS5's 'ascii' tokenizer keeps each one whole (they hold no ASCII punctuation) and folds
-    # nothing more; every node is re-indexed (reindex_terms). The document frequency of each
-    # term is kept beside it (fts5vocab counted it by walking the term's whole posting list:
-    # a millisecond for a common word, on every search)
-    """
-    DROP TRIGGER nodes_fts_insert;
-    DROP TRIGGER nodes_fts_delete;
-    DROP TRIGGER nodes_fts_update;
-    DROP TABLE nodes_fts_vocab;
-    DROP TABLE nodes_fts;
-    CREATE VIRTUAL TABLE nodes_fts USING fts5 (terms, tokenize = 'ascii');
-    CREATE TABLE term_df (term TEXT PRIMARY KEY NOT NULL, df INTEGER NOT NULL) WITHOUT ROWID;
-    """,
-    # 5: time-valid facts (a change to an edge's or a node's validity changes which arcs hold:
-    # counted as the loop index's arc version), and stored vectors (one per node and model)
-    """
-    ALTER TABLE nodes ADD COLUMN valid_from TEXT;
-    ALTER TABLE nodes ADD COLUMN valid_until TEXT;
-    ALTER TABLE edges ADD COLUMN valid_from TEXT;
-    ALTER TABLE edges ADD COLUMN valid_until TEXT;
-    DROP TRIGGER arcs_update;
-    CREATE TRIGGER arcs_update AFTER UPDATE ON edges
-    WHEN (old.edge_type IN ('causal', 'temporal') OR new.edge_type IN ('causal', 'temporal'))
-        AND (old.source_id IS NOT new.source_id OR old.target_id IS NOT new.target_id
-             OR old.edge_type IS NOT new.edge_type OR old.valid_from IS NOT new.valid_from
-             OR old.valid_until IS NOT new.valid_until) BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
-    END;
-    CREATE TRIGGER node_validity AFTER UPDATE ON nodes
-    WHEN old.valid_from IS NOT new.valid_from OR old.valid_until IS NOT new.valid_until BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
-    END;
-    CREATE TABLE vectors (
-        node_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
-        model TEXT NOT NULL,
-        vector BLOB NOT NULL,
-        PRIMARY KEY (node_id, model)
-    );
-    CREATE INDEX vectors_by_model ON vectors (model, node_id);
-    INSERT INTO counters (key, value) VALUES ('vectors_version', 0);
-    CREATE TRIGGER vectors_insert AFTER INSERT ON vectors BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
-    END;
-    CREATE TRIGGER vectors_update AFTER UPDATE ON vectors BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
-    END;
-    CREATE TRIGGER vectors_delete AFTER DELETE ON vectors BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
-    END;
-    """,
-    # 6: a count of changes to what the editor shows of the graph (nodes and edges: not the
-    # access counts and activation times retrieval writes), read by the live editor's
-    # change source (memory.changes) when PRAGMA data_version says another connection committed
-    """
-    INSERT INTO counters (key, value) VALUES ('graph_version', 0);
-    CREATE TRIGGER graph_node_insert AFTER INSERT ON nodes BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
-    END;
-    CREATE TRIGGER graph_node_delete AFTER DELETE ON nodes BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
-    END;
-    CREATE TRIGGER graph_node_update
-    AFTER UPDATE OF content, node_type, confidence, metadata, source, valid_from, valid_until ON nodes BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
-    END;
-    CREATE TRIGGER graph_edge_insert AFTER INSERT ON edges BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
-    END;
-    CREATE TRIGGER graph_edge_delete AFTER DELETE ON edges BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
-    END;
-    CREATE TRIGGER graph_edge_update
-    AFTER UPDATE OF source_id, target_id, edge_type, weight, metadata, valid_from, valid_until ON edges BEGIN
-        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
-    END;
-    """,
-)
-SCHEMA_VERSION = len(MIGRATIONS)
 #: what a migration does in Python after its statements (by the version it makes)
 REINDEX_AT = 4
 #: a re-index says how far it is on stderr for stores of at least this many nodes
 PROGRESS_FROM = 10_000
-#: how long one statement waits for another process's write lock, and how long a
-#: transaction keeps trying in all before it says the store is busy
-BUSY_TIMEOUT_S = 2.0
+#: how long a transaction keeps trying in all before it says the store is busy (each statement waits
+#: BUSY_TIMEOUT_S for another process's write lock)
 BUSY_GIVE_UP_S = 20.0
 #: a search term found in more nodes than this is "common": left out of the match when the
 #: query has rarer terms (its BM25 weight is small anyway, and matching it means scoring
 #: most of the store); a query of common terms only asks for all of them first
 COMMON_DF = 2_000
 
-_NODE_COLUMNS = (
-    "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at, "
-    "valid_from, valid_until"
-)
-_EDGE_COLUMNS = (
-    "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at, valid_from, valid_until"
-)
 _IDS = "(SELECT value FROM json_each(?))"
 #: the causal and temporal arcs of ``edges e`` valid at :at, with both ends valid then
 _VALID_ARC = (
@@ -251,20 +70,6 @@ _VALID_ARC = (
 )
 
 
-def _node(row: tuple[Any, ...]) -> MemoryNode:
-    return MemoryNode(
-        row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9], *row[10:12]
-    )
-
-
-def _edge(row: tuple[Any, ...]) -> MemoryEdge:
-    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7], *row[8:10])
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-
-
 def _ids(ids: Iterable[str]) -> str:
     return json.dumps(list(dict.fromkeys(ids)), ensure_ascii=False)
 
@@ -274,7 +79,7 @@ def _locked(exc: sqlite3.OperationalError) -> bool:
     return "locked" in text or "busy" in text
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLStore):
     """A store in one SQLite file (created when missing)."""
 
     kind = "sqlite"
@@ -518,6 +323,15 @@ class SQLiteStore(Store):
         with self._lock:
             return list(self._retry(lambda: self._conn.execute(sql, params).fetchall()))
 
+    def _in(self, column: str) -> str:
+        return f"{column} IN {_IDS}"
+
+    def _ids(self, ids: Iterable[str]) -> str:
+        return _ids(ids)
+
+    def _id_list(self, value: Any) -> list[str]:
+        return list(json.loads(value))
+
     def _exec(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         """One statement inside the open transaction, its errors said as _retry says them."""
         cursor: sqlite3.Cursor = self._retry(lambda: self._conn.execute(sql, params))
@@ -532,9 +346,6 @@ class SQLiteStore(Store):
             return cursor
 
     # ------------------------------------------------------------ nodes
-    def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
-        rows = self._query(f"SELECT {_NODE_COLUMNS} FROM nodes WHERE id IN {_IDS} ORDER BY id", (_ids(node_ids),))
-        return {row[0]: _node(row) for row in rows}
 
     def put_node(self, node: MemoryNode) -> None:
         with self.transaction():
@@ -615,9 +426,6 @@ class SQLiteStore(Store):
         )
         return [_node(row) for row in rows]
 
-    def node_ids(self) -> list[str]:
-        return [row[0] for row in self._query("SELECT id FROM nodes ORDER BY id")]
-
     def record_access(self, node_ids: Iterable[str], when: str) -> None:
         self._write(
             f"UPDATE nodes SET access_count = access_count + 1, last_accessed_at = ? WHERE id IN {_IDS}",
@@ -625,9 +433,6 @@ class SQLiteStore(Store):
         )
 
     # ------------------------------------------------------------ edges
-    def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
-        rows = self._query(f"SELECT {_EDGE_COLUMNS} FROM edges WHERE id IN {_IDS} ORDER BY id", (_ids(edge_ids),))
-        return {row[0]: _edge(row) for row in rows}
 
     def put_edge(self, edge: MemoryEdge) -> None:
         try:
@@ -656,32 +461,6 @@ class SQLiteStore(Store):
     def delete_edge(self, edge_id: str) -> bool:
         return self._write("DELETE FROM edges WHERE id = ?", (edge_id,)).rowcount > 0
 
-    def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
-        ids = _ids(node_ids)
-        rows = self._query(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id IN {_IDS} AND target_id IN {_IDS} ORDER BY id",
-            (ids, ids),
-        )
-        return [_edge(row) for row in rows]
-
-    def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
-        ids = _ids(node_ids)
-        rows = self._query(
-            f"SELECT {_EDGE_COLUMNS} FROM edges WHERE source_id IN {_IDS} "
-            f"UNION SELECT {_EDGE_COLUMNS} FROM edges WHERE target_id IN {_IDS} ORDER BY id",
-            (ids, ids),
-        )
-        return [_edge(row) for row in rows]
-
-    def arcs_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
-        ids = _ids(node_ids)
-        rows = self._query(
-            f"SELECT id, source_id, target_id, edge_type FROM edges WHERE source_id IN {_IDS} AND target_id IN {_IDS} "
-            "AND edge_type IN ('causal', 'temporal') ORDER BY id",
-            (ids, ids),
-        )
-        return [MemoryEdge(row[0], row[1], row[2], row[3]) for row in rows]
-
     def arcs_from(self, node_ids: Iterable[str], forward: bool = True, at: str | None = None) -> list[tuple[str, str]]:
         side = "source_id" if forward else "target_id"
         if at is None:
@@ -697,9 +476,6 @@ class SQLiteStore(Store):
                 {"ids": _ids(node_ids), "at": at},
             )
         return [(row[0], row[1]) for row in rows]
-
-    def all_edges(self) -> list[MemoryEdge]:
-        return [_edge(row) for row in self._query(f"SELECT {_EDGE_COLUMNS} FROM edges ORDER BY id")]
 
     def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
         self._write(f"UPDATE edges SET last_activated_at = ? WHERE id IN {_IDS}", (when, _ids(edge_ids)))
@@ -852,24 +628,6 @@ class SQLiteStore(Store):
                 [(node_id, model, blob, node_id) for node_id, blob in vectors.items()],
             )
 
-    def get_vectors(self, model: str, node_ids: Iterable[str]) -> dict[str, bytes]:
-        rows = self._query(
-            f"SELECT node_id, vector FROM vectors WHERE model = ? AND node_id IN {_IDS}", (model, _ids(node_ids))
-        )
-        return {row[0]: bytes(row[1]) for row in rows}
-
-    def all_vectors(self, model: str) -> list[tuple[str, bytes]]:
-        rows = self._query("SELECT node_id, vector FROM vectors WHERE model = ? ORDER BY node_id", (model,))
-        return [(row[0], bytes(row[1])) for row in rows]
-
-    def missing_vectors(self, model: str, limit: int) -> list[str]:
-        rows = self._query(
-            "SELECT id FROM nodes WHERE NOT EXISTS "
-            "(SELECT 1 FROM vectors v WHERE v.node_id = nodes.id AND v.model = ?) ORDER BY id LIMIT ?",
-            (model, limit),
-        )
-        return [row[0] for row in rows]
-
     def vectors_version(self) -> int:
         return int(self._query("SELECT value FROM counters WHERE key = 'vectors_version'")[0][0])
 
@@ -880,35 +638,6 @@ class SQLiteStore(Store):
 
     def set_loops_version(self, version: int) -> None:
         self._write("UPDATE counters SET value = ? WHERE key = 'loops_version'", (version,))
-
-    def node_loops(self, node_ids: Iterable[str]) -> dict[str, str]:
-        rows = self._query(f"SELECT node_id, loop_id FROM loop_members WHERE node_id IN {_IDS}", (_ids(node_ids),))
-        return {row[0]: row[1] for row in rows}
-
-    def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
-        ids = _ids(loop_ids)
-        with self.reading():
-            loops = self._query(f"SELECT id, kappa, approximate FROM loops WHERE id IN {_IDS} ORDER BY id", (ids,))
-            members: dict[str, list[str]] = {}
-            for loop_id, node_id in self._query(
-                f"SELECT loop_id, node_id FROM loop_members WHERE loop_id IN {_IDS} ORDER BY node_id", (ids,)
-            ):
-                members.setdefault(loop_id, []).append(node_id)
-        return {row[0]: LoopRecord(row[0], tuple(members.get(row[0], ())), row[1], bool(row[2])) for row in loops}
-
-    def loop_sizes(self, loop_ids: Iterable[str]) -> dict[str, tuple[int, int, bool]]:
-        rows = self._query(
-            f"SELECT id, node_count, kappa, approximate FROM loops WHERE id IN {_IDS}", (_ids(loop_ids),)
-        )
-        return {row[0]: (int(row[1]), int(row[2]), bool(row[3])) for row in rows}
-
-    def all_loops(self) -> list[LoopRecord]:
-        with self.reading():
-            loops = self._query("SELECT id, kappa, approximate FROM loops ORDER BY id")
-            members: dict[str, list[str]] = {}
-            for loop_id, node_id in self._query("SELECT loop_id, node_id FROM loop_members ORDER BY node_id"):
-                members.setdefault(loop_id, []).append(node_id)
-        return [LoopRecord(row[0], tuple(members.get(row[0], ())), row[1], bool(row[2])) for row in loops]
 
     def replace_loops(self, remove: Iterable[str], add: Iterable[LoopRecord]) -> None:
         added = list(add)
@@ -939,17 +668,6 @@ class SQLiteStore(Store):
             ),
         )
 
-    def get_retrievals(self, retrieval_ids: Iterable[str]) -> dict[str, RetrievalRecord]:
-        rows = self._query(
-            "SELECT id, at, query, routing, max_kappa, max_iterations, node_ids, count FROM retrievals "
-            f"WHERE id IN {_IDS} ORDER BY id",
-            (_ids(retrieval_ids),),
-        )
-        return {
-            row[0]: RetrievalRecord(row[0], row[1], row[2], row[3], row[4], row[5], tuple(json.loads(row[6])), row[7])
-            for row in rows
-        }
-
     def forget_retrievals(self, before: str) -> int:
         return self._write("DELETE FROM retrievals WHERE at < ?", (before,)).rowcount
 
@@ -971,13 +689,6 @@ class SQLiteStore(Store):
             ),
         )
         return int(cursor.lastrowid or 0)
-
-    def outcome_groups(self) -> list[tuple[str, str, int, bool, str, int | None, int, int]]:
-        rows = self._query(
-            "SELECT decision, routing, max_kappa, deliberated, outcome, iterations, max_iterations, count(*) "
-            "FROM outcomes GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY 1, 2, 3, 4, 5, coalesce(iterations, -1), 7"
-        )
-        return [(r[0], r[1], r[2], bool(r[3]), r[4], r[5], r[6], r[7]) for r in rows]
 
     def get_state(self, key: str) -> str | None:
         rows = self._query("SELECT value FROM state WHERE key = ?", (key,))
@@ -1019,179 +730,6 @@ class SQLiteStore(Store):
             self._rescue_folder = None
 
 
-K1, B = 1.2, 0.75  # FTS5's bm25() parameters
-
-
-def _varints(blob: bytes) -> list[int]:
-    """SQLite varints (big-endian groups of 7 bits; the high bit says more follow)."""
-    out: list[int] = []
-    value = 0
-    for byte in blob:
-        value = (value << 7) | (byte & 0x7F)
-        if not byte & 0x80:
-            out.append(value)
-            value = 0
-    return out
-
-
 def _phrase(term: str) -> str:
     """A search term as an FTS5 string (so no term is ever read as FTS syntax)."""
     return '"' + term.replace('"', '""') + '"'
-
-
-def _statements(script: str) -> list[str]:
-    """Split a migration into statements (triggers keep their inner semicolons)."""
-    out: list[str] = []
-    current = ""
-    for line in script.strip().splitlines():
-        current += line + "\n"
-        if sqlite3.complete_statement(current):
-            out.append(current.strip())
-            current = ""
-    if current.strip():
-        out.append(current.strip())
-    return out
-
-
-def _writable(path: str) -> bool:
-    """Whether the file can be opened for writing (``os.access`` says yes to root for an
-    immutable file, which every write then fails on)."""
-    try:
-        os.close(os.open(path, os.O_RDWR))
-    except OSError as exc:
-        return exc.errno not in (errno.EPERM, errno.EACCES, errno.EROFS)
-    return True
-
-
-def _why(path: str, detail: str) -> str:
-    """What SQLite's terse reason ("unable to open database file", "attempt to write a
-    readonly database") means for this path, and what to do."""
-    file = os.path.abspath(path)
-    folder = os.path.dirname(file)
-    if not os.path.isdir(folder):
-        return f"{detail} (the folder {folder} does not exist)"
-    if os.path.exists(file) and not os.access(file, os.W_OK):
-        return f"{detail} (the file is read-only; make it writable, or copy it to a folder you can write to)"
-    if not os.access(folder, os.W_OK):
-        return (
-            f"{detail} (the folder {folder} is read-only, and SQLite writes its journal beside the store; "
-            "copy the store to a folder you can write to)"
-        )
-    return detail
-
-
-def header_size(path: str) -> int | None:
-    """The size in bytes an SQLite file's header says it has (page size × page count), or
-    None when the header is not an SQLite one or its page count is not valid (its change
-    counter and version-valid-for number differ). Reads 100 bytes."""
-    with open(path, "rb") as file:
-        header = file.read(100)
-    if len(header) < 100 or not header.startswith(b"SQLite format 3\0") or header[24:28] != header[92:96]:
-        return None
-    page_size = int.from_bytes(header[16:18], "big")
-    return (65536 if page_size == 1 else page_size) * int.from_bytes(header[28:32], "big")
-
-
-def damage_of(path: str) -> str | None:
-    """What is wrong with the store file at ``path``, or None (also when there is no file):
-    shorter than its header says (truncated; judged only when no write-ahead log holds
-    pages the file lacks), a write-ahead log SQLite would cut short (``sqlite_wal``), what
-    SQLite's quick_check finds, or rows missing from the id index (quick_check does not
-    look: a garbled id would let a second fact take an id) — on a read-only connection of
-    its own, which reads a consistent snapshot while other processes write (WAL) and writes
-    nothing to the store. O(size of the file and its log): about 10 ms per 10 MB of file, and
-    65 ms per MB of log (there is one after a crash, or while another process has the store open)."""
-    if not os.path.isfile(path) or os.path.getsize(path) == 0:
-        return None
-    size = os.path.getsize(path)
-    wal = path + "-wal"
-    logged = os.path.exists(wal) and os.path.getsize(wal) > 0
-    if logged:
-        broken_log = wal_damage(wal)
-        if broken_log is not None:
-            return broken_log
-    expected = None if logged else header_size(path)
-    if expected is not None and size < expected:
-        return f"truncated: {size:,} bytes of the {expected:,} its header counts"
-    uri = "file:" + urllib.parse.quote(os.path.abspath(path))
-    try:
-        conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
-        try:
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        except sqlite3.OperationalError as exc:
-            if "malformed" in str(exc) or "not a database" in str(exc):
-                raise
-            conn.close()  # (a read-only medium, where the shared-memory file cannot be made)
-            conn = sqlite3.connect(uri + "?immutable=1", uri=True)
-    except sqlite3.DatabaseError as exc:
-        return str(exc)
-    try:
-        found = [row[0] for row in conn.execute("PRAGMA quick_check(3)")]
-        if found == ["ok"]:
-            return _index_damage(conn)
-    except sqlite3.DatabaseError as exc:
-        return str(exc)
-    finally:
-        conn.close()
-    return "; ".join(" ".join(line.split()) for line in found)[:300]
-
-
-def _index_damage(conn: sqlite3.Connection) -> str | None:
-    """Rows of ``nodes`` or ``edges`` whose id their primary-key index does not find (a
-    damaged id: the store would then take a second fact on an id). O(rows · log rows)."""
-    for table in ("nodes", "edges"):
-        index = conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND name LIKE 'sqlite_autoindex_%'",
-            (table,),
-        ).fetchone()
-        if index is None:
-            continue
-        missing = conn.execute(
-            f"SELECT count(*) FROM {table} AS t NOT INDEXED "
-            f'WHERE NOT EXISTS (SELECT 1 FROM {table} INDEXED BY "{index[0]}" WHERE id = t.id)'
-        ).fetchone()[0]
-        if missing:
-            return f"{missing:,} {table} rows are missing from their id index (a damaged id)"
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if not {"nodes", "edges"} <= tables:
-        return None  # (another program's file: refused by foreign_of, by name)
-    # values the schema's constraints allow only (damaged bytes bypass them): a backup of such
-    # a store would not load back
-    kinds = ", ".join(f"'{kind}'" for kind in EDGE_TYPES)
-    checks = (
-        ("edges whose end is not a node", "SELECT count(*) FROM pragma_foreign_key_check('edges')"),
-        (
-            "nodes of no known type",
-            "SELECT count(*) FROM nodes WHERE node_type NOT IN ('episodic', 'semantic', 'procedural')",
-        ),
-        (
-            "nodes whose confidence is not in [0, 1]",
-            "SELECT count(*) FROM nodes WHERE NOT (confidence BETWEEN 0 AND 1)",
-        ),
-        ("edges of no known kind", f"SELECT count(*) FROM edges WHERE edge_type NOT IN ({kinds})"),
-    )
-    for what, sql in checks:
-        count = conn.execute(sql).fetchone()[0]
-        if count:
-            return f"{count:,} {what} (damaged rows)"
-    return None
-
-
-def foreign_of(path: str) -> str | None:
-    """Why the SQLite file at ``path`` is not a memory store this version may write (another
-    program's file, a newer schema), or None (also for a missing or empty file). Reads on a
-    read-only connection, before anything is written: the file is left exactly as it was."""
-    if not os.path.isfile(path) or os.path.getsize(path) == 0:
-        return None
-    uri = "file:" + urllib.parse.quote(os.path.abspath(path))
-    conn = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
-    try:
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    finally:
-        conn.close()
-    if version > SCHEMA_VERSION:
-        return f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
-    if version < 0 or (version == 0 and tables) or (version > 0 and not {"nodes", "edges"} <= tables):
-        return "it is an SQLite file but not a memory store"
-    return None

@@ -1,0 +1,2 @@
+"""Think or retrieve: what a question asks for (``intent``) and the route it takes from the part
+of the memory it is about (``router``)."""

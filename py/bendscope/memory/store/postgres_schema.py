@@ -1,0 +1,174 @@
+"""The PostgreSQL store's schema: its migrations, one per version (``MIGRATIONS[i]`` takes a
+database from version i to i + 1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from ..core.errors import StoreUnavailable
+from .postgres_search import _reindex_terms
+
+#: how long a transaction waits for the write lock before it says the store is busy
+LOCK_TIMEOUT_MS = 20_000
+REINDEX_AT = 4
+
+#: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1 (one transaction)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        'CREATE TABLE bendscope_meta (key text COLLATE "C" PRIMARY KEY, value text NOT NULL)',
+        """CREATE TABLE nodes (
+            id text COLLATE "C" PRIMARY KEY,
+            content text NOT NULL,
+            node_type text COLLATE "C" NOT NULL CHECK (node_type IN ('episodic', 'semantic', 'procedural')),
+            confidence double precision NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+            metadata text NOT NULL DEFAULT '{}',
+            source text COLLATE "C" NOT NULL DEFAULT '',
+            access_count bigint NOT NULL DEFAULT 0,
+            created_at text NOT NULL,
+            updated_at text NOT NULL,
+            last_accessed_at text,
+            terms tsvector NOT NULL,
+            term_counts jsonb NOT NULL,
+            term_total integer NOT NULL
+        )""",
+        "CREATE INDEX nodes_by_type ON nodes (node_type, id)",
+        "CREATE INDEX nodes_by_source ON nodes (source, id)",
+        "CREATE INDEX nodes_by_terms ON nodes USING gin (terms) WITH (fastupdate = off)",
+        """CREATE TABLE edges (
+            id text COLLATE "C" PRIMARY KEY,
+            source_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+            target_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+            edge_type text COLLATE "C" NOT NULL,
+            weight double precision NOT NULL,
+            metadata text NOT NULL DEFAULT '{}',
+            created_at text NOT NULL,
+            last_activated_at text
+        )""",
+        "CREATE INDEX edges_by_source ON edges (source_id, target_id)",
+        "CREATE INDEX edges_by_target ON edges (target_id, source_id)",
+        'CREATE TABLE terms (term text COLLATE "C" PRIMARY KEY, df bigint NOT NULL)',
+        """CREATE TABLE corpus (
+            one boolean PRIMARY KEY DEFAULT true CHECK (one),
+            nodes bigint NOT NULL, tokens bigint NOT NULL, edges bigint NOT NULL
+        )""",
+        "INSERT INTO corpus (nodes, tokens, edges) VALUES (0, 0, 0)",
+    ),
+    # 2: room on each page, so that the counters retrieval updates (access_count,
+    # last_accessed_at, last_activated_at) are heap-only updates: no new GIN and B-tree
+    # entries for every node a retrieval returns (pages written before keep their room)
+    (
+        "ALTER TABLE nodes SET (fillfactor = 80)",
+        "ALTER TABLE edges SET (fillfactor = 80)",
+    ),
+    # 3: the loop index (memory.loop_index) with the count of changes to the causal and
+    # temporal edges it follows, the retrievals and outcomes an agent reports
+    (
+        "ALTER TABLE corpus ADD COLUMN arc_version bigint NOT NULL DEFAULT 0, "
+        "ADD COLUMN loops_version bigint NOT NULL DEFAULT -1",
+        """CREATE TABLE loops (
+            id text COLLATE "C" PRIMARY KEY,
+            kappa integer NOT NULL,
+            approximate boolean NOT NULL,
+            node_count integer NOT NULL
+        )""",
+        """CREATE TABLE loop_members (
+            node_id text COLLATE "C" PRIMARY KEY REFERENCES nodes (id) ON DELETE CASCADE,
+            loop_id text COLLATE "C" NOT NULL REFERENCES loops (id) ON DELETE CASCADE
+        )""",
+        "CREATE INDEX loop_members_by_loop ON loop_members (loop_id)",
+        """CREATE TABLE retrievals (
+            id text COLLATE "C" PRIMARY KEY,
+            at text NOT NULL,
+            count bigint NOT NULL,
+            query text NOT NULL,
+            routing text COLLATE "C" NOT NULL,
+            max_kappa integer NOT NULL,
+            max_iterations integer NOT NULL,
+            node_ids jsonb NOT NULL
+        )""",
+        "CREATE INDEX retrievals_by_time ON retrievals (at)",
+        """CREATE TABLE outcomes (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            at text NOT NULL,
+            retrieval_id text COLLATE "C",
+            outcome text COLLATE "C" NOT NULL CHECK (outcome IN ('success', 'partial', 'failure', 'timeout')),
+            decision text COLLATE "C" NOT NULL CHECK (decision IN ('fast', 'deliberate')),
+            routing text COLLATE "C" NOT NULL CHECK (routing IN ('fast', 'deliberate')),
+            deliberated boolean NOT NULL,
+            iterations integer,
+            max_kappa integer NOT NULL,
+            max_iterations integer NOT NULL,
+            node_count integer NOT NULL
+        )""",
+    ),
+    # 4: the index holds terms (text.terms: stop words out, Snowball stems): every node's
+    # terms, term counts and length are computed afresh, then the document frequencies and
+    # the corpus total from them (PostgresStore._reindex_terms)
+    (),
+    # 5: time-valid facts, and stored vectors (one per node and model)
+    (
+        "ALTER TABLE nodes ADD COLUMN valid_from text, ADD COLUMN valid_until text",
+        "ALTER TABLE edges ADD COLUMN valid_from text, ADD COLUMN valid_until text",
+        "ALTER TABLE corpus ADD COLUMN vectors_version bigint NOT NULL DEFAULT 0",
+        """CREATE TABLE vectors (
+            node_id text COLLATE "C" NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+            model text COLLATE "C" NOT NULL,
+            vector bytea NOT NULL,
+            PRIMARY KEY (node_id, model)
+        )""",
+        "CREATE INDEX vectors_by_model ON vectors (model, node_id)",
+    ),
+)
+
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: psycopg.Connection[tuple[Any, ...]], lock_key: int, schema: str, read_only: bool) -> None:
+    """Bring the memory's tables in ``schema`` to SCHEMA_VERSION, under the advisory lock
+    ``lock_key`` (one process migrates; the others wait, then find it done); refuse a schema that
+    holds other tables, a newer store, and a migration on a read-only connection."""
+    with conn.transaction():
+        conn.execute(f"SET LOCAL lock_timeout = {int(LOCK_TIMEOUT_MS)}")
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (lock_key,))
+        found = conn.execute(
+            "SELECT n.nspname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE c.oid = to_regclass('bendscope_meta')"
+        ).fetchone()
+        if found is not None and found[0] != schema:  # the lock is the schema's: both must agree
+            raise StoreUnavailable(
+                f"its search_path finds the memory tables in schema {found[0]!r} but creates in "
+                f"{schema!r}: name the memory's schema first"
+            )
+        if found is None:
+            tables = conn.execute("SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()").fetchone()
+            if tables and tables[0]:
+                raise StoreUnavailable(
+                    f"schema {schema!r} holds other tables: it is not a memory store "
+                    "(choose another database or schema)"
+                )
+            version = 0
+        else:
+            row = conn.execute("SELECT value FROM bendscope_meta WHERE key = 'schema_version'").fetchone()
+            version = int(row[0]) if row else 0
+        if version > SCHEMA_VERSION:
+            raise StoreUnavailable(
+                f"it was written by a newer version (schema {version}; this one reads {SCHEMA_VERSION})"
+            )
+        if read_only and version != SCHEMA_VERSION:
+            raise StoreUnavailable(
+                f"it has schema {version} and this version reads {SCHEMA_VERSION}; open it once without "
+                "--read-only (it is migrated then)"
+            )
+        for step in range(version, SCHEMA_VERSION):
+            for statement in MIGRATIONS[step]:
+                conn.execute(statement)
+            if step + 1 == REINDEX_AT:
+                _reindex_terms(conn)
+            conn.execute(
+                "INSERT INTO bendscope_meta (key, value) VALUES ('schema_version', %s) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (str(step + 1),),
+            )

@@ -1,0 +1,203 @@
+"""The SQLite store's schema: its migrations, one per version (``MIGRATIONS[i]`` takes a store
+from version i to i + 1)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+#: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE nodes (
+        id TEXT PRIMARY KEY NOT NULL,
+        content TEXT NOT NULL,
+        node_type TEXT NOT NULL CHECK (node_type IN ('episodic', 'semantic', 'procedural')),
+        confidence REAL NOT NULL CHECK (confidence >= 0 AND confidence <= 1),
+        metadata TEXT NOT NULL DEFAULT '{}',
+        source TEXT NOT NULL DEFAULT '',
+        access_count INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        last_accessed_at TEXT
+    );
+    CREATE INDEX nodes_by_type ON nodes (node_type, id);
+    CREATE INDEX nodes_by_source ON nodes (source, id);
+    CREATE TABLE edges (
+        id TEXT PRIMARY KEY NOT NULL,
+        source_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        target_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        edge_type TEXT NOT NULL,
+        weight REAL NOT NULL,
+        metadata TEXT NOT NULL DEFAULT '{}',
+        created_at TEXT NOT NULL,
+        last_activated_at TEXT
+    );
+    CREATE INDEX edges_by_source ON edges (source_id);
+    CREATE INDEX edges_by_target ON edges (target_id);
+    CREATE VIRTUAL TABLE nodes_fts USING fts5 (
+        content, content = 'nodes', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE TRIGGER nodes_fts_insert AFTER INSERT ON nodes BEGIN
+        INSERT INTO nodes_fts (rowid, content) VALUES (new.rowid, new.content);
+    END;
+    CREATE TRIGGER nodes_fts_delete AFTER DELETE ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+    END;
+    CREATE TRIGGER nodes_fts_update AFTER UPDATE OF content ON nodes BEGIN
+        INSERT INTO nodes_fts (nodes_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+        INSERT INTO nodes_fts (rowid, content) VALUES (new.rowid, new.content);
+    END;
+    """,
+    # 2: term document frequencies, so a search can leave out terms most nodes contain
+    """
+    CREATE VIRTUAL TABLE nodes_fts_vocab USING fts5vocab (nodes_fts, 'row');
+    """,
+    # 3: the loop index (memory.loop_index) with the count of changes to the causal and
+    # temporal edges it follows, the retrievals and outcomes an agent reports, and state
+    """
+    CREATE TABLE counters (key TEXT PRIMARY KEY NOT NULL, value INTEGER NOT NULL);
+    INSERT INTO counters (key, value) VALUES ('arc_version', 0), ('loops_version', -1);
+    CREATE TRIGGER arcs_insert AFTER INSERT ON edges WHEN new.edge_type IN ('causal', 'temporal') BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TRIGGER arcs_delete AFTER DELETE ON edges WHEN old.edge_type IN ('causal', 'temporal') BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TRIGGER arcs_update AFTER UPDATE ON edges
+    WHEN (old.edge_type IN ('causal', 'temporal') OR new.edge_type IN ('causal', 'temporal'))
+        AND (old.source_id IS NOT new.source_id OR old.target_id IS NOT new.target_id
+             OR old.edge_type IS NOT new.edge_type) BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TABLE loops (
+        id TEXT PRIMARY KEY NOT NULL,
+        kappa INTEGER NOT NULL,
+        approximate INTEGER NOT NULL,
+        node_count INTEGER NOT NULL
+    );
+    CREATE TABLE loop_members (
+        node_id TEXT PRIMARY KEY NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        loop_id TEXT NOT NULL REFERENCES loops (id) ON DELETE CASCADE
+    );
+    CREATE INDEX loop_members_by_loop ON loop_members (loop_id);
+    CREATE TABLE retrievals (
+        id TEXT PRIMARY KEY NOT NULL,
+        at TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        query TEXT NOT NULL,
+        routing TEXT NOT NULL,
+        max_kappa INTEGER NOT NULL,
+        max_iterations INTEGER NOT NULL,
+        node_ids TEXT NOT NULL
+    );
+    CREATE INDEX retrievals_by_time ON retrievals (at);
+    CREATE TABLE outcomes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        at TEXT NOT NULL,
+        retrieval_id TEXT,
+        outcome TEXT NOT NULL CHECK (outcome IN ('success', 'partial', 'failure', 'timeout')),
+        decision TEXT NOT NULL CHECK (decision IN ('fast', 'deliberate')),
+        routing TEXT NOT NULL CHECK (routing IN ('fast', 'deliberate')),
+        deliberated INTEGER NOT NULL,
+        iterations INTEGER,
+        max_kappa INTEGER NOT NULL,
+        max_iterations INTEGER NOT NULL,
+        node_count INTEGER NOT NULL
+    );
+    CREATE TABLE state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+    """,
+    # 4: the index holds terms (text.terms: stop words out, Snowball stems), given ready-made:
+    # FTS5's 'ascii' tokenizer keeps each one whole (they hold no ASCII punctuation) and folds
+    # nothing more; every node is re-indexed (reindex_terms). The document frequency of each
+    # term is kept beside it (fts5vocab counted it by walking the term's whole posting list:
+    # a millisecond for a common word, on every search)
+    """
+    DROP TRIGGER nodes_fts_insert;
+    DROP TRIGGER nodes_fts_delete;
+    DROP TRIGGER nodes_fts_update;
+    DROP TABLE nodes_fts_vocab;
+    DROP TABLE nodes_fts;
+    CREATE VIRTUAL TABLE nodes_fts USING fts5 (terms, tokenize = 'ascii');
+    CREATE TABLE term_df (term TEXT PRIMARY KEY NOT NULL, df INTEGER NOT NULL) WITHOUT ROWID;
+    """,
+    # 5: time-valid facts (a change to an edge's or a node's validity changes which arcs hold:
+    # counted as the loop index's arc version), and stored vectors (one per node and model)
+    """
+    ALTER TABLE nodes ADD COLUMN valid_from TEXT;
+    ALTER TABLE nodes ADD COLUMN valid_until TEXT;
+    ALTER TABLE edges ADD COLUMN valid_from TEXT;
+    ALTER TABLE edges ADD COLUMN valid_until TEXT;
+    DROP TRIGGER arcs_update;
+    CREATE TRIGGER arcs_update AFTER UPDATE ON edges
+    WHEN (old.edge_type IN ('causal', 'temporal') OR new.edge_type IN ('causal', 'temporal'))
+        AND (old.source_id IS NOT new.source_id OR old.target_id IS NOT new.target_id
+             OR old.edge_type IS NOT new.edge_type OR old.valid_from IS NOT new.valid_from
+             OR old.valid_until IS NOT new.valid_until) BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TRIGGER node_validity AFTER UPDATE ON nodes
+    WHEN old.valid_from IS NOT new.valid_from OR old.valid_until IS NOT new.valid_until BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'arc_version';
+    END;
+    CREATE TABLE vectors (
+        node_id TEXT NOT NULL REFERENCES nodes (id) ON DELETE CASCADE,
+        model TEXT NOT NULL,
+        vector BLOB NOT NULL,
+        PRIMARY KEY (node_id, model)
+    );
+    CREATE INDEX vectors_by_model ON vectors (model, node_id);
+    INSERT INTO counters (key, value) VALUES ('vectors_version', 0);
+    CREATE TRIGGER vectors_insert AFTER INSERT ON vectors BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
+    END;
+    CREATE TRIGGER vectors_update AFTER UPDATE ON vectors BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
+    END;
+    CREATE TRIGGER vectors_delete AFTER DELETE ON vectors BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'vectors_version';
+    END;
+    """,
+    # 6: a count of changes to what the editor shows of the graph (nodes and edges: not the
+    # access counts and activation times retrieval writes), read by the live editor's
+    # change source (memory.changes) when PRAGMA data_version says another connection committed
+    """
+    INSERT INTO counters (key, value) VALUES ('graph_version', 0);
+    CREATE TRIGGER graph_node_insert AFTER INSERT ON nodes BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_node_delete AFTER DELETE ON nodes BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_node_update
+    AFTER UPDATE OF content, node_type, confidence, metadata, source, valid_from, valid_until ON nodes BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_edge_insert AFTER INSERT ON edges BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_edge_delete AFTER DELETE ON edges BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    CREATE TRIGGER graph_edge_update
+    AFTER UPDATE OF source_id, target_id, edge_type, weight, metadata, valid_from, valid_until ON edges BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    """,
+)
+
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements (triggers keep their inner semicolons)."""
+    out: list[str] = []
+    current = ""
+    for line in script.strip().splitlines():
+        current += line + "\n"
+        if sqlite3.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    if current.strip():
+        out.append(current.strip())
+    return out
