@@ -16,8 +16,8 @@ from test_kappa_properties import check_fault_line, strong_digraphs
 
 from bendscope.kappa import DEFAULT_WORK_BUDGET, KappaCache, analyze
 from bendscope.kappa.analyze import analyze_steps
-from bendscope.kappa.mincut import arc_strong_connectivity, kappa_cut
-from bendscope.kappa.steps import Meter, advance
+from bendscope.kappa.mincut import arc_strong_connectivity, kappa_cut, kappa_cut_steps
+from bendscope.kappa.steps import Meter, advance, finish
 
 
 def adjacency(n: int, arcs) -> list[list[int]]:
@@ -93,11 +93,15 @@ def test_a_3000_node_region_one_edge_splits_reads_kappa_1():
     assert not nx.is_strongly_connected(g)
 
 
-def test_a_10000_node_region_is_exact_within_the_default_budget():
+def test_10000_node_regions_are_exact_within_the_default_budget():
+    """≈ 5n arcs with κ = 3, and ≈ 11n arcs with κ = 8 (≈ 32 M units: the default leaves room)."""
     names, edges = hard(10_000, 4, 3, seed=7)
     (scc,) = analyze(names, edges)["sccs"]
     assert (scc["kappa"], scc["approximate"]) == (3, False)
-    assert DEFAULT_WORK_BUDGET >= 10_000_000
+    out = adjacency(10_000, two_dense_halves(10_000, 10, 8, seed=10_000))
+    meter = Meter()
+    found = finish(kappa_cut_steps(out, meter, work_budget=DEFAULT_WORK_BUDGET))
+    assert (found.kappa, found.exact) == (8, True) and meter.total < DEFAULT_WORK_BUDGET * 0.8
 
 
 def test_exact_limit_means_no_cut_search_past_it():

@@ -51,10 +51,11 @@ __all__ = [
 
 #: Units of work (see ``kappa.steps.Meter``: nodes and arcs visited) the cut search may spend
 #: on one SCC before it reports bounds instead of κ. Measured in CPython 3.11 (bench_engine,
-#: "κ at every size"): a 10,000-node SCC with ≈ 5n arcs and κ = 3 takes ≈ 3.2 M units
-#: (0.3 s), one with ≈ 11n arcs and κ = 8 ≈ 31 M units (1.6 s); a unit costs ≈ 50 ns here
-#: (≈ 1.7× that in Pyodide, where the page spends it in slices between frames).
-DEFAULT_WORK_BUDGET = 100_000_000
+#: "κ at every size"): a 10,000-node SCC with ≈ 5n arcs and κ = 3 takes ≈ 3.6 M units
+#: (0.3–0.9 s), one with ≈ 11n arcs and κ = 8 ≈ 32 M units (1.3 s). A unit took 33–350 ns
+#: there, so a search that runs out has spent ≈ 2–15 s (≈ 1.7× that in Pyodide, where the
+#: page spends it in slices between frames).
+DEFAULT_WORK_BUDGET = 50_000_000
 
 #: SCCs with more nodes than this get no cut search at all — only the bounds counting
 #: degrees gives (exact when they meet). The default is no size limit: the work budget

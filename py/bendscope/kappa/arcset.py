@@ -94,6 +94,9 @@ DEFAULT_ARCSET_BUDGET = 5_000_000
 #: Parts of at most this many nodes are solved by the dynamic programme (n·2ⁿ units).
 DP_NODES = 10
 
+#: The exact search gives up (as out of budget) past this many nested branches.
+MAX_DEPTH = 64
+
 _INFEASIBLE = 1 << 40  # a lower bound meaning "no set avoids the forbidden arcs"
 
 Arc = tuple[int, int]
@@ -195,7 +198,7 @@ def _component_steps(out: list[list[int]], meter: Meter, deadline: int) -> Steps
                 if found is not None:
                     upper = found
                     break
-                lower += 1
+                lower = max(lower + 1, search.memo[root.key()][0])  # what the search proved
         except _OutOfBudget:
             return ArcSet(sorted(upper), lower)
     return ArcSet(sorted(upper), len(upper))
@@ -523,9 +526,13 @@ class _Search:
             raise _OutOfBudget
         return self.meter.spend(units)
 
-    def solve(self, part: _Part, limit: int) -> Steps[list[Arc] | None]:
+    def solve(self, part: _Part, limit: int, depth: int = 0) -> Steps[list[Arc] | None]:
         """A minimum set of removable arcs of ``part`` (component indices) whose removal
-        leaves it acyclic, if it has at most ``limit`` arcs; else None."""
+        leaves it acyclic, if it has at most ``limit`` arcs; else None. ``depth``: how many
+        branches deep this part is (past ``MAX_DEPTH`` the search gives up, as out of budget:
+        each level is a generator frame, and Pyodide's stack is small)."""
+        if depth > MAX_DEPTH:
+            raise _OutOfBudget
         key = part.key()
         known = self.memo.get(key)
         if known is not None:
@@ -566,7 +573,7 @@ class _Search:
             total = [(names[a], names[b])]
             room = bound - 1
             for j, sub in enumerate(parts):
-                found = yield from self.solve(sub, room - sum(lows[j + 1 :]))
+                found = yield from self.solve(sub, room - sum(lows[j + 1 :]), depth + 1)
                 if found is None:
                     break
                 total += found

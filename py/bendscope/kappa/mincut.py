@@ -218,7 +218,7 @@ def raising_targets(
 
     >>> raising_targets([[1], [2], [0]], 1, 0)  # a cycle: many minimum cuts leave 0 out
     frozenset()
-    >>> sorted(raising_targets([[1, 2], [0, 2], [0, 1], [0]], 1, 3))  # {3} is the only minimum cut
+    >>> sorted(raising_targets([[1, 2], [0, 2, 3], [0, 1, 3], [0]], 1, 3))  # {3} is the only minimum cut
     [0, 1, 2]
     """
     return finish(raising_targets_steps(out, kappa, u, Meter(), work_budget=work_budget))
@@ -379,6 +379,8 @@ def _augment(
     [mark, via, [stamp]] shared by the calls of one pass. O(k·(n + m)).
     """
     mark, via, counter = scratch
+    if meter.spend(len(in_arcs[t]) + 16):  # the direct arcs, and the call's own cost
+        yield
     stamp = counter[0]
     k = 0
     degree = 1 + len(tail) // max(1, len(mark))  # arcs scanned per node searched, on average (the meter's unit)
