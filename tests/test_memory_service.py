@@ -232,9 +232,14 @@ def test_analyze_topology_three_ways(store: Store):
     nodes = sorted(BUSINESS_TEXT)
     edges = [e.to_dict() for e in store.all_edges()]
     engine = analyze(
-        nodes, [{"source": e["source_id"], "target": e["target_id"], "kind": e["edge_type"]} for e in edges]
+        nodes,
+        [{"source": e["source_id"], "target": e["target_id"], "kind": e["edge_type"]} for e in edges],
+        feedback_arc_set=True,  # (the agent's analyze_topology says what breaks every loop)
     )
     assert {k: v for k, v in full.items() if k != "recommendation"} == engine
+    (scc,) = full["sccs"]
+    assert scc["feedback_arc_set"]["exact"] and scc["feedback_arc_set"]["size"] >= scc["kappa"]
+    assert f"Breaking every loop takes {scc['feedback_arc_set']['size']} edge" in full["recommendation"]
     part = memory.analyze_topology({"node_ids": ["company", "founded-2020", "revenue"]})
     assert part["routing"] == "fast" and part["dag_nodes"] == ["company", "founded-2020", "revenue"]
     assert part["recommendation"].startswith("This knowledge region is acyclic")

@@ -57,6 +57,10 @@ def recommendation(result: Mapping[str, Any], names: Mapping[str, str] | None = 
     and no fewer would. The concepts [a, b] are mutually dependent. Deliberate on the fault line before
     answering (the edges of the weakest cut: removing them splits the component but need not break every
     loop in it): a→b.
+    >>> cut = [{"source": "a", "target": "b"}]
+    >>> loop["feedback_arc_set"] = {"size": 1, "exact": True, "lower_bound": 1, "edges": cut}
+    >>> recommendation({"sccs": [loop], "max_kappa": 1}).split(". ")[-1]
+    'Breaking every loop takes 1 edge: removing a→b leaves none.'
     """
 
     def named(node: str) -> str:
@@ -113,4 +117,14 @@ def recommendation(result: Mapping[str, Any], names: Mapping[str, str] | None = 
             f" Deliberate on the {noun} before answering (the edges of {whose}: removing them splits the "
             f"component but need not break every loop in it): {', '.join(faults)}."
         )
+    for scc in sccs:
+        arcset = scc.get("feedback_arc_set")
+        if arcset:
+            cut = ", ".join(f"{e['source']}→{e['target']}" for e in arcset["edges"])
+            fewest = (
+                f"{_edges(arcset['size'])}" if arcset["exact"]
+                else f"between {arcset['lower_bound']} and {arcset['size']} edges"
+            )  # fmt: skip
+            where = f" of {scc['id']}" if len(sccs) > 1 else ""
+            sentence += f" Breaking every loop{where} takes {fewest}: removing {cut} leaves none."
     return sentence

@@ -30,17 +30,20 @@ def analyze_nodes(
     trigger: str,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     route: bool = True,
+    feedback_arc_set: bool = False,
 ) -> dict[str, Any]:
     """The canonical topology (spec §A.1) of ``node_ids`` with ``edges``; emits
     ``topology.analyze`` and (unless ``route`` is false: a caller that decides the route
-    itself emits it) ``topology.route``. O(n + m) plus κ per nontrivial SCC."""
+    itself emits it) ``topology.route``; ``feedback_arc_set``: each SCC also says the fewest
+    edges whose removal breaks every loop in it (``kappa.arcset``: exact within its work
+    budget, else a range). O(n + m) plus κ (and the arc set) per nontrivial SCC."""
     if trigger not in TRIGGERS:
         raise ValueError(f"unknown trigger {trigger!r}")
     start = time.perf_counter()
     graph = build_digraph(
         node_ids, [{"source": e.source_id, "target": e.target_id, "kind": e.edge_type} for e in edges]
     )
-    result = analyze_digraph(graph, exact_limit=exact_limit)
+    result = analyze_digraph(graph, exact_limit=exact_limit, feedback_arc_set=feedback_arc_set)
     duration_ms = (time.perf_counter() - start) * 1000.0
     telemetry.execute(
         ANALYZE,

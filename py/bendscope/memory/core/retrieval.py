@@ -475,7 +475,13 @@ def retrieve_context(
         region = window + brought
         edges = [e for e in store.list_edges_between(region) if holds(e)]
         topology = analyze_nodes(
-            region, edges, telemetry=telemetry, trigger=trigger, exact_limit=exact_limit, route=gather
+            region,
+            edges,
+            telemetry=telemetry,
+            trigger=trigger,
+            exact_limit=exact_limit,
+            route=gather,
+            feedback_arc_set=trigger == "analyze_topology",
         )
     routing = route.routing if not gather else topology["routing"]
     if not gather:

@@ -180,7 +180,12 @@ class Reading(MemoryState):
                 and all(_held(r, when, as_of is not None) for r in (e, ends[e.source_id], ends[e.target_id]))
             ]
             topology = analyze_nodes(
-                ids, edges, telemetry=self.telemetry, trigger="analyze_topology", exact_limit=self.exact_limit
+                ids,
+                edges,
+                telemetry=self.telemetry,
+                trigger="analyze_topology",
+                exact_limit=self.exact_limit,
+                feedback_arc_set=True,
             )
         members = [n for scc in topology["sccs"] for n in scc["nodes"]]
         names = loop_names(topology, self.store.get_nodes(members)) if members else {}
