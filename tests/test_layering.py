@@ -105,4 +105,5 @@ def test_the_rule_catches_a_wrong_import(tmp_path):
     )
     found = "\n".join(violations("bendscope.memory.core.bad", bad))
     assert "imports bendscope.bend.model" in found and "browser (js)" in found and "imports bendscope.app" in found
-    assert "the κ engine imports js: standard library only" in violations("bendscope.kappa.bad", bad)
+    engine = "\n".join(violations("bendscope.kappa.bad", bad))
+    assert "browser (js)" in engine and "imports bendscope.bend.model" in engine
