@@ -9,7 +9,7 @@ VPY := $(VENV)/bin/python
 VENDOR_STAMP := static/vendor/.stamp
 KAPPA_SOURCES := $(wildcard py/bendscope/kappa/*.py) py/bendscope/__init__.py
 
-.PHONY: serve test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-live bench-memory load-memory serve-memory update-snapshots clean
+.PHONY: serve docs test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-live bench-memory load-memory serve-memory update-snapshots clean
 
 serve: vendor
 	$(PYTHON) scripts/serve.py $(PORT)
@@ -53,7 +53,12 @@ format: venv
 	$(VPY) -m ruff format py tests e2e bench scripts conftest.py
 	$(VPY) -m ruff check --fix py tests e2e bench scripts conftest.py
 
-test: venv vendor chromium postgresql lint
+# the documentation site, into site/ (warnings are errors); the tools' reference is generated first
+docs: venv
+	$(VPY) -m bendscope.memory.mcp.schema docs/memory/tools.md
+	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict --quiet -d site
+
+test: venv vendor chromium postgresql lint docs
 	$(VPY) -m pytest tests py/bendscope/docformat.py py/bendscope/jsonsafe.py py/bendscope/graphformats.py py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
 
 test-unit: venv vendor postgresql

@@ -31,6 +31,33 @@ def _type_words(json_type: str | list[str]) -> str:
     return json_type if isinstance(json_type, str) else " or ".join(json_type)
 
 
+def _bounds(schema: dict[str, Any]) -> str:
+    """An argument's bounds in words.
+
+    >>> _bounds({"minimum": 1, "maximum": 200}), _bounds({"enum": ["a", "b"]}), _bounds({"maxLength": 2000})
+    ('1 to 200', 'a, b', 'at most 2,000 characters')
+    """
+    said = []
+    low = schema.get("minimum", schema.get("exclusiveMinimum"))
+    above = "exclusiveMinimum" in schema
+    if low is not None and "maximum" in schema:
+        said.append(f"{'above ' if above else ''}{low:,} to {schema['maximum']:,}")
+    elif low is not None:
+        said.append(f"{'above' if above else 'at least'} {low:,}")
+    elif "maximum" in schema:
+        said.append(f"at most {schema['maximum']:,}")
+    if "enum" in schema:
+        said.append(", ".join(str(v) for v in schema["enum"]))
+    if "maxLength" in schema:
+        said.append(f"at most {schema['maxLength']:,} characters")
+    if "maxItems" in schema:
+        said.append(f"at most {schema['maxItems']:,} items")
+    items = schema.get("items", {})
+    if "enum" in items:
+        said.append("each one of " + ", ".join(str(v) for v in items["enum"]))
+    return "; ".join(said)
+
+
 def reference(tools: Any) -> str:
     """The tools' reference page (Markdown): each tool's description, its arguments (name,
     type, required, bounds, meaning) and the fields every answer has."""
@@ -55,7 +82,7 @@ def reference(tools: Any) -> str:
         if arguments:
             lines += ["| argument | type | | meaning | bounds |", "| --- | --- | --- | --- | --- |"]
             for name, meta in arguments.items():
-                bounds = ", ".join(f"{key} {value}" for key, value in meta.schema.items() if key != "items")
+                bounds = _bounds(dict(meta.schema))
                 required = "required" if meta.required else ""
                 lines.append(
                     f"| `{name}` | {_type_words(meta.json_type)} | {required} | {meta.description} | {bounds} |"

@@ -1,0 +1,20 @@
+"""The documentation site's generated pages are what the code says (the build itself runs in
+``make docs``, warnings as errors)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bendscope.memory.mcp.schema import reference
+from bendscope.memory.mcp.tools import TOOLS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_tools_reference_is_generated_from_the_tools():
+    page = (ROOT / "docs" / "memory" / "tools.md").read_text(encoding="utf-8")
+    assert page == reference(TOOLS), "run `make docs` (it writes docs/memory/tools.md from the code)"
+    for tool in TOOLS:
+        assert f"## `{tool.name}`" in page
+        for name in tool.request.arguments():
+            assert f"| `{name}` |" in page
