@@ -129,7 +129,7 @@ def test_the_selection_has_its_own_loops(app_factory):
 def test_kappa_is_explained_where_it_is_shown(app_factory):
     app = app_factory("seed=1&still=1&fresh=1")
     page = app.page
-    assert "fewest edges to cut" in page.locator("#hud-kappa").get_attribute("title")
+    assert "fewest edges whose removal splits" in page.locator("#hud-kappa").get_attribute("title")
     assert "strongly connected" in page.locator("#hud-sccs").get_attribute("title")
     _load(app, CLD)
     assert page.locator("#hud-mode").get_attribute("title").startswith("DELIBERATION")

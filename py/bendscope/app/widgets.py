@@ -227,7 +227,7 @@ class Legend:
             item(swatch, kind.replace("_", " ") + (" →" if kind in ("causal", "temporal") else ""))
         dashed = el("span", cls="swatch dashed")
         dashed.style.borderTopColor = theme.FAULT_COLOR
-        item(dashed, "fault line")
+        item(dashed, "fault line (weakest cut)")
         for level, label in ((1, "loop κ=1"), (2, "loop κ=2"), (3, "loop κ≥3")):
             halo = el("span", cls="swatch halo")
             halo.style.background = theme.HALO_FILL[level]

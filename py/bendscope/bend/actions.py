@@ -266,7 +266,7 @@ def _unbend(editor: Editor, target: Target, args: dict[str, Any]) -> str | None:
     return choice.edge_id
 
 
-action(id="unbend", label="Unbend — Break Feedback Loop", scope="node", keys=("u",), perform=_unbend,
+action(id="unbend", label="Unbend — Cut a Fault Line", scope="node", keys=("u",), perform=_unbend,
        enabled=lambda e, t: _node(e, t) and kappa_ui.in_loop(e, t.node_id), confirm=_unbend_question)  # fmt: skip
 action(id="fork", label="Fork", scope="node", perform=lambda e, t, a: e.fork(t.node_id), enabled=_node)
 

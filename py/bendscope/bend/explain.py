@@ -1,10 +1,16 @@
 """κ in plain words, where the page shows it: the help sheet's "What κ means", the HUD
 pills' tooltips and the inspector's sentences. One place, so the words agree.
 
+κ of a loop region is the fewest edges whose removal SPLITS it (leaves it no longer one
+region where every card reaches every other); the loops inside each part remain. Breaking
+every loop is another number (the fewest edges whose removal leaves no loop at all), at
+least κ and often more: the words never say that cutting κ edges or the fault lines breaks
+every loop.
+
 >>> kappa_sentence(1, False)
-'κ = 1: cutting 1 edge (a fault line) breaks every loop here'
->>> kappa_sentence(3, True)
-'κ ≈ 3 (estimated: the region is too large to cut exactly): at least 3 edges must be cut to break every loop here'
+'κ = 1: removing 1 edge (the fault line) splits this region; the loops inside each part remain'
+>>> kappa_sentence(3, False)
+'κ = 3: removing 3 edges (the fault lines) splits this region; the loops inside each part remain'
 >>> HUD_TITLES["mode"]["DELIBERATION"][:40]
 'DELIBERATION: the graph has feedback loo'
 """
@@ -25,15 +31,25 @@ MEANING: list[tuple[str, str]] = [
     ),
     (
         "κ (kappa)",
-        "How tightly a region's loops are tied: the fewest edges you would have to cut to break every "
-        "loop in it. κ = 0: no loop, the graph reads one way. κ = 1: one weak link holds the loops. "
-        "κ ≥ 2: several independent ways around. The badge on a halo is its κ; ≈ means estimated "
-        "(very large regions).",
+        "How tightly a loop region holds together: the fewest edges whose removal splits it, so that it "
+        "is no longer one region where every card reaches every other. κ = 0: no loop, the graph reads "
+        "one way. κ = 1: one edge holds the region together. κ ≥ 2: that many independent ways around. "
+        "Splitting is not breaking every loop: the loops inside each part remain. The badge on a halo "
+        "is its κ; a range (κ 1–3) gives bounds where it is not known exactly yet.",
     ),
     (
         "Fault line",
-        "The edges of a region's weakest cut, drawn dashed: cutting them breaks every loop of the "
-        "region (Unbend offers to). They are one cut among possibly several of the same size.",
+        "The edges of a region's weakest cut (κ of them), drawn dashed: removing them all splits the "
+        "region in two parts, one of which no longer reaches the other. Loops within a part remain, so "
+        "cutting the fault lines does not in general break every loop. Unbend removes one fault-line edge "
+        "and says what that does. They are one weakest cut among possibly several of the same size.",
+    ),
+    (
+        "Breaking every loop",
+        "The fewest edges whose removal leaves no loop at all (a minimum feedback edge set): at least κ, "
+        "often more. The inspector says how many for the selected card's region (exact for regions small "
+        "enough, else a range of bounds), the Loops panel for each region and the plane, and Show them "
+        "(K) marks those edges on the canvas.",
     ),
     (
         "RETRIEVAL · DELIBERATION",
@@ -57,8 +73,9 @@ MEANING: list[tuple[str, str]] = [
 #: tooltips of the HUD pills (the mode pill's by mode)
 HUD_TITLES: dict[str, dict[str, str]] = {
     "kappa": {
-        "": "κ: the fewest edges to cut to break every feedback loop of the most tangled loop region "
-        "(0: no loop). ≈ marks an estimate.",
+        "": "κ: the largest κ of the plane's loop regions — the fewest edges whose removal splits a region "
+        "(0: no loop). Splitting leaves the loops inside each part; breaking every loop can take more "
+        "edges (the inspector and the Loops panel say how many). A range marks bounds.",
     },
     "sccs": {
         "": "SCCs: loop regions (strongly connected components) — cards that all reach one another along "
@@ -78,11 +95,11 @@ def kappa_sentence(kappa: int, approximate: bool) -> str:
     """What a region's κ means, in a sentence for the inspector."""
     if approximate:
         return (
-            f"κ ≈ {kappa} (estimated: the region is too large to cut exactly): at least {kappa} "
-            f"edge{'s' if kappa != 1 else ''} must be cut to break every loop here"
+            f"κ ≈ {kappa} (estimated: the region is too large to cut exactly): removing at most {kappa} "
+            f"edge{'s' if kappa != 1 else ''} splits this region; the loops inside each part remain"
         )
-    edges = "1 edge (a fault line)" if kappa == 1 else f"{kappa} edges (the fault lines)"
-    return f"κ = {kappa}: cutting {edges} breaks every loop here"
+    edges = "1 edge (the fault line)" if kappa == 1 else f"{kappa} edges (the fault lines)"
+    return f"κ = {kappa}: removing {edges} splits this region; the loops inside each part remain"
 
 
 def loops_sentence(count: int, counts: dict[str, int], complete: bool) -> str:

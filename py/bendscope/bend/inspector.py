@@ -15,7 +15,7 @@ words (``bend.explain``) and the loops through them when the loop list is known.
 Births
 normal card
 in loop region scc-0 (2 cards)
-κ = 1: cutting 1 edge (a fault line) breaks every loop here
+κ = 1: removing 1 edge (the fault line) splits this region; the loops inside each part remain
 on 1 loop: 1 reinforcing
 """
 
@@ -83,8 +83,8 @@ def inspector_rows(
         if e.props.label:
             rows.append((f"label: {e.props.label}", "row"))
         if fault:
-            rows.append(("fault line: cutting it, with its region's other fault lines, breaks every loop there",
-                         "row kappa"))  # fmt: skip
+            rows.append(("fault line: removing it with its region's other fault lines splits the region "
+                         "(the loops inside each part remain)", "row kappa"))  # fmt: skip
         if in_scc and e.props.kind in POLAR_KINDS:
             group = _group_complete(loops, topo.scc(e.a))
             rows += _loops_row(loops, loops.through_edge(e.id) if loops else (0, {}), group)

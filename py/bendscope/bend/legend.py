@@ -28,6 +28,8 @@ TITLE_FONT = "600 12px Inter"
 ROW = 20.0  # px between rows
 SWATCH = 22.0  # px a swatch takes
 PAD = 12.0
+#: what the dashed line means (the weakest cut splits a region; it need not break every loop)
+FAULT_LINE = "fault line (weakest cut: removing it splits the region)"
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,7 @@ def legend_entries(plane: Plane, topology: Topology | None, node_ids: Iterable[s
     if topology is not None and topology.result["sccs"]:
         levels = sorted({min(3, int(s["kappa"])) for s in topology.result["sccs"] if set(s["nodes"]) & shown})
         if levels:
-            entries.append(Entry("dashed", theme.FAULT_COLOR, "fault line (cut it to break the loops)"))
+            entries.append(Entry("dashed", theme.FAULT_COLOR, FAULT_LINE))
         for level in levels:
             label = f"feedback loop, κ{'≥' if level == 3 else '='}{level}"
             entries.append(Entry("halo", theme.HALO_STROKE[level], label, theme.HALO_FILL[level]))
