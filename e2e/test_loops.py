@@ -56,7 +56,7 @@ def test_the_loops_panel_lists_highlights_and_follows_polarity(app_factory):
     expect(page.locator("#loops-summary")).to_have_text("4 loops in 1 region: 1 R · 2 B · 1 ?")
     buttons = panel.locator("button.loop")
     expect(buttons).to_have_count(4)
-    assert [buttons.nth(k).locator(".loop-class").inner_text() for k in range(4)] == ["R", "B", "B", "?"]
+    assert [buttons.nth(k).locator(".loop-class").inner_text() for k in range(4)] == ["R1", "B1", "B2", "?1"]
     expect(buttons.nth(0)).to_contain_text("Births → Population → Births")
     expect(panel.locator("h3")).to_contain_text("κ = ")
     # hovering a loop fades the other cards; leaving it brings them back

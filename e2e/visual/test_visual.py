@@ -186,3 +186,18 @@ def test_loops_panel_with_polarity_marks(app_factory, assert_snapshot):
     app.page.locator("#btn-theme").click()
     app.page.mouse.move(1, 1)
     assert_snapshot(app, "dark-loops-panel")
+
+
+def test_loop_markers(app_factory, assert_snapshot):
+    """Each listed loop marked at its centre as causal loop diagrams mark loops: a circular arrow
+    turning the loop's way round its mark (R1, B1, B2, ?1), the panel shut."""
+    from test_loops import CLD
+
+    app = app_factory(FRESH)
+    show(app, CLD)
+    app.page.locator("#btn-loops").click()
+    app.page.locator("#loops-markers").click()
+    app.page.locator("#loops-close").click()
+    app.page.mouse.move(1, 1)
+    assert len(json.loads(app.api("window.bendscope.loops_state()"))["drawn_markers"]) == 4
+    assert_snapshot(app, "loop-markers")

@@ -19,6 +19,7 @@ from bendscope.bend.dispatch import ActionManager, Outcome
 from bendscope.bend.editor import Editor
 from bendscope.bend.keys import KeyCommand, KeyEvent
 from bendscope.bend.layout import slice_budget
+from bendscope.bend.loops_panel import loop_marks
 from bendscope.bend.menus import MenuItem
 from bendscope.bend.model import empty_document
 from bendscope.bend.params import KNOWN, parse_params
@@ -305,7 +306,7 @@ class App:
                 plane, editor.card, viewport=editor.viewport, dpr=float(js.window.devicePixelRatio or 1),
                 grid=grid_of(plane.camera, editor.viewport), doc_version=editor.version, topology=editor.topology(),
                 selection=(), selected_edge=None, dimmed=(), editing=None, measure=self.measure, pulse=FROZEN_PULSE,
-                overlay=Overlay(), xy=self._shared_positions(), pins=False,
+                overlay=Overlay(), xy=self._shared_positions(), pins=False, markers=self.loops_panel.markers(),
             )  # fmt: skip
             editor.needs_paint = True  # (the next frame shows the marks again)
             return
@@ -325,6 +326,7 @@ class App:
             loops = editor.loops(math.inf if self.still else LOOPS_FRAME_MS)
             self.loops_pending = loops is None
         still = self.still or self.reduced_motion
+        loop_edges, loop_class = self.loops_panel.shown_edges()
         self.scene_ms = js.performance.now() - t0
         self.painter.paint(
             plane,
@@ -343,6 +345,9 @@ class App:
             overlay=overlay_of(plane, self.tools.view(), plane.camera.zoom, self.measure),
             layered=layered,
             xy=self._shared_positions(),
+            markers=self.loops_panel.markers(),
+            loop_edges=loop_edges,
+            loop_class=loop_class,
         )
         self.scene_ms += self.painter.plan_ms
         self.paints += 1
@@ -354,7 +359,7 @@ class App:
         self.loops_panel.update(loops)
         self.outline.update(editor, self.shown_topology or topology)  # (the plane's, not the selection's)
         self.crumbs.update(editor)
-        self.legend.update(editor)
+        self.legend.update(editor, tuple(sorted({m.polarity for m in self.loops_panel.markers()})))
         empty = not plane.nodes
         if empty != self._empty_hint:
             self._empty_hint = empty
@@ -375,7 +380,7 @@ class App:
     def _loops_wanted(self, topology: Topology) -> bool:
         """Whether this frame needs the loop list: the Loops panel is open, or the inspector
         shows a card or an edge in a loop region, or cards whose κ > 0."""
-        if self.loops_panel.open:
+        if self.loops_panel.open or self.loops_panel.markers_on:
             return True
         editor = self.editor
         if topology.pending or topology.max_kappa == 0:
@@ -904,10 +909,11 @@ class App:
         and the toast says so)."""
         editor = self.editor
         ids = self._image_ids()
+        markers = self.loops_panel.markers()
         if image == "svg":
-            download("bendscope.svg", plane_svg(editor, ids), "image/svg+xml")
+            download("bendscope.svg", plane_svg(editor, ids, markers), "image/svg+xml")
             return
-        view = image_view(editor, ids)
+        view = image_view(editor, ids, markers)
         asked = {"png": 1.0, "png-2x": 2.0, "png-4x": 4.0}[image]
         scale = min(asked, MAX_IMAGE_SIDE / max(view.width, view.height),
                     math.sqrt(MAX_IMAGE_PIXELS / (view.width * view.height)))  # fmt: skip
@@ -920,7 +926,7 @@ class App:
             view.plane, editor.card, viewport=(view.width, view.graph_height), dpr=scale, grid=None,
             doc_version=editor.version, topology=view.topology, selection=(), selected_edge=None, dimmed=(),
             editing=None, measure=self.measure, pulse=FROZEN_PULSE, overlay=Overlay(), pins=False,
-            camera=view.camera,
+            camera=view.camera, markers=view.markers,
         )  # fmt: skip
         canvas = js.document.createElement("canvas")  # the graph, and the legend's strip below it
         canvas.width = graph.width
@@ -1022,7 +1028,7 @@ class App:
         def image_box() -> Any:
             """The exported image of the plane (or the selection): its top-left in the world,
             its width and height, and its graph's height (the legend below it)."""
-            view = image_view(self.editor, self._image_ids())
+            view = image_view(self.editor, self._image_ids(), self.loops_panel.markers())
             return to_js([view.x, view.y, view.width, view.height, view.graph_height])
 
         def world_box(node_id: Any) -> Any:
@@ -1110,11 +1116,14 @@ class App:
             shown = panel.shown()
             groups = []
             if report is not None:
+                marks = loop_marks(report)
                 groups = [
                     {"id": g.scc_id, "kappa": g.kappa, "complete": g.complete,
-                     "loops": [{"nodes": list(loop.nodes), "polarity": loop.polarity} for loop in g.loops]}
-                    for g in report.groups
+                     "loops": [{"nodes": list(loop.nodes), "polarity": loop.polarity, "mark": marks[i][k],
+                                "edges": list(loop.edges)} for k, loop in enumerate(g.loops)]}
+                    for i, g in enumerate(report.groups)
                 ]  # fmt: skip
+            painter = self.painter
             return json.dumps(
                 {
                     "open": panel.open,
@@ -1123,6 +1132,13 @@ class App:
                     "shown": None if shown is None else list(shown.nodes),
                     "dimmed": len(panel.dimmed()),
                     "groups": groups,
+                    "markers": panel.markers_on,
+                    "marked": [{"label": m.label, "nodes": list(m.nodes)} for m in panel.markers()],
+                    "drawn_markers": [
+                        {**m, "screen": list(self.editor.world_to_screen(m["x"], m["y"]))}
+                        for m in painter.drawn_markers
+                    ],
+                    "shown_edges": painter.drawn_shown_edges,
                 }
             )
 

@@ -47,9 +47,7 @@ MEANING: list[tuple[str, str]] = [
     (
         "Breaking every loop",
         "The fewest edges whose removal leaves no loop at all (a minimum feedback edge set): at least κ, "
-        "often more. The inspector says how many for the selected card's region (exact for regions small "
-        "enough, else a range of bounds), the Loops panel for each region and the plane, and Show them "
-        "(K) marks those edges on the canvas.",
+        "often more.",
     ),
     (
         "RETRIEVAL · DELIBERATION",
@@ -65,8 +63,11 @@ MEANING: list[tuple[str, str]] = [
     ),
     (
         "Loops panel",
-        "Lists the loops of the plane, or of the selection, shortest first, grouped by region with its κ; "
-        "hover or choose one to see it on the canvas. Very large regions list their shortest loops only.",
+        "Lists the loops of the plane, or of the selection, shortest first, grouped by region with its κ, "
+        "each with its mark (R1, B2: its class and number); hover or choose one to see it on the canvas — "
+        "its edges in its class's colour, and, chosen, the view where its cards can be read. Markers marks "
+        "every loop listed on the canvas as causal loop diagrams do: a circular arrow with its mark at the "
+        "loop's centre. Very large regions list their shortest loops only.",
     ),
 ]
 
