@@ -46,8 +46,7 @@ MEANING: list[tuple[str, str]] = [
     ),
     (
         "Breaking every loop",
-        "The fewest edges whose removal leaves no loop at all (a minimum feedback edge set): at least κ, "
-        "often more.",
+        "The fewest edges whose removal leaves no loop at all (a minimum feedback edge set): at least κ, often more.",
     ),
     (
         "RETRIEVAL · DELIBERATION",
