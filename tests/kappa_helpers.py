@@ -26,3 +26,10 @@ def nodes_of(pairs, extra=()) -> list[str]:
 def k22() -> list[tuple[str, str]]:
     """K₂,₂ with both directions: a1, a2 ↔ b1, b2 (κ = 2)."""
     return [(a, b) for a in ("a1", "a2") for b in ("b1", "b2")] + [(b, a) for a in ("a1", "a2") for b in ("b1", "b2")]
+
+
+def quartets() -> list[tuple[str, str]]:
+    """Two complete digraphs on 4 nodes (a0–a3, b0–b3) joined by a3 → b0 and b3 → a0: κ = 1
+    while every node has in- and out-degree ≥ 3, and no degree bound settles it."""
+    pairs = [(f"{g}{i}", f"{g}{j}") for g in "ab" for i in range(4) for j in range(4) if i != j]
+    return [*pairs, ("a3", "b0"), ("b3", "a0")]

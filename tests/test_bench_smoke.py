@@ -10,6 +10,7 @@ def test_bench_quick_runs(capsys):
     out = capsys.readouterr().out
     assert "vs networkx" in out and "bitmask" in out and "editor-like" in out
     assert "dense SCCs" in out and "Connect-to previews" in out and "analyze in steps" in out
+    assert "κ at every size" in out and "minimum feedback arc sets" in out
 
 
 def test_memory_bench_quick_runs(capsys):

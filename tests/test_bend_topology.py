@@ -77,13 +77,17 @@ def test_log_line_format():
 
 
 def test_exact_limit_override():
+    """Past the limit no cut search runs: bounds, never the size (a ring's degrees settle κ = 1;
+    two complete quartets joined both ways get [1, 3])."""
     ring = [(f"n{i}", f"n{(i + 1) % 6}") for i in range(6)]
-    editor = editor_with(ring)
-    assert editor.topology().max_kappa == 1
+    quartets = [(f"{g}{i}", f"{g}{j}") for g in "qr" for i in range(4) for j in range(4) if i != j]
+    editor = editor_with([*ring, *quartets, ("q3", "r0"), ("r3", "q0")])
+    assert [s["kappa"] for s in editor.topology().result["sccs"]] == [1, 1]
     editor.exact_limit_override = 3
     editor.topology_cache.invalidate()
-    scc = editor.topology().result["sccs"][0]
-    assert scc["approximate"] is True and scc["kappa"] == 6
+    ring_scc, joined = editor.topology().result["sccs"]
+    assert ring_scc["approximate"] is False and ring_scc["kappa"] == 1
+    assert joined["approximate"] is True and joined["kappa"] == 3 and joined["kappa_range"] == [1, 3]
 
 
 # ---------------------------------------------------------------- computing in slices

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from kappa_helpers import BUSINESS, edges_of, k22, nodes_of
+from kappa_helpers import BUSINESS, edges_of, k22, nodes_of, quartets
 
 from bendscope.kappa import analyze, deliberation_budget, preview_edge_impact
 
@@ -91,15 +91,27 @@ def test_k22_both_directions_kappa_two():
     assert scc["deliberation_budget"]["max_iterations"] == 3
 
 
-def test_scc_over_limit_is_approximate_with_size():
-    ring = [(f"n{i:02d}", f"n{(i + 1) % 25:02d}") for i in range(25)]
-    result = analyze(nodes_of(ring), edges_of(ring), exact_limit=20)
+def test_scc_over_limit_gets_bounds_never_its_size():
+    """Past ``exact_limit`` no cut search runs: κ is the best single-node cut (a real cut, an
+    upper bound) with ``kappa_range`` [1, it]; the old fallback said κ = 8 (the size)."""
+    pairs = quartets()
+    result = analyze(nodes_of(pairs), edges_of(pairs), exact_limit=7)
     (scc,) = result["sccs"]
-    assert scc["approximate"] is True and scc["kappa"] == 25 and scc["fault_line_edges"] == []
-    assert scc["deliberation_budget"] == deliberation_budget(25)
-    assert result["max_kappa"] == 25
-    exact = analyze(nodes_of(ring), edges_of(ring))["sccs"][0]
-    assert exact["approximate"] is False and exact["kappa"] == 1
+    assert scc["approximate"] is True and scc["kappa"] == 3 and scc["kappa_range"] == [1, 3]
+    assert list(scc) == ["id", "nodes", "kappa", "approximate", "kappa_range", "fault_line_edges", "routing",
+                         "deliberation_budget"]  # fmt: skip
+    assert len(scc["fault_line_edges"]) == 3
+    assert scc["deliberation_budget"] == deliberation_budget(3)
+    assert result["max_kappa"] == 3
+    exact = analyze(nodes_of(pairs), edges_of(pairs))["sccs"][0]
+    assert exact["approximate"] is False and exact["kappa"] == 1 and "kappa_range" not in exact
+
+
+def test_scc_over_limit_is_exact_when_the_bounds_meet():
+    """A ring past the limit: its minimum degree is 1, so κ = 1 exactly without a search."""
+    ring = [(f"n{i:02d}", f"n{(i + 1) % 25:02d}") for i in range(25)]
+    (scc,) = analyze(nodes_of(ring), edges_of(ring), exact_limit=20)["sccs"]
+    assert scc["approximate"] is False and scc["kappa"] == 1 and len(scc["fault_line_edges"]) == 1
 
 
 def test_at_the_limit_is_exact():

@@ -183,3 +183,56 @@ def test_loops_command_lists_loops_with_their_polarity(tmp_path):
     minus["planes"][0]["edges"][3]["props"]["polarity"] = "\u2212"
     path.write_text(json.dumps(minus), encoding="utf-8")
     assert json.loads(run(["loops", str(path)]).stdout)["sccs"][0]["loops"][1]["polarity"] == "B"
+
+
+POPULATION = {
+    "nodes": ["births", "population", "deaths"],
+    "edges": [
+        {"source": "births", "target": "population"},
+        {"source": "population", "target": "births"},
+        {"source": "population", "target": "deaths"},
+        {"source": "deaths", "target": "population"},
+    ],
+}
+
+
+def test_feedback_arc_set_flag():
+    """κ = 1 (one edge splits the region) but every loop breaks only with 2 edges gone."""
+    plain = json.loads(run(["analyze", "-"], json.dumps(POPULATION)).stdout)
+    assert "feedback_arc_set" not in plain["sccs"][0]
+    proc = run(["analyze", "-", "--feedback-arc-set"], json.dumps(POPULATION))
+    assert proc.returncode == 0, proc.stderr
+    (scc,) = json.loads(proc.stdout)["sccs"]
+    assert scc["kappa"] == 1
+    assert scc["feedback_arc_set"] == {
+        "size": 2,
+        "exact": True,
+        "lower_bound": 2,
+        "edges": [{"source": "population", "target": "births"}, {"source": "population", "target": "deaths"}],
+    }
+    assert scc == {**plain["sccs"][0], "feedback_arc_set": scc["feedback_arc_set"]}
+
+
+def test_budgets_on_the_command_line(capsys, tmp_path):
+    pairs = [(f"{g}{i}", f"{g}{j}") for g in "qr" for i in range(4) for j in range(4) if i != j]
+    pairs += [("q3", "r0"), ("r3", "q0")]
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps({"nodes": sorted({a for a, _ in pairs}), "edges": [
+        {"source": a, "target": b} for a, b in pairs]}))  # fmt: skip
+    assert main(["analyze", str(path), "--work-budget", "0", "--recommendation"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    (scc,) = out["sccs"]
+    assert (scc["kappa"], scc["approximate"], scc["kappa_range"]) == (3, True, [1, 3])
+    assert "between 1 and 3" in out["recommendation"]
+    assert main(["analyze", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["sccs"][0]["kappa"] == 1
+    assert main(["analyze", str(path), "--exact-limit", "7"]) == 0
+    assert json.loads(capsys.readouterr().out)["sccs"][0]["kappa_range"] == [1, 3]
+    assert main(["analyze", str(path), "--feedback-arc-set", "--arcset-budget", "0"]) == 0
+    field = json.loads(capsys.readouterr().out)["sccs"][0]["feedback_arc_set"]
+    assert field["lower_bound"] <= 12 <= field["size"]
+    assert main(["loops", str(path), "--work-budget", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["sccs"][0]["kappa"] == 3
+    for flag in ("--work-budget", "--arcset-budget", "--exact-limit"):
+        proc = run(["analyze", "-", flag, "-1"], json.dumps(POPULATION))
+        assert proc.returncode == 2 and f"{flag} must be >= 0" in proc.stderr

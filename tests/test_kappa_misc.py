@@ -7,7 +7,7 @@ import logging
 from pathlib import Path
 
 import pytest
-from kappa_helpers import BUSINESS, edges_of, k22, nodes_of
+from kappa_helpers import BUSINESS, edges_of, k22, nodes_of, quartets
 
 from bendscope.kappa import KappaCache, analyze, recommendation
 
@@ -36,20 +36,40 @@ def test_recommendation_business_sentence():
     text = recommendation(result)
     fault = result["sccs"][0]["fault_line_edges"][0]
     assert text == (
-        "This knowledge region contains 1 strongly connected component with κ=1. The concepts "
+        "This knowledge region contains 1 strongly connected component with κ=1: removing 1 edge splits it, "
+        "and no fewer would. The concepts "
         "[customer-retention, market-share, product-quality, r-and-d, revenue] are mutually dependent. "
-        f"Deliberate on the fault line before answering: {fault['source']}→{fault['target']}."
+        "Deliberate on the fault line before answering (the edges of the weakest cut: removing them splits the "
+        f"component but need not break every loop in it): {fault['source']}→{fault['target']}."
     )
 
 
 def test_recommendation_several_and_approximate():
     pairs = [*k22(), ("x", "y"), ("y", "x")]
     text = recommendation(analyze(nodes_of(pairs), edges_of(pairs)))
-    assert text.startswith("This knowledge region contains 2 strongly connected components with max κ=2.")
-    assert "Deliberate on the fault lines before answering:" in text
-    ring = [(f"n{i}", f"n{(i + 1) % 5}") for i in range(5)]
-    approx = recommendation(analyze(nodes_of(ring), edges_of(ring), exact_limit=3))
-    assert "κ≈5" in approx and "upper bound" in approx
+    assert text.startswith("This knowledge region contains 2 strongly connected components with max κ=2 ")
+    assert "Deliberate on the fault lines before answering (" in text
+    assert "(κ: the fewest edges whose removal splits a component)" in text
+    assert "each component's weakest cut: removing them splits the component but need not break every loop" in text
+    # two complete quartets joined by one arc each way: κ = 1, but no cut search (exact_limit) leaves [1, 3]
+    pairs = quartets()
+    approx = recommendation(analyze(nodes_of(pairs), edges_of(pairs), exact_limit=3))
+    assert "with κ≤3: removing 3 edges splits it, and no fewer than 1 would" in approx
+    assert "the smallest cut found" in approx and "weakest cut" not in approx
+    both = [*pairs, ("x", "y"), ("y", "x")]
+    text = recommendation(analyze(nodes_of(both), edges_of(both), exact_limit=7))
+    assert "max κ≤3" in text and "Not exact for scc-0 between 1 and 3" in text
+    assert "(the smallest found where κ is not exact)" in text
+
+
+def test_recommendation_says_no_cut_breaks_every_loop():
+    """Births ⇄ Population ⇄ Deaths: κ = 1 (one arc splits it) but every loop breaks only after 2."""
+    pairs = [("births", "population"), ("population", "births"), ("population", "deaths"), ("deaths", "population")]
+    result = analyze(nodes_of(pairs), edges_of(pairs), feedback_arc_set=True)
+    (scc,) = result["sccs"]
+    assert scc["kappa"] == 1 and scc["feedback_arc_set"]["size"] == 2
+    text = recommendation(result)
+    assert "removing 1 edge splits it" in text and "need not break every loop" in text
 
 
 def test_cache_skips_unchanged_sccs_and_gives_identical_results():
@@ -107,7 +127,8 @@ def test_cache_grows_to_the_number_of_loops():
 
 
 def test_engine_is_pure_standard_library():
-    allowed = {"__future__", "argparse", "collections", "dataclasses", "json", "logging", "os", "sys", "time", "typing"}
+    allowed = {"__future__", "argparse", "collections", "dataclasses", "heapq", "json", "logging", "os"}
+    allowed |= {"sys", "time", "typing"}
     for path in (Path(__file__).resolve().parents[1] / "py" / "bendscope" / "kappa").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):

@@ -150,15 +150,74 @@ def test_previews_of_existing_arcs_cut_nothing(monkeypatch):
     names = [f"n{i:03d}" for i in range(100)]
     arcs = [(a, b) for a in names for b in names if a != b]
     base = analyze(names, edges_of(arcs))
-    calls: list[int] = []
-    original = mincut.arc_strong_connectivity
+    calls: list[str] = []
+    for name in ("kappa_cut", "raising_targets"):
+        original = getattr(mincut, name)
 
-    def counting(*args, **kwargs):
-        calls.append(1)
-        return original(*args, **kwargs)
+        def counting(*args, original=original, name=name, **kwargs):
+            calls.append(name)
+            return original(*args, **kwargs)
 
-    monkeypatch.setattr(preview, "arc_strong_connectivity", counting)
+        monkeypatch.setattr(preview, name, counting)
     impacts = preview_edge_impacts(names, edges_of(arcs), "n000", names[1:51], base=base)
     assert calls == []
     assert {p["description"] for p in impacts.values()} == {"no topological change"}
     assert {p["scc_kappa_after"] for p in impacts.values()} == {99}
+
+
+@st.composite
+def regions_with_dag_nodes(draw):
+    """1–3 loop regions (a cycle of 2–9 nodes plus chords), 0–4 nodes in no loop, and a few
+    random arcs anywhere (between regions, into and out of the loose nodes); a source."""
+    rnd = draw(st.randoms(use_true_random=False))
+    names: list[str] = []
+    arcs: set[tuple[str, str]] = set()
+    for b in range(draw(st.integers(1, 3))):
+        members = [f"b{b}-{i}" for i in range(rnd.randint(2, 9))]
+        names += members
+        arcs |= {(members[i], members[(i + 1) % len(members)]) for i in range(len(members))}
+        for _ in range(rnd.randint(0, 2 * len(members))):
+            u, v = rnd.sample(members, 2)
+            arcs.add((u, v))
+    names += [f"d{i}" for i in range(rnd.randint(0, 4))]
+    for _ in range(rnd.randint(0, 6)):
+        u, v = rnd.sample(names, 2)
+        arcs.add((u, v))
+    return sorted(names), sorted(arcs), draw(st.sampled_from(sorted(names)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(regions_with_dag_nodes())
+def test_every_target_matches_a_full_recomputation(case):
+    """Inside a region (the minimum-cut structure), merging regions or loose nodes (κ = 1):
+    each preview equals analysing the graph with the arc."""
+    names, arcs, u = case
+    before = analyze(names, edges_of(arcs))
+    impacts = preview_edge_impacts(names, edges_of(arcs), u, names, base=before)
+    for v, p in impacts.items():
+        after = analyze(names, edges_of([*arcs, (u, v)]))
+        assert p["kappa_after"] == after["max_kappa"] and "approximate" not in p
+        merged = scc_of(after, u)
+        if u != v and merged is not None and v in merged["nodes"]:
+            assert (p["merged_scc_nodes"], p["scc_kappa_after"]) == (merged["nodes"], merged["kappa"])
+            own = scc_of(before, u)
+            if own is None or own["nodes"] != merged["nodes"]:
+                assert merged["kappa"] == 1  # every merge has κ = 1
+        else:
+            assert p["description"] == "no topological change"
+
+
+@settings(max_examples=150, deadline=None)
+@given(regions_with_dag_nodes(), st.integers(0, 300))
+def test_previews_past_the_budget_are_marked_and_bound_kappa(case, budget):
+    names, arcs, u = case
+    base = analyze(names, edges_of(arcs), work_budget=budget)
+    impacts = preview_edge_impacts(names, edges_of(arcs), u, names, base=base, work_budget=budget)
+    for v, p in impacts.items():
+        merged = scc_of(analyze(names, edges_of([*arcs, (u, v)])), u)
+        true = merged["kappa"] if merged is not None else 0
+        own = scc_of(base, u)
+        if p.get("approximate"):
+            assert own is not None and p["scc_kappa_after"] >= true  # (the base, or the rise, past the budget)
+        else:
+            assert p["scc_kappa_after"] == true

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from oracle import reference_topology
 
 from bendscope.kappa import analyze
-from bendscope.kappa.mincut import arc_strong_connectivity, minimum_cut_sides
+from bendscope.kappa.mincut import arc_strong_connectivity, raising_targets
 
 
 @st.composite
@@ -179,9 +179,10 @@ def test_a_dense_component_of_100000_arcs_is_quick():
 
 
 @settings(max_examples=300, deadline=None)
-@given(dense_digraphs(max_nodes=9))  # (a filter on the size failed Hypothesis's health check at random)
-def test_minimum_cut_sides_against_every_cut(graph):
-    """The nodes in every / some minimum cut, against enumerating all 2^n − 2 cuts."""
+@given(dense_digraphs(max_nodes=9), st.data())
+def test_raising_targets_against_every_cut(graph, data):
+    """The targets v for which u → v raises κ are those outside every minimum cut when u is
+    inside every one: against enumerating all 2^n − 2 cuts."""
     n, arcs = graph
     out = [[v for u, v in arcs if u == w] for w in range(n)]
     kappa = arc_strong_connectivity(out)[0]
@@ -190,8 +191,72 @@ def test_minimum_cut_sides_against_every_cut(graph):
         inside = {v for v in range(n) if mask >> v & 1}
         if sum(1 for u, v in arcs if u in inside and v not in inside) == kappa:
             cuts.append(inside)
-    every, some = minimum_cut_sides(out, kappa)
-    assert set(every) == set.intersection(*cuts) and set(some) == set.union(*cuts)
+    u = data.draw(st.integers(0, n - 1))
+    expected = {v for v in range(n) if v != u and all(u in x and v not in x for x in cuts)}
+    assert raising_targets(out, kappa, u) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(strong_digraphs(max_nodes=40), st.data())
+def test_raising_targets_against_recomputing_kappa(graph, data):
+    """κ rises by one exactly for the targets listed (networkx-free: the engine's own κ of
+    the digraph with the arc, which the other tests prove against the oracles)."""
+    n, arcs = graph
+    out = [[v for u, v in arcs if u == w] for w in range(n)]
+    kappa = arc_strong_connectivity(out)[0]
+    u = data.draw(st.integers(0, n - 1))
+    rising = raising_targets(out, kappa, u)
+    budget = data.draw(st.integers(0, 400))
+    bounded = raising_targets(out, kappa, u, work_budget=budget)
+    assert bounded is None or bounded == rising
+    for v in range(n):
+        if v == u or v in out[u]:
+            continue
+        more = [sorted([*succ, v]) if w == u else succ for w, succ in enumerate(out)]
+        assert arc_strong_connectivity(more)[0] == kappa + (v in rising)
+
+
+@st.composite
+def joined_blocks(draw):
+    """Two dense blocks (3–8 nodes each) joined by 1–3 arcs each way: minimum cuts that are
+    whole blocks, on either side of any node (what single-node degrees do not reveal)."""
+    rnd = draw(st.randoms(use_true_random=False))
+    sizes = [draw(st.integers(3, 8)), draw(st.integers(3, 8))]
+    density = draw(st.floats(0.4, 1.0))
+    n = sum(sizes)
+    blocks = [list(range(sizes[0])), list(range(sizes[0], n))]
+    arcs: set[tuple[int, int]] = set()
+    for block in blocks:
+        arcs |= {(block[i], block[(i + 1) % len(block)]) for i in range(len(block))}
+        arcs |= {(a, b) for a in block for b in block if a != b and rnd.random() < density}
+    for a, b in ((0, 1), (1, 0)):
+        for _ in range(draw(st.integers(1, 3))):
+            arcs.add((rnd.choice(blocks[a]), rnd.choice(blocks[b])))
+    return n, sorted(arcs)
+
+
+@settings(max_examples=150, deadline=None)
+@given(joined_blocks(), st.data())
+def test_raising_targets_with_a_minimum_cut_on_either_side(graph, data):
+    n, arcs = graph
+    out = [[v for u, v in arcs if u == w] for w in range(n)]
+    kappa = arc_strong_connectivity(out)[0]
+    u = data.draw(st.integers(0, n - 1))
+    rising = raising_targets(out, kappa, u)
+    for v in range(n):
+        if v != u and v not in out[u]:
+            more = [sorted([*succ, v]) if w == u else succ for w, succ in enumerate(out)]
+            assert arc_strong_connectivity(more)[0] == kappa + (v in rising), (u, v)
+
+
+def test_a_minimum_cut_without_the_source_stops_every_rise():
+    """Two complete quartets joined by 3 → 4 and 7 → 0: {4..7} is a minimum cut without node 1,
+    so no arc from 1 raises κ — though {0..3} is the only minimum cut holding 1."""
+    quartet = [(a, b) for a in range(4) for b in range(4) if a != b]
+    arcs = sorted([*quartet, *((a + 4, b + 4) for a, b in quartet), (3, 4), (7, 0)])
+    out = [[v for u, v in arcs if u == w] for w in range(8)]
+    assert raising_targets(out, 1, 1) == frozenset()
+    assert raising_targets(out, 1, 3) == frozenset()
 
 
 def test_no_flow_at_all_when_no_cut_can_beat_the_minimum_degree(monkeypatch):

@@ -482,12 +482,21 @@ def test_seeds_keep_their_own_relevance_and_hop(store: Store):
 
 
 def test_the_exact_limit_reaches_retrieval(store: Store):
+    """Two complete quartets joined by one arc each way: κ = 1, but past the limit no cut
+    search runs and their degrees only bound it: κ ≤ 3, in [1, 3]."""
     memory = memory_on(store)
-    business(memory)
-    memory.exact_limit = 3
-    response = memory.retrieve_context({"query": "market share revenue R&D quality retention", "limit": 8})
+    pairs = [(f"{g}{i}", f"{g}{j}") for g in "qr" for i in range(4) for j in range(4) if i != j]
+    for node in sorted({a for a, _ in pairs}):
+        memory.store_node({"id": node, "content": f"quartet member {node}"})
+    for source, target in [*pairs, ("q3", "r0"), ("r3", "q0")]:
+        memory.store_edge({"source_id": source, "target_id": target, "edge_type": "causal"})
+    memory.exact_limit = 7
+    response = memory.retrieve_context({"query": "quartet member", "limit": 8})
     (scc,) = response["topology"]["sccs"]
-    assert scc["approximate"] is True and scc["kappa"] == 5
+    assert scc["approximate"] is True and scc["kappa"] == 3 and scc["kappa_range"] == [1, 3]
+    memory.exact_limit = 8
+    (scc,) = memory.retrieve_context({"query": "quartet member", "limit": 8})["topology"]["sccs"]
+    assert scc["approximate"] is False and scc["kappa"] == 1
 
 
 def test_two_memories_can_share_one_telemetry_bus(store: Store):

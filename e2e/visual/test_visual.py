@@ -60,12 +60,20 @@ def test_every_edge_kind(visual_app, assert_snapshot):
     assert_snapshot(visual_app, "edge-kinds")
 
 
+#: the three loops, the quartet q joined both ways to a second one: κ = 1, but past
+#: ?exact_limit=3 no cut search runs and only its degrees bound it (κ ≤ 3); the smaller loops'
+#: degrees settle their κ exactly
+JOINED_QUARTETS = [*THREE_LOOPS, *((f"r{i}", f"r{j}") for i in range(4) for j in range(4) if i != j), ("q3", "r0"),
+                   ("r3", "q0")]  # fmt: skip
+
+
 def test_approximate_scc(app_factory, assert_snapshot):
     app = app_factory(FRESH + "&exact_limit=3")
-    show(app, bare(THREE_LOOPS))
+    show(app, bare(JOINED_QUARTETS))
     topology = json.loads(app.api("window.bendscope.topology()"))
-    assert [s["approximate"] for s in topology["sccs"]] == [True, False, True]
-    assert app.pill("kappa") == "κ: 4"
+    assert [s["approximate"] for s in topology["sccs"]] == [False, False, True]
+    assert topology["sccs"][2]["kappa_range"] == [1, 3]
+    assert app.pill("kappa") == "κ: 3"
     assert_snapshot(app, "approximate")
 
 

@@ -3,41 +3,73 @@
 SCC ordering (documented): SCCs are numbered scc-0, scc-1, … in increasing order
 of their smallest node id; node lists are sorted; ``dag_nodes`` is sorted.
 Ids sort by Python string order (code points).
+
+κ is exact at every size the work budget covers (``work_budget``, per SCC; see
+``DEFAULT_WORK_BUDGET``). Past it an SCC reports bounds, never its size::
+
+    {"id": "scc-0", "nodes": [...], "kappa": 3, "approximate": true,
+     "kappa_range": [1, 3], "fault_line_edges": [3 arcs], "routing": ..., "deliberation_budget": ...}
+
+``kappa`` is then the smallest cut the search found (an upper bound, ≥ 1: a real cut,
+whose arcs are the ``fault_line_edges``) and ``kappa_range`` = [lower, upper] brackets
+the true κ (lower ≥ 1; upper = ``kappa``). ``kappa_range`` appears only when
+``approximate`` is true: exact results keep the canonical schema byte for byte.
+``max_kappa``, ``routing`` and ``deliberation_budget`` use ``kappa`` as given.
+With ``feedback_arc_set=True`` every SCC also carries the field of
+``kappa.arcset.feedback_arc_set_field`` (the fewest arcs whose removal leaves it
+without any cycle).
 """
 
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
+from .arcset import DEFAULT_ARCSET_BUDGET, feedback_arc_set_field_steps
 from .budget import deliberation_budget
 from .digraph import Digraph, build_digraph_steps
-from .mincut import arc_strong_connectivity_steps
+from .mincut import kappa_cut_steps
 from .scc import strongly_connected_components_steps
 from .steps import Meter, Steps, finish
 
 __all__ = [
     "DEFAULT_EXACT_LIMIT",
+    "DEFAULT_WORK_BUDGET",
     "KappaCache",
+    "SccKappa",
     "analyze",
     "analyze_digraph",
     "analyze_digraph_steps",
     "analyze_steps",
     "scc_kappa",
+    "scc_kappa_bounds",
+    "scc_kappa_bounds_steps",
 ]
 
-#: SCCs up to this many nodes get an exact κ. Measured in CPython 3.11 here:
-#: a 2,000-node SCC takes 15 ms (≈ 3n arcs, κ = 2), 25 ms (hard case, κ = 3) and
-#: 110 ms (≈ 10n arcs, κ = 8), so under 0.2 s in Pyodide (≈ 1.7× slower).
-DEFAULT_EXACT_LIMIT = 2000
+#: Units of work (see ``kappa.steps.Meter``: nodes and arcs visited) the cut search may spend
+#: on one SCC before it reports bounds instead of κ. Measured in CPython 3.11 (bench_engine,
+#: "κ at every size"): a 10,000-node SCC with ≈ 5n arcs and κ = 3 takes ≈ 3.6 M units
+#: (0.3–0.9 s), one with ≈ 11n arcs and κ = 8 ≈ 32 M units (1.3 s). A unit took 33–350 ns
+#: there, so a search that runs out has spent ≈ 2–15 s (≈ 1.7× that in Pyodide, where the
+#: page spends it in slices between frames).
+DEFAULT_WORK_BUDGET = 50_000_000
+
+#: SCCs with more nodes than this get no cut search at all — only the bounds counting
+#: degrees gives (exact when they meet). The default is no size limit: the work budget
+#: decides. (``exact_limit`` is the CLI's ``--exact-limit`` and the page's ``?exact_limit=``.)
+DEFAULT_EXACT_LIMIT = sys.maxsize
 
 logger = logging.getLogger("bendscope.kappa")
 
 
-#: one SCC's cached answer: κ, approximate, fault-line arcs as (source, target) pairs
-CachedKappa = tuple[int, bool, tuple[tuple[str, str], ...]]
+#: one SCC's cached answer: κ (or its upper bound), its lower bound, the fault-line arcs as
+#: (source, target) pairs, the work budget it was computed with and the work it took. The
+#: same search with another budget gives the same answer if it is exact and took less
+#: work than that budget; an approximate answer holds for its own budget only.
+CachedKappa = tuple[int, int, tuple[tuple[str, str], ...], int, int]
 
 
 class KappaCache:
@@ -96,24 +128,76 @@ def _check_limit(exact_limit: int) -> None:
         raise ValueError(f"exact_limit must be >= 0, got {exact_limit}")
 
 
+def _check_budget(work_budget: int, name: str = "work_budget") -> None:
+    if isinstance(work_budget, bool) or not isinstance(work_budget, int):
+        raise TypeError(f"{name} must be an int, got {type(work_budget).__name__}")
+    if work_budget < 0:
+        raise ValueError(f"{name} must be >= 0, got {work_budget}")
+
+
+class SccKappa(NamedTuple):
+    """One SCC's κ: ``kappa`` (exact, or the smallest cut found: an upper bound), ``lower``
+    (``== kappa`` when exact) and the ``fault_line_edges`` of that cut."""
+
+    kappa: int
+    lower: int
+    fault_line_edges: list[dict[str, str]]
+
+    @property
+    def approximate(self) -> bool:
+        return self.lower < self.kappa
+
+
 def scc_kappa(
-    graph: Digraph, members: list[int], exact_limit: int, cache: KappaCache | None = None
+    graph: Digraph,
+    members: list[int],
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    cache: KappaCache | None = None,
+    *,
+    work_budget: int = DEFAULT_WORK_BUDGET,
 ) -> tuple[int, bool, list[dict[str, str]]]:
-    """κ, approximate flag and fault-line edges of one nontrivial SCC.
+    """(κ, approximate, fault-line edges) of one nontrivial SCC: :func:`scc_kappa_bounds`
+    without the lower bound."""
+    result = scc_kappa_bounds(graph, members, exact_limit=exact_limit, cache=cache, work_budget=work_budget)
+    return result.kappa, result.approximate, result.fault_line_edges
 
-    ``members`` are sorted node indices of a strongly connected set of ``graph``.
-    O(δ·n·m) worst case for the SCC (see mincut); O(1) beyond ``exact_limit``.
+
+def scc_kappa_bounds(
+    graph: Digraph,
+    members: list[int],
+    *,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    cache: KappaCache | None = None,
+    work_budget: int = DEFAULT_WORK_BUDGET,
+) -> SccKappa:
+    """κ of one nontrivial SCC, or bounds on it (see ``kappa.mincut``), with its fault line.
+
+    ``members`` are sorted node indices of a strongly connected set of ``graph``. The cut
+    search spends at most ``work_budget`` units, none when the SCC has more than
+    ``exact_limit`` nodes. O(n + m) plus the budget (O(δ·n·m) worst case when it suffices).
+
+    >>> from bendscope.kappa.digraph import digraph_of_arcs
+    >>> pairs = [(a, b) for a in "abc" for b in "abc" if a != b] + [(a, b) for a in "xyz" for b in "xyz" if a != b]
+    >>> g = digraph_of_arcs("abcxyz", pairs + [("c", "x"), ("z", "a")])  # two triangles, one arc each way
+    >>> scc_kappa_bounds(g, list(range(6))).kappa
+    1
+    >>> scc_kappa_bounds(g, list(range(6)), work_budget=0)  # no search: the best single-node cut
+    SccKappa(kappa=2, lower=1, fault_line_edges=[{'source': 'a', 'target': 'b'}, {'source': 'a', 'target': 'c'}])
     """
-    return finish(scc_kappa_steps(graph, members, exact_limit, cache, Meter()))
+    return finish(scc_kappa_bounds_steps(graph, members, exact_limit, cache, Meter(), work_budget=work_budget))
 
 
-def scc_kappa_steps(
-    graph: Digraph, members: list[int], exact_limit: int, cache: KappaCache | None, meter: Meter
-) -> Steps[tuple[int, bool, list[dict[str, str]]]]:
-    """:func:`scc_kappa` in steps."""
-    size = len(members)
-    if size > exact_limit:
-        return size, True, []
+def scc_kappa_bounds_steps(
+    graph: Digraph,
+    members: list[int],
+    exact_limit: int,
+    cache: KappaCache | None,
+    meter: Meter,
+    *,
+    work_budget: int = DEFAULT_WORK_BUDGET,
+) -> Steps[SccKappa]:
+    """:func:`scc_kappa_bounds` in steps."""
+    budget = 0 if len(members) > exact_limit else work_budget
     ids = graph.ids
     local = {v: i for i, v in enumerate(members)}
     out: list[list[int]] = []
@@ -133,24 +217,64 @@ def scc_kappa_steps(
     if cache is not None:
         key = (tuple(ids[v] for v in members), tuple(rows))
         hit = cache.get(key)
-        if hit is not None:
-            return hit[0], hit[1], [{"source": s, "target": t} for s, t in hit[2]]
-    kappa, arcs = yield from arc_strong_connectivity_steps(out, meter)
-    pairs = tuple((ids[members[u]], ids[members[v]]) for u, v in arcs)
+        if hit is not None and (hit[3] == budget or (hit[0] == hit[1] and hit[4] < budget)):
+            return SccKappa(hit[0], hit[1], [{"source": s, "target": t} for s, t in hit[2]])
+    start = meter.total
+    found = yield from kappa_cut_steps(out, meter, work_budget=budget)
+    pairs = tuple((ids[members[u]], ids[members[v]]) for u, v in found.arcs)
     if cache is not None:
-        cache.put(key, (kappa, False, pairs))
-    return kappa, False, [{"source": s, "target": t} for s, t in pairs]
+        cache.put(key, (found.kappa, found.lower, pairs, budget, meter.total - start))
+    return SccKappa(found.kappa, found.lower, [{"source": s, "target": t} for s, t in pairs])
+
+
+def scc_object(number: int, nodes: list[str], found: SccKappa) -> dict[str, Any]:
+    """The canonical SCC object (``kappa_range`` only when approximate). O(size)."""
+    scc: dict[str, Any] = {
+        "id": f"scc-{number}",
+        "nodes": nodes,
+        "kappa": found.kappa,
+        "approximate": found.approximate,
+    }
+    if found.approximate:
+        scc["kappa_range"] = [found.lower, found.kappa]
+    scc["fault_line_edges"] = found.fault_line_edges
+    scc["routing"] = "deliberate" if found.kappa > 0 else "fast"
+    scc["deliberation_budget"] = deliberation_budget(found.kappa)
+    return scc
 
 
 def analyze_digraph(
-    graph: Digraph, *, exact_limit: int = DEFAULT_EXACT_LIMIT, cache: KappaCache | None = None
+    graph: Digraph,
+    *,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    cache: KappaCache | None = None,
+    work_budget: int = DEFAULT_WORK_BUDGET,
+    feedback_arc_set: bool = False,
+    arcset_budget: int = DEFAULT_ARCSET_BUDGET,
 ) -> dict[str, Any]:
     """``analyze`` on an already built Digraph (no validation, no logging)."""
-    return finish(analyze_digraph_steps(graph, exact_limit=exact_limit, cache=cache, meter=Meter()))
+    return finish(
+        analyze_digraph_steps(
+            graph,
+            exact_limit=exact_limit,
+            cache=cache,
+            meter=Meter(),
+            work_budget=work_budget,
+            feedback_arc_set=feedback_arc_set,
+            arcset_budget=arcset_budget,
+        )
+    )
 
 
 def analyze_digraph_steps(
-    graph: Digraph, *, exact_limit: int = DEFAULT_EXACT_LIMIT, cache: KappaCache | None = None, meter: Meter
+    graph: Digraph,
+    *,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    cache: KappaCache | None = None,
+    meter: Meter,
+    work_budget: int = DEFAULT_WORK_BUDGET,
+    feedback_arc_set: bool = False,
+    arcset_budget: int = DEFAULT_ARCSET_BUDGET,
 ) -> Steps[dict[str, Any]]:
     """:func:`analyze_digraph` in steps."""
     ids = graph.ids
@@ -164,19 +288,14 @@ def analyze_digraph_steps(
     for number, members in enumerate(components):
         for v in members:
             in_scc[v] = 1
-        kappa, approximate, faults = yield from scc_kappa_steps(graph, members, exact_limit, cache, meter)
-        max_kappa = max(max_kappa, kappa)
-        sccs.append(
-            {
-                "id": f"scc-{number}",
-                "nodes": [ids[v] for v in members],
-                "kappa": kappa,
-                "approximate": approximate,
-                "fault_line_edges": faults,
-                "routing": "deliberate" if kappa > 0 else "fast",
-                "deliberation_budget": deliberation_budget(kappa),
-            }
-        )
+        found = yield from scc_kappa_bounds_steps(graph, members, exact_limit, cache, meter, work_budget=work_budget)
+        max_kappa = max(max_kappa, found.kappa)
+        scc = scc_object(number, [ids[v] for v in members], found)
+        if feedback_arc_set:
+            scc["feedback_arc_set"] = yield from feedback_arc_set_field_steps(
+                graph, members, meter, work_budget=arcset_budget
+            )
+        sccs.append(scc)
     return {
         "sccs": sccs,
         "dag_nodes": [ids[v] for v in range(len(ids)) if not in_scc[v]],
@@ -192,13 +311,19 @@ def analyze(
     *,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     cache: KappaCache | None = None,
+    work_budget: int = DEFAULT_WORK_BUDGET,
+    feedback_arc_set: bool = False,
+    arcset_budget: int = DEFAULT_ARCSET_BUDGET,
 ) -> dict[str, Any]:
     """The canonical topology of the graph (``nodes`` = the node universe).
 
     ``edges`` are mappings with ``source``, ``target`` and optional ``kind``; only
     ``causal``/``temporal`` kinds (or no kind) take part, self-loops and edges
-    leaving the universe are ignored, parallel edges count once. SCCs larger than
-    ``exact_limit`` get the spec's fallback (κ = size, approximate, no fault lines).
+    leaving the universe are ignored, parallel edges count once. Each SCC's cut search
+    spends at most ``work_budget`` units (none for SCCs of more than ``exact_limit``
+    nodes); past that its κ is approximate, with ``kappa_range`` (module doc).
+    ``feedback_arc_set``: add each SCC's minimum feedback arc set (``kappa.arcset``),
+    searched with at most ``arcset_budget`` units per SCC.
 
     >>> r = analyze(["a", "b", "c"], [{"source": "a", "target": "b"}, {"source": "b", "target": "a"}])
     >>> r["sccs"][0]["nodes"], r["sccs"][0]["kappa"], r["dag_nodes"], r["routing"]
@@ -208,7 +333,17 @@ def analyze(
     edge_count, self_loops_filtered, scc_count, max_kappa and routing.
     O(n log n + m log m) plus κ per nontrivial SCC (see ``kappa.mincut``).
     """
-    return finish(analyze_steps(nodes, edges, exact_limit=exact_limit, cache=cache))
+    return finish(
+        analyze_steps(
+            nodes,
+            edges,
+            exact_limit=exact_limit,
+            cache=cache,
+            work_budget=work_budget,
+            feedback_arc_set=feedback_arc_set,
+            arcset_budget=arcset_budget,
+        )
+    )
 
 
 def analyze_steps(
@@ -219,6 +354,9 @@ def analyze_steps(
     cache: KappaCache | None = None,
     meter: Meter | None = None,
     trusted: bool = False,
+    work_budget: int = DEFAULT_WORK_BUDGET,
+    feedback_arc_set: bool = False,
+    arcset_budget: int = DEFAULT_ARCSET_BUDGET,
 ) -> Steps[dict[str, Any]]:
     """:func:`analyze` as steps that pause after every ``meter.quantum`` units of work, for a
     caller that runs it in slices (``kappa.steps.advance``). The result is the same however
@@ -235,11 +373,21 @@ def analyze_steps(
     (1, True)
     """
     _check_limit(exact_limit)
+    _check_budget(work_budget)
+    _check_budget(arcset_budget, "arcset_budget")
     meter = meter or Meter()
     debug = logger.isEnabledFor(logging.DEBUG)
     start = time.perf_counter() if debug else 0.0
     graph = yield from build_digraph_steps(nodes, edges, meter, trusted=trusted)
-    result = yield from analyze_digraph_steps(graph, exact_limit=exact_limit, cache=cache, meter=meter)
+    result = yield from analyze_digraph_steps(
+        graph,
+        exact_limit=exact_limit,
+        cache=cache,
+        meter=meter,
+        work_budget=work_budget,
+        feedback_arc_set=feedback_arc_set,
+        arcset_budget=arcset_budget,
+    )
     if debug:
         duration_ms = (time.perf_counter() - start) * 1000.0
         logger.debug(

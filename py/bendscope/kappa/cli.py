@@ -1,5 +1,7 @@
-"""Command line: ``python -m bendscope.kappa analyze FILE`` prints the canonical topology;
+"""Command line: ``python -m bendscope.kappa analyze FILE`` prints the canonical topology
+(``--feedback-arc-set``: with each SCC's minimum feedback arc set, ``kappa.arcset``);
 ``… loops FILE`` the feedback loops (``kappa.loops``: per SCC, shortest first, bounded).
+κ is exact within ``--work-budget`` units of work per SCC, else a range (``kappa_range``).
 
 Input is JSON: ``{"nodes": [...], "edges": [...]}`` (nodes as id strings or
 objects with ``id``; edges as ``{source, target, kind?}`` or the editor's
@@ -17,7 +19,8 @@ from collections.abc import Sequence
 from json import JSONDecodeError, dumps, loads
 from typing import Any, TextIO
 
-from .analyze import DEFAULT_EXACT_LIMIT, analyze
+from .analyze import DEFAULT_EXACT_LIMIT, DEFAULT_WORK_BUDGET, analyze
+from .arcset import DEFAULT_ARCSET_BUDGET
 from .loops import MAX_LENGTH, MAX_LOOPS, MAX_WORK, find_loops
 from .recommend import recommendation
 
@@ -166,14 +169,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd.add_argument("file", help="JSON graph or editor document, '-' for stdin")
     cmd.add_argument("--pretty", action="store_true", help="indent the JSON")
     cmd.add_argument("--plane", help="plane id, for editor documents (default: the root plane)")
-    cmd.add_argument("--exact-limit", type=int, default=DEFAULT_EXACT_LIMIT, help="largest SCC with exact κ")
+    _budget_options(cmd)
     cmd.add_argument("--recommendation", action="store_true", help="add the 'recommendation' sentence")
+    cmd.add_argument(
+        "--feedback-arc-set",
+        action="store_true",
+        help="add each SCC's minimum feedback arc set: the fewest edges whose removal leaves it with no cycle",
+    )
+    cmd.add_argument(
+        "--arcset-budget",
+        type=int,
+        default=DEFAULT_ARCSET_BUDGET,
+        help=f"units of work per SCC for its feedback arc set; past it, a range (default {DEFAULT_ARCSET_BUDGET:,})",
+    )
     cmd.add_argument("--max-bytes", type=int, default=DEFAULT_MAX_BYTES, help="refuse larger input (default 256 MiB)")
     loops = sub.add_parser("loops", help="print the feedback loops of a graph file, per SCC, shortest first")
     loops.add_argument("file", help="JSON graph or editor document, '-' for stdin")
     loops.add_argument("--pretty", action="store_true", help="indent the JSON")
     loops.add_argument("--plane", help="plane id, for editor documents (default: the root plane)")
-    loops.add_argument("--exact-limit", type=int, default=DEFAULT_EXACT_LIMIT, help="largest SCC with exact κ")
+    _budget_options(loops)
     loops.add_argument("--max-loops", type=int, default=MAX_LOOPS, help=f"loops listed per SCC (default {MAX_LOOPS})")
     loops.add_argument("--max-length", type=int, default=MAX_LENGTH, help=f"longest loop listed (default {MAX_LENGTH})")
     loops.add_argument("--max-work", type=int, default=MAX_WORK, help=f"arcs to follow at most (default {MAX_WORK:,})")
@@ -182,6 +196,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.exact_limit < 0:
             raise InputError("--exact-limit must be >= 0")
+        if args.work_budget < 0:
+            raise InputError("--work-budget must be >= 0")
+        if args.command == "analyze" and args.arcset_budget < 0:
+            raise InputError("--arcset-budget must be >= 0")
         if args.max_bytes < 1:
             raise InputError("--max-bytes must be >= 1")
         nodes, edges = graph_from_json(_read(args.file, args.max_bytes), args.plane, args.command == "loops")
@@ -190,9 +208,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if getattr(args, name) < 1:
                     raise InputError(f"--{name.replace('_', '-')} must be >= 1")
             result = find_loops(nodes, edges, max_loops=args.max_loops, max_length=args.max_length,
-                                max_work=args.max_work, exact_limit=args.exact_limit)  # fmt: skip
+                                max_work=args.max_work, exact_limit=args.exact_limit,
+                                work_budget=args.work_budget)  # fmt: skip
         else:
-            result = analyze(nodes, edges, exact_limit=args.exact_limit)
+            result = analyze(nodes, edges, exact_limit=args.exact_limit, work_budget=args.work_budget,
+                             feedback_arc_set=args.feedback_arc_set, arcset_budget=args.arcset_budget)  # fmt: skip
             if args.recommendation:
                 result["recommendation"] = recommendation(result)
         text = _encode(result, args.pretty)
@@ -208,6 +228,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 0
     return 0
+
+
+def _budget_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--work-budget",
+        type=int,
+        default=DEFAULT_WORK_BUDGET,
+        help=f"units of work per SCC for an exact κ; past it, a range (default {DEFAULT_WORK_BUDGET:,})",
+    )
+    cmd.add_argument(
+        "--exact-limit",
+        type=int,
+        default=DEFAULT_EXACT_LIMIT,
+        help="SCCs with more nodes get no cut search, only the bounds their degrees give (default: no limit)",
+    )
 
 
 def _error(message: str) -> int:

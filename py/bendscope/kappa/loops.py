@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .analyze import DEFAULT_EXACT_LIMIT, analyze_digraph
+from .analyze import DEFAULT_EXACT_LIMIT, DEFAULT_WORK_BUDGET, analyze_digraph
 from .digraph import DIRECTED_KINDS, Digraph, build_digraph, build_digraph_steps
 from .steps import Meter, Steps, finish
 
@@ -187,6 +187,7 @@ def find_loops(
     max_length: int = MAX_LENGTH,
     max_work: int = MAX_WORK,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    work_budget: int = DEFAULT_WORK_BUDGET,
 ) -> dict[str, Any]:
     """The loops of the graph (``edges``: mappings with ``source``, ``target`` and optional
     ``kind`` and ``polarity``), by SCC as the canonical topology numbers them::
@@ -195,10 +196,17 @@ def find_loops(
                    "fault_lines"}], "counts": {"R", "B", "?"}, "complete"}],
          "loop_count", "complete", "max_loops", "max_length"}
 
-    O(max_work) on top of ``analyze`` (for the SCCs, κ and fault lines)."""
+    O(max_work) on top of ``analyze`` (for the SCCs, κ and fault lines; ``exact_limit`` and
+    ``work_budget`` as there)."""
     return finish(
         find_loops_steps(
-            nodes, edges, max_loops=max_loops, max_length=max_length, max_work=max_work, exact_limit=exact_limit
+            nodes,
+            edges,
+            max_loops=max_loops,
+            max_length=max_length,
+            max_work=max_work,
+            exact_limit=exact_limit,
+            work_budget=work_budget,
         )
     )
 
@@ -211,12 +219,13 @@ def find_loops_steps(
     max_length: int = MAX_LENGTH,
     max_work: int = MAX_WORK,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    work_budget: int = DEFAULT_WORK_BUDGET,
     meter: Meter | None = None,
 ) -> Steps[dict[str, Any]]:
     """:func:`find_loops` in steps (the loop search pauses; the analysis before it runs whole)."""
     edge_list = list(edges)
     node_list = list(nodes)
-    topology = analyze_digraph(build_digraph(node_list, edge_list), exact_limit=exact_limit)
+    topology = analyze_digraph(build_digraph(node_list, edge_list), exact_limit=exact_limit, work_budget=work_budget)
     return (
         yield from topology_loops_steps(
             node_list, edge_list, topology, max_loops=max_loops, max_length=max_length, max_work=max_work, meter=meter

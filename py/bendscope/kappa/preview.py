@@ -17,6 +17,23 @@ removing u→v
   - "breaks feedback loop": no nontrivial SCC remains of its SCC;
   - "splits loop" / "shrinks loop": what remains is several / one smaller SCC;
   - "weakens loop": same nodes, lower κ.
+
+How adding is answered without cutting again:
+
+* **Inside one SCC** (κ = k, exact): κ becomes k + 1 or stays k, and it rises iff the arc
+  leaves every minimum cut (``kappa.mincut.raising_targets``: one structure per SCC and
+  source, then O(1) per target). First a filter needing no flow: the fault line's side X
+  is a minimum cut, so an arc that does not leave X (u ∉ X or v ∈ X) changes nothing.
+* **Merging** (the arc joins nodes of different SCCs, or nodes in none): the new SCC M
+  has κ = 1 exactly. Within M every node is reached from v (M = what v reaches that
+  reaches u), so the part C_v of M that was v's own SCC (or v alone) had no arc in
+  from the rest of M; after the edit only u → v enters it: M ∖ C_v is left by that
+  one arc, and M is strongly connected, so κ(M) = 1. No cut search at all.
+
+Approximate SCCs (κ out of the work budget: ``kappa_range`` in the topology) give
+bounds: the impact then carries ``"approximate": true`` and its κ values are upper bounds
+(real cuts: adding an arc raises a cut by at most 1), as the topology's ``kappa`` is;
+the description compares those. Exact impacts have no ``approximate`` key.
 """
 
 from __future__ import annotations
@@ -24,9 +41,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .analyze import DEFAULT_EXACT_LIMIT, KappaCache, _check_limit, analyze_digraph
+from .analyze import (
+    DEFAULT_EXACT_LIMIT,
+    DEFAULT_WORK_BUDGET,
+    KappaCache,
+    _check_budget,
+    _check_limit,
+    analyze_digraph,
+)
 from .digraph import Digraph, build_digraph
-from .mincut import arc_strong_connectivity, minimum_cut_sides
+from .mincut import kappa_cut, raising_targets
 from .scc import strongly_connected_components
 
 __all__ = ["preview_edge_impact", "preview_edge_impacts", "preview_edge_removal"]
@@ -41,32 +65,60 @@ def _node(graph: Digraph, node_id: object, what: str) -> int:
         raise ValueError(f"{what} {node_id!r} is not in the node universe") from None
 
 
-def _base(
-    graph: Digraph, base: Mapping[str, Any] | None, exact_limit: int, cache: KappaCache | None
-) -> tuple[list[int], list[int], int]:
-    if base is None:
-        base = analyze_digraph(graph, exact_limit=exact_limit, cache=cache)
-    comp = [-1] * len(graph.ids)
-    kappas = []
-    for number, scc in enumerate(base["sccs"]):
-        kappas.append(scc["kappa"])
-        for node in scc["nodes"]:
-            comp[graph.index[node]] = number
-    return comp, kappas, base["max_kappa"]
+class _Base:
+    """The base topology by node index: each node's SCC number (-1: none), each SCC's
+    members, κ (or upper bound), lower bound and fault-line arcs."""
+
+    def __init__(
+        self, graph: Digraph, base: Mapping[str, Any] | None, exact_limit: int, cache: KappaCache | None, budget: int
+    ) -> None:
+        if base is None:
+            base = analyze_digraph(graph, exact_limit=exact_limit, cache=cache, work_budget=budget)
+        self.comp = [-1] * len(graph.ids)
+        self.members: list[list[int]] = []
+        self.kappas: list[int] = []
+        self.lowers: list[int] = []
+        self.faults: list[list[tuple[int, int]]] = []
+        index = graph.index
+        for number, scc in enumerate(base["sccs"]):
+            self.kappas.append(scc["kappa"])
+            self.lowers.append(scc.get("kappa_range", [scc["kappa"]])[0])
+            self.faults.append([(index[f["source"]], index[f["target"]]) for f in scc["fault_line_edges"]])
+            members = sorted(index[node] for node in scc["nodes"])
+            self.members.append(members)
+            for w in members:
+                self.comp[w] = number
+        self.max_kappa: int = base["max_kappa"]
 
 
-def _kappa_of(out: list[list[int]], members: list[int], exact_limit: int) -> int:
-    """κ of the strongly connected set ``members`` (sorted) of digraph ``out``."""
-    if len(members) > exact_limit:
-        return len(members)
+def _local(out: list[list[int]], members: list[int]) -> tuple[dict[int, int], list[list[int]]]:
+    """``members`` (sorted) numbered 0..k-1 and the arcs among them. O(n + m) of the part."""
     local = {v: i for i, v in enumerate(members)}
-    return arc_strong_connectivity([[local[w] for w in out[v] if w in local] for v in members])[0]
+    return local, [[local[w] for w in out[v] if w in local] for v in members]
+
+
+def _cut_side(out: list[list[int]], members: list[int], faults: list[tuple[int, int]]) -> set[int] | None:
+    """The side X of the fault line (the arcs leaving X are exactly the fault arcs): the
+    tails and what they reach by other arcs inside ``members``. O(n + m) of the SCC."""
+    if not faults:
+        return None
+    inside = set(members)
+    fault = set(faults)
+    side = {u for u, _ in faults}
+    stack = list(side)
+    while stack:
+        x = stack.pop()
+        for y in out[x]:
+            if y in inside and y not in side and (x, y) not in fault:
+                side.add(y)
+                stack.append(y)
+    return side
 
 
 def _result(
-    source: str, target: str, before: int, after: int, scc_before: int, scc_after: int, **flags: Any
+    source: str, target: str, before: int, after: int, scc_before: int, scc_after: int, approximate: bool, **flags: Any
 ) -> dict[str, Any]:
-    return {
+    result = {
         "source": source,
         "target": target,
         **flags,
@@ -76,6 +128,9 @@ def _result(
         "scc_kappa_before": scc_before,
         "scc_kappa_after": scc_after,
     }
+    if approximate:
+        result["approximate"] = True
+    return result
 
 
 def preview_edge_impacts(
@@ -87,23 +142,28 @@ def preview_edge_impacts(
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     base: Mapping[str, Any] | None = None,
     cache: KappaCache | None = None,
+    work_budget: int = DEFAULT_WORK_BUDGET,
 ) -> dict[str, dict[str, Any]]:
     """Preview adding ``source → t`` (a directed, e.g. causal, edge) for every t.
 
     One backward reachability pass from ``source`` tells which targets close a
-    cycle; for those only the merged SCC (nodes reachable from t that reach
-    ``source``) gets a new κ. ``base`` may be the ``analyze`` result of the same
-    graph, to skip the base analysis. Returns {target: impact}, see module doc.
-    O(n + m) + per closing target O(n + m) plus one κ of the merged SCC.
+    cycle. Targets inside the source's SCC share one minimum-cut structure (module doc;
+    at most ``work_budget`` units, none above ``exact_limit`` nodes); a merge has κ = 1.
+    ``base`` may be the ``analyze`` result of the same graph (with the same
+    ``exact_limit`` and ``work_budget``), to skip the base analysis. Returns
+    {target: impact}, see module doc. O(n + m) + the structure once + O(1) per target
+    inside the SCC, O(n + m) per merging target (its merged node list).
     """
     _check_limit(exact_limit)
+    _check_budget(work_budget)
     graph = build_digraph(nodes, edges)
     u = _node(graph, source, "source")
     target_list = list(targets) if not isinstance(targets, str) else None
     if target_list is None:
         raise TypeError("targets must be an iterable of node-id strings, not a string")
     indices = [_node(graph, t, "target") for t in target_list]
-    comp, kappas, max_kappa = _base(graph, base, exact_limit, cache)
+    known = _Base(graph, base, exact_limit, cache, work_budget)
+    comp, kappas, max_kappa = known.comp, known.kappas, known.max_kappa
     out = graph.out
     pred: list[list[int]] = [[] for _ in out]
     for a, succ in enumerate(out):
@@ -118,49 +178,67 @@ def preview_edge_impacts(
                 reaches_u[a] = 1
                 stack.append(a)
 
-    sides: dict[int, tuple[frozenset[int], frozenset[int], dict[int, int]]] = {}  # per SCC, computed once
+    own = comp[u]
+    side: set[int] | None = None  # the fault line's side in u's SCC (computed once)
+    rising: frozenset[int] | None = None  # the targets that raise its κ (computed once)
+    rising_known = False
 
-    def crosses_every_minimum_cut(members: list[int], kappa: int, a: int, b: int) -> bool:
-        """Whether a → b (inside one SCC) crosses every minimum cut: then κ rises by 1."""
-        key = comp[a]
-        if key not in sides:
-            local = {w: i for i, w in enumerate(members)}
-            every, some = minimum_cut_sides([[local[w] for w in out[x] if w in local] for x in members], kappa)
-            sides[key] = (every, some, local)
-        every, some, local = sides[key]
-        return local[a] in every and local[b] not in some
+    def inside(v: int) -> tuple[int, bool]:
+        """κ of u's SCC with u → v added (v in it, not a successor of u), and whether approximate."""
+        nonlocal side, rising, rising_known
+        members = known.members[own]
+        kappa = kappas[own]
+        if side is None:
+            side = _cut_side(out, members, known.faults[own]) or set()
+        crosses = u in side and v not in side  # (an empty side: no fault line known, nothing ruled out)
+        exact = known.lowers[own] == kappa
+        if not exact:
+            return kappa + crosses, True  # the fault line's cut is still a cut
+        if side and not crosses:
+            return kappa, False  # a minimum cut the arc does not leave
+        if not rising_known:
+            local, sub = _local(out, members)
+            budget = 0 if len(members) > exact_limit else work_budget
+            rising = raising_targets(sub, kappa, local[u], work_budget=budget)
+            rising_known = True
+            if rising is not None:
+                rising = frozenset(members[w] for w in rising)
+        if rising is None:
+            return kappa + 1, True  # out of budget: κ or κ + 1
+        return kappa + (v in rising), False
 
     results: dict[str, dict[str, Any]] = {}
     for target, v in zip(target_list, indices, strict=True):
-        own = kappas[comp[u]] if comp[u] >= 0 else 0
+        own_kappa = kappas[own] if own >= 0 else 0
+        approximate = own >= 0 and known.lowers[own] < own_kappa
         if v == u or not reaches_u[v]:
             results[target] = _result(
-                source, target, max_kappa, max_kappa, own, own,
+                source, target, max_kappa, max_kappa, own_kappa, own_kappa, approximate,
                 creates_new_scc=False, enlarges_existing_scc=False, merged_scc_nodes=[],
                 description="no topological change",
             )  # fmt: skip
             continue
-        merged = {v}
-        stack = [v]
-        while stack:
-            for b in out[stack.pop()]:
-                if reaches_u[b] and b not in merged:
-                    merged.add(b)
-                    stack.append(b)
-        members = sorted(merged)
-        old = {comp[w] for w in members if comp[w] >= 0}
-        scc_before = max((kappas[c] for c in old), default=0)
-        same = len(old) == 1 and all(comp[w] >= 0 for w in members)
-        if v in out[u]:  # the arc exists: u and v share an SCC already and nothing changes
-            scc_after = scc_before
-        elif same and len(members) <= exact_limit:  # inside one SCC: κ rises by 1 or not at all
-            scc_after = scc_before + crosses_every_minimum_cut(members, scc_before, u, v)
-        else:
-            out[u].append(v)
-            try:
-                scc_after = _kappa_of(out, members, exact_limit)
-            finally:
-                out[u].pop()
+        if own >= 0 and comp[v] == own:  # inside u's SCC: it stays the same set of nodes
+            old = {own}
+            members = known.members[own]
+            scc_before = own_kappa
+            if v in out[u]:  # the arc exists: nothing changes
+                scc_after = scc_before
+            else:
+                scc_after, approximate = inside(v)
+            same = True
+        else:  # a merge: κ = 1 (module doc)
+            merged = {v}
+            stack = [v]
+            while stack:
+                for b in out[stack.pop()]:
+                    if reaches_u[b] and b not in merged:
+                        merged.add(b)
+                        stack.append(b)
+            members = sorted(merged)
+            old = {comp[w] for w in members if comp[w] >= 0}
+            scc_before = max((kappas[c] for c in old), default=0)
+            scc_after, approximate, same = 1, False, False
         after = max([scc_after] + [k for c, k in enumerate(kappas) if c not in old])
         if not old:
             description = "creates feedback loop"
@@ -173,7 +251,7 @@ def preview_edge_impacts(
         else:
             description = "no topological change"
         results[target] = _result(
-            source, target, max_kappa, after, scc_before, scc_after,
+            source, target, max_kappa, after, scc_before, scc_after, approximate,
             creates_new_scc=not old, enlarges_existing_scc=bool(old) and not same,
             merged_scc_nodes=[graph.ids[w] for w in members], description=description,
         )  # fmt: skip
@@ -189,6 +267,7 @@ def preview_edge_impact(
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     base: Mapping[str, Any] | None = None,
     cache: KappaCache | None = None,
+    work_budget: int = DEFAULT_WORK_BUDGET,
 ) -> dict[str, Any]:
     """Preview adding the directed edge ``source → target``.
 
@@ -200,7 +279,9 @@ def preview_edge_impact(
     >>> p["creates_new_scc"], p["kappa_before"], p["kappa_after"], p["description"]
     (True, 0, 1, 'creates feedback loop')
     """
-    results = preview_edge_impacts(nodes, edges, source, [target], exact_limit=exact_limit, base=base, cache=cache)
+    results = preview_edge_impacts(
+        nodes, edges, source, [target], exact_limit=exact_limit, base=base, cache=cache, work_budget=work_budget
+    )
     return results[target]
 
 
@@ -213,38 +294,47 @@ def preview_edge_removal(
     exact_limit: int = DEFAULT_EXACT_LIMIT,
     base: Mapping[str, Any] | None = None,
     cache: KappaCache | None = None,
+    work_budget: int = DEFAULT_WORK_BUDGET,
 ) -> dict[str, Any]:
     """Preview removing the arc ``source → target`` (all parallel copies of it).
 
-    Only the SCC holding the arc is re-analysed. Returns ``removes_arc`` (whether
-    the arc takes part in κ at all), ``breaks_scc`` (its SCC stops being strongly
-    connected), κ before/after, a description (module doc) and ``remaining_scc_nodes``:
-    the node lists (sorted) of the loops left of the arc's SCC, largest first (its
-    whole node list when the arc changes nothing, ``[]`` when no loop remains).
+    Only the SCC holding the arc is re-analysed (each remaining part's cut search with at
+    most ``work_budget`` units). Returns ``removes_arc`` (whether the arc takes part in κ
+    at all), ``breaks_scc`` (its SCC stops being strongly connected), κ before/after, a
+    description (module doc) and ``remaining_scc_nodes``: the node lists (sorted) of the
+    loops left of the arc's SCC, largest first (its whole node list when the arc changes
+    nothing, ``[]`` when no loop remains).
 
     >>> p = preview_edge_removal(["a", "b"], [{"source": "a", "target": "b"}, {"source": "b", "target": "a"}], "a", "b")
     >>> p["kappa_before"], p["kappa_after"], p["description"]
     (1, 0, 'breaks feedback loop')
     """
     _check_limit(exact_limit)
+    _check_budget(work_budget)
     graph = build_digraph(nodes, edges)
     u = _node(graph, source, "source")
     v = _node(graph, target, "target")
-    comp, kappas, max_kappa = _base(graph, base, exact_limit, cache)
+    known = _Base(graph, base, exact_limit, cache, work_budget)
+    comp, kappas, max_kappa = known.comp, known.kappas, known.max_kappa
     own = kappas[comp[u]] if comp[u] >= 0 else 0
+    approximate = comp[u] >= 0 and known.lowers[comp[u]] < own
     present = v in graph.out[u]
     if not present or comp[u] < 0 or comp[u] != comp[v]:
-        same = sorted(graph.ids[w] for w, c in enumerate(comp) if c == comp[u]) if comp[u] >= 0 else []
+        same = [graph.ids[w] for w in known.members[comp[u]]] if comp[u] >= 0 else []
         return _result(
-            source, target, max_kappa, max_kappa, own, own, removes_arc=present, breaks_scc=False,
+            source, target, max_kappa, max_kappa, own, own, approximate, removes_arc=present, breaks_scc=False,
             remaining_scc_nodes=[same] if same and comp[u] == comp[v] else [], description="no topological change",
         )  # fmt: skip
-    members = [i for i, c in enumerate(comp) if c == comp[u]]
+    members = known.members[comp[u]]
     local = {w: i for i, w in enumerate(members)}
     sub = [[local[w] for w in graph.out[x] if w in local and not (x == u and w == v)] for x in members]
     parts = [p for p in strongly_connected_components(sub) if len(p) > 1]
-    part_kappas = [_kappa_of(sub, part, exact_limit) for part in parts]
-    scc_after = max(part_kappas, default=0)
+    found = []
+    for part in parts:
+        _, inner = _local(sub, part)
+        found.append(kappa_cut(inner, work_budget=0 if len(part) > exact_limit else work_budget))
+    scc_after = max((f.kappa for f in found), default=0)
+    approximate = any(not f.exact for f in found)
     after = max([scc_after] + [k for c, k in enumerate(kappas) if c != comp[u]])
     if not parts:
         description = "breaks feedback loop"
@@ -257,7 +347,7 @@ def preview_edge_removal(
     else:
         description = "no topological change"
     return _result(
-        source, target, max_kappa, after, own, scc_after,
+        source, target, max_kappa, after, own, scc_after, approximate,
         removes_arc=True, breaks_scc=len(parts) != 1 or len(parts[0]) < len(members),
         remaining_scc_nodes=sorted(
             (sorted(graph.ids[members[i]] for i in part) for part in parts), key=lambda p: (-len(p), p)

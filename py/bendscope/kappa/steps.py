@@ -33,6 +33,8 @@ __all__ = ["Meter", "Steps", "advance", "finish"]
 
 T = TypeVar("T")
 
+_NEVER = 1 << 62  # (a Python int on every platform: Pyodide's sys.maxsize is 2**31 - 1)
+
 #: a computation that pauses by yielding None and returns a T
 Steps = Generator[None, None, T]
 
@@ -43,18 +45,35 @@ class Meter:
     ``Meter()`` never pauses; ``Meter(quantum=k)`` pauses at the first checkpoint after
     every ``k`` units. Loops over nodes report their work every ~1,000 units and the cut
     search after every augmenting path, so a pause comes at least that often.
+
+    ``total`` counts every unit ever spent: a computation with a *work budget* (the κ cut
+    search, the feedback arc set) stops once ``total`` passes the value :meth:`deadline`
+    gave it when it began. Units are counted the same way on every machine, so a budget
+    gives the same answer everywhere, however the work is sliced.
+
+    >>> meter = Meter()
+    >>> end = meter.deadline(10)
+    >>> meter.spend(4), meter.total >= end, meter.spend(6), meter.total >= end
+    (False, False, False, True)
     """
 
-    __slots__ = ("quantum", "used")
+    __slots__ = ("quantum", "total", "used")
 
     def __init__(self, quantum: int = 0) -> None:
         if isinstance(quantum, bool) or not isinstance(quantum, int) or quantum < 0:
             raise ValueError(f"quantum must be an int >= 0, got {quantum!r}")
         self.quantum = quantum or sys.maxsize
         self.used = 0
+        self.total = 0
+
+    def deadline(self, budget: int | None) -> int:
+        """The value of ``total`` at which a computation given ``budget`` more units stops
+        (``None``: never). O(1)."""
+        return _NEVER if budget is None else self.total + budget
 
     def spend(self, units: int) -> bool:
         """Record ``units`` of work; True when a quantum is used up (then pause). O(1)."""
+        self.total += units
         self.used += units
         if self.used >= self.quantum:
             self.used = 0
