@@ -170,7 +170,10 @@ def test_a_dense_loop_is_computed_in_slices_while_the_hud_says_so(app_factory):
     state = app.api("window.bendscope.topology_state()")
     assert state["pending"] is False and state["slices"] > 3
     expected = json.loads(app.api("window.bendscope.topology()"))
-    assert app.pill("kappa") == f"κ: {expected['max_kappa']}" and expected["max_kappa"] > 1
+    (scc,) = expected["sccs"]
+    lower, upper = scc.get("kappa_range", [scc["kappa"], scc["kappa"]])  # (bounds past the work budget)
+    assert app.pill("kappa") == (f"κ: {upper}" if lower == upper else f"κ: {lower}–{upper}") and upper > 1
+    assert app.pill("kappa") != f"κ: {len(scc['nodes'])}"  # never the region's size
     assert app.pill("sccs") == "SCCs: 1"
     # an edit: the old κ is kept (marked as being computed) until the new one is ready
     app.api("window.bendscope.action('delete-edge', {edge_id: 'e0'})")

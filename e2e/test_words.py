@@ -88,6 +88,8 @@ def test_no_surface_of_the_page_says_a_kappa_cut_breaks_every_loop(app_factory):
     inspector = "\n".join(said["inspector"])
     assert "κ = 1: removing 1 edge (the fault line) splits this region" in inspector
     assert "Splitting is not breaking every loop" in said["help"][0]
+    assert "2 edges break every loop here (the fewest)" in inspector  # (where κ is 1)
+    assert "2 edges break every loop of the plane (the fewest)" in said["loops"][0]
     assert (
         "Remove edge Population→Deaths? Deaths leaves the feedback loop; the rest stays a loop (κ: 1→1)."
         in said["unbend"]

@@ -22,6 +22,7 @@ from bendscope.bend.loops_panel import panel_view
 from bendscope.bend.menus import MenuItem
 from bendscope.bend.outline import outline_of
 from bendscope.bend.svgexport import plane_svg
+from bendscope.bend.topology import Topology
 
 
 def population_diagram() -> tuple[Editor, dict[str, str]]:
@@ -47,6 +48,10 @@ def _menu_texts(items: list[MenuItem]) -> Iterator[str]:
             yield from _menu_texts(item.submenu())
 
 
+def _rows(editor: Editor, topo: Topology) -> list[tuple[str, str]]:
+    return inspector_rows(editor, topo, editor.loops(wait=True), editor.loop_cuts(wait=True))[1]
+
+
 def everything_said(editor: Editor) -> dict[str, list[str]]:
     """Every text the editor shows about this plane, by surface."""
     plane = editor.plane
@@ -58,19 +63,19 @@ def everything_said(editor: Editor) -> dict[str, list[str]]:
     said["hud"] = [text for titles in HUD_TITLES.values() for text in titles.values()]
     for node_id in plane.nodes:
         editor.select([node_id])
-        said["inspector"] += [text for text, _ in inspector_rows(editor, topo, editor.loops(wait=True))[1]]
+        said["inspector"] += [text for text, _ in _rows(editor, topo)]
         said["menus"] += list(_menu_texts(menus.node_menu(editor, node_id)))
         choice = kappa_ui.unbend_choice(editor, node_id)
         if choice is not None:
             said["unbend"].append(choice.question)
     for edge_id in plane.edges:
         editor.select_edge(edge_id)
-        said["inspector"] += [text for text, _ in inspector_rows(editor, topo, editor.loops(wait=True))[1]]
+        said["inspector"] += [text for text, _ in _rows(editor, topo)]
         said["menus"] += list(_menu_texts(menus.edge_menu(editor, edge_id)))
     editor.select(list(plane.nodes)[:3])
     chosen = editor.selection_topology()
     assert chosen is not None
-    said["inspector"] += [text for text, _ in inspector_rows(editor, chosen, editor.loops(wait=True))[1]]
+    said["inspector"] += [text for text, _ in _rows(editor, chosen)]
     editor.select([])
     said["menus"] += list(_menu_texts(menus.background_menu(editor, 0.0, 0.0)))
     said["menus"] += [act.label for act in REGISTRY.values()]
@@ -78,7 +83,7 @@ def everything_said(editor: Editor) -> dict[str, list[str]]:
     said["legend"] = [entry.text for entry in legend_entries(plane, topo)]
     svg = ElementTree.fromstring(plane_svg(editor))
     said["legend"] += [t.text or "" for t in svg.iter("{http://www.w3.org/2000/svg}text")]
-    view = panel_view(editor, editor.loops(wait=True))
+    view = panel_view(editor, editor.loops(wait=True), cuts=editor.loop_cuts(wait=True))
     said["loops"] = [view.heading, view.summary] + [g.title for g in view.groups]
     said["loops"] += [item.label for g in view.groups for item in g.items]
     outline = outline_of(editor, topo)
@@ -103,6 +108,11 @@ def test_the_true_facts_are_said():
     inspector = "\n".join(said["inspector"])
     assert "κ = 1: removing 1 edge (the fault line) splits this region; the loops inside each part remain" in inspector
     assert "fault line: removing it with its region's other fault lines splits the region" in inspector
+    # breaking every loop takes 2 edges (one of each two-card loop), said where κ is
+    assert "2 edges break every loop here (the fewest)" in inspector
+    assert "2 edges break every loop of the selection (the fewest)" in inspector
+    assert "2 edges break every loop of the plane (the fewest)" in said["loops"][1]
+    assert said["loops"][2].endswith("· 2 edges break every loop")
     help_text = "\n".join(said["help"])
     assert "the fewest edges whose removal splits it" in help_text
     assert "Splitting is not breaking every loop" in help_text

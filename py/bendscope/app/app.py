@@ -98,7 +98,7 @@ class App:
         self.canvas = by_id("canvas")
         self.painter = Painter(self.canvas)
         self.hud = Hud()
-        self.inspector = Inspector()
+        self.inspector = Inspector(lambda action_id: self.perform(action_id))
         self.outline = OutlineView()
         self.crumbs = Breadcrumbs(self.go_to_plane)
         self.legend = Legend()
@@ -108,6 +108,7 @@ class App:
         self.find = FindBar(self.editor, self.request_frame)
         self.loops_panel = LoopsPanel(self.editor, self.request_frame)
         self.loops_pending = False  # a loop search the panel or the inspector waits for is under way
+        self.cuts_pending = False  # a search for the fewest edges that break every loop, likewise
         self._empty_hint: bool | None = None
         try:
             self.editor.layout_frozen = js.localStorage.getItem(FREEZE_KEY) == "1"
@@ -223,6 +224,12 @@ class App:
                 else:
                     self.loops_pending = False
                     self.request_frame()
+            elif self.cuts_pending and editor.cut_finder.pending:
+                if editor.compute_cuts(KAPPA_SLICE_MS):
+                    self._schedule_pump(self.pump_budget)
+                else:
+                    self.cuts_pending = False
+                    self.request_frame()
             elif not editor.sim().background:
                 if self.layout_since is None:
                     self.layout_since = start
@@ -266,6 +273,7 @@ class App:
                 (editor.animating and not background)
                 or editor.topology_cache.pending(editor.plane)
                 or (self.loops_pending and editor.loop_finder.pending)
+                or (self.cuts_pending and editor.cut_finder.pending)
             ):
                 # the layout (on this thread) and κ run in their own tasks after this frame
                 self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))
@@ -322,9 +330,13 @@ class App:
         if chosen is not None:
             topology = chosen
         loops = None
+        cuts = None
         if self._loops_wanted(topology):
             loops = editor.loops(math.inf if self.still else LOOPS_FRAME_MS)
             self.loops_pending = loops is None
+        if self._loops_wanted(topology) or editor.cuts_shown:
+            cuts = editor.loop_cuts(math.inf if self.still else LOOPS_FRAME_MS)
+            self.cuts_pending = cuts is None
         still = self.still or self.reduced_motion
         loop_edges, loop_class = self.loops_panel.shown_edges()
         self.scene_ms = js.performance.now() - t0
@@ -348,6 +360,7 @@ class App:
             markers=self.loops_panel.markers(),
             loop_edges=loop_edges,
             loop_class=loop_class,
+            cut_edges=editor.shown_cuts(cuts),
         )
         self.scene_ms += self.painter.plan_ms
         self.paints += 1
@@ -355,8 +368,8 @@ class App:
         many = len(editor.selection) > 1 and (chosen is not None or everything)
         progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
         self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
-        self.inspector.update(editor, topology, loops)
-        self.loops_panel.update(loops)
+        self.inspector.update(editor, topology, loops, cuts)
+        self.loops_panel.update(loops, cuts)
         self.outline.update(editor, self.shown_topology or topology)  # (the plane's, not the selection's)
         self.crumbs.update(editor)
         self.legend.update(editor, tuple(sorted({m.polarity for m in self.loops_panel.markers()})))

@@ -10,9 +10,10 @@ from pyodide.ffi import create_once_callable
 
 from bendscope.bend import shortcuts, theme
 from bendscope.bend.editor import Editor, zoom_text
-from bendscope.bend.explain import HUD_TITLES
+from bendscope.bend.explain import HUD_TITLES, max_kappa_span, span_text
 from bendscope.bend.find import Finder
 from bendscope.bend.inspector import inspector_rows
+from bendscope.bend.loop_cuts import CutReport
 from bendscope.bend.loop_list import Loop, LoopReport
 from bendscope.bend.loops_panel import CLASS_WORDS, PanelView, panel_view
 from bendscope.bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
@@ -66,7 +67,7 @@ class Hud:
             self._set("kappa", "κ: computing…")
             self._set("sccs", "SCCs: …")
         else:
-            self._set("kappa", f"κ: {topo.max_kappa}")
+            self._set("kappa", f"κ: {span_text(*max_kappa_span(topo.result))}")  # (a range: bounds)
             self._set("sccs", f"SCCs: {topo.scc_count}")
         mode = "…" if topo.pending else "DELIBERATION" if topo.max_kappa > 0 else "RETRIEVAL"
         if self._last.get("mode") != f"mode: {mode}":
@@ -122,21 +123,43 @@ class OutlineView:
 
 
 class Inspector:
-    """Top-right panel describing the selected card, edge or cards (``bend.inspector``)."""
+    """Top-right panel describing the selected card, edge or cards (``bend.inspector``); a
+    row of kind "button <action>" is a button that runs that action (``act``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, act: Callable[[str], None] | None = None) -> None:
         self.box = by_id("inspector")
         self._key: tuple | None = None
+        self.act = act
+        on(self.box, "click", self._click)  # delegated: the rows are rebuilt, the listener is not
 
-    def update(self, editor: Editor, topo: Topology, loops: LoopReport | None = None) -> None:
-        key, rows = inspector_rows(editor, topo, loops)
+    def update(
+        self, editor: Editor, topo: Topology, loops: LoopReport | None = None, cuts: CutReport | None = None
+    ) -> None:
+        key, rows = inspector_rows(editor, topo, loops, cuts)
         if key == self._key and key is not None:
             return
         self._key = key
+        focused = js.document.activeElement
+        refocus = not is_null(focused) and bool(self.box.contains(focused)) and str(focused.tagName) == "BUTTON"
         clear(self.box)
         for text, cls in rows:
-            self.box.appendChild(el("div", text=text, cls=cls))
+            if cls.startswith("button "):
+                action = cls.split()[1]
+                button = el(
+                    "button", text=text, cls="inspector-action", attrs={"type": "button", "data-action": action}
+                )
+                self.box.appendChild(button)
+                if refocus:
+                    button.focus()
+            else:
+                self.box.appendChild(el("div", text=text, cls=cls))
         self.box.hidden = not rows
+
+    def _click(self, event: Any) -> None:
+        target = event.target
+        button = target.closest("button[data-action]") if hasattr(target, "closest") else None
+        if not is_null(button) and self.act is not None:
+            self.act(str(button.getAttribute("data-action")))
 
 
 class Breadcrumbs:
@@ -623,9 +646,10 @@ class LoopsPanel:
             self._dimmed = (key, {n for n in self.editor.plane.nodes if n not in on_loop})
         return self._dimmed[1]
 
-    def update(self, report: LoopReport | None) -> None:
+    def update(self, report: LoopReport | None, cuts: CutReport | None = None) -> None:
         """Rebuild when the report, the names or what is expanded changed (the view for the
-        markers only while the panel is shut)."""
+        markers only while the panel is shut); ``cuts``: the fewest edges that break every
+        loop of the same scope (None: not known yet)."""
         if not self.open and not self.markers_on:
             return
         if report is not self.report:
@@ -638,11 +662,11 @@ class LoopsPanel:
             if self.hovered not in known:
                 self.hovered = None
         key = (id(report), self.editor.version, self.editor.plane.id, frozenset(self.expanded), self.all_groups,
-               self.chosen, self.open)  # fmt: skip
+               self.chosen, self.open, id(cuts))  # fmt: skip
         if key == self._key:
             return
         self._key = key
-        self.view = panel_view(self.editor, report, self.expanded, self.all_groups)
+        self.view = panel_view(self.editor, report, self.expanded, self.all_groups, cuts)
         if self.open:
             self._build(self.view)
 

@@ -17,6 +17,9 @@ every loop.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 #: the help sheet's first section: (term, what it means)
 MEANING: list[tuple[str, str]] = [
     (
@@ -46,7 +49,10 @@ MEANING: list[tuple[str, str]] = [
     ),
     (
         "Breaking every loop",
-        "The fewest edges whose removal leaves no loop at all (a minimum feedback edge set): at least κ, often more.",
+        "The fewest edges whose removal leaves no loop at all (a minimum feedback edge set): at least κ, "
+        "often more. The inspector says how many for the selected card's region or the selection, the "
+        "Loops panel for each region and the plane — exact for regions small enough, else a range of "
+        "bounds — and Show them (K) draws those edges on the canvas.",
     ),
     (
         "RETRIEVAL · DELIBERATION",
@@ -91,12 +97,53 @@ HUD_TITLES: dict[str, dict[str, str]] = {
 }
 
 
-def kappa_sentence(kappa: int, approximate: bool) -> str:
-    """What a region's κ means, in a sentence for the inspector."""
+def kappa_span(scc: Mapping[str, Any]) -> tuple[int, int]:
+    """A region's κ as (lower, upper): equal when exact; past the engine's work budget its
+    ``kappa_range`` (κ itself is then the smallest cut found, the upper bound).
+
+    >>> kappa_span({"kappa": 2, "approximate": False})
+    (2, 2)
+    >>> kappa_span({"kappa": 3, "approximate": True, "kappa_range": [1, 3]})
+    (1, 3)
+    """
+    kappa = int(scc["kappa"])
+    if scc.get("approximate") and "kappa_range" in scc:
+        lower, upper = scc["kappa_range"]
+        return int(lower), int(upper)
+    return kappa, kappa
+
+
+def span_text(lower: int, upper: int) -> str:
+    """κ as the page writes it: ``2``, or a range of bounds ``1–3`` (never a region's size).
+
+    >>> span_text(2, 2), span_text(1, 3)
+    ('2', '1–3')
+    """
+    return str(upper) if lower == upper else f"{lower}–{upper}"
+
+
+def max_kappa_span(result: Mapping[str, Any]) -> tuple[int, int]:
+    """The bounds of a topology's largest κ: the largest lower bound and the largest upper
+    bound of its regions (0, 0 without a loop). O(regions)."""
+    spans = [kappa_span(scc) for scc in result["sccs"]]
+    return max((s[0] for s in spans), default=0), max((s[1] for s in spans), default=0)
+
+
+def kappa_sentence(kappa: int, approximate: bool, lower: int | None = None) -> str:
+    """What a region's κ means, in a sentence for the inspector; ``lower``: its lower bound
+    when ``approximate`` (κ is then the smallest cut found).
+
+    >>> for part in kappa_sentence(3, True, 1).split(": "):
+    ...     print(part)
+    κ 1–3 (bounds
+    the exact κ is past the work budget)
+    removing the 3 fault-line edges found splits this region; the loops inside each part remain
+    """
     if approximate:
+        bounds = f"{lower}–{kappa}" if lower is not None else f"≤ {kappa}"
         return (
-            f"κ ≈ {kappa} (estimated: the region is too large to cut exactly): removing at most {kappa} "
-            f"edge{'s' if kappa != 1 else ''} splits this region; the loops inside each part remain"
+            f"κ {bounds} (bounds: the exact κ is past the work budget): removing the {kappa} fault-line "
+            f"edge{'s' if kappa != 1 else ''} found splits this region; the loops inside each part remain"
         )
     edges = "1 edge (the fault line)" if kappa == 1 else f"{kappa} edges (the fault lines)"
     return f"κ = {kappa}: removing {edges} splits this region; the loops inside each part remain"

@@ -30,7 +30,9 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from .editor import Editor
+from .explain import kappa_span
 from .kappa_ui import display_name
+from .loop_cuts import CutReport, cut_words
 from .loop_list import LoopReport
 from .scene import LoopMarker
 
@@ -102,9 +104,12 @@ def panel_view(
     report: LoopReport | None,
     expanded: Collection[int] = (),
     all_groups: bool = False,
+    cuts: CutReport | None = None,
 ) -> PanelView:
     """The panel for ``report`` (None: still searching). ``expanded``: regions whose every
-    listed loop is shown; ``all_groups``: every region shown. O(what is shown)."""
+    listed loop is shown; ``all_groups``: every region shown; ``cuts``: the fewest edges that
+    break every loop of the scope (each region's in its title, the sum in the summary).
+    O(what is shown)."""
     scope = editor.loop_scope()
     heading = "Loops of the plane" if scope is None else f"Loops of the selection ({len(scope)} cards)"
     if report is None:
@@ -119,13 +124,22 @@ def panel_view(
         f"{'at least ' if not report.complete else ''}{total:,} loop{'s' if total != 1 else ''} in {regions:,} "
         f"region{'s' if regions != 1 else ''}: {_counts(counts)}"
     )
+    if cuts is not None and cuts.regions:
+        where = "of the selection" if scope is not None else "of the plane"
+        summary += f". {cut_words(cuts.lower, cuts.size)} {where}{' (the fewest)' if cuts.exact else ' (bounds)'}"
     shown = report.groups if all_groups else report.groups[:GROUPS_SHOWN]
+    topology_sccs = {s["id"]: s for s in report.topology["sccs"]} if report.topology is not None else {}
     marks = loop_marks(report)
     markers: list[LoopMarker] = []
     groups = []
     for g_index, group in enumerate(shown):
-        sign = "≈" if group.approximate else "="
-        title = f"{group.scc_id} · κ {sign} {group.kappa} · {group.size:,} cards · {_counts(group.counts)}"
+        scc = topology_sccs.get(group.scc_id)
+        lower, upper = kappa_span(scc) if scc is not None else (group.kappa, group.kappa)
+        kappa = f"= {upper}" if lower == upper else f"{lower}–{upper}"
+        title = f"{group.scc_id} · κ {kappa} · {group.size:,} cards · {_counts(group.counts)}"
+        region = None if cuts is None else cuts.region(group.scc_id)
+        if region is not None:
+            title += f" · {cut_words(region.lower, region.size)}"
         loops = group.loops if g_index in expanded else group.loops[:LOOPS_SHOWN]
         items = tuple(
             ItemView(

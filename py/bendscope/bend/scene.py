@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import theme
+from .explain import kappa_span
 from .model import Camera, Edge, Node, Plane
 from .textlayout import CardLayout, Measure, TextLine
 from .topology import Topology
@@ -542,7 +543,15 @@ def halo_fill(kappa: int) -> tuple[str, str]:
     return theme.HALO_FILL[level], theme.HALO_STROKE[level]
 
 
-def badge_text(kappa: int, approximate: bool) -> str:
+def badge_text(kappa: int, approximate: bool, lower: int | None = None) -> str:
+    """A halo's badge: ``κ=2``, or the bounds ``κ=1–3`` past the engine's work budget
+    (``lower``: the lower bound; κ is then the smallest cut found).
+
+    >>> badge_text(2, False), badge_text(3, True, 1)
+    ('κ=2', 'κ=1–3')
+    """
+    if approximate and lower is not None and lower != kappa:
+        return f"κ={lower}–{kappa}"
     return f"κ{'≈' if approximate else '='}{kappa}"
 
 
@@ -659,7 +668,7 @@ def build_scene(
                 ):
                     links += band(na.x, na.y, nb.x, nb.y, band_half)
             top = min(members, key=lambda n: (n.y - n.height / 2, -(n.x + n.width / 2)))
-            text = badge_text(scc["kappa"], scc["approximate"])
+            text = badge_text(scc["kappa"], scc["approximate"], kappa_span(scc)[0])
             bw = measure(text, theme.BADGE_FONT) + 12
             bx = top.x + top.width / 2 + pad - bw / 2 - 6
             by = top.y - top.height / 2 - pad + 10

@@ -21,6 +21,7 @@ from typing import Any
 
 from . import theme
 from .drawlist import card_art
+from .explain import kappa_span
 from .model import Camera, Node, Plane
 from .scene import (
     _WIDTHS,
@@ -333,7 +334,7 @@ class ScenePlanner:
             for one, other in trees.get(scc["id"], ()):
                 pairs.extend((index[one], index[other]))
             fill, stroke = halo_fill(scc["kappa"])
-            text = badge_text(scc["kappa"], scc["approximate"])
+            text = badge_text(scc["kappa"], scc["approximate"], kappa_span(scc)[0])
             halos.append(
                 {
                     "members": members,
