@@ -390,6 +390,13 @@ class App:
         if self.overlay.node_id is not None:
             self.overlay.place()
 
+    def _scope_topology(self) -> Topology:
+        """The exact topology of the loop scope: the plane's, or the selection's."""
+        scope = self.editor.loop_scope()
+        if scope is None:
+            return self.editor.topology()
+        return self.editor.topology_cache.induced(self.editor.plane, sorted(scope), self.editor.exact_limit)
+
     def _loops_wanted(self, topology: Topology) -> bool:
         """Whether this frame needs the loop list: the Loops panel is open, or the inspector
         shows a card or an edge in a loop region, or cards whose κ > 0."""
@@ -1155,6 +1162,18 @@ class App:
                 }
             )
 
+        def loop_cuts() -> str:
+            """The fewest edges that break every loop of the loop scope, as the page holds them
+            (JSON): pending, shown (K), per region its bounds and edges, and the edges drawn."""
+            editor = self.editor
+            report = editor.cut_finder.report(editor.plane, self._scope_topology(), editor.loop_scope())
+            regions = [] if report is None else [
+                {"id": r.scc_id, "lower": r.lower, "size": r.size, "exact": r.exact, "edges": list(r.edges)}
+                for r in report.regions
+            ]  # fmt: skip
+            return json.dumps({"pending": report is None, "shown": editor.cuts_shown, "regions": regions,
+                               "drawn": list(editor.shown_cuts(report))})  # fmt: skip
+
         def render_counts() -> Any:
             return js_obj({"paints": self.paints, "pulse_frames": self.pulse_frames})
 
@@ -1198,6 +1217,7 @@ class App:
             "render_counts": render_counts,
             "topology_state": topology_state,
             "loops_state": loops_state,
+            "loop_cuts": loop_cuts,
             "interaction": interaction,
             "frame_parts": frame_parts,
             "profile_paint": profile_paint,
