@@ -4,14 +4,17 @@
 
 Headless Chromium (Debian's, ``--disable-gpu``), Pyodide 314, a 1280×800 page. Each graph is
 one strongly connected region of n cards (a Hamiltonian cycle plus random arcs, ≈ 3n causal
-edges: ``bench.graphs.random_strong``), loaded with positions (no layout runs). For each: the
+edges, ≈ 2n below 100 cards: ``bench.graphs.random_strong``), loaded with positions (no layout runs). For each: the
 time from the load call until the HUD shows κ, the engine's computing time summed over its
 slices and their number (``topology_state()``), the interval between animation frames while
 κ was being computed (the page's own ``requestAnimationFrame`` loop: what a user sees), and
-the longest task; then the time until the Loops panel's count of the fewest edges that break
-every loop is shown. Baseline in the same run: the same engine in this CPython process on the
-same graph (``kappa.analyze``), so the page / CPython ratio is measured, not assumed. Medians
-and p95 over fresh pages; the machine's load before and after is printed. Never pass/fail.
+the longest task; then K (show the fewest edges that break every loop): the time until the
+page holds them (``loop_cuts()``, searched in slices with the page's budget per region) and
+the frame intervals meanwhile. Baseline in the same run: the same engine in this CPython
+process on the same graph (``kappa.analyze``; the arc set with the page's budget), so the
+page / CPython ratio is measured, not assumed. A small region (30 cards, ≈ 2n arcs) shows an exact
+count; the large ones a range. Medians and p95 over fresh pages; the machine's load before
+and after is printed. Never pass/fail.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from graphs import random_strong  # noqa: E402
 from harness import CHROMIUM, CHROMIUM_ARGS, open_app, start_in_thread  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
+from bendscope.bend.loop_cuts import PAGE_ARCSET_BUDGET  # noqa: E402
 from bendscope.kappa import analyze  # noqa: E402
 
 #: load the document, then follow every animation frame until the HUD shows the exact κ
@@ -61,9 +65,32 @@ RUN = """async ([text, limitMs]) => {
 }"""
 
 
+#: press K (show the fewest edges that break every loop) and follow every frame until the page has them
+CUTS = """async (limitMs) => {
+  const long = [];
+  const obs = new PerformanceObserver(l => { for (const e of l.getEntries()) long.push(e.duration); });
+  obs.observe({type: 'longtask'});
+  const b = window.bendscope, stamps = [];
+  const t0 = performance.now();
+  b.action('show-cuts');
+  return await new Promise(resolve => {
+    function frame(ts) {
+      stamps.push(ts);
+      const now = performance.now(), cuts = JSON.parse(b.loop_cuts());
+      if (!cuts.pending || now - t0 > limitMs) {
+        obs.disconnect();
+        const gaps = stamps.slice(1).map((t, i) => t - stamps[i]);
+        resolve({ms: now - t0, cuts, gaps, long});
+      } else requestAnimationFrame(frame);
+    }
+    requestAnimationFrame(frame);
+  });
+}"""
+
+
 def document(n: int, seed: int) -> tuple[dict, list[str], list[dict[str, str]]]:
     """One loop region of ``n`` cards laid out on a grid (so no layout runs), and its κ input."""
-    arcs = random_strong(n, 3, seed)
+    arcs = random_strong(n, 2 if n < 100 else 3, seed)  # (a small region: ≈ 2n arcs)
     nodes = [{"id": f"n{i}", "text": f"card {i}", "x": (i % 100) * 200.0, "y": (i // 100) * 120.0} for i in range(n)]
     edges = [{"id": f"e{k}", "a": f"n{u}", "b": f"n{v}", "props": {"kind": "causal"}} for k, (u, v) in enumerate(arcs)]
     graph = [{"source": f"n{u}", "target": f"n{v}", "kind": "causal"} for u, v in arcs]
@@ -77,13 +104,13 @@ def p95(values: list[float]) -> float:
 
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", default="3000,10000", help="loop region sizes")
+    parser.add_argument("--sizes", default="30,3000,10000", help="loop region sizes")
     parser.add_argument("--runs", type=int, default=3, help="fresh pages per size")
     parser.add_argument("--limit", type=float, default=600.0, help="seconds to wait for κ")
     parser.add_argument("--quick", action="store_true", help="a tiny region, one run (a smoke test)")
     args = parser.parse_args(argv)
     if args.quick:
-        args.sizes, args.runs, args.limit = "300", 1, 120.0
+        args.sizes, args.runs, args.limit = "30,300", 1, 120.0
     load = os.getloadavg()
     print(f"machine load before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
     print(f"chromium {CHROMIUM} {' '.join(CHROMIUM_ARGS)}")
@@ -114,8 +141,23 @@ def main(argv: list[str] | None = None) -> dict:
                     assert out["error"] is None, out["error"]
                     got = json.loads(app.api("window.bendscope.topology()"))
                     assert got["sccs"][0]["kappa"] == scc["kappa"], (got["sccs"][0]["kappa"], scc["kappa"])
+                    out["k"] = app.api(CUTS, args.limit * 1000)
                     runs.append(out)
                     app.page.context.close()
+                start = time.perf_counter()
+                fas = analyze(ids, graph, feedback_arc_set=True, arcset_budget=PAGE_ARCSET_BUDGET)
+                fas_ms = (time.perf_counter() - start) * 1000 - statistics.median(cpython)
+                field = fas["sccs"][0]["feedback_arc_set"]
+                (region,) = runs[0]["k"]["cuts"]["regions"]
+                assert (region["lower"], region["size"]) == (field["lower_bound"], field["size"]), region
+                cut_gaps = [g for r in runs for g in r["k"]["gaps"]] or [0.0]
+                cut_ms = [r["k"]["ms"] for r in runs]
+                summary.setdefault("cuts", []).append(
+                    {"cards": n, "lower": region["lower"], "size": region["size"], "cpython_ms": fas_ms,
+                     "page_s": statistics.median(cut_ms) / 1000, "page_p95_s": p95(cut_ms) / 1000,
+                     "gap_median": statistics.median(cut_gaps), "gap_p95": p95(cut_gaps), "frames": len(cut_gaps),
+                     "long": max((max(r["k"]["long"], default=0.0) for r in runs), default=0.0)}
+                )  # fmt: skip
                 gaps = [g for r in runs for g in r["gaps"]] or [0.0]
                 shown = [r["shown"] for r in runs]
                 busy = [r["state"]["duration_ms"] for r in runs]
@@ -135,6 +177,18 @@ def main(argv: list[str] | None = None) -> dict:
                     f"{row['busy_ms'] / row['cpython_ms']:.2f}x | {row['slices']:.0f} | {row['gap_median']:.1f} / "
                     f"**{row['gap_p95']:.1f}** ({row['frames']}) | {row['long']:.0f} |",
                     flush=True,
+                )
+            print(
+                f"\n| region (cards) | fewest edges that break every loop (page budget {PAGE_ARCSET_BUDGET:,} units) | "
+                "CPython ms | page: shown after K s (median / p95) | frame interval meanwhile median / **p95** ms "
+                "(frames) | longest task ms |"
+            )
+            print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+            for c in summary.get("cuts", []):
+                count = str(c["size"]) + " (exact)" if c["lower"] == c["size"] else f"{c['lower']}–{c['size']}"
+                print(
+                    f"| {c['cards']:,} | {count} | {c['cpython_ms']:.0f} | {c['page_s']:.2f} / {c['page_p95_s']:.2f} | "
+                    f"{c['gap_median']:.1f} / **{c['gap_p95']:.1f}** ({c['frames']}) | {c['long']:.0f} |"
                 )
             browser.close()
     finally:
