@@ -198,7 +198,7 @@ class Legend:
         self.box = by_id("legend")
         self.button = by_id("legend-toggle")
         self._kinds: tuple[str, ...] | None = None
-        self._seen: tuple[int, str, int, tuple[str, ...]] | None = None  # (document, plane, version, marks)
+        self._seen: tuple[Any, ...] | None = None  # (document, plane, version, marks, cuts shown)
         small = float(js.window.innerWidth) <= 600 or float(js.window.innerHeight) <= 500
         self.show(not small)  # collapsed at first on a phone, where it would cover the graph
 
@@ -217,7 +217,7 @@ class Legend:
 
     def update(self, editor: Editor, marked: tuple[str, ...] = ()) -> None:
         """``marked``: the classes of the loops the canvas marks (their markers explained)."""
-        seen = (id(editor.doc), editor.plane.id, editor.plane.version, marked)
+        seen = (id(editor.doc), editor.plane.id, editor.plane.version, marked, editor.cuts_shown)
         if seen == self._seen:
             return
         self._seen = seen
@@ -226,6 +226,7 @@ class Legend:
         signs = any(e.props.polarity is not None for e in edges)
         kinds = (*BASE_EDGE_KINDS, *(k for k in MEMORY_EDGE_KINDS if k in present), *(("±",) if signs else ()))
         kinds += tuple(f"loop {c}" for c in ("R", "B", "?") if c in marked)
+        kinds += ("cuts",) if editor.cuts_shown else ()
         if kinds != self._kinds:
             self._kinds = kinds
             self._build(kinds)
@@ -243,6 +244,12 @@ class Legend:
         pin.style.setProperty("--pin", theme.PIN_MARK)
         item(pin, "pinned (stays put)")
         for kind in kinds:
+            if kind == "cuts":  # the edges K shows
+                swatch = el("span", cls="swatch")
+                swatch.style.borderTopColor = theme.CUT_COLOR
+                swatch.style.borderTopWidth = "3px"
+                item(swatch, "fewest edges that break every loop (K)")
+                continue
             if kind.startswith("loop "):  # a loop marker's class: its colour, as on the canvas
                 mark = kind[-1]
                 ring = el("span", text=mark, cls="swatch sign")
