@@ -25,7 +25,7 @@ def test_unbend_confirm_then_undo(app_factory):
     page = app.page
     app.right_click("revenue")
     unbend = item(app, "unbend")
-    expect(unbend).to_have_text("Unbend — Break Feedback Loop")
+    expect(unbend).to_have_text("Unbend — Cut a Fault Line")
     unbend.click()
     dialog = page.locator("#dialog")
     expect(dialog).to_be_visible()
@@ -137,10 +137,10 @@ def test_inspector_and_edge_menu_show_kappa(app_factory):
     page = app.page
     app.click_node("revenue")
     expect(page.locator("#inspector")).to_contain_text("in loop region scc-0")
-    expect(page.locator("#inspector")).to_contain_text("κ = 1: cutting 1 edge (a fault line) breaks every loop here")
+    expect(page.locator("#inspector")).to_contain_text("κ = 1: removing 1 edge (the fault line) splits this region")
     (px, py), (mx, my) = app.node_xy("product-quality"), app.node_xy("market-share")
     page.mouse.click((px + mx) / 2, (py + my) / 2, button="right")
-    expect(item(app, "fault-info")).to_have_text("Fault line of a feedback loop")
+    expect(item(app, "fault-info")).to_have_text("Fault line: its region's weakest cut")
     page.keyboard.press("Escape")
     expect(page.locator("#inspector")).to_contain_text("fault line")
 
@@ -170,7 +170,10 @@ def test_a_dense_loop_is_computed_in_slices_while_the_hud_says_so(app_factory):
     state = app.api("window.bendscope.topology_state()")
     assert state["pending"] is False and state["slices"] > 3
     expected = json.loads(app.api("window.bendscope.topology()"))
-    assert app.pill("kappa") == f"κ: {expected['max_kappa']}" and expected["max_kappa"] > 1
+    (scc,) = expected["sccs"]
+    lower, upper = scc.get("kappa_range", [scc["kappa"], scc["kappa"]])  # (bounds past the work budget)
+    assert app.pill("kappa") == (f"κ: {upper}" if lower == upper else f"κ: {lower}–{upper}") and upper > 1
+    assert app.pill("kappa") != f"κ: {len(scc['nodes'])}"  # never the region's size
     assert app.pill("sccs") == "SCCs: 1"
     # an edit: the old κ is kept (marked as being computed) until the new one is ready
     app.api("window.bendscope.action('delete-edge', {edge_id: 'e0'})")

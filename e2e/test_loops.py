@@ -53,10 +53,12 @@ def test_the_loops_panel_lists_highlights_and_follows_polarity(app_factory):
     expect(page.locator("#btn-loops")).to_have_attribute("aria-pressed", "true")
     # births⇄population (R), population⇄deaths (B), population→resources→births (B),
     # population→industry→pollution→deaths→population (? : pollution→deaths has no sign)
-    expect(page.locator("#loops-summary")).to_have_text("4 loops in 1 region: 1 R · 2 B · 1 ?")
+    expect(page.locator("#loops-summary")).to_have_text(
+        "4 loops in 1 region: 1 R · 2 B · 1 ?. 2 edges break every loop of the plane (the fewest)"
+    )
     buttons = panel.locator("button.loop")
     expect(buttons).to_have_count(4)
-    assert [buttons.nth(k).locator(".loop-class").inner_text() for k in range(4)] == ["R", "B", "B", "?"]
+    assert [buttons.nth(k).locator(".loop-class").inner_text() for k in range(4)] == ["R1", "B1", "B2", "?1"]
     expect(buttons.nth(0)).to_contain_text("Births → Population → Births")
     expect(panel.locator("h3")).to_contain_text("κ = ")
     # hovering a loop fades the other cards; leaving it brings them back
@@ -96,15 +98,21 @@ def test_polarity_by_key_changes_the_loop_class_and_the_inspector_counts(app_fac
     expect(inspector).to_contain_text("on 1 loop: 1 without polarity")
     page.keyboard.press("s")  # + then − then none
     expect(inspector).to_contain_text("polarity: + (same direction)")
-    expect(page.locator("#loops-summary")).to_have_text("4 loops in 1 region: 1 R · 3 B")
+    expect(page.locator("#loops-summary")).to_have_text(
+        "4 loops in 1 region: 1 R · 3 B. 2 edges break every loop of the plane (the fewest)"
+    )
     page.keyboard.press("s")
     expect(inspector).to_contain_text("polarity: − (opposite direction)")
-    expect(page.locator("#loops-summary")).to_have_text("4 loops in 1 region: 2 R · 2 B")
+    expect(page.locator("#loops-summary")).to_have_text(
+        "4 loops in 1 region: 2 R · 2 B. 2 edges break every loop of the plane (the fewest)"
+    )
     edges = json.loads(app.api("window.bendscope.export()"))["planes"][0]["edges"]
     assert [e["props"].get("polarity") for e in edges if e["id"] == "e9"] == ["-"]
     app.api("window.bendscope.undo()")
     app.api("window.bendscope.paint()")
-    expect(page.locator("#loops-summary")).to_have_text("4 loops in 1 region: 1 R · 3 B")
+    expect(page.locator("#loops-summary")).to_have_text(
+        "4 loops in 1 region: 1 R · 3 B. 2 edges break every loop of the plane (the fewest)"
+    )
     # a card: how many loops pass through it, by class
     app.api("window.bendscope.select(['population'])")
     app.api("window.bendscope.paint()")
@@ -120,7 +128,9 @@ def test_the_selection_has_its_own_loops(app_factory):
     app.api("window.bendscope.select(['births', 'population', 'resources'])")
     app.api("window.bendscope.paint()")
     expect(page.locator("#loops-title")).to_have_text("Loops of the selection (3 cards)")
-    expect(page.locator("#loops-summary")).to_have_text("2 loops in 1 region: 1 R · 1 B")
+    expect(page.locator("#loops-summary")).to_have_text(
+        "2 loops in 1 region: 1 R · 1 B. 1 edge breaks every loop of the selection (the fewest)"
+    )
     app.api("window.bendscope.select(['deaths', 'industry'])")
     app.api("window.bendscope.paint()")
     expect(page.locator("#loops-summary")).to_contain_text("No feedback loop in the selection")
@@ -129,7 +139,7 @@ def test_the_selection_has_its_own_loops(app_factory):
 def test_kappa_is_explained_where_it_is_shown(app_factory):
     app = app_factory("seed=1&still=1&fresh=1")
     page = app.page
-    assert "fewest edges to cut" in page.locator("#hud-kappa").get_attribute("title")
+    assert "fewest edges whose removal splits" in page.locator("#hud-kappa").get_attribute("title")
     assert "strongly connected" in page.locator("#hud-sccs").get_attribute("title")
     _load(app, CLD)
     assert page.locator("#hud-mode").get_attribute("title").startswith("DELIBERATION")

@@ -94,6 +94,7 @@
       art: new Map(),  // node id → {items: Float64Array (font, colour, dx, dy), texts: [...], header, bars, decos}
       edges: null, labels: null, halos: [],
       flags: new Uint8Array(0), selectedEdge: -1, faults: new Uint8Array(0),
+      markers: [], shown: new Uint8Array(0), loopColor: "",
     };
   }
   var SELECTED = 1, PULSING = 2, DIMMED = 4, EDITING = 8;
@@ -142,15 +143,24 @@
         polarity: polarity || new Int8Array(a.length) };
       plan.labels = { width: labelWidth, border: labelBorder, text: Array.from(labelText) };
       if (plan.faults.length !== a.length) plan.faults = new Uint8Array(a.length);
+      if (plan.shown.length !== a.length) plan.shown = new Uint8Array(a.length);
     },
     // halos: [{members, pairs (flat index pairs), fill, stroke, badge, badgeWidth}] of the κ > 0 SCCs
     setHalos: function (plan, halos) { plan.halos = Array.from(halos); },
+    // loop markers: [{members (node indices in loop order), label ("R1"), color}]
+    setMarkers: function (plan, markers) { plan.markers = Array.from(markers); },
     // per node: 1 selected, 2 in a κ > 0 SCC (pulses), 4 faded by find, 8 being edited;
-    // the selected edge's index (-1: none); fault-line edges' indices
-    setFlags: function (plan, flags, selectedEdge, faults) {
+    // the selected edge's index (-1: none); fault-line edges' indices; the shown loop's edges
+    // (drawn in ``loopColor``) and the edges shown as breaking every loop
+    setFlags: function (plan, flags, selectedEdge, faults, loopEdges, cutEdges, loopColor) {
       plan.flags = flags; plan.selectedEdge = selectedEdge;
-      plan.faults = new Uint8Array(plan.edges ? plan.edges.a.length : 0);
-      for (var i = 0; i < faults.length; i++) plan.faults[faults[i]] = 1;
+      var m = plan.edges ? plan.edges.a.length : 0, i;
+      plan.faults = new Uint8Array(m);
+      for (i = 0; i < faults.length; i++) plan.faults[faults[i]] = 1;
+      plan.shown = new Uint8Array(m);  // 1: on the shown loop, 2: breaks every loop
+      for (i = 0; loopEdges && i < loopEdges.length; i++) plan.shown[loopEdges[i]] = 1;
+      for (i = 0; cutEdges && i < cutEdges.length; i++) plan.shown[cutEdges[i]] = 2;
+      plan.loopColor = loopColor || "";
     },
     geometry: geometry,
     draw: draw,
@@ -168,7 +178,8 @@
     var v0 = view.cx - halfW, v1 = view.cy - halfH, v2 = view.cx + halfW, v3 = view.cy + halfH;
     var lod = levelOfDetail(c, zoom);
     var sizes = plan.sizes, n = plan.n;
-    var out = { lod: lod, halos: [], edges: [], arrows: [], labels: [], badges: [], dim: [], cards: null };
+    var out = { lod: lod, halos: [], edges: [], arrows: [], labels: [], badges: [], dim: [], cards: null, markers: [],
+      shownEdges: [] };
 
     // -- halos (each part culled to the view)
     var pad = c.haloPad, bandHalf = c.haloBand, reach = 4.0 / zoom;
@@ -245,15 +256,23 @@
           if (!segment(ax2, ay2, sizes[2 * ia], sizes[2 * ia + 1], bx2, by2, sizes[2 * ib], sizes[2 * ib + 1], off)) continue;
           sx = SEG[0]; sy = SEG[1]; ex = SEG[2]; ey = SEG[3];
         }
-        // the batch: the edge's own style, or (strength-dependent widths) the selected or fault style
-        var bkey = j === plan.selectedEdge ? "s" + e.width[j] : plan.faults[j] ? "f" + Math.max(e.width[j], 2.2) : e.style[j];
+        // the batch: the edge's own style, or (strength-dependent widths) the selected, shown
+        // (breaking every loop, on the shown loop) or fault style
+        var shown = plan.shown[j], bkey;
+        if (j === plan.selectedEdge) bkey = "s" + e.width[j];
+        else if (shown) bkey = (shown === 2 ? "c" : "h") + Math.max(e.width[j] + 1.5, 3.0);
+        else if (plan.faults[j]) bkey = "f" + Math.max(e.width[j], 2.2);
+        else bkey = e.style[j];
+        if (shown && j !== plan.selectedEdge) out.shownEdges.push(j);
         var batch = batches.get(bkey);
         if (!batch) {
-          var color, dash, width = e.width[j];
+          var color, dash, width = e.width[j], keep = true;
           if (j === plan.selectedEdge) { color = c.edgeSelected; dash = c.noDash; width += 1.0; }
-          else if (plan.faults[j]) { color = c.faultColor; dash = c.faultDash; width = Math.max(width, 2.2); }
-          else { color = plan.strings[e.color[j]]; dash = c.noDash; }
-          batch = { color: color, width: width, dash: dash, segments: [] };
+          else if (shown === 2) { color = c.cutColor; dash = c.noDash; width = Math.max(width + 1.5, 3.0); }
+          else if (shown === 1) { color = plan.loopColor; dash = c.noDash; width = Math.max(width + 1.5, 3.0); }
+          else if (plan.faults[j]) { color = c.faultColor; dash = c.faultDash; width = Math.max(width, 2.2); keep = false; }
+          else { color = plan.strings[e.color[j]]; dash = c.noDash; keep = false; }
+          batch = { color: color, width: width, dash: dash, segments: [], keep: keep };
           batches.set(bkey, batch);
           out.edges.push(batch);
         }
@@ -293,8 +312,10 @@
             c.labelFill, c.labelText, plan.strings[plan.labels.border[l]]));
         }
       }
+      // (the selected edge and the edges shown on request go on top)
+      out.edges = out.edges.filter(function (b) { return !b.keep; }).concat(out.edges.filter(function (b) { return b.keep; }));
       if (lod === "far" || total > c.edgeDetailLimit) {
-        out.edges = hairlines(out.edges, c.edgeSelected, lod === "far");
+        out.edges = hairlines(out.edges, lod === "far");
         out.arrows = []; out.labels = [];
       }
     }
@@ -336,6 +357,27 @@
         dl.push(decos[k + 1] + cxl, decos[k + 2] + cyt, decos[k + 3], decos[k + 4]);
       }
       texts(cards, plan, art, 0, cxl, cyt);
+    }
+
+    // -- loop markers (bend.scene.loop_marker): at the mean of the loop's cards' centres,
+    // turning the way the loop runs on screen
+    var disk = c.markerDisk, head = c.markerHead, arc = c.markerArc;
+    for (var mk = 0; mk < plan.markers.length; mk++) {
+      var marker = plan.markers[mk], ms = marker.members, count = ms.length, mx = 0, my = 0, area = 0;
+      for (k = 0; k < count; k++) { mx += xy[2 * ms[k]]; my += xy[2 * ms[k] + 1]; }
+      mx /= count; my /= count;
+      if (!(mx + disk >= v0 && mx - disk <= v2 && my + disk >= v1 && my - disk <= v3)) continue;
+      for (k = 0; k < count; k++) {
+        var p = ms[k], q2 = ms[(k + 1) % count];
+        area += xy[2 * p] * xy[2 * q2 + 1] - xy[2 * q2] * xy[2 * p + 1];
+      }
+      var clockwise = area >= 0, sign = clockwise ? 1.0 : -1.0;
+      out.markers.push({
+        label: marker.label, x: mx, y: my, clockwise: clockwise, color: marker.color,
+        disk: pill(mx, my, 2 * disk, 2 * disk, marker.label, c.loopFont, c.markerFill, marker.color, ""),
+        arc: [mx, my, c.markerRadius, clockwise ? arc[0] : Math.PI - arc[0], clockwise ? arc[1] : Math.PI - arc[1]],
+        head: [mx + sign * head[0], my + head[1], mx + sign * head[2], my + head[3], mx + sign * head[4], my + head[5]],
+      });
     }
     return out;
   }
@@ -417,14 +459,14 @@
     CURVE_END[0] = (sx + ex) / 2 + nx * (d - s); CURVE_END[1] = (sy + ey) / 2 + ny * (d - s);
   }
 
-  function hairlines(batches, selected, far) {
+  function hairlines(batches, far) {
     var merged = new Map(), list = [], kept = [];
     for (var i = 0; i < batches.length; i++) {
       var b = batches[i];
-      if (b.color === selected) { kept.push(b); continue; }
+      if (b.keep) { kept.push(b); continue; }  // the selected edge and the edges shown keep their width
       var dash = far ? [] : b.dash;  // far: no dashes (sub-pixel dashes cost hundreds of ms)
       var key = b.color + "|" + dash.join(","), target = merged.get(key);
-      if (!target) { target = { color: b.color, width: 0, dash: dash, segments: [] }; merged.set(key, target); list.push(target); }
+      if (!target) { target = { color: b.color, width: 0, dash: dash, segments: [], keep: false }; merged.set(key, target); list.push(target); }
       for (var k = 0; k < b.segments.length; k++) target.segments.push(b.segments[k]);
     }
     return list.concat(kept);
@@ -511,13 +553,30 @@
     var pulse = skip.cards ? { rects: [], alpha: 0, radius: 0 } : drawCards(ctx, c, g.cards, env.layered);
     if (g.dim.length) { ctx.fillStyle = c.dimFill; ctx.fill(paths.rects(g.dim, c.cardRadius)); }
     pills(ctx, g.badges);
+    drawMarkers(ctx, g.markers);
     var pulsing = 0;
     g.cards.pulses.forEach(function (rects) { pulsing += rects.length / 4; });
     return {
       transform: [k, 0, 0, k, tx, ty], pulseRects: pulse.rects, pulseAlpha: pulse.alpha, pulseRadius: pulse.radius || 0,
       pulses: pulsing,
+      markers: g.markers.map(function (m) { return { label: m.label, x: m.x, y: m.y, clockwise: m.clockwise }; }),
+      shownEdges: g.shownEdges,
       cards: g.cards.normal.length / 4 + g.cards.stargate.length / 4,
     };
+  }
+
+  // loop markers: the disk with the label, then the circular arrow (its arc and its head)
+  function drawMarkers(ctx, markers) {
+    if (!markers.length) return;
+    pills(ctx, markers.map(function (m) { return m.disk; }));
+    ctx.lineWidth = 2; ctx.lineCap = "butt";
+    for (var i = 0; i < markers.length; i++) {
+      var m = markers[i], a = m.arc, h = m.head;
+      ctx.strokeStyle = m.color; ctx.fillStyle = m.color;
+      ctx.beginPath(); ctx.arc(a[0], a[1], a[2], a[3], a[4], !m.clockwise); ctx.stroke();
+      ctx.beginPath(); ctx.moveTo(h[0], h[1]); ctx.lineTo(h[2], h[3]); ctx.lineTo(h[4], h[5]); ctx.fill();
+    }
+    ctx.lineCap = "round";
   }
 
   function pills(ctx, list) {

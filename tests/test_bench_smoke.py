@@ -79,3 +79,15 @@ def test_retrieval_quality_bench_runs(capsys):
     out = capsys.readouterr().out
     assert "| lexical |" in out and "| expanded-1 |" in out and "machine load after" in out
     assert results["lexical"]["recall@100"] > 0.5  # (the evidence of 15 claims among 200 other abstracts)
+
+
+def test_kappa_in_the_page_bench_quick_runs(capsys):
+    """bench_kappa_page.py end to end on small regions: the page's κ and its count of the
+    fewest edges that break every loop agree with the engine here (asserted by the script;
+    timings are printed, never checked)."""
+    import bench_kappa_page
+
+    summary = bench_kappa_page.main(["--quick"])
+    out = capsys.readouterr().out
+    assert [row["cards"] for row in summary["rows"]] == [30, 300] and "machine load after" in out
+    assert summary["cuts"][0]["lower"] == summary["cuts"][0]["size"]  # a small region: exact

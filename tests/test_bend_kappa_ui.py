@@ -109,7 +109,7 @@ def test_connect_submenu_is_lazy_and_complete():
 
 def test_edge_menu_marks_fault_line():
     editor = demo()
-    assert menus.edge_menu(editor, "edge-3")[0].label == "Fault line of a feedback loop"
+    assert menus.edge_menu(editor, "edge-3")[0].label == "Fault line: its region's weakest cut"
     assert menus.edge_menu(editor, "edge-0")[0].label.startswith("Kind: causal")
 
 

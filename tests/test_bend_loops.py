@@ -136,7 +136,9 @@ def test_no_report_while_the_plane_topology_is_pending():
 
 
 def test_the_sentences_a_newcomer_reads():
-    assert explain.kappa_sentence(2, False) == "κ = 2: cutting 2 edges (the fault lines) breaks every loop here"
+    assert explain.kappa_sentence(2, False) == (
+        "κ = 2: removing 2 edges (the fault lines) splits this region; the loops inside each part remain"
+    )
     assert explain.loops_sentence(2, {"R": 1, "B": 0, "?": 1}, True) == "on 2 loops: 1 reinforcing, 1 without polarity"
     terms = [term for term, _ in explain.MEANING]
     assert terms[:3] == ["Feedback loop", "Loop region (SCC, halo)", "κ (kappa)"]

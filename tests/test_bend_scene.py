@@ -74,7 +74,7 @@ def test_three_halo_levels_and_approximate_badge():
     joined = [*pairs, *((f"r{i}", f"r{j}") for i in range(4) for j in range(4) if i != j), ("k3", "r0"), ("r3", "k0")]
     editor = editor_with(joined)
     editor.exact_limit_override = 3
-    assert "κ≈3" in {h.badge.text for h in scene_of(editor).halos}  # κ = 1, bounds [1, 3] without a search
+    assert "κ=1–3" in {h.badge.text for h in scene_of(editor).halos}  # κ = 1, bounds [1, 3] without a search: a range
 
 
 def test_dag_has_no_halo_no_dash_no_pulse():

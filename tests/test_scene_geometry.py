@@ -28,7 +28,7 @@ from bendscope.bend.demo import demo_document
 from bendscope.bend.drawlist import DrawList, draw_list
 from bendscope.bend.editor import Editor
 from bendscope.bend.model import Camera, Document, Edge, EdgeProps, Node, Plane
-from bendscope.bend.scene import build_scene, pulse_value
+from bendscope.bend.scene import LoopMarker, build_scene, loop_marker, pulse_value
 from bendscope.bend.sceneplan import ScenePlanner, positions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +70,7 @@ def canonical(dl: DrawList, lod: str) -> dict[str, Any]:
             "labels": [pill(p) for p in dl.labels],
             "badges": [pill(p) for p in dl.badges],
             "dim": dl.dim,
+            "markers": [[m.label, m.x, m.y, m.clockwise, m.color, pill(m.disk), m.arc, m.head] for m in dl.markers],
             "cards": {
                 "far": c.far,
                 "normal": c.normal,
@@ -117,6 +118,10 @@ def frame_of(editor: Editor, state: dict[str, Any], t_ms: float) -> tuple[dict[s
         measure=editor.measure,
         dimmed=set(state.get("dimmed", ())),
         pins=state.get("pins", True),
+        markers=state.get("markers", ()),
+        loop_edges=set(state.get("loop_edges", ())),
+        loop_class=state.get("loop_class", "?"),
+        cut_edges=set(state.get("cut_edges", ())),
     )
     cam = plane.camera
     w, h = editor.viewport
@@ -148,6 +153,10 @@ def check(editor: Editor, cameras: list[tuple[float, float, float]], states: lis
                 editing=state.get("editing"),
                 measure=editor.measure,
                 viewport=editor.viewport,
+                markers=state.get("markers", ()),
+                loop_edges=state.get("loop_edges", ()),
+                loop_class=state.get("loop_class", "?"),
+                cut_edges=state.get("cut_edges", ()),
             )
             calls.extend(update)
             # the page applies each frame's calls before its geometry: one job per frame
@@ -260,7 +269,7 @@ def test_the_planner_sends_only_what_changed():
                                measure=editor.measure, **state)  # fmt: skip
         return [name for name, _ in calls]
 
-    assert names() == ["setConstants", "setNodes", "setArt", "setEdges", "setHalos", "setFlags"]
+    assert names() == ["setConstants", "setNodes", "setArt", "setEdges", "setHalos", "setMarkers", "setFlags"]
     assert names() == []  # nothing changed: nothing sent (positions go with every frame)
     first = next(iter(editor.plane.nodes))
     assert names(selection=[first]) == ["setFlags"]
@@ -352,3 +361,46 @@ def test_a_new_plane_of_the_same_version_is_never_taken_for_the_last_one():
                                measure=editor.measure)  # fmt: skip
     assert calls is not None
     assert {name for name, _ in calls} >= {"setNodes", "setEdges", "setHalos", "setFlags"}
+
+
+def _markers_of(editor: Editor) -> list[LoopMarker]:
+    report = editor.loops(wait=True)
+    assert report is not None
+    loops = [loop for group in report.groups for loop in group.loops]
+    return [LoopMarker(f"{loop.polarity}{k + 1}", loop.polarity, loop.nodes) for k, loop in enumerate(loops)]
+
+
+def test_loop_markers_and_the_edges_shown_on_request():
+    """Loop markers (at the loops' centres, turning each loop's way), a shown loop's edges in
+    its class's colour and the edges shown as breaking every loop: the page's geometry equals
+    the reference at every level of detail and in both themes, with the selected edge too."""
+    positions = {"a": (0.0, 0.0), "b": (300.0, 0.0), "c": (150.0, 250.0), "d": (600.0, 100.0)}
+    pairs = [("a", "b"), ("b", "c"), ("c", "a"), ("b", "d"), ("d", "b"), ("a", "c"), ("c", "b"), ("b", "a")]
+    editor = editor_with(pairs, positions=positions)
+    for edge_id in editor.plane.edges:
+        editor.set_edge(edge_id, polarity="+")
+    markers = _markers_of(editor)
+    directions = {m.label: loop_marker(editor.plane, m) for m in markers}
+    assert {m.clockwise for m in directions.values() if m is not None} == {True, False}  # both ways round
+    loop = editor.loops(wait=True).groups[0].loops[-1]
+    shown = {"markers": markers, "loop_edges": loop.edges, "loop_class": loop.polarity}
+    states = [{"markers": markers}, shown, {**shown, "cut_edges": ["e0", "e3"], "selected_edge": "e5"}]
+    check(editor, cameras_for(editor), states)
+    try:
+        theme.use("dark")
+        check(editor, cameras_for(editor)[:1], states[1:])
+    finally:
+        theme.use("light")
+
+
+def test_shown_edges_keep_their_width_among_hairlines_and_go_on_top():
+    editor = _dense(400, 2600)
+    loop = next(loop for g in editor.loops(wait=True).groups for loop in g.loops)
+    state = {"loop_edges": loop.edges, "loop_class": loop.polarity, "cut_edges": ["e7"], "markers": _markers_of(editor)}
+    check(editor, cameras_for(editor)[:4], [state])
+    editor.fit_view()
+    reference, _ = frame_of(editor, state, 0.0)
+    colours = [(color, width) for color, width, _, _ in reference["edges"]]
+    assert all(width == 0 for _, width in colours[:-2])  # hairlines …
+    assert [c for c, _ in colours[-2:]] == [theme.CUT_COLOR, theme.LOOP_COLOR[loop.polarity]]  # … then these, wide
+    assert all(width >= 3.0 for _, width in colours[-2:])

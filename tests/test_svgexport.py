@@ -76,7 +76,7 @@ def test_loops_have_halos_badges_and_a_legend():
     assert sorted(texts(badges)) == sorted(f"κ={s['kappa']}" for s in sccs)
     legend = texts(root.find("svg:g[@id='legend']", NS))
     assert legend[0] == "Legend" and "causal →" in legend and "+ same direction" in legend
-    assert "fault line (cut it to break the loops)" in legend and "feedback loop, κ=1" in legend
+    assert "fault line (weakest cut: removing it splits the region)" in legend and "feedback loop, κ=1" in legend
     assert "temporal →" not in legend  # only what the image shows
     labels = texts(root.find("svg:g[@id='labels']", NS))
     assert labels.count("+") == 2  # the polarity marks beside the arrowheads

@@ -73,7 +73,7 @@ def test_approximate_scc(app_factory, assert_snapshot):
     topology = json.loads(app.api("window.bendscope.topology()"))
     assert [s["approximate"] for s in topology["sccs"]] == [False, False, True]
     assert topology["sccs"][2]["kappa_range"] == [1, 3]
-    assert app.pill("kappa") == "κ: 3"
+    assert app.pill("kappa") == "κ: 2–3"  # the largest κ is 2 or 3: an exact 2, and a region in [1, 3]
     assert_snapshot(app, "approximate")
 
 
@@ -194,3 +194,18 @@ def test_loops_panel_with_polarity_marks(app_factory, assert_snapshot):
     app.page.locator("#btn-theme").click()
     app.page.mouse.move(1, 1)
     assert_snapshot(app, "dark-loops-panel")
+
+
+def test_loop_markers(app_factory, assert_snapshot):
+    """Each listed loop marked at its centre as causal loop diagrams mark loops: a circular arrow
+    turning the loop's way round its mark (R1, B1, B2, ?1), the panel shut."""
+    from test_loops import CLD
+
+    app = app_factory(FRESH)
+    show(app, CLD)
+    app.page.locator("#btn-loops").click()
+    app.page.locator("#loops-markers").click()
+    app.page.locator("#loops-close").click()
+    app.page.mouse.move(1, 1)
+    assert len(json.loads(app.api("window.bendscope.loops_state()"))["drawn_markers"]) == 4
+    assert_snapshot(app, "loop-markers")

@@ -19,6 +19,7 @@ from bendscope.bend.dispatch import ActionManager, Outcome
 from bendscope.bend.editor import Editor
 from bendscope.bend.keys import KeyCommand, KeyEvent
 from bendscope.bend.layout import slice_budget
+from bendscope.bend.loops_panel import loop_marks
 from bendscope.bend.menus import MenuItem
 from bendscope.bend.model import empty_document
 from bendscope.bend.params import KNOWN, parse_params
@@ -97,7 +98,7 @@ class App:
         self.canvas = by_id("canvas")
         self.painter = Painter(self.canvas)
         self.hud = Hud()
-        self.inspector = Inspector()
+        self.inspector = Inspector(lambda action_id: self.perform(action_id))
         self.outline = OutlineView()
         self.crumbs = Breadcrumbs(self.go_to_plane)
         self.legend = Legend()
@@ -107,6 +108,7 @@ class App:
         self.find = FindBar(self.editor, self.request_frame)
         self.loops_panel = LoopsPanel(self.editor, self.request_frame)
         self.loops_pending = False  # a loop search the panel or the inspector waits for is under way
+        self.cuts_pending = False  # a search for the fewest edges that break every loop, likewise
         self._empty_hint: bool | None = None
         try:
             self.editor.layout_frozen = js.localStorage.getItem(FREEZE_KEY) == "1"
@@ -222,6 +224,12 @@ class App:
                 else:
                     self.loops_pending = False
                     self.request_frame()
+            elif self.cuts_pending and editor.cut_finder.pending:
+                if editor.compute_cuts(KAPPA_SLICE_MS):
+                    self._schedule_pump(self.pump_budget)
+                else:
+                    self.cuts_pending = False
+                    self.request_frame()
             elif not editor.sim().background:
                 if self.layout_since is None:
                     self.layout_since = start
@@ -265,6 +273,7 @@ class App:
                 (editor.animating and not background)
                 or editor.topology_cache.pending(editor.plane)
                 or (self.loops_pending and editor.loop_finder.pending)
+                or (self.cuts_pending and editor.cut_finder.pending)
             ):
                 # the layout (on this thread) and κ run in their own tasks after this frame
                 self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))
@@ -305,7 +314,7 @@ class App:
                 plane, editor.card, viewport=editor.viewport, dpr=float(js.window.devicePixelRatio or 1),
                 grid=grid_of(plane.camera, editor.viewport), doc_version=editor.version, topology=editor.topology(),
                 selection=(), selected_edge=None, dimmed=(), editing=None, measure=self.measure, pulse=FROZEN_PULSE,
-                overlay=Overlay(), xy=self._shared_positions(), pins=False,
+                overlay=Overlay(), xy=self._shared_positions(), pins=False, markers=self.loops_panel.markers(),
             )  # fmt: skip
             editor.needs_paint = True  # (the next frame shows the marks again)
             return
@@ -321,10 +330,15 @@ class App:
         if chosen is not None:
             topology = chosen
         loops = None
+        cuts = None
         if self._loops_wanted(topology):
             loops = editor.loops(math.inf if self.still else LOOPS_FRAME_MS)
             self.loops_pending = loops is None
+        if self._loops_wanted(topology) or editor.cuts_shown:
+            cuts = editor.loop_cuts(math.inf if self.still else LOOPS_FRAME_MS)
+            self.cuts_pending = cuts is None
         still = self.still or self.reduced_motion
+        loop_edges, loop_class = self.loops_panel.shown_edges()
         self.scene_ms = js.performance.now() - t0
         self.painter.paint(
             plane,
@@ -343,6 +357,10 @@ class App:
             overlay=overlay_of(plane, self.tools.view(), plane.camera.zoom, self.measure),
             layered=layered,
             xy=self._shared_positions(),
+            markers=self.loops_panel.markers(),
+            loop_edges=loop_edges,
+            loop_class=loop_class,
+            cut_edges=editor.shown_cuts(cuts),
         )
         self.scene_ms += self.painter.plan_ms
         self.paints += 1
@@ -350,11 +368,11 @@ class App:
         many = len(editor.selection) > 1 and (chosen is not None or everything)
         progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
         self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
-        self.inspector.update(editor, topology, loops)
-        self.loops_panel.update(loops)
+        self.inspector.update(editor, topology, loops, cuts)
+        self.loops_panel.update(loops, cuts)
         self.outline.update(editor, self.shown_topology or topology)  # (the plane's, not the selection's)
         self.crumbs.update(editor)
-        self.legend.update(editor)
+        self.legend.update(editor, tuple(sorted({m.polarity for m in self.loops_panel.markers()})))
         empty = not plane.nodes
         if empty != self._empty_hint:
             self._empty_hint = empty
@@ -372,10 +390,17 @@ class App:
         if self.overlay.node_id is not None:
             self.overlay.place()
 
+    def _scope_topology(self) -> Topology:
+        """The exact topology of the loop scope: the plane's, or the selection's."""
+        scope = self.editor.loop_scope()
+        if scope is None:
+            return self.editor.topology()
+        return self.editor.topology_cache.induced(self.editor.plane, sorted(scope), self.editor.exact_limit)
+
     def _loops_wanted(self, topology: Topology) -> bool:
         """Whether this frame needs the loop list: the Loops panel is open, or the inspector
         shows a card or an edge in a loop region, or cards whose κ > 0."""
-        if self.loops_panel.open:
+        if self.loops_panel.open or self.loops_panel.markers_on:
             return True
         editor = self.editor
         if topology.pending or topology.max_kappa == 0:
@@ -904,10 +929,11 @@ class App:
         and the toast says so)."""
         editor = self.editor
         ids = self._image_ids()
+        markers = self.loops_panel.markers()
         if image == "svg":
-            download("bendscope.svg", plane_svg(editor, ids), "image/svg+xml")
+            download("bendscope.svg", plane_svg(editor, ids, markers), "image/svg+xml")
             return
-        view = image_view(editor, ids)
+        view = image_view(editor, ids, markers)
         asked = {"png": 1.0, "png-2x": 2.0, "png-4x": 4.0}[image]
         scale = min(asked, MAX_IMAGE_SIDE / max(view.width, view.height),
                     math.sqrt(MAX_IMAGE_PIXELS / (view.width * view.height)))  # fmt: skip
@@ -920,7 +946,7 @@ class App:
             view.plane, editor.card, viewport=(view.width, view.graph_height), dpr=scale, grid=None,
             doc_version=editor.version, topology=view.topology, selection=(), selected_edge=None, dimmed=(),
             editing=None, measure=self.measure, pulse=FROZEN_PULSE, overlay=Overlay(), pins=False,
-            camera=view.camera,
+            camera=view.camera, markers=view.markers,
         )  # fmt: skip
         canvas = js.document.createElement("canvas")  # the graph, and the legend's strip below it
         canvas.width = graph.width
@@ -1022,7 +1048,7 @@ class App:
         def image_box() -> Any:
             """The exported image of the plane (or the selection): its top-left in the world,
             its width and height, and its graph's height (the legend below it)."""
-            view = image_view(self.editor, self._image_ids())
+            view = image_view(self.editor, self._image_ids(), self.loops_panel.markers())
             return to_js([view.x, view.y, view.width, view.height, view.graph_height])
 
         def world_box(node_id: Any) -> Any:
@@ -1110,11 +1136,14 @@ class App:
             shown = panel.shown()
             groups = []
             if report is not None:
+                marks = loop_marks(report)
                 groups = [
                     {"id": g.scc_id, "kappa": g.kappa, "complete": g.complete,
-                     "loops": [{"nodes": list(loop.nodes), "polarity": loop.polarity} for loop in g.loops]}
-                    for g in report.groups
+                     "loops": [{"nodes": list(loop.nodes), "polarity": loop.polarity, "mark": marks[i][k],
+                                "edges": list(loop.edges)} for k, loop in enumerate(g.loops)]}
+                    for i, g in enumerate(report.groups)
                 ]  # fmt: skip
+            painter = self.painter
             return json.dumps(
                 {
                     "open": panel.open,
@@ -1123,8 +1152,27 @@ class App:
                     "shown": None if shown is None else list(shown.nodes),
                     "dimmed": len(panel.dimmed()),
                     "groups": groups,
+                    "markers": panel.markers_on,
+                    "marked": [{"label": m.label, "nodes": list(m.nodes)} for m in panel.markers()],
+                    "drawn_markers": [
+                        {**m, "screen": list(self.editor.world_to_screen(m["x"], m["y"]))}
+                        for m in painter.drawn_markers
+                    ],
+                    "shown_edges": painter.drawn_shown_edges,
                 }
             )
+
+        def loop_cuts() -> str:
+            """The fewest edges that break every loop of the loop scope, as the page holds them
+            (JSON): pending, shown (K), per region its bounds and edges, and the edges drawn."""
+            editor = self.editor
+            report = editor.cut_finder.report(editor.plane, self._scope_topology(), editor.loop_scope())
+            regions = [] if report is None else [
+                {"id": r.scc_id, "lower": r.lower, "size": r.size, "exact": r.exact, "edges": list(r.edges)}
+                for r in report.regions
+            ]  # fmt: skip
+            return json.dumps({"pending": report is None, "shown": editor.cuts_shown, "regions": regions,
+                               "drawn": list(editor.shown_cuts(report))})  # fmt: skip
 
         def render_counts() -> Any:
             return js_obj({"paints": self.paints, "pulse_frames": self.pulse_frames})
@@ -1169,6 +1217,7 @@ class App:
             "render_counts": render_counts,
             "topology_state": topology_state,
             "loops_state": loops_state,
+            "loop_cuts": loop_cuts,
             "interaction": interaction,
             "frame_parts": frame_parts,
             "profile_paint": profile_paint,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import js
@@ -21,7 +21,7 @@ from pyodide.ffi import to_js
 from bendscope.bend import theme
 from bendscope.bend.legend import LEGEND_FONT, SWATCH, TITLE_FONT, LegendLayout
 from bendscope.bend.model import Camera, Node, Plane
-from bendscope.bend.scene import Grid, Overlay, Pill
+from bendscope.bend.scene import Grid, LoopMarker, Overlay, Pill
 from bendscope.bend.sceneplan import ScenePlanner, positions
 from bendscope.bend.textlayout import CardLayout, Measure
 from bendscope.bend.topology import Topology
@@ -65,6 +65,8 @@ class Painter:
         self._pulse: tuple[Any, Any, float] | None = None  # transform, pulsing card rects, corner radius
         self.pulses_in_view = 0  # pulsing cards the last paint drew (0: nothing to animate)
         self.cards_drawn = 0
+        self.drawn_markers: list[dict[str, Any]] = []  # the loop markers the last paint drew (world centres)
+        self.drawn_shown_edges: list[str] = []  # the edges it drew as shown on request (a loop's, the cuts)
         self.plan_ms = 0.0  # the last paint's time in Python (plan updates, positions)
 
     def resize(self, width: float, height: float, dpr: float) -> None:
@@ -120,12 +122,17 @@ class Painter:
         xy: Any = None,
         pins: bool = True,
         camera: Camera | None = None,
+        markers: Sequence[LoopMarker] = (),
+        loop_edges: Iterable[str] = (),
+        loop_class: str = "?",
+        cut_edges: Iterable[str] = (),
     ) -> None:
         """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid.
         ``layered`` (pulses animate, nothing else moves): the
         pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
-        Float64Array when the layout worker's frame already holds them (else read from the plane)."""
+        Float64Array when the layout worker's frame already holds them (else read from the plane).
+        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``: see ``bend.scene.build_scene``."""
         t0 = js.performance.now()
         self._pulse = None
         for name, args in self.planner.update(
@@ -140,6 +147,10 @@ class Painter:
             measure=measure,
             viewport=viewport,
             camera=camera,
+            markers=markers,
+            loop_edges=loop_edges,
+            loop_class=loop_class,
+            cut_edges=cut_edges,
         ):
             if name == "setConstants" and self.detail:
                 args = ({**args[0], "edgeDetailLimit": 1e15, "haloDetailLimit": 1e15},)
@@ -175,6 +186,12 @@ class Painter:
         drawn = self.scene.draw(ctx, self.plan, geometry, env_js)
         self.cards_drawn = int(drawn.cards)
         self.pulses_in_view = int(drawn.pulses)
+        self.drawn_markers = [
+            {"label": str(m.label), "x": float(m.x), "y": float(m.y), "clockwise": bool(m.clockwise)}
+            for m in drawn.markers
+        ]
+        ids = self.planner.edge_ids()
+        self.drawn_shown_edges = [ids[int(k)] for k in drawn.shownEdges]
         self._overlay(overlay, cam.zoom)
         if layered:
             base = self._base_canvas()
@@ -215,11 +232,11 @@ class Painter:
                 ctx.strokeStyle = entry.color
                 ctx.lineWidth = 2 if entry.kind == "stargate" else 1
                 ctx.stroke(path)
-            elif entry.kind == "sign":
+            elif entry.kind in ("sign", "loop"):
                 path = self.paths.rects(floats([x + 4, mid - 6.5, 13, 13]), 6.5)
                 ctx.fillStyle = entry.fill
                 ctx.fill(path)
-                ctx.strokeStyle = theme.EDGE_COLOR["causal"]
+                ctx.strokeStyle = theme.EDGE_COLOR["causal"] if entry.kind == "sign" else entry.color
                 ctx.lineWidth = 1
                 ctx.stroke(path)
                 ctx.font = "700 11px Inter"

@@ -10,14 +10,17 @@ from pyodide.ffi import create_once_callable
 
 from bendscope.bend import shortcuts, theme
 from bendscope.bend.editor import Editor, zoom_text
-from bendscope.bend.explain import HUD_TITLES
+from bendscope.bend.explain import HUD_TITLES, max_kappa_span, span_text
 from bendscope.bend.find import Finder
 from bendscope.bend.inspector import inspector_rows
+from bendscope.bend.loop_cuts import CutReport
 from bendscope.bend.loop_list import Loop, LoopReport
 from bendscope.bend.loops_panel import CLASS_WORDS, PanelView, panel_view
 from bendscope.bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bendscope.bend.outline import outline_of
+from bendscope.bend.scene import LoopMarker
 from bendscope.bend.topology import Topology
+from bendscope.bend.viewfit import show_readably
 
 from .dom import by_id, clear, el, is_null, on, proxy
 
@@ -64,7 +67,7 @@ class Hud:
             self._set("kappa", "κ: computing…")
             self._set("sccs", "SCCs: …")
         else:
-            self._set("kappa", f"κ: {topo.max_kappa}")
+            self._set("kappa", f"κ: {span_text(*max_kappa_span(topo.result))}")  # (a range: bounds)
             self._set("sccs", f"SCCs: {topo.scc_count}")
         mode = "…" if topo.pending else "DELIBERATION" if topo.max_kappa > 0 else "RETRIEVAL"
         if self._last.get("mode") != f"mode: {mode}":
@@ -120,21 +123,43 @@ class OutlineView:
 
 
 class Inspector:
-    """Top-right panel describing the selected card, edge or cards (``bend.inspector``)."""
+    """Top-right panel describing the selected card, edge or cards (``bend.inspector``); a
+    row of kind "button <action>" is a button that runs that action (``act``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, act: Callable[[str], None] | None = None) -> None:
         self.box = by_id("inspector")
         self._key: tuple | None = None
+        self.act = act
+        on(self.box, "click", self._click)  # delegated: the rows are rebuilt, the listener is not
 
-    def update(self, editor: Editor, topo: Topology, loops: LoopReport | None = None) -> None:
-        key, rows = inspector_rows(editor, topo, loops)
+    def update(
+        self, editor: Editor, topo: Topology, loops: LoopReport | None = None, cuts: CutReport | None = None
+    ) -> None:
+        key, rows = inspector_rows(editor, topo, loops, cuts)
         if key == self._key and key is not None:
             return
         self._key = key
+        focused = js.document.activeElement
+        refocus = not is_null(focused) and bool(self.box.contains(focused)) and str(focused.tagName) == "BUTTON"
         clear(self.box)
         for text, cls in rows:
-            self.box.appendChild(el("div", text=text, cls=cls))
+            if cls.startswith("button "):
+                action = cls.split()[1]
+                button = el(
+                    "button", text=text, cls="inspector-action", attrs={"type": "button", "data-action": action}
+                )
+                self.box.appendChild(button)
+                if refocus:
+                    button.focus()
+            else:
+                self.box.appendChild(el("div", text=text, cls=cls))
         self.box.hidden = not rows
+
+    def _click(self, event: Any) -> None:
+        target = event.target
+        button = target.closest("button[data-action]") if hasattr(target, "closest") else None
+        if not is_null(button) and self.act is not None:
+            self.act(str(button.getAttribute("data-action")))
 
 
 class Breadcrumbs:
@@ -173,7 +198,7 @@ class Legend:
         self.box = by_id("legend")
         self.button = by_id("legend-toggle")
         self._kinds: tuple[str, ...] | None = None
-        self._seen: tuple[int, str, int] | None = None  # (document, plane, version) last looked at
+        self._seen: tuple[Any, ...] | None = None  # (document, plane, version, marks, cuts shown)
         small = float(js.window.innerWidth) <= 600 or float(js.window.innerHeight) <= 500
         self.show(not small)  # collapsed at first on a phone, where it would cover the graph
 
@@ -190,8 +215,9 @@ class Legend:
         self._kinds = None
         self._seen = None
 
-    def update(self, editor: Editor) -> None:
-        seen = (id(editor.doc), editor.plane.id, editor.plane.version)
+    def update(self, editor: Editor, marked: tuple[str, ...] = ()) -> None:
+        """``marked``: the classes of the loops the canvas marks (their markers explained)."""
+        seen = (id(editor.doc), editor.plane.id, editor.plane.version, marked, editor.cuts_shown)
         if seen == self._seen:
             return
         self._seen = seen
@@ -199,6 +225,8 @@ class Legend:
         present = {e.props.kind for e in edges}
         signs = any(e.props.polarity is not None for e in edges)
         kinds = (*BASE_EDGE_KINDS, *(k for k in MEMORY_EDGE_KINDS if k in present), *(("±",) if signs else ()))
+        kinds += tuple(f"loop {c}" for c in ("R", "B", "?") if c in marked)
+        kinds += ("cuts",) if editor.cuts_shown else ()
         if kinds != self._kinds:
             self._kinds = kinds
             self._build(kinds)
@@ -216,6 +244,22 @@ class Legend:
         pin.style.setProperty("--pin", theme.PIN_MARK)
         item(pin, "pinned (stays put)")
         for kind in kinds:
+            if kind == "cuts":  # the edges K shows
+                swatch = el("span", cls="swatch")
+                swatch.style.borderTopColor = theme.CUT_COLOR
+                swatch.style.borderTopWidth = "3px"
+                item(swatch, "fewest edges that break every loop (K)")
+                continue
+            if kind.startswith("loop "):  # a loop marker's class: its colour, as on the canvas
+                mark = kind[-1]
+                ring = el("span", text=mark, cls="swatch sign")
+                ring.style.color = theme.LOOP_COLOR[mark]
+                ring.style.borderColor = theme.LOOP_COLOR[mark]
+                item(
+                    ring,
+                    {"R": "reinforcing loop (R1…)", "B": "balancing loop (B1…)", "?": "loop, polarity unknown"}[mark],
+                )
+                continue
             if kind == "±":  # an edge's polarity, the mark beside its arrowhead
                 for sign, label in (("+", "+ same direction"), ("-", "− opposite direction")):
                     mark = el("span", text="+" if sign == "+" else "−", cls="swatch sign")
@@ -227,7 +271,7 @@ class Legend:
             item(swatch, kind.replace("_", " ") + (" →" if kind in ("causal", "temporal") else ""))
         dashed = el("span", cls="swatch dashed")
         dashed.style.borderTopColor = theme.FAULT_COLOR
-        item(dashed, "fault line")
+        item(dashed, "fault line (weakest cut)")
         for level, label in ((1, "loop κ=1"), (2, "loop κ=2"), (3, "loop κ≥3")):
             halo = el("span", cls="swatch halo")
             halo.style.background = theme.HALO_FILL[level]
@@ -493,11 +537,31 @@ class TextOverlay:
         js.document.getElementById("canvas").focus()
 
 
+#: what may cover the canvas: the view brought to a loop keeps its cards clear of these
+PANELS = ("toolbar", "breadcrumbs", "find-bar", "live-search", "loops-panel", "inspector", "hud", "legend-box")
+
+
+def panel_boxes() -> list[tuple[float, float, float, float]]:
+    """The screen boxes (left, top, right, bottom) of the panels shown over the canvas."""
+    boxes = []
+    for name in PANELS:
+        element = js.document.getElementById(name)
+        if is_null(element) or element.hidden:
+            continue
+        r = element.getBoundingClientRect()
+        if float(r.width) > 0 and float(r.height) > 0:
+            boxes.append((float(r.left), float(r.top), float(r.right), float(r.bottom)))
+    return boxes
+
+
 class LoopsPanel:
     """The Loops panel (``bend.loops_panel``): the loops of the plane or the selection by
-    region. Hovering or focusing a loop shows it on the canvas (the other cards fade);
-    choosing it keeps it shown (and brings it into view) until chosen again or Esc. Built
-    with textContent only; one listener per kind of event on the panel (delegation)."""
+    region, each with its mark (R1, B2). Hovering or focusing a loop shows it on the canvas
+    (its edges in its class's colour, the other cards faded); choosing it keeps it shown and
+    brings it into a view where its cards can be read, clear of the panels, until chosen again
+    or Esc. **Markers** marks every loop listed on the canvas (and in the images), with the
+    panel open or not. Built with textContent only; one listener per kind of event on the
+    panel (delegation)."""
 
     def __init__(self, editor: Editor, repaint: Callable[[], None]) -> None:
         self.editor = editor
@@ -512,9 +576,13 @@ class LoopsPanel:
         self.all_groups = False
         self.hovered: Loop | None = None
         self.chosen: Loop | None = None
+        self.markers_on = False
+        self.markers_button = by_id("loops-markers")
+        self.view: PanelView | None = None
         self._key: tuple | None = None
         self._dimmed: tuple[Any, set[str]] | None = None
         on(by_id("loops-close"), "click", lambda event: self.close())
+        on(self.markers_button, "click", lambda event: self.toggle_markers())
         on(self.body, "pointerover", lambda event: self._hover(event, True))
         on(self.body, "pointerout", lambda event: self._hover(event, False))
         on(self.body, "focusin", lambda event: self._hover(event, True))
@@ -556,6 +624,24 @@ class LoopsPanel:
     def shown(self) -> Loop | None:
         return self.hovered or self.chosen
 
+    def toggle_markers(self) -> None:
+        """Markers on or off: every loop the panel lists marked on the canvas."""
+        self.markers_on = not self.markers_on
+        self.markers_button.setAttribute("aria-pressed", "true" if self.markers_on else "false")
+        self._key = None
+        self.repaint()
+
+    def markers(self) -> tuple[LoopMarker, ...]:
+        """The loop markers the canvas draws (none while Markers is off)."""
+        if not self.markers_on or self.view is None:
+            return ()
+        return self.view.markers
+
+    def shown_edges(self) -> tuple[tuple[str, ...], str]:
+        """The edges of the loop shown on the canvas and its class (none while the panel is shut)."""
+        loop = self.shown() if self.open else None
+        return ((), "?") if loop is None else (loop.edges, loop.polarity)
+
     def dimmed(self) -> set[str]:
         """The cards that fade while a loop is shown: every card not on it. O(n) once per loop."""
         loop = self.shown() if self.open else None
@@ -567,9 +653,11 @@ class LoopsPanel:
             self._dimmed = (key, {n for n in self.editor.plane.nodes if n not in on_loop})
         return self._dimmed[1]
 
-    def update(self, report: LoopReport | None) -> None:
-        """Rebuild when the report, the names or what is expanded changed."""
-        if not self.open:
+    def update(self, report: LoopReport | None, cuts: CutReport | None = None) -> None:
+        """Rebuild when the report, the names or what is expanded changed (the view for the
+        markers only while the panel is shut); ``cuts``: the fewest edges that break every
+        loop of the same scope (None: not known yet)."""
+        if not self.open and not self.markers_on:
             return
         if report is not self.report:
             self.report = report
@@ -581,11 +669,13 @@ class LoopsPanel:
             if self.hovered not in known:
                 self.hovered = None
         key = (id(report), self.editor.version, self.editor.plane.id, frozenset(self.expanded), self.all_groups,
-               self.chosen)  # fmt: skip
+               self.chosen, self.open, id(cuts))  # fmt: skip
         if key == self._key:
             return
         self._key = key
-        self._build(panel_view(self.editor, report, self.expanded, self.all_groups))
+        self.view = panel_view(self.editor, report, self.expanded, self.all_groups, cuts)
+        if self.open:
+            self._build(self.view)
 
     def _build(self, view: PanelView) -> None:
         self.heading.textContent = view.heading
@@ -599,7 +689,7 @@ class LoopsPanel:
                 pressed = self.report is not None and self.report.groups[g].loops[k] == self.chosen
                 cls = f"loop-class loop-{'q' if item.polarity == '?' else item.polarity}"
                 children = [
-                    el("span", text=item.polarity, cls=cls,
+                    el("span", text=item.mark, cls=cls,
                        attrs={"title": CLASS_WORDS[item.polarity], "aria-hidden": "true"}),
                     el("span", text=item.text, cls="loop-text"),
                 ]  # fmt: skip
@@ -662,14 +752,9 @@ class LoopsPanel:
         self.repaint()
 
     def _into_view(self, loop: Loop) -> None:
-        """Bring the loop into view when a card of it is off the screen."""
-        editor = self.editor
-        w, h = editor.viewport
-        for node_id in loop.nodes:
-            at = editor.screen_position(node_id)
-            if at is None or not (0 <= at[0] <= w and 0 <= at[1] <= h):
-                editor.fit_view(node_ids=loop.nodes)
-                return
+        """Bring the loop into a view where its cards can be read, clear of the panels
+        (``bend.viewfit``), unless they can be already."""
+        show_readably(self.editor, loop.nodes, panel_boxes())
 
     def _key_down(self, event: Any) -> None:
         if event.key == "Escape":

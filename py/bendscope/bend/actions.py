@@ -178,6 +178,21 @@ action(id="help", label="Help: κ explained, gestures and keys", scope="global",
        perform=lambda e, t, a: None, extra={"show": "help"})  # fmt: skip
 action(id="loops", label="Loops panel: every feedback loop, R or B", scope="global", keys=("o",),
        perform=lambda e, t, a: None, extra={"show": "loops"})  # fmt: skip
+
+
+def _has_loops(editor: Editor) -> bool:
+    return not editor.topology_cache.pending(editor.plane) and editor.topology().max_kappa > 0
+
+
+def _show_cuts(editor: Editor) -> bool:
+    editor.cuts_shown = not editor.cuts_shown
+    editor.needs_paint = True
+    return editor.cuts_shown
+
+
+action(id="show-cuts", label="Show or hide the fewest edges that break every loop", scope="global", keys=("k",),
+       perform=lambda e, t, a: _show_cuts(e),
+       enabled=lambda e, t: e.cuts_shown or _has_loops(e))  # fmt: skip
 action(id="duplicate", label="Duplicate", scope="global", keys=("Mod+d",),
        perform=lambda e, t, a: clipboard.duplicate(e, list(e.selection)),
        enabled=lambda e, t: bool(e.selection))  # fmt: skip
@@ -266,7 +281,7 @@ def _unbend(editor: Editor, target: Target, args: dict[str, Any]) -> str | None:
     return choice.edge_id
 
 
-action(id="unbend", label="Unbend — Break Feedback Loop", scope="node", keys=("u",), perform=_unbend,
+action(id="unbend", label="Unbend — Cut a Fault Line", scope="node", keys=("u",), perform=_unbend,
        enabled=lambda e, t: _node(e, t) and kappa_ui.in_loop(e, t.node_id), confirm=_unbend_question)  # fmt: skip
 action(id="fork", label="Fork", scope="node", perform=lambda e, t, a: e.fork(t.node_id), enabled=_node)
 

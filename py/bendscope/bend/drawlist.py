@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import theme
-from .scene import Card, Halo, Pill, Scene, _decorations
+from .scene import Card, Halo, Marker, Pill, Scene, _decorations
 from .textlayout import FONTS, HEADER, TextLine, run_font
 
 #: a text item of a card: font, colour, dx, dy (baseline) from the card's top-left, text
@@ -103,6 +103,7 @@ class DrawList:
     cards: CardLayer
     dim: list[float]
     badges: list[Pill]
+    markers: list[Marker] = field(default_factory=list)
 
 
 def halo_layers(halos: list[Halo]) -> list[HaloLayer]:
@@ -170,4 +171,5 @@ def draw_list(scene: Scene) -> DrawList:
         card_layer(scene.cards, scene.lod == "far"),
         list(scene.dim),
         [halo.badge for halo in scene.halos],
+        list(scene.markers),
     )

@@ -22,6 +22,7 @@ from .document import DocumentError, document_from_data, parse_document, seriali
 from .geometry import segment_distance
 from .history import Entry, History, Transaction, apply, merged
 from .layout import LayoutEngine, LayoutFactory, Simulation
+from .loop_cuts import CutFinder, CutReport
 from .loop_list import LoopFinder, LoopReport
 from .model import (
     COORD_LIMIT,
@@ -77,6 +78,9 @@ class Editor:
         self.history = History()
         self.topology_cache = TopologyCache()
         self.loop_finder = LoopFinder()
+        self.cut_finder = CutFinder()
+        #: a view setting: the fewest edges that break every loop are drawn on the canvas (K)
+        self.cuts_shown = False
         self.viewport = (1280.0, 800.0)
         self.selection: list[str] = []
         self.selected_edge: str | None = None
@@ -611,6 +615,40 @@ class Editor:
         else:
             topology = self.topology_cache.induced(self.plane, sorted(scope), self.exact_limit)
         return self.loop_finder.report(self.plane, topology, scope, math.inf if wait else budget_ms)
+
+    def loop_cuts(self, budget_ms: float = 0.0, *, wait: bool = False) -> CutReport | None:
+        """The fewest edges that break every loop of each loop region of the plane or the
+        selection (``bend.loop_cuts``), as :meth:`loops` gives its list: the report if it is
+        ready or its search ends within ``budget_ms`` (``wait``: runs it to the end), else
+        None while it is computed (it goes on with :meth:`compute_cuts`)."""
+        scope = self.loop_scope()
+        if scope is None:
+            if self.topology_cache.pending(self.plane) and not wait:
+                return None
+            topology = self.topology()
+        else:
+            topology = self.topology_cache.induced(self.plane, sorted(scope), self.exact_limit)
+        return self.cut_finder.report(self.plane, topology, scope, math.inf if wait else budget_ms)
+
+    def compute_cuts(self, budget_ms: float) -> bool:
+        """A slice of the running search for the fewest edges that break every loop; whether
+        it is still running."""
+        running = self.cut_finder.advance(budget_ms)
+        if not running:
+            self.needs_paint = True
+        return running
+
+    def shown_cuts(self, report: CutReport | None) -> tuple[str, ...]:
+        """The edges drawn as breaking every loop (``cuts_shown``): with one card of a loop
+        region selected, that region's; else every region's of the scope. O(regions)."""
+        if not self.cuts_shown or report is None:
+            return ()
+        if len(self.selection) == 1:
+            scc = self.topology().scc(self.selection[0]) if not self.topology_cache.pending(self.plane) else None
+            region = None if scc is None else report.region(scc["id"])
+            if region is not None:
+                return region.edges
+        return report.edges
 
     def compute_loops(self, budget_ms: float) -> bool:
         """A slice of the running loop search; whether it is still running."""

@@ -1,15 +1,24 @@
 """κ in plain words, where the page shows it: the help sheet's "What κ means", the HUD
 pills' tooltips and the inspector's sentences. One place, so the words agree.
 
+κ of a loop region is the fewest edges whose removal SPLITS it (leaves it no longer one
+region where every card reaches every other); the loops inside each part remain. Breaking
+every loop is another number (the fewest edges whose removal leaves no loop at all), at
+least κ and often more: the words never say that cutting κ edges or the fault lines breaks
+every loop.
+
 >>> kappa_sentence(1, False)
-'κ = 1: cutting 1 edge (a fault line) breaks every loop here'
->>> kappa_sentence(3, True)
-'κ ≈ 3 (estimated: the region is too large to cut exactly): at least 3 edges must be cut to break every loop here'
+'κ = 1: removing 1 edge (the fault line) splits this region; the loops inside each part remain'
+>>> kappa_sentence(3, False)
+'κ = 3: removing 3 edges (the fault lines) splits this region; the loops inside each part remain'
 >>> HUD_TITLES["mode"]["DELIBERATION"][:40]
 'DELIBERATION: the graph has feedback loo'
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 #: the help sheet's first section: (term, what it means)
 MEANING: list[tuple[str, str]] = [
@@ -25,15 +34,25 @@ MEANING: list[tuple[str, str]] = [
     ),
     (
         "κ (kappa)",
-        "How tightly a region's loops are tied: the fewest edges you would have to cut to break every "
-        "loop in it. κ = 0: no loop, the graph reads one way. κ = 1: one weak link holds the loops. "
-        "κ ≥ 2: several independent ways around. The badge on a halo is its κ; ≈ means estimated "
-        "(very large regions).",
+        "How tightly a loop region holds together: the fewest edges whose removal splits it, so that it "
+        "is no longer one region where every card reaches every other. κ = 0: no loop, the graph reads "
+        "one way. κ = 1: one edge holds the region together. κ ≥ 2: that many independent ways around. "
+        "Splitting is not breaking every loop: the loops inside each part remain. The badge on a halo "
+        "is its κ; a range (κ 1–3) gives bounds where it is not known exactly yet.",
     ),
     (
         "Fault line",
-        "The edges of a region's weakest cut, drawn dashed: cutting them breaks every loop of the "
-        "region (Unbend offers to). They are one cut among possibly several of the same size.",
+        "The edges of a region's weakest cut (κ of them), drawn dashed: removing them all splits the "
+        "region in two parts, one of which no longer reaches the other. Loops within a part remain, so "
+        "cutting the fault lines does not in general break every loop. Unbend removes one fault-line edge "
+        "and says what that does. They are one weakest cut among possibly several of the same size.",
+    ),
+    (
+        "Breaking every loop",
+        "The fewest edges whose removal leaves no loop at all (a minimum feedback edge set): at least κ, "
+        "often more. The inspector says how many for the selected card's region or the selection, the "
+        "Loops panel for each region and the plane — exact for regions small enough, else a range of "
+        "bounds — and Show them (K) draws those edges on the canvas.",
     ),
     (
         "RETRIEVAL · DELIBERATION",
@@ -49,16 +68,20 @@ MEANING: list[tuple[str, str]] = [
     ),
     (
         "Loops panel",
-        "Lists the loops of the plane, or of the selection, shortest first, grouped by region with its κ; "
-        "hover or choose one to see it on the canvas. Very large regions list their shortest loops only.",
+        "Lists the loops of the plane, or of the selection, shortest first, grouped by region with its κ, "
+        "each with its mark (R1, B2: its class and number); hover or choose one to see it on the canvas — "
+        "its edges in its class's colour, and, chosen, the view where its cards can be read. Markers marks "
+        "every loop listed on the canvas as causal loop diagrams do: a circular arrow with its mark at the "
+        "loop's centre. Very large regions list their shortest loops only.",
     ),
 ]
 
 #: tooltips of the HUD pills (the mode pill's by mode)
 HUD_TITLES: dict[str, dict[str, str]] = {
     "kappa": {
-        "": "κ: the fewest edges to cut to break every feedback loop of the most tangled loop region "
-        "(0: no loop). ≈ marks an estimate.",
+        "": "κ: the largest κ of the plane's loop regions — the fewest edges whose removal splits a region "
+        "(0: no loop). Splitting leaves the loops inside each part; breaking every loop can take more "
+        "edges (the inspector and the Loops panel say how many). A range marks bounds.",
     },
     "sccs": {
         "": "SCCs: loop regions (strongly connected components) — cards that all reach one another along "
@@ -74,15 +97,56 @@ HUD_TITLES: dict[str, dict[str, str]] = {
 }
 
 
-def kappa_sentence(kappa: int, approximate: bool) -> str:
-    """What a region's κ means, in a sentence for the inspector."""
+def kappa_span(scc: Mapping[str, Any]) -> tuple[int, int]:
+    """A region's κ as (lower, upper): equal when exact; past the engine's work budget its
+    ``kappa_range`` (κ itself is then the smallest cut found, the upper bound).
+
+    >>> kappa_span({"kappa": 2, "approximate": False})
+    (2, 2)
+    >>> kappa_span({"kappa": 3, "approximate": True, "kappa_range": [1, 3]})
+    (1, 3)
+    """
+    kappa = int(scc["kappa"])
+    if scc.get("approximate") and "kappa_range" in scc:
+        lower, upper = scc["kappa_range"]
+        return int(lower), int(upper)
+    return kappa, kappa
+
+
+def span_text(lower: int, upper: int) -> str:
+    """κ as the page writes it: ``2``, or a range of bounds ``1–3`` (never a region's size).
+
+    >>> span_text(2, 2), span_text(1, 3)
+    ('2', '1–3')
+    """
+    return str(upper) if lower == upper else f"{lower}–{upper}"
+
+
+def max_kappa_span(result: Mapping[str, Any]) -> tuple[int, int]:
+    """The bounds of a topology's largest κ: the largest lower bound and the largest upper
+    bound of its regions (0, 0 without a loop). O(regions)."""
+    spans = [kappa_span(scc) for scc in result["sccs"]]
+    return max((s[0] for s in spans), default=0), max((s[1] for s in spans), default=0)
+
+
+def kappa_sentence(kappa: int, approximate: bool, lower: int | None = None) -> str:
+    """What a region's κ means, in a sentence for the inspector; ``lower``: its lower bound
+    when ``approximate`` (κ is then the smallest cut found).
+
+    >>> for part in kappa_sentence(3, True, 1).split(": "):
+    ...     print(part)
+    κ 1–3 (bounds
+    the exact κ is past the work budget)
+    removing the 3 fault-line edges found splits this region; the loops inside each part remain
+    """
     if approximate:
+        bounds = f"{lower}–{kappa}" if lower is not None else f"≤ {kappa}"
         return (
-            f"κ ≈ {kappa} (estimated: the region is too large to cut exactly): at least {kappa} "
-            f"edge{'s' if kappa != 1 else ''} must be cut to break every loop here"
+            f"κ {bounds} (bounds: the exact κ is past the work budget): removing the {kappa} fault-line "
+            f"edge{'s' if kappa != 1 else ''} found splits this region; the loops inside each part remain"
         )
-    edges = "1 edge (a fault line)" if kappa == 1 else f"{kappa} edges (the fault lines)"
-    return f"κ = {kappa}: cutting {edges} breaks every loop here"
+    edges = "1 edge (the fault line)" if kappa == 1 else f"{kappa} edges (the fault lines)"
+    return f"κ = {kappa}: removing {edges} splits this region; the loops inside each part remain"
 
 
 def loops_sentence(count: int, counts: dict[str, int], complete: bool) -> str:

@@ -2,7 +2,8 @@
 
 Menu labels show the κ of the loop the edge touches (the engine's
 ``scc_kappa_before`` → ``scc_kappa_after``): "creates feedback loop" reads
-"κ: 0→1" even when another loop elsewhere on the plane has a larger κ.
+"κ: 0→1" even when another loop elsewhere on the plane has a larger κ. A loop whose κ is
+past the engine's work budget shows its bounds ("κ: 1–3→1–4"), never its size.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from bendscope.kappa import DEFAULT_EXACT_LIMIT, DIRECTED_KINDS, preview_edge_impacts, preview_edge_removal
 
 from .editor import Editor
+from .explain import kappa_span, span_text
 from .topology import plane_graph
 
 RADIUS = 500.0
@@ -94,20 +96,37 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
             # the κ around the two ends (the larger of their loops'), which the edge leaves as it is
             sccs = [editor.topology().scc(n) for n in (node_id, target)]
             kappa = max((int(s["kappa"]) for s in sccs if s is not None), default=0)
-            label = f"→ {display_name(editor, target)} (κ: {kappa}→{kappa} — no change: {kind} edges are in no loop)"
+            spans = [kappa_span(s) for s in sccs if s is not None]
+            shown = span_text(max((s[0] for s in spans), default=0), kappa)
+            label = f"→ {display_name(editor, target)} (κ: {shown}→{shown} — no change: {kind} edges are in no loop)"
             out.append(ConnectPreview(target, label, NO_CHANGE_TONE, False, kappa, kappa, "no topological change"))
             continue
         p = impacts[target]
         before, after = p["scc_kappa_before"], p["scc_kappa_after"]
         closes = bool(p["merged_scc_nodes"])
         changed = p["description"] != "no topological change"
-        label = f"→ {display_name(editor, target)} (κ: {before}→{after} — {_short(p['description'])})"
+        label = f"→ {display_name(editor, target)} (κ: {_change(editor, node_id, p)} — {_short(p['description'])})"
         out.append(
             ConnectPreview(
                 target, label, CHANGE_TONE if changed else NO_CHANGE_TONE, closes, before, after, p["description"]
             )
         )
     return out
+
+
+def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
+    """κ before → after as a menu says it. Past the work budget (``approximate``) the engine's
+    values are upper bounds (real cuts) and the region's lower bound stands on both sides:
+    adding an arc never lowers κ; removing one lowers it by one at most (and a region that
+    breaks has none). O(1)."""
+    before, after = int(p["scc_kappa_before"]), int(p["scc_kappa_after"])
+    if not p.get("approximate"):
+        return f"{before}→{after}"
+    scc = editor.topology().scc(node_id)
+    lower = kappa_span(scc)[0] if scc is not None else before
+    if after >= before:  # (an edge added)
+        return f"{span_text(min(lower, before), before)}→{span_text(min(lower, after), after)}"
+    return f"{span_text(min(lower, before), before)}→{span_text(min(max(0, lower - 1), after), after)}"
 
 
 def in_loop(editor: Editor, node_id: str) -> bool:
@@ -172,7 +191,7 @@ def removal_effect(editor: Editor, loop_nodes: list[str], p: Mapping[str, Any]) 
     'This weakens the feedback loop; a loop remains (κ: 2→1).'
     """
     before, after = p["scc_kappa_before"], p["scc_kappa_after"]
-    kappa = f"(κ: {before}→{after})"
+    kappa = f"(κ: {_change(editor, loop_nodes[0], p) if loop_nodes else f'{before}→{after}'})"
     remaining = p.get("remaining_scc_nodes") or []
     description = p["description"]
     if description == "breaks feedback loop":

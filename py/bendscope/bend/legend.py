@@ -2,7 +2,8 @@
 pixels) so the SVG and the PNG draw the same legend.
 
 Only what the image shows is explained: the edge kinds present, stargates if any, the
-fault line and loop halos if there are loops, the polarity marks if an edge has one.
+fault line and loop halos if there are loops, the polarity marks if an edge has one, the
+loop markers' classes if loops are marked.
 
 >>> from bendscope.bend.model import Edge, EdgeProps, Node, Plane
 >>> plane = Plane("p")
@@ -28,12 +29,15 @@ TITLE_FONT = "600 12px Inter"
 ROW = 20.0  # px between rows
 SWATCH = 22.0  # px a swatch takes
 PAD = 12.0
+#: what the dashed line means (the weakest cut splits a region; it need not break every loop)
+FAULT_LINE = "fault line (weakest cut: removing it splits the region)"
 
 
 @dataclass(frozen=True)
 class Entry:
     """One line of the legend: a swatch of ``kind`` ("card", "stargate", "edge", "dashed",
-    "halo", "sign") in ``color`` (``fill`` for a halo or card, the text for a sign) and its text."""
+    "halo", "sign", "loop": a marker's class in a ring of its colour) in ``color`` (``fill``
+    for a halo, card or ring, the text for a sign) and its text."""
 
     kind: str
     color: str
@@ -61,8 +65,11 @@ class LegendLayout:
     items: tuple[Placed, ...]
 
 
-def legend_entries(plane: Plane, topology: Topology | None, node_ids: Iterable[str] | None = None) -> list[Entry]:
-    """What the image of ``plane`` (or of ``node_ids`` of it) shows, explained. O(n + m)."""
+def legend_entries(
+    plane: Plane, topology: Topology | None, node_ids: Iterable[str] | None = None, marked: Iterable[str] = ()
+) -> list[Entry]:
+    """What the image of ``plane`` (or of ``node_ids`` of it) shows, explained; ``marked``: the
+    classes ("R", "B", "?") of the loops it marks. O(n + m)."""
     shown = set(plane.nodes) if node_ids is None else {n for n in node_ids if n in plane.nodes}
     entries = [Entry("card", theme.CARD_BORDER, "card", theme.CARD_FILL)]
     if any(plane.nodes[n].type == "stargate" for n in shown):
@@ -87,10 +94,18 @@ def legend_entries(plane: Plane, topology: Topology | None, node_ids: Iterable[s
     if topology is not None and topology.result["sccs"]:
         levels = sorted({min(3, int(s["kappa"])) for s in topology.result["sccs"] if set(s["nodes"]) & shown})
         if levels:
-            entries.append(Entry("dashed", theme.FAULT_COLOR, "fault line (cut it to break the loops)"))
+            entries.append(Entry("dashed", theme.FAULT_COLOR, FAULT_LINE))
         for level in levels:
             label = f"feedback loop, κ{'≥' if level == 3 else '='}{level}"
             entries.append(Entry("halo", theme.HALO_STROKE[level], label, theme.HALO_FILL[level]))
+    classes = set(marked)
+    for mark, words in (
+        ("R", "reinforcing loop (R1, R2…)"),
+        ("B", "balancing loop (B1…)"),
+        ("?", "loop, polarity unknown"),
+    ):
+        if mark in classes:
+            entries.append(Entry("loop", theme.LOOP_COLOR[mark], words, theme.MARKER_FILL, mark))
     return entries
 
 

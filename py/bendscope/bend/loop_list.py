@@ -74,11 +74,13 @@ class LoopGroup:
 
 @dataclass
 class LoopReport:
-    """The loops of a scope. ``selection``: the node ids it is of, or None for the plane."""
+    """The loops of a scope. ``selection``: the node ids it is of, or None for the plane;
+    ``topology``: the topology it was found with (its regions' κ, bounds, fault lines)."""
 
     groups: tuple[LoopGroup, ...]
     selection: frozenset[str] | None
     complete: bool
+    topology: dict[str, Any] | None = None
     _by_node: dict[str, list[Loop]] = field(default_factory=dict, repr=False)
     _by_edge: dict[str, list[Loop]] = field(default_factory=dict, repr=False)
 
@@ -173,7 +175,7 @@ class _Search:
                     group["complete"],
                 )
             )
-        return LoopReport(tuple(groups), selection, found["complete"])
+        return LoopReport(tuple(groups), selection, found["complete"], self.topology.result)
 
 
 class LoopFinder:

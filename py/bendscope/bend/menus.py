@@ -183,7 +183,8 @@ def edge_menu(editor: Editor, edge_id: str) -> list[MenuItem]:
     fault = edge_id in editor.topology().fault_edges
     items = []
     if fault:
-        items.append(MenuItem("Fault line of a feedback loop", enabled=False, tone="kappa", item_id="fault-info"))
+        info = "Fault line: its region's weakest cut"
+        items.append(MenuItem(info, enabled=False, tone="kappa", item_id="fault-info"))
     items += [
         MenuItem(f"Kind: {edge.props.kind}", submenu=kinds, item_id="kind"),
         menu_item(editor, target, "reverse-edge"),

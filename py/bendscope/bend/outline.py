@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .editor import Editor
+from .explain import kappa_span, max_kappa_span, span_text
 from .kappa_ui import display_name
 from .topology import Topology
 
@@ -71,7 +72,7 @@ def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
     mode = "deliberation" if result["max_kappa"] > 0 else "retrieval"
     summary = (
         f"{_plural(len(plane.nodes), 'card')}, {_plural(len(plane.edges), 'edge')}. "
-        f"κ {result['max_kappa']}: {_plural(len(sccs), 'feedback loop')}. Mode: {mode}."
+        f"κ {span_text(*max_kappa_span(result))}: {_plural(len(sccs), 'feedback loop')}. Mode: {mode}."
     )
     if not plane.nodes:
         summary += " The plane is empty: double-click, or Shift+F10 then New node here, to add a card."
@@ -80,7 +81,7 @@ def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
         return display_name(editor, node_id, 60)
 
     loops = tuple(
-        f"Loop {s['id']}, κ {s['kappa']}, {_plural(len(s['nodes']), 'card')}: "
+        f"Loop {s['id']}, κ {span_text(*kappa_span(s))}, {_plural(len(s['nodes']), 'card')}: "
         + ", ".join(name(n) for n in s["nodes"][:20])
         + (f" and {len(s['nodes']) - 20} more" if len(s["nodes"]) > 20 else "")
         + "."

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import theme
+from .explain import kappa_span
 from .model import Camera, Edge, Node, Plane
 from .textlayout import CardLayout, Measure, TextLine
 from .topology import Topology
@@ -39,6 +40,9 @@ class StrokeBatch:
     width: float
     dash: tuple[float, ...] = ()
     segments: list[float] = field(default_factory=list)
+    #: the selected edge, or edges shown on request (a loop's, those breaking every loop): drawn
+    #: last, and kept at their width where the others become hairlines
+    keep: bool = False
 
 
 @dataclass
@@ -141,6 +145,83 @@ class Halo:
     simple: bool = False
 
 
+@dataclass(frozen=True)
+class LoopMarker:
+    """A loop to mark on the canvas: its label (its class and number in the Loops panel: "R1",
+    "B2", "?3"), its class and its cards in loop order."""
+
+    label: str
+    polarity: str
+    nodes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A loop's marker as drawn (world units), as people who draw causal loop diagrams mark a
+    loop: a circular arrow round its label at the loop's centre (the mean of its cards'
+    centres), turning the way the loop runs on the canvas (clockwise when its cards, in loop
+    order, go round clockwise on screen; a loop of two, clockwise). ``disk``: the pill behind
+    it with the label; ``arc``: the canvas arc (centre x, y, radius, start, end angle;
+    anticlockwise when not ``clockwise``); ``head``: the arrowhead triangle at its end."""
+
+    label: str
+    x: float
+    y: float
+    clockwise: bool
+    color: str
+    disk: Pill
+    arc: tuple[float, float, float, float, float]
+    head: tuple[float, ...]
+
+
+#: a loop marker's arc radius, its disk's radius and the gap (radians, each side of the top)
+#: the arrowhead sits in; all in world units, like the halo badges
+MARKER_RADIUS = 13.0
+MARKER_DISK = 19.0
+MARKER_GAP = 0.45
+#: the clockwise arc's start and end angle (canvas angles: 0 points right, y down), and its
+#: arrowhead's corners relative to the centre; anticlockwise markers are their mirror image
+MARKER_ARC = (-math.pi / 2 + MARKER_GAP, 3 * math.pi / 2 - MARKER_GAP)
+_END = MARKER_ARC[1]
+_EX, _EY = MARKER_RADIUS * math.cos(_END), MARKER_RADIUS * math.sin(_END)
+_TX, _TY = -math.sin(_END), math.cos(_END)  # the way a clockwise arc runs at its end
+_NX, _NY = math.cos(_END), math.sin(_END)
+MARKER_HEAD = (_EX + 6.5 * _TX, _EY + 6.5 * _TY, _EX + 4.5 * _NX, _EY + 4.5 * _NY, _EX - 4.5 * _NX, _EY - 4.5 * _NY)
+
+
+def loop_marker(plane: Plane, loop: LoopMarker) -> Marker | None:
+    """Where and how ``loop``'s marker is drawn on ``plane`` (None: none of its cards is there).
+    O(cards of the loop).
+
+    >>> from bendscope.bend.model import Node
+    >>> p = Plane("p", "P")
+    >>> for name, x, y in (("a", 0.0, 0.0), ("b", 200.0, 0.0), ("c", 100.0, 150.0)):
+    ...     p.add_node(Node(name, name, x=x, y=y))
+    >>> m = loop_marker(p, LoopMarker("R1", "R", ("a", "b", "c")))
+    >>> (m.x, m.y, m.clockwise), loop_marker(p, LoopMarker("B1", "B", ("a", "c", "b"))).clockwise
+    ((100.0, 50.0, True), False)
+    """
+    nodes = [plane.nodes[n] for n in loop.nodes if n in plane.nodes]
+    if not nodes:
+        return None
+    count = len(nodes)
+    x = sum(n.x for n in nodes) / count
+    y = sum(n.y for n in nodes) / count
+    area = 0.0
+    for k in range(count):
+        a, b = nodes[k], nodes[(k + 1) % count]
+        area += a.x * b.y - b.x * a.y
+    clockwise = area >= 0.0  # (y down: a positive shoelace sum goes round clockwise on screen)
+    color = theme.LOOP_COLOR[loop.polarity]
+    size = 2 * MARKER_DISK
+    disk = Pill(x, y, size, size, loop.label, theme.LOOP_FONT, theme.MARKER_FILL, color)
+    start, end = MARKER_ARC if clockwise else (math.pi - MARKER_ARC[0], math.pi - MARKER_ARC[1])
+    sign = 1.0 if clockwise else -1.0
+    h = MARKER_HEAD
+    head = (x + sign * h[0], y + h[1], x + sign * h[2], y + h[3], x + sign * h[4], y + h[5])
+    return Marker(loop.label, x, y, clockwise, color, disk, (x, y, MARKER_RADIUS, start, end), head)
+
+
 class Card:
     """One node card. Text lines stay as laid out (offsets from the top-left); the
     painter adds the card's position, so no per-frame objects are made per line."""
@@ -228,6 +309,7 @@ class Scene:
     dim: list[float] = field(default_factory=list)  # x, y, w, h of cards a search leaves out (faded)
     lod: str = "detail"  # level_of_detail(zoom)
     edge_paths: list[EdgePath] = field(default_factory=list)  # with ``detail`` only: each edge as drawn
+    markers: list[Marker] = field(default_factory=list)  # the loop markers in view, drawn last
 
     def edge_styles(self) -> dict[tuple[str, float, tuple[float, ...]], int]:
         """(colour, width, dash) → number of segments (tests and benchmarks)."""
@@ -461,7 +543,15 @@ def halo_fill(kappa: int) -> tuple[str, str]:
     return theme.HALO_FILL[level], theme.HALO_STROKE[level]
 
 
-def badge_text(kappa: int, approximate: bool) -> str:
+def badge_text(kappa: int, approximate: bool, lower: int | None = None) -> str:
+    """A halo's badge: ``κ=2``, or the bounds ``κ=1–3`` past the engine's work budget
+    (``lower``: the lower bound; κ is then the smallest cut found).
+
+    >>> badge_text(2, False), badge_text(3, True, 1)
+    ('κ=2', 'κ=1–3')
+    """
+    if approximate and lower is not None and lower != kappa:
+        return f"κ={lower}–{kappa}"
     return f"κ{'≈' if approximate else '='}{kappa}"
 
 
@@ -505,6 +595,10 @@ def build_scene(
     pins: bool = True,
     camera: Camera | None = None,
     detail: bool = False,
+    markers: Sequence[LoopMarker] = (),
+    loop_edges: Collection[str] = frozenset(),
+    loop_class: str = "?",
+    cut_edges: Collection[str] = frozenset(),
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
@@ -513,7 +607,9 @@ def build_scene(
     pinned cards show their mark (an exported image leaves them out unless asked).
     ``camera``: instead of the plane's (an export's view); ``detail``: every edge with its
     arrowhead and label and every halo outlined, however many (an export, not a frame).
-    O(n + m) plus culling.
+    ``markers``: loops to mark (see :class:`Marker`); ``loop_edges``: the edges of the loop
+    shown, drawn in its class's colour (``loop_class``); ``cut_edges``: edges shown as those
+    whose removal breaks every loop. O(n + m) plus culling.
     """
     width, height = viewport
     cam = camera or plane.camera
@@ -572,7 +668,7 @@ def build_scene(
                 ):
                     links += band(na.x, na.y, nb.x, nb.y, band_half)
             top = min(members, key=lambda n: (n.y - n.height / 2, -(n.x + n.width / 2)))
-            text = badge_text(scc["kappa"], scc["approximate"])
+            text = badge_text(scc["kappa"], scc["approximate"], kappa_span(scc)[0])
             bw = measure(text, theme.BADGE_FONT) + 12
             bx = top.x + top.width / 2 + pad - bw / 2 - 6
             by = top.y - top.height / 2 - pad + 10
@@ -625,18 +721,27 @@ def build_scene(
         strength = edge.props.strength
         w = _WIDTHS[strength]
         dash: tuple[float, ...]
+        keep = True
         if edge.id == selected_edge:
             color, dash = theme.EDGE_SELECTED, ()
             w += 1.0
+        elif edge.id in cut_edges:
+            color, dash = theme.CUT_COLOR, ()
+            w = max(w + 1.5, 3.0)
+        elif edge.id in loop_edges:
+            color, dash = theme.LOOP_COLOR[loop_class], ()
+            w = max(w + 1.5, 3.0)
         elif edge.id in faults:
+            keep = False
             color, dash = theme.FAULT_COLOR, theme.FAULT_DASH
             w = max(w, 2.2)
         else:
+            keep = False
             color, dash = theme.EDGE_COLOR[kind], ()
         key = (color, w, dash)
         batch = strokes.get(key)
         if batch is None:
-            batch = strokes[key] = StrokeBatch(color, w, dash)
+            batch = strokes[key] = StrokeBatch(color, w, dash, keep=keep)
         drawn += 1
         first = len(batch.segments)
         directed = kind in DIRECTED and not far  # (far: hairlines without arrowheads)
@@ -677,7 +782,8 @@ def build_scene(
                      theme.EDGE_COLOR[kind])
             )  # fmt: skip
 
-    edge_batches = list(strokes.values())
+    # (the selected edge and the edges shown on request go on top)
+    edge_batches = [b for b in strokes.values() if not b.keep] + [b for b in strokes.values() if b.keep]
     arrow_batches = list(arrows.values())
     if not detail and (lod == "far" or drawn > EDGE_DETAIL_LIMIT):
         edge_batches, arrow_batches, labels = _hairlines(edge_batches, lod == "far"), [], []
@@ -707,6 +813,12 @@ def build_scene(
                  "STARGATE" if stargate else "", not node.text.strip(), greek,
                  decorations, node.id in selection, node.pinned and pins, pulse if node.id in pulsing else 0.0)
         )  # fmt: skip
+    marks: list[Marker] = []
+    for loop in markers:
+        mark = loop_marker(plane, loop)
+        if mark is not None and visible(mark.x - MARKER_DISK, mark.y - MARKER_DISK, mark.x + MARKER_DISK,
+                                        mark.y + MARKER_DISK):  # fmt: skip
+            marks.append(mark)
     return Scene(
         width,
         height,
@@ -722,6 +834,7 @@ def build_scene(
         dim,
         lod,
         edge_paths,
+        marks,
     )
 
 
@@ -771,7 +884,7 @@ def _hairlines(batches: list[StrokeBatch], far: bool = False) -> list[StrokeBatc
     merged: dict[tuple[str, tuple[float, ...]], StrokeBatch] = {}
     kept: list[StrokeBatch] = []
     for batch in batches:
-        if batch.color == theme.EDGE_SELECTED:  # the selected edge keeps its width
+        if batch.keep:  # the selected edge and the edges shown on request keep their width
             kept.append(batch)
             continue
         dash = () if far else batch.dash

@@ -21,6 +21,7 @@ from typing import Any
 
 from . import theme
 from .drawlist import card_art
+from .explain import kappa_span
 from .model import Camera, Node, Plane
 from .scene import (
     _WIDTHS,
@@ -31,6 +32,11 @@ from .scene import (
     GREEK_ZOOM,
     HALO_DETAIL_LIMIT,
     LONG_BAND,
+    MARKER_ARC,
+    MARKER_DISK,
+    MARKER_HEAD,
+    MARKER_RADIUS,
+    LoopMarker,
     badge_text,
     halo_fill,
     halo_trees,
@@ -82,6 +88,13 @@ def constants() -> dict[str, Any]:
         "greekBar": theme.GREEK_BAR,
         "dimFill": theme.DIM_FILL,
         "pulseBorder": theme.PULSE_BORDER,
+        "cutColor": theme.CUT_COLOR,
+        "loopFont": theme.LOOP_FONT,
+        "markerFill": theme.MARKER_FILL,
+        "markerRadius": MARKER_RADIUS,
+        "markerDisk": MARKER_DISK,
+        "markerArc": list(MARKER_ARC),
+        "markerHead": list(MARKER_HEAD),
     }
 
 
@@ -96,6 +109,7 @@ class ScenePlanner:
         self._edges_key: tuple[Any, ...] | None = None
         self._halos_key: tuple[Any, ...] | None = None
         self._flags_key: tuple[Any, ...] | None = None
+        self._markers_key: tuple[Any, ...] | None = None
         self._art: dict[str, tuple[Any, ...]] = {}  # node id → the key of the art the page holds
         self._plane: Plane | None = None
         self._plane_gen = 0
@@ -104,6 +118,16 @@ class ScenePlanner:
         self.ids: list[str] = []
         self.index: dict[str, int] = {}
         self.edge_index: dict[str, int] = {}  # edge id → index in the page's edge arrays
+        self._edge_ids: tuple[dict[str, int], list[str]] | None = None
+
+    def edge_ids(self) -> list[str]:
+        """Edge ids by their index in the page's edge arrays (what it reports back). O(m) once per edge set."""
+        cached = self._edge_ids
+        if cached is None or cached[0] is not self.edge_index:
+            cached = self._edge_ids = (self.edge_index, [""] * len(self.edge_index))
+            for edge_id, k in self.edge_index.items():
+                cached[1][k] = edge_id
+        return cached[1]
 
     def _intern(self, text: str) -> int:
         found = self.strings.get(text)
@@ -134,13 +158,18 @@ class ScenePlanner:
         measure: Measure,
         viewport: tuple[float, float] | None = None,
         camera: Camera | None = None,
+        markers: Iterable[LoopMarker] = (),
+        loop_edges: Iterable[str] = (),
+        loop_class: str = "?",
+        cut_edges: Iterable[str] = (),
     ) -> list[Call]:
         """The calls that make the page's plan show ``plane`` in this state (seen through its
         camera — or ``camera``, an export's — in ``viewport``; None: everything is in view).
         O(n + m) for a part whose inputs changed (structure, texts, kinds, the topology, the
         theme), O(1) for the parts that did not; a selection change is O(n) small work. Cards'
         art is made only for the cards in or near the view, and not at all at the far level of
-        detail (boxes only): O(n) to find them."""
+        detail (boxes only): O(n) to find them. ``markers``, ``loop_edges``, ``loop_class`` and
+        ``cut_edges`` as for ``bend.scene.build_scene``."""
         calls: list[Call] = []
         if self._theme != theme.NAME:
             self._theme = theme.NAME
@@ -173,12 +202,18 @@ class ScenePlanner:
             self._halos_key = halos_key
             self._flags_key = None
             calls.append(("setHalos", (self._halos(plane, topology, measure),)))
+        marks = tuple(markers)
+        markers_key = (self._plane_gen, plane.version, marks, theme.NAME)
+        if markers_key != self._markers_key:
+            self._markers_key = markers_key
+            calls.append(("setMarkers", (self._markers(marks),)))
         selection = frozenset(selection)
         dimmed = frozenset(dimmed)
-        flags_key = (self._plane_gen, plane.version, self._result_gen, selection, selected_edge, dimmed, editing)
+        shown = (frozenset(loop_edges), loop_class, frozenset(cut_edges))
+        flags_key = (self._plane_gen, plane.version, self._result_gen, selection, selected_edge, dimmed, editing, shown)
         if flags_key != self._flags_key:
             self._flags_key = flags_key
-            calls.append(self._flags(plane, topology, selection, selected_edge, dimmed, editing))
+            calls.append(self._flags(plane, topology, selection, selected_edge, dimmed, editing, *shown))
         return calls
 
     # ---------------------------------------------------------------- parts
@@ -299,7 +334,7 @@ class ScenePlanner:
             for one, other in trees.get(scc["id"], ()):
                 pairs.extend((index[one], index[other]))
             fill, stroke = halo_fill(scc["kappa"])
-            text = badge_text(scc["kappa"], scc["approximate"])
+            text = badge_text(scc["kappa"], scc["approximate"], kappa_span(scc)[0])
             halos.append(
                 {
                     "members": members,
@@ -313,6 +348,15 @@ class ScenePlanner:
             )
         return halos
 
+    def _markers(self, markers: tuple[LoopMarker, ...]) -> list[dict[str, Any]]:
+        index = self.index
+        out = []
+        for loop in markers:
+            members = array("i", (index[n] for n in loop.nodes if n in index))
+            if members:
+                out.append({"members": members, "label": loop.label, "color": theme.LOOP_COLOR[loop.polarity]})
+        return out
+
     def _flags(
         self,
         plane: Plane,
@@ -321,6 +365,9 @@ class ScenePlanner:
         selected_edge: str | None,
         dimmed: frozenset[str],
         editing: str | None,
+        loop_edges: frozenset[str] = frozenset(),
+        loop_class: str = "?",
+        cut_edges: frozenset[str] = frozenset(),
     ) -> Call:
         index = self.index
         flags = bytearray(len(self.ids))
@@ -341,7 +388,10 @@ class ScenePlanner:
                             flags[index[n]] |= PULSING
             faults.extend(sorted(self.edge_index[e] for e in topology.fault_edges if e in self.edge_index))
         selected = self.edge_index.get(selected_edge, -1) if selected_edge is not None else -1
-        return ("setFlags", (bytes(flags), selected, faults))
+        edge_index = self.edge_index
+        loops = array("i", sorted(edge_index[e] for e in loop_edges if e in edge_index))
+        cuts = array("i", sorted(edge_index[e] for e in cut_edges if e in edge_index))
+        return ("setFlags", (bytes(flags), selected, faults, loops, cuts, theme.LOOP_COLOR[loop_class]))
 
 
 def positions(plane: Plane) -> array[float]:

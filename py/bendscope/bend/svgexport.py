@@ -5,8 +5,9 @@ The SVG is drawn from the same scene the canvas draws (``bend.scene.build_scene`
 over the graph's bounds, every edge in full detail) in the canvas's order: halos (their
 outlines, then the fill), edges, arrowheads, edge labels and polarity marks, cards (shadow,
 box, header band, decorations, border, text), badges, then the legend below. Text stays
-text (``<text>``, fonts named as in the page); each card is a ``<g data-node>`` and each
-edge a ``<g data-edge>``, so a reader (or a test) finds them. Numbers are written with at
+text (``<text>``, fonts named as in the page); each card is a ``<g data-node>``, each
+edge a ``<g data-edge>`` and each loop marker (when the Loops panel's markers are on) a
+``<g data-loop>`` at the loop's centre, so a reader (or a test) finds them. Numbers are written with at
 most two decimals and attributes in a fixed order: the same graph gives the same bytes.
 
 >>> from bendscope.bend.editor import Editor
@@ -25,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ElementTree
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bendscope.graphformats import xml_safe
@@ -35,7 +36,7 @@ from .drawlist import art_of
 from .editor import Editor
 from .legend import LEGEND_FONT, SWATCH, TITLE_FONT, LegendLayout, Placed, legend_entries, legend_layout
 from .model import Camera, Plane
-from .scene import Halo, Pill, Scene, build_scene
+from .scene import Halo, LoopMarker, Marker, Pill, Scene, build_scene
 from .topology import Topology
 
 MARGIN = 24.0  # px around the graph (past the halos)
@@ -59,6 +60,7 @@ class ImageView:
     plane: Plane  # what is drawn: the plane, or the selection's cards and the edges among them
     topology: Topology
     camera: Camera
+    markers: tuple[LoopMarker, ...] = ()  # the loops marked (drawn by the scene where they are)
 
     @property
     def height(self) -> float:
@@ -79,9 +81,9 @@ def _subplane(plane: Plane, node_ids: Iterable[str]) -> Plane:
     return sub
 
 
-def image_view(editor: Editor, node_ids: Iterable[str] | None = None) -> ImageView:
+def image_view(editor: Editor, node_ids: Iterable[str] | None = None, markers: Sequence[LoopMarker] = ()) -> ImageView:
     """The image of the active plane, or of ``node_ids`` (with the edges among them and the
-    topology they induce). O(n + m)."""
+    topology they induce), with the loop ``markers`` the canvas shows. O(n + m)."""
     plane = editor.plane
     topology: Topology
     if node_ids is None:
@@ -114,9 +116,12 @@ def image_view(editor: Editor, node_ids: Iterable[str] | None = None) -> ImageVi
         pins=False,
         camera=camera,
         detail=True,
+        markers=markers,
     )
-    legend = legend_layout(legend_entries(shown, topology), width, editor.measure)
-    return ImageView(scene, x0, y0, float(width), graph_height, legend, shown, topology, camera)
+    drawn = {m.label for m in scene.markers}
+    marked = [m.polarity for m in markers if m.label in drawn]
+    legend = legend_layout(legend_entries(shown, topology, marked=marked), width, editor.measure)
+    return ImageView(scene, x0, y0, float(width), graph_height, legend, shown, topology, camera, tuple(markers))
 
 
 def _n(value: float) -> str:
@@ -221,10 +226,10 @@ def _legend_entry(group: ElementTree.Element, placed: Placed, x0: float, y0: flo
         _color(box, "fill", entry.fill)
         _color(box, "stroke", entry.color)
         box.set("stroke-width", "2" if entry.kind == "stargate" else "1")
-    elif entry.kind == "sign":
+    elif entry.kind in ("sign", "loop"):
         box = _rect(group, x + 4, mid - 6.5, 13, 13, 6.5)
         _color(box, "fill", entry.fill)
-        _color(box, "stroke", theme.EDGE_COLOR["causal"])
+        _color(box, "stroke", theme.EDGE_COLOR["causal"] if entry.kind == "sign" else entry.color)
         box.set("stroke-width", "1")
         _text(group, x + 10.5, mid + 0.5, entry.sign, "700 11px Inter", entry.color, text_anchor="middle",
               dominant_baseline="central")  # fmt: skip
@@ -236,10 +241,26 @@ def _legend_entry(group: ElementTree.Element, placed: Placed, x0: float, y0: flo
     _text(group, x + SWATCH + 8, mid + 4, entry.text, LEGEND_FONT, theme.TEXT["body"])
 
 
-def plane_svg(editor: Editor, node_ids: Iterable[str] | None = None) -> str:
-    """The image of the active plane (or of ``node_ids``) with its legend, as an SVG
-    document. O(n + m + text)."""
-    view = image_view(editor, node_ids)
+def _marker(parent: ElementTree.Element, marker: Marker) -> None:
+    """A loop marker as the canvas draws it: the disk with its label, the arc, the arrowhead."""
+    group = _sub(parent, "g", data_loop=marker.label)
+    _pill(group, marker.disk)
+    cx, cy, r, start, end = marker.arc
+    sx, sy = cx + r * math.cos(start), cy + r * math.sin(start)
+    ex, ey = cx + r * math.cos(end), cy + r * math.sin(end)
+    sweep = "1" if marker.clockwise else "0"  # (SVG's positive angles turn clockwise on screen, y down)
+    arc = _sub(group, "path", d=f"M{_n(sx)} {_n(sy)}A{_n(r)} {_n(r)} 0 1 {sweep} {_n(ex)} {_n(ey)}", fill="none",
+               stroke_width="2")  # fmt: skip
+    _color(arc, "stroke", marker.color)
+    h = marker.head
+    head = _sub(group, "polygon", points=" ".join(f"{_n(h[k])},{_n(h[k + 1])}" for k in range(0, 6, 2)))
+    _color(head, "fill", marker.color)
+
+
+def plane_svg(editor: Editor, node_ids: Iterable[str] | None = None, markers: Sequence[LoopMarker] = ()) -> str:
+    """The image of the active plane (or of ``node_ids``) with its legend and the loop
+    ``markers``, as an SVG document. O(n + m + text)."""
+    view = image_view(editor, node_ids, markers)
     scene = view.scene
     root = ElementTree.Element("svg")
     root.set("xmlns", SVG_NS)
@@ -314,6 +335,10 @@ def plane_svg(editor: Editor, node_ids: Iterable[str] | None = None) -> str:
     badges = _sub(root, "g", id="badges")
     for halo in scene.halos:
         _pill(badges, halo.badge)
+    if scene.markers:
+        marks = _sub(root, "g", id="loop-markers")
+        for marker in scene.markers:
+            _marker(marks, marker)
     _legend(root, view)
     ElementTree.indent(root, space="")
     return ElementTree.tostring(root, encoding="unicode") + "\n"

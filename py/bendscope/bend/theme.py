@@ -76,6 +76,14 @@ BADGE_TEXT = "#ffffff"
 FAULT_COLOR = "rgba(0,170,140,0.95)"
 FAULT_DASH = (6.0, 4.0)
 PULSE_BORDER = "0,170,140"
+#: Loops on the canvas: a loop's marker (a circular arrow round its label, "R1", "B2") and
+#: its edges while it is shown are drawn in its class's colour (R reinforcing, B balancing,
+#: ? an edge without polarity), as the Loops panel's class marks are.
+LOOP_COLOR = {"R": "#1a7f37", "B": "#c62828", "?": "#5b6473"}
+LOOP_FONT = "700 10px Inter"
+MARKER_FILL = "rgba(255,255,255,0.92)"
+#: The edges whose removal breaks every loop (the minimum feedback edge set), when shown.
+CUT_COLOR = "#d6198a"
 
 #: HUD mode colours. The spec's #00ff88 / #00ccff are unreadable as text on a light
 #: pill, so the pills use darker shades of the same hues.
@@ -89,7 +97,8 @@ COLOURS = (
     "STARGATE_BORDER", "PIN_MARK", "TEXT", "PLACEHOLDER_TEXT", "RUN_COLOR", "QUOTE_BAR", "CODE_FILL", "SELECTION",
     "HANDLE_FILL", "BRUSH_FILL", "BRUSH_STROKE", "LINK_COLOR", "LINK_CHANGE", "LINK_FILL", "DIM_FILL", "EDGE_COLOR",
     "EDGE_SELECTED", "LABEL_FILL", "LABEL_TEXT", "POLARITY_COLOR", "HALO_FILL", "HALO_STROKE", "BADGE_FILL",
-    "BADGE_TEXT", "FAULT_COLOR", "PULSE_BORDER", "MODE_RETRIEVAL", "MODE_DELIBERATION",
+    "BADGE_TEXT", "FAULT_COLOR", "PULSE_BORDER", "MODE_RETRIEVAL", "MODE_DELIBERATION", "LOOP_COLOR", "MARKER_FILL",
+    "CUT_COLOR",
 )  # fmt: skip
 LIGHT: dict[str, object] = {name: globals()[name] for name in COLOURS}
 #: The dark canvas the spec's κ colours were chosen for: its halo fills, fault-line colour
@@ -148,6 +157,9 @@ DARK: dict[str, object] = {
     "BADGE_TEXT": "#e6fff9",
     "FAULT_COLOR": "rgba(0,255,200,0.6)",
     "PULSE_BORDER": "0,255,200",
+    "LOOP_COLOR": {"R": "#5cd65c", "B": "#ff6b6b", "?": "#9aa3b1"},
+    "MARKER_FILL": "rgba(23,28,37,0.92)",
+    "CUT_COLOR": "#ff4fb8",
     "MODE_RETRIEVAL": "#00ff88",
     "MODE_DELIBERATION": "#00ccff",
 }
