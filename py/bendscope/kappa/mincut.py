@@ -383,7 +383,6 @@ def _augment(
         yield
     stamp = counter[0]
     k = 0
-    degree = 1 + len(tail) // max(1, len(mark))  # arcs scanned per node searched, on average (the meter's unit)
     # Direct arcs from S need no search.
     for e in in_arcs[t]:
         if k >= cap:
@@ -396,6 +395,7 @@ def _augment(
         mark[t] = stamp
         queue = [t]
         found = -1
+        scanned = 0  # arcs of the nodes searched through (the meter's unit: what the search really read)
         for y in queue:
             for e in in_arcs[y]:
                 if not flow[e]:
@@ -421,7 +421,8 @@ def _augment(
                         queue.append(x)
             if found >= 0:
                 break
-        if meter.spend(len(queue) * degree + 1):
+            scanned += len(in_arcs[y]) + len(out_arcs[y])
+        if meter.spend(scanned + len(queue)):
             counter[0] = stamp
             yield  # the marks are stamped: nothing else may use this pass's scratch meanwhile
         if found < 0:
