@@ -171,8 +171,7 @@ def test_a_dense_loop_is_computed_in_slices_while_the_hud_says_so(app_factory):
     assert state["pending"] is False and state["slices"] > 3
     expected = json.loads(app.api("window.bendscope.topology()"))
     (scc,) = expected["sccs"]
-    lower, upper = scc.get("kappa_range", [scc["kappa"], scc["kappa"]])  # (bounds past the work budget)
-    assert app.pill("kappa") == (f"κ: {upper}" if lower == upper else f"κ: {lower}–{upper}") and upper > 1
+    assert not scc["approximate"] and app.pill("kappa") == f"κ: {scc['kappa']}" and scc["kappa"] > 1  # (exact)
     assert app.pill("kappa") != f"κ: {len(scc['nodes'])}"  # never the region's size
     assert app.pill("sccs") == "SCCs: 1"
     # an edit: the old κ is kept (marked as being computed) until the new one is ready
