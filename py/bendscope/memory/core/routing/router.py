@@ -111,9 +111,7 @@ def question_route(
         return Route("fast", (), kind, "fast: nothing in the memory matches the question's words.")
     if nearby:
         what = "asks for a fact" if kind == "lookup" else "does not ask how things behave over time"
-        why = (
-            f"fast: the question {what}; its best matches answer it in one pass. They touch "
-            f"{_loop_words(sizes, nearby)} (listed in loops): ask about its dynamics to reason it through."
-        )
+        them = "a loop" if len(nearby) == 1 else f"{len(nearby)} loops"
+        why = f"fast: the question {what}; its best matches answer it in one pass (they touch {them}: see loops)."
         return Route("fast", (), kind, why)
     return Route("fast", (), kind, "fast: no feedback loop holds the question's best matches: one pass answers.")
