@@ -1,0 +1,183 @@
+"""Conversation recall on LoCoMo (Maharana et al., ACL 2024): the three dev conversations of
+``../shared/datasets/locomo-dev`` (the other seven are held out), scored as the dataset's README
+says — each turn one episodic node ("Speaker: text", plus "[shares a photo: caption]"; valid from
+its session's date), consecutive turns of a session joined by temporal edges, each question of
+categories 1–4 one ``retrieve_context`` call at limit 10 (its defaults otherwise), evidence
+recall@10 = the share of a question's evidence turns among the first 10 results, averaged over the
+questions, per category. Okapi BM25 (k1 1.2, b 0.75, lower-case words, no stemming) over the same
+turns is the baseline of the same run. Latency of the calls, p50 / p95, and the load are printed.
+
+    python bench/bench_locomo.py [--embedder wordllama] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import statistics
+import sys
+import time
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "py"))
+
+from bendscope.memory import Memory  # noqa: E402
+from bendscope.memory.core.embedders import EMBEDDERS, load_embedder  # noqa: E402
+from bendscope.memory.store.inmemory import InMemoryStore  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "datasets" / "locomo-dev"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+K = 10
+
+
+def session_date(text: str) -> str:
+    """A session's "1:56 pm on 8 May, 2023" as an ISO 8601 UTC time.
+
+    >>> session_date("1:56 pm on 8 May, 2023")
+    '2023-05-08T13:56:00Z'
+    """
+    moment = datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y")
+    return moment.strftime("%Y-%m-%dT%H:%M:00Z")
+
+
+def turns(conversation: dict[str, Any], tag: str) -> list[dict[str, Any]]:
+    """Every turn of a conversation in order: id, session, date, speaker, text (the photo's caption
+    said as the README says)."""
+    found = []
+    sessions = sorted((int(m.group(1)), key) for key in conversation if (m := re.fullmatch(r"session_(\d+)", key)))
+    for number, key in sessions:
+        when = session_date(conversation[f"{key}_date_time"])
+        for turn in conversation[key]:
+            text = f"{turn['speaker']}: {turn['text']}"
+            if turn.get("blip_caption"):
+                text += f" [shares a photo: {turn['blip_caption']}]"
+            found.append({"id": f"{tag}:{turn['dia_id']}", "session": number, "date": when,
+                          "speaker": turn["speaker"], "text": text})  # fmt: skip
+    return found
+
+
+def questions(conversation: dict[str, Any], tag: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "question": q["question"],
+            "category": q["category"],
+            "evidence": [f"{tag}:{e.strip()}" for entry in q["evidence"] for e in entry.split(";") if e.strip()],
+        }
+        for q in conversation["qa"]
+        if q["category"] in CATEGORIES and q.get("evidence")
+    ]
+
+
+def as_turn_nodes(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The store_many call of the README's scoring: one node per turn, temporal edges within a session."""
+    nodes = [{"id": t["id"], "content": t["text"], "node_type": "episodic", "valid_from": t["date"]} for t in items]
+    edges = [
+        {"source_id": a["id"], "target_id": b["id"], "edge_type": "temporal"}
+        for a, b in zip(items, items[1:], strict=False)
+        if a["session"] == b["session"]
+    ]
+    return {"nodes": nodes, "edges": edges}
+
+
+class BM25:
+    """Okapi BM25 (k1 1.2, b 0.75) over lower-case words, no stemming: the baseline."""
+
+    def __init__(self, docs: dict[str, str]) -> None:
+        self.tf = {i: Counter(re.findall(r"\w+", text.lower())) for i, text in docs.items()}
+        self.length = {i: sum(c.values()) for i, c in self.tf.items()}
+        self.average = sum(self.length.values()) / max(1, len(self.length))
+        df: Counter[str] = Counter()
+        for counts in self.tf.values():
+            df.update(counts.keys())
+        n = len(docs)
+        self.idf = {w: math.log(1 + (n - f + 0.5) / (f + 0.5)) for w, f in df.items()}
+
+    def top(self, query: str, k: int) -> list[str]:
+        words = re.findall(r"\w+", query.lower())
+        scores = {}
+        for i, counts in self.tf.items():
+            score = 0.0
+            for w in words:
+                f = counts.get(w)
+                if f:
+                    score += self.idf[w] * f * 2.2 / (f + 1.2 * (0.25 + 0.75 * self.length[i] / self.average))
+            if score:
+                scores[i] = score
+        return sorted(scores, key=lambda i: (-scores[i], i))[:k]
+
+
+def recall(found: list[str], evidence: list[str]) -> float:
+    return sum(1 for e in evidence if e in found[:K]) / len(evidence)
+
+
+def run(embedder_name: str | None) -> dict[str, Any]:
+    embedder = load_embedder(embedder_name) if embedder_name else None
+    scores: dict[str, dict[int, list[float]]] = {"bm25": {}, "memory": {}}
+    ms: list[float] = []
+    turns_stored = 0
+    write_s = 0.0
+    for path in sorted(DATA.glob("*.json")):
+        conversation = json.loads(path.read_text(encoding="utf-8"))
+        tag = path.stem
+        items = turns(conversation, tag)
+        memory = Memory(InMemoryStore(), embedder=embedder)
+        start = time.perf_counter()
+        memory.store_many(as_turn_nodes(items))
+        write_s += time.perf_counter() - start
+        turns_stored += len(items)
+        baseline = BM25({t["id"]: t["text"] for t in items})
+        for q in questions(conversation, tag):
+            scores["bm25"].setdefault(q["category"], []).append(recall(baseline.top(q["question"], K), q["evidence"]))
+            start = time.perf_counter()
+            answer = memory.retrieve_context({"query": q["question"], "limit": K})
+            ms.append((time.perf_counter() - start) * 1000)
+            found = [r["id"] for r in answer["results"]]
+            scores["memory"].setdefault(q["category"], []).append(recall(found, q["evidence"]))
+    ms.sort()
+    return {
+        "scores": {
+            name: {
+                "all": statistics.mean(v for vs in by.values() for v in vs),
+                **{CATEGORIES[c]: statistics.mean(vs) for c, vs in sorted(by.items())},
+            }
+            for name, by in scores.items()
+        },  # fmt: skip
+        "questions": sum(len(vs) for vs in scores["memory"].values()),
+        "turns": turns_stored,
+        "turns_per_s": turns_stored / write_s if write_s else 0.0,
+        "p50_ms": statistics.median(ms),
+        "p95_ms": ms[max(0, -(-len(ms) * 95 // 100) - 1)],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--embedder", choices=sorted(EMBEDDERS))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    load = os.getloadavg()[0]
+    result = run(args.embedder)
+    print(f"LoCoMo dev (3 conversations), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, CPython {sys.version.split()[0]}, "
+          f"{os.cpu_count()} cores, load {load:.2f} → {os.getloadavg()[0]:.2f}, embedder {args.embedder or 'none'}")  # fmt: skip
+    print(f"{result['questions']} questions of categories 1–4, {result['turns']} turns written at "
+          f"{result['turns_per_s']:,.0f} turns/s; retrieve_context p50 {result['p50_ms']:.2f} ms, "
+          f"p95 {result['p95_ms']:.2f} ms")  # fmt: skip
+    names = ["all", *CATEGORIES.values()]
+    print("| evidence recall@10 | " + " | ".join(names) + " |")
+    print("| --- |" + " ---: |" * len(names))
+    for label, key in (("Okapi BM25 (no stemming), same turns, same run", "bm25"), ("Bendscope", "memory")):
+        row = result["scores"][key]
+        print(f"| {label} | " + " | ".join(f"{row[n]:.3f}" for n in names) + " |")
+    if args.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
