@@ -13,6 +13,7 @@ turns is the baseline of the same run. Latency of the calls, p50 / p95, and the 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import os
@@ -80,7 +81,7 @@ def as_turn_nodes(items: list[dict[str, Any]]) -> dict[str, Any]:
     nodes = [{"id": t["id"], "content": t["text"], "node_type": "episodic", "valid_from": t["date"]} for t in items]
     edges = [
         {"source_id": a["id"], "target_id": b["id"], "edge_type": "temporal"}
-        for a, b in zip(items, items[1:], strict=False)
+        for a, b in itertools.pairwise(items)
         if a["session"] == b["session"]
     ]
     return {"nodes": nodes, "edges": edges}
@@ -148,7 +149,7 @@ def run(embedder_name: str | None) -> dict[str, Any]:
                 **{CATEGORIES[c]: statistics.mean(vs) for c, vs in sorted(by.items())},
             }
             for name, by in scores.items()
-        },  # fmt: skip
+        },
         "questions": sum(len(vs) for vs in scores["memory"].values()),
         "turns": turns_stored,
         "turns_per_s": turns_stored / write_s if write_s else 0.0,
@@ -164,8 +165,9 @@ def main() -> None:
     args = parser.parse_args()
     load = os.getloadavg()[0]
     result = run(args.embedder)
-    print(f"LoCoMo dev (3 conversations), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, CPython {sys.version.split()[0]}, "
-          f"{os.cpu_count()} cores, load {load:.2f} → {os.getloadavg()[0]:.2f}, embedder {args.embedder or 'none'}")  # fmt: skip
+    when = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, CPython {sys.version.split()[0]}, {os.cpu_count()} cores"
+    print(f"LoCoMo dev (3 conversations), {when}, load {load:.2f} → {os.getloadavg()[0]:.2f}, "
+          f"embedder {args.embedder or 'none'}")  # fmt: skip
     print(f"{result['questions']} questions of categories 1–4, {result['turns']} turns written at "
           f"{result['turns_per_s']:,.0f} turns/s; retrieve_context p50 {result['p50_ms']:.2f} ms, "
           f"p95 {result['p95_ms']:.2f} ms")  # fmt: skip
