@@ -20,7 +20,8 @@ def test_the_page_and_the_server_agree(app_factory):
     app = app_factory("seed=3&still=1")
     assert app.api("t => window.bendscope.load(t)", json.dumps(memory.export_document())) is None
     page_topology = json.loads(app.api("window.bendscope.topology()"))
-    assert page_topology == {k: v for k, v in server.items() if k != "recommendation"}
+    sccs = [{k: v for k, v in scc.items() if k != "feedback_arc_set"} for scc in server["sccs"]]  # (the agent's)
+    assert page_topology == {k: v for k, v in server.items() if k != "recommendation"} | {"sccs": sccs}
     assert app.pill("kappa") == "κ: 1" and app.pill("mode") == "mode: DELIBERATION"
     assert "supports" in app.page.locator("#legend").inner_text()
     app.api("window.bendscope.action('fit-view')")
