@@ -91,6 +91,7 @@ bench-live: venv vendor chromium postgresql
 bench-memory: venv postgresql
 	$(VPY) bench/bench_memory.py
 	$(VPY) bench/bench_durability.py
+	$(VPY) bench/bench_time.py --backends sqlite,postgresql
 
 load-memory: venv postgresql
 	$(VPY) bench/load_memory.py

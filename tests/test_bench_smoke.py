@@ -29,6 +29,15 @@ def test_write_effect_bench_quick_runs(capsys):
     assert "| 2,000 | inside |" in out and "| 2,000 | related |" in out and "machine load after" in out
 
 
+def test_time_axis_bench_quick_runs(capsys):
+    """bench_time.py against the memory of the revision before versions (loaded from git), tiny."""
+    import bench_time
+
+    bench_time.main(["--quick", "--backends", "sqlite,postgresql"])
+    out = capsys.readouterr().out
+    assert "| sqlite | retrieve |" in out and "| postgresql | edit node |" in out and "machine load after" in out
+
+
 def test_memory_load_test_runs_and_loses_nothing(capsys):
     """Two MCP servers (stdio) on one PostgreSQL database, 40 mixed calls each: no errors,
     every acknowledged write present (the full run is 8 × 2,000: make load-memory)."""

@@ -110,3 +110,20 @@ def test_usage_errors_are_one_line_too(tmp_path):
         proc = run(args)
         assert proc.returncode == 2, args
         assert len(proc.stderr.strip().splitlines()) == 1 and proc.stderr.startswith("memory: error:"), proc.stderr
+
+
+def test_readings_of_another_time_and_a_dump_of_every_version(tmp_path):
+    store = tmp_path / "m.sqlite3"
+    assert run(["import", "-"], store, serialize_document(demo_document())).returncode == 0
+    nothing = json.loads(run(["export", "--known-at", "2020-01-01"], store).stdout)  # (recorded later)
+    assert nothing["planes"][0]["nodes"] == []
+    assert json.loads(run(["analyze", "--known-at", "2020-01-01"], store).stdout)["dag_nodes"] == []
+    held = json.loads(run(["analyze", "--as-of", "2020-01-01"], store).stdout)  # (no valid_from: an unknown past)
+    assert held["max_kappa"] == json.loads(run(["analyze"], store).stdout)["max_kappa"] == 1
+    assert json.loads(run(["retrieve", "revenue", "--known-at", "2020-01-01"], store).stdout)["results"] == []
+    proc = run(["export", "--dump", "--known-at", "2020-01-01"], store)
+    assert proc.returncode == 2 and "every version" in proc.stderr
+    dumped = run(["export", "--dump"], store).stdout.splitlines()
+    assert json.loads(dumped[0])["version"] == 2 and json.loads(dumped[0])["node_versions"] == 0
+    bad = run(["analyze", "--as-of", "last week"], store)
+    assert bad.returncode == 2 and "as_of must be an ISO 8601 UTC timestamp" in bad.stderr

@@ -170,7 +170,8 @@ def test_the_memory_is_served_as_an_editor_document():
     status, headers, body = _ask(app, "/api/graph", **BEARER)
     assert status == 200 and headers["content-type"] == "application/json" and headers["cache-control"] == "no-store"
     answer = json.loads(body)
-    assert answer["view"] == {"query": None, "shown": 1, "total": 1}
+    now = {"as_of": None, "known_at": None}
+    assert answer["view"] == {"query": None, "shown": 1, "total": 1, "ended": 0, "time": now}
     (plane,) = answer["document"]["planes"]
     assert [n["id"] for n in plane["nodes"]] == ["revenue"]
     assert plane["nodes"][0]["text"] == "Revenue <b>grows</b>"  # (text, as stored: the page never makes it HTML)

@@ -208,12 +208,13 @@ def test_a_large_memory_opens_by_a_query_with_the_neighbourhood(monkeypatch):
     assert status == 200 and answer["document"] is None and answer["view"]["total"] == 4 and answer["cap"] == 3
     status, answer = graph_view(memory, "market share")
     ids = [n["id"] for n in answer["document"]["planes"][0]["nodes"]]
-    assert status == 200 and answer["view"] == {"query": "market share", "shown": 3, "total": 4}
+    now = {"ended": 0, "time": {"as_of": None, "known_at": None}}
+    assert status == 200 and answer["view"] == {"query": "market share", "shown": 3, "total": 4, **now}
     assert sorted(ids) == ["m", "p", "q"]  # the match, then its neighbours; not the weather
     # the page's view: what it shows (kept while they exist) and the query's cards and neighbours
     status, answer = graph_view(memory, "weather", keep=["m", "gone"])
     assert [n["id"] for n in answer["document"]["planes"][0]["nodes"]] == ["m", "w"]
-    assert answer["view"] == {"query": "weather", "shown": 2, "total": 4}
+    assert answer["view"] == {"query": "weather", "shown": 2, "total": 4, **now}
     app = _app(memory)
     asked = json.dumps({"query": "market share", "node_ids": ["w"]}).encode()
     status, _, body = _ask(app, "/api/view", method="POST", body=asked, cookie=COOKIE, origin=ORIGIN)

@@ -102,10 +102,11 @@ def test_tools_and_schemas(tmp_path):
             "consolidate",
             "invalidate_node",
             "invalidate_edge",
+            "history",
         }
         analyze = listed["analyze_topology"]
         assert analyze.description.startswith("Compute topological structure (SCCs, κ values, routing decision)")
-        assert set(analyze.input_schema["properties"]) == {"node_ids", "query", "limit", "as_of"}
+        assert set(analyze.input_schema["properties"]) == {"node_ids", "query", "limit", "as_of", "known_at"}
         assert analyze.input_schema["properties"]["node_ids"]["items"] == {"type": "string"}
         assert "recommendation" in analyze.output_schema["properties"]
         assert listed["retrieve_context"].input_schema["required"] == ["query"]
@@ -337,6 +338,21 @@ def test_the_agent_loop_end_to_end(any_store):
         metrics = (await ok(client, "get_metrics", {}))["outcomes"]
         assert metrics["by_decision"]["deliberate"]["outcomes"]["success"] == 1
         assert metrics["unnecessary_deliberation"]["count"] == 0 and metrics["iterations"]["p50"] == 2.0
+        # a smaller window: the loop's other members are only named; a success credits the results
+        narrow = await ok(client, "retrieve_context", {"query": "why does market share keep growing", "limit": 2})
+        (named,) = [entry["names"] for entry in narrow["loops"] if entry["asked"]]
+        results = [r["id"] for r in narrow["results"]]
+        assert len(results) == 2 and len(named) == 3
+        success = {"retrieval_id": narrow["retrieval_id"], "outcome": "success"}
+        credited = await ok(client, "learn_from_outcome", success)
+        assert [n["id"] for n in credited["nodes"]] == sorted(results)
+        member = sorted(named)[0]  # (a named member the agent says it used is credited too)
+        used = {"retrieval_id": narrow["retrieval_id"], "outcome": "partial", "node_ids": [results[0], member]}
+        assert {n["id"] for n in (await ok(client, "learn_from_outcome", used))["nodes"]} == {results[0], member}
+        before = await ok(client, "query_graph", {"node_ids": ["ceo-alice"]})
+        wrong = await client.call_tool("learn_from_outcome", {**used, "node_ids": [results[0], "ceo-alice"]})
+        assert wrong.is_error and "did not return 'ceo-alice'" in wrong.content[0].text
+        assert await ok(client, "query_graph", {"node_ids": ["ceo-alice"]}) == before  # (nothing was written)
         dry = await ok(client, "consolidate", {"dry_run": True, "idle_days": 0, "prune_below": 0.9})
         assert dry["kept_for_loops"]["count"] == 5 and dry["topology_before"] == dry["topology_after"]
         real = await ok(client, "consolidate", {"idle_days": 0, "prune_below": 0.9})
@@ -344,7 +360,7 @@ def test_the_agent_loop_end_to_end(any_store):
         assert pruned == [item["id"] for item in dry["pruned"]["items"]] == ["ceo-alice", "company", "founded-2020"]
         topology = await ok(client, "analyze_topology", {})
         assert topology["max_kappa"] == 1 and len(topology["sccs"][0]["nodes"]) == 5
-        seen["metrics"] = metrics
+        seen["metrics"] = (await ok(client, "get_metrics", {}))["outcomes"]
 
     over_stdio(any_store, work)
     if any_store == ":memory:":

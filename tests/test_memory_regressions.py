@@ -181,7 +181,8 @@ def test_years_before_1000_are_kept_in_four_digits():
     copy.import_dump(line.encode() for line in memory.dump_lines())
     assert copy.store.get_node("old").valid_until == "0500-01-01T00:00:00.000Z"
     found = memory.analyze_topology({"query": "gamma", "as_of": "0400-01-01"})
-    assert found["dag_nodes"] == []  # (as_of 0400: not recorded yet)
+    assert found["dag_nodes"] == ["old"]  # (valid then: from an unknown past until 500)
+    assert memory.analyze_topology({"query": "gamma", "known_at": "0400-01-01"})["dag_nodes"] == []  # (not known)
 
 
 def test_analyze_topology_with_a_query_analyses_the_loop_it_touches_whole():
@@ -206,7 +207,8 @@ def test_analyze_topology_of_node_ids_leaves_out_nodes_not_valid_then():
     memory.store_many({"nodes": [{"id": i, "content": i} for i in "abc"]})
     memory.invalidate_node({"id": "c"})
     assert memory.analyze_topology({"node_ids": ["a", "b", "c"]})["dag_nodes"] == ["a", "b"]
-    assert memory.analyze_topology({"node_ids": ["a", "b"], "as_of": "2020-01-01"})["dag_nodes"] == []
+    assert memory.analyze_topology({"node_ids": ["a", "b"], "as_of": "2020-01-01"})["dag_nodes"] == ["a", "b"]
+    assert memory.analyze_topology({"node_ids": ["a", "b"], "known_at": "2020-01-01"})["dag_nodes"] == []
 
 
 def test_consolidate_refuses_similarity_without_an_embedder():

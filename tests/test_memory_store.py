@@ -426,9 +426,12 @@ def test_sqlite_migrates_an_older_store(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(module, "PROGRESS_FROM", 2)
     with SQLiteStore(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 6
+        assert store.schema_version == SCHEMA_VERSION == 7
         assert [i for i, _ in store.search("upgrading the", 5)] == ["a"]  # (re-indexed: stems, stop words)
-        assert "re-indexing 2 nodes (stems, stop words): 100%" in capsys.readouterr().err
+        said = capsys.readouterr().err
+        assert "re-indexing 2 nodes (stems, stop words): 100%" in said
+        assert "recording 2 nodes as versions: 100%" in said and "recording 2 edges as versions: 100%" in said
+        assert store.get_node("a").recorded_at == T and store.get_edge("ab").recorded_at == T
         assert store.arc_versions() == (0, -1) and store.all_loops() == []
         answer = Memory(store).delete_edge("ab")  # (the first write makes the loop index, then updates it)
         assert answer["topology"]["description"] == "breaks feedback loop"

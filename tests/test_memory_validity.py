@@ -56,7 +56,9 @@ def test_an_invalidated_edge_breaks_the_loop_today_but_not_as_of_before(store: S
     assert indexed(store) == []  # the loop index holds today's loops
     then = memory.analyze_topology({"as_of": "2026-04-01"})
     assert then["max_kappa"] == 1 and then["sccs"][0]["nodes"] == ["algae", "plants", "release", "shade"]
-    before_recorded = memory.analyze_topology({"as_of": "2026-02-01"})
+    known = memory.analyze_topology({"as_of": "2026-02-01"})  # (what we now know of then: from an unknown past)
+    assert known["max_kappa"] == 1 and known["sccs"][0]["nodes"] == ["algae", "plants", "release", "shade"]
+    before_recorded = memory.analyze_topology({"known_at": "2026-02-01"})
     assert before_recorded["sccs"] == [] and before_recorded["dag_nodes"] == []  # nothing was recorded yet
     today = memory.retrieve_context({"query": "algae lake", "limit": 4})
     past = memory.retrieve_context({"query": "algae lake", "limit": 4, "as_of": "2026-04-01"})
@@ -123,7 +125,8 @@ def test_validity_is_checked_and_carried_by_export_import_and_dumps():
     copy.import_document(json.dumps(document))
     assert copy.store.get_node("old").valid_until == "2021-01-01T00:00:00.000Z"
     assert copy.store.get_edge("e1").valid_until == "2026-03-15T12:00:00.000Z"
-    nodes, edges = read_dump(line.encode() for line in memory.dump_lines())
+    dumped = read_dump(line.encode() for line in memory.dump_lines())
+    nodes, edges = dumped.nodes, dumped.edges
     assert {e.id: e.valid_until for e in edges}["e1"] == "2026-03-15T12:00:00.000Z"
     assert {n.id: n.valid_from for n in nodes}["old"] == "2020-01-01T00:00:00.000Z"
     assert copy.analyze_topology({})["max_kappa"] == 0

@@ -26,7 +26,7 @@ from .core.embedders import EMBEDDERS, load_embedder
 from .core.errors import InvalidInput, StoreUnavailable
 from .core.service import Memory
 from .io.documents import to_document
-from .io.dump import dump_lines, is_dump, lines_of
+from .io.dump import Dump, dump_lines, is_dump, lines_of
 from .store.opening import STORE_VARIABLE, default_store_path, open_store, resolved_from
 from .store.sqlite import SQLiteStore
 from .web.limits import Limits
@@ -150,6 +150,9 @@ def _parser() -> argparse.ArgumentParser:
     con.add_argument(
         "--forget-retrievals-days", type=float, default=None, metavar="D", help="keep retrievals this long (90)"
     )
+    for command in (exp, ret, ana):
+        command.add_argument("--as-of", metavar="TIME", help="the facts valid then (ISO 8601 time or date)")
+        command.add_argument("--known-at", metavar="TIME", help="as the memory knew them then (--as-of too)")
     for command in (exp, ret, ana, imp, con):
         command.add_argument("--pretty", action="store_true", help="indent the JSON")
     return parser
@@ -253,8 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "import":
             result = _import(memory, args.file, args.replace)
-        elif args.command == "export" and args.dump and (args.node_ids or args.query is not None):
-            raise InvalidInput("--dump writes the whole store: leave out node ids and --query")
+        elif args.command == "export" and args.dump and (args.node_ids or args.query is not None or _times(args)):
+            raise InvalidInput("--dump writes the whole store, every version: leave out node ids, --query and times")
         elif args.command == "export" and isinstance(store, SQLiteStore) and store.damage is not None:
             if args.node_ids or args.query is not None:
                 raise InvalidInput("the store is damaged: export all of it (no node ids, no --query) to rescue it")
@@ -266,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             if args.dump:
-                _print_lines(dump_lines(nodes, edges))
+                _print_lines(dump_lines(Dump(nodes, edges)))
                 return 0
             if len(nodes) > MAX_NODES:
                 raise InvalidInput(
@@ -283,9 +286,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 options["node_ids"] = args.node_ids
             if args.query is not None:
                 options["query"] = args.query
-            result = memory.export_document(options)
+            result = memory.export_document({**options, **_times(args)})
         elif args.command == "retrieve":
-            result = memory.retrieve_context({"query": args.query, "limit": args.limit, "expand_hops": args.hops})
+            asked = {"query": args.query, "limit": args.limit, "expand_hops": args.hops, **_times(args)}
+            result = memory.retrieve_context(asked)
         elif args.command == "consolidate":
             given = {
                 "half_life_days": args.half_life_days,
@@ -301,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 options["node_ids"] = args.node_ids
             if args.query is not None:
                 options["query"] = args.query
-            result = memory.analyze_topology(options)
+            result = memory.analyze_topology({**options, **_times(args)})
     except (InvalidInput, StoreUnavailable) as exc:
         return _fail(str(exc))
     except OSError as exc:
@@ -312,6 +316,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         store.close()
     _print(result, args.pretty)
     return 0
+
+
+def _times(args: argparse.Namespace) -> dict[str, str]:
+    """The times a reading command was given (``--as-of``, ``--known-at``)."""
+    given = {"as_of": getattr(args, "as_of", None), "known_at": getattr(args, "known_at", None)}
+    return {key: value for key, value in given.items() if value is not None}
 
 
 def _fail(message: str) -> int:

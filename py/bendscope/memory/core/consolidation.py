@@ -15,9 +15,12 @@ In one transaction, in this order:
    the summed access count and the earliest creation time, and records the merged ids in
    its metadata (``merged_ids``); edges are re-pointed to it (an edge whose derived id named
    its old ends gets the id of its new ends; two edges of one type between the same nodes
-   become one, with the larger weight; an edge between the two merged nodes goes).
-3. **Prune.** Nodes whose confidence is below ``prune_below`` (0.05) are deleted with their
-   edges.
+   become one, with the larger weight; an edge between the two merged nodes goes). The merged
+   node and its old edges are ended in recorded time, not erased (their versions stay: a
+   reading known at an earlier time sees them), and the merge is kept (``Store.forwards``), so
+   reading, linking or crediting the merged id reaches the node it was merged into.
+3. **Prune.** Nodes whose confidence is below ``prune_below`` (0.05) are ended with their
+   edges (in recorded time, as merged nodes are).
 4. Retrievals logged over ``forget_retrievals_days`` (90) ago are forgotten (an outcome can
    no longer name them; the outcomes already reported stay).
 
@@ -328,7 +331,7 @@ class Consolidation:
             if node_id in in_loop:
                 self._keep(node_id, "prune", in_loop, loops)
                 continue
-            edges = store.delete_node(node_id)  # (arcs between different SCCs only: no loop to watch)
+            edges = store.retract([node_id], [], stamp)  # (arcs between different SCCs only: no loop to watch)
             pruned.append({"id": node_id, "confidence": node.confidence, "edges": len(edges)})
             del nodes[node_id]
         change = memory.loops.settle(batch.watch, self.inserted, removed=True)
@@ -481,6 +484,7 @@ class Consolidation:
             last_accessed_at=max((t for t in (k.last_accessed_at, o.last_accessed_at) if t), default=None),
             metadata=metadata,
             updated_at=stamp,
+            recorded_at=stamp,
         )
         self.memory.loops.extend(watch, {keeper, other})
         existing = {(e.source_id, e.target_id, e.edge_type): e for e in store.edges_touching([keeper])}
@@ -489,26 +493,27 @@ class Consolidation:
                 keeper if edge.source_id == other else edge.source_id,
                 keeper if edge.target_id == other else edge.target_id,
             )
-            store.delete_edge(edge.id)
+            store.retract([], [edge.id], stamp)
             if ends[0] == ends[1] and keeper in (edge.source_id, edge.target_id):
                 continue  # (an edge between the two merged nodes)
             key = (ends[0], ends[1], edge.edge_type)
             same = existing.get(key)
             if same is not None and (same.valid_from, same.valid_until) == (edge.valid_from, edge.valid_until):
                 if edge.weight > same.weight:  # (two edges of one type and time between the same nodes: one)
-                    existing[key] = replace(same, weight=edge.weight)
+                    existing[key] = replace(same, weight=edge.weight, recorded_at=stamp)
                     store.put_edge(existing[key])
                 continue
             derived = edge.id == edge_id_for(edge.source_id, edge.target_id, edge.edge_type)
             new_id = edge_id_for(*key) if derived else edge.id
             if same is not None and new_id == same.id:
                 new_id = edge.id  # (the derived id names the keeper's edge of another time)
-            moved = replace(edge, id=new_id, source_id=ends[0], target_id=ends[1])
+            moved = replace(edge, id=new_id, source_id=ends[0], target_id=ends[1], recorded_at=stamp)
             store.put_edge(moved)
             existing.setdefault(key, moved)
             if moved.directed:
                 self.inserted.append((moved.source_id, moved.target_id))
-        store.delete_node(other)
+        store.retract([other], [], stamp)
+        store.put_forwards({other: keeper}, stamp)
         store.put_node(merged)
         nodes[keeper] = merged
         del nodes[other]

@@ -7,6 +7,13 @@ editor's kinds (causal, temporal, associative, context, user) and the Graphonomo
 spec's (related, contradicts, supports, derived_from). Only causal and temporal edges
 take part in κ, as everywhere (``kappa.DIRECTED_KINDS``).
 
+Two times: a fact is **valid** from ``valid_from`` (included; none: an unknown past) until
+``valid_until`` (excluded; none: it still holds) — when it held in the world —, and each
+version of a node or an edge was **recorded** from ``recorded_at`` until ``recorded_until``
+(none: the current version) — when the memory held it. A write that changes a fact keeps the
+version it replaces (``store.base.Store.put_node``); ``created_at`` is when the id was first
+recorded.
+
 Timestamps are ISO 8601 UTC strings with milliseconds (``2026-11-30T10:00:00.000Z``),
 so they sort as text.
 
@@ -45,7 +52,21 @@ EDGE_TYPES = (
 )
 #: the fields a caller gives a node and an edge (store_node, store_edge, store_many items)
 NODE_FIELDS = ("id", "content", "node_type", "confidence", "metadata", "source", "valid_from", "valid_until")
-EDGE_FIELDS = ("id", "source_id", "target_id", "edge_type", "weight", "metadata", "valid_from", "valid_until")
+EDGE_FIELDS = (
+    "id",
+    "source_id",
+    "target_id",
+    "edge_type",
+    "weight",
+    "metadata",
+    "source",
+    "valid_from",
+    "valid_until",
+)
+#: what recording a version sets, and the statistics retrieval keeps: the rest of a record is
+#: the fact (``same_fact``)
+RECORDING = ("updated_at", "recorded_at", "recorded_until")
+STATISTICS = ("access_count", "last_accessed_at", "last_activated_at")
 DEFAULT_NODE_TYPE = "semantic"
 DEFAULT_EDGE_TYPE = "related"
 DEFAULT_CONFIDENCE = 0.5
@@ -68,6 +89,7 @@ __all__ = [
     "NODE_FIELDS",
     "NODE_TYPES",
     "OUTCOMES",
+    "RECORDING",
     "ROUTES",
     "LoopRecord",
     "MemoryEdge",
@@ -84,6 +106,7 @@ __all__ = [
     "new_node",
     "node_id_for",
     "retrieval_id_for",
+    "same_fact",
     "stamp_of",
     "utc_now",
     "valid",
@@ -120,6 +143,8 @@ class MemoryNode:
     last_accessed_at: str | None = None
     valid_from: str | None = None
     valid_until: str | None = None
+    recorded_at: str = ""
+    recorded_until: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,17 +160,14 @@ class MemoryNode:
             "last_accessed_at": self.last_accessed_at,
             "valid_from": self.valid_from,
             "valid_until": self.valid_until,
+            "recorded_at": self.recorded_at,
+            "recorded_until": self.recorded_until,
         }
 
     def valid_at(self, when: str) -> bool:
-        """Whether the fact holds at ``when`` (a timestamp): from ``valid_from`` (included)
-        to ``valid_until`` (excluded); an open end is unbounded."""
+        """Whether the fact holds at ``when`` (a timestamp): from ``valid_from`` (included;
+        none: an unknown past) to ``valid_until`` (excluded; none: it still holds)."""
         return valid(self.valid_from, self.valid_until, when)
-
-    def held_at(self, when: str) -> bool:
-        """Whether the memory held the fact as true at ``when``: valid then, and — without a
-        ``valid_from`` — recorded by then (an ``as_of`` reading of the past)."""
-        return valid(self.valid_from or self.created_at or None, self.valid_until, when)
 
 
 @dataclass(frozen=True)
@@ -160,6 +182,9 @@ class MemoryEdge:
     last_activated_at: str | None = None
     valid_from: str | None = None
     valid_until: str | None = None
+    source: str = ""
+    recorded_at: str = ""
+    recorded_until: str | None = None
 
     @property
     def directed(self) -> bool:
@@ -174,19 +199,25 @@ class MemoryEdge:
             "edge_type": self.edge_type,
             "weight": self.weight,
             "metadata": self.metadata,
+            "source": self.source,
             "created_at": self.created_at,
             "last_activated_at": self.last_activated_at,
             "valid_from": self.valid_from,
             "valid_until": self.valid_until,
+            "recorded_at": self.recorded_at,
+            "recorded_until": self.recorded_until,
         }
 
     def valid_at(self, when: str) -> bool:
         """Whether the edge itself holds at ``when`` (its ends are not looked at)."""
         return valid(self.valid_from, self.valid_until, when)
 
-    def held_at(self, when: str) -> bool:
-        """As ``MemoryNode.held_at``, for the edge itself."""
-        return valid(self.valid_from or self.created_at or None, self.valid_until, when)
+
+def same_fact(old: MemoryNode | MemoryEdge, new: MemoryNode | MemoryEdge) -> bool:
+    """Equal apart from when they were recorded and their access statistics (storing the same
+    fact again makes no new version)."""
+    blank = dict.fromkeys((*RECORDING, *STATISTICS), "")
+    return old.to_dict() | blank == new.to_dict() | blank
 
 
 def valid(valid_from: str | None, valid_until: str | None, when: str) -> bool:
@@ -235,18 +266,32 @@ class RetrievalRecord:
     routing: str
     max_kappa: int
     max_iterations: int  # the largest deliberation budget among its loops (0: routed fast)
-    node_ids: tuple[str, ...]
+    node_ids: tuple[str, ...]  # the results, then the loop members the answer named
     count: int = 1
+    results: int | None = None  # how many of node_ids were the results (None: all; logged before it was kept)
+
+    @property
+    def result_ids(self) -> tuple[str, ...]:
+        """The nodes the answer gave as its results."""
+        return self.node_ids if self.results is None else self.node_ids[: self.results]
 
 
-def retrieval_id_for(query: str, routing: str, max_kappa: int, max_iterations: int, node_ids: Sequence[str]) -> str:
+def retrieval_id_for(
+    query: str, routing: str, max_kappa: int, max_iterations: int, node_ids: Sequence[str], results: int | None = None
+) -> str:
     """The id of a retrieval: derived from what it returned and decided (128 bits), so the
-    same call on the same memory answers with the same bytes.
+    same call on the same memory answers with the same bytes; ``results``: how many of
+    ``node_ids`` were its results, when not all (the others: loop members it named).
 
     >>> retrieval_id_for("revenue", "fast", 0, 0, ["a", "b"])
     'retrieval-f524d5d66e39dc652121a90f691deac8'
+    >>> retrieval_id_for("revenue", "fast", 0, 0, ["a", "b"], 1)
+    'retrieval-aafeb93943795dc38db642305f934918'
     """
-    parts = json.dumps([query, routing, max_kappa, max_iterations, list(node_ids)], ensure_ascii=False)
+    named = [query, routing, max_kappa, max_iterations, list(node_ids)]
+    if results is not None and results != len(node_ids):
+        named.append(results)
+    parts = json.dumps(named, ensure_ascii=False)
     return f"retrieval-{_digest(parts)[:ID_HEX]}"
 
 
@@ -481,13 +526,16 @@ def preview(text: str, limit: int = 60) -> str:
 
 def new_node(args: Mapping[str, Any], *, now: str, existing: MemoryNode | None = None) -> MemoryNode:
     """A validated node from caller arguments (``content`` required; ``id``, ``node_type``,
-    ``confidence``, ``metadata``, ``source`` optional). Over ``existing`` it keeps the
-    creation time and the access statistics, and takes the other fields given."""
+    ``confidence``, ``metadata``, ``source`` optional), a version recorded ``now`` (a dump
+    gives ``recorded_at`` and ``recorded_until``). Over ``existing`` it keeps the creation
+    time and the access statistics, and takes the other fields given."""
     if args.get("content") is None:
         raise InvalidInput("content is required: the knowledge itself, a non-empty string")
     content = check_text(args.get("content"), "content", MAX_CONTENT, empty_ok=False)
     node_id = check_id(args["id"]) if args.get("id") is not None else node_id_for(content)
     base = existing or MemoryNode(node_id, content, created_at=now, updated_at=now)
+    valid_from, valid_until = _validity(args, base.valid_from, base.valid_until)
+    recorded_at, recorded_until = _recording(args, now)
     return MemoryNode(
         id=node_id,
         content=content,
@@ -499,7 +547,10 @@ def new_node(args: Mapping[str, Any], *, now: str, existing: MemoryNode | None =
         created_at=check_timestamp(args.get("created_at"), "created_at", base.created_at),
         updated_at=check_timestamp(args.get("updated_at"), "updated_at", now),
         last_accessed_at=base.last_accessed_at,
-        **_validity(args, base.valid_from, base.valid_until),
+        valid_from=valid_from,
+        valid_until=valid_until,
+        recorded_at=recorded_at,
+        recorded_until=recorded_until,
     )
 
 
@@ -522,12 +573,16 @@ def with_activation(edge: MemoryEdge, last: Any, where: str) -> MemoryEdge:
 
 def new_edge(args: Mapping[str, Any], *, now: str, existing: MemoryEdge | None = None) -> MemoryEdge:
     """A validated edge from caller arguments (``source_id``, ``target_id`` required; ``id``,
-    ``edge_type``, ``weight``, ``metadata`` optional)."""
+    ``edge_type``, ``weight``, ``metadata``, ``source`` optional), a version recorded ``now``."""
     source = check_id(args.get("source_id"), "source_id")
     target = check_id(args.get("target_id"), "target_id")
     base_type = existing.edge_type if existing is not None else DEFAULT_EDGE_TYPE
     edge_type = _choice(args.get("edge_type", base_type), "edge_type", EDGE_TYPES)
     edge_id = check_id(args["id"]) if args.get("id") is not None else edge_id_for(source, target, edge_type)
+    valid_from, valid_until = _validity(
+        args, existing.valid_from if existing else None, existing.valid_until if existing else None
+    )
+    recorded_at, recorded_until = _recording(args, now)
     return MemoryEdge(
         id=edge_id,
         source_id=source,
@@ -537,11 +592,27 @@ def new_edge(args: Mapping[str, Any], *, now: str, existing: MemoryEdge | None =
         metadata=_metadata(args.get("metadata", existing.metadata if existing else None)),
         created_at=check_timestamp(args.get("created_at"), "created_at", existing.created_at if existing else now),
         last_activated_at=existing.last_activated_at if existing else None,
-        **_validity(args, existing.valid_from if existing else None, existing.valid_until if existing else None),
+        valid_from=valid_from,
+        valid_until=valid_until,
+        source=check_text(args.get("source", existing.source if existing else ""), "source", MAX_SOURCE),
+        recorded_at=recorded_at,
+        recorded_until=recorded_until,
     )
 
 
-def _validity(args: Mapping[str, Any], valid_from: str | None, valid_until: str | None) -> dict[str, str | None]:
+def _recording(args: Mapping[str, Any], now: str) -> tuple[str, str | None]:
+    """When a version was recorded: from ``now``, or as a dump gives it (checked, in order)."""
+    start = check_timestamp(args.get("recorded_at"), "recorded_at", now)
+    end = args.get("recorded_until")
+    end = None if end is None else check_timestamp(end, "recorded_until", "")
+    if end is not None and end < start:
+        raise InvalidInput(f"recorded_until ({end}) must not come before recorded_at ({start})")
+    return start, end
+
+
+def _validity(
+    args: Mapping[str, Any], valid_from: str | None, valid_until: str | None
+) -> tuple[str | None, str | None]:
     """``valid_from`` / ``valid_until`` from caller arguments (a timestamp or null; not given:
     as they were), checked to be in order.
 
@@ -556,4 +627,4 @@ def _validity(args: Mapping[str, Any], valid_from: str | None, valid_until: str 
     end = None if end is None else moment(end, "valid_until")
     if start is not None and end is not None and end <= start:
         raise InvalidInput(f"valid_until ({end}) must come after valid_from ({start})")
-    return {"valid_from": start, "valid_until": end}
+    return start, end

@@ -97,11 +97,14 @@ def _as_given(json_type: str | list[str]) -> Check:
 
 
 _ID_ARGS = "The id."
-_AS_OF = "Read the memory as it was then (ISO 8601 time or date)."
+_AS_OF = "Valid time: what held then (ISO time or date)."
+_KNOWN = "Recorded time: as the memory knew it then."
+_KNOWN_AT = "Recorded time: as the memory knew it then (as_of too)."
 _BUDGET_CHARS = f"Characters per content or metadata ({DEFAULT_MAX_CHARS:,})."
 _BUDGET_TOTAL = f"Characters in all ({DEFAULT_MAX_TOTAL_CHARS:,})."
 _VALID_FROM = "Since when it holds (ISO 8601); none: an unknown past."
 _VALID_UNTIL = "Until when (excluded); none: it still holds."
+_SOURCE = "Who or what it comes from."
 
 
 def _max_chars() -> Any:
@@ -132,6 +135,7 @@ class RetrieveContext(Request, Budgeted):
 
     query: str = arg("The question.", text(MAX_QUERY), required=True, maxLength=MAX_QUERY)
     as_of: str | None = arg(_AS_OF, _nullable(a_moment), default=None)
+    known_at: str | None = arg(_KNOWN_AT, _nullable(a_moment), default=None)
     limit: int = arg(
         "Results at most (10).", whole_number(1, MAX_LIMIT), default=DEFAULT_LIMIT, minimum=1, maximum=MAX_LIMIT
     )
@@ -171,13 +175,14 @@ class AnalyzeTopology(Request):
         maxLength=MAX_QUERY,
     )
     limit: int | None = arg(
-        "With query: nodes retrieved (10); the loops they touch are analysed whole.",
+        "With query: nodes retrieved (10).",
         _nullable(whole_number(1, MAX_LIMIT), "integer"),
         default=None,
         minimum=1,
         maximum=MAX_LIMIT,
     )
     as_of: str | None = arg(_AS_OF, _nullable(a_moment, "string"), default=None)
+    known_at: str | None = arg(_KNOWN_AT, _nullable(a_moment, "string"), default=None)
 
     def validate(self) -> None:
         if self.node_ids is not None and self.query is not None:
@@ -207,6 +212,8 @@ class QueryGraph(Request, Budgeted):
     text: str | None = arg(
         "Matching this text.", _nullable(text(MAX_QUERY), "string"), default=None, maxLength=MAX_QUERY
     )
+    as_of: str | None = arg("Only what held then.", _nullable(a_moment, "string"), default=None)
+    known_at: str | None = arg(_KNOWN, _nullable(a_moment, "string"), default=None)
     max_chars: int = _max_chars()
     max_total_chars: int | None = _max_total_chars()
 
@@ -225,6 +232,7 @@ class ListEdges(Request, Budgeted):
         items={"type": "string"},
         maxItems=MAX_NODE_IDS,
     )
+    known_at: str | None = arg(_KNOWN, _nullable(a_moment, "string"), default=None)
     max_chars: int = _max_chars()
     max_total_chars: int | None = _max_total_chars()
 
@@ -235,17 +243,17 @@ class StoreNode(Request):
 
     id: str = arg("Node id (default: derived from the content).", _as_given("string"))
     content: str = arg("The fact itself.", _as_given("string"), maxLength=MAX_CONTENT)
-    node_type: str = arg("semantic (default), episodic or procedural.", _as_given("string"), enum=list(NODE_TYPES))
+    node_type: str = arg("Type (semantic).", _as_given("string"), enum=list(NODE_TYPES))
     confidence: float = arg("0-1 (0.5).", _as_given("number"), minimum=0, maximum=1)
     metadata: dict[str, Any] = arg("Any JSON object (16 KB).", _as_given("object"))
-    source: str = arg("Who or what it comes from.", _as_given("string"))
+    source: str = arg(_SOURCE, _as_given("string"))
     valid_from: str | None = arg(_VALID_FROM, _as_given(["string", "null"]))
     valid_until: str | None = arg(_VALID_UNTIL, _as_given(["string", "null"]))
 
 
 _EDGE_TYPE = (
     "Required for a new edge. causal: source causes or raises target ('A causes B'); temporal: source comes "
-    "first. Only these two form loops; the others are associations."
+    "first. Only these two form loops."
 )
 
 
@@ -259,6 +267,7 @@ class StoreEdge(Request):
     edge_type: str = arg(_EDGE_TYPE, _as_given("string"), enum=list(EDGE_TYPES))
     weight: float = arg("Strength (1.0).", _as_given("number"), minimum=0)
     metadata: dict[str, Any] = arg('Any JSON object, e.g. {"polarity": "-"}.', _as_given("object"))
+    source: str = arg(_SOURCE, _as_given("string"))
     valid_from: str | None = arg(_VALID_FROM, _as_given(["string", "null"]))
     valid_until: str | None = arg(_VALID_UNTIL, _as_given(["string", "null"]))
 
@@ -315,6 +324,13 @@ class InvalidateEdge(Request):
 
     id: str = arg("The edge.", an_id, required=True)
     at: str | None = arg("When it stopped holding (now).", _nullable(a_moment, "string"), default=None)
+
+
+@dataclass(frozen=True, kw_only=True)
+class History(Request):
+    """history's arguments."""
+
+    id: str = arg("A node's or an edge's id.", an_id, required=True)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -386,11 +402,9 @@ class LearnFromOutcome(Request):
     """learn_from_outcome's arguments."""
 
     outcome: str = arg("How it went.", _outcome, required=True, enum=list(OUTCOMES))
-    retrieval_id: str | None = arg(
-        "The retrieval_id retrieve_context answered with.", _nullable(_retrieval_id, "string"), default=None
-    )
+    retrieval_id: str | None = arg("From retrieve_context.", _nullable(_retrieval_id, "string"), default=None)
     node_ids: list[str] | None = arg(
-        "The nodes the answer used (default: retrieval_id's).",
+        "The nodes the answer used: of retrieval_id's, its results by default.",
         _nullable(_used, "array"),
         default=None,
         items={"type": "string"},
@@ -466,6 +480,7 @@ __all__ = [
     "DeleteMany",
     "DeleteNode",
     "GetMetrics",
+    "History",
     "InvalidateEdge",
     "InvalidateNode",
     "LearnFromOutcome",

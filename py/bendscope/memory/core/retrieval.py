@@ -341,8 +341,9 @@ def retrieve_context(
     gather: bool = False,
     detail: str = "compact",
 ) -> dict[str, Any]:
-    """The retrieval answer (see ``answer``), over the facts valid now — or, ``as_of`` a past
-    time, those the memory held then (valid then, and recorded by then).
+    """The retrieval answer (see ``answer``), over the facts valid now — or ``as_of`` a time,
+    those valid then (a fact without ``valid_from`` held from an unknown past) — of ``store``
+    (a ``store.past.PastView`` reads them as the memory knew them at a past time).
 
     The results are the ``limit`` best direct matches, then what only an edge brought
     (at most ``expand_limit`` of those), ``limit`` in all; the router (``router``) decides the
@@ -355,9 +356,10 @@ def retrieve_context(
     expand_limit = limit if expand_limit is None else expand_limit
     wanted = None if node_types is None else set(node_types)
     moment = as_of if as_of is not None else now()
-    holds: Callable[[Any], bool] = (
-        (lambda r: bool(r.held_at(moment))) if as_of is not None else (lambda r: bool(r.valid_at(moment)))
-    )
+
+    def holds(record: Any) -> bool:
+        return bool(record.valid_at(moment))
+
     with store.reading():  # one snapshot; what is recorded is written after it, on its own
         relevance, nodes, best = _seeds(store, query, top_k, semantic, wanted, holds)
         seeds = len(relevance)
@@ -493,8 +495,8 @@ def retrieve_context(
         when = now()
         kappa = _asked_kappa(loops, route)
         budget = int(deliberation_budget(kappa)["max_iterations"]) if kappa else 0
-        made = retrieval_id_for(query, routing, kappa, budget, region)
-        log = RetrievalRecord(made, when, query, routing, kappa, budget, tuple(region))
+        made = retrieval_id_for(query, routing, kappa, budget, region, len(shown))
+        log = RetrievalRecord(made, when, query, routing, kappa, budget, tuple(region), results=len(shown))
         try:
             walked = [via[i]["edge_id"] for i in region if "edge_id" in via.get(i, {})]
             store.record_retrieval(region, walked, when, log)

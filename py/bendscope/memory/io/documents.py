@@ -2,12 +2,15 @@
 person opens in the editor what an agent stored and the agent reads what the person drew.
 
 A memory node becomes a card whose text is the node's content; its other fields
-(type, confidence, metadata, source, counts, timestamps) travel in the card's ``data``
-object, which the editor keeps untouched. A memory edge becomes an edge of the same
-kind (the editor knows every memory edge type); its weight, metadata and timestamps
-travel in ``data``, its weight also as the drawn strength and its metadata "label" as
-the drawn label. Cards without ``data`` (a person's own) come in as semantic nodes of
-confidence 1.0 from source "editor"; an empty card as the text "(empty card ID)".
+(type, confidence, metadata, source, counts, timestamps, ``valid_from`` / ``valid_until``,
+``recorded_at`` / ``recorded_until``) travel in the card's ``data.memory`` object, which the
+editor keeps untouched. A memory edge becomes an edge of the same kind (the editor knows
+every memory edge type); its weight, metadata, source and times travel in ``data.memory``,
+its weight also as the drawn strength and its metadata "label" as the drawn label. Cards
+without ``data`` (a person's own) come in as semantic nodes of confidence 1.0 from source
+"editor", and so do a person's edges; an empty card as the text "(empty card ID)". A
+document is what the memory holds now (or knew at a time): importing one records its
+changes as new versions, now — its ``recorded_*`` times are not taken in.
 
 Round trip: store → document → (editor) → store gives back every node and edge field
 unchanged, unless the person changed a text (then ``updated_at`` moves), an edge's kind,
@@ -211,6 +214,7 @@ def edge_args(link: LinkRecord, fields: Mapping[str, Any]) -> dict[str, Any]:
         "edge_type": link.kind,
         "weight": weight,
         "metadata": metadata,
+        "source": fields.get("source", "") if fields else HUMAN_SOURCE,  # (an edge of the memory's, or a person's)
     }
     for key in ("created_at", "valid_from", "valid_until"):
         if key in fields:

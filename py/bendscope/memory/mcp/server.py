@@ -35,7 +35,10 @@ INSTRUCTIONS = (
     "which and why. κ of a loop region is the fewest edges whose removal splits it; breaking every loop may take "
     "more (analyze_topology's feedback_arc_set says how many). After answering, report with learn_from_outcome "
     "(the retrieval_id, the outcome, whether you deliberated and the iterations spent): confidence learns from "
-    "it and get_metrics measures the routing. consolidate keeps the memory tidy without ever changing a loop."
+    "it and get_metrics measures the routing. consolidate keeps the memory tidy without ever changing a loop. "
+    "Each fact has two times: when it held (valid_from, none: an unknown past; valid_until; as_of reads what held "
+    "then) and when the memory held it (every write keeps the version it replaces; known_at reads what it believed "
+    "then; history lists the versions). End a fact with invalidate_node or invalidate_edge; delete erases it."
 )
 
 logger = logging.getLogger(__name__)

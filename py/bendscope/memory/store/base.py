@@ -5,6 +5,13 @@ lexical search, the edges touching a set of nodes (expansion) and the edges betw
 set of nodes (the topology's node universe). Writes happen inside ``transaction()``:
 all of a transaction or none of it. Deleting a node deletes its edges.
 
+**Versions.** A node or an edge has one current version and keeps the ones it had: writing a
+version recorded at another time than the current one keeps that one as a past version,
+recorded until the new one's ``recorded_at``; ``retract`` ends the current versions (the
+memory no longer holds them; what it held stays readable: ``versions_known_at``,
+``history``). Deleting erases: the current version, every past one and the merges into it
+(for what must be erased). Consolidation's merges are kept as forwards (``forwards``).
+
 Backends: ``SQLiteStore`` (the embedded default: one file), ``PostgresStore`` (one
 database shared by many processes) and ``InMemoryStore`` (tests); ``opening.open_store``
 opens the one a path or URL names. The backends import this module, never the other way
@@ -20,6 +27,7 @@ from dataclasses import replace
 
 from ..core.errors import ReadOnly
 from ..core.records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
+from ..core.text import terms
 
 
 def _holds(edge: MemoryEdge, ends: Mapping[str, MemoryNode], at: str) -> bool:
@@ -83,11 +91,23 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def put_node(self, node: MemoryNode) -> None:
-        """Insert the node, or replace the node with its id."""
+        """Insert the node, or make it the current version of the node with its id: the
+        version it replaces is kept as a past one, recorded until ``node.recorded_at`` —
+        unless both were recorded at the same time (one write, or the statistics learning
+        and retrieval keep), when it is replaced."""
 
     @abc.abstractmethod
+    def _drop_node(self, node_id: str) -> list[str]:
+        """Remove a node's current version and its current edges (their past versions stay);
+        returns the ids of those edges (sorted)."""
+
     def delete_node(self, node_id: str) -> list[str]:
-        """Delete a node and its edges; returns the ids of the deleted edges (sorted)."""
+        """Erase a node: its current version, its past ones, its edges with all of theirs, and
+        the merges into it; returns the ids of its current edges (sorted)."""
+        with self.transaction():
+            edges = self._drop_node(node_id)
+            self._erase([node_id], edges)
+        return edges
 
     @abc.abstractmethod
     def list_nodes(
@@ -135,11 +155,18 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     def put_edge(self, edge: MemoryEdge) -> None:
-        """Insert the edge, or replace the edge with its id (both endpoints must exist)."""
+        """Insert the edge, or make it the current version of the edge with its id (both
+        endpoints must exist), keeping the one it replaces as ``put_node`` does."""
 
     @abc.abstractmethod
+    def _drop_edge(self, edge_id: str) -> bool:
+        """Remove an edge's current version (its past ones stay); whether it had one."""
+
     def delete_edge(self, edge_id: str) -> bool:
-        """Delete an edge; returns whether it existed."""
+        """Erase an edge with every version of it; returns whether it had any."""
+        with self.transaction():
+            had = self._drop_edge(edge_id)
+            return self._erase([], [edge_id]) or had
 
     @abc.abstractmethod
     def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
@@ -225,6 +252,81 @@ class Store(abc.ABC):
             if t is not None and t > after
         ]
         return min(moments, default=None)
+
+    # -- versions (recorded time)
+    def retract(self, node_ids: Iterable[str], edge_ids: Iterable[str], at: str) -> list[str]:
+        """End at ``at`` the current versions of the nodes, of every edge touching them and
+        of the edges: the memory no longer holds them, and what it held stays (a reading
+        known at an earlier time sees them). Returns the ids of the edges ended (sorted)."""
+        with self.transaction():
+            nodes = self.get_nodes(node_ids)
+            edges = {e.id: e for e in self.edges_touching(nodes)} | self.get_edges(edge_ids)
+            self.put_versions(
+                [replace(n, recorded_until=max(at, n.recorded_at)) for n in nodes.values()],
+                [replace(e, recorded_until=max(at, e.recorded_at)) for e in edges.values()],
+            )
+            for edge_id in sorted(edges):
+                self._drop_edge(edge_id)
+            for node_id in nodes:
+                self._drop_node(node_id)
+        return sorted(edges)
+
+    @abc.abstractmethod
+    def put_versions(self, nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge]) -> None:
+        """Keep past versions as given (each with its ``recorded_until``)."""
+
+    def erase_versions(self, node_ids: Iterable[str], edge_ids: Iterable[str]) -> bool:
+        """Erase the past versions (and merges) of the nodes and edges (``_erase``)."""
+        with self.transaction():
+            return self._erase(node_ids, edge_ids)
+
+    @abc.abstractmethod
+    def _erase(self, node_ids: Iterable[str], edge_ids: Iterable[str]) -> bool:
+        """Erase the past versions of the nodes and edges, those of edges that touched the
+        nodes, and the merges into or out of the nodes; whether there was any."""
+
+    @abc.abstractmethod
+    def versions_known_at(self, at: str) -> tuple[dict[str, MemoryNode], dict[str, MemoryEdge]]:
+        """The past versions the memory held at ``at`` (recorded at or before it, replaced or
+        ended after it), by id: with the current versions recorded by then, what it held.
+        O(the versions replaced since)."""
+
+    @abc.abstractmethod
+    def history(
+        self, node_ids: Iterable[str], edge_ids: Iterable[str]
+    ) -> tuple[dict[str, list[MemoryNode]], dict[str, list[MemoryEdge]]]:
+        """Every version of the nodes and edges (past ones, then the current one), in the
+        order they were recorded; ids without any are left out."""
+
+    @abc.abstractmethod
+    def edge_versions_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        """The past versions of edges whose two ends are among the nodes, by id and recorded
+        time (how a region's edges changed)."""
+
+    @abc.abstractmethod
+    def all_versions(self) -> tuple[list[MemoryNode], list[MemoryEdge]]:
+        """Every past version, by id and recorded time (what a dump carries)."""
+
+    @abc.abstractmethod
+    def recorded_moments(self) -> list[tuple[str, int]]:
+        """Each time at which a version was recorded or ended, with how many, in time order
+        (the times the memory changed). O(versions)."""
+
+    @abc.abstractmethod
+    def put_forwards(self, merged: Mapping[str, str], at: str) -> None:
+        """Keep that the nodes ``merged`` (keys) were merged into the values at ``at``."""
+
+    @abc.abstractmethod
+    def forwards(self, node_ids: Iterable[str] | None = None) -> dict[str, tuple[str, str]]:
+        """The merges out of the nodes (all, for None): id → (the node it was merged into, when)."""
+
+    def term_weights(self, words: list[str]) -> tuple[int, int, dict[str, int]]:
+        """(nodes indexed, their terms in all, the document frequency of each of ``words``):
+        what BM25 weighs a text's terms by. O(nodes) here; backends read their statistics."""
+        nodes = self.get_nodes(self.node_ids())
+        counts = [set(terms(n.content)) for n in nodes.values()]
+        tokens = sum(len(terms(n.content)) for n in nodes.values())
+        return len(nodes), tokens, {w: sum(w in c for c in counts) for w in words}
 
     # -- vectors (an embedder's, by model name; see ``embedders``)
     @abc.abstractmethod

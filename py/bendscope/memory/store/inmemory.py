@@ -11,6 +11,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
+from typing import Any
 
 from ..core.errors import NotFound
 from ..core.records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
@@ -39,6 +40,9 @@ class InMemoryStore(Store):
         self.state: dict[str, str] = {}
         self.vectors: dict[tuple[str, str], bytes] = {}  # (node id, model) → vector
         self.vector_version = 0
+        self.node_versions: list[MemoryNode] = []  # past versions, in the order they were kept
+        self.edge_versions: list[MemoryEdge] = []
+        self.merges: dict[str, tuple[str, str]] = {}  # merged id → (the node it went into, when)
         self._saved: tuple[object, ...] | None = None
         #: transactions committed, and a condition notified at each (``changes``)
         self.commits = 0
@@ -57,12 +61,16 @@ class InMemoryStore(Store):
             dict(self.state),
             dict(self.vectors),
             self.vector_version,
+            list(self.node_versions),
+            list(self.edge_versions),
+            dict(self.merges),
         )
 
     def _restore(self, saved: tuple[object, ...]) -> None:
         (self.nodes, self.edges, self.arc_version, self.loops_version, self.loops, self.loop_of,
          self.retrievals, self.outcomes, self.state, self.vectors,
-         self.vector_version) = saved  # type: ignore[assignment]  # fmt: skip
+         self.vector_version, self.node_versions, self.edge_versions,
+         self.merges) = saved  # type: ignore[assignment]  # fmt: skip
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
@@ -119,14 +127,16 @@ class InMemoryStore(Store):
     def put_node(self, node: MemoryNode) -> None:
         with self.transaction():
             old = self.nodes.get(node.id)
-            self.nodes[node.id] = copy.deepcopy(node)
+            if old is not None and old.recorded_at != node.recorded_at:
+                self.node_versions.append(replace(old, recorded_until=max(old.recorded_at, node.recorded_at)))
+            self.nodes[node.id] = copy.deepcopy(replace(node, recorded_until=None))
             if old is None or old.content != node.content:
                 self._index(node)
                 self._drop_vectors(node.id)
             if old is not None and (old.valid_from, old.valid_until) != (node.valid_from, node.valid_until):
                 self.arc_version += 1  # (which arcs hold may change)
 
-    def delete_node(self, node_id: str) -> list[str]:
+    def _drop_node(self, node_id: str) -> list[str]:
         with self.transaction():
             doomed = sorted(e.id for e in self.edges.values() if node_id in (e.source_id, e.target_id))
             for edge_id in doomed:
@@ -179,7 +189,9 @@ class InMemoryStore(Store):
             raise NotFound(f"edge {edge.id!r}: its source or target node does not exist")
         with self.transaction():
             old = self.edges.get(edge.id)
-            self.edges[edge.id] = copy.deepcopy(edge)
+            if old is not None and old.recorded_at != edge.recorded_at:
+                self.edge_versions.append(replace(old, recorded_until=max(old.recorded_at, edge.recorded_at)))
+            self.edges[edge.id] = copy.deepcopy(replace(edge, recorded_until=None))
             if old is None:
                 self.arc_version += edge.directed
             elif (old.directed or edge.directed) and (
@@ -191,11 +203,84 @@ class InMemoryStore(Store):
             ) != (edge.source_id, edge.target_id, edge.edge_type, edge.valid_from, edge.valid_until):
                 self.arc_version += 1
 
-    def delete_edge(self, edge_id: str) -> bool:
+    def _drop_edge(self, edge_id: str) -> bool:
         with self.transaction():
             old = self.edges.pop(edge_id, None)
             self.arc_version += old is not None and old.directed
             return old is not None
+
+    # ------------------------------------------------------------ versions
+    def put_versions(self, nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge]) -> None:
+        with self.transaction():
+            self.node_versions += [copy.deepcopy(n) for n in nodes]
+            self.edge_versions += [copy.deepcopy(e) for e in edges]
+
+    def _erase(self, node_ids: Iterable[str], edge_ids: Iterable[str]) -> bool:
+        nodes, edges = set(node_ids), set(edge_ids)
+        with self.transaction():
+            kept_nodes = [v for v in self.node_versions if v.id not in nodes]
+            kept_edges = [v for v in self.edge_versions if v.id not in edges and not {v.source_id, v.target_id} & nodes]
+            kept_merges = {k: v for k, v in self.merges.items() if k not in nodes and v[0] not in nodes}
+            found = (len(kept_nodes), len(kept_edges), len(kept_merges)) != (
+                len(self.node_versions),
+                len(self.edge_versions),
+                len(self.merges),
+            )
+            self.node_versions, self.edge_versions, self.merges = kept_nodes, kept_edges, kept_merges
+        return found
+
+    def versions_known_at(self, at: str) -> tuple[dict[str, MemoryNode], dict[str, MemoryEdge]]:
+        def held(versions: list[Any]) -> dict[str, Any]:
+            kept = (v for v in versions if v.recorded_at <= at < (v.recorded_until or ""))
+            found = sorted(kept, key=lambda v: (v.id, v.recorded_at))
+            return {v.id: copy.deepcopy(v) for v in found}
+
+        return held(self.node_versions), held(self.edge_versions)
+
+    def history(
+        self, node_ids: Iterable[str], edge_ids: Iterable[str]
+    ) -> tuple[dict[str, list[MemoryNode]], dict[str, list[MemoryEdge]]]:
+        def of(ids: Iterable[str], versions: list[Any], current: Mapping[str, Any]) -> dict[str, list[Any]]:
+            wanted = set(ids)
+            found: dict[str, list[Any]] = {}
+            for v in sorted((v for v in versions if v.id in wanted), key=lambda v: v.recorded_at):
+                found.setdefault(v.id, []).append(copy.deepcopy(v))
+            for i in wanted & current.keys():
+                found.setdefault(i, []).append(copy.deepcopy(current[i]))
+            return {i: found[i] for i in sorted(found)}
+
+        return of(node_ids, self.node_versions, self.nodes), of(edge_ids, self.edge_versions, self.edges)
+
+    def edge_versions_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        ids = set(node_ids)
+        found = [v for v in self.edge_versions if v.source_id in ids and v.target_id in ids]
+        return [copy.deepcopy(v) for v in sorted(found, key=lambda v: (v.id, v.recorded_at))]
+
+    def all_versions(self) -> tuple[list[MemoryNode], list[MemoryEdge]]:
+        def order(v: Any) -> tuple[str, str]:
+            return v.id, v.recorded_at
+
+        return sorted(self.node_versions, key=order), sorted(self.edge_versions, key=order)
+
+    def recorded_moments(self) -> list[tuple[str, int]]:
+        current: list[MemoryNode | MemoryEdge] = [*self.nodes.values(), *self.edges.values()]
+        times: Counter[str] = Counter(r.recorded_at for r in current)
+        past: list[MemoryNode | MemoryEdge] = [*self.node_versions, *self.edge_versions]
+        for v in past:
+            times.update([v.recorded_at, v.recorded_until or v.recorded_at])
+        return sorted(times.items())
+
+    def put_forwards(self, merged: Mapping[str, str], at: str) -> None:
+        with self.transaction():
+            self.merges.update({k: (v, at) for k, v in merged.items()})
+
+    def forwards(self, node_ids: Iterable[str] | None = None) -> dict[str, tuple[str, str]]:
+        wanted = self.merges.keys() if node_ids is None else set(node_ids) & self.merges.keys()
+        return {k: self.merges[k] for k in sorted(wanted)}
+
+    def term_weights(self, words: list[str]) -> tuple[int, int, dict[str, int]]:
+        tokens = sum(sum(t.values()) for t in self._terms.values())
+        return len(self._terms), tokens, {w: len(self._postings.get(w, ())) for w in words}
 
     def list_edges_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
         ids = set(node_ids)

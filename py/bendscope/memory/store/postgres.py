@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import math
 import re
 import threading
 from collections import Counter
@@ -46,9 +45,9 @@ from psycopg.types.json import Jsonb
 
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
-from ..core.text import query_terms, terms
+from ..core.text import terms
 from .postgres_schema import LOCK_TIMEOUT_MS, migrate
-from .postgres_search import MIN_IDF, _Scorer, lexeme, tsquery
+from .postgres_search import _Scorer, lexeme, scorer_for, tsquery, weights_of
 from .postgres_url import (
     display_url,
     parse_url,
@@ -356,6 +355,13 @@ class PostgresStore(SQLStore):
     def _id_list(self, value: Any) -> list[str]:
         return list(value)
 
+    def _run(self, sql: str, params: Any = ()) -> int:
+        return int(self._conn.execute(sql, params).rowcount)
+
+    def _run_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        with self._conn.cursor() as cursor:
+            cursor.executemany(sql, rows)
+
     # ------------------------------------------------------------ nodes
 
     def put_node(self, node: MemoryNode) -> None:
@@ -366,15 +372,19 @@ class PostgresStore(SQLStore):
             row = self._conn.execute(
                 "WITH old AS (SELECT term_counts, term_total, content, valid_from, valid_until FROM nodes "
                 "WHERE id = %(id)s), "
+                f"kept AS (INSERT INTO node_versions ({_NODE_COLUMNS}, recorded_until) SELECT {_NODE_COLUMNS}, "
+                "greatest(recorded_at, %(recorded_at)s) FROM nodes "
+                "WHERE id = %(id)s AND recorded_at <> %(recorded_at)s), "
                 f"new AS (INSERT INTO nodes ({_NODE_COLUMNS}, terms, term_counts, term_total) VALUES "
                 "(%(id)s, %(content)s, %(node_type)s, %(confidence)s, %(metadata)s, %(source)s, %(access_count)s, "
                 "%(created_at)s, %(updated_at)s, %(last_accessed_at)s, %(valid_from)s, %(valid_until)s, "
-                "array_to_tsvector(%(terms)s::text[]), %(counts)s, %(total)s) "
+                "%(recorded_at)s, array_to_tsvector(%(terms)s::text[]), %(counts)s, %(total)s) "
                 "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
                 "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
                 "access_count = excluded.access_count, created_at = excluded.created_at, "
                 "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at, "
                 "valid_from = excluded.valid_from, valid_until = excluded.valid_until, "
+                "recorded_at = excluded.recorded_at, "
                 "terms = excluded.terms, term_counts = excluded.term_counts, term_total = excluded.term_total "
                 "RETURNING 1) "
                 "SELECT old.term_counts, old.term_total, old.content, old.valid_from, old.valid_until FROM old",
@@ -391,6 +401,7 @@ class PostgresStore(SQLStore):
                     "last_accessed_at": node.last_accessed_at,
                     "valid_from": node.valid_from,
                     "valid_until": node.valid_until,
+                    "recorded_at": node.recorded_at,
                     "terms": sorted(counts),
                     "counts": Jsonb(counts),
                     "total": len(tokens),
@@ -405,7 +416,7 @@ class PostgresStore(SQLStore):
                     self._delta.arcs += 1  # (which arcs hold may change)
             self._delta.add(counts, len(tokens), +1)
 
-    def delete_node(self, node_id: str) -> list[str]:
+    def _drop_node(self, node_id: str) -> list[str]:
         with self.transaction():
             self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
             found = self._conn.execute(
@@ -463,14 +474,21 @@ class PostgresStore(SQLStore):
             row = self._conn.execute(
                 "WITH old AS (SELECT source_id, target_id, edge_type, valid_from, valid_until FROM edges "
                 "WHERE id = %(id)s), "
+                f"kept AS (INSERT INTO edge_versions ({_EDGE_COLUMNS}, recorded_until) SELECT {_EDGE_COLUMNS}, "
+                "greatest(recorded_at, %(recorded_at)s) FROM edges "
+                "WHERE id = %(id)s AND recorded_at <> %(recorded_at)s "
+                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
+                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s)), "
                 f"new AS (INSERT INTO edges ({_EDGE_COLUMNS}) SELECT %(id)s, %(source)s, %(target)s, %(type)s, "
-                "%(weight)s, %(metadata)s, %(created_at)s, %(last_activated_at)s, %(valid_from)s, %(valid_until)s "
+                "%(weight)s, %(metadata)s, %(created_at)s, %(last_activated_at)s, %(valid_from)s, %(valid_until)s, "
+                "%(provenance)s, %(recorded_at)s "
                 "WHERE EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
                 "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s) "
                 "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
                 "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
                 "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at, "
-                "valid_from = excluded.valid_from, valid_until = excluded.valid_until "
+                "valid_from = excluded.valid_from, valid_until = excluded.valid_until, source = excluded.source, "
+                "recorded_at = excluded.recorded_at "
                 "RETURNING (xmax = 0) AS inserted) "
                 "SELECT new.inserted, old.source_id, old.target_id, old.edge_type, old.valid_from, old.valid_until "
                 "FROM new LEFT JOIN old ON true",
@@ -485,6 +503,8 @@ class PostgresStore(SQLStore):
                     "last_activated_at": edge.last_activated_at,
                     "valid_from": edge.valid_from,
                     "valid_until": edge.valid_until,
+                    "provenance": edge.source,
+                    "recorded_at": edge.recorded_at,
                 },
             ).fetchone()  # (xmax = 0): the row was inserted, not updated
             if row is None:
@@ -501,7 +521,7 @@ class PostgresStore(SQLStore):
             ):
                 self._delta.arcs += 1
 
-    def delete_edge(self, edge_id: str) -> bool:
+    def _drop_edge(self, edge_id: str) -> bool:
         with self.transaction():
             self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
             found = self._conn.execute("DELETE FROM edges WHERE id = %s RETURNING edge_type", (edge_id,)).fetchone()
@@ -565,31 +585,14 @@ class PostgresStore(SQLStore):
             return {i: value for i, value in score.within(tsquery(known, "|"), ids) if value > 0}
 
     def _scorer(self, query: str) -> tuple[_Scorer, list[str], dict[str, int]] | None:
-        """The scorer of a query's known terms (with those terms and their document
-        frequencies), inside an open reading; None when no term of it is in the store."""
-        words = query_terms(query)
-        if not words:
-            return None
-        lexemes = [lexeme(w) for w in words]
+        """The scorer of a query's known terms (``postgres_search.scorer_for``), inside an open reading."""
         self._flush()
-        totals = self._conn.execute(
-            "SELECT nodes, tokens, (SELECT coalesce(json_object_agg(term, df), '{}') FROM terms "
-            "WHERE term = ANY(%s::text[])) FROM corpus",
-            (lexemes,),
-        ).fetchone()
-        if totals is None or not totals[0]:
-            return None
-        n, tokens = int(totals[0]), int(totals[1])
-        frequency: dict[str, int] = {term: int(df) for term, df in totals[2].items()}
-        known = [t for t in lexemes if frequency.get(t, 0) > 0]
-        if not known:
-            return None
-        idfs = []
-        for term in known:
-            df = frequency[term]
-            idf = math.log((n - df + 0.5) / (df + 0.5))
-            idfs.append(idf if idf > 0 else MIN_IDF)
-        return _Scorer(self._conn, known, idfs, tokens / n), known, frequency
+        return scorer_for(self._conn, query)
+
+    def term_weights(self, words: list[str]) -> tuple[int, int, dict[str, int]]:
+        with self.reading():
+            self._flush()
+            return weights_of(self._conn, words)
 
     def counts(self) -> tuple[int, int]:
         self._flush()
@@ -706,8 +709,8 @@ class PostgresStore(SQLStore):
     def log_retrieval(self, record: RetrievalRecord) -> None:
         with self._counting():
             self._conn.execute(
-                "INSERT INTO retrievals (id, at, count, query, routing, max_kappa, max_iterations, node_ids) "
-                "VALUES (%s, %s, 1, %s, %s, %s, %s, %s) "
+                "INSERT INTO retrievals (id, at, count, query, routing, max_kappa, max_iterations, node_ids, results) "
+                "VALUES (%s, %s, 1, %s, %s, %s, %s, %s, %s) "
                 "ON CONFLICT (id) DO UPDATE SET at = excluded.at, count = retrievals.count + 1",
                 (
                     record.id,
@@ -717,6 +720,7 @@ class PostgresStore(SQLStore):
                     record.max_kappa,
                     record.max_iterations,
                     Jsonb(list(record.node_ids)),
+                    record.results,
                 ),
             )
 

@@ -3,6 +3,7 @@ database from version i to i + 1)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import psycopg
@@ -13,6 +14,11 @@ from .postgres_search import _reindex_terms
 #: how long a transaction waits for the write lock before it says the store is busy
 LOCK_TIMEOUT_MS = 20_000
 REINDEX_AT = 4
+RECORD_AT = 6
+#: a migration says how far it is on stderr for stores of at least this many rows
+PROGRESS_FROM = 10_000
+#: rows a migration updates at once
+MIGRATION_BATCH = 10_000
 
 #: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1 (one transaction)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -120,10 +126,87 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX vectors_by_model ON vectors (model, node_id)",
     ),
+    # 6: versions (recorded time: the current version of a node or an edge in nodes and edges,
+    # the past ones in node_versions and edge_versions), who or what wrote an edge, the merges
+    # consolidation made, and which of a retrieval's nodes were its results; the store's own rows
+    # are recorded when they were last written (record_rows: a node's updated_at, an edge's
+    # created_at)
+    (
+        "ALTER TABLE nodes ADD COLUMN recorded_at text NOT NULL DEFAULT ''",
+        "ALTER TABLE edges ADD COLUMN source text NOT NULL DEFAULT '', ADD COLUMN recorded_at text NOT NULL DEFAULT ''",
+        """CREATE TABLE node_versions (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            id text COLLATE "C" NOT NULL,
+            content text NOT NULL,
+            node_type text COLLATE "C" NOT NULL,
+            confidence double precision NOT NULL,
+            metadata text NOT NULL,
+            source text COLLATE "C" NOT NULL,
+            access_count bigint NOT NULL,
+            created_at text NOT NULL,
+            updated_at text NOT NULL,
+            last_accessed_at text,
+            valid_from text,
+            valid_until text,
+            recorded_at text COLLATE "C" NOT NULL,
+            recorded_until text COLLATE "C" NOT NULL
+        )""",
+        "CREATE INDEX node_versions_by_id ON node_versions (id, recorded_at)",
+        "CREATE INDEX node_versions_by_end ON node_versions (recorded_until)",
+        """CREATE TABLE edge_versions (
+            seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            id text COLLATE "C" NOT NULL,
+            source_id text COLLATE "C" NOT NULL,
+            target_id text COLLATE "C" NOT NULL,
+            edge_type text COLLATE "C" NOT NULL,
+            weight double precision NOT NULL,
+            metadata text NOT NULL,
+            created_at text NOT NULL,
+            last_activated_at text,
+            valid_from text,
+            valid_until text,
+            source text COLLATE "C" NOT NULL,
+            recorded_at text COLLATE "C" NOT NULL,
+            recorded_until text COLLATE "C" NOT NULL
+        )""",
+        "CREATE INDEX edge_versions_by_id ON edge_versions (id, recorded_at)",
+        "CREATE INDEX edge_versions_by_end ON edge_versions (recorded_until)",
+        "CREATE INDEX edge_versions_by_source ON edge_versions (source_id)",
+        "CREATE INDEX edge_versions_by_target ON edge_versions (target_id)",
+        """CREATE TABLE merges (
+            id text COLLATE "C" PRIMARY KEY, into_id text COLLATE "C" NOT NULL, at text NOT NULL
+        )""",
+        "CREATE INDEX merges_by_into ON merges (into_id)",
+        "ALTER TABLE retrievals ADD COLUMN results integer",
+    ),
 )
 
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def record_rows(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
+    """Migration 6: each node and edge is its current version, recorded when it was last
+    written (a node's updated_at, an edge's created_at: the release before kept no earlier
+    versions), in batches in id order, saying how far it is on stderr for a large store. O(rows)."""
+    for table, stamp in (("nodes", "updated_at"), ("edges", "created_at")):
+        row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()
+        total = int(row[0]) if row else 0
+        done = said = 0
+        after = ""
+        while done < total:
+            batch = conn.execute(
+                f"WITH chosen AS (SELECT id FROM {table} WHERE id > %s ORDER BY id LIMIT %s) "
+                f"UPDATE {table} t SET recorded_at = t.{stamp} FROM chosen WHERE t.id = chosen.id RETURNING t.id",
+                (after, MIGRATION_BATCH),
+            ).fetchall()
+            if not batch:
+                break
+            done += len(batch)
+            after = max(r[0] for r in batch)
+            if total >= PROGRESS_FROM and done * 10 // total > said:
+                said = done * 10 // total
+                print(f"memory: recording {total:,} {table} as versions: {said * 10}%", file=sys.stderr)
 
 
 def migrate(conn: psycopg.Connection[tuple[Any, ...]], lock_key: int, schema: str, read_only: bool) -> None:
@@ -167,6 +250,8 @@ def migrate(conn: psycopg.Connection[tuple[Any, ...]], lock_key: int, schema: st
                 conn.execute(statement)
             if step + 1 == REINDEX_AT:
                 _reindex_terms(conn)
+            if step + 1 == RECORD_AT:
+                record_rows(conn)
             conn.execute(
                 "INSERT INTO bendscope_meta (key, value) VALUES ('schema_version', %s) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -4,6 +4,7 @@ tsqueries, the scorer, and re-indexing the terms."""
 from __future__ import annotations
 
 import hashlib
+import math
 import sys
 from collections import Counter
 from collections.abc import Iterable
@@ -13,7 +14,7 @@ import psycopg
 import psycopg.conninfo
 from psycopg.types.json import Jsonb
 
-from ..core.text import chunks, terms
+from ..core.text import chunks, query_terms, terms
 from .base import K1, B
 
 #: index terms longer than this (UTF-8 bytes) are indexed by a digest (PostgreSQL's lexemes
@@ -117,3 +118,45 @@ class _Scorer:
         """The scores of the nodes ``ids`` that match (by id: the GIN index is not read)."""
         rows = self.conn.execute(self.sql_within, {**self.params, "match": match, "ids": ids}).fetchall()
         return [(str(row[0]), float(row[1])) for row in rows]
+
+
+def _totals(conn: psycopg.Connection[tuple[Any, ...]], lexemes: list[str]) -> tuple[int, int, dict[str, int]]:
+    """(nodes, their terms in all, the document frequency of each of ``lexemes`` found)."""
+    row = conn.execute(
+        "SELECT nodes, tokens, (SELECT coalesce(json_object_agg(term, df), '{}') FROM terms "
+        "WHERE term = ANY(%s::text[])) FROM corpus",
+        (lexemes,),
+    ).fetchone()
+    if row is None:
+        return 0, 0, {}
+    return int(row[0]), int(row[1]), {str(term): int(df) for term, df in row[2].items()}
+
+
+def scorer_for(
+    conn: psycopg.Connection[tuple[Any, ...]], query: str
+) -> tuple[_Scorer, list[str], dict[str, int]] | None:
+    """The scorer of a query's known terms (with those terms and their document frequencies),
+    inside an open reading; None when no term of it is in the store."""
+    words = query_terms(query)
+    if not words:
+        return None
+    lexemes = [lexeme(w) for w in words]
+    n, tokens, frequency = _totals(conn, lexemes)
+    if not n:
+        return None
+    known = [t for t in lexemes if frequency.get(t, 0) > 0]
+    if not known:
+        return None
+    idfs = []
+    for term in known:
+        df = frequency[term]
+        idf = math.log((n - df + 0.5) / (df + 0.5))
+        idfs.append(idf if idf > 0 else MIN_IDF)
+    return _Scorer(conn, known, idfs, tokens / n), known, frequency
+
+
+def weights_of(conn: psycopg.Connection[tuple[Any, ...]], words: list[str]) -> tuple[int, int, dict[str, int]]:
+    """``Store.term_weights`` from the kept statistics (inside an open reading)."""
+    lexemes = {w: lexeme(w) for w in words}
+    n, tokens, frequency = _totals(conn, list(lexemes.values()))
+    return n, tokens, {w: frequency.get(lexemes[w], 0) for w in words}

@@ -2,15 +2,18 @@
 an edge, a row read back as a record, and the readings whose SQL is the same in both but for the
 dialect's placeholder (``P``) and its test of a column against a list of ids (``_in``).
 
->>> edge_of(("e1", "a", "b", "causal", 1.0, '{"polarity": "+"}', "2026", None, None, None)).metadata
+>>> edge_of(("e1", "a", "b", "causal", 1.0, '{"polarity": "+"}', "2026", None, None, None, "", "2026")).metadata
 {'polarity': '+'}
+
+Past versions are kept in ``node_versions`` and ``edge_versions`` (the columns of a node or an
+edge, ``recorded_until``, and ``seq``: the order they were kept in), merges in ``merges``.
 """
 
 from __future__ import annotations
 
 import abc
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from ..core.records import LoopRecord, MemoryEdge, MemoryNode, RetrievalRecord
@@ -19,28 +22,60 @@ from .base import Store
 
 NODE_COLUMNS = (
     "id, content, node_type, confidence, metadata, source, access_count, created_at, updated_at, last_accessed_at, "
-    "valid_from, valid_until"
+    "valid_from, valid_until, recorded_at"
 )
 EDGE_COLUMNS = (
-    "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at, valid_from, valid_until"
+    "id, source_id, target_id, edge_type, weight, metadata, created_at, last_activated_at, valid_from, valid_until, "
+    "source, recorded_at"
 )
+#: a past version's row: the record's columns, then when it stopped being the current one
+NODE_VERSION_COLUMNS = NODE_COLUMNS + ", recorded_until"
+EDGE_VERSION_COLUMNS = EDGE_COLUMNS + ", recorded_until"
 
 
 def node_of(row: tuple[Any, ...]) -> MemoryNode:
-    """A node from a row of NODE_COLUMNS."""
+    """A node from a row of NODE_COLUMNS (+ recorded_until: a past version). A row that lacks
+    when it was recorded (rescued from an earlier schema) was recorded when last updated."""
+    recorded = row[12] if len(row) > 12 and row[12] is not None else row[8]
+    until = row[13] if len(row) > 13 else None
     return MemoryNode(
-        row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9], *row[10:12]
-    )
+        row[0], row[1], row[2], row[3], load_metadata(row[4]), row[5], row[6], row[7], row[8], row[9], row[10], row[11],
+        recorded_at=recorded, recorded_until=until,
+    )  # fmt: skip
 
 
 def edge_of(row: tuple[Any, ...]) -> MemoryEdge:
-    """An edge from a row of EDGE_COLUMNS."""
-    return MemoryEdge(row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7], *row[8:10])
+    """An edge from a row of EDGE_COLUMNS (+ recorded_until); without a recording time, its
+    creation time."""
+    source = row[10] if len(row) > 10 and row[10] is not None else ""
+    recorded = row[11] if len(row) > 11 and row[11] is not None else row[6]
+    until = row[12] if len(row) > 12 else None
+    return MemoryEdge(
+        row[0], row[1], row[2], row[3], row[4], load_metadata(row[5]), row[6], row[7], row[8], row[9],
+        source=source, recorded_at=recorded, recorded_until=until,
+    )  # fmt: skip
 
 
 def canonical_json(value: Any) -> str:
     """JSON text as the stores keep it: keys sorted, no spaces, text unescaped."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _node_row(node: MemoryNode) -> tuple[Any, ...]:
+    """A node's values in the order of NODE_COLUMNS."""
+    return (
+        node.id, node.content, node.node_type, node.confidence, canonical_json(node.metadata), node.source,
+        node.access_count, node.created_at, node.updated_at, node.last_accessed_at, node.valid_from, node.valid_until,
+        node.recorded_at,
+    )  # fmt: skip
+
+
+def _edge_row(edge: MemoryEdge) -> tuple[Any, ...]:
+    """An edge's values in the order of EDGE_COLUMNS."""
+    return (
+        edge.id, edge.source_id, edge.target_id, edge.edge_type, edge.weight, canonical_json(edge.metadata),
+        edge.created_at, edge.last_activated_at, edge.valid_from, edge.valid_until, edge.source, edge.recorded_at,
+    )  # fmt: skip
 
 
 class SQLStore(Store):
@@ -64,6 +99,14 @@ class SQLStore(Store):
     @abc.abstractmethod
     def _id_list(self, value: Any) -> list[str]:
         """A list of ids as a JSON column holds it, read back."""
+
+    @abc.abstractmethod
+    def _run(self, sql: str, params: Any = ()) -> int:
+        """One write in the open transaction; returns the rows it changed."""
+
+    @abc.abstractmethod
+    def _run_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """One write for each of ``rows`` in the open transaction."""
 
     # ------------------------------------------------------------ nodes and edges
     def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
@@ -109,6 +152,122 @@ class SQLStore(Store):
             (ids, ids),
         )
         return [MemoryEdge(row[0], row[1], row[2], row[3]) for row in rows]
+
+    # ------------------------------------------------------------ versions
+    def _keep_current(self, table: str, record_id: str, until: str) -> None:
+        """Keep the current version of node or edge ``record_id`` as a past one, recorded
+        until ``until`` (or its own recording time, if later), unless it was recorded then."""
+        columns = NODE_COLUMNS if table == "nodes" else EDGE_COLUMNS
+        kind = table[:-1]
+        p = self.P
+        self._run(
+            f"INSERT INTO {kind}_versions ({columns}, recorded_until) SELECT {columns}, "
+            f"CASE WHEN recorded_at > {p} THEN recorded_at ELSE {p} END FROM {table} "
+            f"WHERE id = {p} AND recorded_at <> {p}",
+            (until, until, record_id, until),
+        )
+
+    def put_versions(self, nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge]) -> None:
+        node_rows = [(*_node_row(n), n.recorded_until or n.recorded_at) for n in nodes]
+        edge_rows = [(*_edge_row(e), e.recorded_until or e.recorded_at) for e in edges]
+        with self.transaction():
+            if node_rows:
+                marks = ", ".join([self.P] * len(node_rows[0]))
+                self._run_many(f"INSERT INTO node_versions ({NODE_VERSION_COLUMNS}) VALUES ({marks})", node_rows)
+            if edge_rows:
+                marks = ", ".join([self.P] * len(edge_rows[0]))
+                self._run_many(f"INSERT INTO edge_versions ({EDGE_VERSION_COLUMNS}) VALUES ({marks})", edge_rows)
+
+    def _erase(self, node_ids: Iterable[str], edge_ids: Iterable[str]) -> bool:
+        nodes, edges = self._ids(node_ids), self._ids(edge_ids)
+        with self.transaction():
+            found = self._run(f"DELETE FROM node_versions WHERE {self._in('id')}", (nodes,))
+            found += self._run(
+                f"DELETE FROM edge_versions WHERE {self._in('id')} OR {self._in('source_id')} "
+                f"OR {self._in('target_id')}",
+                (edges, nodes, nodes),
+            )
+            found += self._run(f"DELETE FROM merges WHERE {self._in('id')} OR {self._in('into_id')}", (nodes, nodes))
+        return found > 0
+
+    def versions_known_at(self, at: str) -> tuple[dict[str, MemoryNode], dict[str, MemoryEdge]]:
+        p = self.P
+        with self.reading():
+            nodes = self._query(
+                f"SELECT {NODE_VERSION_COLUMNS} FROM node_versions WHERE recorded_until > {p} AND recorded_at <= {p} "
+                "ORDER BY id, recorded_at, seq",
+                (at, at),
+            )
+            edges = self._query(
+                f"SELECT {EDGE_VERSION_COLUMNS} FROM edge_versions WHERE recorded_until > {p} AND recorded_at <= {p} "
+                "ORDER BY id, recorded_at, seq",
+                (at, at),
+            )
+        return {row[0]: node_of(row) for row in nodes}, {row[0]: edge_of(row) for row in edges}
+
+    def history(
+        self, node_ids: Iterable[str], edge_ids: Iterable[str]
+    ) -> tuple[dict[str, list[MemoryNode]], dict[str, list[MemoryEdge]]]:
+        node_list, edge_list = list(node_ids), list(edge_ids)
+        nodes, edges = self._ids(node_list), self._ids(edge_list)
+        found_nodes: dict[str, list[MemoryNode]] = {}
+        found_edges: dict[str, list[MemoryEdge]] = {}
+        with self.reading():
+            order = "ORDER BY id, recorded_at, seq"
+            for row in self._query(
+                f"SELECT {NODE_VERSION_COLUMNS} FROM node_versions WHERE {self._in('id')} {order}", (nodes,)
+            ):
+                found_nodes.setdefault(row[0], []).append(node_of(row))
+            for row in self._query(
+                f"SELECT {EDGE_VERSION_COLUMNS} FROM edge_versions WHERE {self._in('id')} {order}", (edges,)
+            ):
+                found_edges.setdefault(row[0], []).append(edge_of(row))
+            for node in self.get_nodes(node_list).values():
+                found_nodes.setdefault(node.id, []).append(node)
+            for edge in self.get_edges(edge_list).values():
+                found_edges.setdefault(edge.id, []).append(edge)
+        return {i: found_nodes[i] for i in sorted(found_nodes)}, {i: found_edges[i] for i in sorted(found_edges)}
+
+    def edge_versions_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
+        ids = self._ids(node_ids)
+        rows = self._query(
+            f"SELECT {EDGE_VERSION_COLUMNS} FROM edge_versions WHERE {self._in('source_id')} AND "
+            f"{self._in('target_id')} ORDER BY id, recorded_at, seq",
+            (ids, ids),
+        )
+        return [edge_of(row) for row in rows]
+
+    def all_versions(self) -> tuple[list[MemoryNode], list[MemoryEdge]]:
+        with self.reading():
+            nodes = self._query(f"SELECT {NODE_VERSION_COLUMNS} FROM node_versions ORDER BY id, recorded_at, seq")
+            edges = self._query(f"SELECT {EDGE_VERSION_COLUMNS} FROM edge_versions ORDER BY id, recorded_at, seq")
+        return [node_of(row) for row in nodes], [edge_of(row) for row in edges]
+
+    def recorded_moments(self) -> list[tuple[str, int]]:
+        rows = self._query(
+            "SELECT t, count(*) FROM (SELECT recorded_at AS t FROM nodes UNION ALL SELECT recorded_at FROM edges "
+            "UNION ALL SELECT recorded_at FROM node_versions UNION ALL SELECT recorded_until FROM node_versions "
+            "UNION ALL SELECT recorded_at FROM edge_versions UNION ALL SELECT recorded_until FROM edge_versions) "
+            "AS moments GROUP BY t ORDER BY t"
+        )
+        return [(str(row[0]), int(row[1])) for row in rows]
+
+    def put_forwards(self, merged: Mapping[str, str], at: str) -> None:
+        p = self.P
+        with self.transaction():
+            self._run_many(
+                f"INSERT INTO merges (id, into_id, at) VALUES ({p}, {p}, {p}) "
+                "ON CONFLICT (id) DO UPDATE SET into_id = excluded.into_id, at = excluded.at",
+                [(k, v, at) for k, v in merged.items()],
+            )
+
+    def forwards(self, node_ids: Iterable[str] | None = None) -> dict[str, tuple[str, str]]:
+        if node_ids is None:
+            rows = self._query("SELECT id, into_id, at FROM merges ORDER BY id")
+        else:
+            rows = self._query(f"SELECT id, into_id, at FROM merges WHERE {self._in('id')} ORDER BY id", (
+                self._ids(node_ids),))  # fmt: skip
+        return {row[0]: (row[1], row[2]) for row in rows}
 
     # ------------------------------------------------------------ vectors
     def get_vectors(self, model: str, node_ids: Iterable[str]) -> dict[str, bytes]:
@@ -164,13 +323,13 @@ class SQLStore(Store):
 
     def get_retrievals(self, retrieval_ids: Iterable[str]) -> dict[str, RetrievalRecord]:
         rows = self._query(
-            "SELECT id, at, query, routing, max_kappa, max_iterations, node_ids, count FROM retrievals "
+            "SELECT id, at, query, routing, max_kappa, max_iterations, node_ids, count, results FROM retrievals "
             f"WHERE {self._in('id')} ORDER BY id",
             (self._ids(retrieval_ids),),
         )
         return {
             row[0]: RetrievalRecord(
-                row[0], row[1], row[2], row[3], row[4], row[5], tuple(self._id_list(row[6])), int(row[7])
+                row[0], row[1], row[2], row[3], row[4], row[5], tuple(self._id_list(row[6])), int(row[7]), row[8]
             )
             for row in rows
         }

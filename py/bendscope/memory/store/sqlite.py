@@ -33,7 +33,7 @@ from ..core.text import query_terms, terms
 from .base import K1, B
 from .sql import EDGE_COLUMNS as _EDGE_COLUMNS
 from .sql import NODE_COLUMNS as _NODE_COLUMNS
-from .sql import SQLStore
+from .sql import SQLStore, _edge_row, _node_row
 from .sql import canonical_json as _json
 from .sql import edge_of as _edge
 from .sql import node_of as _node
@@ -48,8 +48,11 @@ RESCUE_EMPTY_RUNS = 64
 
 #: what a migration does in Python after its statements (by the version it makes)
 REINDEX_AT = 4
-#: a re-index says how far it is on stderr for stores of at least this many nodes
+RECORD_AT = 7
+#: a re-index or a migration says how far it is on stderr for stores of at least this many rows
 PROGRESS_FROM = 10_000
+#: rows a migration updates at once
+MIGRATION_BATCH = 10_000
 #: how long a transaction keeps trying in all before it says the store is busy (each statement waits
 #: BUSY_TIMEOUT_S for another process's write lock)
 BUSY_GIVE_UP_S = 20.0
@@ -188,7 +191,30 @@ class SQLiteStore(SQLStore):
                     self._conn.execute(statement)
                 if step + 1 == REINDEX_AT:
                     self._reindex_terms()
+                if step + 1 == RECORD_AT:
+                    self._record_rows()
                 self._conn.execute(f"PRAGMA user_version = {step + 1}")
+
+    def _record_rows(self) -> None:
+        """Migration 7: each node and edge of the store is its current version, recorded when
+        it was last written (a node's updated_at, an edge's created_at: the release before kept
+        no earlier versions), in batches by row id, saying how far it is on stderr for a large
+        store. O(rows)."""
+        for table, stamp in (("nodes", "updated_at"), ("edges", "created_at")):
+            low, high, total = self._conn.execute(f"SELECT min(rowid), max(rowid), count(*) FROM {table}").fetchone()
+            if not total:
+                continue
+            said = 0
+            for start in range(low, high + 1, MIGRATION_BATCH):
+                self._conn.execute(
+                    f"UPDATE {table} SET recorded_at = {stamp} WHERE rowid BETWEEN ? AND ?",
+                    (start, start + MIGRATION_BATCH - 1),
+                )
+                done = min(high, start + MIGRATION_BATCH - 1) - low + 1
+                share = done * 10 // (high - low + 1)
+                if total >= PROGRESS_FROM and share > said:
+                    said = share
+                    print(f"memory: recording {total:,} {table} as versions: {said * 10}%", file=sys.stderr)
 
     def _reindex_terms(self) -> None:
         """Index every node's terms afresh (migration 4), saying how far it is on stderr for
@@ -340,6 +366,12 @@ class SQLiteStore(SQLStore):
     def _exec_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         self._retry(lambda: self._conn.executemany(sql, rows))
 
+    def _run(self, sql: str, params: Any = ()) -> int:
+        return int(self._exec(sql, params).rowcount)
+
+    def _run_many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        self._exec_many(sql, rows)
+
     def _write(self, sql: str, params: tuple[Any, ...] = ()) -> sqlite3.Cursor:
         with self.transaction():
             cursor: sqlite3.Cursor = self._retry(lambda: self._conn.execute(sql, params))
@@ -349,28 +381,18 @@ class SQLiteStore(SQLStore):
 
     def put_node(self, node: MemoryNode) -> None:
         with self.transaction():
-            old = self._exec("SELECT rowid, content FROM nodes WHERE id = ?", (node.id,)).fetchone()
+            old = self._exec("SELECT rowid, content, recorded_at FROM nodes WHERE id = ?", (node.id,)).fetchone()
+            if old is not None and old[2] != node.recorded_at:
+                self._keep_current("nodes", node.id, node.recorded_at)
             row = self._exec(
-                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO nodes ({_NODE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
                 "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
                 "access_count = excluded.access_count, created_at = excluded.created_at, "
                 "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at, "
-                "valid_from = excluded.valid_from, valid_until = excluded.valid_until RETURNING rowid",
-                (
-                    node.id,
-                    node.content,
-                    node.node_type,
-                    node.confidence,
-                    _json(node.metadata),
-                    node.source,
-                    node.access_count,
-                    node.created_at,
-                    node.updated_at,
-                    node.last_accessed_at,
-                    node.valid_from,
-                    node.valid_until,
-                ),
+                "valid_from = excluded.valid_from, valid_until = excluded.valid_until, "
+                "recorded_at = excluded.recorded_at RETURNING rowid",
+                _node_row(node),
             ).fetchone()
             if old is None or old[1] != node.content:  # (the index holds the content's terms)
                 before = None
@@ -394,7 +416,7 @@ class SQLiteStore(SQLStore):
                 [(t,) for t in sorted(set(new.split()))],
             )
 
-    def delete_node(self, node_id: str) -> list[str]:
+    def _drop_node(self, node_id: str) -> list[str]:
         with self.transaction():
             edges = [
                 r[0]
@@ -436,29 +458,21 @@ class SQLiteStore(SQLStore):
 
     def put_edge(self, edge: MemoryEdge) -> None:
         try:
-            self._write(
-                f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
-                "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
-                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at, "
-                "valid_from = excluded.valid_from, valid_until = excluded.valid_until",
-                (
-                    edge.id,
-                    edge.source_id,
-                    edge.target_id,
-                    edge.edge_type,
-                    edge.weight,
-                    _json(edge.metadata),
-                    edge.created_at,
-                    edge.last_activated_at,
-                    edge.valid_from,
-                    edge.valid_until,
-                ),
-            )
+            with self.transaction():
+                self._keep_current("edges", edge.id, edge.recorded_at)
+                self._exec(
+                    f"INSERT INTO edges ({_EDGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
+                    "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
+                    "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at, "
+                    "valid_from = excluded.valid_from, valid_until = excluded.valid_until, source = excluded.source, "
+                    "recorded_at = excluded.recorded_at",
+                    _edge_row(edge),
+                )
         except sqlite3.IntegrityError:
             raise NotFound(f"edge {edge.id!r}: its source or target node does not exist") from None
 
-    def delete_edge(self, edge_id: str) -> bool:
+    def _drop_edge(self, edge_id: str) -> bool:
         return self._write("DELETE FROM edges WHERE id = ?", (edge_id,)).rowcount > 0
 
     def arcs_from(self, node_ids: Iterable[str], forward: bool = True, at: str | None = None) -> list[tuple[str, str]]:
@@ -524,6 +538,14 @@ class SQLiteStore(SQLStore):
             rows = dict(self._query(f"SELECT rowid, id FROM nodes WHERE id IN {_IDS}", (ids,)))
             scores = self._bm25(list(rows), words, frequency)
         return {rows[rowid]: value for rowid, value in scores.items() if value > 0}
+
+    def term_weights(self, words: list[str]) -> tuple[int, int, dict[str, int]]:
+        with self.reading():
+            averages = self._query("SELECT block FROM nodes_fts_data WHERE id = 1")
+            counts = _varints(averages[0][0]) if averages else []
+            frequency = self._frequencies(words)
+        rows, total = (counts[0], counts[1]) if len(counts) >= 2 else (0, 0)
+        return rows, total, {w: frequency.get(w, 0) for w in words}
 
     def _frequencies(self, words: list[str]) -> dict[str, int]:
         """The document frequency of each of the terms (those in no node left out)."""
@@ -655,8 +677,8 @@ class SQLiteStore(SQLStore):
     # ------------------------------------------------------------ what the agent reported
     def log_retrieval(self, record: RetrievalRecord) -> None:
         self._write(
-            "INSERT INTO retrievals (id, at, count, query, routing, max_kappa, max_iterations, node_ids) "
-            "VALUES (?, ?, 1, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, count = count + 1",
+            "INSERT INTO retrievals (id, at, count, query, routing, max_kappa, max_iterations, node_ids, results) "
+            "VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET at = excluded.at, count = count + 1",
             (
                 record.id,
                 record.at,
@@ -665,6 +687,7 @@ class SQLiteStore(SQLStore):
                 record.max_kappa,
                 record.max_iterations,
                 _json(list(record.node_ids)),
+                record.results,
             ),
         )
 

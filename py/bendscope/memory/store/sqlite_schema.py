@@ -183,6 +183,63 @@ MIGRATIONS: tuple[str, ...] = (
         UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
     END;
     """,
+    # 7: versions (recorded time: when the memory held each version of a node or an edge; the
+    # current one in nodes and edges, the past ones in node_versions and edge_versions), who or
+    # what wrote an edge (its source), consolidation's merges, and which of a retrieval's nodes
+    # were its results. The store's own rows are recorded when they were last written
+    # (SQLiteStore._record_rows: a node's updated_at, an edge's created_at)
+    """
+    ALTER TABLE nodes ADD COLUMN recorded_at TEXT NOT NULL DEFAULT '';
+    ALTER TABLE edges ADD COLUMN source TEXT NOT NULL DEFAULT '';
+    ALTER TABLE edges ADD COLUMN recorded_at TEXT NOT NULL DEFAULT '';
+    CREATE TABLE node_versions (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL,
+        content TEXT NOT NULL,
+        node_type TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        metadata TEXT NOT NULL,
+        source TEXT NOT NULL,
+        access_count INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        last_accessed_at TEXT,
+        valid_from TEXT,
+        valid_until TEXT,
+        recorded_at TEXT NOT NULL,
+        recorded_until TEXT NOT NULL
+    );
+    CREATE INDEX node_versions_by_id ON node_versions (id, recorded_at);
+    CREATE INDEX node_versions_by_end ON node_versions (recorded_until);
+    CREATE TABLE edge_versions (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL,
+        source_id TEXT NOT NULL,
+        target_id TEXT NOT NULL,
+        edge_type TEXT NOT NULL,
+        weight REAL NOT NULL,
+        metadata TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        last_activated_at TEXT,
+        valid_from TEXT,
+        valid_until TEXT,
+        source TEXT NOT NULL,
+        recorded_at TEXT NOT NULL,
+        recorded_until TEXT NOT NULL
+    );
+    CREATE INDEX edge_versions_by_id ON edge_versions (id, recorded_at);
+    CREATE INDEX edge_versions_by_end ON edge_versions (recorded_until);
+    CREATE INDEX edge_versions_by_source ON edge_versions (source_id);
+    CREATE INDEX edge_versions_by_target ON edge_versions (target_id);
+    CREATE TABLE merges (id TEXT PRIMARY KEY NOT NULL, into_id TEXT NOT NULL, at TEXT NOT NULL);
+    CREATE INDEX merges_by_into ON merges (into_id);
+    ALTER TABLE retrievals ADD COLUMN results INTEGER;
+    DROP TRIGGER graph_edge_update;
+    CREATE TRIGGER graph_edge_update
+    AFTER UPDATE OF source_id, target_id, edge_type, weight, metadata, valid_from, valid_until, source ON edges BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
+    END;
+    """,
 )
 
 

@@ -3,8 +3,18 @@ the memory as an editor document, and the admission every request passes.
 
 ``serve --http PORT --editor`` puts three things on one 127.0.0.1 origin: the MCP
 endpoint (``/mcp``), the editor's static site (``/``: the same files as ``make serve``;
-never ``py/bendscope/memory``, dotfiles or anything outside the site) and
-``GET /api/graph`` (the memory as a Bendscope document, as ``export`` prints it).
+never ``py/bendscope/memory``, dotfiles or anything outside the site) and the page's API:
+
+- ``GET /api/graph[?query=Q][&as_of=T][&known_at=T]`` and ``POST /api/view {"query", "node_ids",
+  "as_of", "known_at"}``: ``{document, view: {query, shown, total, ended, time}, at}`` — the
+  memory (or a view of it) as a Bendscope document, as ``export`` prints it, at a moment (now by
+  default; ``timeline``); each card and edge says in ``data.memory.holds`` whether it holds then
+  (with its ``valid_from``/``valid_until`` and ``recorded_at``/``recorded_until``; an edge also
+  its ``source``), ``view.ended`` counts those that do not;
+- ``GET /api/events``: a change stream; ``POST /api/write``: a person's edits (``page_writes``);
+- the time control's (``timeline.time_request``): ``GET /api/history`` (when the memory
+  changed; ``?id=`` one item's versions), ``POST /api/diff`` (two moments compared: cards,
+  edges, loops closed and broken) and ``POST /api/loop`` (when a loop closed, and by whose edge).
 
 **Admission** (:class:`Admission`), before any of them:
 
@@ -46,11 +56,12 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 import anyio
 
-from ..core.errors import InvalidInput, StoreUnavailable
+from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import check_id
 from ..core.service import Memory
 from .changes import ChangeFeed, change_source
 from .page_writes import Stale, check_body, write
+from .timeline import TIME_PATHS, Moment, mark_holding, moment_of, time_request
 
 Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
@@ -62,7 +73,7 @@ SERVED_TOP = frozenset({"index.html", "pyscript.toml", "static", "py"})
 NEVER_SERVED = ("py/bendscope/memory",)
 TOKEN_COOKIE = "bendscope_token"  # (+ "_PORT": one per server)
 #: the paths the page may POST to with its cookie (and its own Origin)
-WRITABLE = frozenset({"/api/write", "/api/view"})
+WRITABLE = frozenset({"/api/write", "/api/view", "/api/diff", "/api/loop"})
 #: the most cards the page opens a whole memory with; above, it opens a query's subgraph
 LIVE_MAX_NODES = 3_000
 #: the most ids a view may keep
@@ -328,18 +339,26 @@ def too_large(total: int, cap: int, why: str) -> dict[str, Any]:
 
 
 def graph_view(
-    memory: Memory, query: str | None, cap: int | None = None, keep: list[str] | None = None
+    memory: Memory,
+    query: str | None,
+    cap: int | None = None,
+    keep: list[str] | None = None,
+    moment: Moment | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """``/api/graph``'s and ``/api/view``'s answer: (status, JSON). Without a query or
     ``keep``, the whole memory when it holds at most ``cap`` nodes, else no document but the
     counts and why (the page then searches, or keeps what it shows: an answer, not an error);
     with them, that view (:func:`subgraph_ids`) and what it shows. ``at``: the memory's clock
     before the state was read (the page sends it back with its writes). The view is read in
-    one snapshot (after the query's retrieval)."""
+    one snapshot (after the query's retrieval). ``moment``: the memory as it was then
+    (``timeline``); every card and edge says whether it holds then (``data.memory.holds``),
+    ``view.ended`` counts those that do not and ``view.time`` says the moment."""
     cap = LIVE_MAX_NODES if cap is None else cap
+    moment = moment or Moment()
+    times = {"known_at": moment.known_at, "as_of": moment.as_of}
     matched = None
     if query is not None:
-        found = memory.retrieve_context({"query": query, "limit": 50}, record=False, gather=True)
+        found = memory.retrieve_context({"query": query, "limit": 50, **times}, record=False, gather=True)
         matched = list(dict.fromkeys(r["id"] for r in found["results"]))
     with memory.store.reading():
         at = memory.clock()
@@ -349,13 +368,18 @@ def graph_view(
                 why = f"this memory holds {total:,} nodes; the editor opens at most {cap:,} at once"
                 return 200, {**too_large(total, cap, why), "at": at}
             try:
-                document = memory.export_document()
+                document = memory.export_document({"known_at": moment.known_at})
             except InvalidInput as error:  # (more edges than a document holds)
                 return 200, {**too_large(total, cap, str(error)), "at": at}
-            return 200, {"document": document, "view": {"query": None, "shown": total, "total": total}, "at": at}
-        ids = subgraph_ids(memory, matched, cap, keep)
-        document = memory.export_document({"node_ids": ids})
-    return 200, {"document": document, "view": {"query": query, "shown": len(ids), "total": total}, "at": at}
+            shown = len(document["planes"][0]["nodes"])
+            view: dict[str, Any] = {"query": None, "shown": shown, "total": shown if moment.known_at else total}
+        else:
+            ids = subgraph_ids(memory, matched, cap, keep)
+            document = memory.export_document({"node_ids": ids, "known_at": moment.known_at})
+            view = {"query": query, "shown": len(document["planes"][0]["nodes"]), "total": total}
+    view["ended"] = mark_holding(document, moment.valid_time(at))
+    view["time"] = moment.to_dict()
+    return 200, {"document": document, "view": view, "at": at}
 
 
 async def events(feed: ChangeFeed, receive: Any, send: Any, stopping: Callable[[], bool]) -> None:
@@ -413,11 +437,12 @@ async def events(feed: ChangeFeed, receive: Any, send: Any, stopping: Callable[[
         feed.leave(event)
 
 
-def checked_view(body: bytes) -> tuple[str | None, list[str]]:
-    """The query and the ids a ``POST /api/view`` asks for (InvalidInput naming what is wrong).
+def checked_view(body: bytes) -> tuple[str | None, list[str], Moment]:
+    """The query, the ids and the moment (``as_of``, ``known_at``) a ``POST /api/view`` asks for
+    (InvalidInput naming what is wrong).
 
     >>> checked_view(b'{"query": "market share", "node_ids": ["a", "b"]}')
-    ('market share', ['a', 'b'])
+    ('market share', ['a', 'b'], Moment(as_of=None, known_at=None))
     >>> checked_view(b'{"node_ids": "a"}')
     Traceback (most recent call last):
     ...
@@ -437,7 +462,8 @@ def checked_view(body: bytes) -> tuple[str | None, list[str]]:
     ids = value.get("node_ids", [])
     if not isinstance(ids, list) or len(ids) > MAX_VIEW_IDS:
         raise InvalidInput(f"node_ids must be a list of at most {MAX_VIEW_IDS:,} ids")
-    return query, [check_id(i, f"node_ids[{k}]") for k, i in enumerate(ids)]
+    at = moment_of({k: value.get(k) for k in ("as_of", "known_at")}, "view")
+    return query, [check_id(i, f"node_ids[{k}]") for k, i in enumerate(ids)], at
 
 
 async def read_body(receive: Any, limit: int) -> bytes | None:
@@ -499,6 +525,23 @@ def editor_app(
                 return
             await reply(send, 200, _json(answer), "application/json")
             return
+        if path in TIME_PATHS:
+            wanted = TIME_PATHS[path]
+            if method != wanted and not (wanted == "GET" and method == "HEAD"):
+                await reply(send, 405, f"{wanted} here".encode(), text, (b"allow", wanted.encode()))
+                return
+            body = await read_body(receive, MAX_WRITE_BODY) if method == "POST" else b""
+            params = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+            try:
+                if body is None:
+                    raise InvalidInput(f"a request is at most {MAX_WRITE_BODY:,} bytes")
+                status, answer = await anyio.to_thread.run_sync(time_request, memory, path, params, body)
+            except InvalidInput as error:  # (a NotFound too: an id the memory never held)
+                status, answer = 404 if isinstance(error, NotFound) else 400, {"error": str(error)}
+            except StoreUnavailable as error:
+                status, answer = 503, {"error": str(error)}
+            await reply(send, status, _json(answer), "application/json", head=method == "HEAD")
+            return
         if path == "/api/view":
             if method != "POST":
                 await reply(send, 405, b'POST {"query", "node_ids"} here', text, (b"allow", b"POST"))
@@ -507,8 +550,8 @@ def editor_app(
             try:
                 if body is None:
                     raise InvalidInput(f"a view is asked in at most {MAX_WRITE_BODY:,} bytes")
-                query, keep = checked_view(body)
-                status, answer = await anyio.to_thread.run_sync(graph_view, memory, query, None, keep)
+                query, keep, at = checked_view(body)
+                status, answer = await anyio.to_thread.run_sync(graph_view, memory, query, None, keep, at)
             except InvalidInput as error:
                 status, answer = 400, {"error": str(error)}
             except StoreUnavailable as error:
@@ -525,11 +568,13 @@ def editor_app(
             await events(feed, receive, send, stopping)
             return
         if path == "/api/graph":
-            query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"))).get("query")
+            asked = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+            query = asked.get("query")
             if query is not None and not query.strip():
                 query = None
             try:
-                status, answer = await anyio.to_thread.run_sync(graph_view, memory, query)
+                at = moment_of({k: asked.get(k) or None for k in ("as_of", "known_at")}, "graph")
+                status, answer = await anyio.to_thread.run_sync(graph_view, memory, query, None, None, at)
             except InvalidInput as error:
                 status, answer = 400, {"error": str(error)}
             except StoreUnavailable as error:

@@ -3,14 +3,16 @@ and the embedder — the limits of its operations, and the helpers they have in 
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bendscope.kappa import DEFAULT_EXACT_LIMIT
 
 from ...store.base import Store
+from ...store.past import PastView
 from ..errors import NotFound
 from ..loop_index import LoopIndex, Watch
 from ..records import (
@@ -40,6 +42,7 @@ TYPE_REQUIRED = (
     "contradicts, context, associative, derived_from, user)"
 )
 EMBED_BATCH = 1_000  # texts given to an embedder at once
+MAX_FORWARDS = 32  # merges followed from one id (a merged node merged again, and so on)
 
 
 def _unknown(ids: Sequence[str], found: Mapping[str, Any]) -> None:
@@ -60,10 +63,16 @@ class _Batch:
     removed: bool = False
 
 
-def _held(record: MemoryNode | MemoryEdge, when: str, past: bool) -> bool:
-    """Whether a node or an edge is in the graph at ``when``: valid then, and for a reading
-    of the ``past`` also recorded by then."""
-    return record.held_at(when) if past else record.valid_at(when)
+def _in_graph(edge: MemoryEdge, ends: Mapping[str, MemoryNode], when: str) -> bool:
+    """Whether an edge is in the graph at ``when``: valid then, and both its ends (of any type)."""
+    source, target = ends.get(edge.source_id), ends.get(edge.target_id)
+    return (
+        edge.valid_at(when)
+        and source is not None
+        and target is not None
+        and source.valid_at(when)
+        and (target.valid_at(when))
+    )
 
 
 def _holds(edge: MemoryEdge, ends: Mapping[str, MemoryNode], now: str) -> bool:
@@ -79,6 +88,11 @@ def _holds(edge: MemoryEdge, ends: Mapping[str, MemoryNode], now: str) -> bool:
         and source.valid_at(now)
         and target.valid_at(now)
     )
+
+
+def _said_merged(ids: Sequence[str], merged: Mapping[str, str]) -> list[str]:
+    """``ids`` with each merged one replaced by the node it was merged into (each id once)."""
+    return list(dict.fromkeys(merged.get(i, i) for i in ids))
 
 
 class MemoryState:
@@ -100,6 +114,53 @@ class MemoryState:
         made current, and nothing watched yet."""
         self.loops.ready()
         return _Batch(self.loops.watch(()))
+
+    @contextlib.contextmanager
+    def _known(self, known_at: str | None) -> Iterator[Store]:
+        """The store as the memory knew it at ``known_at`` (``store.past``), read in one
+        snapshot; the store itself for None or a time not before now."""
+        if known_at is None or known_at >= self.clock():
+            yield self.store
+            return
+        with self.store.reading():
+            yield PastView(self.store, known_at)
+
+    def _forward(self, store: Store, ids: Sequence[str], found: dict[str, MemoryNode]) -> dict[str, str]:
+        """Each of ``ids`` that names no node but was merged away by ``consolidate``: the node
+        it now is (followed through later merges), added to ``found``; returns merged id →
+        that node's id (``merged_into``)."""
+        merged: dict[str, str] = {}
+        looking = {i: i for i in ids if i not in found}
+        for _ in range(MAX_FORWARDS):
+            if not looking:
+                break
+            steps = store.forwards(set(looking.values()))
+            looking = {i: steps[at][0] for i, at in looking.items() if at in steps}
+            reached = store.get_nodes(set(looking.values()) - found.keys())
+            found.update(reached)
+            for i, at in list(looking.items()):
+                if at in found:
+                    merged[i] = at
+                    del looking[i]
+        return merged
+
+    def _named(
+        self, store: Store, ids: Sequence[str], found: dict[str, MemoryNode]
+    ) -> tuple[list[str], dict[str, str]]:
+        """The nodes a reading names, in ``found`` (read from ``store``): merged ids followed
+        (``_forward``), then NotFound for an id that names no node — but in a reading of the
+        past, an id the memory knows now or knew at another time is left out (it did not know
+        it then). Returns (the ids found, merged id → the node it became)."""
+        merged = self._forward(store, ids, found)
+        named = _said_merged(ids, merged)
+        missing = [i for i in named if i not in found]
+        if missing and store is not self.store:
+            now = self.store.get_nodes(missing)
+            past, _ = self.store.history([i for i in missing if i not in now], [])
+            _unknown(missing, {**now, **past})
+            return [i for i in named if i in found], merged
+        _unknown(named, found)
+        return named, merged
 
     def _current_loops(self) -> bool:
         """Before a reading that uses the loop index: make it current if the store was written

@@ -22,6 +22,7 @@ from ..records import (
     new_edge,
     new_node,
     preview,
+    same_fact,
 )
 from ..requests import (
     MAX_BATCH,
@@ -43,8 +44,8 @@ logger = logging.getLogger(__name__)
 
 
 def _same_node(old: MemoryNode, new: MemoryNode) -> bool:
-    """Equal apart from ``updated_at`` (a store of the same facts changes nothing)."""
-    return old.to_dict() | {"updated_at": ""} == new.to_dict() | {"updated_at": ""}
+    """Equal apart from when they were recorded (a store of the same facts changes nothing)."""
+    return same_fact(old, new)
 
 
 class Writing(MemoryState):
@@ -156,18 +157,22 @@ class Writing(MemoryState):
         """store_edge's write, in the open transaction; the loops it may change are watched
         and the arcs it adds or removes (those that hold now: the edge valid and both its
         ends) noted in ``batch`` (settled by the caller). ``typed``: see ``store_edge``."""
+        named = [check_id(args.get("source_id"), "source_id"), check_id(args.get("target_id"), "target_id")]
+        ends = self.store.get_nodes(named)
+        merged = self._forward(self.store, named, ends)  # (linking a merged-away id links the node it became)
+        if merged:
+            args = {**args, "source_id": merged.get(named[0], named[0]), "target_id": merged.get(named[1], named[1])}
         edge = new_edge(args, now=self.clock())
         if typed and args.get("edge_type") is None and (args.get("id") is None or self.store.get_edge(edge.id) is None):
             raise InvalidInput(TYPE_REQUIRED)
-        ends = self.store.get_nodes([edge.source_id, edge.target_id])
         _unknown([edge.source_id, edge.target_id], ends)
         old = self.store.get_edge(edge.id) if args.get("id") is not None else self._derived_edge(edge)
         touched = {edge.source_id, edge.target_id} | ({old.source_id, old.target_id} if old else set())
         self.loops.extend(batch.watch, touched)
         if old is not None:  # update that edge: its id stays, even one derived from another type
             edge = new_edge({**args, "id": old.id}, now=self.clock(), existing=old)
-            if edge == old:
-                return {"status": "unchanged", "edge": old.to_dict()}
+            if same_fact(old, edge):
+                return {"status": "unchanged", "edge": old.to_dict(), **({"merged_into": merged} if merged else {})}
         if edge.directed and edge.source_id == edge.target_id:
             raise InvalidInput(
                 f"a {edge.edge_type} edge from {edge.source_id!r} to itself is not a feedback loop: κ and the loops "
@@ -187,12 +192,15 @@ class Writing(MemoryState):
             batch.removed = True
         if edge.valid_from is not None or edge.valid_until is not None:
             self.loops.bounds([edge.valid_from, edge.valid_until])
-        return {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
+        answer = {"status": "created" if old is None else "updated", "edge": edge.to_dict()}
+        return {**answer, "merged_into": merged} if merged else answer
 
     def invalidate_edge(self, request: InvalidateEdge | Mapping[str, Any]) -> dict[str, Any]:
-        """End an edge's validity at ``at`` (now by default) without deleting it: it stays in
-        the memory (``as_of`` an earlier time still sees it), but the current graph — retrieval,
-        topology, the loop index — no longer holds it. ``topology``: what that did to the loops."""
+        """End an edge's validity at ``at`` (now by default) without deleting it: a new version
+        of it, valid until ``at``, recorded now — the one it replaces is kept, so a reading
+        ``known_at`` an earlier time still finds what the memory believed then (``as_of`` an
+        earlier time than ``at``, the edge held); the current graph — retrieval, topology, the
+        loop index — no longer holds it. ``topology``: what that did to the loops."""
         asked = InvalidateEdge.parse(request)
         edge_id = asked.id
         with self.store.transaction():
@@ -207,7 +215,7 @@ class Writing(MemoryState):
                 return {"status": "unchanged", "edge": edge.to_dict(), "topology": effect(change.before, change.after)}
             if edge.valid_from is not None and at <= edge.valid_from:
                 raise InvalidInput(f"the edge is valid from {edge.valid_from}: it cannot end at {at}, before it began")
-            ended = dataclasses.replace(edge, valid_until=at)
+            ended = dataclasses.replace(edge, valid_until=at, recorded_at=self.clock())
             ends = self.store.get_nodes([edge.source_id, edge.target_id])
             batch.removed = _holds(edge, ends, self.loops.now) and not _holds(ended, ends, self.loops.now)
             self.store.put_edge(ended)
@@ -216,14 +224,15 @@ class Writing(MemoryState):
         return {"status": "invalidated", "edge": ended.to_dict(), "topology": effect(change.before, change.after)}
 
     def invalidate_node(self, request: InvalidateNode | Mapping[str, Any]) -> dict[str, Any]:
-        """End a node's validity at ``at`` (now by default) without deleting it; its edges stop
-        holding with it. ``topology``: what that did to the loops."""
+        """End a node's validity at ``at`` (now by default) without deleting it (a new version,
+        as ``invalidate_edge`` makes); its edges stop holding with it. ``topology``: what that
+        did to the loops."""
         asked = InvalidateNode.parse(request)
         node_id = asked.id
         with self.store.transaction():
             node = self.store.get_node(node_id)
             if node is None:
-                raise NotFound(f"no node with id {node_id!r}")
+                raise self._no_node(node_id)
             at = asked.at
             if at is None:
                 self.loops.ready()
@@ -357,7 +366,7 @@ class Writing(MemoryState):
         with self.store.transaction():
             old = self.store.get_node(node_id)
             if old is None:
-                raise NotFound(f"no node with id {node_id!r}")
+                raise self._no_node(node_id)
             content = f"{old.content}\n{observation}"
             if len(content) > MAX_CONTENT:
                 raise InvalidInput(
@@ -367,20 +376,40 @@ class Writing(MemoryState):
             self.store_node({"id": node_id, "content": content})
         return {"status": "appended", "id": node_id, "length": len(content)}
 
+    def _no_node(self, node_id: str) -> NotFound:
+        """The error for a node that is not in the memory (saying so when it was merged away)."""
+        forward = self.store.forwards([node_id]).get(node_id)
+        if forward is not None:
+            return NotFound(
+                f"no node with id {node_id!r}: consolidate merged it into {forward[0]!r} at {forward[1]}; "
+                "name that node"
+            )
+        return NotFound(f"no node with id {node_id!r}")
+
+    def _erasable(self, node_ids: Sequence[str], edge_ids: Sequence[str]) -> tuple[set[str], set[str]]:
+        """The ids among those given that have a current version, after checking that every
+        other one has past versions at least (NotFound names the first that has none)."""
+        nodes, edges = set(self.store.get_nodes(node_ids)), set(self.store.get_edges(edge_ids))
+        past_nodes, past_edges = self.store.history(set(node_ids) - nodes, set(edge_ids) - edges)
+        for node_id in node_ids:
+            if node_id not in nodes and node_id not in past_nodes:
+                raise self._no_node(node_id)
+        missing = [e for e in edge_ids if e not in edges and e not in past_edges]
+        if missing:
+            raise NotFound(f"no edge with id {', '.join(repr(e) for e in missing[:10])}; nothing was deleted")
+        return nodes, edges
+
     def delete_many(self, request: DeleteMany | Mapping[str, Any]) -> dict[str, Any]:
-        """Delete nodes (with every edge touching them) and edges, all or none: an id that
-        names nothing is an error naming it, and nothing is deleted."""
+        """Erase nodes (with every edge touching them) and edges with every version of them,
+        all or none: an id that names nothing is an error naming it, and nothing is erased."""
         asked = DeleteMany.parse(request)
         node_ids, edge_ids = asked.node_ids or [], asked.edge_ids or []
         with self.store.transaction():
-            _unknown(node_ids, self.store.get_nodes(node_ids))
-            found_edges = self.store.get_edges(edge_ids)
-            missing = [e for e in edge_ids if e not in found_edges]
-            if missing:
-                raise NotFound(f"no edge with id {', '.join(repr(e) for e in missing[:10])}; nothing was deleted")
+            nodes, edges = self._erasable(node_ids, edge_ids)
+            found_edges = self.store.get_edges(edges)
             batch = self._batch()
             ends = {n for e in found_edges.values() for n in (e.source_id, e.target_id)}
-            self.loops.extend(batch.watch, ends | set(node_ids))
+            self.loops.extend(batch.watch, ends | nodes)
             for edge_id in edge_ids:
                 self.store.delete_edge(edge_id)
             also = sum(len(self.store.delete_node(node_id)) for node_id in node_ids)
@@ -388,11 +417,11 @@ class Writing(MemoryState):
         return {"status": "deleted", "nodes": len(node_ids), "edges": len(edge_ids), "edges_with_the_nodes": also}
 
     def delete_node(self, request: DeleteNode | str) -> dict[str, Any]:
-        """Delete a node and its edges; ``topology``: what that did to the node's loop."""
+        """Erase a node, its edges and every version of them (a node with past versions only —
+        ended by a merge or a prune — too); ``topology``: what that did to the node's loop."""
         node_id = (request if isinstance(request, DeleteNode) else DeleteNode.parse({"id": request})).id
         with self.store.transaction():
-            if self.store.get_node(node_id) is None:
-                raise NotFound(f"no node with id {node_id!r}")
+            self._erasable([node_id], [])
             batch = self._batch()
             self.loops.extend(batch.watch, {node_id})
             edges = self.store.delete_node(node_id)
@@ -405,14 +434,15 @@ class Writing(MemoryState):
         }
 
     def delete_edge(self, request: DeleteEdge | str) -> dict[str, Any]:
-        """Delete an edge; ``topology``: what that did to the loops around its ends."""
+        """Erase an edge with every version of it; ``topology``: what that did to the loops
+        around its ends."""
         edge_id = (request if isinstance(request, DeleteEdge) else DeleteEdge.parse({"id": request})).id
         with self.store.transaction():
+            self._erasable([], [edge_id])
             edge = self.store.get_edge(edge_id)
-            if edge is None:
-                raise NotFound(f"no edge with id {edge_id!r}")
             batch = self._batch()
-            self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
+            if edge is not None:
+                self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
             self.store.delete_edge(edge_id)
-            change = self.loops.settle(batch.watch, removed=edge.directed)
+            change = self.loops.settle(batch.watch, removed=edge is not None and edge.directed)
         return {"status": "deleted", "id": edge_id, "topology": effect(change.before, change.after)}

@@ -38,7 +38,7 @@ __all__ = [
 #: the most characters a call's arguments may take as JSON
 MAX_ARGUMENTS = 8 * 1024 * 1024
 
-TOOLS: tuple[ToolSpec, ...] = (*READING[:2], *WRITING, *READING[2:4], *ENDING, LEARNING[0], READING[4], LEARNING[1])
+TOOLS: tuple[ToolSpec, ...] = (*READING[:2], *WRITING, *READING[2:5], *ENDING, LEARNING[0], READING[5], LEARNING[1])
 BY_NAME = {tool.name: tool for tool in TOOLS}
 
 

@@ -18,19 +18,13 @@ READING = (
     ToolSpec(
         "retrieve_context",
         "Ask the memory a question; follow the answer's `routing` (`why` says why). 'fast': the results answer it "
-        "in one pass. 'deliberate': the question is about a feedback loop's dynamics — reason over the loop its "
-        "`loops` entry marked asked names (topology.sccs: members, κ, fault lines, budget; `names`: members not "
-        "among the results) first. Results: the best matches, then neighbours, `limit` in all. A lookup about a "
-        "loop member routes fast. Changes no knowledge; counts accesses for learn_from_outcome." + KAPPA_NOTE,
+        "in one pass. 'deliberate': it is about a feedback loop's dynamics — first reason over the loop its `loops` "
+        "entry marked asked names (topology.sccs: members, κ, fault lines, budget; `names`: members not among the "
+        "results). Counts accesses for learn_from_outcome." + KAPPA_NOTE,
         requests.RetrieveContext,
         output(
             ("status", "retrieval_id", "query", "routing", "why", "count", "results", "loops", "topology"),
-            {
-                "routing": ROUTING,
-                "results": {"type": "array"},
-                "loops": {"type": "array"},
-                "topology": {"type": "object"},
-            },
+            {"routing": ROUTING},
         ),
         lambda memory, asked: memory.retrieve_context(asked),
         read_only=True,
@@ -47,8 +41,8 @@ READING = (
     ),
     ToolSpec(
         "query_graph",
-        "List nodes by ids, by text (BM25) or all, filtered by node_type and source, a page at a time, with the "
-        "edges among them (at most 1,000; edges_total counts them, list_edges pages them).",
+        "List nodes by ids, by text (BM25) or all, filtered, a page at a time, with the edges among them (at most "
+        "1,000; list_edges pages them).",
         requests.QueryGraph,
         output(("count", "nodes", "edges", "store")),
         lambda memory, asked: memory.query_graph(asked),
@@ -56,17 +50,25 @@ READING = (
     ),
     ToolSpec(
         "list_edges",
-        "List every edge a page at a time (by id; next_offset starts the next page, null after the last), or the "
-        "edges touching node_ids, optionally of one edge_type.",
+        "List edges a page at a time (by id; next_offset: the next page, null after the last), all or those "
+        "touching node_ids.",
         requests.ListEdges,
         output(("count", "total", "next_offset", "edges")),
         lambda memory, asked: memory.list_edges(asked),
         read_only=True,
     ),
     ToolSpec(
+        "history",
+        "Every version of a node or edge, oldest first, with its valid time (valid_from/until) and recorded "
+        "time (recorded_at/until: when the memory held it).",
+        requests.History,
+        output(("id", "kind", "versions")),
+        lambda memory, asked: memory.history(asked),
+        read_only=True,
+    ),
+    ToolSpec(
         "get_metrics",
-        "Analysis latency and sizes, routing counts, the outcomes reported (by routing and κ; unnecessary "
-        "deliberation: deliberated on κ 0 or in one iteration), and the store (kind, location, size).",
+        "Analysis latency, routing counts, the outcomes reported (by routing and κ) and the store's size.",
         requests.GetMetrics,
         output(("topology.analyze", "topology.route", "outcomes", "store")),
         lambda memory, asked: memory.get_metrics(),

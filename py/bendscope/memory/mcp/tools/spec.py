@@ -66,4 +66,6 @@ def written(answer: dict[str, Any], key: str) -> dict[str, Any]:
         short["valid_until"] = answer[key]["valid_until"]
     if "topology" in answer:
         short["topology"] = answer["topology"]
+    if "merged_into" in answer:
+        short["merged_into"] = answer["merged_into"]
     return short
