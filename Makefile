@@ -56,7 +56,7 @@ format: venv
 # the documentation site, into site/ (warnings are errors); the tools' reference is generated first
 docs: venv
 	$(VPY) -m bendscope.memory.mcp.schema docs/memory/tools.md
-	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict --quiet -d site
+	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict -d site
 
 test: venv vendor chromium postgresql lint docs
 	$(VPY) -m pytest tests py/bendscope/docformat.py py/bendscope/jsonsafe.py py/bendscope/graphformats.py py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
