@@ -1,7 +1,7 @@
 """The deliberation budget: κ mapped to inference parameters (spec §3.2).
 
-An engineering heuristic, not a theorem; the caps keep approximate (size-based)
-κ values from producing runaway budgets.
+An engineering heuristic, not a theorem; the caps keep a large κ (or the upper bound an
+approximate κ reports) from producing runaway budgets.
 """
 
 from __future__ import annotations

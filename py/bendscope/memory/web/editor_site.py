@@ -1,4 +1,4 @@
-"""The editor served by the memory's HTTP server (issue 23, first part): the static site,
+"""The editor served by the memory's HTTP server: the static site,
 the memory as an editor document, and the admission every request passes.
 
 ``serve --http PORT --editor`` puts three things on one 127.0.0.1 origin: the MCP
