@@ -250,7 +250,7 @@ class LiveMode:
             self.editor.opening_view()
         self.app.request_frame()
         self.show()
-        self.time.fetched(answer)
+        self.time.fetched(answer, [] if first else brought.added)
 
     async def _write(self, ops: list[dict[str, Any]]) -> None:
         body = json.dumps({"ops": ops, "seen_at": self.sync.seen_at}, ensure_ascii=False)

@@ -11,6 +11,7 @@ live driver (``app.live``) fetches the graph at the moment shown (:attr:`TimeCon
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import js
@@ -159,8 +160,11 @@ class TimeControl:
         by_id("time-scale").textContent = f"{len(self.scale.stops):,} {what}{more}, then now"
 
     # ------------------------------------------------------------ after each fetch
-    def fetched(self, answer: dict[str, Any]) -> None:
-        """A graph the driver brought in: say what is shown, list its loops."""
+    def fetched(self, answer: dict[str, Any], added: list[str]) -> None:
+        """A graph the driver brought in: say what is shown, list its loops. Cards that come
+        back (another moment) stand where the page last kept them."""
+        if added:
+            self._put_back(added)
         view = answer.get("view") or {}
         ended = int(view.get("ended") or 0)
         left_out = f" · {ended:,} ended item{'' if ended == 1 else 's'} not drawn" if ended else ""
@@ -169,6 +173,17 @@ class TimeControl:
             self.show_loops()
             if self.shown.live:
                 self.app._spawn(self.load_scale())
+
+    def _put_back(self, added: list[str]) -> None:
+        kept = self.live._kept()
+        plane = self.editor.plane
+        places = {n: kept[n] for n in added if n in plane.nodes and isinstance(kept.get(n), list) and len(kept[n]) == 2}
+        if not places:
+            return
+        with self.editor.remote_change():
+            for node_id, (x, y) in places.items():
+                if isinstance(x, (int, float)) and isinstance(y, (int, float)) and math.isfinite(x + y):
+                    plane.update_node(node_id, x=float(x), y=float(y))
 
     def show_loops(self) -> None:
         """The loops of the graph shown, each a button: highlight it and say when it closed."""
