@@ -5,6 +5,7 @@ broke and when it closed; all by keyboard, axe-clean, and on a phone."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import time
 from typing import Any
@@ -114,10 +115,18 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
 
         # the valid axis: what held before the edge ended (as known now) has the loop too
         page.locator("#time-axis-valid").check()
-        wait_for(app, lambda: time_state(app)["shown"]["axis"] == "valid")
+        wait_for(app, lambda: time_state(app)["shown"]["axis"] == "valid" and time_state(app)["stops"] == 2)
         page.locator("#time-slider").focus()
-        page.keyboard.press("Home")
-        wait_for(app, lambda: app.pill("kappa") == "κ: 1" and time_state(app)["query"].get("as_of"))
+        page.keyboard.press("End")  # (now: the edge has ended)
+        wait_for(app, lambda: not time_state(app)["away"] and app.pill("kappa") == "κ: 0")
+        page.keyboard.press("Home")  # (the millisecond before it ended: the loop holds)
+        wait_for(app, lambda: app.pill("kappa") == "κ: 1" and time_state(app)["index"] == 0)
+        (history,) = mcp_calls(served.port, [("history", {"id": "warming>ice"})])
+        ended_at = datetime.datetime.strptime(history["versions"][-1]["valid_until"], "%Y-%m-%dT%H:%M:%S.%fZ")
+        just_before = (ended_at - datetime.timedelta(milliseconds=1)).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        assert time_state(app)["away"] and time_state(app)["query"] == {"as_of": just_before}
+        page.keyboard.press("ArrowRight")  # (its end: what held then has no loop)
+        wait_for(app, lambda: app.pill("kappa") == "κ: 0" and time_state(app)["away"])
         # back to now: the page is the memory of now again, and editable
         page.locator("#time-now").click()
         wait_for(app, lambda: not time_state(app)["away"] and app.pill("kappa") == "κ: 0")

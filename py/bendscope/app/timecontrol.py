@@ -131,6 +131,8 @@ class TimeControl:
         axis = str(event.target.value)
         if axis in AXES and axis != self.shown.axis:
             self.shown = Shown(axis, self.shown.at)
+            self.scale = Scale(axis)  # (until the axis's scale is read, the slider has only now)
+            self.slider.max = "0"
             self.app._spawn(self.load_scale(travel=True))
 
     def _slider_words(self) -> None:
