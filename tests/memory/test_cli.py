@@ -1,4 +1,5 @@
-"""``python -m memory``: import, export, retrieve, analyze; bad input exits 2 with one line."""
+"""``bendscope-memory`` (``python -m bendscope.memory``): import, export, retrieve, analyze;
+bad input exits 2 with one line."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from bendscope.bend.demo import demo_document
 from bendscope.bend.document import serialize_document
 from bendscope.bend.editor import Editor
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(args: list[str], store: Path | None = None, stdin: str = "") -> subprocess.CompletedProcess[str]:

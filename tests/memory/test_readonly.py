@@ -1,5 +1,5 @@
 """A damaged store is never written, a read-only store serves every reading tool, and a
-full disk does not stop retrieval (issue 17, F6/F7)."""
+full disk does not stop retrieval."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_memory_service import memory_on
 
 from bendscope.memory import Memory
 from bendscope.memory.core.errors import ReadOnly, StoreUnavailable
@@ -18,8 +17,9 @@ from bendscope.memory.mcp.server import tool_list
 from bendscope.memory.mcp.tools import TOOLS, call
 from bendscope.memory.store.opening import open_store
 from bendscope.memory.store.sqlite import SQLiteStore
+from tests.memory.test_service import memory_on
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, store: Path) -> subprocess.CompletedProcess[str]:

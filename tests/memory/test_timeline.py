@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from test_memory_editor_site import TOKEN, _ask
-from test_memory_live import COOKIE, ORIGIN, _app
-
 from bendscope.kappa.analyze import analyze_digraph
 from bendscope.kappa.digraph import build_digraph
 from bendscope.memory.core.service import Memory
 from bendscope.memory.store.base import Store
+from tests.memory.test_editor_site import TOKEN, _ask
+from tests.memory.test_live import COOKIE, ORIGIN, _app
 
 PAGE = {"cookie": COOKIE, "origin": ORIGIN}
 

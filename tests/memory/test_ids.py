@@ -1,15 +1,15 @@
-"""Ids derived from content never merge two facts (issue 17, F1): 128 bits, a node or edge
+"""Ids derived from content never merge two facts: 128 bits, a node or edge
 already on a derived id with other content is a Conflict naming both, and the ids older
 stores made (40 bits) stay valid and keep finding their nodes — on every backend."""
 
 from __future__ import annotations
 
 import pytest
-from test_memory_service import memory_on
 
 from bendscope.memory import InvalidInput, MemoryEdge, MemoryNode
 from bendscope.memory.core.errors import Conflict
 from bendscope.memory.core.records import edge_id_for, legacy_id_of, node_id_for
+from tests.memory.test_service import memory_on
 
 #: two facts whose 40-bit ids (the old derivation) were the same: node-8f072ecaa0
 FIRST = "Customer 28300 prefers email contact"

@@ -12,12 +12,12 @@ from graphs import two_dense_halves
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kappa_helpers import edges_of, nodes_of, quartets
-from test_kappa_properties import check_fault_line, strong_digraphs
 
 from bendscope.kappa import DEFAULT_WORK_BUDGET, KappaCache, analyze
 from bendscope.kappa.analyze import analyze_steps
 from bendscope.kappa.mincut import arc_strong_connectivity, kappa_cut, kappa_cut_steps
 from bendscope.kappa.steps import Meter, advance, finish
+from tests.kappa.test_properties import check_fault_line, strong_digraphs
 
 
 def adjacency(n: int, arcs) -> list[list[int]]:

@@ -1,4 +1,4 @@
-"""Time-valid facts (issue 21): valid_from / valid_until on nodes and edges, invalidate_node /
+"""Time-valid facts: valid_from / valid_until on nodes and edges, invalidate_node /
 invalidate_edge ending a fact without deleting it, the current graph by default and the graph
 ``as_of`` a past time (κ as of a date), the loop index following both writes and the clock,
 and the fields carried by export, import and dumps — on every backend."""
@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_memory_loop_index import indexed, truth
 
 from bendscope.memory import InvalidInput, Memory
 from bendscope.memory.core.errors import NotFound
 from bendscope.memory.io.dump import read_dump
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
+from tests.memory.test_loop_index import indexed, truth
 
 
 class Clock:

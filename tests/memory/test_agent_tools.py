@@ -1,4 +1,4 @@
-"""The tools an agent expects (issue 17): batch writes all or nothing with every wrong item
+"""The tools an agent expects: batch writes all or nothing with every wrong item
 named, appending an observation, deleting many, every edge a page at a time, a response
 budget, results not sent twice when large, loops named by their content, and
 integer-valued numbers where integers are asked — on every backend."""
@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_memory_service import memory_on
 
 from bendscope.memory import InvalidInput, NotFound
 from bendscope.memory.mcp.server import TEXT_LIMIT, text_of
 from bendscope.memory.mcp.tools import BY_NAME, call
+from tests.memory.test_service import memory_on
 
 
 def test_store_many_stores_everything_in_one_call(store):

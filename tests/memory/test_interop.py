@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_memory_service import business, dump, memory_on
 
 from bendscope.bend.document import document_from_data, parse_document
 from bendscope.bend.editor import Editor
@@ -15,6 +14,7 @@ from bendscope.memory import InvalidInput, MemoryNode
 from bendscope.memory.io.documents import strength_to_weight, weight_to_strength
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
+from tests.memory.test_service import business, dump, memory_on
 
 
 def facts(store) -> str:

@@ -4,13 +4,13 @@ here failed on the code before its fix."""
 from __future__ import annotations
 
 import pytest
-from test_memory_loop_index import indexed, truth
 
 from bendscope.memory import Memory
 from bendscope.memory.core.records import MemoryEdge, MemoryNode
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
+from tests.memory.test_loop_index import indexed, truth
 
 
 class Clock:

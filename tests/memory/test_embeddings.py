@@ -1,4 +1,4 @@
-"""Stored embeddings (issue 21): vectors computed when a node is stored (batched for store_many
+"""Stored embeddings: vectors computed when a node is stored (batched for store_many
 and imports), kept in the store per model, dropped when the content changes or the node goes,
 backfilled for a store written without the embedder; retrieval re-ranks with the stored
 vectors — no re-embedding of candidates per call — and can seed from the nearest vectors; the
@@ -18,7 +18,7 @@ from bendscope.memory import Memory
 from bendscope.memory.core.embedders import pack, unpack
 from bendscope.memory.store.base import Store
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TOPICS = {"rain": [1.0, 0.0, 0.0], "flood": [0.9, 0.1, 0.0], "sun": [0.0, 1.0, 0.0], "drought": [0.1, 0.9, 0.0]}
 
 

@@ -352,7 +352,7 @@ def test_analyze_topology_is_worded_as_the_spec_says():
         "graph. Use this to determine whether a knowledge region requires iterative deliberation (κ > 0) or can "
         "be answered with simple retrieval (κ = 0). Per loop region also feedback_arc_set"
     )
-    spec = {  # the spec's two arguments, worded as it words them; issue 21 added limit (for query)
+    spec = {  # the spec's two arguments, worded as it words them; limit (for query) added since
         "node_ids": {
             "type": "array",
             "items": {"type": "string"},

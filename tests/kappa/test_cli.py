@@ -13,7 +13,7 @@ import pytest
 from bendscope.kappa import analyze
 from bendscope.kappa.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(args, stdin=""):

@@ -1,4 +1,4 @@
-"""The HTTP transport holds up against clients that never finish (issue 17, F4/F5): slow
+"""The HTTP transport holds up against clients that never finish: slow
 clients trickling request heads are cut at the header deadline and capped in number, so
 the server keeps accepting, stays within its descriptors and logs nothing per connection;
 thousands of abandoned sessions stay within a cap and expire when idle."""
@@ -23,7 +23,7 @@ import pytest
 from bendscope.memory.core.errors import InvalidInput
 from bendscope.memory.web.limits import Limits
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INIT = {
     "jsonrpc": "2.0",
     "id": 1,

@@ -1,4 +1,4 @@
-"""The live editor's server side (issue 23): a person's writes (``POST /api/write``:
+"""The live editor's server side: a person's writes (``POST /api/write``:
 checked against what the page saw, all or nothing, through the tools' own checks), the
 change sources that wake a page (SQLite's data_version, PostgreSQL's LISTEN/NOTIFY, an
 in-memory counter), the event stream, and a large memory opened by a query."""
@@ -13,7 +13,6 @@ from typing import Any
 
 import anyio
 import pytest
-from test_memory_editor_site import HOST, PAGE_KEY, PORT, TOKEN, _ask
 
 from bendscope.memory.core.errors import Conflict, InvalidInput
 from bendscope.memory.core.service import Memory
@@ -22,6 +21,7 @@ from bendscope.memory.store.sqlite import SQLiteStore
 from bendscope.memory.web.changes import ChangeFeed, change_source
 from bendscope.memory.web.editor_site import SITE, Admission, editor_app, graph_view
 from bendscope.memory.web.page_writes import Stale, check_body, drawn_edge, write
+from tests.memory.test_editor_site import HOST, PAGE_KEY, PORT, TOKEN, _ask
 
 COOKIE = f"bendscope_token_{PORT}={PAGE_KEY}"
 ORIGIN = f"http://{HOST}"
@@ -309,7 +309,7 @@ def test_the_feed_wakes_every_listener_and_refuses_past_its_cap():
 
 
 def test_the_event_stream_of_the_real_server_tells_of_another_processs_write_and_ends_with_it(tmp_path):
-    from test_memory_editor_site import _Served
+    from tests.memory.test_editor_site import _Served
 
     path = tmp_path / "m.sqlite3"
     Memory(SQLiteStore(path)).store.close()

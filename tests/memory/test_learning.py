@@ -1,4 +1,4 @@
-"""The agent's loop closed (issue 20): retrieval ids, learn_from_outcome (the rule, its answer,
+"""The agent's loop closed: retrieval ids, learn_from_outcome (the rule, its answer,
 its refusals), the outcome metrics kept in the store (surviving a restart), and reading a
 retrieved region in the order of its condensation."""
 
@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from kappa_helpers import BUSINESS
-from test_memory_service import BUSINESS_TEXT
 
 from bendscope.memory import InvalidInput, Memory
 from bendscope.memory.core.errors import NotFound
@@ -21,6 +20,7 @@ from bendscope.memory.core.records import OUTCOMES
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
+from tests.memory.test_service import BUSINESS_TEXT
 
 unit = st.floats(0.0, 1.0, allow_nan=False)
 

@@ -1,4 +1,4 @@
-"""The memory server's editor site and its admission (issue 23, first part): the token,
+"""The memory server's editor site and its admission: the token,
 Host and Origin checks before anything, the site's files and nothing else, the memory as a
 document — in process (ASGI) and through the real server (``serve --http 0 --editor``)."""
 
@@ -23,7 +23,7 @@ from bendscope.memory.core.service import Memory
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.web.editor_site import SITE, Admission, checked_token, editor_app, live_page, site_file
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "t0ken-for-the-tests-0123456789"
 PAGE_KEY = Admission(TOKEN, 8765).page_key.decode()  # (what the page's cookie holds)
 PORT = 8765

@@ -1,4 +1,4 @@
-"""The loops of a graph (``kappa.loops``, issue 22): every elementary cycle up to the length
+"""The loops of a graph (``kappa.loops``): every elementary cycle up to the length
 limit, each once, shortest first, against networkx.simple_cycles on random graphs; the
 bounds; polarity classes; fault lines; the same answer however the search is sliced."""
 

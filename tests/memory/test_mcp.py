@@ -1,5 +1,5 @@
 """Contract tests through the real protocol: the server runs as a subprocess
-(``python -m memory serve``) and the official SDK's client talks to it over stdio, and
+(``python -m bendscope.memory serve``) and the official SDK's client talks to it over stdio, and
 once over streamable HTTP on 127.0.0.1 (a free port; the test stops the server)."""
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ import anyio
 import pytest
 from kappa_helpers import BUSINESS
 from mcp import Client, StdioServerParameters
-from test_memory_service import BUSINESS_TEXT, CANONICAL_SCC, CANONICAL_TOP
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.memory.test_service import BUSINESS_TEXT, CANONICAL_SCC, CANONICAL_TOP
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def env(store: Path | str) -> dict[str, str]:
@@ -154,7 +155,7 @@ def test_the_business_example_end_to_end(location):
         assert [e["edge_type"] for e in listed["edges"]] == ["causal"]
         deleted = await ok(client, "delete_edge", {"id": listed["edges"][0]["id"]})
         assert deleted["status"] == "deleted"
-        # κ on every write (issue 20): the answer says what the write did, over the protocol
+        # κ on every write: the answer says what the write did, over the protocol
         assert deleted["topology"]["description"] == "breaks feedback loop"
         assert deleted["topology"]["loops_before"][0]["node_count"] == 5
         again = await ok(client, "store_edge", {"source_id": "revenue", "target_id": "r-and-d", "edge_type": "causal"})
@@ -311,7 +312,7 @@ def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
 
 
 def test_the_agent_loop_end_to_end(any_store):
-    """Issue 20's worked example over the real protocol: retrieve → route → deliberate →
+    """The worked example over the real protocol: retrieve → route → deliberate →
     learn_from_outcome → confidence and metrics change → consolidate without losing a loop
     (and, on a store that persists, the metrics are there after a restart)."""
     seen: dict[str, Any] = {}
@@ -373,7 +374,7 @@ def test_the_agent_loop_end_to_end(any_store):
 
 
 def test_kappa_as_of_a_date_over_the_protocol(location):
-    """Issue 21: a causal link invalidated today no longer forms today's loop, and the
+    """A causal link invalidated today no longer forms today's loop, and the
     topology as of an earlier time still has it — over MCP, on SQLite and PostgreSQL."""
 
     async def work(client: Client) -> None:

@@ -1,4 +1,4 @@
-"""``consolidate`` (issue 20): decay, merging duplicates and pruning never change a loop —
+"""``consolidate``: decay, merging duplicates and pruning never change a loop —
 checked against networkx on random graphs —, a dry run reports exactly what the real run then
 does and writes nothing, decay composes across runs, merges re-point edges, and the CLI."""
 
@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_memory_loop_index import indexed, truth
 
 from bendscope.memory import InvalidInput, Memory
 from bendscope.memory.core.consolidation import decayed, normalised, reaches
@@ -23,8 +22,9 @@ from bendscope.memory.core.records import MemoryEdge, MemoryNode, edge_id_for
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
+from tests.memory.test_loop_index import indexed, truth
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOW = "2026-12-02T00:00:00.000Z"
 WORDS = ["rain", "Rain.", "floods", "crops", "prices", "rain "]
 

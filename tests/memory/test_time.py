@@ -13,7 +13,8 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client
-from test_memory_mcp import ok, over_stdio
+
+from tests.memory.test_mcp import ok, over_stdio
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

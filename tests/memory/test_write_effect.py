@@ -1,4 +1,4 @@
-"""κ on every write (issue 20): store_edge, delete_edge and delete_node answer with what they
+"""κ on every write: store_edge, delete_edge and delete_node answer with what they
 did to the loops around the nodes they touch. Checked against two analyses of the whole
 store (before and after the write) and, for single edges, against the editor's previews
 (``bendscope.kappa.preview``: other code, the same words)."""

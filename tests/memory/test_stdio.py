@@ -1,4 +1,4 @@
-"""Every line a client writes to the stdio server gets an answer (issue 17, F2/F3): lines
+"""Every line a client writes to the stdio server gets an answer: lines
 that are not JSON, not JSON-RPC, lone surrogates, deep nesting, huge numbers, invalid
 UTF-8 and overlong lines get the JSON-RPC 2.0 error reply (with the id where one can be
 read), and a valid call after each is answered as usual — against the real server process."""
@@ -18,7 +18,7 @@ import pytest
 
 from bendscope.memory.mcp.stdio import MAX_DEPTH, MAX_LINE, Reply, examine
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: (line, expected code, expected id): what the report found unanswered, and more
 BAD_LINES: list[tuple[bytes, int, object]] = [

@@ -25,7 +25,7 @@ from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.opening import open_store, resolved_from
 from bendscope.memory.store.sqlite import SCHEMA_VERSION, SQLiteStore
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 T = "2026-11-30T10:00:00.000Z"
 
 
@@ -208,7 +208,7 @@ def test_words_terms_and_query_terms():
 
 
 def test_search_stems_and_leaves_stop_words_out(store: Store):
-    """(Issue 21: "cells" did not match "cell", and "the" seeded most of the store.)"""
+    """(Once "cells" did not match "cell", and "the" seeded most of the store.)"""
     store.put_node(node("cell", "The cell divides"))
     store.put_node(node("lake", "Nutrients feed the algae bloom in the lake"))
     store.put_node(node("other", "The weather was fine"))
@@ -322,7 +322,7 @@ def test_store_urls(tmp_path, postgres_url, monkeypatch):
 
 def test_store_paths_a_newcomer_writes(tmp_path, monkeypatch):
     """``~`` is the home folder, missing folders are made, and a place a store cannot be
-    is named with the path and what to do (issue 17)."""
+    is named with the path and what to do."""
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     with open_store("~/notes/agent/memory.sqlite3") as store:
         assert store.path == str(tmp_path / "home" / "notes" / "agent" / "memory.sqlite3")

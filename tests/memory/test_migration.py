@@ -15,7 +15,6 @@ from pathlib import Path
 import psycopg
 import pytest
 from mcp import Client
-from test_memory_mcp import ok, over_stdio
 
 from bendscope.memory import Memory
 from bendscope.memory.io.dump import read_dump
@@ -23,8 +22,9 @@ from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.postgres import PostgresStore
 from bendscope.memory.store.sqlite import SQLiteStore
+from tests.memory.test_mcp import ok, over_stdio
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RELEASE_DUMP = FIXTURES / "release.dump.jsonl"
 LOOP = ("albedo", "ice", "warming")
 
