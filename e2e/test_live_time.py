@@ -15,9 +15,9 @@ from playwright.sync_api import expect
 from test_devices import PHONE
 from test_keyboard_a11y import serious
 from test_live_memory import TOKEN, live_page, live_state, mcp_calls, page_topology, wait_for
-from test_memory_editor_site import _Served
 
 from bendscope.memory.web.editor_site import Admission
+from tests.memory.test_editor_site import _Served
 
 #: the issue's bound for an invalidation to reach the page (a loaded machine: see bench-live)
 FOLLOW_S = 3.0
