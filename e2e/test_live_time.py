@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import time
 from typing import Any
 
 from harness import AppPage, new_context, open_page
@@ -18,9 +17,6 @@ from test_live_memory import TOKEN, live_page, live_state, mcp_calls, page_topol
 
 from bendscope.memory.web.editor_site import Admission
 from tests.memory.test_editor_site import _Served
-
-#: the issue's bound for an invalidation to reach the page (a loaded machine: see bench-live)
-FOLLOW_S = 3.0
 
 LOOP = [
     ("store_node", {"id": "ice", "content": "Arctic sea ice"}),
@@ -57,12 +53,9 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
         assert app.pill("mode") == "mode: DELIBERATION" and same_as_the_memory(app, served.port)
 
         # the agent ends an edge of the loop: κ, halos and the HUD follow, as analyze_topology says
-        started = time.monotonic()
         mcp_calls(served.port, [("invalidate_edge", {"id": "warming>ice"})])
+        # (how fast is measured by bench/bench_live_time.py: p95 0.4 s, the bound 3 s)
         wait_for(app, lambda: app.pill("kappa") == "κ: 0" and time_state(app)["halos"] == 0)
-        followed = time.monotonic() - started
-        assert followed < 10 * FOLLOW_S  # (the bound is benchmarked; a loaded machine is slower)
-        print(f"the page followed the invalidation in {followed:.2f} s")
         assert app.pill("mode") == "mode: RETRIEVAL" and app.pill("sccs") == "SCCs: 0"
         assert app.pill("edges") == "edges: 2" and "warming>ice" not in edge_ids(app)
         assert same_as_the_memory(app, served.port)

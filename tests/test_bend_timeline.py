@@ -6,6 +6,7 @@ words."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
@@ -183,7 +184,7 @@ def test_a_date_that_is_not_one_is_refused_with_a_clear_message(text):
         read_time(text)
 
 
-@given(st.datetimes(min_value=__import__("datetime").datetime(1900, 1, 1)))
+@given(st.datetimes(min_value=datetime.datetime(1900, 1, 1)))
 def test_a_time_the_page_says_reads_back_as_the_same_time(when):
     iso = when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z"
     assert read_time(say_time(iso).removesuffix(" UTC")) == iso
