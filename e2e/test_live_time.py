@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import xml.etree.ElementTree as ElementTree
 from typing import Any
 
 from harness import AppPage, new_context, open_page
@@ -41,6 +42,19 @@ def same_as_the_memory(app: AppPage, port: int) -> bool:
 
 def edge_ids(app: AppPage) -> set[str]:
     return {e["id"] for e in json.loads(app.api("window.bendscope.export()"))["planes"][0]["edges"]}
+
+
+def _ended_in_svg(app: AppPage) -> tuple[set[str], set[str]]:
+    """The ended cards and edges the page's SVG image draws."""
+    app.page.locator("#btn-png").click()
+    with app.page.expect_download() as info:
+        app.page.locator("#menu-0 [data-item='export-svg']").click()
+    with open(info.value.path(), "rb") as handle:
+        root = ElementTree.fromstring(handle.read())
+    groups = list(root.iter("{http://www.w3.org/2000/svg}g"))
+    return {g.get("data-ended-node") for g in groups if g.get("data-ended-node")}, {
+        g.get("data-ended-edge") for g in groups if g.get("data-ended-edge")
+    }
 
 
 def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back(browser, tmp_path):
@@ -128,6 +142,18 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
         card = app.api("window.bendscope.action('new-node', {x: 40, y: 40})")
         app.api(f"window.bendscope.action('edit-text', {{node_id: {card!r}}}, {{text: 'Melt ponds'}})")
         wait_for(app, lambda: live_state(app)["pending_ops"] == 0 and live_state(app)["writes"] >= 1)
+
+        # what ended, shown on request: faded and struck through, in the image too, never counted
+        mcp_calls(served.port, [("invalidate_node", {"id": "warming"})])
+        wait_for(app, lambda: time_state(app)["ended"]["cards"] == ["warming"] and app.pill("nodes") == "nodes: 3")
+        assert time_state(app)["ended"]["edges"] == ["albedo>warming", "warming>ice"]
+        assert time_state(app)["ended_drawn"] == 0 and _ended_in_svg(app) == (set(), set())
+        page.locator("#time-show-ended").focus()
+        page.keyboard.press("Space")
+        wait_for(app, lambda: time_state(app)["ended_drawn"] == 3)
+        assert _ended_in_svg(app) == ({"warming"}, {"albedo>warming", "warming>ice"})
+        assert app.pill("nodes") == "nodes: 3" and app.pill("kappa") == "κ: 0" and same_as_the_memory(app, served.port)
+        assert serious(app) == [], "the time panel, ended items shown"
         app.guard.check(app.page)
         app.page.context.close()
     finally:

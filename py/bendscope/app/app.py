@@ -931,7 +931,10 @@ class App:
         ids = self._image_ids()
         markers = self.loops_panel.markers()
         if image == "svg":
-            download("bendscope.svg", plane_svg(editor, ids, markers), "image/svg+xml")
+            svg = plane_svg(editor, ids, markers)
+            if self.live is not None:  # (the memory's ended cards and edges, when shown)
+                svg = self.live.time.with_ended(svg)
+            download("bendscope.svg", svg, "image/svg+xml")
             return
         view = image_view(editor, ids, markers)
         asked = {"png": 1.0, "png-2x": 2.0, "png-4x": 4.0}[image]
@@ -942,6 +945,7 @@ class App:
             return
         graph = js.document.createElement("canvas")
         painter = Painter(graph, detail=True)
+        painter.after = None if self.live is None else self.live.time.ended_hook()
         painter.paint(
             view.plane, editor.card, viewport=(view.width, view.graph_height), dpr=scale, grid=None,
             doc_version=editor.version, topology=view.topology, selection=(), selected_edge=None, dimmed=(),

@@ -16,6 +16,8 @@ from typing import Any
 
 import js
 
+from bendscope.bend import theme
+from bendscope.bend.ended import GHOST_ALPHA, Box, Ghosts, cross, ended_of, place, with_ghosts
 from bendscope.bend.timeline import (
     AXES,
     Row,
@@ -58,6 +60,11 @@ class TimeControl:
         self.diff_list = by_id("time-diff")
         self.loop_list = by_id("time-loops")
         self.closure_text = by_id("time-closure")
+        self.ended_box = by_id("time-show-ended")
+        self.show_ended = False
+        self.ended: tuple[dict[str, str], dict[str, tuple[str, str, str]]] = ({}, {})
+        self.last_xy: dict[str, tuple[float, float]] | None = None  # where the page last had each card
+        self.ended_drawn = 0
 
     # ------------------------------------------------------------ wiring
     def start(self) -> None:
@@ -70,6 +77,7 @@ class TimeControl:
         on(by_id("time-now"), "click", lambda e: self.travel(Shown(self.shown.axis)))
         on(by_id("time-banner-now"), "click", lambda e: self.travel(Shown(self.shown.axis)))
         on(by_id("time-compare"), "submit", self._compare)
+        on(self.ended_box, "change", lambda e: self.set_show_ended(bool(self.ended_box.checked)))
         for axis in AXES:
             on(by_id(f"time-axis-{axis}"), "change", self._axis)
 
@@ -167,9 +175,16 @@ class TimeControl:
         back (another moment) stand where the page last kept them."""
         if added:
             self._put_back(added)
+        document = answer.get("document")
+        self.ended = ended_of(document) if isinstance(document, dict) else ({}, {})
+        if self.last_xy is None:  # (cards that ended before the page opened: where it kept them)
+            kept = self.live._kept()
+            self.last_xy = {i: (float(v[0]), float(v[1])) for i, v in kept.items() if _point(v)}
+        self.last_xy.update({i: (n.x, n.y) for i, n in self.editor.plane.nodes.items()})
         view = answer.get("view") or {}
         ended = int(view.get("ended") or 0)
-        left_out = f" · {ended:,} ended item{'' if ended == 1 else 's'} not drawn" if ended else ""
+        how = "drawn faded, not counted" if self.show_ended else "not drawn"
+        left_out = f" · {ended:,} ended item{'' if ended == 1 else 's'} {how}" if ended else ""
         self.say(f"Showing {self.shown.words()}{left_out}.")
         if not self.panel.hidden:
             self.show_loops()
@@ -257,6 +272,81 @@ class TimeControl:
         self.editor.select(shown)
         self.app.request_frame()
 
+    # ------------------------------------------------------------ what ended, drawn as ended
+    def set_show_ended(self, show: bool) -> None:
+        """Draw the memory's ended cards and edges (faded, dashed, struck through) or not; never
+        counted either way."""
+        self.show_ended = show
+        self.ended_box.checked = show
+        self.app.painter.after = self.ended_hook()
+        self.editor.needs_paint = True
+        self.app.request_frame()
+
+    def ended_hook(self) -> Any:
+        """What a painter draws over the graph: the ended marks when shown, else None."""
+        return self.draw_ended if self.show_ended else None
+
+    def ghosts(self) -> Ghosts:
+        cards, edges = self.ended
+        if not cards and not edges:
+            return Ghosts()
+        plane = self.editor.plane
+        ends = {end for a, b, _ in edges.values() for end in (a, b)}
+        boxes: dict[str, Box] = {
+            i: (n.x, n.y, n.width, n.height) for i in ends if (n := plane.nodes.get(i)) is not None
+        }
+        return place(boxes, cards, edges, self.last_xy or {})
+
+    def with_ended(self, svg: str) -> str:
+        """An exported SVG with the ended marks, when they are shown."""
+        return with_ghosts(svg, self.ghosts()) if self.show_ended else svg
+
+    def draw_ended(self, ctx: Any, zoom: float) -> None:
+        """The ended marks on a canvas whose transform is the world's."""
+        ghosts = self.ghosts()
+        self.ended_drawn = len(ghosts)
+        if not ghosts:
+            return
+        ctx.save()
+        ctx.globalAlpha = GHOST_ALPHA
+        ctx.lineWidth = 1.5
+        for edge in ghosts.edges:
+            ctx.strokeStyle = theme.EDGE_COLOR.get(edge.kind, theme.CARD_BORDER)
+            ctx.setLineDash(js_obj([6, 4]))
+            ctx.beginPath()
+            ctx.moveTo(edge.x1, edge.y1)
+            ctx.lineTo(edge.x2, edge.y2)
+            ctx.stroke()
+            ctx.setLineDash(js_obj([]))
+            c = cross(edge)
+            ctx.beginPath()
+            for k in (0, 4):
+                ctx.moveTo(c[k], c[k + 1])
+                ctx.lineTo(c[k + 2], c[k + 3])
+            ctx.stroke()
+        ctx.font = "12px Inter, sans-serif"
+        ctx.textBaseline = "middle"
+        ctx.textAlign = "left"
+        for card in ghosts.cards:
+            ctx.beginPath()
+            ctx.roundRect(card.x, card.y, card.w, card.h, theme.CARD_RADIUS)
+            ctx.fillStyle = theme.CARD_FILL
+            ctx.fill()
+            ctx.setLineDash(js_obj([5, 3]))
+            ctx.strokeStyle = theme.CARD_BORDER
+            ctx.lineWidth = 1
+            ctx.stroke()
+            ctx.setLineDash(js_obj([]))
+            middle = card.y + card.h / 2
+            ctx.fillStyle = theme.TEXT["body"]
+            ctx.fillText(card.text, card.x + 10, middle)
+            ctx.strokeStyle = theme.TEXT["body"]
+            ctx.beginPath()
+            ctx.moveTo(card.x + 8, middle)
+            ctx.lineTo(card.x + card.w - 8, middle)
+            ctx.stroke()
+        ctx.restore()
+
     # ------------------------------------------------------------ plumbing
     def say(self, text: str) -> None:
         self.message = text
@@ -291,4 +381,15 @@ class TimeControl:
             "diff": [row.text for row in self.rows],
             "closure": self.closure,
             "halos": 0 if plan is None else int(plan.halos.length),
+            "show_ended": self.show_ended,
+            "ended": {"cards": sorted(self.ended[0]), "edges": sorted(self.ended[1])},
+            "ended_drawn": self.ended_drawn,
         }
+
+
+def _point(value: Any) -> bool:
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and all(isinstance(v, (int, float)) and math.isfinite(v) for v in value)
+    )

@@ -240,14 +240,14 @@ def holding_only(document: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]
             continue
         nodes, gone = [], set()
         for card in plane.get("nodes") or []:
-            if _holds(card):
+            if holds(card):
                 nodes.append(card)
             else:
                 gone.add(card.get("id"))
                 ended.append(str(card.get("id")))
         edges = []
         for edge in plane.get("edges") or []:
-            if _holds(edge) and not (isinstance(edge, Mapping) and (edge.get("a") in gone or edge.get("b") in gone)):
+            if holds(edge) and not (isinstance(edge, Mapping) and (edge.get("a") in gone or edge.get("b") in gone)):
                 edges.append(edge)
             else:
                 ended.append(str(edge.get("id")) if isinstance(edge, Mapping) else "?")
@@ -255,8 +255,9 @@ def holding_only(document: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]
     return {**document, "planes": planes}, ended
 
 
-def _holds(item: Any) -> bool:
-    """False only for an item the memory marks as not holding (anything else is read as usual)."""
+def holds(item: Any) -> bool:
+    """Whether a served card or edge holds: False only for one the memory marks so
+    (``data.memory.holds`` false); anything else is read as usual."""
     if not isinstance(item, Mapping):
         return True
     data = item.get("data")
