@@ -152,6 +152,11 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
         page.keyboard.press("Space")
         wait_for(app, lambda: time_state(app)["ended_drawn"] == 3)
         assert _ended_in_svg(app) == ({"warming"}, {"albedo>warming", "warming>ice"})
+        app.page.locator("#btn-png").click()
+        with app.page.expect_download() as info:
+            app.page.locator("#menu-0 [data-item='export-png']").click()
+        with open(info.value.path(), "rb") as handle:
+            assert handle.read(8) == b"\x89PNG\r\n\x1a\n"  # (the PNG painter draws the same marks)
         assert app.pill("nodes") == "nodes: 3" and app.pill("kappa") == "κ: 0" and same_as_the_memory(app, served.port)
         assert serious(app) == [], "the time panel, ended items shown"
         app.guard.check(app.page)

@@ -7,6 +7,7 @@ words."""
 from __future__ import annotations
 
 import datetime
+import xml.etree.ElementTree as ElementTree
 from typing import Any
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bendscope.bend.editor import Editor
+from bendscope.bend.ended import GHOST_CHARS, GHOST_H, GHOST_W, MAX_GHOSTS, Ghosts, ended_of, place, with_ghosts
 from bendscope.bend.live import LiveSync
 from bendscope.bend.timeline import (
     MAX_MARKS,
@@ -268,3 +270,48 @@ def test_the_pages_topology_equals_analyze_topology_after_every_write_and_invali
         page.fetch()
         assert page.topology() == the_memorys(memory)
         assert page.sync.local_ops() == []
+
+
+def test_ended_cards_and_edges_are_drawn_where_the_page_had_them_and_never_counted():
+    memory = loop_memory()
+    memory.store_node({"id": "z", "content": "Cloud cover over the pack ice, measured weekly"})
+    memory.store_edge({"id": "yz", "source_id": "y", "target_id": "z", "edge_type": "associative"})
+    page = Page(memory)
+    memory.invalidate_node({"id": "y"})
+    status, answer = graph_view(memory, None)
+    assert status == 200
+    cards, edges = ended_of(answer["document"])
+    assert cards == {"y": "Albedo falls"} and edges == {"xy": ("x", "y", "causal"), "yx": ("y", "x", "causal"),
+                                                       "yz": ("y", "z", "associative")}  # fmt: skip
+    last = {n: (node.x, node.y) for n, node in page.editor.plane.nodes.items()}
+    page.fetch()
+    assert "y" not in page.editor.plane.nodes and page.topology() == the_memorys(memory)
+    boxes = {i: (n.x, n.y, n.width, n.height) for i, n in page.editor.plane.nodes.items()}
+    ghosts = place(boxes, cards, edges, last)
+    (card,) = ghosts.cards
+    assert (card.x + card.w / 2, card.y + card.h / 2) == pytest.approx(last["y"]) and card.text == "Albedo falls"
+    assert [e.id for e in ghosts.edges] == ["xy", "yx", "yz"] and len(ghosts) == 4
+    for edge in ghosts.edges:  # (from box edge to box edge, never inside a card)
+        for x, y in ((edge.x1, edge.y1), (edge.x2, edge.y2)):
+            inside = [i for i, (cx, cy, w, h) in {**boxes, "y": (*last["y"], GHOST_W, GHOST_H)}.items()
+                      if abs(x - cx) < w / 2 - 0.01 and abs(y - cy) < h / 2 - 0.01]  # fmt: skip
+            assert inside == [], (edge.id, inside)
+    # without a place of its own, beside its neighbours; without either, not drawn (nor its edges)
+    beside = place(boxes, cards, edges, {})
+    assert len(beside.cards) == 1 and abs(beside.cards[0].x + GHOST_W / 2 - (boxes["x"][0] + boxes["z"][0]) / 2) <= 151
+    assert place({}, {"q": "Alone"}, {"qr": ("q", "r", "causal")}, {}) == Ghosts()
+    # the image: the same marks, over the graph and under the legend, text as text
+    svg = with_ghosts('<svg xmlns="http://www.w3.org/2000/svg"><g id="cards"/><g id="legend"/></svg>', ghosts)
+    root = ElementTree.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert [g.get("id") for g in root.findall(f"{ns}g")] == ["cards", "ended", "legend"]
+    assert [t.text for t in root.iter(f"{ns}text")] == ["Albedo falls"]
+    assert {g.get("data-ended-edge") for g in root.iter(f"{ns}g") if g.get("data-ended-edge")} == {"xy", "yx", "yz"}
+    assert with_ghosts("<svg/>", Ghosts()) == "<svg/>"
+
+
+def test_an_ended_cards_long_text_is_cut_and_no_more_than_the_cap_is_drawn():
+    cards = {f"c{i}": "A very long card text that goes on and on" for i in range(MAX_GHOSTS + 10)}
+    ghosts = place({}, cards, {}, {i: (float(k), 0.0) for k, i in enumerate(cards)})
+    assert len(ghosts.cards) == MAX_GHOSTS and ghosts.cards[0].text == "A very long card text t…"
+    assert len(ghosts.cards[0].text) == GHOST_CHARS
