@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 import js
+from pyodide.ffi import create_once_callable
 
 from bendscope.bend import theme
 from bendscope.bend.ended import GHOST_ALPHA, Box, Ghosts, cross, ended_of, place, with_ghosts
@@ -32,6 +33,9 @@ from bendscope.bend.timeline import (
 )
 
 from .dom import by_id, clear, el, js_obj, on
+
+#: how long listing the loops may compute κ at once (ms); the rest runs in the page's slices
+LOOPS_BUDGET_MS = 20.0
 
 
 class TimeControl:
@@ -203,9 +207,15 @@ class TimeControl:
                     plane.update_node(node_id, x=float(x), y=float(y))
 
     def show_loops(self) -> None:
-        """The loops of the graph shown, each a button: highlight it and say when it closed."""
+        """The loops of the graph shown, each a button: highlight it and say when it closed.
+        κ of a large graph is computed in slices between frames: until it is ready, the list
+        says so and is made again shortly."""
+        topology = self.editor.shown_topology(LOOPS_BUDGET_MS)
         clear(self.loop_list)
-        topology = self.editor.topology()
+        if topology.pending:
+            self.loop_list.appendChild(el("li", text="Computing the loops…"))
+            js.setTimeout(create_once_callable(lambda: None if self.panel.hidden else self.show_loops()), 300)
+            return
         texts = {i: n.text for i, n in self.editor.plane.nodes.items()}
         sccs = [s for s in topology.result["sccs"] if len(s["nodes"]) > 1]
         if not sccs:
