@@ -159,6 +159,9 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
             assert handle.read(8) == b"\x89PNG\r\n\x1a\n"  # (the PNG painter draws the same marks)
         assert app.pill("nodes") == "nodes: 3" and app.pill("kappa") == "κ: 0" and same_as_the_memory(app, served.port)
         assert serious(app) == [], "the time panel, ended items shown"
+        page.locator("#btn-theme").click()  # (the dark theme: the panel, the banner, the marks)
+        wait_for(app, lambda: app.api("document.documentElement.dataset.theme") == "dark")
+        assert serious(app) == [], "the time panel in the dark theme"
         app.guard.check(app.page)
         app.page.context.close()
     finally:
@@ -191,6 +194,9 @@ def test_the_time_control_fits_a_phone(browser, tmp_path):
         wait_for(app, lambda: time_state(app)["away"] and app.pill("kappa") == "κ: 1")
         expect(page.locator("#time-banner")).to_be_visible()
         assert serious(app) == [], "the time panel on a phone"
+        page.locator("#btn-theme").tap()
+        wait_for(app, lambda: app.api("document.documentElement.dataset.theme") == "dark")
+        assert serious(app) == [], "the time panel and its banner on a phone, dark"
         app.guard.check(app.page)
         app.page.context.close()
     finally:
