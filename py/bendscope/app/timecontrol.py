@@ -112,6 +112,7 @@ class TimeControl:
         while it is not now."""
         if self.app.overlay.node_id is not None:
             self.say("Finish editing the card's text first (Ctrl+Enter, or Esc).")
+            self.slider.value = str(self.scale.index_of(self.shown.at))
             return
         self.shown = shown
         self.editor.edit_guard = None if shown.live else lambda label: edit_refusal(self.shown, label)
