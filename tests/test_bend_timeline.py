@@ -134,6 +134,8 @@ def test_the_diff_names_the_loop_that_broke_and_when_it_closed():
     assert rows[1].text.startswith("Loop broke (κ 1): “Albedo falls”, “Ice melts” — by yx: Albedo falls → Ice melts")
     assert "written by agent-b" in rows[1].text and rows[1].loop == ("x", "y")
     assert highlighted(rows) == ["x", "y"]
+    named = diff_rows(diff(memory, Moment(known_at=closed), Moment()), texts, {"yx": ("y", "x")})
+    assert named[0].text == "1 edge ended: yx (Albedo falls → Ice melts)" and named[0].nodes == ("y", "x")
     words = closure_words(loop_closure(memory, ["x", "y"], Moment(known_at=closed)), texts)
     assert words.startswith(f"The loop “Ice melts”, “Albedo falls” closed at {say_time(closed)}, by edge yx")
     assert "written by agent-b" in words

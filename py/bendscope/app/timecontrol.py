@@ -50,7 +50,6 @@ class TimeControl:
         self.rows: list[Row] = []
         self.closure = ""
         self.message = ""
-        self.loading = False
         self.button = by_id("btn-time")
         self.panel = by_id("time-panel")
         self.slider = by_id("time-slider")
@@ -248,8 +247,10 @@ class TimeControl:
         if status != 200:
             self.say(f"No diff: {answer.get('error', status)}")
             return
-        texts = {i: n.text for i, n in self.editor.plane.nodes.items()}
-        self.rows = diff_rows(answer, texts)
+        plane = self.editor.plane
+        texts = {**self.ended[0], **{i: n.text for i, n in plane.nodes.items()}}
+        ends = {i: (a, b) for i, (a, b, _) in self.ended[1].items()} | {i: (e.a, e.b) for i, e in plane.edges.items()}
+        self.rows = diff_rows(answer, texts, ends)
         clear(self.diff_list)
         for row in self.rows:
             if row.nodes:

@@ -312,10 +312,13 @@ def _edge_words(edge: Mapping[str, Any], texts: Mapping[str, str]) -> str:
     )
 
 
-def diff_rows(answer: Mapping[str, Any], texts: Mapping[str, str] | None = None) -> list[Row]:
+def diff_rows(
+    answer: Mapping[str, Any], texts: Mapping[str, str] | None = None, ends: Mapping[str, tuple[str, str]] | None = None
+) -> list[Row]:
     """``POST /api/diff``'s answer as the page lists it: cards and edges added, ended and
     changed, then the loops that closed and broke with the edges that did it. ``texts``:
-    card id → text, to name cards by what they say.
+    card id → text, to name cards by what they say; ``ends``: edge id → its cards (the edges
+    the page knows are named by their ends, and their rows highlight those cards).
 
     >>> answer = {"nodes": {"added": {"count": 0, "ids": []}, "ended": {"count": 0, "ids": []},
     ...                     "changed": {"count": 1, "ids": ["x"]}},
@@ -332,6 +335,12 @@ def diff_rows(answer: Mapping[str, Any], texts: Mapping[str, str] | None = None)
     by y>x: Albedo → Ice (causal, written by agent, recorded 2026-01-01 00:00:00 UTC)
     """
     texts = texts or {}
+    ends = ends or {}
+
+    def edge_name(edge_id: str) -> str:
+        known = ends.get(edge_id)
+        return edge_id if known is None else f"{edge_id} ({_name(known[0], texts)} → {_name(known[1], texts)})"
+
     rows: list[Row] = []
     for kind, what in (("nodes", "card"), ("edges", "edge")):
         part = answer.get(kind) or {}
@@ -342,14 +351,15 @@ def diff_rows(answer: Mapping[str, Any], texts: Mapping[str, str] | None = None)
                 continue
             ids = [str(i) for i in listed.get("ids", [])]
             plural = what if count == 1 else what + "s"
-            named = (
-                _names(ids, texts, count)
-                if kind == "nodes"
-                else ", ".join(ids[:NAMED])
-                + (f" and {count - min(len(ids), NAMED):,} more" if count > min(len(ids), NAMED) else "")
+            if kind == "nodes":
+                named, cards = _names(ids, texts, count), tuple(ids)
+            else:
+                more = count - min(len(ids), NAMED)
+                named = ", ".join(edge_name(i) for i in ids[:NAMED]) + (f" and {more:,} more" if more > 0 else "")
+                cards = tuple(dict.fromkeys(end for i in ids if i in ends for end in ends[i]))
+            rows.append(
+                Row(kind, f"{count:,} {plural} {change}: {named}", cards, tuple(ids) if kind == "edges" else ())
             )
-            rows.append(Row(kind, f"{count:,} {plural} {change}: {named}", tuple(ids) if kind == "nodes" else (),
-                            tuple(ids) if kind == "edges" else ()))  # fmt: skip
     loops = answer.get("loops") or {}
     for change, by in (("closed", "closed_by"), ("broke", "broken_by")):
         for loop in loops.get(change, []):
