@@ -34,7 +34,7 @@ import js
 
 from bendscope.bend.document import DocumentError
 from bendscope.bend.live import Known, LiveSync, positions_to_keep
-from bendscope.bend.timeline import holding_only
+from bendscope.bend.time_travel import holding_only
 
 from .dom import by_id, is_null, js_obj, on, proxy
 from .timecontrol import TimeControl

@@ -4,7 +4,7 @@ what held then), a diff of two moments, and when a chosen loop closed and who wr
 that closed it. While it shows another moment than now, editing is off (moving and pinning
 cards stay: they are the page's layout) and a banner says so.
 
-What to show and say is ``bend.timeline``; this module moves bytes and sets words. The
+What to show and say is ``bend.time_travel``; this module moves bytes and sets words. The
 live driver (``app.live``) fetches the graph at the moment shown (:attr:`TimeControl.shown`).
 """
 
@@ -19,7 +19,7 @@ from pyodide.ffi import create_once_callable
 
 from bendscope.bend import theme
 from bendscope.bend.ended import GHOST_ALPHA, Box, Ghosts, cross, ended_of, place, with_ghosts
-from bendscope.bend.timeline import (
+from bendscope.bend.time_travel import (
     AXES,
     Row,
     Scale,

@@ -24,7 +24,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 from . import theme
-from .timeline import holds
+from .time_travel import holds
 
 #: an ended card's box (world px): one line of its text, struck through
 GHOST_W = 176.0

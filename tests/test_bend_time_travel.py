@@ -1,4 +1,4 @@
-"""The live page's time control, DOM-free (``bend.timeline``), against the real memory service
+"""The live page's time control, DOM-free (``bend.time_travel``), against the real memory service
 and the answers its server gives the page (``memory.web``), in CPython: what holds is what the
 page counts (its topology equals analyze_topology after every write and invalidation), the
 slider's scale, the view at a moment, editing off away from now, and the diff's and a loop's
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from bendscope.bend.editor import Editor
 from bendscope.bend.ended import GHOST_CHARS, GHOST_H, GHOST_W, MAX_GHOSTS, Ghosts, ended_of, place, with_ghosts
 from bendscope.bend.live import LiveSync
-from bendscope.bend.timeline import (
+from bendscope.bend.time_travel import (
     MAX_MARKS,
     Scale,
     Shown,
