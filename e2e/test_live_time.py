@@ -10,6 +10,7 @@ import json
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
+import pytest
 from harness import AppPage, new_context, open_page
 from playwright.sync_api import expect
 from test_devices import PHONE
@@ -57,22 +58,27 @@ def _ended_in_svg(app: AppPage) -> tuple[set[str], set[str]]:
     }
 
 
-def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back(browser, tmp_path):
-    served = _Served(tmp_path / "m.sqlite3", "--token", TOKEN)
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back(browser, tmp_path, request, backend):
+    """(On PostgreSQL the agent writes through a server process of its own: the page's
+    server hears of every change, the invalidation too, over LISTEN/NOTIFY.)"""
+    where = tmp_path / "m.sqlite3" if backend == "sqlite" else request.getfixturevalue("postgres_url")
+    served = _Served(where, "--token", TOKEN)
+    agent = served if backend == "sqlite" else _Served(where, "--token", TOKEN)
     try:
         app = live_page(browser, served)
         page = app.page
-        mcp_calls(served.port, LOOP)
+        mcp_calls(agent.port, LOOP)
         wait_for(app, lambda: app.pill("kappa") == "κ: 1" and time_state(app)["halos"] == 1)
-        assert app.pill("mode") == "mode: DELIBERATION" and same_as_the_memory(app, served.port)
+        assert app.pill("mode") == "mode: DELIBERATION" and same_as_the_memory(app, agent.port)
 
         # the agent ends an edge of the loop: κ, halos and the HUD follow, as analyze_topology says
-        mcp_calls(served.port, [("invalidate_edge", {"id": "warming>ice"})])
+        mcp_calls(agent.port, [("invalidate_edge", {"id": "warming>ice"})])
         # (how fast is measured by bench/bench_live_time.py: p95 0.4 s, the bound 3 s)
         wait_for(app, lambda: app.pill("kappa") == "κ: 0" and time_state(app)["halos"] == 0)
         assert app.pill("mode") == "mode: RETRIEVAL" and app.pill("sccs") == "SCCs: 0"
         assert app.pill("edges") == "edges: 2" and "warming>ice" not in edge_ids(app)
-        assert same_as_the_memory(app, served.port)
+        assert same_as_the_memory(app, agent.port)
 
         # the time control, by keyboard: open it, step back one change on the recorded axis
         page.locator("#btn-time").focus()
@@ -128,7 +134,7 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
         wait_for(app, lambda: not time_state(app)["away"] and app.pill("kappa") == "κ: 0")
         page.keyboard.press("Home")  # (the millisecond before it ended: the loop holds)
         wait_for(app, lambda: app.pill("kappa") == "κ: 1" and time_state(app)["index"] == 0)
-        (history,) = mcp_calls(served.port, [("history", {"id": "warming>ice"})])
+        (history,) = mcp_calls(agent.port, [("history", {"id": "warming>ice"})])
         ended_at = datetime.datetime.strptime(history["versions"][-1]["valid_until"], "%Y-%m-%dT%H:%M:%S.%fZ")
         just_before = (ended_at - datetime.timedelta(milliseconds=1)).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
         assert time_state(app)["away"] and time_state(app)["query"] == {"as_of": just_before}
@@ -138,13 +144,13 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
         page.locator("#time-now").click()
         wait_for(app, lambda: not time_state(app)["away"] and app.pill("kappa") == "κ: 0")
         expect(page.locator("#time-banner")).to_be_hidden()
-        assert same_as_the_memory(app, served.port)
+        assert same_as_the_memory(app, agent.port)
         card = app.api("window.bendscope.action('new-node', {x: 40, y: 40})")
         app.api(f"window.bendscope.action('edit-text', {{node_id: {card!r}}}, {{text: 'Melt ponds'}})")
         wait_for(app, lambda: live_state(app)["pending_ops"] == 0 and live_state(app)["writes"] >= 1)
 
         # what ended, shown on request: faded and struck through, in the image too, never counted
-        mcp_calls(served.port, [("invalidate_node", {"id": "warming"})])
+        mcp_calls(agent.port, [("invalidate_node", {"id": "warming"})])
         wait_for(app, lambda: time_state(app)["ended"]["cards"] == ["warming"] and app.pill("nodes") == "nodes: 3")
         assert time_state(app)["ended"]["edges"] == ["albedo>warming", "warming>ice"]
         assert time_state(app)["ended_drawn"] == 0 and _ended_in_svg(app) == (set(), set())
@@ -157,7 +163,7 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
             app.page.locator("#menu-0 [data-item='export-png']").click()
         with open(info.value.path(), "rb") as handle:
             assert handle.read(8) == b"\x89PNG\r\n\x1a\n"  # (the PNG painter draws the same marks)
-        assert app.pill("nodes") == "nodes: 3" and app.pill("kappa") == "κ: 0" and same_as_the_memory(app, served.port)
+        assert app.pill("nodes") == "nodes: 3" and app.pill("kappa") == "κ: 0" and same_as_the_memory(app, agent.port)
         assert serious(app) == [], "the time panel, ended items shown"
         page.locator("#btn-theme").click()  # (the dark theme: the panel, the banner, the marks)
         wait_for(app, lambda: app.api("document.documentElement.dataset.theme") == "dark")
@@ -166,6 +172,8 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
         app.page.context.close()
     finally:
         served.stop()
+        if agent is not served:
+            agent.stop()
 
 
 def test_the_time_control_fits_a_phone(browser, tmp_path):
