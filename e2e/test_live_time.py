@@ -99,6 +99,9 @@ def test_an_ended_edge_leaves_the_page_and_the_time_control_brings_its_loop_back
         # editing is off while away (moving a card is not an edit of the memory)
         assert app.api("window.bendscope.action('new-node', {x: 10, y: 10})") is None
         expect(page.locator("#toast")).to_contain_text("Editing is off")
+        app.dblclick_node("ice")  # (the text editor stays shut)
+        page.wait_for_timeout(300)
+        expect(page.locator("#text-editor")).to_be_hidden()
         assert live_state(app)["pending_ops"] == 0
         # the loop shown: when it closed, and who wrote the edge that closed it
         loop = page.locator("#time-loops button").first

@@ -557,6 +557,10 @@ class App:
             self.perform(outcome.action_id, outcome.target, args)
 
     def start_text_edit(self, node_id: str, fresh: bool = False) -> None:
+        refusal = None if self.editor.edit_guard is None else self.editor.edit_guard("Edit text")
+        if refusal is not None:  # (e.g. the live page showing another moment: the text editor stays shut)
+            self.toast.show(refusal, error=True, ms=6000)
+            return
         self.tools.begin_text_edit(node_id, fresh)
         self.overlay.start(node_id)
         self.request_frame()
