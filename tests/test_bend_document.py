@@ -267,7 +267,7 @@ def test_the_nesting_check_is_linear_for_unclosed_strings():
     import sys
 
     code = (
-        "import sys; sys.path.insert(0, 'py'); from bendscope.jsonsafe import nesting_depth; "
+        "import sys; sys.path.insert(0, 'py'); from bendscope.shared.jsonsafe import nesting_depth; "
         "print(nesting_depth('\"' + '\\\\\"' * 2_000_000), nesting_depth('\"' * 1_000_001 + '[['))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)

@@ -396,7 +396,7 @@ def test_undoing_the_deletion_of_an_agents_card_brings_back_its_fields():
 )
 def test_a_damaged_state_from_the_server_changes_nothing_in_the_page(damage):
     from bendscope.bend.live import bring_to
-    from bendscope.docformat import DocumentError
+    from bendscope.shared.docformat import DocumentError
 
     memory = business()
     page = Page(memory)

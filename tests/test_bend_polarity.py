@@ -19,8 +19,8 @@ from bendscope.bend.keys import KeyEvent
 from bendscope.bend.menus import edge_menu
 from bendscope.bend.model import Edge, EdgeProps
 from bendscope.bend.tools import Tools
-from bendscope.docformat import DocumentError
 from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.shared.docformat import DocumentError
 
 
 def _sign(editor: Editor, edge_id: str) -> str | None:

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bendscope import docformat
 from bendscope.bend.document import parse_document, serialize_document
 from bendscope.bend.model import EDGE_KINDS, MAX_TEXT
-from bendscope.docformat import DocumentError, read_document
 from bendscope.memory.core import records
 from bendscope.memory.io.documents import from_document
+from bendscope.shared import docformat
+from bendscope.shared.docformat import DocumentError, read_document
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "py" / "bendscope"
@@ -48,10 +48,10 @@ def test_faces_do_not_import_each_other(face: str, other: str) -> None:
 
 
 def test_the_format_module_reads_only_the_standard_library() -> None:
-    for name in _imports(PACKAGE / "docformat.py"):
-        assert name.split(".")[0] in {"__future__", "json", "math", "re", "typing"} or name == "bendscope.jsonsafe", (
-            name
-        )
+    for name in _imports(PACKAGE / "shared" / "docformat.py"):
+        assert (
+            name.split(".")[0] in {"__future__", "json", "math", "re", "typing"} or name == "bendscope.shared.jsonsafe"
+        ), name
 
 
 def test_reading_a_document_into_the_memory_loads_no_editor_module() -> None:

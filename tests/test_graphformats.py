@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bendscope.bend.editor import Editor
 from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
-from bendscope.graphformats import format_of, read_graph, write_graph
+from bendscope.shared.graphformats import format_of, read_graph, write_graph
 
 EXTENSION = {"csv": "g.csv", "graphml": "g.graphml", "dot": "g.dot", "mermaid": "g.mmd"}
 

@@ -13,7 +13,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "py"
-SHARED = ("bendscope.shared", "bendscope.docformat", "bendscope.graphformats", "bendscope.jsonsafe")
+SHARED = (
+    "bendscope.shared",
+    "bendscope.shared.docformat",
+    "bendscope.shared.graphformats",
+    "bendscope.shared.jsonsafe",
+)
 #: what each layer may import from bendscope (beyond itself)
 ALLOWED = {
     "bendscope.kappa": (),
@@ -30,7 +35,7 @@ STDLIB = set(sys.stdlib_module_names)
 def layer_of(module: str) -> str:
     """The layer a module belongs to (a shared format module is the shared layer).
 
-    >>> layer_of("bendscope.bend.model"), layer_of("bendscope.docformat")
+    >>> layer_of("bendscope.bend.model"), layer_of("bendscope.shared.docformat")
     ('bendscope.bend', 'bendscope.shared')
     """
     if module.startswith(SHARED):

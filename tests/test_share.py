@@ -18,7 +18,7 @@ from bendscope.bend.demo import demo_document
 from bendscope.bend.document import serialize_document
 from bendscope.bend.editor import Editor
 from bendscope.bend.share import MAX_LINK, PREFIX, LinkTooLong, has_graph, read_fragment, share_fragment
-from bendscope.docformat import MAX_BYTES, DocumentError
+from bendscope.shared.docformat import MAX_BYTES, DocumentError
 
 
 def test_a_document_comes_back_from_its_link_as_it_was():

@@ -36,7 +36,7 @@ from bendscope.bend.share import LinkTooLong, has_graph, read_fragment, share_fr
 from bendscope.bend.svgexport import image_view, plane_svg
 from bendscope.bend.tools import PointerInput, Request, Response, Tools
 from bendscope.bend.topology import Topology
-from bendscope.graphformats import SAVED_AS
+from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom
 from .dom import by_id, download, download_blob, js_obj, on, proxy

@@ -1,6 +1,6 @@
 """The editor's document: read a document file into the model, write the model out.
 
-The format itself — its fields, limits and validation — is :mod:`bendscope.docformat`,
+The format itself — its fields, limits and validation — is :mod:`bendscope.shared.docformat`,
 which the agent memory reads too. Here the validated records become the editor's
 model (nodes given without a position are placed on a spiral), and the model is
 written back as the same format. A refused text raises DocumentError naming the first
@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from bendscope.docformat import (
+from bendscope.shared.docformat import (
     FORMAT,
     MAX_BYTES,
     MAX_DATA,

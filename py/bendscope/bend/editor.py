@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from bendscope.graphformats import format_of, read_graph, write_graph
 from bendscope.kappa.recommend import short_name
+from bendscope.shared.graphformats import format_of, read_graph, write_graph
 
 from .arrange import DIRECTIONS, ArrangeJob, arrange_job, arrangement_problem
 from .capacity import Capacity

@@ -23,15 +23,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bendscope.docformat import FORMAT, MAX_EDGES, MAX_NODES, MAX_PLANES, VERSION, DocumentError, read_card, read_link
+from bendscope.shared.docformat import (
+    FORMAT,
+    MAX_EDGES,
+    MAX_NODES,
+    MAX_PLANES,
+    VERSION,
+    DocumentError,
+    read_card,
+    read_link,
+)
+from bendscope.shared.live_ops import DELETE_EDGE, DELETE_NODE, EDGE_VIEW, PUT_EDGE, PUT_NODE
 
 from .document import document_from_data
 from .editor import Editor
 from .history import Entry
 from .model import Document, Edge, EdgeProps, Node, Plane
 
-#: an edge as the memory sees it (and as an operation's ``was`` holds it)
-EDGE_VIEW = ("a", "b", "kind", "label", "strength", "polarity")
 #: how far from its neighbours a card the agent added is put (world px)
 PLACE_RADIUS = 140.0
 
@@ -97,23 +105,23 @@ def ops_between(base: Known, now: Known) -> list[dict[str, Any]]:
     for node_id, text in now.nodes.items():
         was = base.nodes.get(node_id)
         if was != text:
-            op: dict[str, Any] = {"op": "put_node", "id": node_id, "text": text, "was": was}
+            op: dict[str, Any] = {"op": PUT_NODE, "id": node_id, "text": text, "was": was}
             if was is None and node_id in now.data:  # (brought back: the memory's fields come too)
                 op["data"] = now.data[node_id]
             ops.append(op)
     for edge_id, view in now.edges.items():
         was_edge = base.edges.get(edge_id)
         if was_edge != view:
-            op = {"op": "put_edge", "id": edge_id, **view, "was": was_edge}
+            op = {"op": PUT_EDGE, "id": edge_id, **view, "was": was_edge}
             if was_edge is None and edge_id in now.data:
                 op["data"] = now.data[edge_id]
             ops.append(op)
     for edge_id, view in base.edges.items():
         if edge_id not in now.edges:
-            ops.append({"op": "delete_edge", "id": edge_id, "was": view})
+            ops.append({"op": DELETE_EDGE, "id": edge_id, "was": view})
     for node_id, text in base.nodes.items():
         if node_id not in now.nodes:
-            ops.append({"op": "delete_node", "id": node_id, "was": text})
+            ops.append({"op": DELETE_NODE, "id": node_id, "was": text})
     return ops
 
 
@@ -123,11 +131,11 @@ def after_ops(base: Known, ops: list[dict[str, Any]]) -> Known:
     edges = dict(base.edges)
     for op in ops:
         kind = op["op"]
-        if kind == "put_node":
+        if kind == PUT_NODE:
             nodes[op["id"]] = op["text"]
-        elif kind == "delete_node":
+        elif kind == DELETE_NODE:
             nodes.pop(op["id"], None)
-        elif kind == "put_edge":
+        elif kind == PUT_EDGE:
             edges[op["id"]] = {k: op[k] for k in EDGE_VIEW}
         else:
             edges.pop(op["id"], None)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol
 
-from bendscope import docformat as _format
+from bendscope.shared import docformat as _format
 
 # the format's vocabulary and limits (the agent memory reads the same module)
 NODE_TYPES = _format.NODE_TYPES

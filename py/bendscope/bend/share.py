@@ -15,7 +15,7 @@ True
 >>> read_fragment("#graph=1.@@@")
 Traceback (most recent call last):
     ...
-bendscope.docformat.DocumentError: the link is damaged (its graph is not base64url): was it cut short?
+bendscope.shared.docformat.DocumentError: the link is damaged (its graph is not base64url): was it cut short?
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import json
 import re
 import zlib
 
-from bendscope.docformat import MAX_BYTES, DocumentError
+from bendscope.shared.docformat import MAX_BYTES, DocumentError
 
 PREFIX = "graph=1."
 #: the longest fragment a link carries here: browsers take far longer URLs (Chromium 2 MB),

@@ -29,7 +29,7 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bendscope.graphformats import xml_safe
+from bendscope.shared.graphformats import xml_safe
 
 from . import theme
 from .drawlist import art_of

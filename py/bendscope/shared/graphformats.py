@@ -3,7 +3,7 @@
 Each reader turns a text into the bare graph the document format accepts
 (``{"nodes": [{"id", "text", "x"?, "y"?}], "edges": [{"id"?, "a", "b", "props": {"kind",
 "label", "polarity"?}}]}``), which then goes through the same validation as a JSON
-document (:func:`bendscope.docformat.validate_document`): a bad file is refused with a
+document (:func:`bendscope.shared.docformat.validate_document`): a bad file is refused with a
 message naming its line or element, and nothing changes. Each writer writes one plane.
 Standard library only (CPython and Pyodide), like ``docformat``.
 

@@ -28,7 +28,7 @@ touches nothing else, so a refused import leaves every graph exactly as it was.
 >>> read_document('{"nodes": [{"id": "a", "type": "box"}]}')
 Traceback (most recent call last):
 ...
-bendscope.docformat.DocumentError: planes[0].nodes[0].type: must be one of normal, stargate, got 'box'
+bendscope.shared.docformat.DocumentError: planes[0].nodes[0].type: must be one of normal, stargate, got 'box'
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import math
 import re
 from typing import Any, NamedTuple
 
-from bendscope.jsonsafe import Refused, loads
+from bendscope.shared.jsonsafe import Refused, loads
 
 FORMAT = "bendscope"
 VERSION = 1
@@ -310,7 +310,7 @@ def polarity_of(value: Any, kind: str, where: str = "polarity") -> str | None:
     >>> polarity_of("+", "context")
     Traceback (most recent call last):
     ...
-    bendscope.docformat.DocumentError: polarity: is for causal and temporal edges, not context
+    bendscope.shared.docformat.DocumentError: polarity: is for causal and temporal edges, not context
     """
     if value is None:
         return None

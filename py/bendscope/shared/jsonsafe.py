@@ -10,7 +10,7 @@ library only; the editor core and the agent memory both read through it.
 >>> loads('[[[1]]]', max_depth=2, max_digits=5)
 Traceback (most recent call last):
 ...
-bendscope.jsonsafe.Refused: nested more than 2 levels deep
+bendscope.shared.jsonsafe.Refused: nested more than 2 levels deep
 """
 
 from __future__ import annotations
