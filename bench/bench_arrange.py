@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_browser import editor_graph  # noqa: E402
 from graphs import giant_scc_document  # noqa: E402
 
-from bendscope.bend.editor import Editor  # noqa: E402
+from bendscope.bend.editor.editor import Editor  # noqa: E402
 
 ELK = "elkjs@0.12.1"
 NODE_DIR = ROOT / "build" / "bench-node"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from kappa_helpers import k22
 
-from bendscope.bend.editor import Editor
-from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
 
 
 def plane_with(pairs, kind: str = "causal", positions=None, name: str = "Main") -> Plane:

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from bend_helpers import editor_with
 
-from bendscope.bend.arrange import LAYERED_LOOP, arrange_job
-from bendscope.bend.demo import demo_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.layout.arrange import LAYERED_LOOP, arrange_job
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = [ROOT / "static" / "vendor" / "dagre" / "dagre.min.js", ROOT / "static" / "arrange.js"]

@@ -11,9 +11,9 @@ from bend_helpers import editor_with
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bendscope.bend.demo import demo_document
-from bendscope.bend.document import MAX_NODES, DocumentError, document_to_data, parse_document, serialize_document
-from bendscope.bend.editor import Editor
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.document import MAX_NODES, DocumentError, document_to_data, parse_document, serialize_document
 
 ROOT = Path(__file__).resolve().parents[1]
 

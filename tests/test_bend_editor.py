@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from bend_helpers import editor_with
 
-from bendscope.bend.actions import REGISTRY, Target, run
-from bendscope.bend.demo import demo_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.model import MAX_ZOOM, MIN_ZOOM
+from bendscope.bend.actions.commands import REGISTRY, Target, run
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.elements import MAX_ZOOM, MIN_ZOOM
 
 
 def snapshot(editor: Editor) -> str:
@@ -190,7 +190,7 @@ def test_fit_shows_every_card_of_20000_nodes_and_of_the_widest_document():
     document the editor accepts fits: 20,000 cards of a spread layout, or cards at ±COORD_LIMIT."""
     import random
 
-    from bendscope.bend.model import COORD_LIMIT, Document, Node, Plane
+    from bendscope.bend.model.elements import COORD_LIMIT, Document, Node, Plane
 
     rng = random.Random(1)
     for spread, count in ((40_000.0, 20_000), (COORD_LIMIT, 50)):

@@ -11,12 +11,12 @@ from bend_helpers import editor_with
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bendscope.bend.demo import demo_document
-from bendscope.bend.document import parse_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.layout import Simulation
-from bendscope.bend.model import COORD_LIMIT, MAX_TEXT, Document, Node, Plane, UntrackedChange
-from bendscope.bend.textlayout import MAX_LINES, approx_measure, layout_card
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.layout.simulation import Simulation
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.document import parse_document
+from bendscope.bend.model.elements import COORD_LIMIT, MAX_TEXT, Document, Node, Plane, UntrackedChange
+from bendscope.bend.render.textlayout import MAX_LINES, approx_measure, layout_card
 
 
 def reloads(editor: Editor) -> None:
@@ -168,7 +168,7 @@ def test_layout_never_produces_non_finite_or_out_of_range_positions(coords, edge
     plane = Plane("p")
     for i, (x, y) in enumerate(coords):
         plane.add_node(Node(f"n{i}", "", "normal", x, y))
-    from bendscope.bend.model import Edge
+    from bendscope.bend.model.elements import Edge
 
     for k, (a, b) in enumerate(edges):
         if a < len(coords) and b < len(coords) and a != b:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from bend_helpers import K22, editor_with
 
-from bendscope.bend import kappa_ui, menus
-from bendscope.bend.actions import Target, run
-from bendscope.bend.demo import demo_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.topology import plane_graph
+from bendscope.bend.actions.commands import Target, run
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.kappa_view import kappa_ui
+from bendscope.bend.kappa_view.topology_cache import plane_graph
+from bendscope.bend.menus import catalog
+from bendscope.bend.model.demo import demo_document
 from bendscope.kappa import preview_edge_removal
 
 
@@ -51,9 +52,9 @@ def test_bend_target_and_disabled_item():
     editor = demo()
     assert kappa_ui.bend_target(editor, "founded-2020") == "company"
     assert kappa_ui.bend_target(editor, "ceo-alice") is None
-    items = {i.item_id: i for i in menus.node_menu(editor, "ceo-alice")}
+    items = {i.item_id: i for i in catalog.node_menu(editor, "ceo-alice")}
     assert items["bend"].enabled is False and items["bend"].label == "No feedback loop possible nearby"
-    items = {i.item_id: i for i in menus.node_menu(editor, "founded-2020")}
+    items = {i.item_id: i for i in catalog.node_menu(editor, "founded-2020")}
     assert items["bend"].enabled and items["bend"].label == "Bend → Company (κ: 0→1 — creates feedback loop)"
     edge_id = run(editor, "bend", Target(node_id="founded-2020"))
     edge = editor.plane.edges[edge_id]
@@ -68,7 +69,7 @@ def test_unbend_choice_and_question_on_demo():
     choice = kappa_ui.unbend_choice(editor, "revenue")
     assert (choice.source, choice.target, choice.edge_id) == ("product-quality", "market-share", "edge-3")
     assert choice.question == ("Remove edge Product quality→Market share? This breaks the feedback loop (κ: 1→0).")
-    items = {i.item_id: i for i in menus.node_menu(editor, "revenue")}
+    items = {i.item_id: i for i in catalog.node_menu(editor, "revenue")}
     assert "unbend" in items and "bend" not in items
     run(editor, "unbend", Target(node_id="revenue"))
     assert editor.topology().max_kappa == 0
@@ -97,7 +98,7 @@ def test_connect_submenu_is_lazy_and_complete():
 
     kappa_ui.connect_previews = spy
     try:
-        items = menus.node_menu(editor, "company")
+        items = catalog.node_menu(editor, "company")
         assert calls == []  # right-click builds no previews
         connect = next(i for i in items if i.item_id == "connect")
         sub = connect.submenu()
@@ -109,8 +110,8 @@ def test_connect_submenu_is_lazy_and_complete():
 
 def test_edge_menu_marks_fault_line():
     editor = demo()
-    assert menus.edge_menu(editor, "edge-3")[0].label == "Fault line: its region's weakest cut"
-    assert menus.edge_menu(editor, "edge-0")[0].label.startswith("Kind: causal")
+    assert catalog.edge_menu(editor, "edge-3")[0].label == "Fault line: its region's weakest cut"
+    assert catalog.edge_menu(editor, "edge-0")[0].label.startswith("Kind: causal")
 
 
 def test_bend_target_agrees_with_previews():
@@ -125,7 +126,7 @@ def test_connect_submenu_caps_at_fifty_nearest():
     editor = editor_with([("hub", "n0")], positions={"hub": (0, 0), "n0": (10, 0)})
     for i in range(1, 70):
         editor.add_node(5.0 * i, 40.0, f"n{i}")
-    items = menus.connect_submenu(editor, "hub")
+    items = catalog.connect_submenu(editor, "hub")
     assert len(items) == 52 and items[-2].label == "…and 20 more farther away" and not items[-2].enabled
     assert items[0].label == "✓ n0 — already connected"  # (hub → n0 exists)
 
@@ -141,7 +142,7 @@ def _two_way_pentagon() -> Editor:
 def test_bend_previews_its_effect_and_unbend_says_what_really_happens():
     editor = _two_way_pentagon()
     assert editor.topology().max_kappa == 2
-    items = {i.item_id: i for i in menus.node_menu(editor, "marketing")}
+    items = {i.item_id: i for i in catalog.node_menu(editor, "marketing")}
     # Bend joins Marketing to the loop through one arc in and one out: κ drops 2→1
     assert items["bend"].label == "Bend → profit (κ: 2→1 — enlarges loop)"
     run(editor, "bend", Target(node_id="marketing"))
@@ -177,28 +178,28 @@ def test_unbend_breaks_splits_and_removes_parallel_copies():
 
 def test_connect_to_marks_nodes_already_connected():
     editor = editor_with([("a", "b"), ("b", "c")], positions={"a": (0, 0), "b": (100, 0), "c": (200, 0)})
-    items = {i.args["to"]: i for i in menus.connect_submenu(editor, "a") if "to" in i.args}
+    items = {i.args["to"]: i for i in catalog.connect_submenu(editor, "a") if "to" in i.args}
     assert items["b"].enabled is False and items["b"].label == "✓ b — already connected"
     assert items["c"].enabled and items["c"].label == "→ c (κ: 0→0 — no change)"
     editor.add_edge("a", "c", kind="associative")  # another kind: a causal edge is still new
-    assert {i.args["to"]: i for i in menus.connect_submenu(editor, "a") if "to" in i.args}["c"].enabled
+    assert {i.args["to"]: i for i in catalog.connect_submenu(editor, "a") if "to" in i.args}["c"].enabled
 
 
 def test_type_to_filter_finds_nodes_anywhere_on_the_plane():
     editor = demo()
     far = editor.add_node(5000, 5000, "Zebra far away")
-    assert all(i.args.get("to") != far for i in menus.connect_submenu(editor, "company"))  # beyond 500 px
-    found = menus.connect_submenu(editor, "company", "zebra")
+    assert all(i.args.get("to") != far for i in catalog.connect_submenu(editor, "company"))  # beyond 500 px
+    found = catalog.connect_submenu(editor, "company", "zebra")
     assert [i.args["to"] for i in found if "to" in i.args] == [far] and found[0].label.startswith(
         "→ Zebra far away (κ: 0→0"
     )
-    assert menus.connect_submenu(editor, "company", "nothing like it")[0].label == "No node matches “nothing like it”"
-    merged = menus.merge_submenu(editor, "company", "ZEBRA")
+    assert catalog.connect_submenu(editor, "company", "nothing like it")[0].label == "No node matches “nothing like it”"
+    merged = catalog.merge_submenu(editor, "company", "ZEBRA")
     assert [i.args["with"] for i in merged] == [far]
 
 
 def test_find_dims_what_does_not_match_and_steps_through_matches():
-    from bendscope.bend.find import Finder
+    from bendscope.bend.editor.find import Finder
 
     editor = demo()
     finder = Finder(editor)
@@ -212,8 +213,8 @@ def test_find_dims_what_does_not_match_and_steps_through_matches():
     assert finder.search("") == [] and finder.dimmed() == set() and finder.status() == ""
 
 
-def _kind_rows(editor: Editor, node_id: str) -> list[menus.MenuItem]:
-    row = menus.connect_submenu(editor, node_id)[-1]
+def _kind_rows(editor: Editor, node_id: str) -> list[catalog.MenuItem]:
+    row = catalog.connect_submenu(editor, node_id)[-1]
     assert row.item_id == "connect-kind" and row.submenu is not None
     return row.submenu()
 
@@ -223,27 +224,27 @@ def test_connect_to_offers_the_kind_of_the_new_edge():
     the edges it (and a drag from the handle) makes; the previews follow the kind: temporal
     edges close loops as causal ones do, other kinds never change κ; "already connected" means
     an edge of that kind."""
-    from bendscope.bend.dispatch import ActionManager
-    from bendscope.bend.model import EDGE_KINDS
+    from bendscope.bend.actions.dispatch import ActionManager
+    from bendscope.bend.model.elements import EDGE_KINDS
 
     editor = editor_with([("a", "b"), ("b", "c")], positions={"a": (0, 0), "b": (100, 0), "c": (200, 0)})
     rows = _kind_rows(editor, "c")
     assert [r.args["kind"] for r in rows] == list(EDGE_KINDS)
     assert [r.checked for r in rows] == [k == "causal" for k in EDGE_KINDS] and all(r.stays_open for r in rows)
-    causal = {i.args["to"]: i.label for i in menus.connect_submenu(editor, "c") if "to" in i.args}
+    causal = {i.args["to"]: i.label for i in catalog.connect_submenu(editor, "c") if "to" in i.args}
     assert causal["a"] == "→ a (κ: 0→1 — creates feedback loop)"
     manager = ActionManager(editor)
     temporal = next(r for r in rows if r.args["kind"] == "temporal")
     assert manager.request(temporal.action_id, Target(node_id="c"), temporal.args).kind == "done"
-    assert menus.connect_submenu(editor, "c")[-1].label == "New edge kind: temporal"
-    items = {i.args["to"]: i for i in menus.connect_submenu(editor, "c") if "to" in i.args}
+    assert catalog.connect_submenu(editor, "c")[-1].label == "New edge kind: temporal"
+    items = {i.args["to"]: i for i in catalog.connect_submenu(editor, "c") if "to" in i.args}
     assert items["a"].label == causal["a"] and items["a"].args["kind"] == "temporal"
     assert manager.request("connect", Target(node_id="c"), items["a"].args).kind == "done"
     made = [e for e in editor.plane.edges.values() if (e.a, e.b) == ("c", "a")]
     assert [e.props.kind for e in made] == ["temporal"] and editor.topology().max_kappa == 1
     # a kind loops do not follow: no change anywhere, and a → b (causal) is no "already connected"
     manager.request("connect-kind", Target(node_id="a"), {"kind": "associative"})
-    rows_a = {i.args["to"]: i for i in menus.connect_submenu(editor, "a") if "to" in i.args}
+    rows_a = {i.args["to"]: i for i in catalog.connect_submenu(editor, "a") if "to" in i.args}
     assert all("no change" in i.label and i.tone == kappa_ui.NO_CHANGE_TONE for i in rows_a.values())
     assert rows_a["b"].enabled
     assert manager.request("connect", Target(node_id="a"), rows_a["b"].args).kind == "done"
@@ -251,7 +252,7 @@ def test_connect_to_offers_the_kind_of_the_new_edge():
         "associative",
         "causal",
     ]
-    assert not {i.args["to"]: i for i in menus.connect_submenu(editor, "a") if "to" in i.args}["b"].enabled
+    assert not {i.args["to"]: i for i in catalog.connect_submenu(editor, "a") if "to" in i.args}["b"].enabled
     # an unknown kind is refused and changes nothing
     outcome = manager.request("connect-kind", Target(node_id="a"), {"kind": "nonsense"})
     assert outcome.kind == "refused" and editor.connect_kind == "associative"

@@ -7,9 +7,9 @@ import math
 import pytest
 from bend_helpers import K22, editor_with
 
-from bendscope.bend.demo import demo_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.layout import Simulation
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.layout.simulation import Simulation
+from bendscope.bend.model.demo import demo_document
 
 
 def positions(editor: Editor) -> list[tuple[str, float, float]]:
@@ -81,7 +81,7 @@ def test_reheat_after_edit():
 
 def test_inline_markup_becomes_styled_runs_never_literal_markers():
     """Issue 9, bug 7: `**bold**` showed literally on the card."""
-    from bendscope.bend.textlayout import approx_measure, layout_card, run_font
+    from bendscope.bend.render.textlayout import approx_measure, layout_card, run_font
 
     card = layout_card("Price **drives** *demand* via `f(x)` see [the doc](https://example.org/x)", approx_measure)
     shown = "".join(r.text for ln in card.lines for r in ln.runs)
@@ -103,7 +103,7 @@ def _random_graph(n: int, seed: int = 5) -> Editor:
     """A connected random graph with positions spread out (a spanning tree plus random arcs)."""
     import random
 
-    from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
+    from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
 
     rng = random.Random(seed)
     plane = Plane("plane-root", "Main")
@@ -139,7 +139,7 @@ def _where(editor: Editor) -> dict[str, tuple[float, float]]:
 def test_a_drag_moves_only_what_is_near_it():
     """Issue 18: a 30 px drag in a settled graph moved every other node (the whole layout was
     reheated). Now nodes more than two hops away stand still; the neighbours follow."""
-    from bendscope.bend.tools import PointerInput, Tools
+    from bendscope.bend.pointer.machine import PointerInput, Tools
 
     editor = _random_graph(160)
     tools = Tools(editor)
@@ -162,7 +162,7 @@ def test_a_drag_moves_only_what_is_near_it():
 
 
 def test_freeze_and_unfreeze_move_nothing():
-    from bendscope.bend.tools import PointerInput, Tools
+    from bendscope.bend.pointer.machine import PointerInput, Tools
 
     editor = _random_graph(80)
     tools = Tools(editor)

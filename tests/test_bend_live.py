@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from bendscope.bend import actions
-from bendscope.bend.editor import Editor
-from bendscope.bend.live import LiveSync, known_of
+from bendscope.bend.actions import commands
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.live.sync import LiveSync, known_of
 from bendscope.memory.core.errors import InvalidInput
 from bendscope.memory.core.service import Memory
 from bendscope.memory.store.inmemory import InMemoryStore
@@ -116,10 +116,10 @@ def test_bend_and_unbend_are_writes_through_the_same_checks():
     memory = business()
     page = Page(memory)
     editor = page.editor
-    assert actions.run(editor, "bend", actions.Target(node_id="r")) is not None
+    assert commands.run(editor, "bend", commands.Target(node_id="r")) is not None
     page.settle()
     assert memory.analyze_topology({})["max_kappa"] == 1
-    actions.run(editor, "unbend", actions.Target(node_id="r"))
+    commands.run(editor, "unbend", commands.Target(node_id="r"))
     page.settle()
     assert memory.analyze_topology({})["max_kappa"] == 0 and page_knowledge(page) == memory_knowledge(memory)
 
@@ -395,7 +395,7 @@ def test_undoing_the_deletion_of_an_agents_card_brings_back_its_fields():
     ],
 )
 def test_a_damaged_state_from_the_server_changes_nothing_in_the_page(damage):
-    from bendscope.bend.live import bring_to
+    from bendscope.bend.live.sync import bring_to
     from bendscope.shared.docformat import DocumentError
 
     memory = business()

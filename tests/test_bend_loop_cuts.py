@@ -13,14 +13,16 @@ from bend_helpers import editor_with
 from kappa_helpers import quartets
 from oracle import brute_force_feedback_arc_set, is_acyclic
 
-from bendscope.bend import actions, kappa_ui, menus
-from bendscope.bend.editor import Editor
-from bendscope.bend.inspector import inspector_rows
-from bendscope.bend.loop_cuts import CutFinder
-from bendscope.bend.loops_panel import panel_view
-from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
-from bendscope.bend.outline import outline_of
-from bendscope.bend.scene import build_scene
+from bendscope.bend.actions import commands
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.kappa_view import kappa_ui
+from bendscope.bend.kappa_view.inspector import inspector_rows
+from bendscope.bend.kappa_view.loop_cuts import CutFinder
+from bendscope.bend.kappa_view.loops_panel import panel_view
+from bendscope.bend.kappa_view.outline import outline_of
+from bendscope.bend.menus import catalog
+from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
+from bendscope.bend.render.scene import build_scene
 
 POPULATION = [("births", "population"), ("population", "births"), ("population", "deaths"),
               ("deaths", "population"), ("food", "births")]  # fmt: skip
@@ -119,7 +121,7 @@ def test_show_them_draws_the_region_s_edges_or_the_scope_s():
     editor = editor_with(pairs)
     report = editor.loop_cuts(wait=True)
     assert editor.shown_cuts(report) == ()
-    assert actions.run(editor, "show-cuts") is True
+    assert commands.run(editor, "show-cuts") is True
     assert sorted(editor.shown_cuts(report)) == sorted(report.edges) and len(report.edges) == 3
     editor.select(["x"])
     (xy,) = [r for r in report.regions if "x" in {a for arc in r.arcs for a in arc}]
@@ -128,7 +130,7 @@ def test_show_them_draws_the_region_s_edges_or_the_scope_s():
     assert "Hide them (K)" in _rows(editor)
     scene = build_scene(editor.plane, editor.card, viewport=(4000.0, 4000.0), cut_edges=editor.shown_cuts(report))
     assert any(b.keep and b.width >= 3.0 for b in scene.edges)
-    assert actions.run(editor, "show-cuts") is False and editor.shown_cuts(report) == ()
+    assert commands.run(editor, "show-cuts") is False and editor.shown_cuts(report) == ()
 
 
 def test_an_edit_drops_a_search_in_progress():
@@ -179,7 +181,7 @@ def test_connect_to_rows_give_the_bounds_of_a_loop_past_the_budget():
     previews = [label for label in labels if "(κ: " in label]
     assert previews and all("κ: 1–3→" in label for label in previews), labels
     assert all("8" not in label.split("(κ: ")[1] for label in previews)  # (never the region's size)
-    items = [item.label for item in menus.connect_submenu(editor, node)]
+    items = [item.label for item in catalog.connect_submenu(editor, node)]
     assert any("1–3→" in label for label in items)
 
 

@@ -10,12 +10,12 @@ import xml.etree.ElementTree as ElementTree
 
 from bend_helpers import editor_with
 
-from bendscope.bend.editor import READABLE_ZOOM, Editor
-from bendscope.bend.loops_panel import LOOPS_SHOWN, loop_marks, panel_view
-from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
-from bendscope.bend.scene import GREEK_ZOOM, MARKER_RADIUS, LoopMarker, build_scene, loop_marker
-from bendscope.bend.svgexport import plane_svg
-from bendscope.bend.viewfit import free_rects, readable, show_readably
+from bendscope.bend.editor.editor import READABLE_ZOOM, Editor
+from bendscope.bend.editor.viewfit import free_rects, readable, show_readably
+from bendscope.bend.kappa_view.loops_panel import LOOPS_SHOWN, loop_marks, panel_view
+from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
+from bendscope.bend.render.scene import GREEK_ZOOM, MARKER_RADIUS, LoopMarker, build_scene, loop_marker
+from bendscope.bend.render.svgexport import plane_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 

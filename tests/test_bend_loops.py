@@ -9,11 +9,11 @@ import random
 from bend_helpers import K22, editor_with
 from kappa_helpers import BUSINESS
 
-from bendscope.bend import explain
-from bendscope.bend.editor import Editor
-from bendscope.bend.loop_list import LoopFinder
-from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
-from bendscope.bend.topology import plane_graph
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.kappa_view import explain
+from bendscope.bend.kappa_view.loop_list import LoopFinder
+from bendscope.bend.kappa_view.topology_cache import plane_graph
+from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
 from bendscope.kappa.loops import find_loops
 
 

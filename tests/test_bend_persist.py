@@ -8,20 +8,20 @@ import asyncio
 import itertools
 import json
 
-from bendscope.bend import persist
-from bendscope.bend.demo import demo_document
-from bendscope.bend.document import document_to_data
-from bendscope.bend.editor import Editor
-from bendscope.bend.model import empty_document
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.document import document_to_data
+from bendscope.bend.model.elements import empty_document
+from bendscope.bend.persist import autosave
 
 
 def run(coro):
     return asyncio.run(coro)
 
 
-def saver_for(editor: Editor, store: persist.MemoryStore, debounce_ms: float = 0.0) -> persist.Saver:
+def saver_for(editor: Editor, store: autosave.MemoryStore, debounce_ms: float = 0.0) -> autosave.Saver:
     ticks = itertools.count(1)
-    return persist.Saver(editor, store, clock=lambda: f"2026-11-30 10:00:{next(ticks):02d}", debounce_ms=debounce_ms)
+    return autosave.Saver(editor, store, clock=lambda: f"2026-11-30 10:00:{next(ticks):02d}", debounce_ms=debounce_ms)
 
 
 def texts(editor: Editor) -> set[str]:
@@ -29,18 +29,18 @@ def texts(editor: Editor) -> set[str]:
 
 
 def test_fresh_graph_never_overwrites_a_saved_one():
-    store = persist.MemoryStore()
-    store.data[persist.KEY] = "saved"
+    store = autosave.MemoryStore()
+    store.data[autosave.KEY] = "saved"
     editor = Editor()
     editor.replace_document(empty_document())
     saver = saver_for(editor, store)
     assert saver.due(0) is False and saver.due(10_000) is False
     assert run(saver.save()) is False
-    assert store.data == {persist.KEY: "saved"}
+    assert store.data == {autosave.KEY: "saved"}
 
 
 def test_debounced_save_and_readable_snapshot():
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     editor = Editor()
     editor.replace_document(demo_document())
     saver = saver_for(editor, store, debounce_ms=500)
@@ -49,11 +49,11 @@ def test_debounced_save_and_readable_snapshot():
     assert saver.due(1400) is False
     assert saver.due(1501) is True
     assert run(saver.save()) is True
-    first = store.data[persist.KEY]
+    first = store.data[autosave.KEY]
     editor.add_node(10, 10, "two")
     assert run(saver.save()) is True
-    assert store.data[persist.PREVIOUS_KEY] == first
-    assert store.data[persist.KEY] == editor.export(indent=None)
+    assert store.data[autosave.PREVIOUS_KEY] == first
+    assert store.data[autosave.KEY] == editor.export(indent=None)
     assert run(saver.save()) is False  # nothing new
 
 
@@ -65,28 +65,28 @@ def saved_text(*extra: str) -> str:
 
 
 def test_restore_prefers_the_save_then_the_snapshot():
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     editor = Editor()
     saver = saver_for(editor, store)
     restored = run(saver.restore())
     assert restored.doc is None and restored.notes == []
     good = saved_text("x")
-    store.data[persist.KEY] = good
+    store.data[autosave.KEY] = good
     restored = run(saver.restore())
-    assert restored.source == persist.KEY and restored.notes == []
+    assert restored.source == autosave.KEY and restored.notes == []
     assert Editor(restored.doc).export(indent=None) == good  # sizes are derived again from the text
 
 
 def test_an_unreadable_save_is_moved_aside_and_the_snapshot_is_never_lost():
     """The old code rotated the unreadable save into the snapshot slot on the next edit."""
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     good = saved_text("good")
-    store.data[persist.PREVIOUS_KEY] = good
-    store.data[persist.KEY] = '{"broken": '
+    store.data[autosave.PREVIOUS_KEY] = good
+    store.data[autosave.KEY] = '{"broken": '
     editor = Editor()
     saver = saver_for(editor, store)
     restored = run(saver.restore())
-    assert restored.source == persist.PREVIOUS_KEY
+    assert restored.source == autosave.PREVIOUS_KEY
     assert any("could not be read" in n for n in restored.notes)
     (copy,) = run(saver.copies())
     assert copy.reason == "unreadable" and run(saver.read_copy(copy.key)) == '{"broken": '
@@ -95,17 +95,17 @@ def test_an_unreadable_save_is_moved_aside_and_the_snapshot_is_never_lost():
         editor.add_node(i, i, f"edit {i}")
         assert run(saver.save())
     assert store.data[copy.key] == '{"broken": '  # the copy is untouched
-    assert "edit 1" in store.data[persist.PREVIOUS_KEY]  # the snapshot is a readable save
-    for slot in (persist.KEY, persist.PREVIOUS_KEY):
+    assert "edit 1" in store.data[autosave.PREVIOUS_KEY]  # the snapshot is a readable save
+    for slot in (autosave.KEY, autosave.PREVIOUS_KEY):
         assert json.loads(store.data[slot])["format"] == "bendscope"
 
 
 def test_a_newer_version_save_is_kept_and_never_overwritten():
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     data = document_to_data(demo_document())
     data["version"] = 2
     newer = json.dumps(data)
-    store.data[persist.KEY] = newer
+    store.data[autosave.KEY] = newer
     editor = Editor()
     saver = saver_for(editor, store)
     restored = run(saver.restore())
@@ -122,17 +122,17 @@ def test_a_newer_version_save_is_kept_and_never_overwritten():
 
 
 def test_a_full_store_keeps_the_last_good_save_and_reports_until_a_save_succeeds():
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     editor = Editor(demo_document())
     saver = saver_for(editor, store)
     editor.add_node(0, 0, "kept")
     assert run(saver.save())
-    good = store.data[persist.KEY]
+    good = store.data[autosave.KEY]
     store.quota = len(good) * 2 + 10  # room for the save and its snapshot, not for a bigger one
     editor.set_text(editor.selection[0], "x" * 5000)
     assert run(saver.save()) is False
     assert "storage for this site is full" in saver.error and "last good save is kept" in saver.error
-    assert store.data[persist.KEY] == good  # all or nothing: the good save is intact
+    assert store.data[autosave.KEY] == good  # all or nothing: the good save is intact
     restored = run(saver_for(Editor(), store).restore())
     assert "kept" in {n.text for n in restored.doc.root.nodes.values()}
     store.quota = None
@@ -140,7 +140,7 @@ def test_a_full_store_keeps_the_last_good_save_and_reports_until_a_save_succeeds
 
 
 def test_only_the_owner_writes_and_a_take_over_continues_from_the_latest_save():
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     first, second = Editor(demo_document()), Editor(demo_document())
     a, b = saver_for(first, store), saver_for(second, store)
     b.resign()  # the second tab found the save owned by the first
@@ -154,29 +154,29 @@ def test_only_the_owner_writes_and_a_take_over_continues_from_the_latest_save():
 
 
 def test_a_take_over_with_local_edits_keeps_the_other_graph_as_a_copy():
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     first, second = Editor(demo_document()), Editor(demo_document())
     a, b = saver_for(first, store), saver_for(second, store)
     b.resign()
     first.add_node(0, 0, "from A")
     assert run(a.save())
-    theirs = store.data[persist.KEY]
+    theirs = store.data[autosave.KEY]
     second.add_node(0, 0, "from B")  # edited while not the owner: not saved
     assert run(b.save()) is False
     a.resign()
     assert run(b.take_over()) is None  # keeps its own graph
     assert run(b.save())
-    assert "from B" in store.data[persist.KEY]
+    assert "from B" in store.data[autosave.KEY]
     (copy,) = run(b.copies())
     assert copy.reason == "replaced" and store.data[copy.key] == theirs
 
 
 def test_copies_are_never_overwritten_even_with_the_same_timestamp():
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     editor = Editor()
-    saver = persist.Saver(editor, store, clock=lambda: "2026-11-30 10:00:00")
+    saver = autosave.Saver(editor, store, clock=lambda: "2026-11-30 10:00:00")
     for broken in ("{1", "{2"):
-        store.data[persist.KEY] = broken
+        store.data[autosave.KEY] = broken
         run(saver.restore())
     assert sorted(store.data[c.key] for c in run(saver.copies())) == ["{1", "{2"]
     for copy in run(saver.copies()):
@@ -185,8 +185,8 @@ def test_copies_are_never_overwritten_even_with_the_same_timestamp():
 
 
 def test_when_a_copy_cannot_be_written_autosave_stays_off():
-    store = persist.MemoryStore()
-    store.data[persist.KEY] = "garbage"
+    store = autosave.MemoryStore()
+    store.data[autosave.KEY] = "garbage"
     store.fail_writes = True
     editor = Editor()
     saver = saver_for(editor, store)
@@ -196,12 +196,12 @@ def test_when_a_copy_cannot_be_written_autosave_stays_off():
     editor.replace_document(demo_document())
     editor.add_node(0, 0, "x")
     assert saver.due(10_000) is False and run(saver.save()) is False
-    assert store.data[persist.KEY] == "garbage"
+    assert store.data[autosave.KEY] == "garbage"
 
 
 def test_a_save_written_by_another_tab_is_kept_not_rotated_away():
     """Without Web Locks both tabs write: the other tab's save used to vanish after two saves."""
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     first, second = Editor(), Editor()
     a, b = saver_for(first, store), saver_for(second, store)
     run(a.restore())
@@ -217,16 +217,16 @@ def test_a_save_written_by_another_tab_is_kept_not_rotated_away():
 
 def test_a_failed_write_never_piles_up_copies():
     """The copy and the save are one write: when the save does not fit, neither is written."""
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     other = Editor(demo_document())
     other.add_node(0, 0, "theirs")
-    store.data[persist.KEY] = other.export(indent=None)
+    store.data[autosave.KEY] = other.export(indent=None)
     editor = Editor()
     saver = saver_for(editor, store)
     saver.resign()
     run(saver.restore())
     editor.add_node(0, 0, "mine " * 3000)
-    store.quota = 2 * len(store.data[persist.KEY]) + 1000
+    store.quota = 2 * len(store.data[autosave.KEY]) + 1000
     run(saver.take_over())
     for _ in range(3):
         assert run(saver.save()) is False
@@ -236,20 +236,20 @@ def test_a_failed_write_never_piles_up_copies():
 
 
 def test_a_save_larger_than_a_document_may_be_is_never_written():
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     editor = Editor(demo_document())
     saver = saver_for(editor, store)
     editor.add_node(0, 0, "ok")
     assert run(saver.save())
-    good = store.data[persist.KEY]
+    good = store.data[autosave.KEY]
     editor.export = lambda indent=None: "x" * (11 * 1024 * 1024)  # type: ignore[method-assign]
     editor.add_node(0, 0, "more")
     assert run(saver.save()) is False and "more than a save may hold" in saver.error
-    assert store.data[persist.KEY] == good
+    assert store.data[autosave.KEY] == good
 
 
 def test_the_document_in_pieces_is_byte_for_byte_the_export():
-    from bendscope.bend.document import serialize_document, serialized_pieces
+    from bendscope.bend.model.document import serialize_document, serialized_pieces
 
     editor = Editor(demo_document())
     editor.add_node(10.0, 20.0, 'quotes " and \\\\ and ünïcödé and 🙂')
@@ -264,7 +264,7 @@ def test_a_sliced_save_pauses_and_gives_up_when_the_document_changes_meanwhile()
     next one tries again, and after two misses a save is made in one go."""
     import asyncio
 
-    from bendscope.bend.persist import KEY, MemoryStore, Saver
+    from bendscope.bend.persist.autosave import KEY, MemoryStore, Saver
 
     editor = Editor(demo_document())
     for i in range(300):
@@ -296,7 +296,7 @@ def test_a_sliced_save_pauses_and_gives_up_when_the_document_changes_meanwhile()
 def test_a_save_asked_for_while_another_is_under_way_waits_for_it_then_writes():
     import asyncio
 
-    from bendscope.bend.persist import KEY, MemoryStore, Saver
+    from bendscope.bend.persist.autosave import KEY, MemoryStore, Saver
 
     editor = Editor(demo_document())
     store = MemoryStore()
@@ -327,7 +327,7 @@ def test_a_sliced_save_holds_the_positions_of_one_moment():
     saved document held positions of several frames. The save now writes one snapshot."""
     import asyncio
 
-    from bendscope.bend.persist import KEY, MemoryStore, Saver
+    from bendscope.bend.persist.autosave import KEY, MemoryStore, Saver
 
     editor = Editor(demo_document())
     store = MemoryStore()
@@ -349,14 +349,14 @@ def test_a_sliced_save_holds_the_positions_of_one_moment():
 def test_a_shared_link_never_overwrites_the_visitors_own_graph():
     """Issue 22: a graph opened from a link is saved as the current graph only after the
     visitor's own saved graph is kept as a saved copy (in the same write)."""
-    from bendscope.bend.share import read_fragment, share_fragment
+    from bendscope.bend.persist.share import read_fragment, share_fragment
 
-    store = persist.MemoryStore()
+    store = autosave.MemoryStore()
     editor = Editor(demo_document())
     saver = saver_for(editor, store)
     editor.add_node(0, 0, "mine")
     assert run(saver.save())
-    own = store.data[persist.KEY]
+    own = store.data[autosave.KEY]
     shared = read_fragment(share_fragment(json.dumps({"nodes": ["rain", "flood"], "edges": []})))
     assert editor.load(shared, label="Open shared link") is None
     saver.keep_aside_before_next_save("shared-link")
@@ -365,7 +365,7 @@ def test_a_shared_link_never_overwrites_the_visitors_own_graph():
     (copy,) = run(saver.copies())
     assert copy.reason == "shared-link" and store.data[copy.key] == own
     assert "was your graph when a shared link opened another" in copy.label
-    assert texts(editor) == {"rain", "flood"} and "rain" in store.data[persist.KEY]
+    assert texts(editor) == {"rain", "flood"} and "rain" in store.data[autosave.KEY]
     editor.add_node(5, 5, "more")
     assert run(saver.save()) and len(run(saver.copies())) == 1  # (once: later saves keep a snapshot)
 
@@ -376,15 +376,15 @@ def test_a_link_opened_while_a_save_is_under_way_still_keeps_the_visitors_graph(
     moving an older save aside, writing the visitor's graph as current and clearing the
     reason — so the next save put the visitor's graph only in the snapshot, and the save
     after that lost it."""
-    from bendscope.bend.share import read_fragment, share_fragment
+    from bendscope.bend.persist.share import read_fragment, share_fragment
 
     editor = Editor(demo_document())
 
-    class Racing(persist.MemoryStore):
+    class Racing(autosave.MemoryStore):
         armed = False
 
         async def get(self, key):
-            if self.armed and key == persist.KEY:
+            if self.armed and key == autosave.KEY:
                 self.armed = False  # the link opens while this save awaits the store
                 shared = read_fragment(share_fragment(json.dumps({"nodes": ["rain", "flood"], "edges": []})))
                 assert editor.load(shared, label="Open shared link") is None
@@ -399,11 +399,11 @@ def test_a_link_opened_while_a_save_is_under_way_still_keeps_the_visitors_graph(
     mine = editor.export(indent=None)
     store.armed = True
     assert run(saver.save())  # writes the visitor's graph (its text was built before the link)
-    assert store.data[persist.KEY] == mine
+    assert store.data[autosave.KEY] == mine
     assert run(saver.save())  # the link's graph: the visitor's is kept aside first
     (copy,) = run(saver.copies())
     assert copy.reason == "shared-link" and store.data[copy.key] == mine
-    assert "rain" in store.data[persist.KEY]
+    assert "rain" in store.data[autosave.KEY]
     for _ in range(2):
         editor.add_node(5, 5, "more")
         assert run(saver.save())

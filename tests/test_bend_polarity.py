@@ -11,14 +11,14 @@ import pytest
 from bend_helpers import editor_with
 from test_memory_service import business, memory_on
 
-from bendscope.bend.actions import run
-from bendscope.bend.clipboard import copy_fragment, paste
-from bendscope.bend.document import parse_document, serialize_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.keys import KeyEvent
-from bendscope.bend.menus import edge_menu
-from bendscope.bend.model import Edge, EdgeProps
-from bendscope.bend.tools import Tools
+from bendscope.bend.actions.commands import run
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.keys.routing import KeyEvent
+from bendscope.bend.menus.catalog import edge_menu
+from bendscope.bend.model.document import parse_document, serialize_document
+from bendscope.bend.model.elements import Edge, EdgeProps
+from bendscope.bend.persist.clipboard import copy_fragment, paste
+from bendscope.bend.pointer.machine import Tools
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.shared.docformat import DocumentError
 

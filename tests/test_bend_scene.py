@@ -8,10 +8,10 @@ import pytest
 from bend_helpers import K22, editor_with
 from kappa_helpers import BUSINESS
 
-from bendscope.bend import theme
-from bendscope.bend.demo import demo_document
-from bendscope.bend.editor import TOUCH_EDGE_TOLERANCE, Editor
-from bendscope.bend.scene import (
+from bendscope.bend.editor.editor import TOUCH_EDGE_TOLERANCE, Editor
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.render import theme
+from bendscope.bend.render.scene import (
     CURVE_PIECES,
     band,
     build_scene,
@@ -142,7 +142,7 @@ def test_offsets_never_leak_between_planes_of_equal_version():
 
 
 def test_many_visible_edges_become_hairlines_without_arrowheads_or_labels():
-    from bendscope.bend.scene import EDGE_DETAIL_LIMIT, HAIRLINE
+    from bendscope.bend.render.scene import EDGE_DETAIL_LIMIT, HAIRLINE
 
     def grid_editor(n_edges: int) -> Editor:
         pairs = [(f"n{i % 60}", f"n{(i * 7 + 1) % 60}") for i in range(n_edges)]

@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from bendscope.bend import actions
-from bendscope.bend.actions import Target
-from bendscope.bend.demo import demo_document
-from bendscope.bend.document import parse_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.model import EDGE_KINDS
-from bendscope.bend.topology import plane_graph
+from bendscope.bend.actions import commands
+from bendscope.bend.actions.commands import Target
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.kappa_view.topology_cache import plane_graph
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.document import parse_document
+from bendscope.bend.model.elements import EDGE_KINDS
 from bendscope.kappa import DEFAULT_EXACT_LIMIT, analyze
 
 #: CI runs this many random programs (each up to STEPS actions); BENDSCOPE_STATEFUL_EXAMPLES raises it
@@ -56,7 +56,7 @@ def import_text(pairs: list[tuple[int, int]], kinds: list[str]) -> str:
 
 
 class EditorMachine(RuleBasedStateMachine):
-    """Drives one Editor the way the menus, keys and automation API do (``actions.run``)."""
+    """Drives one Editor the way the menus, keys and automation API do (``commands.run``)."""
 
     @initialize(start=st.sampled_from(["demo", "empty"]))
     def start(self, start: str) -> None:
@@ -82,7 +82,7 @@ class EditorMachine(RuleBasedStateMachine):
         before = self.editor.export()
         depth = len(self.editor.history.undo_stack)
         try:
-            actions.run(self.editor, action_id, target, args or {})
+            commands.run(self.editor, action_id, target, args or {})
         except ValueError:
             # a refused command (e.g. merging two planes' stargates) changes nothing
             assert self.editor.export() == before

@@ -9,14 +9,14 @@ import math
 import pytest
 from bend_helpers import editor_with
 
-from bendscope.bend.actions import REGISTRY, Target
-from bendscope.bend.demo import demo_document
-from bendscope.bend.dispatch import ActionManager
-from bendscope.bend.editor import Editor
-from bendscope.bend.keys import KeyConflict, KeyEvent, matches, route
-from bendscope.bend.model import MIN_ZOOM
-from bendscope.bend.params import parse_params
-from bendscope.bend.tools import DRAG_THRESHOLD, PointerInput, Tools
+from bendscope.bend.actions.commands import REGISTRY, Target
+from bendscope.bend.actions.dispatch import ActionManager
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.editor.url_params import parse_params
+from bendscope.bend.keys.routing import KeyConflict, KeyEvent, matches, route
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.elements import MIN_ZOOM
+from bendscope.bend.pointer.machine import DRAG_THRESHOLD, PointerInput, Tools
 
 
 def press(tools: Tools, kind: str, x: float, y: float, pointer_id: int = 1, pointer_type: str = "mouse", button=0):
@@ -287,7 +287,7 @@ def test_a_drag_across_a_plane_change_or_an_import_records_nothing():
 
 
 def demo_positions() -> dict:
-    from bendscope.bend.demo import POSITIONS
+    from bendscope.bend.model.demo import POSITIONS
 
     return POSITIONS
 
@@ -548,7 +548,7 @@ def test_touch_long_press_opens_the_menu_and_a_moved_finger_does_not():
 
 
 def test_the_shortcut_sheet_lists_every_key_of_the_registry():
-    from bendscope.bend.shortcuts import key_label, sheet
+    from bendscope.bend.keys.shortcuts import key_label, sheet
 
     listed = {keys for _, lines in sheet() for keys, _ in lines}
     for act in REGISTRY.values():
@@ -576,7 +576,7 @@ def test_freeze_layout_holds_every_card_still():
 
 
 def test_copy_paste_and_duplicate_keep_edges_and_are_one_undo_step():
-    from bendscope.bend import clipboard
+    from bendscope.bend.persist import clipboard
 
     editor, tools = four()
     text = clipboard.copy_fragment(editor, ["a", "b", "c"])
@@ -607,7 +607,7 @@ def test_copy_paste_and_duplicate_keep_edges_and_are_one_undo_step():
 
 # ---------------------------------------------------------------- review findings (each failed before its fix)
 def test_bold_keeps_code_and_links_inside_it():
-    from bendscope.bend.textlayout import approx_measure, layout_card, parse_inline
+    from bendscope.bend.render.textlayout import approx_measure, layout_card, parse_inline
 
     assert parse_inline("**see `code` here**") == [("see ", "b"), ("code", "code"), (" here", "b")]
     assert parse_inline("**bold [link](http://x) end**") == [("bold ", "b"), ("link", "link"), (" end", "b")]
@@ -649,7 +649,7 @@ def test_a_connection_whose_source_goes_away_ends_quietly():
 
 
 def test_a_refused_paste_keeps_the_selection_and_missing_edges_are_fine():
-    from bendscope.bend import clipboard
+    from bendscope.bend.persist import clipboard
 
     editor, _ = four()
     editor.select(["a", "b"])
@@ -678,8 +678,8 @@ def test_right_click_during_a_drag_ends_it_and_shift_f10_opens_the_selection_men
 
 
 def test_a_bendscope_document_without_its_header_is_refused_by_name():
-    from bendscope.bend.demo import demo_document
-    from bendscope.bend.document import DocumentError, document_to_data, parse_document
+    from bendscope.bend.model.demo import demo_document
+    from bendscope.bend.model.document import DocumentError, document_to_data, parse_document
 
     data = document_to_data(demo_document())
     del data["format"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from bend_helpers import K22, editor_with
 
-from bendscope.bend.demo import demo_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.scene import build_scene
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.render.scene import build_scene
 
 
 def recomputes(editor: Editor, change) -> int:
@@ -107,7 +107,7 @@ def dense_pairs(n: int = 150, m: int = 6000, seed: int = 5) -> list[tuple[str, s
 
 
 def fresh_analysis(editor: Editor) -> dict:
-    from bendscope.bend.topology import plane_graph
+    from bendscope.bend.kappa_view.topology_cache import plane_graph
     from bendscope.kappa import analyze
 
     nodes, edges = plane_graph(editor.plane)
@@ -166,7 +166,7 @@ def test_asking_for_the_exact_topology_finishes_the_running_computation():
 
 def test_the_computing_time_is_the_sum_of_the_slices():
     ticks = iter(range(10**6))
-    from bendscope.bend.topology import TopologyCache
+    from bendscope.bend.kappa_view.topology_cache import TopologyCache
 
     editor = editor_with(dense_pairs(60, 800))
     editor.topology_cache = TopologyCache(clock=lambda: next(ticks) / 1000.0)  # 1 ms per reading
@@ -195,7 +195,7 @@ def test_switching_planes_while_computing():
 def test_a_failing_computation_is_dropped_and_its_error_raised(monkeypatch):
     import pytest
 
-    import bendscope.bend.topology as topology_module
+    import bendscope.bend.kappa_view.topology_cache as topology_module
 
     editor = editor_with(dense_pairs())
     real = topology_module.analyze_steps

@@ -12,17 +12,19 @@ from collections.abc import Iterator
 
 from claims import false_claims
 
-from bendscope.bend import kappa_ui, menus, shortcuts
-from bendscope.bend.actions import REGISTRY
-from bendscope.bend.editor import Editor
-from bendscope.bend.explain import HUD_TITLES
-from bendscope.bend.inspector import inspector_rows
-from bendscope.bend.legend import legend_entries
-from bendscope.bend.loops_panel import panel_view
-from bendscope.bend.menus import MenuItem
-from bendscope.bend.outline import outline_of
-from bendscope.bend.svgexport import plane_svg
-from bendscope.bend.topology import Topology
+from bendscope.bend.actions.commands import REGISTRY
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.kappa_view import kappa_ui
+from bendscope.bend.kappa_view.explain import HUD_TITLES
+from bendscope.bend.kappa_view.inspector import inspector_rows
+from bendscope.bend.kappa_view.loops_panel import panel_view
+from bendscope.bend.kappa_view.outline import outline_of
+from bendscope.bend.kappa_view.topology_cache import Topology
+from bendscope.bend.keys import shortcuts
+from bendscope.bend.menus import catalog
+from bendscope.bend.menus.catalog import MenuItem
+from bendscope.bend.render.legend import legend_entries
+from bendscope.bend.render.svgexport import plane_svg
 
 
 def population_diagram() -> tuple[Editor, dict[str, str]]:
@@ -64,20 +66,20 @@ def everything_said(editor: Editor) -> dict[str, list[str]]:
     for node_id in plane.nodes:
         editor.select([node_id])
         said["inspector"] += [text for text, _ in _rows(editor, topo)]
-        said["menus"] += list(_menu_texts(menus.node_menu(editor, node_id)))
+        said["menus"] += list(_menu_texts(catalog.node_menu(editor, node_id)))
         choice = kappa_ui.unbend_choice(editor, node_id)
         if choice is not None:
             said["unbend"].append(choice.question)
     for edge_id in plane.edges:
         editor.select_edge(edge_id)
         said["inspector"] += [text for text, _ in _rows(editor, topo)]
-        said["menus"] += list(_menu_texts(menus.edge_menu(editor, edge_id)))
+        said["menus"] += list(_menu_texts(catalog.edge_menu(editor, edge_id)))
     editor.select(list(plane.nodes)[:3])
     chosen = editor.selection_topology()
     assert chosen is not None
     said["inspector"] += [text for text, _ in _rows(editor, chosen)]
     editor.select([])
-    said["menus"] += list(_menu_texts(menus.background_menu(editor, 0.0, 0.0)))
+    said["menus"] += list(_menu_texts(catalog.background_menu(editor, 0.0, 0.0)))
     said["menus"] += [act.label for act in REGISTRY.values()]
     said["menus"] += [str(act.extra["disabled_label"]) for act in REGISTRY.values() if "disabled_label" in act.extra]
     said["legend"] = [entry.text for entry in legend_entries(plane, topo)]

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bendscope.bend.model import Edge, Node, Plane
+from bendscope.bend.model.elements import Edge, Node, Plane
 
 
 class FakeKernel:

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bendscope.bend.document import parse_document, serialize_document
-from bendscope.bend.model import EDGE_KINDS, MAX_TEXT
+from bendscope.bend.model.document import parse_document, serialize_document
+from bendscope.bend.model.elements import EDGE_KINDS, MAX_TEXT
 from bendscope.memory.core import records
 from bendscope.memory.io.documents import from_document
 from bendscope.shared import docformat

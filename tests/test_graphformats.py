@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bendscope.bend.editor import Editor
-from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
 from bendscope.shared.graphformats import format_of, read_graph, write_graph
 
 EXTENSION = {"csv": "g.csv", "graphml": "g.graphml", "dot": "g.dot", "mermaid": "g.mmd"}

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from bendscope.bend.forces import ForceParams, kernel_graph, kernel_state, structure_key
-from bendscope.bend.model import Edge, Node, Plane
+from bendscope.bend.layout.forces import ForceParams, kernel_graph, kernel_state, structure_key
+from bendscope.bend.model.elements import Edge, Node, Plane
 
 ROOT = Path(__file__).resolve().parents[1]
 DRIVER = ROOT / "tests" / "layout_kernel.js"

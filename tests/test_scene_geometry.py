@@ -23,13 +23,13 @@ import pytest
 from bend_helpers import K22, editor_with
 from kappa_helpers import BUSINESS
 
-from bendscope.bend import theme
-from bendscope.bend.demo import demo_document
-from bendscope.bend.drawlist import DrawList, draw_list
-from bendscope.bend.editor import Editor
-from bendscope.bend.model import Camera, Document, Edge, EdgeProps, Node, Plane
-from bendscope.bend.scene import LoopMarker, build_scene, loop_marker, pulse_value
-from bendscope.bend.sceneplan import ScenePlanner, positions
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.elements import Camera, Document, Edge, EdgeProps, Node, Plane
+from bendscope.bend.render import theme
+from bendscope.bend.render.drawlist import DrawList, draw_list
+from bendscope.bend.render.scene import LoopMarker, build_scene, loop_marker, pulse_value
+from bendscope.bend.render.sceneplan import ScenePlanner, positions
 
 ROOT = Path(__file__).resolve().parents[1]
 DRIVER = ROOT / "tests" / "scene_geometry.js"

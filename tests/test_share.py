@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bendscope.bend.demo import demo_document
-from bendscope.bend.document import serialize_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.share import MAX_LINK, PREFIX, LinkTooLong, has_graph, read_fragment, share_fragment
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.document import serialize_document
+from bendscope.bend.persist.share import MAX_LINK, PREFIX, LinkTooLong, has_graph, read_fragment, share_fragment
 from bendscope.shared.docformat import MAX_BYTES, DocumentError
 
 

@@ -10,12 +10,12 @@ import xml.etree.ElementTree as ElementTree
 from bend_helpers import editor_with
 from kappa_helpers import BUSINESS
 
-from bendscope.bend import theme
-from bendscope.bend.demo import demo_document
-from bendscope.bend.document import serialize_document
-from bendscope.bend.editor import Editor
-from bendscope.bend.model import Document, Edge, EdgeProps, Node, Plane
-from bendscope.bend.svgexport import image_view, plane_svg
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.document import serialize_document
+from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
+from bendscope.bend.render import theme
+from bendscope.bend.render.svgexport import image_view, plane_svg
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 

@@ -11,19 +11,24 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable, to_js
 
-from bendscope.bend import clipboard, menus, theme
-from bendscope.bend.actions import EXPORTS, IMAGES, Target
-from bendscope.bend.arrange import DIRECTIONS
-from bendscope.bend.demo import demo_document
-from bendscope.bend.dispatch import ActionManager, Outcome
-from bendscope.bend.editor import Editor
-from bendscope.bend.keys import KeyCommand, KeyEvent
-from bendscope.bend.layout import slice_budget
-from bendscope.bend.loops_panel import loop_marks
-from bendscope.bend.menus import MenuItem
-from bendscope.bend.model import empty_document
-from bendscope.bend.params import KNOWN, parse_params
-from bendscope.bend.scene import (
+from bendscope.bend.actions.commands import EXPORTS, IMAGES, Target
+from bendscope.bend.actions.dispatch import ActionManager, Outcome
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.editor.url_params import KNOWN, parse_params
+from bendscope.bend.kappa_view.loops_panel import loop_marks
+from bendscope.bend.kappa_view.topology_cache import Topology
+from bendscope.bend.keys.routing import KeyCommand, KeyEvent
+from bendscope.bend.layout.arrange import DIRECTIONS
+from bendscope.bend.layout.simulation import slice_budget
+from bendscope.bend.menus import catalog
+from bendscope.bend.menus.catalog import MenuItem
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.elements import empty_document
+from bendscope.bend.persist import clipboard
+from bendscope.bend.persist.share import LinkTooLong, has_graph, read_fragment, share_fragment
+from bendscope.bend.pointer.machine import PointerInput, Request, Response, Tools
+from bendscope.bend.render import theme
+from bendscope.bend.render.scene import (
     FROZEN_PULSE,
     Overlay,
     edge_label_box,
@@ -32,10 +37,7 @@ from bendscope.bend.scene import (
     overlay_of,
     pulse_value,
 )
-from bendscope.bend.share import LinkTooLong, has_graph, read_fragment, share_fragment
-from bendscope.bend.svgexport import image_view, plane_svg
-from bendscope.bend.tools import PointerInput, Request, Response, Tools
-from bendscope.bend.topology import Topology
+from bendscope.bend.render.svgexport import image_view, plane_svg
 from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom
@@ -573,16 +575,16 @@ class App:
     def open_menu(self, kind: str, sx: float, sy: float, node_id: str | None = None, edge_id: str | None = None):
         editor = self.editor
         if kind == "node":
-            items = menus.node_menu(editor, node_id)
+            items = catalog.node_menu(editor, node_id)
             self._menu_target = Target(node_id=node_id)
             label = "Node menu"
         elif kind == "edge":
-            items = menus.edge_menu(editor, edge_id)
+            items = catalog.edge_menu(editor, edge_id)
             self._menu_target = Target(edge_id=edge_id)
             label = "Edge menu"
         else:
             wx, wy = editor.screen_to_world(sx, sy)
-            items = menus.background_menu(editor, wx, wy)
+            items = catalog.background_menu(editor, wx, wy)
             self._menu_target = Target(x=wx, y=wy)
             label = "Canvas menu"
         self.menu.show(items, sx, sy, label)
@@ -844,7 +846,7 @@ class App:
         """Export…: a menu of the files (the Bendscope document first)."""
         box = by_id("btn-export").getBoundingClientRect()
         self._menu_target = Target()
-        items = [menus.menu_item(self.editor, Target(), f"export-{fmt}") for fmt, _ in EXPORTS]
+        items = [catalog.menu_item(self.editor, Target(), f"export-{fmt}") for fmt, _ in EXPORTS]
         self.menu.show(items, float(box.left), float(box.bottom) + 4, "Export menu")
 
     def export_file(self, fmt: str) -> None:
@@ -911,8 +913,8 @@ class App:
         """Image…: a menu of the images (the vector one first)."""
         box = by_id("btn-png").getBoundingClientRect()
         self._menu_target = Target()
-        items = [menus.menu_item(self.editor, Target(), f"export-{image}") for image, _ in IMAGES]
-        items.append(menus.menu_item(self.editor, Target(), "export-png-marks"))
+        items = [catalog.menu_item(self.editor, Target(), f"export-{image}") for image, _ in IMAGES]
+        items.append(catalog.menu_item(self.editor, Target(), "export-png-marks"))
         chosen = self._image_ids()
         title = "Image menu" if chosen is None else f"Image menu: the {len(chosen)} selected cards"
         self.menu.show(items, float(box.left), float(box.bottom) + 4, title)
@@ -1245,7 +1247,7 @@ async def wheel_check(url: str, editor: Editor) -> str:
 
     import pyodide_js
 
-    from bendscope.bend.topology import plane_graph
+    from bendscope.bend.kappa_view.topology_cache import plane_graph
 
     await pyodide_js.loadPackage("micropip")
     import micropip
@@ -1279,6 +1281,6 @@ async def wheel_check(url: str, editor: Editor) -> str:
 
 
 def _serialize(doc: Any) -> str:
-    from bendscope.bend.document import serialize_document
+    from bendscope.bend.model.document import serialize_document
 
     return serialize_document(doc)

@@ -31,8 +31,8 @@ from typing import Any
 
 import js
 
-from bendscope.bend.document import DocumentError
-from bendscope.bend.live import Known, LiveSync, positions_to_keep
+from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep
+from bendscope.bend.model.document import DocumentError
 
 from .dom import by_id, is_null, js_obj, on, proxy
 

@@ -20,8 +20,8 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable
 
-from bendscope.bend.menuaim import DELAY_MS, MenuAim
-from bendscope.bend.menus import MenuItem
+from bendscope.bend.menus.aim import DELAY_MS, MenuAim
+from bendscope.bend.menus.catalog import MenuItem
 
 from .dom import el, is_null, on
 

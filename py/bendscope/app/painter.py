@@ -18,13 +18,13 @@ from typing import Any
 import js
 from pyodide.ffi import to_js
 
-from bendscope.bend import theme
-from bendscope.bend.legend import LEGEND_FONT, SWATCH, TITLE_FONT, LegendLayout
-from bendscope.bend.model import Camera, Node, Plane
-from bendscope.bend.scene import Grid, LoopMarker, Overlay, Pill
-from bendscope.bend.sceneplan import ScenePlanner, positions
-from bendscope.bend.textlayout import CardLayout, Measure
-from bendscope.bend.topology import Topology
+from bendscope.bend.kappa_view.topology_cache import Topology
+from bendscope.bend.model.elements import Camera, Node, Plane
+from bendscope.bend.render import theme
+from bendscope.bend.render.legend import LEGEND_FONT, SWATCH, TITLE_FONT, LegendLayout
+from bendscope.bend.render.scene import Grid, LoopMarker, Overlay, Pill
+from bendscope.bend.render.sceneplan import ScenePlanner, positions
+from bendscope.bend.render.textlayout import CardLayout, Measure
 
 from .dom import js_obj
 

@@ -8,19 +8,20 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable
 
-from bendscope.bend import shortcuts, theme
-from bendscope.bend.editor import Editor, zoom_text
-from bendscope.bend.explain import HUD_TITLES, max_kappa_span, span_text
-from bendscope.bend.find import Finder
-from bendscope.bend.inspector import inspector_rows
-from bendscope.bend.loop_cuts import CutReport
-from bendscope.bend.loop_list import Loop, LoopReport
-from bendscope.bend.loops_panel import CLASS_WORDS, PanelView, panel_view
-from bendscope.bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
-from bendscope.bend.outline import outline_of
-from bendscope.bend.scene import LoopMarker
-from bendscope.bend.topology import Topology
-from bendscope.bend.viewfit import show_readably
+from bendscope.bend.editor.editor import Editor, zoom_text
+from bendscope.bend.editor.find import Finder
+from bendscope.bend.editor.viewfit import show_readably
+from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_text
+from bendscope.bend.kappa_view.inspector import inspector_rows
+from bendscope.bend.kappa_view.loop_cuts import CutReport
+from bendscope.bend.kappa_view.loop_list import Loop, LoopReport
+from bendscope.bend.kappa_view.loops_panel import CLASS_WORDS, PanelView, panel_view
+from bendscope.bend.kappa_view.outline import outline_of
+from bendscope.bend.kappa_view.topology_cache import Topology
+from bendscope.bend.keys import shortcuts
+from bendscope.bend.model.elements import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
+from bendscope.bend.render import theme
+from bendscope.bend.render.scene import LoopMarker
 
 from .dom import by_id, clear, el, is_null, on, proxy
 
