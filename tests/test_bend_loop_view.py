@@ -10,7 +10,8 @@ import xml.etree.ElementTree as ElementTree
 
 from bend_helpers import editor_with
 
-from bendscope.bend.editor.editor import READABLE_ZOOM, Editor
+from bendscope.bend.editor.camera import READABLE_ZOOM
+from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.viewfit import free_rects, readable, show_readably
 from bendscope.bend.kappa_view.loops_panel import LOOPS_SHOWN, loop_marks, panel_view
 from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane

@@ -8,7 +8,8 @@ import pytest
 from bend_helpers import K22, editor_with
 from kappa_helpers import BUSINESS
 
-from bendscope.bend.editor.editor import TOUCH_EDGE_TOLERANCE, Editor
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.editor.hit_testing import TOUCH_EDGE_TOLERANCE
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import (

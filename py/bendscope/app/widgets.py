@@ -8,7 +8,8 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable
 
-from bendscope.bend.editor.editor import Editor, zoom_text
+from bendscope.bend.editor.camera import zoom_text
+from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.find import Finder
 from bendscope.bend.editor.viewfit import show_readably
 from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_text

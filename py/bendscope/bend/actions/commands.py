@@ -12,7 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bendscope.bend.editor.editor import ZOOM_STEP, Editor
+from bendscope.bend.editor.camera import ZOOM_STEP
+from bendscope.bend.editor.editor import Editor
 from bendscope.bend.kappa_view import kappa_ui
 from bendscope.bend.keys import card_nav
 from bendscope.bend.model.elements import EDGE_KINDS, POLAR_KINDS

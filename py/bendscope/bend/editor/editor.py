@@ -8,26 +8,23 @@ edit is undoable; navigation, camera moves and layout motion are not edits.
 from __future__ import annotations
 
 import contextlib
-import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping
 
-from bendscope.bend.kappa_view.loop_cuts import CutFinder, CutReport
-from bendscope.bend.kappa_view.loop_list import LoopFinder, LoopReport
-from bendscope.bend.kappa_view.topology_cache import Topology, TopologyCache
+from bendscope.bend.editor.camera import clamp_coord
+from bendscope.bend.editor.layout_driver import LayoutDriver
+from bendscope.bend.kappa_view.loop_cuts import CutFinder
+from bendscope.bend.kappa_view.loop_list import LoopFinder
+from bendscope.bend.kappa_view.topology_cache import TopologyCache
 from bendscope.bend.layout.arrange import DIRECTIONS, ArrangeJob, arrange_job, arrangement_problem
-from bendscope.bend.layout.simulation import LayoutEngine, LayoutFactory, Simulation
+from bendscope.bend.layout.simulation import LayoutFactory, Simulation
 from bendscope.bend.model.capacity import Capacity
 from bendscope.bend.model.document import DocumentError, document_from_data, parse_document, serialize_document
 from bendscope.bend.model.elements import (
-    COORD_LIMIT,
     DEFAULT_KIND,
     EDGE_KINDS,
     MAX_LABEL,
     MAX_TEXT,
-    MAX_ZOOM,
-    MIN_ZOOM,
     NODE_TYPES,
     POLAR_KINDS,
     Document,
@@ -37,30 +34,20 @@ from bendscope.bend.model.elements import (
     Plane,
     empty_document,
 )
-from bendscope.bend.model.geometry import segment_distance
 from bendscope.bend.model.history import Entry, History, Transaction, apply, merged
-from bendscope.bend.render.scene import EDGE_DETAIL_LIMIT, GREEK_ZOOM, edge_label_box, edge_path
-from bendscope.bend.render.textlayout import CardLayout, Measure, approx_measure, layout_card
-from bendscope.kappa.recommend import short_name
+from bendscope.bend.render.textlayout import Measure, approx_measure
 from bendscope.shared.graphformats import format_of, read_graph, write_graph
 
 #: set_edge's polarity argument when the polarity stays as it is
 KEEP = "keep"
-ZOOM_STEP = 1.2
-#: How near (screen px, at every zoom) a pointer must be to an edge's line to pick it; a
-#: finger gets more.
-EDGE_TOLERANCE = 6.0
-TOUCH_EDGE_TOLERANCE = 14.0
-
-#: characters of a node's name in Export topology (its text on one line)
-NAME_LIMIT = 80
-#: below this viewport width a graph opens at READABLE_ZOOM, not fitted (card text stays text)
-NARROW_PX = 700.0
-READABLE_ZOOM = 0.6
 
 
-class Editor:
-    """Document + selection + history + layout + topology, behind one API."""
+class Editor(LayoutDriver):
+    """Document + selection + history + layout + topology, behind one API.
+
+    The front object: edits, the document and undo are here; its parts are the classes it
+    extends, one module each — ``selection``, ``camera``, ``hit_testing``, ``kappa_driver``
+    (κ in slices), ``layout_driver`` — over the state declared in ``state``."""
 
     def __init__(
         self,
@@ -73,7 +60,7 @@ class Editor:
         self.measure = measure
         #: makes each plane's layout engine: the pure-Python Simulation unless given (the page
         #: passes its d3-force kernel)
-        self.layout_factory: LayoutFactory = layout or (lambda plane, seed: Simulation(plane, seed=seed))
+        self.layout_factory = layout or (lambda plane, seed: Simulation(plane, seed=seed))
         self.history = History()
         self.topology_cache = TopologyCache()
         self.loop_finder = LoopFinder()
@@ -81,11 +68,11 @@ class Editor:
         #: a view setting: the fewest edges that break every loop are drawn on the canvas (K)
         self.cuts_shown = False
         self.viewport = (1280.0, 800.0)
-        self.selection: list[str] = []
-        self.selected_edge: str | None = None
+        self.selection = []
+        self.selected_edge = None
         #: the card whose edges E / Shift+E step through while one of them is selected
-        self.edge_anchor: str | None = None
-        self.exact_limit_override: int | None = None
+        self.edge_anchor = None
+        self.exact_limit_override = None
         self.seed_override = seed
         self.version = 0  # bumped by every document change (autosave watches it)
         self.edited = False  # whether this session changed the document at all
@@ -94,16 +81,16 @@ class Editor:
         #: the kind a new connection gets (Connect to… and dragging from a handle): a tool
         #: setting, not part of the document
         self.connect_kind = "causal"
-        self._cards: dict[str, tuple[str, CardLayout]] = {}
-        self._sims: dict[str, LayoutEngine] = {}
-        self._tx: Transaction | None = None
-        self._used_ids: set[str] = set()
+        self._cards = {}
+        self._sims = {}
+        self._tx = None
+        self._used_ids = set()
         #: put into every new id after its prefix (the live editor: several pages and an agent
         #: make ids for one memory, so each page's own carry a random tag)
         self.id_tag = ""
         #: asked before an undo (side 0) or redo (side 1): a message refuses it (ValueError),
         #: None lets it run (the live editor: a step on something someone else changed since)
-        self.undo_guard: Callable[[Entry, int], str | None] | None = None
+        self.undo_guard = None
         self.doc = empty_document()
         self._install(doc or empty_document(), alpha=1.0)
 
@@ -115,7 +102,7 @@ class Editor:
         for old in self._sims.values():
             old.close()
         self._sims = {}
-        self._ticked: LayoutEngine | None = None  # the engine the last tick moved
+        self._ticked = None  # the engine the last tick moved
         self._cards = {}
         # ids only ever join this set: an id that any reachable state (undo, redo, a
         # swapped-out document) holds is never issued again
@@ -129,18 +116,6 @@ class Editor:
             self.sim(plane).alpha = alpha
             plane.layout_dirty = False
         self.needs_paint = True
-
-    @property
-    def seed(self) -> int:
-        return self.doc.settings.seed if self.seed_override is None else self.seed_override
-
-    @property
-    def exact_limit(self) -> int | None:
-        return self.exact_limit_override if self.exact_limit_override is not None else self.doc.settings.exact_limit
-
-    @property
-    def plane(self) -> Plane:
-        return self.doc.active
 
     def load(self, text: str | bytes, label: str | None = "Import", name: str = "") -> str | None:
         """Replace the document with ``text`` — a Bendscope document, or a graph in another
@@ -328,364 +303,7 @@ class Editor:
         self._after_change(entry)
         return True
 
-    def _prune_selection(self) -> None:
-        self.selection = [n for n in self.selection if n in self.plane.nodes]
-        if self.selected_edge not in self.plane.edges:
-            self.selected_edge = None
-
-    # ------------------------------------------------------------------ layout & sizes
-    def sim(self, plane: Plane | None = None) -> LayoutEngine:
-        plane = plane or self.plane
-        sim = self._sims.get(plane.id)
-        if sim is None or sim.plane is not plane:
-            if sim is not None:
-                sim.close()  # its plane object was replaced (an undone deletion re-creates it)
-            sim = self._sims[plane.id] = self.layout_factory(plane, self.seed)
-        return sim
-
-    def _close_gone_sims(self) -> None:
-        """Free the layout engines of planes no longer in the document."""
-        for plane_id in [p for p in self._sims if p not in self.doc.planes]:
-            self._sims.pop(plane_id).close()
-
-    def _leaving(self) -> None:
-        """The active plane is about to change: its layout waits until it is shown again."""
-        sim = self._sims.get(self.doc.active_plane_id)
-        if sim is not None:
-            sim.pause()
-
-    def card(self, node: Node) -> CardLayout:
-        cached = self._cards.get(node.id)
-        if cached is None or cached[0] != node.text:
-            cached = (node.text, layout_card(node.text, self.measure))
-            self._cards[node.id] = cached
-        layout = cached[1]
-        node.width = layout.width
-        node.height = layout.height
-        return layout
-
-    def refresh_sizes(self, plane: Plane) -> None:
-        for node in plane.nodes.values():
-            self.card(node)
-
-    def set_measure(self, measure: Measure) -> None:
-        """Switch text measuring (e.g. once the web font is loaded) and re-size cards."""
-        self.measure = measure
-        self._cards.clear()
-        for plane in self.doc.planes.values():
-            self.refresh_sizes(plane)
-        self.needs_paint = True
-
-    def tick(self, budget_ms: float = 0.0) -> bool:
-        """Layout steps of the active plane (one, or as many as fit ``budget_ms`` where the
-        engine can); returns whether it still moves. Nothing moves while the layout is
-        frozen (``layout_frozen``)."""
-        if self.layout_frozen:
-            return False
-        sim = self.sim()
-        if self._ticked is not None and self._ticked is not sim:
-            self._ticked.pause()  # another plane is shown now: its layout waits until it is again
-        self._ticked = sim
-        moving = sim.step(budget_ms)
-        if moving:
-            self.needs_paint = True
-        return moving
-
-    def settle(self) -> int:
-        """Run the active plane's layout to rest; returns the steps taken."""
-        steps = self.sim().settle()
-        self.needs_paint = True
-        return steps
-
-    @property
-    def animating(self) -> bool:
-        return not self.layout_frozen and self.sim().active
-
-    def set_layout_frozen(self, frozen: bool) -> None:
-        """Freeze the layout (cards stay exactly where they are; drags still move them) or
-        let it run again: a run that was going when frozen (a first layout) goes on; edits
-        made while frozen move nothing, then or later."""
-        if frozen:
-            for sim in self._sims.values():
-                sim.pause()
-        self.layout_frozen = frozen
-        self.needs_paint = True
-
-    # ------------------------------------------------------------------ camera
-    def world_to_screen(self, x: float, y: float) -> tuple[float, float]:
-        cam = self.plane.camera
-        w, h = self.viewport
-        return (x - cam.x) * cam.zoom + w / 2, (y - cam.y) * cam.zoom + h / 2
-
-    def screen_to_world(self, sx: float, sy: float) -> tuple[float, float]:
-        cam = self.plane.camera
-        w, h = self.viewport
-        return (sx - w / 2) / cam.zoom + cam.x, (sy - h / 2) / cam.zoom + cam.y
-
-    def pan_by(self, dx: float, dy: float) -> None:
-        """Pan by a screen-pixel delta (content follows the pointer)."""
-        cam = self.plane.camera
-        cam.x = clamp_coord(cam.x - dx / cam.zoom)
-        cam.y = clamp_coord(cam.y - dy / cam.zoom)
-        self.needs_paint = True
-
-    def zoom_at(self, factor: float, sx: float | None = None, sy: float | None = None) -> None:
-        """Multiply the zoom by ``factor`` keeping screen point (sx, sy) fixed."""
-        w, h = self.viewport
-        sx = w / 2 if sx is None else sx
-        sy = h / 2 if sy is None else sy
-        wx, wy = self.screen_to_world(sx, sy)
-        cam = self.plane.camera
-        cam.zoom = min(MAX_ZOOM, max(MIN_ZOOM, cam.zoom * factor))
-        cam.x = clamp_coord(wx - (sx - w / 2) / cam.zoom)
-        cam.y = clamp_coord(wy - (sy - h / 2) / cam.zoom)
-        self.needs_paint = True
-
-    def in_view(self, node_id: str, margin: float = 40.0) -> bool:
-        """Whether the node's centre is on the screen, ``margin`` px inside its edges."""
-        node = self.plane.nodes.get(node_id)
-        if node is None:
-            return False
-        sx, sy = self.world_to_screen(node.x, node.y)
-        w, h = self.viewport
-        return margin <= sx <= w - margin and margin <= sy <= h - margin
-
-    def centre_on(self, node_id: str) -> None:
-        """Move the camera so the node is in the middle of the view (zoom unchanged)."""
-        node = self.plane.nodes.get(node_id)
-        if node is not None:
-            self.plane.camera.x, self.plane.camera.y = node.x, node.y
-            self.needs_paint = True
-
-    def reset_zoom(self) -> None:
-        self.plane.camera.zoom = 1.0
-        self.needs_paint = True
-
-    def fit_view(
-        self, margin: float = 60.0, top_px: float = 96.0, bottom_px: float = 56.0, node_ids: Iterable[str] | None = None
-    ) -> None:
-        """Centre the plane's nodes (or ``node_ids`` of them) in the area between the toolbar
-        (``top_px``) and the HUD (``bottom_px``), zooming out (never in past 1) if they do not fit."""
-        if node_ids is None:
-            nodes = list(self.plane.nodes.values())
-        else:
-            nodes = [self.plane.nodes[n] for n in node_ids if n in self.plane.nodes]
-        cam = self.plane.camera
-        if not nodes:
-            cam.x = cam.y = 0.0
-            cam.zoom = 1.0
-        else:
-            left = min(n.x - n.width / 2 for n in nodes)
-            right = max(n.x + n.width / 2 for n in nodes)
-            upper = min(n.y - n.height / 2 for n in nodes)
-            lower = max(n.y + n.height / 2 for n in nodes)
-            w, h = self.viewport
-            area_h = max(100.0, h - top_px - bottom_px)
-            fit = min((w - 2 * margin) / max(1.0, right - left), area_h / max(1.0, lower - upper))
-            cam.zoom = max(MIN_ZOOM, min(1.0, fit))
-            cam.x = clamp_coord((left + right) / 2)
-            cam.y = clamp_coord((upper + lower) / 2 - ((top_px + h - bottom_px) / 2 - h / 2) / cam.zoom)
-        self.needs_paint = True
-
-    def opening_view(self) -> None:
-        """The view a graph opens with: all of it (``fit_view``) — except on a small screen
-        (narrower than NARROW_PX), where all of a large graph is too small to read: there
-        it opens at READABLE_ZOOM (card text drawn as text) around the graph's middle, and
-        Fit (F) still shows everything."""
-        self.fit_view()
-        cam = self.plane.camera
-        if self.viewport[0] < NARROW_PX and cam.zoom < READABLE_ZOOM and self.plane.nodes:
-            h = self.viewport[1]
-            centre_y = cam.y + ((96.0 + h - 56.0) / 2 - h / 2) / cam.zoom  # (fit_view's middle of the plane)
-            cam.zoom = READABLE_ZOOM
-            cam.y = clamp_coord(centre_y - ((96.0 + h - 56.0) / 2 - h / 2) / cam.zoom)
-
-    # ------------------------------------------------------------------ queries
-    def stats(self) -> dict[str, float | int]:
-        return {
-            "nodes": len(self.plane.nodes),
-            "edges": len(self.plane.edges),
-            "depth": self.doc.depth(),
-            "zoom": zoom_shown(self.plane.camera.zoom),
-        }
-
-    def screen_position(self, node_id: str) -> list[float] | None:
-        node = self.plane.nodes.get(node_id)
-        if node is None:
-            return None
-        x, y = self.world_to_screen(node.x, node.y)
-        return [round(x, 2), round(y, 2)]
-
-    def node_at(self, sx: float, sy: float) -> Node | None:
-        """Topmost node under a screen point (last drawn wins). O(n)."""
-        wx, wy = self.screen_to_world(sx, sy)
-        for node in reversed(list(self.plane.nodes.values())):
-            if abs(wx - node.x) <= node.width / 2 and abs(wy - node.y) <= node.height / 2:
-                return node
-        return None
-
-    def nodes_in_rect(self, sx0: float, sy0: float, sx1: float, sy1: float) -> list[str]:
-        """Ids of the nodes whose cards touch the screen rectangle (any corner order). O(n)."""
-        (ax, ay), (bx, by) = self.screen_to_world(sx0, sy0), self.screen_to_world(sx1, sy1)
-        x0, x1, y0, y1 = min(ax, bx), max(ax, bx), min(ay, by), max(ay, by)
-        return [
-            n.id
-            for n in self.plane.nodes.values()
-            if n.x + n.width / 2 >= x0 and n.x - n.width / 2 <= x1 and n.y + n.height / 2 >= y0
-            and n.y - n.height / 2 <= y1
-        ]  # fmt: skip
-
-    def handle_at(self, sx: float, sy: float, node_id: str, radius: float = 10.0) -> bool:
-        """Whether screen point (sx, sy) is on ``node_id``'s connection handle (the dot
-        at the middle of its card's right edge), within ``radius`` screen px."""
-        node = self.plane.nodes.get(node_id)
-        if node is None:
-            return False
-        hx, hy = self.world_to_screen(node.x + node.width / 2, node.y)
-        return (sx - hx) ** 2 + (sy - hy) ** 2 <= radius * radius
-
-    def edge_at(self, sx: float, sy: float, tolerance: float = EDGE_TOLERANCE) -> Edge | None:
-        """The edge under a screen point: the one whose label pill holds it (when labels are
-        drawn), else the one whose drawn line (straight, or curved for edges between the same
-        two nodes) is nearest within ``tolerance`` screen px — the same reach at every zoom.
-        O(m)."""
-        wx, wy = self.screen_to_world(sx, sy)
-        plane = self.plane
-        if plane.camera.zoom >= GREEK_ZOOM and len(plane.edges) <= EDGE_DETAIL_LIMIT:  # (labels drawn)
-            for edge in reversed(list(plane.edges.values())):  # (the last drawn is on top)
-                box = edge_label_box(plane, edge, self.measure)
-                if box is not None and abs(wx - box[0]) <= box[2] / 2 and abs(wy - box[1]) <= box[3] / 2:
-                    return edge
-        best, best_d = None, tolerance / plane.camera.zoom
-        for edge in plane.edges.values():
-            path = edge_path(plane, edge)
-            if path is None:
-                continue
-            for k in range(0, len(path) - 2, 2):
-                d = segment_distance(wx, wy, path[k], path[k + 1], path[k + 2], path[k + 3])
-                if d <= best_d:
-                    best, best_d = edge, d
-        return best
-
-    def topology(self, plane: Plane | None = None) -> Topology:
-        """The exact topology now (runs or finishes its computation)."""
-        return self.topology_cache.get(plane or self.plane, self.exact_limit)
-
-    def selection_topology(self) -> Topology | None:
-        """With two or more nodes selected, the topology of the subgraph they induce (what
-        the HUD, inspector, halos and Export topology show then); None otherwise."""
-        if len(self.selection) < 2:
-            return None
-        return self.topology_cache.induced(self.plane, self.selection, self.exact_limit)
-
-    def topology_export(self) -> dict[str, Any]:
-        """What Export topology writes: the canonical topology of the selection (two or
-        more nodes, not the whole plane) or else of the plane, and ``names``: a short form
-        of each node's text by id, so a reader of the file knows which card an id is. O(n)."""
-        plane = self.plane
-        chosen = None if len(self.selection) == len(plane.nodes) else self.selection_topology()
-        result = dict((chosen or self.topology()).result)
-        ids = [n for scc in result["sccs"] for n in scc["nodes"]] + list(result["dag_nodes"])
-        result["names"] = {n: short_name(plane.nodes[n].text, NAME_LIMIT) for n in sorted(ids) if n in plane.nodes}
-        return result
-
-    def shown_topology(self, budget_ms: float = 0.0) -> Topology:
-        """The active plane's topology for drawing: exact if ready within ``budget_ms``,
-        else the previous one marked ``pending`` (see ``bend.topology``)."""
-        return self.topology_cache.shown(self.plane, self.exact_limit, budget_ms)
-
-    def loop_scope(self) -> frozenset[str] | None:
-        """What the Loops panel lists: the selection (two or more nodes, not all of them), or
-        None for the whole plane."""
-        if len(self.selection) < 2 or len(self.selection) == len(self.plane.nodes):
-            return None
-        return frozenset(self.selection)
-
-    def loops(self, budget_ms: float = 0.0, *, wait: bool = False) -> LoopReport | None:
-        """The loops of the plane or the selection (``bend.loop_list``): the report if it is
-        ready or its search ends within ``budget_ms`` (``wait``: runs it to the end); else
-        None while the plane's topology or the search is still in progress (they go on
-        with :meth:`compute_topology` and :meth:`compute_loops`)."""
-        scope = self.loop_scope()
-        if scope is None:
-            if self.topology_cache.pending(self.plane) and not wait:
-                return None
-            topology = self.topology()
-        else:
-            topology = self.topology_cache.induced(self.plane, sorted(scope), self.exact_limit)
-        return self.loop_finder.report(self.plane, topology, scope, math.inf if wait else budget_ms)
-
-    def loop_cuts(self, budget_ms: float = 0.0, *, wait: bool = False) -> CutReport | None:
-        """The fewest edges that break every loop of each loop region of the plane or the
-        selection (``bend.loop_cuts``), as :meth:`loops` gives its list: the report if it is
-        ready or its search ends within ``budget_ms`` (``wait``: runs it to the end), else
-        None while it is computed (it goes on with :meth:`compute_cuts`)."""
-        scope = self.loop_scope()
-        if scope is None:
-            if self.topology_cache.pending(self.plane) and not wait:
-                return None
-            topology = self.topology()
-        else:
-            topology = self.topology_cache.induced(self.plane, sorted(scope), self.exact_limit)
-        return self.cut_finder.report(self.plane, topology, scope, math.inf if wait else budget_ms)
-
-    def compute_cuts(self, budget_ms: float) -> bool:
-        """A slice of the running search for the fewest edges that break every loop; whether
-        it is still running."""
-        running = self.cut_finder.advance(budget_ms)
-        if not running:
-            self.needs_paint = True
-        return running
-
-    def shown_cuts(self, report: CutReport | None) -> tuple[str, ...]:
-        """The edges drawn as breaking every loop (``cuts_shown``): with one card of a loop
-        region selected, that region's; else every region's of the scope. O(regions)."""
-        if not self.cuts_shown or report is None:
-            return ()
-        if len(self.selection) == 1:
-            scc = self.topology().scc(self.selection[0]) if not self.topology_cache.pending(self.plane) else None
-            region = None if scc is None else report.region(scc["id"])
-            if region is not None:
-                return region.edges
-        return report.edges
-
-    def compute_loops(self, budget_ms: float) -> bool:
-        """A slice of the running loop search; whether it is still running."""
-        running = self.loop_finder.advance(budget_ms)
-        if not running:
-            self.needs_paint = True
-        return running
-
-    def compute_topology(self, budget_ms: float) -> bool:
-        """A slice of the running topology computation; whether it is still running."""
-        running = self.topology_cache.advance(budget_ms)
-        if not running:
-            self.needs_paint = True
-        return running
-
-    def nodes_near(self, node_id: str, radius: float = 500.0) -> list[Node]:
-        """Other nodes on the active plane within ``radius`` world px, nearest first (ties by id)."""
-        origin = self.plane.nodes[node_id]
-        found = []
-        for node in self.plane.nodes.values():
-            if node.id == node_id:
-                continue
-            d = math.hypot(node.x - origin.x, node.y - origin.y)
-            if d <= radius:
-                found.append((d, node.id, node))
-        found.sort(key=lambda t: (t[0], t[1]))
-        return [t[2] for t in found]
-
     # ------------------------------------------------------------------ selection
-    def select(self, node_ids: list[str]) -> None:
-        self.selection = [n for n in node_ids if n in self.plane.nodes]
-        self.selected_edge = None
-        self.needs_paint = True
-
-    def select_edge(self, edge_id: str | None) -> None:
-        self.selected_edge = edge_id if edge_id in self.plane.edges else None
-        self.selection = []
-        self.needs_paint = True
 
     # ------------------------------------------------------------------ node commands
     def add_node(self, x: float, y: float, text: str = "", node_type: str = "normal", pinned: bool = False) -> str:
@@ -987,34 +605,6 @@ class Editor:
         self.refresh_sizes(self.plane)
         self.needs_paint = True
         self.version += 1  # the active plane is saved with the document
-
-
-def zoom_shown(zoom: float) -> float:
-    """The zoom as the HUD shows it: two decimals, or two significant digits below 0.1.
-
-    >>> zoom_shown(1.0), zoom_shown(0.456), zoom_shown(0.0123), zoom_shown(0.00005)
-    (1.0, 0.46, 0.012, 5e-05)
-    """
-    return round(zoom, 2) if zoom >= 0.1 else float(f"{zoom:.2g}")
-
-
-def zoom_text(zoom: float) -> str:
-    """``zoom_shown`` written out without an exponent.
-
-    >>> zoom_text(1.0), zoom_text(0.0123), zoom_text(0.00005)
-    ('1.00', '0.012', '0.000050')
-    """
-    if zoom >= 0.1:
-        return f"{zoom:.2f}"
-    return f"{zoom:.{1 - math.floor(math.log10(zoom))}f}"
-
-
-def clamp_coord(value: float) -> float:
-    """A world coordinate kept finite and within ±COORD_LIMIT (what a document may hold)."""
-    value = float(value)
-    if value != value:
-        return 0.0
-    return max(-COORD_LIMIT, min(COORD_LIMIT, value))
 
 
 def _check_text(text: str) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bendscope.bend.editor.editor import READABLE_ZOOM, Editor, clamp_coord
+from bendscope.bend.editor.camera import READABLE_ZOOM, clamp_coord
+from bendscope.bend.editor.editor import Editor
 from bendscope.bend.render.scene import GREEK_ZOOM
 
 #: a screen rectangle: left, top, right, bottom (CSS px)

@@ -29,7 +29,8 @@ import math
 from dataclasses import dataclass, field
 
 from bendscope.bend.actions.commands import Target
-from bendscope.bend.editor.editor import EDGE_TOLERANCE, TOUCH_EDGE_TOLERANCE, Editor
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.editor.hit_testing import EDGE_TOLERANCE, TOUCH_EDGE_TOLERANCE
 from bendscope.bend.kappa_view import kappa_ui
 from bendscope.bend.keys.routing import KeyCommand, KeyEvent, route
 from bendscope.bend.layout.simulation import LayoutEngine
