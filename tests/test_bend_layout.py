@@ -139,7 +139,8 @@ def _where(editor: Editor) -> dict[str, tuple[float, float]]:
 def test_a_drag_moves_only_what_is_near_it():
     """Issue 18: a 30 px drag in a settled graph moved every other node (the whole layout was
     reheated). Now nodes more than two hops away stand still; the neighbours follow."""
-    from bendscope.bend.pointer.machine import PointerInput, Tools
+    from bendscope.bend.pointer.inputs import PointerInput
+    from bendscope.bend.pointer.machine import Tools
 
     editor = _random_graph(160)
     tools = Tools(editor)
@@ -162,7 +163,8 @@ def test_a_drag_moves_only_what_is_near_it():
 
 
 def test_freeze_and_unfreeze_move_nothing():
-    from bendscope.bend.pointer.machine import PointerInput, Tools
+    from bendscope.bend.pointer.inputs import PointerInput
+    from bendscope.bend.pointer.machine import Tools
 
     editor = _random_graph(80)
     tools = Tools(editor)

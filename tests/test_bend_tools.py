@@ -16,7 +16,8 @@ from bendscope.bend.editor.url_params import parse_params
 from bendscope.bend.keys.routing import KeyConflict, KeyEvent, matches, route
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import MIN_ZOOM
-from bendscope.bend.pointer.machine import DRAG_THRESHOLD, PointerInput, Tools
+from bendscope.bend.pointer.inputs import DRAG_THRESHOLD, PointerInput
+from bendscope.bend.pointer.machine import Tools
 
 
 def press(tools: Tools, kind: str, x: float, y: float, pointer_id: int = 1, pointer_type: str = "mouse", button=0):

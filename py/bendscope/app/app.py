@@ -26,7 +26,8 @@ from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import empty_document
 from bendscope.bend.persist import clipboard
 from bendscope.bend.persist.share import LinkTooLong, has_graph, read_fragment, share_fragment
-from bendscope.bend.pointer.machine import PointerInput, Request, Response, Tools
+from bendscope.bend.pointer.inputs import PointerInput, Request, Response
+from bendscope.bend.pointer.machine import Tools
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import (
     FROZEN_PULSE,

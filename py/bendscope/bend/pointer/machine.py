@@ -5,7 +5,7 @@ wheel deltas, double-clicks, context-menu requests, :class:`~bend.keys.KeyEvent`
 the long-press timer) and carries out what comes back (:class:`Response`,
 :class:`Request`). All the decisions live here, so they are tested under CPython.
 
-States::
+States (one class each, in ``states``)::
 
     Idle ──down on node──▶ PointingNode ──moved ≥ 3 px──▶ DraggingNode ──up──▶ Idle (move recorded)
       │                          └──up──▶ Idle (a click: the node is selected)
@@ -26,147 +26,43 @@ the same way and starts a pinch.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 from bendscope.bend.actions.commands import Target
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.hit_testing import EDGE_TOLERANCE, TOUCH_EDGE_TOLERANCE
-from bendscope.bend.kappa_view import kappa_ui
 from bendscope.bend.keys.routing import KeyCommand, KeyEvent, route
-from bendscope.bend.layout.simulation import LayoutEngine
-from bendscope.bend.model.elements import Plane
-from bendscope.bend.render.scene import InteractionView, LinkView
-
-DRAG_THRESHOLD = 3.0  # screen px a pointer must move before a press on a node becomes a drag
-TOUCH_SLOP = 10.0  # screen px a finger may wander and still be a long press
-LONG_PRESS_MS = 500.0
-HANDLE_RADIUS = 10.0  # screen px around a connection handle that grab it (mouse, pen)
-TOUCH_HANDLE_RADIUS = 18.0
-WHEEL_ZOOM = 0.0015  # zoom factor exp(-deltaY · WHEEL_ZOOM)
-LINE_PX = 16.0  # a wheel "line" (deltaMode 1) in px
-
-
-@dataclass(frozen=True)
-class PointerInput:
-    """A pointer event as a plain record; ``x``/``y`` in canvas CSS px."""
-
-    kind: str  # "down" | "move" | "up" | "cancel"
-    pointer_id: int
-    x: float
-    y: float
-    button: int = 0
-    pointer_type: str = "mouse"  # "mouse" | "pen" | "touch"
-    shift: bool = False
-    mod: bool = False
-    alt: bool = False
-
-
-@dataclass
-class Response:
-    """What the browser layer should do after a pointer event."""
-
-    repaint: bool = False
-    capture: bool = False  # capture this pointer (drags and pans continue outside the canvas)
-    cursor: str | None = None  # None: unchanged; "" | "over-node" | "panning" | "dragging" | "connecting"
-    commit_text: bool = False  # the open text editor must commit first
-    long_press: float = 0.0  # > 0: call ``Tools.long_press(pointer_id)`` after this many ms
-
-
-@dataclass(frozen=True)
-class Request:
-    """Something the browser layer must show: the text editor, a menu, or an action to run."""
-
-    kind: str  # "edit-text" | "menu" | "action"
-    target: Target
-    menu: str = ""  # "node" | "edge" | "background"
-    action_id: str = ""
-    fresh: bool = False  # edit-text on a node made for it: Esc discards the node
-
-
-# ---------------------------------------------------------------- states
-@dataclass
-class Idle:
-    name = "idle"
-
-
-@dataclass
-class PointingNode:
-    pointer_id: int
-    node_id: str
-    start: tuple[float, float]  # the node's world position when pressed
-    at: tuple[float, float]  # the pointer, screen px
-    plane: Plane  # where the press happened (the drag ends there, whatever happens meanwhile)
-    sim: LayoutEngine
-    group: dict[str, tuple[float, float]] = field(default_factory=dict)  # every node the drag moves: start
-    click: list[str] | None = None  # the selection a click (no drag) leaves
-    origin: tuple[float, float] = (0.0, 0.0)  # where the pointer went down (long press)
-    name = "pointing-node"
-
-
-@dataclass
-class DraggingNode:
-    pointer_id: int
-    node_id: str
-    start: tuple[float, float]
-    at: tuple[float, float]
-    plane: Plane
-    sim: LayoutEngine
-    group: dict[str, tuple[float, float]] = field(default_factory=dict)
-    name = "dragging-node"
-
-
-@dataclass
-class Panning:
-    pointer_id: int
-    at: tuple[float, float]
-    origin: tuple[float, float] = (0.0, 0.0)
-    name = "panning"
-
-
-@dataclass
-class Brushing:
-    pointer_id: int
-    origin: tuple[float, float]  # screen px
-    at: tuple[float, float]
-    keep: list[str] = field(default_factory=list)  # the selection before (Shift adds to it)
-    name = "brushing"
-
-
-@dataclass
-class Connecting:
-    pointer_id: int
-    source: str
-    at: tuple[float, float]  # screen px
-    plane: Plane
-    target: str | None = None
-    label: str = ""
-    changes: bool = False
-    name = "connecting"
-
-
-@dataclass
-class Pinching:
-    distance: float
-    middle: tuple[float, float]
-    name = "pinching"
-
-
-@dataclass
-class EditingText:
-    node_id: str
-    fresh: bool = False  # the node was created for this edit: cancelling discards it
-    name = "editing-text"
-
-
-State = Idle | PointingNode | DraggingNode | Panning | Brushing | Connecting | Pinching | EditingText
+from bendscope.bend.pointer.inputs import (
+    HANDLE_RADIUS,
+    LINE_PX,
+    LONG_PRESS_MS,
+    TOUCH_HANDLE_RADIUS,
+    TOUCH_SLOP,
+    WHEEL_ZOOM,
+    PointerInput,
+    Request,
+    Response,
+)
+from bendscope.bend.pointer.states import (
+    Brushing,
+    Connecting,
+    DraggingNode,
+    EditingText,
+    Idle,
+    Panning,
+    Pinching,
+    PointerState,
+    PointingNode,
+)
+from bendscope.bend.render.scene import InteractionView
 
 
 class Tools:
-    """The interaction state of one editor."""
+    """The interaction state of one editor: the current state (``states``) gets each pointer
+    event; the touches, the hovered card and the pointer's last position are kept here."""
 
     def __init__(self, editor: Editor) -> None:
         self.editor = editor
-        self.state: State = Idle()
+        self.state: PointerState = Idle()
         self.touches: dict[int, tuple[float, float]] = {}  # touch pointers down, by id
         self.touch_origin: dict[int, tuple[float, float]] = {}  # where each of them went down
         self.hover: str | None = None  # the node under a mouse pointer (its handle shows)
@@ -179,25 +75,9 @@ class Tools:
     # ------------------------------------------------------------ what the scene shows
     def view(self) -> InteractionView:
         """The handle, rubber band or connection the scene draws for the current gesture."""
-        editor = self.editor
-        state = self.state
-        if isinstance(state, Brushing):
-            (ax, ay), (bx, by) = editor.screen_to_world(*state.origin), editor.screen_to_world(*state.at)
-            return InteractionView(brush=(min(ax, bx), min(ay, by), max(ax, bx), max(ay, by)))
-        if isinstance(state, Connecting):
-            if state.source not in editor.plane.nodes:
-                return InteractionView()
-            to = editor.screen_to_world(*state.at)
-            if state.target is not None and state.target in editor.plane.nodes:
-                node = editor.plane.nodes[state.target]
-                to = (node.x, node.y)
-            link = LinkView(state.source, to, state.target, state.label, state.changes)
-            return InteractionView(handle=state.source, link=link)
-        if isinstance(state, Idle):
-            return InteractionView(handle=self._handle_node())
-        return InteractionView()
+        return self.state.view(self)
 
-    def _handle_node(self) -> str | None:
+    def handle_node(self) -> str | None:
         """The node whose handle shows: the hovered one, else the only selected one."""
         nodes = self.editor.plane.nodes
         if self.hover is not None and self.hover in nodes:
@@ -223,7 +103,7 @@ class Tools:
             self.touches[event.pointer_id] = (event.x, event.y)
             self.touch_origin[event.pointer_id] = (event.x, event.y)
             if len(self.touches) == 2:
-                self._abandon()  # a drag or pan with the first finger gives way to the pinch
+                self.abandon()  # a drag or pan with the first finger gives way to the pinch
                 (x1, y1), (x2, y2) = self.touches.values()
                 self.state = Pinching(math.hypot(x2 - x1, y2 - y1), ((x1 + x2) / 2, (y1 + y2) / 2))
                 return response
@@ -234,7 +114,7 @@ class Tools:
             return response
         editor = self.editor
         response.capture = True
-        handle = self._handle_node()
+        handle = self.handle_node()
         radius = TOUCH_HANDLE_RADIUS if touch else HANDLE_RADIUS
         if handle is not None and editor.handle_at(event.x, event.y, handle, radius):
             self.state = Connecting(event.pointer_id, handle, (event.x, event.y), editor.plane)
@@ -285,125 +165,15 @@ class Tools:
         return response
 
     def _move(self, event: PointerInput) -> Response:
-        editor = self.editor
-        state = self.state
         self.pointer_at = (event.x, event.y)
         if event.pointer_type == "touch" and event.pointer_id in self.touches:
             self.touches[event.pointer_id] = (event.x, event.y)
-            if isinstance(state, Pinching) and len(self.touches) >= 2:
-                (x1, y1), (x2, y2) = list(self.touches.values())[:2]
-                distance = math.hypot(x2 - x1, y2 - y1)
-                mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-                # the world point under the fingers' old midpoint ends up under the new one:
-                # zoom around the old midpoint, then follow the midpoint's move
-                if state.distance > 0 and distance > 0:
-                    editor.zoom_at(distance / state.distance, *state.middle)
-                editor.pan_by(mx - state.middle[0], my - state.middle[1])
-                self.state = Pinching(distance, (mx, my))
-                return Response(repaint=True)
-        if isinstance(state, Panning) and event.pointer_id == state.pointer_id:
-            editor.pan_by(event.x - state.at[0], event.y - state.at[1])
-            state.at = (event.x, event.y)
-            return Response(repaint=True)
-        if isinstance(state, Brushing) and event.pointer_id == state.pointer_id:
-            state.at = (event.x, event.y)
-            found = editor.nodes_in_rect(*state.origin, *state.at)
-            editor.select(list(dict.fromkeys([*state.keep, *found])))
-            return Response(repaint=True)
-        if isinstance(state, Connecting) and event.pointer_id == state.pointer_id:
-            return self._connect_move(state, event)
-        if isinstance(state, (PointingNode, DraggingNode)) and self._lost(state):
-            self._abandon()  # the plane changed or the node went away under the pointer
-            return Response(repaint=True, cursor="")
-        if isinstance(state, PointingNode) and event.pointer_id == state.pointer_id:
-            threshold = TOUCH_SLOP if event.pointer_type == "touch" else DRAG_THRESHOLD  # a finger jitters
-            if math.hypot(event.x - state.at[0], event.y - state.at[1]) < threshold:
-                return Response()
-            self.state = state = DraggingNode(
-                state.pointer_id, state.node_id, state.start, state.at, state.plane, state.sim, state.group
-            )
-        if isinstance(state, DraggingNode) and event.pointer_id == state.pointer_id:
-            zoom = editor.plane.camera.zoom
-            dx, dy = (event.x - state.at[0]) / zoom, (event.y - state.at[1]) / zoom
-            for node_id in state.group:
-                node = state.plane.nodes.get(node_id)
-                if node is not None:
-                    node.x += dx  # live position: recorded on drop
-                    node.y += dy
-                    node.vx = node.vy = 0.0
-            state.at = (event.x, event.y)
-            if not editor.layout_frozen:  # the neighbours follow; the rest of the graph stands still
-                state.sim.reheat(around=state.group, moved=False)  # (only the held cards moved)
-            editor.needs_paint = True
-            return Response(repaint=True, cursor="dragging")
-        if isinstance(state, Idle) and event.pointer_type != "touch":
-            node = editor.node_at(event.x, event.y)
-            hover = node.id if node is not None else None
-            on_handle = self.hover is not None and editor.handle_at(event.x, event.y, self.hover, HANDLE_RADIUS)
-            if on_handle:
-                return Response(cursor="connecting")
-            changed = hover != self.hover
-            self.hover = hover
-            if changed:
-                editor.needs_paint = True  # the handle moves to the hovered card
-            return Response(repaint=changed, cursor="over-node" if hover is not None else "")
-        return Response()
-
-    def _connect_move(self, state: Connecting, event: PointerInput) -> Response:
-        editor = self.editor
-        if editor.plane is not state.plane or state.source not in state.plane.nodes:
-            self._abandon()  # the source went away (cut, undo, another plane): nothing to connect
-            return Response(repaint=True, cursor="")
-        state.at = (event.x, event.y)
-        node = editor.node_at(event.x, event.y)
-        target = node.id if node is not None and node.id != state.source else None
-        if target != state.target:
-            state.target = target
-            state.label, state.changes = "", False
-            if target is not None:
-                preview = kappa_ui.connect_preview(editor, state.source, target)
-                state.label, state.changes = preview.label, preview.tone == kappa_ui.CHANGE_TONE
-        editor.needs_paint = True
-        return Response(repaint=True, cursor="connecting")
+        return self.state.move(self, event)
 
     def _up(self, event: PointerInput) -> Response:
         self.touches.pop(event.pointer_id, None)
         self.touch_origin.pop(event.pointer_id, None)
-        state = self.state
-        editor = self.editor
-        if isinstance(state, Pinching):
-            if len(self.touches) < 2:
-                self.state = Idle()
-            return Response(repaint=True)
-        if isinstance(state, (PointingNode, DraggingNode)) and event.pointer_id == state.pointer_id:
-            if self._lost(state):  # nothing to record on a plane that is no longer shown
-                self._abandon()
-                return Response(repaint=True, cursor="")
-            state.sim.fixed.difference_update(state.group)
-            state.sim.fixed.discard(state.node_id)
-            self.state = Idle()
-            if isinstance(state, DraggingNode):
-                nodes = state.plane.nodes
-                moves = {n: (nodes[n].x, nodes[n].y) for n in state.group if n in nodes}
-                editor.move_nodes(moves, state.group)
-            elif state.click is not None:
-                editor.select(state.click)
-            return Response(repaint=True, cursor="over-node")
-        if isinstance(state, Panning) and event.pointer_id == state.pointer_id:
-            self.state = Idle()
-            return Response(repaint=True, cursor="")
-        if isinstance(state, Brushing) and event.pointer_id == state.pointer_id:
-            self.state = Idle()
-            return Response(repaint=True, cursor="")
-        if isinstance(state, Connecting) and event.pointer_id == state.pointer_id:
-            self.state = Idle()
-            if state.target is not None and editor.plane is state.plane and state.source in editor.plane.nodes:
-                kind = "temporal" if event.alt else editor.connect_kind
-                if editor.add_edge(state.source, state.target, kind=kind) is not None:
-                    editor.select([state.target])
-            editor.needs_paint = True
-            return Response(repaint=True, cursor="")
-        return Response()
+        return self.state.up(self, event)
 
     def _cancel(self, event: PointerInput) -> Response:
         self.touches.pop(event.pointer_id, None)
@@ -414,7 +184,7 @@ class Tools:
                 self.state = Idle()
             return Response(repaint=True)
         if getattr(state, "pointer_id", None) == event.pointer_id:
-            self._abandon()
+            self.abandon()
             return Response(repaint=True, cursor="")
         return Response()
 
@@ -454,17 +224,17 @@ class Tools:
                 return None
         else:
             return None
-        self._abandon()
+        self.abandon()
         self.touches.pop(pointer_id, None)
         if isinstance(state, Panning):
             self.editor.pan_by(x - state.at[0], y - state.at[1])  # undo the slop's pan
         return self.context_menu(x, y, touch=True)
 
-    def _lost(self, state: PointingNode | DraggingNode) -> bool:
+    def lost(self, state: PointingNode | DraggingNode) -> bool:
         """Whether the pressed node is gone, or no longer on the plane shown."""
         return self.editor.plane is not state.plane or state.node_id not in state.plane.nodes
 
-    def _abandon(self) -> None:
+    def abandon(self) -> None:
         """End the current gesture without recording it: dragged nodes go back to their start
         (on the plane they were dragged on) and are free for the layout again."""
         state = self.state
@@ -509,7 +279,7 @@ class Tools:
         if isinstance(self.state, EditingText):
             self.state = Idle()
         elif not isinstance(self.state, Idle):
-            self._abandon()  # a right-click during a drag, band or connection ends it unrecorded
+            self.abandon()  # a right-click during a drag, band or connection ends it unrecorded
         node = editor.node_at(x, y)
         if node is not None:
             if not (node.id in editor.selection and len(editor.selection) > 1):
@@ -529,14 +299,14 @@ class Tools:
         if not isinstance(self.state, Idle) and event.key not in ("Escape",):
             return None
         if event.key == "Escape" and not isinstance(self.state, Idle):
-            self._abandon()  # Esc during a drag puts the node back, as a cancel does
+            self.abandon()  # Esc during a drag puts the node back, as a cancel does
             return KeyCommand("action", "clear-selection")
         return route(self.editor, event)
 
     # ------------------------------------------------------------ the text editor
     def begin_text_edit(self, node_id: str, fresh: bool = False) -> None:
         """The text editor opens on ``node_id``; ``fresh``: the node was just created for it."""
-        self._abandon()
+        self.abandon()
         self.state = EditingText(node_id, fresh)
 
     def end_text_edit(self, cancelled: bool = False) -> None:
