@@ -12,15 +12,9 @@ from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.hit_testing import TOUCH_EDGE_TOLERANCE
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.render import theme
-from bendscope.bend.render.scene import (
-    CURVE_PIECES,
-    band,
-    build_scene,
-    edge_path,
-    edge_segment,
-    parallel_offsets,
-    pulse_value,
-)
+from bendscope.bend.render.edge_paths import CURVE_PIECES, edge_path, edge_segment, parallel_offsets
+from bendscope.bend.render.halos import band
+from bendscope.bend.render.scene import build_scene, pulse_value
 
 
 def scene_of(editor: Editor, **kw):

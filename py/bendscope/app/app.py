@@ -29,15 +29,8 @@ from bendscope.bend.persist.share import LinkTooLong, has_graph, read_fragment, 
 from bendscope.bend.pointer.inputs import PointerInput, Request, Response
 from bendscope.bend.pointer.machine import Tools
 from bendscope.bend.render import theme
-from bendscope.bend.render.scene import (
-    FROZEN_PULSE,
-    Overlay,
-    edge_label_box,
-    edge_path,
-    grid_of,
-    overlay_of,
-    pulse_value,
-)
+from bendscope.bend.render.edge_paths import edge_label_box, edge_path
+from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
 from bendscope.bend.render.svgexport import image_view, plane_svg
 from bendscope.shared.graphformats import SAVED_AS
 

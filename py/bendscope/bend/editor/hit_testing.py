@@ -10,7 +10,8 @@ from bendscope.bend.model.elements import (
     Node,
 )
 from bendscope.bend.model.geometry import segment_distance
-from bendscope.bend.render.scene import EDGE_DETAIL_LIMIT, GREEK_ZOOM, edge_label_box, edge_path
+from bendscope.bend.render.edge_paths import edge_label_box, edge_path
+from bendscope.bend.render.scene import EDGE_DETAIL_LIMIT, GREEK_ZOOM
 
 #: How near (screen px, at every zoom) a pointer must be to an edge's line to pick it; a
 #: finger gets more.

@@ -11,14 +11,23 @@ number of styles, not with the number of edges.
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bendscope.bend.kappa_view.explain import kappa_span
 from bendscope.bend.kappa_view.topology_cache import Topology
-from bendscope.bend.model.elements import Camera, Edge, Node, Plane
+from bendscope.bend.model.elements import Camera, Node, Plane
 from bendscope.bend.render import theme
+from bendscope.bend.render.edge_paths import (
+    _WIDTHS,
+    CURVE_PIECES,
+    _segment,
+    curve,
+    curve_label,
+    label_text,
+    parallel_offsets,
+)
+from bendscope.bend.render.halos import badge_text, band, halo_fill, halo_trees
 from bendscope.bend.render.textlayout import CardLayout, Measure, TextLine
 
 DIRECTED = ("causal", "temporal")
@@ -316,53 +325,6 @@ class Scene:
         return {(b.color, b.width, b.dash): len(b.segments) // 4 for b in self.edges}
 
 
-def edge_width(strength: int) -> float:
-    """Stroke width of an edge of ``strength`` 1..5 (world px)."""
-    return round(0.8 + 0.55 * strength, 2)
-
-
-# keyed by the plane object itself: an id() could be reused by a later plane
-_OFFSETS: weakref.WeakKeyDictionary[Plane, tuple[int, dict[str, float]]] = weakref.WeakKeyDictionary()
-
-
-def parallel_offsets(plane: Plane) -> dict[str, float]:
-    """Sideways offsets (world px) so edges between the same two nodes do not overlap.
-
-    Memoised per plane until its structure changes (``plane.version``). O(m).
-    """
-    cached = _OFFSETS.get(plane)
-    if cached is not None and cached[0] == plane.version:
-        return cached[1]
-    offsets = _parallel_offsets(plane)
-    _OFFSETS[plane] = (plane.version, offsets)
-    return offsets
-
-
-def _parallel_offsets(plane: Plane) -> dict[str, float]:
-    groups: dict[tuple[str, str], list[Edge]] = {}
-    for edge in plane.edges.values():
-        key = (edge.a, edge.b) if edge.a <= edge.b else (edge.b, edge.a)
-        groups.setdefault(key, []).append(edge)
-    offsets = {}
-    for edges in groups.values():
-        count = len(edges)
-        for i, edge in enumerate(edges):
-            # measured in the frame of the sorted pair (see edge_segment), so a→b and b→a separate
-            offsets[edge.id] = (i - (count - 1) / 2) * PARALLEL_SPACING
-    return offsets
-
-
-#: Edges between the same two nodes: their ends are this far apart (world px), and each
-#: one with a nonzero offset is drawn as a curve (a parabola, ``CURVE_PIECES`` straight
-#: pieces) that bulges ``CURVE_BULGE`` times its offset further to its own side, so a two-way
-#: pair is two arcs 35 world px apart at their middles, with their labels on their own sides.
-PARALLEL_SPACING = 7.0
-CURVE_BULGE = 4.0
-CURVE_PIECES = 8
-# the parabola's points: t = k/8 and its bulge 4·t·(1−t) = k·(8−k)/16, exact in binary
-_CURVE = tuple((k / 8, k * (8 - k) / 16) for k in range(1, CURVE_PIECES))
-
-
 def polarity_pill(tip_x: float, tip_y: float, ux: float, uy: float, size: float, sign: str, border: str) -> Pill:
     """The pill that shows an edge's polarity (``+`` or ``-``, drawn ``−``): beside its
     arrowhead (tip at ``tip``, unit direction ``u``, head ``size``), on the head's left as
@@ -376,183 +338,6 @@ def polarity_pill(tip_x: float, tip_y: float, ux: float, uy: float, size: float,
     s = theme.POLARITY_SIZE
     return Pill(tip_x - ux * back - uy * side, tip_y - uy * back + ux * side, s, s, "+" if sign == "+" else "−",
                 theme.POLARITY_FONT, theme.LABEL_FILL, theme.POLARITY_COLOR[sign], border)  # fmt: skip
-
-
-def label_text(label: str) -> str:
-    """An edge's label as drawn: at most 40 characters.
-
-    >>> label_text("x" * 41)[-2:]
-    'x…'
-    """
-    return label if len(label) <= 40 else label[:39] + "…"
-
-
-def curve(sx: float, sy: float, ex: float, ey: float, signed: float) -> tuple[list[float], float, float]:
-    """The curved edge from (sx, sy) to (ex, ey) with parallel offset ``signed`` (in the
-    frame of its own direction: positive bulges toward (−dy, dx)): the flat points of its
-    first ``CURVE_PIECES`` pieces' starts [x0, y0, …, x7, y7] (the last piece ends at the end
-    point) and the unit tangent at the end (arrowheads point along it). O(1).
-
-    >>> points, tx, ty = curve(0.0, 0.0, 80.0, 0.0, 3.5)
-    >>> points[8], points[9], round(tx, 3), round(ty, 3)
-    (40.0, 14.0, 0.819, -0.573)
-    """
-    dx, dy = ex - sx, ey - sy
-    length = math.sqrt(dx * dx + dy * dy)
-    h = _bulge(signed, length)
-    px, py = -dy / length * h, dx / length * h
-    points = [sx, sy]
-    for t, w in _CURVE:
-        points.append(sx + dx * t + px * w)
-        points.append(sy + dy * t + py * w)
-    tx, ty = dx - 4.0 * px, dy - 4.0 * py  # the parabola's derivative at its end
-    tl = math.sqrt(tx * tx + ty * ty)
-    return points, tx / tl, ty / tl
-
-
-def _bulge(signed: float, length: float) -> float:
-    """How far a curve's middle lies from its ends' line: ``CURVE_BULGE`` times its offset, at
-    most a quarter of its length (a short edge stays a gentle arc, its ends at most 45° off)."""
-    h = signed * CURVE_BULGE
-    most = length * 0.25
-    return most if h > most else -most if h < -most else h
-
-
-def curve_label(sx: float, sy: float, ex: float, ey: float, signed: float, width: float) -> tuple[float, float]:
-    """Where a curved edge's label pill (``width`` × 16) is centred: beside the middle of its
-    arc, on its own side, far enough out that no part of it crosses the line between the two
-    nodes' centres (nor, with three or more edges, a nearer sibling's label). O(1).
-
-    >>> curve_label(0.0, 0.0, 80.0, 0.0, 3.5, 40.0)  # a horizontal pair: 17.5 out
-    (40.0, 14.0)
-    >>> curve_label(0.0, 0.0, 0.0, 80.0, 3.5, 60.0)  # a vertical one: its half-width out
-    (-28.5, 40.0)
-    """
-    dx, dy = ex - sx, ey - sy
-    length = math.sqrt(dx * dx + dy * dy)
-    s = signed if signed >= 0 else -signed
-    g = 1.0 if signed > 0 else -1.0
-    nx, ny = -dy / length * g, dx / length * g
-    half = (nx if nx >= 0 else -nx) * width / 2 + (ny if ny >= 0 else -ny) * 8.0
-    h = _bulge(s, length)
-    d = max(s + h, s / PARALLEL_SPACING * (2.0 * half + 4.0))
-    return (sx + ex) / 2 + nx * (d - s), (sy + ey) / 2 + ny * (d - s)
-
-
-def edge_path(plane: Plane, edge: Edge) -> list[float] | None:
-    """The drawn line of an edge as flat points (two for a straight edge, nine for a
-    curved one), border to border, or None when nothing is drawn (hit tests). O(1)."""
-    seg = edge_segment(plane, edge)
-    if seg is None:
-        return None
-    offset = parallel_offsets(plane).get(edge.id, 0.0)
-    if offset == 0.0:
-        return list(seg)
-    points, _, _ = curve(*seg, offset if edge.a <= edge.b else -offset)
-    return [*points, seg[2], seg[3]]
-
-
-def edge_label_box(plane: Plane, edge: Edge, measure: Measure) -> tuple[float, float, float, float] | None:
-    """The centre and size (x, y, w, h, world units) of an edge's label pill as drawn at
-    detail zoom, or None without a label or a drawn line. O(1)."""
-    if not edge.props.label:
-        return None
-    seg = edge_segment(plane, edge)
-    if seg is None:
-        return None
-    width = measure(label_text(edge.props.label), theme.LABEL_FONT) + 12
-    offset = parallel_offsets(plane).get(edge.id, 0.0)
-    if offset == 0.0:
-        return (seg[0] + seg[2]) / 2, (seg[1] + seg[3]) / 2, width, 16.0
-    x, y = curve_label(*seg, offset if edge.a <= edge.b else -offset, width)
-    return x, y, width, 16.0
-
-
-def edge_segment(plane: Plane, edge: Edge, offset: float | None = None) -> tuple[float, float, float, float] | None:
-    """The drawn segment of an edge: border to border, shifted by its parallel offset."""
-    a = plane.nodes.get(edge.a)
-    b = plane.nodes.get(edge.b)
-    if a is None or b is None or a is b:
-        return None
-    if offset is None:
-        offset = parallel_offsets(plane).get(edge.id, 0.0)
-    # the offset is perpendicular to the sorted pair's direction, so a→b and b→a separate
-    return _segment(a, b, edge, offset)
-
-
-# keyed by the plane; the topology result is held to tell a newer one apart
-_TREES: weakref.WeakKeyDictionary[Plane, tuple[int, object, dict[str, list[tuple[str, str]]]]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def halo_trees(plane: Plane, topology: Topology) -> dict[str, list[tuple[str, str]]]:
-    """For each SCC with κ > 0, the node pairs of a spanning tree of its arcs (breadth
-    first from its first member, arcs taken both ways): the halo's bands. Memoised per
-    plane structure and topology result. O(n + m)."""
-    cached = _TREES.get(plane)
-    if cached is not None and cached[0] == plane.version and cached[1] is topology.result:
-        return cached[2]
-    sccs = [s for s in topology.result["sccs"] if s["kappa"] > 0]
-    comp = {n: s["id"] for s in sccs for n in s["nodes"]}
-    adjacent: dict[str, list[str]] = {}
-    for e in plane.edges.values():
-        directed = e.props.kind in ("causal", "temporal") and e.a != e.b
-        if directed and comp.get(e.a) is not None and comp.get(e.a) == comp.get(e.b):
-            adjacent.setdefault(e.a, []).append(e.b)
-            adjacent.setdefault(e.b, []).append(e.a)
-    trees: dict[str, list[tuple[str, str]]] = {}
-    for s in sccs:
-        members = [n for n in s["nodes"] if n in plane.nodes]
-        pairs: list[tuple[str, str]] = []
-        if members:
-            seen = {members[0]}
-            queue = [members[0]]
-            for here in queue:
-                for there in adjacent.get(here, ()):
-                    if there not in seen and there in plane.nodes:
-                        seen.add(there)
-                        queue.append(there)
-                        pairs.append((here, there))
-        trees[s["id"]] = pairs
-    _TREES[plane] = (plane.version, topology.result, trees)
-    return trees
-
-
-def band(x0: float, y0: float, x1: float, y1: float, half: float) -> tuple[float, ...]:
-    """The quad of half-width ``half`` around segment (x0, y0)–(x1, y1), clockwise on
-    screen (y down: a positive shoelace sum), or () for a zero-length segment.
-
-    >>> band(0, 0, 10, 0, 2)
-    (0.0, -2.0, 10.0, -2.0, 10.0, 2.0, 0.0, 2.0)
-    """
-    dx, dy = x1 - x0, y1 - y0
-    length = math.sqrt(dx * dx + dy * dy)  # (not hypot: the page computes the same doubles)
-    if length == 0:
-        return ()
-    nx, ny = -dy / length * half, dx / length * half
-    quad = (x0 + nx, y0 + ny, x1 + nx, y1 + ny, x1 - nx, y1 - ny, x0 - nx, y0 - ny)
-    area = sum(quad[2 * i] * quad[(2 * i + 3) % 8] - quad[(2 * i + 2) % 8] * quad[2 * i + 1] for i in range(4))
-    if area < 0:
-        quad = (quad[6], quad[7], quad[4], quad[5], quad[2], quad[3], quad[0], quad[1])
-    return tuple(float(v) for v in quad)
-
-
-def halo_fill(kappa: int) -> tuple[str, str]:
-    level = min(max(kappa, 1), 3)
-    return theme.HALO_FILL[level], theme.HALO_STROKE[level]
-
-
-def badge_text(kappa: int, approximate: bool, lower: int | None = None) -> str:
-    """A halo's badge: ``κ=2``, or the bounds ``κ=1–3`` past the engine's work budget
-    (``lower``: the lower bound; κ is then the smallest cut found).
-
-    >>> badge_text(2, False), badge_text(3, True, 1)
-    ('κ=2', 'κ=1–3')
-    """
-    if approximate and lower is not None and lower != kappa:
-        return f"κ={lower}–{kappa}"
-    return f"κ{'≈' if approximate else '='}{kappa}"
 
 
 def pulse_value(t_ms: float) -> float:
@@ -894,35 +679,6 @@ def _hairlines(batches: list[StrokeBatch], far: bool = False) -> list[StrokeBatc
             target = merged[key] = StrokeBatch(batch.color, HAIRLINE, dash)
         target.segments.extend(batch.segments)
     return [*merged.values(), *kept]
-
-
-_WIDTHS = {s: edge_width(s) for s in range(1, 6)}
-
-
-def _segment(a: Node, b: Node, edge: Edge, offset: float) -> tuple[float, float, float, float] | None:
-    """edge_segment with the nodes already looked up (inlined border geometry): the line
-    parallel to the centres' one, shifted sideways by the offset, from where it leaves the
-    first card's box to where it enters the second's (so a shifted end never lies under a
-    card and hides its arrowhead)."""
-    dx, dy = b.x - a.x, b.y - a.y
-    length = math.sqrt(dx * dx + dy * dy)
-    if length < 1e-6:
-        return None
-    ux, uy = dx / length, dy / length
-    aux = ux if ux >= 0 else -ux
-    auy = uy if uy >= 0 else -uy
-    sign = offset if edge.a <= edge.b else -offset
-    nx, ny = -uy * sign, ux * sign
-    # the shift measured toward the side of each box the line leaves (or enters) by
-    fx = nx if ux >= 0 else -nx
-    fy = ny if uy >= 0 else -ny
-    ea = min((a.width / 2 - fx) / aux if aux > 1e-12 else 1e18, (a.height / 2 - fy) / auy if auy > 1e-12 else 1e18)
-    eb = min((b.width / 2 + fx) / aux if aux > 1e-12 else 1e18, (b.height / 2 + fy) / auy if auy > 1e-12 else 1e18)
-    ea = ea if ea > 0 else 0.0  # (a shift wider than a small card: from its shifted centre)
-    eb = eb if eb > 0 else 0.0
-    if ea + eb >= length:  # cards overlap: nothing to draw between them
-        return None
-    return a.x + ux * ea + nx, a.y + uy * ea + ny, b.x - ux * eb + nx, b.y - uy * eb + ny
 
 
 def _decorations(lines: tuple[TextLine, ...], x0: float, y0: float, width: float) -> tuple[RectBatch, ...]:

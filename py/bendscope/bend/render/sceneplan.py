@@ -24,8 +24,9 @@ from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.model.elements import Camera, Node, Plane
 from bendscope.bend.render import theme
 from bendscope.bend.render.drawlist import card_art
+from bendscope.bend.render.edge_paths import _WIDTHS, parallel_offsets
+from bendscope.bend.render.halos import badge_text, halo_fill, halo_trees
 from bendscope.bend.render.scene import (
-    _WIDTHS,
     BAND_MEMBERS,
     DIRECTED,
     EDGE_DETAIL_LIMIT,
@@ -38,11 +39,7 @@ from bendscope.bend.render.scene import (
     MARKER_HEAD,
     MARKER_RADIUS,
     LoopMarker,
-    badge_text,
-    halo_fill,
-    halo_trees,
     level_of_detail,
-    parallel_offsets,
 )
 from bendscope.bend.render.textlayout import CardLayout, Measure
 
