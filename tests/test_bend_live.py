@@ -1,4 +1,4 @@
-"""The live editor's sync (``bend.live``) against the real memory service and its
+"""The live editor's sync (``bend.live.sync``) against the real memory service and its
 ``/api/write`` logic, in CPython: the page's steps carried out by hand (the page's driver
 moves the same data over HTTP), the agent writing through the service in between."""
 

@@ -1,4 +1,4 @@
-"""The fewest edges that break every loop (bend.loop_cuts) in the editor: per loop region of
+"""The fewest edges that break every loop (bend.kappa_view.loop_cuts) in the editor: per loop region of
 the plane or the selection, against a brute-force oracle on small graphs, the same however
 the search is sliced, a range of bounds past the page's budget, every parallel copy of an
 arc, said in the inspector and the Loops panel and drawn on request (K); and κ past the

@@ -1,5 +1,5 @@
-"""Pointer and keyboard interaction under CPython: the state machine in bend.tools,
-key routing in bend.keys and the ask/confirm protocol in bend.dispatch."""
+"""Pointer and keyboard interaction under CPython: the state machine in bend.pointer.machine,
+key routing in bend.keys.routing and the ask/confirm protocol in bend.actions.dispatch."""
 
 from __future__ import annotations
 

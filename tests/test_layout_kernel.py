@@ -1,5 +1,5 @@
 """The page's layout kernel (static/layout.js on the vendored d3-force), run in node on the
-arrays bend.forces builds: deterministic, sliced runs end where one run ends, cards never
+arrays bend.layout.forces builds: deterministic, sliced runs end where one run ends, cards never
 overlap at rest, held cards stay put, springs pull linked cards together.
 
 Needs node and the vendored runtime (`make vendor`; `make test` runs it first).

@@ -1,6 +1,6 @@
 """The page's scene geometry (static/scene.js, run in node) against the Python reference:
 for the same plane, camera and state, the page's geometry from a scene plan
-(bend.sceneplan) equals ``draw_list(build_scene(...))`` — every halo part, edge segment,
+(bend.render.sceneplan) equals ``draw_list(build_scene(...))`` — every halo part, edge segment,
 arrowhead, label, badge, card box, header, pin, pulse, bar, decoration and text run, in
 the same order — at every level of detail, culled or not, in both themes. Also: the path
 builders' operation counts grow linearly and never use closePath (quadratic in Chromium).

@@ -36,9 +36,9 @@ from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom
 from .dom import by_id, download, download_blob, js_obj, on, proxy
-from .live import LiveMode, live_key
+from .live_mode import LiveMode, live_key
 from .measure import CanvasMeasure
-from .menu import Menu
+from .menu_popup import Menu
 from .painter import Painter
 from .saving import SaveController
 from .widgets import (
@@ -517,7 +517,7 @@ class App:
             self.report(task.exception())
 
     async def arrange(self, direction: str) -> None:
-        """Arrange the plane in layers (bend.arrange): the job goes to the layout worker, the
+        """Arrange the plane in layers (bend.layout.arrange): the job goes to the layout worker, the
         cards move, pinned, as one undoable step when it comes back — unless the document
         changed meanwhile (then nothing moves and the toast says so)."""
         editor = self.editor
@@ -851,7 +851,7 @@ class App:
 
     # ------------------------------------------------------------------ links
     async def open_link(self) -> None:
-        """A graph in the URL's fragment (``bend.share``): shown, as one undoable step, without
+        """A graph in the URL's fragment (``bend.persist.share``): shown, as one undoable step, without
         overwriting the visitor's own graph — unsaved edits are saved first, and the next save
         keeps the saved graph as a saved copy. The fragment is then taken off the address (a
         reload shows the saved graph). Nothing a link holds can stop the page: any failure is

@@ -34,7 +34,7 @@ from .dom import is_null, js_obj
 
 
 class KernelSimulation:
-    """One plane's layout in the d3 kernel on the main thread (see LayoutEngine in bend.layout)."""
+    """One plane's layout in the d3 kernel on the main thread (see LayoutEngine in bend.layout.simulation)."""
 
     #: the page slices this engine's steps between frames (it moves only inside ``step``)
     background = False

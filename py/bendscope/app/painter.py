@@ -1,4 +1,4 @@
-"""Canvas painter: the scene plan (bend.sceneplan) kept up to date in the page's JS, each
+"""Canvas painter: the scene plan (bend.render.sceneplan) kept up to date in the page's JS, each
 frame's geometry and drawing done there from the frame's positions (static/scene.js), and
 the gesture overlay drawn here.
 
@@ -132,7 +132,7 @@ class Painter:
         pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
         Float64Array when the layout worker's frame already holds them (else read from the plane).
-        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``: see ``bend.scene.build_scene``."""
+        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``: see ``bend.render.scene.build_scene``."""
         t0 = js.performance.now()
         self._pulse = None
         for name, args in self.planner.update(
@@ -206,7 +206,7 @@ class Painter:
 
     def legend(self, ctx: Any, layout: LegendLayout, top: float, width: float, dpr: float) -> None:
         """The legend of an exported image on ``ctx`` below its graph (``top``: CSS px from
-        the image's top), drawn as ``bend.svgexport`` writes it."""
+        the image's top), drawn as ``bend.render.svgexport`` writes it."""
         ctx.setTransform(dpr, 0, 0, dpr, 0, top * dpr)
         ctx.setLineDash(js_obj([]))
         ctx.fillStyle = theme.BACKGROUND

@@ -1,4 +1,4 @@
-"""Autosave in the page: the Saver (bend.persist) on IndexedDB, the tab that owns the
+"""Autosave in the page: the Saver (bend.persist.autosave) on IndexedDB, the tab that owns the
 save, the persistent save banner and the saved-copies panel."""
 
 from __future__ import annotations

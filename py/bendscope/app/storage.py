@@ -1,5 +1,5 @@
 """The autosave's stores: IndexedDB (static/storage.js), localStorage as the fallback,
-and the tab lock. Each store implements bend.persist.Store (errors surface as exceptions)."""
+and the tab lock. Each store implements bend.persist.autosave.StringStore (errors surface as exceptions)."""
 
 from __future__ import annotations
 

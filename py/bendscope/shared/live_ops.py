@@ -1,4 +1,4 @@
-"""The live editor's write operations: the contract between the page (``bend.live``, which
+"""The live editor's write operations: the contract between the page (``bend.live.sync``, which
 makes them) and the memory (``memory.web.page_writes``, which checks and writes them for
 ``POST /api/write``), defined once here.
 

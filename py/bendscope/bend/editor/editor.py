@@ -388,7 +388,7 @@ class Editor(LayoutDriver):
             node.vx = node.vy = 0.0
 
     def arrange_job(self, direction: str) -> ArrangeJob:
-        """What the layered arrangement of the active plane needs (bend.arrange). O(n + m)."""
+        """What the layered arrangement of the active plane needs (bend.layout.arrange). O(n + m)."""
         return arrange_job(self.plane, self.topology(), direction)
 
     def apply_arrangement(self, job: ArrangeJob, xy: list[float]) -> None:

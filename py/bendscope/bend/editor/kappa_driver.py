@@ -46,7 +46,7 @@ class KappaDriver(HitTesting):
 
     def shown_topology(self, budget_ms: float = 0.0) -> Topology:
         """The active plane's topology for drawing: exact if ready within ``budget_ms``,
-        else the previous one marked ``pending`` (see ``bend.topology``)."""
+        else the previous one marked ``pending`` (see ``bend.kappa_view.topology_cache``)."""
         return self.topology_cache.shown(self.plane, self.exact_limit, budget_ms)
 
     def loop_scope(self) -> frozenset[str] | None:
@@ -57,7 +57,7 @@ class KappaDriver(HitTesting):
         return frozenset(self.selection)
 
     def loops(self, budget_ms: float = 0.0, *, wait: bool = False) -> LoopReport | None:
-        """The loops of the plane or the selection (``bend.loop_list``): the report if it is
+        """The loops of the plane or the selection (``bend.kappa_view.loop_list``): the report if it is
         ready or its search ends within ``budget_ms`` (``wait``: runs it to the end); else
         None while the plane's topology or the search is still in progress (they go on
         with :meth:`compute_topology` and :meth:`compute_loops`)."""
@@ -72,7 +72,7 @@ class KappaDriver(HitTesting):
 
     def loop_cuts(self, budget_ms: float = 0.0, *, wait: bool = False) -> CutReport | None:
         """The fewest edges that break every loop of each loop region of the plane or the
-        selection (``bend.loop_cuts``), as :meth:`loops` gives its list: the report if it is
+        selection (``bend.kappa_view.loop_cuts``), as :meth:`loops` gives its list: the report if it is
         ready or its search ends within ``budget_ms`` (``wait``: runs it to the end), else
         None while it is computed (it goes on with :meth:`compute_cuts`)."""
         scope = self.loop_scope()

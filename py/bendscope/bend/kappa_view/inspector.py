@@ -1,6 +1,6 @@
 """What the inspector says about the selected card, edge or cards: plain sentences, κ in
-words (``bend.explain``), the loops through them when the loop list is known, and the
-fewest edges that break every loop of the region (``bend.loop_cuts``: not κ, which only
+words (``bend.kappa_view.explain``), the loops through them when the loop list is known, and the
+fewest edges that break every loop of the region (``bend.kappa_view.loop_cuts``: not κ, which only
 splits it) with a button that shows them on the canvas (the action ``show-cuts``, K).
 
 >>> from bendscope.bend.editor.editor import Editor

@@ -1,4 +1,4 @@
-"""The help sheet (``?``): what κ means (``bend.explain``), then the keys — from the action
+"""The help sheet (``?``): what κ means (``bend.kappa_view.explain``), then the keys — from the action
 registry, so the sheet never drifts from what the keys do — and the pointer gestures; on a
 touch device the gestures come before the keys.
 

@@ -1,11 +1,11 @@
-"""The live editor's sync with the agent's memory, DOM-free (the page's ``app.live`` only
+"""The live editor's sync with the agent's memory, DOM-free (the page's ``app.live_mode`` only
 moves bytes): what the person changed, as operations for ``POST /api/write``; the memory's
 document brought into the editor without losing the camera, the selection or the layout;
 undo and redo refused when what they would change was changed by someone else since.
 
 **Knowledge** is what the memory keeps of a document: each card's text and each edge's
 ends, kind, label, strength and polarity. Positions, pins, types and planes are the page's
-(the page keeps positions per memory, see ``app.live``). A card with no text yet is a
+(the page keeps positions per memory, see ``app.live_mode``). A card with no text yet is a
 draft: it is not written (the memory holds no empty facts) until it gets some, and neither
 are its edges.
 

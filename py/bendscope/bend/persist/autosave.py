@@ -48,7 +48,7 @@ REASONS = {
 }
 
 
-class Store(Protocol):
+class StringStore(Protocol):
     """An asynchronous string store. ``put`` writes all items or none."""
 
     async def get(self, key: str) -> str | None: ...
@@ -62,7 +62,7 @@ class QuotaError(OSError):
 
 
 class MemoryStore:
-    """A dict-backed Store for tests: ``quota`` (total characters) and ``fail_writes``
+    """A dict-backed StringStore for tests: ``quota`` (total characters) and ``fail_writes``
     imitate a full or broken browser store."""
 
     def __init__(self, quota: int | None = None) -> None:
@@ -138,7 +138,7 @@ class Saver:
     def __init__(
         self,
         editor: Editor,
-        store: Store,
+        store: StringStore,
         *,
         clock: Callable[[], str],
         debounce_ms: float = 600.0,

@@ -1,7 +1,7 @@
 """Pointer and keyboard interaction as a state machine (tldraw's tools), DOM-free.
 
 The browser layer turns DOM events into plain records (:class:`PointerInput`,
-wheel deltas, double-clicks, context-menu requests, :class:`~bend.keys.KeyEvent`,
+wheel deltas, double-clicks, context-menu requests, :class:`~bend.keys.routing.KeyEvent`,
 the long-press timer) and carries out what comes back (:class:`Response`,
 :class:`Request`). All the decisions live here, so they are tested under CPython.
 

@@ -1,7 +1,7 @@
 """The draw list: a scene grouped into what one canvas call each draws, in draw order.
 
 ``draw_list(scene)`` is the reference the page's own geometry (static/scene.js) is tested
-against: the page computes the same lists from a scene plan (bend.sceneplan) and the
+against: the page computes the same lists from a scene plan (bend.render.sceneplan) and the
 positions of the frame, without Python building a Scene per frame. Everything here is
 flat float lists in world units, grouped by style, so the number of canvas calls grows
 with the number of styles, never with the number of items.

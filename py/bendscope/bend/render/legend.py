@@ -34,7 +34,7 @@ FAULT_LINE = "fault line (weakest cut: removing it splits the region)"
 
 
 @dataclass(frozen=True)
-class Entry:
+class LegendEntry:
     """One line of the legend: a swatch of ``kind`` ("card", "stargate", "edge", "dashed",
     "halo", "sign", "loop": a marker's class in a ring of its colour) in ``color`` (``fill``
     for a halo, card or ring, the text for a sign) and its text."""
@@ -50,7 +50,7 @@ class Entry:
 class Placed:
     """An entry at (x, y): the top-left of its row in image pixels."""
 
-    entry: Entry
+    entry: LegendEntry
     x: float
     y: float
 
@@ -67,21 +67,21 @@ class LegendLayout:
 
 def legend_entries(
     plane: Plane, topology: Topology | None, node_ids: Iterable[str] | None = None, marked: Iterable[str] = ()
-) -> list[Entry]:
+) -> list[LegendEntry]:
     """What the image of ``plane`` (or of ``node_ids`` of it) shows, explained; ``marked``: the
     classes ("R", "B", "?") of the loops it marks. O(n + m)."""
     shown = set(plane.nodes) if node_ids is None else {n for n in node_ids if n in plane.nodes}
-    entries = [Entry("card", theme.CARD_BORDER, "card", theme.CARD_FILL)]
+    entries = [LegendEntry("card", theme.CARD_BORDER, "card", theme.CARD_FILL)]
     if any(plane.nodes[n].type == "stargate" for n in shown):
         entries.append(
-            Entry("stargate", theme.STARGATE_BORDER, "stargate (a plane inside)", theme.HEADER_FILL["stargate"])
+            LegendEntry("stargate", theme.STARGATE_BORDER, "stargate (a plane inside)", theme.HEADER_FILL["stargate"])
         )
     edges = [e for e in plane.edges.values() if e.a in shown and e.b in shown]
     kinds = {e.props.kind for e in edges}
     for kind in EDGE_KINDS:
         if kind in kinds:
             entries.append(
-                Entry(
+                LegendEntry(
                     "edge",
                     theme.EDGE_COLOR[kind],
                     kind.replace("_", " ") + (" →" if kind in ("causal", "temporal") else ""),
@@ -89,15 +89,15 @@ def legend_entries(
             )
     signs = {e.props.polarity for e in edges if e.props.polarity is not None}
     if signs:
-        entries.append(Entry("sign", theme.POLARITY_COLOR["+"], "+ same direction", theme.LABEL_FILL, "+"))
-        entries.append(Entry("sign", theme.POLARITY_COLOR["-"], "− opposite direction", theme.LABEL_FILL, "−"))
+        entries.append(LegendEntry("sign", theme.POLARITY_COLOR["+"], "+ same direction", theme.LABEL_FILL, "+"))
+        entries.append(LegendEntry("sign", theme.POLARITY_COLOR["-"], "− opposite direction", theme.LABEL_FILL, "−"))
     if topology is not None and topology.result["sccs"]:
         levels = sorted({min(3, int(s["kappa"])) for s in topology.result["sccs"] if set(s["nodes"]) & shown})
         if levels:
-            entries.append(Entry("dashed", theme.FAULT_COLOR, FAULT_LINE))
+            entries.append(LegendEntry("dashed", theme.FAULT_COLOR, FAULT_LINE))
         for level in levels:
             label = f"feedback loop, κ{'≥' if level == 3 else '='}{level}"
-            entries.append(Entry("halo", theme.HALO_STROKE[level], label, theme.HALO_FILL[level]))
+            entries.append(LegendEntry("halo", theme.HALO_STROKE[level], label, theme.HALO_FILL[level]))
     classes = set(marked)
     for mark, words in (
         ("R", "reinforcing loop (R1, R2…)"),
@@ -105,11 +105,11 @@ def legend_entries(
         ("?", "loop, polarity unknown"),
     ):
         if mark in classes:
-            entries.append(Entry("loop", theme.LOOP_COLOR[mark], words, theme.MARKER_FILL, mark))
+            entries.append(LegendEntry("loop", theme.LOOP_COLOR[mark], words, theme.MARKER_FILL, mark))
     return entries
 
 
-def legend_layout(entries: list[Entry], width: float, measure: Measure, title: str = "Legend") -> LegendLayout:
+def legend_layout(entries: list[LegendEntry], width: float, measure: Measure, title: str = "Legend") -> LegendLayout:
     """The entries in as many columns as fit ``width`` px (at least one), row by row. O(entries)."""
     widest = max((measure(e.text, LEGEND_FONT) for e in entries), default=0.0)
     column = SWATCH + 8 + widest + 18

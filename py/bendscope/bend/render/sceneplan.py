@@ -166,7 +166,7 @@ class ScenePlanner:
         theme), O(1) for the parts that did not; a selection change is O(n) small work. Cards'
         art is made only for the cards in or near the view, and not at all at the far level of
         detail (boxes only): O(n) to find them. ``markers``, ``loop_edges``, ``loop_class`` and
-        ``cut_edges`` as for ``bend.scene.build_scene``."""
+        ``cut_edges`` as for ``bend.render.scene.build_scene``."""
         calls: list[Call] = []
         if self._theme != theme.NAME:
             self._theme = theme.NAME

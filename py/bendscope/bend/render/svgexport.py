@@ -1,7 +1,7 @@
 """The whole plane (or a selection of it) as an image with its legend: the view an export
 draws (:func:`image_view`) and that view as SVG (:func:`plane_svg`).
 
-The SVG is drawn from the same scene the canvas draws (``bend.scene.build_scene`` at zoom 1
+The SVG is drawn from the same scene the canvas draws (``bend.render.scene.build_scene`` at zoom 1
 over the graph's bounds, every edge in full detail) in the canvas's order: halos (their
 outlines, then the fill), edges, arrowheads, edge labels and polarity marks, cards (shadow,
 box, header band, decorations, border, text), badges, then the legend below. Text stays

@@ -1,9 +1,9 @@
-"""Context menus rendered from bend.menus models, with WAI-ARIA menu semantics.
+"""Context menus rendered from bend.menus.catalog models, with WAI-ARIA menu semantics.
 
 Keyboard: ↑/↓ move, → or Enter opens a submenu, ←/Esc closes it, Enter/Space
 activates, Esc on the top menu closes everything. Submenus are built when they
 open (the Connect-to previews are computed then). Pointer: an open submenu stays
-open while the pointer heads for it across other items (``bend.menuaim``).
+open while the pointer heads for it across other items (``bend.menus.aim``).
 
 An item acts only on a whole click or tap on it: the press must begin on that item,
 in a menu that was already open then, so the lift of the gesture that opened a menu

@@ -4,7 +4,7 @@ the ``<meta name="bendscope-live">`` element that server adds (its content: the 
 key); any other server serves the plain offline editor.
 
 This module only moves bytes and shows words; what to send and how to apply what comes is
-``bend.live.LiveSync``. One driver task runs the sync's steps one at a time:
+``bend.live.sync.LiveSync``. One driver task runs the sync's steps one at a time:
 
 - a change event (``/api/events``, Server-Sent Events over the page's cookie) marks the
   memory changed; the driver then fetches ``/api/graph`` (or the query's subgraph) and
