@@ -100,7 +100,7 @@ class LiveMode:
         self._listen()
         on(js.window, "beforeunload", self._leaving)
         self.show()
-        self.app._spawn(self.run())
+        self.app.spawn(self.run())
 
     def _event(self, event: Any) -> None:
         self.events_seen += 1
