@@ -9,7 +9,6 @@ import re
 
 import pytest
 from bend_helpers import editor_with
-from test_memory_service import business, memory_on
 
 from bendscope.bend.actions.commands import run
 from bendscope.bend.editor.editor import Editor
@@ -21,6 +20,7 @@ from bendscope.bend.persist.clipboard import copy_fragment, paste
 from bendscope.bend.pointer.machine import Tools
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.shared.docformat import DocumentError
+from tests.memory.test_service import business, memory_on
 
 
 def _sign(editor: Editor, edge_id: str) -> str | None:
