@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
                 )
             t0 = time.perf_counter()
             run = subprocess.run(
-                [node, str(ROOT / "tests" / "arrange_job.js")],
+                [node, str(ROOT / "tests" / "support" / "arrange_job.js")],
                 input=json.dumps({"scripts": [str(DAGRE), str(ROOT / "static" / "arrange.js")], "job": job}),
                 capture_output=True, text=True, timeout=3600,
             )  # fmt: skip

@@ -1,4 +1,4 @@
-"""Edge polarity (issue 22): a documented, optional field of causal and temporal edges, set
+"""Edge polarity: a documented, optional field of causal and temporal edges, set
 by menu and key, kept by every edit that does not change it, by documents, the clipboard and
 the agent memory; refused with a message where it does not belong."""
 

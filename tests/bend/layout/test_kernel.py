@@ -20,8 +20,8 @@ import pytest
 from bendscope.bend.layout.forces import ForceParams, kernel_graph, kernel_state, structure_key
 from bendscope.bend.model.elements import Edge, Node, Plane
 
-ROOT = Path(__file__).resolve().parents[1]
-DRIVER = ROOT / "tests" / "layout_kernel.js"
+ROOT = Path(__file__).resolve().parents[3]
+DRIVER = ROOT / "tests" / "support" / "layout_kernel.js"
 #: the page's <script> tags, in the page's order (index.html)
 SCRIPTS = [
     ROOT / "static" / "vendor" / "d3" / f"{name}.min.js"

@@ -80,7 +80,7 @@ def test_reheat_after_edit():
 
 
 def test_inline_markup_becomes_styled_runs_never_literal_markers():
-    """Issue 9, bug 7: `**bold**` showed literally on the card."""
+    """`**bold**` showed literally on the card."""
     from bendscope.bend.render.textlayout import approx_measure, layout_card, run_font
 
     card = layout_card("Price **drives** *demand* via `f(x)` see [the doc](https://example.org/x)", approx_measure)
@@ -96,7 +96,7 @@ def test_inline_markup_becomes_styled_runs_never_literal_markers():
     assert plain.lines[0].runs == () and plain.lines[0].text == "no markup, 2 * 3 = 6"
 
 
-# ---------------------------------------------------------------- local edits (issue 18)
+# ---------------------------------------------------------------- local edits
 
 
 def _random_graph(n: int, seed: int = 5) -> Editor:
@@ -137,7 +137,7 @@ def _where(editor: Editor) -> dict[str, tuple[float, float]]:
 
 
 def test_a_drag_moves_only_what_is_near_it():
-    """Issue 18: a 30 px drag in a settled graph moved every other node (the whole layout was
+    """A 30 px drag in a settled graph moved every other node (the whole layout was
     reheated). Now nodes more than two hops away stand still; the neighbours follow."""
     from bendscope.bend.pointer.inputs import PointerInput
     from bendscope.bend.pointer.machine import Tools

@@ -1,4 +1,4 @@
-"""The SVG export (issue 22): the whole plane or a selection with its legend, parsed back:
+"""The SVG export: the whole plane or a selection with its legend, parsed back:
 every card and edge present, text as text (user text escaped, never markup), halos and
 badges for the loops, the legend saying what is shown, the same bytes for the same graph."""
 

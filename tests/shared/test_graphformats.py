@@ -1,4 +1,4 @@
-"""Other graph formats (issue 22): CSV, GraphML, Graphviz DOT and Mermaid flowcharts in and out
+"""Other graph formats: CSV, GraphML, Graphviz DOT and Mermaid flowcharts in and out
 of the editor — round trips (random graphs for the three that carry every field), files as
 other tools write them, and refusals that name the line or element and change nothing."""
 
@@ -144,7 +144,7 @@ def test_random_graphs_go_out_and_come_back_as_mermaid(graph, word):
 
 
 def test_hostile_files_are_refused_with_a_message_never_an_exception():
-    """Review of issue 22: deep DOT nesting (recursion), a 5,000-digit Mermaid entity (int()'s
+    """Deep DOT nesting (recursion), a 5,000-digit Mermaid entity (int()'s
     digit limit), a CSV field past the csv module's limit and XML entities all escaped
     Editor.load as exceptions; a link's content reaches the same readers."""
     editor = editor_with(SAMPLE_NODES, SAMPLE_EDGES)

@@ -31,8 +31,8 @@ from bendscope.bend.render.drawlist import DrawList, draw_list
 from bendscope.bend.render.scene import LoopMarker, build_scene, loop_marker, pulse_value
 from bendscope.bend.render.sceneplan import ScenePlanner, positions
 
-ROOT = Path(__file__).resolve().parents[1]
-DRIVER = ROOT / "tests" / "scene_geometry.js"
+ROOT = Path(__file__).resolve().parents[3]
+DRIVER = ROOT / "tests" / "support" / "scene_geometry.js"
 SCRIPT = ROOT / "static" / "scene.js"
 
 
@@ -286,7 +286,7 @@ def test_the_planner_sends_only_what_changed():
 
 
 def test_path_builders_are_linear_and_never_close_a_path():
-    """Issue 18: Path2D.closePath costs O(path length) in Chromium, so halo() and
+    """Path2D.closePath costs O(path length) in Chromium, so halo() and
     fillTriangles() were quadratic. Count every call the drawing makes: none is closePath,
     and the counts grow in proportion to what is drawn."""
     ratios = []

@@ -30,7 +30,7 @@ def test_preview_labels():
     assert previews[node_d].tone == ""  # (ink: a choice that changes no loop)
     editor.add_edge("c", node_d)
     connected = {p.target: p for p in kappa_ui.connect_previews(editor, "c")}[node_d]
-    # issue 19, item 6: "already connected" looked like "no change"; now its own tone and mark
+    # "already connected" looked like "no change"; now its own tone and mark
     assert connected.tone == "connected" and connected.label == "✓ d — already connected" and connected.connected
 
 
@@ -220,7 +220,7 @@ def _kind_rows(editor: Editor, node_id: str) -> list[catalog.MenuItem]:
 
 
 def test_connect_to_offers_the_kind_of_the_new_edge():
-    """Issue 19.6: Connect to… always made a causal edge. Its last row chooses the kind of
+    """Connect to… always made a causal edge. Its last row chooses the kind of
     the edges it (and a drag from the handle) makes; the previews follow the kind: temporal
     edges close loops as causal ones do, other kinds never change κ; "already connected" means
     an edge of that kind."""

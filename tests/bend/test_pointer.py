@@ -319,7 +319,7 @@ def test_new_node_opens_its_text_editor_and_esc_discards_it():
 
 @pytest.mark.parametrize("how", ["menu", "double-click"])
 def test_making_a_card_and_typing_its_text_is_one_undo_step(how):
-    """Issue 19, item 5: New node here, type, Ctrl+Enter, Ctrl+Z left an empty card (the
+    """New node here, type, Ctrl+Enter, Ctrl+Z left an empty card (the
     creation and the text were two steps); now one undo takes the card away, one redo
     brings it back with its text."""
     editor, tools = setup()
@@ -356,7 +356,7 @@ def test_only_a_new_cards_own_text_joins_its_creation():
 
 
 def test_export_topology_names_each_node_by_its_text():
-    """Issue 19, item 6: Export topology named nodes by id only."""
+    """Export topology named nodes by id only."""
     editor = Editor(demo_document())
     exported = editor.topology_export()
     assert {
@@ -380,7 +380,7 @@ def test_other_actions_open_no_text_editor():
 
 
 def test_a_dropped_node_stays_where_it_was_dropped():
-    """Issue 9, bug 2: the layout pulled a dropped node back ~100 px within 2 s."""
+    """The layout pulled a dropped node back ~100 px within 2 s."""
     editor = editor_with([("a", "b"), ("b", "c"), ("c", "a")], positions={"a": (0, 0), "b": (200, 0), "c": (100, 150)})
     tools = Tools(editor)
     editor.sim().settle()
@@ -414,7 +414,7 @@ def test_double_click_on_the_background_makes_a_fresh_node_that_esc_discards():
     assert tools.double_click(sx, sy).fresh is False  # an existing node
 
 
-# ---------------------------------------------------------------- issue 9: multi-select, connect, long press
+# ---------------------------------------------------------------- multi-select, connect, long press
 def four() -> tuple[Editor, Tools]:
     positions = {"a": (0, 0), "b": (300, 0), "c": (0, 300), "d": (300, 300)}
     editor = editor_with([("a", "b"), ("b", "c"), ("c", "a"), ("c", "d")], positions=positions)
@@ -701,7 +701,7 @@ def test_a_node_made_here_stays_here():
     assert (other.x, other.y) == pytest.approx((-700, 700)) and other.pinned
 
 
-# ---------------------------------------------------------------- issue 19, item 3: keyboard alone
+# ---------------------------------------------------------------- keyboard alone
 def test_tab_is_left_to_the_browser_and_arrows_move_between_cards():
     """Tab stepped through the cards, so it never reached the toolbar; now Tab moves
     between the page's controls and the arrow keys between the cards."""
@@ -757,7 +757,7 @@ def test_moving_by_keyboard_brings_a_card_off_screen_into_view():
 
 
 def test_a_drag_from_the_handle_makes_an_edge_of_the_chosen_kind():
-    """Issue 19.6: the kind chosen in Connect to… is the kind a drag makes too (Alt: temporal),
+    """The kind chosen in Connect to… is the kind a drag makes too (Alt: temporal),
     and the live preview says what that kind does."""
     editor, tools = four()
     nodes = editor.plane.nodes

@@ -1,4 +1,4 @@
-"""Arrange (issue 18): the layered drawing of the condensation DAG — causes before effects,
+"""Arrange: the layered drawing of the condensation DAG — causes before effects,
 each loop's cards together, no card on another, cards without directed edges after the
 drawing — computed by static/arrange.js on the vendored @dagrejs/dagre (run in node here as
 the layout worker runs it), and applied by the editor as one undoable step that pins every
@@ -21,7 +21,7 @@ from bendscope.bend.layout.arrange import LAYERED_LOOP, arrange_job
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SCRIPTS = [ROOT / "static" / "vendor" / "dagre" / "dagre.min.js", ROOT / "static" / "arrange.js"]
 
 
@@ -33,7 +33,11 @@ def run_arrange(editor: Editor, direction: str) -> list[float]:
     job["sizes"] = list(job["sizes"])
     payload = json.dumps({"scripts": [str(p) for p in SCRIPTS], "job": job})
     done = subprocess.run(
-        [node, str(ROOT / "tests" / "arrange_job.js")], input=payload, capture_output=True, text=True, timeout=120
+        [node, str(ROOT / "tests" / "support" / "arrange_job.js")],
+        input=payload,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     xy: list[float] = json.loads(done.stdout)["xy"]

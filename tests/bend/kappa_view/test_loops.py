@@ -1,4 +1,4 @@
-"""The editor's loop list (bend.kappa_view.loop_list, issue 22): the plane's or the selection's loops
+"""The editor's loop list (bend.kappa_view.loop_list): the plane's or the selection's loops
 as kappa.loops finds them, with their edges; counts through a card or an edge; searched in
 slices, never twice for the same graph, dropped when the plane changes under a search."""
 

@@ -347,7 +347,7 @@ def test_a_sliced_save_holds_the_positions_of_one_moment():
 
 
 def test_a_shared_link_never_overwrites_the_visitors_own_graph():
-    """Issue 22: a graph opened from a link is saved as the current graph only after the
+    """A graph opened from a link is saved as the current graph only after the
     visitor's own saved graph is kept as a saved copy (in the same write)."""
     from bendscope.bend.persist.share import read_fragment, share_fragment
 
@@ -371,7 +371,7 @@ def test_a_shared_link_never_overwrites_the_visitors_own_graph():
 
 
 def test_a_link_opened_while_a_save_is_under_way_still_keeps_the_visitors_graph():
-    """Review of issue 22: a save that had built the visitor's graph and was waiting on the
+    """A save that had built the visitor's graph and was waiting on the
     store when a link opened another graph used to take the link's keep-aside for itself,
     moving an older save aside, writing the visitor's graph as current and clearing the
     reason — so the next save put the visitor's graph only in the snapshot, and the save

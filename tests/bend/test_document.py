@@ -15,7 +15,7 @@ from bendscope.bend.editor.editor import Editor
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.document import MAX_NODES, DocumentError, document_to_data, parse_document, serialize_document
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_round_trip_is_identical():

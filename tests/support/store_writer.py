@@ -1,6 +1,6 @@
 """A writer process for the tests that several processes write one store and lose nothing.
 
-    python tests/store_writer.py LOCATION TAG COUNT [--retrieve]
+    python tests/support/store_writer.py LOCATION TAG COUNT [--retrieve]
 
 Writes COUNT nodes ``TAG-i`` chained by causal edges, one transaction each, counts an
 access of the node ``shared`` after each (and with ``--retrieve`` also runs a retrieval
@@ -36,5 +36,5 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py"))
     main(sys.argv[1:])

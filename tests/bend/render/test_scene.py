@@ -190,7 +190,7 @@ def _inside(halo, x: float, y: float) -> bool:
 
 
 def test_halo_holds_its_members_only():
-    """Issue 9, bug 3: the halo was the members' bounding box, so a node outside the loop
+    """The halo was the members' bounding box, so a node outside the loop
     sitting between them looked like a member."""
     positions = {"a": (0, 0), "b": (800, 0), "c": (800, 600), "d": (0, 600), "outsider": (400, 300)}
     editor = editor_with([("a", "b"), ("b", "c"), ("c", "d"), ("d", "a"), ("outsider", "a")], positions=positions)
@@ -246,7 +246,7 @@ def _side(ax, ay, bx, by, x, y) -> float:
 
 @pytest.mark.parametrize("b_xy", [(400, 0), (0, 400), (300, 260)], ids=["across", "down", "slanted"])
 def test_two_way_edges_are_separated_curves_with_their_labels_on_their_own_sides(b_xy):
-    """Issue 19.2: "+" on a→b and "−" on b→a were one blob, the arcs 7 px apart. Now each arc
+    """A "+" on a→b and a "−" on b→a were one blob, the arcs 7 px apart. Now each arc
     is a curve; their middles are 35 world px apart; each label lies wholly on its own arc's
     side of the line between the centres, so the two never overlap."""
     editor = _pair((0, 0), b_xy, labels=("+", "a longer label"))
@@ -280,7 +280,7 @@ def test_a_single_edge_stays_straight_with_its_label_in_the_middle():
 
 @pytest.mark.parametrize("zoom", [0.3, 0.6, 1.0, 2.5])
 def test_each_arc_of_a_two_way_pair_is_picked_at_every_zoom(zoom):
-    """Issue 19.2: at the opening zoom the two arcs were ~4 screen px apart. A click on either
+    """At the opening zoom the two arcs were ~4 screen px apart. A click on either
     arc's middle picks that arc, at every zoom, and the reach around a line is the same number
     of screen px at every zoom (6 for a mouse, 14 for a finger)."""
     editor = _pair((0, 0), (400, 0), labels=("", ""))  # (a label is a target of its own)
@@ -337,7 +337,7 @@ def test_the_ends_of_shifted_edges_lie_on_the_cards_borders_and_arrowheads_outsi
 
 
 def test_a_pinned_card_is_marked_quietly_and_an_export_can_leave_the_mark_out():
-    """Issue 19.6: every created node (pinned where it is made) showed a PINNED header and a
+    """Every created node (pinned where it is made) showed a PINNED header and a
     red dot that read as an error. Now it shows a small grey dot and no header, in both
     themes; ``pins=False`` (a plain exported image) leaves the dot out."""
     import colorsys

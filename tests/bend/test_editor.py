@@ -186,7 +186,7 @@ def test_delete_action_never_runs_without_selection():
 
 
 def test_fit_shows_every_card_of_20000_nodes_and_of_the_widest_document():
-    """Issue 18: Fit could not show 500 nodes (the zoom stopped at 0.32). Now every card of any
+    """Fit could not show 500 nodes (the zoom stopped at 0.32). Now every card of any
     document the editor accepts fits: 20,000 cards of a spread layout, or cards at ±COORD_LIMIT."""
     import random
 

@@ -20,7 +20,7 @@ from bendscope.memory.io.documents import from_document
 from bendscope.shared import docformat
 from bendscope.shared.docformat import DocumentError, read_document
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "py" / "bendscope"
 
 

@@ -1,4 +1,4 @@
-"""Graphs in links (bend.persist.share, issue 22): a document survives the round trip exactly; a
+"""Graphs in links (bend.persist.share): a document survives the round trip exactly; a
 damaged, cut, foreign or inflating link is refused with a message and never crashes; a
 graph too large for a link says so."""
 
