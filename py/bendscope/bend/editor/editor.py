@@ -47,7 +47,7 @@ class Editor(LayoutDriver):
 
     The front object: edits, the document and undo are here; its parts are the classes it
     extends, one module each — ``selection``, ``camera``, ``hit_testing``, ``kappa_driver``
-    (κ in slices), ``layout_driver`` — over the state declared in ``state``."""
+    (κ in slices), ``layout_driver`` — over the state declared in ``editor_state``."""
 
     def __init__(
         self,

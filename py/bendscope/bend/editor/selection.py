@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bendscope.bend.editor.state import EditorState
+from bendscope.bend.editor.editor_state import EditorState
 
 
 class SelectionControl(EditorState):
