@@ -89,7 +89,7 @@ class TimeControl:
         self.panel.hidden = not opening
         self.button.setAttribute("aria-pressed", "true" if opening else "false")
         if opening:
-            self.app._spawn(self.load_scale())
+            self.app.spawn(self.load_scale())
             self.show_loops()
             self.slider.focus()
         else:
@@ -145,7 +145,7 @@ class TimeControl:
             self.shown = Shown(axis, self.shown.at)
             self.scale = Scale(axis)  # (until the axis's scale is read, the slider has only now)
             self.slider.max = "0"
-            self.app._spawn(self.load_scale(travel=True))
+            self.app.spawn(self.load_scale(travel=True))
 
     def _slider_words(self) -> None:
         index = int(float(self.slider.value))
@@ -193,7 +193,7 @@ class TimeControl:
         if not self.panel.hidden:
             self.show_loops()
             if self.shown.live:
-                self.app._spawn(self.load_scale())
+                self.app.spawn(self.load_scale())
 
     def _put_back(self, added: list[str]) -> None:
         kept = self.live._kept()
@@ -226,7 +226,7 @@ class TimeControl:
             more = f" and {len(members) - 6} more" if len(members) > 6 else ""
             button = el("button", text=f"κ {scc['kappa']}: {names}{more}", cls="time-item",
                         attrs={"type": "button", "title": "Highlight this loop and say when it closed"})  # fmt: skip
-            on(button, "click", lambda e, m=members: self.app._spawn(self.loop(m, self.shown)))
+            on(button, "click", lambda e, m=members: self.app.spawn(self.loop(m, self.shown)))
             self.loop_list.appendChild(el("li", children=[button]))
 
     # ------------------------------------------------------------ diff and loops
@@ -238,7 +238,7 @@ class TimeControl:
         except ValueError as exc:
             self.say(str(exc))
             return
-        self.app._spawn(self.compare(Shown(self.shown.axis, since), Shown(self.shown.axis, until)))
+        self.app.spawn(self.compare(Shown(self.shown.axis, since), Shown(self.shown.axis, until)))
 
     async def compare(self, since: Shown, until: Shown) -> None:
         """List what changed from ``since`` to ``until`` and highlight the cards it names."""
@@ -266,7 +266,7 @@ class TimeControl:
     def _row(self, row: Row, at: Shown) -> None:
         self._highlight(list(row.nodes))
         if row.loop:
-            self.app._spawn(self.loop(list(row.loop), at))
+            self.app.spawn(self.loop(list(row.loop), at))
 
     async def loop(self, members: list[str], at: Shown) -> None:
         """Highlight a loop's cards and say when it closed and who wrote the closing edge."""
