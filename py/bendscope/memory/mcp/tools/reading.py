@@ -18,7 +18,7 @@ READING = (
     ToolSpec(
         "retrieve_context",
         "Ask the memory a question; follow the answer's `routing` (`why` says why). 'fast': the results answer it "
-        "in one pass. 'deliberate': it is about a feedback loop's dynamics — first reason over the loop its `loops` "
+        "in one pass. 'deliberate': it is about a feedback loop's dynamics: first reason over the loop its `loops` "
         "entry marked asked names (topology.sccs: members, κ, fault lines, budget; `names`: members not among the "
         "results). Counts accesses for learn_from_outcome." + KAPPA_NOTE,
         requests.RetrieveContext,
@@ -50,8 +50,7 @@ READING = (
     ),
     ToolSpec(
         "list_edges",
-        "List edges a page at a time (by id; next_offset: the next page, null after the last), all or those "
-        "touching node_ids.",
+        "List edges a page at a time (by id; next_offset: the next page, or null), all or those touching node_ids.",
         requests.ListEdges,
         output(("count", "total", "next_offset", "edges")),
         lambda memory, asked: memory.list_edges(asked),
@@ -60,7 +59,7 @@ READING = (
     ToolSpec(
         "history",
         "Every version of a node or edge, oldest first, with its valid time (valid_from/until) and recorded "
-        "time (recorded_at/until: when the memory held it).",
+        "time (recorded_at/until).",
         requests.History,
         output(("id", "kind", "versions")),
         lambda memory, asked: memory.history(asked),

@@ -1,0 +1,177 @@
+"""Questions about a conversation: the seeds retrieval starts from when the best matches of a
+question are turns of a conversation (nodes whose metadata names a ``speaker`` and a
+``session``, as ``conversation`` stores them).
+
+A turn's score adds up what the memory knows of it:
+
+* its lexical relevance (BM25 over the turns, over the best match's), and its cosine
+  similarity to the question when an embedder is configured;
+* the speaker: a question that names one of the speakers (not all of them) favours what that
+  speaker said;
+* the names the turn mentions that the question names too (``SPEAKER``, ``NAMES``);
+* dates: a month or a year the question names, when the turn was said or what its time words
+  stand for (``DATES``);
+* its session's neighbours: the turns beside the best matches take a share of their score
+  (``NEIGHBOUR``) — an answer often sits one turn away from the words that match;
+
+and the results are taken best first, each further turn of a session already taken weighed
+down (``SAME_SESSION``), so that a question whose evidence lies in several sessions finds
+them. Deterministic: ties by id. O(the candidate pool: ``POOL`` lexical matches and the
+neighbours of the best ``NEAR``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from ..store.base import Store
+from .embedders import normalised, pack, similarities
+from .names import normal_name
+from .records import MemoryNode
+from .text import query_terms, tokenize
+
+#: an embedder's ``embed``: texts to vectors
+Embed = Callable[[Sequence[str]], list[list[float]]]
+POOL = 100
+NEAR = 8
+SPEAKER = 0.25
+NAMES = 0.3
+DATES = 0.2
+NEXT = 0.6
+PREVIOUS = 0.6
+SAME_SESSION = 1.0
+UNNAMED = False
+SEMANTIC = 0.5
+#: share of the best lexical matches that must be turns for a question to be one about a conversation
+TURN_SHARE = 0.5
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")  # fmt: skip
+_YEAR = re.compile(r"^(19|20)\d\d$")
+
+
+def is_turn(node: MemoryNode) -> bool:
+    """Whether a node is a conversation's turn (its metadata names a speaker and a session)."""
+    return isinstance(node.metadata.get("speaker"), str) and "session" in node.metadata
+
+
+def _date_words(words: set[str]) -> set[str]:
+    return {w for w in words if w in _MONTHS or _YEAR.match(w)}
+
+
+def _turn_dates(node: MemoryNode) -> set[str]:
+    said = str(node.metadata.get("said", ""))
+    dates = node.metadata.get("dates")
+    spoken = " ".join(str(v) for v in dates.values()) if isinstance(dates, Mapping) else ""
+    return _date_words(set(tokenize(f"{said} {spoken}")))
+
+
+def conversation_seeds(
+    store: Store,
+    query: str,
+    top_k: int,
+    keep: Callable[[MemoryNode], bool],
+    embed: Embed | None = None,
+    model: str | None = None,
+) -> tuple[dict[str, float], dict[str, MemoryNode], float] | None:
+    """The seeds of a question about a conversation — relevance by id (the best 1, in the order
+    they were taken), the nodes read and the best BM25 score — or None when the question's best
+    matches are not mostly turns (retrieval then seeds as usual). ``keep``: the nodes that may
+    be seeds (valid, of the wanted types); ``embed``: the question's vector maker (with
+    ``model``, the stored vectors' name)."""
+    found = store.search(query, POOL)
+    if not found:
+        return None
+    nodes = store.get_nodes(i for i, _ in found)
+    head = [nodes[i] for i, _ in found[:top_k] if i in nodes]
+    if not head or sum(1 for n in head if is_turn(n)) < TURN_SHARE * len(head):
+        return None
+    best = found[0][1]
+    lexical = {i: s / best for i, s in found if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
+    if not lexical:
+        return None
+    words = set(tokenize(query))
+    asked = {normal_name(query[m.start() : m.end()]) for m in re.finditer(r"[\w'’]+", query)}
+    speakers = {normal_name(str(nodes[i].metadata["speaker"])) for i in lexical}
+    named_speakers = {s for s in speakers if s in asked or set(s.split()) <= words}
+    if named_speakers and UNNAMED:  # (the words beside the names choose among what they said)
+        pattern = r"\b(?:" + "|".join(re.escape(w) for s in named_speakers for w in s.split()) + r")(?:['’]s)?\b"
+        rest = re.sub(pattern, " ", query, flags=re.IGNORECASE)
+        again = store.search(rest, POOL) if query_terms(rest) else []
+        if again:
+            nodes.update(store.get_nodes(i for i, _ in again if i not in nodes))
+            top = again[0][1]
+            lexical = {i: s / top for i, s in again if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
+    if len(named_speakers) == len(speakers):
+        named_speakers = set()  # (every speaker named: no one is favoured)
+    query_dates = _date_words(words)
+
+    def base(node: MemoryNode) -> float:
+        score = lexical.get(node.id, 0.0)
+        if normal_name(str(node.metadata["speaker"])) in named_speakers:
+            score += SPEAKER
+        names = node.metadata.get("names")
+        if isinstance(names, list):
+            mentioned = {n for n in names if isinstance(n, str)} - speakers
+            hits = [n for n in mentioned if set(n.split()) <= words]
+            score += NAMES * min(1.0, len(hits) / 2)
+        if query_dates and query_dates & _turn_dates(node):
+            score += DATES
+        return score
+
+    scores = {i: base(nodes[i]) for i in lexical}
+    if embed is not None and model is not None:
+        _blend(store, scores, nodes, query, embed, model)
+    leaders = sorted(scores, key=lambda i: (-scores[i], i))[:NEAR]
+    leading = set(leaders)
+    near: dict[str, float] = {}
+    for edge in store.edges_touching(leaders):
+        if edge.edge_type != "temporal":
+            continue
+        for a, b, share in ((edge.source_id, edge.target_id, NEXT), (edge.target_id, edge.source_id, PREVIOUS)):
+            if a in leading:
+                near[b] = max(near.get(b, 0.0), share * scores[a])
+    fresh = [i for i in near if i not in nodes]
+    nodes.update(store.get_nodes(fresh))
+    for node_id, bonus in near.items():
+        node = nodes.get(node_id)
+        if node is None or not is_turn(node) or not keep(node):
+            continue
+        if node_id not in scores:
+            scores[node_id] = base(node)
+        scores[node_id] += bonus
+    taken: list[tuple[str, float]] = []
+    sessions: dict[str, int] = {}
+    left = dict(scores)
+    while left and len(taken) < top_k:
+
+        def weighed(i: str) -> float:
+            return left[i] * SAME_SESSION ** sessions.get(str(nodes[i].metadata["session"]), 0)
+
+        pick = min(left, key=lambda i: (-weighed(i), i))
+        taken.append((pick, weighed(pick)))
+        session = str(nodes[pick].metadata["session"])
+        sessions[session] = sessions.get(session, 0) + 1
+        del left[pick]
+    top = taken[0][1] if taken and taken[0][1] > 0 else 1.0
+    relevance: dict[str, float] = {}
+    floor = 1.0
+    for node_id, score in taken:
+        floor = min(floor, round(max(score / top, 1e-6), 12))
+        relevance[node_id] = floor
+    return relevance, nodes, best
+
+
+def _blend(
+    store: Store, scores: dict[str, float], nodes: Mapping[str, MemoryNode], query: str, embed: Embed, model: str
+) -> None:
+    """Add cosine similarity (weighed SEMANTIC) to the candidates' scores: stored vectors, or
+    the content embedded for the call when a node has none."""
+    ids = sorted(scores)
+    stored = store.get_vectors(model, ids)
+    missing = [i for i in ids if i not in stored]
+    if missing:  # (a node stored without this embedder: embedded for the call, not kept)
+        stored.update(zip(missing, map(pack, embed([nodes[i].content for i in missing])), strict=True))
+    unit = normalised(embed([query])[0])
+    for node_id, similarity in zip(ids, similarities(unit, [stored[i] for i in ids]), strict=True):
+        scores[node_id] += SEMANTIC * max(0.0, similarity)
