@@ -19,11 +19,11 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 from playwright.sync_api import expect
 from test_keyboard_a11y import serious
-from test_memory_editor_site import _Served
-from test_memory_mcp import run_async
-from test_memory_service import BUSINESS_TEXT
 
 from bendscope.memory.web.editor_site import Admission
+from tests.memory.test_editor_site import _Served
+from tests.memory.test_mcp import run_async
+from tests.memory.test_service import BUSINESS_TEXT
 
 TOKEN = "e2e-live-token-0123456789abcdef"
 LIVE_TARGET_S = 1.0  # the target for a change to reach the page (p95: see bench/bench_live.py)

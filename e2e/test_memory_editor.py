@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from playwright.sync_api import expect
-from test_memory_service import business, memory_on
 
 from bendscope.memory.store.inmemory import InMemoryStore
+from tests.memory.test_service import business, memory_on
 
 
 def test_the_page_and_the_server_agree(app_factory):

@@ -9,7 +9,6 @@ import re
 
 import pytest
 from bend_helpers import editor_with
-from test_memory_service import business, memory_on
 
 from bendscope.bend.actions import run
 from bendscope.bend.clipboard import copy_fragment, paste
@@ -21,6 +20,7 @@ from bendscope.bend.model import Edge, EdgeProps
 from bendscope.bend.tools import Tools
 from bendscope.docformat import DocumentError
 from bendscope.memory.store.inmemory import InMemoryStore
+from tests.memory.test_service import business, memory_on
 
 
 def _sign(editor: Editor, edge_id: str) -> str | None:

@@ -71,12 +71,24 @@ def test_vendor_is_ignored_and_not_committed():
 
 def test_test_module_names_are_unique_across_suites():
     """``make test`` collects tests/ and e2e/ in one pytest run (rootdir
-    import mode): two test files with one basename abort the whole run at
-    collection, as ``e2e/test_share.py`` beside ``tests/test_share.py`` did."""
+    import mode): two test modules with one import name abort the whole run at
+    collection, as ``e2e/test_share.py`` beside ``tests/test_share.py`` did. A file
+    inside a package (a folder with ``__init__.py``, as under ``tests/``) is named by
+    its dotted path, so ``tests/kappa/test_cli.py`` and ``tests/memory/test_cli.py`` differ."""
+
+    def import_name(path: Path) -> str:
+        parts = [path.stem]
+        folder = path.parent
+        while (folder / "__init__.py").is_file():
+            parts.insert(0, folder.name)
+            folder = folder.parent
+        return ".".join(parts)
+
     seen: dict[str, Path] = {}
     for suite in ("tests", "e2e"):
         for path in sorted((ROOT / suite).rglob("test_*.py")):
             if "output" in path.parts:
                 continue
-            assert path.name not in seen, f"{path} and {seen[path.name]} share a name"
-            seen[path.name] = path
+            name = import_name(path)
+            assert name not in seen, f"{path} and {seen[name]} share the import name {name}"
+            seen[name] = path

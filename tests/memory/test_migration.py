@@ -1,0 +1,162 @@
+"""A store written by the release before versions were kept (tests/fixtures: an SQLite file, a
+pg_dump of a PostgreSQL database, and that release's own dump of the memory, made by
+tests/fixtures/release_store.py) is migrated on open, losing nothing: every node and edge with
+every field, the loop index, the stored vectors, the retrieval and the outcome it logged, the
+consolidation's state. Each node and edge becomes its current version, recorded when the release
+last wrote it; the next edit keeps it as a past version. Over MCP too, and the release's dump
+(version 1) is read by every backend."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import psycopg
+import pytest
+from mcp import Client
+
+from bendscope.memory import Memory
+from bendscope.memory.io.dump import read_dump
+from bendscope.memory.store.base import Store
+from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.store.postgres import PostgresStore
+from bendscope.memory.store.sqlite import SQLiteStore
+from tests.memory.test_mcp import ok, over_stdio
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+RELEASE_DUMP = FIXTURES / "release.dump.jsonl"
+LOOP = ("albedo", "ice", "warming")
+
+
+def release():
+    """The memory as the release read it back (its own dump), as this version reads that dump."""
+    return read_dump(line for line in RELEASE_DUMP.read_bytes().splitlines())
+
+
+def sqlite_copy(tmp_path: Path) -> Path:
+    path = tmp_path / "release.sqlite3"
+    shutil.copyfile(FIXTURES / "release.sqlite3", path)
+    return path
+
+
+def restored(url: str) -> str:
+    """The release's PostgreSQL database, restored from its pg_dump (psql's own commands left out)."""
+    text = (FIXTURES / "release.postgres.sql").read_text(encoding="utf-8")
+    script = "\n".join(line for line in text.splitlines() if not line.startswith("\\"))
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(script)  # type: ignore[call-overload]
+    return url
+
+
+def retrieval_id_of(store: Store) -> str:
+    """The id of the one retrieval the release logged."""
+    if isinstance(store, SQLiteStore):
+        with sqlite3.connect(store.path) as conn:
+            return str(conn.execute("SELECT id FROM retrievals").fetchone()[0])
+    assert isinstance(store, PostgresStore)
+    return str(store._query("SELECT id FROM retrievals")[0][0])
+
+
+def lost_nothing(store: Store) -> None:
+    """Everything the release kept is there, as it kept it."""
+    memory = Memory(store)
+    then = release()
+    now = read_dump(line.encode() for line in memory.dump_lines())
+    assert now.nodes == then.nodes and now.edges == then.edges  # (every field; recorded when last written)
+    assert [n.recorded_at for n in now.nodes] == [n.updated_at for n in then.nodes]
+    assert [e.recorded_at for e in now.edges] == [e.created_at for e in then.edges]
+    assert (now.node_versions, now.edge_versions, now.merges) == ([], [], {})
+    assert [(loop.nodes, loop.kappa) for loop in store.all_loops()] == [(LOOP, 1)]
+    assert len(store.all_vectors("fixture-hash-8")) == 11
+    assert store.get_state("consolidated_at") == "2026-01-05T09:00:35.000Z"
+    assert memory.get_metrics()["outcomes"]["count"] == 1
+    retrieval_id = retrieval_id_of(store)
+    (logged,) = store.get_retrievals([retrieval_id]).values()
+    assert logged.results is None and logged.result_ids == logged.node_ids  # (logged before results were kept)
+    learned = memory.learn_from_outcome({"retrieval_id": retrieval_id, "outcome": "partial"})
+    assert {n["id"] for n in learned["nodes"]} == set(logged.node_ids)
+    # the next edit keeps the release's version as a past one
+    memory.store_node({"id": "revenue", "content": "Revenue grows every month"})
+    old, new = memory.history({"id": "revenue"})["versions"]
+    assert old["content"] == "Revenue grows every quarter" and old["recorded_at"] == "2026-01-05T09:00:24.000Z"
+    assert old["recorded_until"] == new["recorded_at"] and new["content"] == "Revenue grows every month"
+    # the release's back-dated end stays as it was kept: the release did not keep the version before it
+    assert memory.history({"id": "share-rev"})["versions"][0]["valid_until"] == "2000-01-01T00:00:00.000Z"
+
+
+def test_an_sqlite_store_of_the_release_is_migrated_losing_nothing(tmp_path, monkeypatch, capsys):
+    import bendscope.memory.store.sqlite as module
+
+    monkeypatch.setattr(module, "PROGRESS_FROM", 5)
+    path = sqlite_copy(tmp_path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
+    with SQLiteStore(path) as store:
+        assert store.schema_version == 7
+        said = capsys.readouterr().err
+        assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
+        lost_nothing(store)
+
+
+def test_a_postgresql_store_of_the_release_is_migrated_losing_nothing(postgres_url, monkeypatch, capsys):
+    import bendscope.memory.store.postgres_schema as schema
+
+    monkeypatch.setattr(schema, "PROGRESS_FROM", 5)
+    monkeypatch.setattr(schema, "MIGRATION_BATCH", 4)  # (several batches: each row once)
+    url = restored(postgres_url)
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT value FROM bendscope_meta WHERE key = 'schema_version'").fetchone() == ("5",)
+    with PostgresStore(url) as store:
+        assert store.schema_version == 6
+        said = capsys.readouterr().err
+        assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
+        lost_nothing(store)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "memory", "postgresql"])
+def test_the_releases_dump_is_read_by_every_backend(backend, tmp_path, request):
+    stores = {
+        "sqlite": lambda: SQLiteStore(tmp_path / "m.sqlite3"),
+        "memory": InMemoryStore,
+        "postgresql": lambda: PostgresStore(request.getfixturevalue("postgres_url")),
+    }
+    with stores[backend]() as store:
+        memory = Memory(store)
+        summary = memory.import_dump(RELEASE_DUMP.read_bytes().splitlines())
+        assert (summary["nodes_created"], summary["edges_created"]) == (11, 9)
+        then = release()
+        now = read_dump(line.encode() for line in memory.dump_lines())
+        assert (now.nodes, now.edges) == (then.nodes, then.edges)
+        assert [(loop.nodes, loop.kappa) for loop in store.all_loops()] == [(LOOP, 1)]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def migrated(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A copy of the release's store, which the server migrates when it opens it."""
+    if request.param == "sqlite":
+        return sqlite_copy(tmp_path)
+    return restored(request.getfixturevalue("postgres_url"))
+
+
+def test_a_store_of_the_release_served_over_mcp(migrated):
+    async def work(client: Client) -> None:
+        listed = await ok(client, "query_graph", {"limit": 100})
+        then = release()
+        assert [n["id"] for n in listed["nodes"]] == [n.id for n in then.nodes]
+        assert listed["nodes"] == [n.to_dict() for n in then.nodes]
+        assert listed["edges"] == [e.to_dict() for e in then.edges]
+        assert (await ok(client, "analyze_topology", {}))["sccs"][0]["nodes"] == list(LOOP)
+        closed = await ok(client, "analyze_topology", {"known_at": "2026-01-05T09:00:26.000Z"})
+        assert closed["max_kappa"] == 1  # (ice, edited at 09:00:25, is recorded from then: its loop too)
+        assert (await ok(client, "analyze_topology", {"known_at": "2026-01-05T09:00:24.000Z"}))["max_kappa"] == 0
+        before = await ok(client, "query_graph", {"known_at": "2026-01-05T09:00:05.000Z"})
+        assert [n["id"] for n in before["nodes"]] == ["co2-now", "co2-pre"]  # (recorded when last written)
+        edited = await ok(client, "store_node", {"id": "cafe", "content": "Café, edited after the migration"})
+        assert edited["status"] == "updated"
+        versions = (await ok(client, "history", {"id": "cafe"}))["versions"]
+        assert [v["content"] for v in versions] == [then.nodes[1].content, "Café, edited after the migration"]
+        merged = await ok(client, "history", {"id": "def-albedo"})  # (the release's merge: kept in metadata only)
+        assert merged["versions"][-1]["metadata"] == {"merged_ids": ["dup-albedo"]} and "merged_into" not in merged
+
+    over_stdio(migrated, work)
