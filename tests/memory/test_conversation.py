@@ -7,12 +7,12 @@ them."""
 from __future__ import annotations
 
 import pytest
-from test_memory_service import memory_on
 
 from bendscope.memory import InvalidInput
 from bendscope.memory.core.conversation import dates_in, names_in
 from bendscope.memory.core.names import key_id
 from bendscope.memory.mcp.tools import call
+from tests.memory.test_service import memory_on
 
 SAID = "2023-05-08T13:56:00Z"  # a Monday
 LATER = "2023-05-25T13:14:00Z"
