@@ -4,24 +4,28 @@ question are turns of a conversation (nodes whose metadata names a ``speaker`` a
 
 A turn's score adds up what the memory knows of it:
 
-* its lexical relevance (BM25 over the turns, over the best match's), and its cosine
-  similarity to the question when an embedder is configured;
+* its lexical relevance: BM25 over the best match's, blended (``COVERAGE``) with the share of
+  the question's terms, weighed by idf, that the turn holds however long it is; and its cosine
+  similarity to the question when an embedder is configured (``SEMANTIC``);
 * the speaker: a question that names one of the speakers (not all of them) favours what that
-  speaker said;
-* the names the turn mentions that the question names too (``SPEAKER``, ``NAMES``);
+  speaker said (``SPEAKER``);
+* the names the turn mentions that the question names too (``NAMES``);
 * dates: a month or a year the question names, when the turn was said or what its time words
   stand for (``DATES``);
-* its session's neighbours: the turns beside the best matches take a share of their score
-  (``NEIGHBOUR``) — an answer often sits one turn away from the words that match;
+* its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
+  their score (``NEXT``, ``PREVIOUS``) — an answer often sits one turn after the question
+  that matches, across sessions as within one;
 
-and the results are taken best first, each further turn of a session already taken weighed
-down (``SAME_SESSION``), so that a question whose evidence lies in several sessions finds
-them. Deterministic: ties by id. O(the candidate pool: ``POOL`` lexical matches and the
-neighbours of the best ``NEAR``).
+the best ``top_k`` are the seeds (expansion then adds nothing: the neighbours are weighed).
+Weighing down further turns of a session already taken, for questions whose evidence lies in
+several sessions, lowered recall on the dev conversations at every strength tried, so the
+turns of several sessions come in by their own scores. Deterministic: ties by id.
+O(the candidate pool: ``POOL`` lexical matches and the neighbours of the best ``NEAR``).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 
@@ -29,19 +33,18 @@ from ..store.base import Store
 from .embedders import normalised, pack, similarities
 from .names import normal_name
 from .records import MemoryNode
-from .text import query_terms, tokenize
+from .text import query_terms, terms, tokenize
 
 #: an embedder's ``embed``: texts to vectors
 Embed = Callable[[Sequence[str]], list[list[float]]]
 POOL = 100
 NEAR = 8
-SPEAKER = 0.25
+SPEAKER = 0.3
 NAMES = 0.3
 DATES = 0.2
-NEXT = 0.6
-PREVIOUS = 0.6
-SAME_SESSION = 1.0
-UNNAMED = False
+NEXT = 0.5
+PREVIOUS = 0.3
+COVERAGE = 0.3
 SEMANTIC = 0.5
 #: share of the best lexical matches that must be turns for a question to be one about a conversation
 TURN_SHARE = 0.5
@@ -79,13 +82,12 @@ def conversation_seeds(
     matches are not mostly turns (retrieval then seeds as usual). ``keep``: the nodes that may
     be seeds (valid, of the wanted types); ``embed``: the question's vector maker (with
     ``model``, the stored vectors' name)."""
-    found = store.search(query, POOL)
-    if not found:
-        return None
-    nodes = store.get_nodes(i for i, _ in found)
-    head = [nodes[i] for i, _ in found[:top_k] if i in nodes]
+    first = store.search(query, top_k)  # (what retrieval reads first: a conversation's turns, or not)
+    head = list(store.get_nodes(i for i, _ in first).values())
     if not head or sum(1 for n in head if is_turn(n)) < TURN_SHARE * len(head):
         return None
+    found = store.search(query, POOL)
+    nodes = store.get_nodes(i for i, _ in found)
     best = found[0][1]
     lexical = {i: s / best for i, s in found if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
     if not lexical:
@@ -94,16 +96,9 @@ def conversation_seeds(
     asked = {normal_name(query[m.start() : m.end()]) for m in re.finditer(r"[\w'’]+", query)}
     speakers = {normal_name(str(nodes[i].metadata["speaker"])) for i in lexical}
     named_speakers = {s for s in speakers if s in asked or set(s.split()) <= words}
-    if named_speakers and UNNAMED:  # (the words beside the names choose among what they said)
-        pattern = r"\b(?:" + "|".join(re.escape(w) for s in named_speakers for w in s.split()) + r")(?:['’]s)?\b"
-        rest = re.sub(pattern, " ", query, flags=re.IGNORECASE)
-        again = store.search(rest, POOL) if query_terms(rest) else []
-        if again:
-            nodes.update(store.get_nodes(i for i, _ in again if i not in nodes))
-            top = again[0][1]
-            lexical = {i: s / top for i, s in again if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
     if len(named_speakers) == len(speakers):
         named_speakers = set()  # (every speaker named: no one is favoured)
+    _cover(store, query, lexical, nodes)
     query_dates = _date_words(words)
 
     def base(node: MemoryNode) -> float:
@@ -140,26 +135,24 @@ def conversation_seeds(
         if node_id not in scores:
             scores[node_id] = base(node)
         scores[node_id] += bonus
-    taken: list[tuple[str, float]] = []
-    sessions: dict[str, int] = {}
-    left = dict(scores)
-    while left and len(taken) < top_k:
+    taken = sorted(scores, key=lambda i: (-scores[i], i))[:top_k]
+    top = scores[taken[0]] if taken and scores[taken[0]] > 0 else 1.0
+    return {i: round(max(scores[i] / top, 1e-6), 12) for i in taken}, nodes, best
 
-        def weighed(i: str) -> float:
-            return left[i] * SAME_SESSION ** sessions.get(str(nodes[i].metadata["session"]), 0)
 
-        pick = min(left, key=lambda i: (-weighed(i), i))
-        taken.append((pick, weighed(pick)))
-        session = str(nodes[pick].metadata["session"])
-        sessions[session] = sessions.get(session, 0) + 1
-        del left[pick]
-    top = taken[0][1] if taken and taken[0][1] > 0 else 1.0
-    relevance: dict[str, float] = {}
-    floor = 1.0
-    for node_id, score in taken:
-        floor = min(floor, round(max(score / top, 1e-6), 12))
-        relevance[node_id] = floor
-    return relevance, nodes, best
+def _cover(store: Store, query: str, lexical: dict[str, float], nodes: Mapping[str, MemoryNode]) -> None:
+    """Blend into each lexical relevance the share of the question's terms (by idf) its turn
+    holds, however long the turn."""
+    words = query_terms(query)
+    rows, _, frequency = store.term_weights(words)
+    idf = {w: max(0.0, math.log((rows - frequency.get(w, 0) + 0.5) / (frequency.get(w, 0) + 0.5))) for w in words}
+    total = sum(idf.values())
+    if total <= 0:
+        return
+    for node_id in lexical:
+        held = set(terms(nodes[node_id].content))
+        share = sum(v for w, v in idf.items() if w in held) / total
+        lexical[node_id] = (1 - COVERAGE) * lexical[node_id] + COVERAGE * share
 
 
 def _blend(
