@@ -6,6 +6,8 @@ them."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bendscope.memory import InvalidInput
@@ -174,3 +176,55 @@ def test_the_words_of_a_conversation():
     }  # fmt: skip
     assert names_in("Thanks Mel! The Pride parade in New York was great.", set()) == ["Mel", "Pride", "New York"]
     assert names_in("Painting helps me. Sam's dog too.", {"sam"}) == ["Sam"]
+
+
+def test_the_editors_api_reads_and_writes_one_namespace():
+    from bendscope.memory import Memory
+    from bendscope.memory.store.inmemory import InMemoryStore
+    from bendscope.memory.web.editor_site import Admission, editor_app
+    from tests.memory.test_editor_site import BEARER, PORT, SITE, TOKEN, _ask
+
+    memory = Memory(InMemoryStore())
+    memory.within("alice").store_node({"id": "a1", "content": "Alice's fact"})
+    memory.within("bob").store_node({"id": "b1", "content": "Bob's fact"})
+
+    async def mcp(scope: dict, receive: object, send: object) -> None:  # (not reached here)
+        raise AssertionError
+
+    app = editor_app(mcp, memory, Admission(TOKEN, PORT), SITE)
+
+    def shown(path: str, query: str = "", body: bytes = b"", method: str = "GET") -> list[str]:
+        status, _, answer = _ask(app, path, query=query, body=body, method=method, **BEARER)
+        assert status == 200, answer
+        return [n["id"] for n in json.loads(answer)["document"]["planes"][0]["nodes"]]
+
+    assert shown("/api/graph", "namespace=alice") == ["a1"]
+    assert shown("/api/graph", "namespace=bob&query=fact") == ["b1"]
+    assert sorted(shown("/api/graph")) == ["a1", "b1"]
+    assert shown("/api/view", "namespace=bob", b'{"query": "fact", "node_ids": ["a1", "b1"]}', "POST") == ["b1"]
+    ops = {"ops": [{"op": "put_node", "id": "b2", "text": "Bob's new fact", "was": None}]}
+    status, _, _ = _ask(app, "/api/write", query="namespace=bob", body=json.dumps(ops).encode(), method="POST",
+                        **BEARER)  # fmt: skip
+    assert status == 200 and memory.store.get_node("b2").metadata == {"namespace": "bob"}
+    history = _ask(app, "/api/history", query="namespace=bob&id=a1", **BEARER)
+    assert history[0] == 404  # (alice's node is not bob's to read)
+    assert _ask(app, "/api/graph", query="namespace=%20x", **BEARER)[0] == 400
+
+
+def test_the_cli_exports_retrieves_and_analyses_one_namespace(tmp_path):
+    from bendscope.memory import Memory
+    from bendscope.memory.store.sqlite import SQLiteStore
+    from tests.memory.test_cli import run
+
+    path = tmp_path / "m.sqlite3"
+    with SQLiteStore(path) as store:
+        memory = Memory(store)
+        memory.within("alice").store_node({"id": "a1", "content": "Alice's fact"})
+        memory.within("bob").store_node({"id": "b1", "content": "Bob's fact"})
+    exported = json.loads(run(["export", "--namespace", "bob"], path).stdout)
+    assert [n["id"] for n in exported["planes"][0]["nodes"]] == ["b1"]
+    found = json.loads(run(["retrieve", "fact", "--namespace", "alice"], path).stdout)
+    assert [r["id"] for r in found["results"]] == ["a1"]
+    assert json.loads(run(["analyze", "--namespace", "alice"], path).stdout)["dag_nodes"] == ["a1"]
+    refused = run(["export", "--dump", "--namespace", "bob"], path)
+    assert refused.returncode == 2 and "leave out --namespace" in refused.stderr
