@@ -45,7 +45,7 @@ DATES = 0.2
 NEXT = 0.5
 PREVIOUS = 0.3
 COVERAGE = 0.3
-SEMANTIC = 0.5
+SEMANTIC = 0.2
 #: share of the best lexical matches that must be turns for a question to be one about a conversation
 TURN_SHARE = 0.5
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
