@@ -58,6 +58,11 @@ def is_turn(node: MemoryNode) -> bool:
     return isinstance(node.metadata.get("speaker"), str) and "session" in node.metadata
 
 
+def about_turns(seeds: Sequence[MemoryNode]) -> bool:
+    """Whether a question's usual seeds are mostly a conversation's turns (``TURN_SHARE``)."""
+    return bool(seeds) and sum(1 for n in seeds if is_turn(n)) >= TURN_SHARE * len(seeds)
+
+
 def _date_words(words: set[str]) -> set[str]:
     return {w for w in words if w in _MONTHS or _YEAR.match(w)}
 
@@ -77,15 +82,10 @@ def conversation_seeds(
     embed: Embed | None = None,
     model: str | None = None,
 ) -> tuple[dict[str, float], dict[str, MemoryNode], float] | None:
-    """The seeds of a question about a conversation — relevance by id (the best 1, in the order
-    they were taken), the nodes read and the best BM25 score — or None when the question's best
-    matches are not mostly turns (retrieval then seeds as usual). ``keep``: the nodes that may
-    be seeds (valid, of the wanted types); ``embed``: the question's vector maker (with
-    ``model``, the stored vectors' name)."""
-    first = store.search(query, top_k)  # (what retrieval reads first: a conversation's turns, or not)
-    head = list(store.get_nodes(i for i, _ in first).values())
-    if not head or sum(1 for n in head if is_turn(n)) < TURN_SHARE * len(head):
-        return None
+    """The seeds of a question about a conversation (``about_turns`` its first seeds): relevance
+    by id (the best 1), the nodes read and the best BM25 score — or None when no turn matches.
+    ``keep``: the nodes that may be seeds (valid, of the wanted types); ``embed``: the
+    embedder's (with ``model``, the stored vectors' name)."""
     found = store.search(query, POOL)
     nodes = store.get_nodes(i for i, _ in found)
     best = found[0][1]
