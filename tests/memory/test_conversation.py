@@ -6,13 +6,17 @@ them."""
 
 from __future__ import annotations
 
+import datetime
 import json
+import string
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from bendscope.memory import InvalidInput
-from bendscope.memory.core.conversation import dates_in, names_in
-from bendscope.memory.core.names import key_id
+from bendscope.memory.core.conversation import WEEKDAYS, dates_in, names_in
+from bendscope.memory.core.names import key_id, normal_name
 from bendscope.memory.mcp.tools import call
 from tests.memory.test_service import memory_on
 
@@ -228,3 +232,25 @@ def test_the_cli_exports_retrieves_and_analyses_one_namespace(tmp_path):
     assert json.loads(run(["analyze", "--namespace", "alice"], path).stdout)["dag_nodes"] == ["a1"]
     refused = run(["export", "--dump", "--namespace", "bob"], path)
     assert refused.returncode == 2 and "leave out --namespace" in refused.stderr
+
+
+NAME_TEXT = st.text(alphabet=string.ascii_letters + string.digits + " .,!?-'", min_size=1, max_size=30)
+
+
+@given(NAME_TEXT)
+def test_a_key_names_one_node_however_it_is_spelt(name):
+    assume(normal_name(name))
+    for spelt in (name.upper(), name.lower(), f"  {name}  ", f"{name}!", f"{name}'s", name.replace(" ", "  ")):
+        assert key_id(None, spelt) == key_id(None, name), spelt
+        assert key_id("a", spelt) != key_id("b", spelt)
+    assert normal_name(normal_name(name)) == normal_name(name)
+
+
+@given(st.dates(min_value=datetime.date(1900, 1, 8), max_value=datetime.date(2200, 1, 1)), st.sampled_from(WEEKDAYS))
+def test_relative_days_resolve_against_the_day_said(day, weekday):
+    said = f"{day.isoformat()}T12:00:00.000Z"
+    found = dates_in(f"yesterday, last {weekday} and tomorrow", said)
+    back = [datetime.datetime.strptime(found[k], "%d %B %Y").date() for k in ("yesterday", f"last {weekday}")]
+    assert back[0] == day - datetime.timedelta(days=1)
+    assert 1 <= (day - back[1]).days <= 7 and WEEKDAYS[back[1].weekday()] == weekday
+    assert datetime.datetime.strptime(found["tomorrow"], "%d %B %Y").date() == day + datetime.timedelta(days=1)

@@ -31,7 +31,7 @@ _SEPARATORS = re.compile(r"[\W_]+")
 
 def normal_name(text: str) -> str:
     """A name as compared: folded, possessive 's dropped, punctuation and spaces one space."""
-    return _SEPARATORS.sub(" ", fold(_POSSESSIVE.sub("", text))).strip()
+    return _SEPARATORS.sub(" ", _POSSESSIVE.sub("", fold(text))).strip()
 
 
 def check_key(value: Any, what: str = "key") -> str:
