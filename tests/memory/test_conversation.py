@@ -254,3 +254,13 @@ def test_relative_days_resolve_against_the_day_said(day, weekday):
     assert back[0] == day - datetime.timedelta(days=1)
     assert 1 <= (day - back[1]).days <= 7 and WEEKDAYS[back[1].weekday()] == weekday
     assert datetime.datetime.strptime(found["tomorrow"], "%d %B %Y").date() == day + datetime.timedelta(days=1)
+
+
+def test_consolidation_never_merges_across_namespaces(store):
+    memory = memory_on(store)
+    for namespace in ("alice", "bob"):
+        call(memory, "store_node", {"namespace": namespace, "content": "Likes green tea", "id": f"{namespace}-tea"})
+    call(memory, "store_node", {"namespace": "alice", "content": "likes green tea!", "id": "alice-tea-2"})
+    answer = call(memory, "consolidate", {})
+    assert answer["merged"]["items"] == [{"into": "alice-tea", "merged": ["alice-tea-2"], "by": "content"}]
+    assert sorted(store.node_ids()) == ["alice-tea", "bob-tea"]
