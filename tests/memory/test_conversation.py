@@ -9,15 +9,18 @@ from __future__ import annotations
 import datetime
 import json
 import string
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from mcp import Client
 
 from bendscope.memory import InvalidInput
 from bendscope.memory.core.conversation import WEEKDAYS, dates_in, names_in
 from bendscope.memory.core.names import key_id, normal_name
 from bendscope.memory.mcp.tools import call
+from tests.memory.test_mcp import ok, over_stdio
 from tests.memory.test_service import memory_on
 
 SAID = "2023-05-08T13:56:00Z"  # a Monday
@@ -264,3 +267,30 @@ def test_consolidation_never_merges_across_namespaces(store):
     answer = call(memory, "consolidate", {})
     assert answer["merged"]["items"] == [{"into": "alice-tea", "merged": ["alice-tea-2"], "by": "content"}]
     assert sorted(store.node_ids()) == ["alice-tea", "bob-tea"]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def served(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where the served store lives: an SQLite file, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "m.sqlite3"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+def test_a_conversation_keys_and_namespaces_over_stdio(served):
+    async def work(client: Client) -> None:
+        stored = await ok(client, "store_many", {"namespace": "alice", "turns": TURNS})
+        assert [t["id"] for t in stored["turns"]] == [t["id"] for t in TURNS]
+        keyed = await ok(client, "store_node", {"namespace": "alice", "key": "sam", "content": "Sam, a friend"})
+        assert keyed["merged_into"] == stored["entities"]["Sam"]
+        linked = await ok(client, "store_edge", {"namespace": "alice", "source_key": "SAM", "target_key": "Caroline",
+                                                 "edge_type": "related"})  # fmt: skip
+        assert linked["status"] == "created"
+        asked = "Who did Caroline meet at the Pride parade?"
+        found = await ok(client, "retrieve_context", {"namespace": "alice", "query": asked})
+        assert found["results"][0]["id"] == "D2:1"
+        other = await ok(client, "retrieve_context", {"namespace": "bob", "query": asked})
+        assert other["results"] == []
+
+    over_stdio(served, work)
