@@ -44,7 +44,7 @@ from .errors import StoreUnavailable
 from .loop_index import kappa_of
 from .recall import about_turns, conversation_seeds
 from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, RetrievalRecord, retrieval_id_for
-from .routing.intent import intent
+from .routing.intent import Asked, asked_relation, intent
 from .routing.router import FOCUS_SHARE, FOCUS_SIZE, Route, question_route
 from .telemetry import ROUTE, Telemetry
 
@@ -435,8 +435,30 @@ def retrieve_context(
         # the best direct hits, then what only an edge brought after them (never displacing one)
         direct = ranked((i for i in kept if i in matched), limit)
         context = ranked((i for i in kept if i not in matched), expand_limit)
-        window = direct + context if gather else (direct + context)[:limit]
         focus = [i for i in direct[:FOCUS_SIZE] if direct and score(i) >= FOCUS_SHARE * score(direct[0])]
+        relation = None if gather else asked_relation(query)
+        if relation is not None and intent(query) != "dynamics":  # a cause or an effect asked: read beside its fact
+            linked = _causal_links(store, focus, relation, holds)
+            unread = [j for js in linked.values() for j, _ in js if j not in nodes]
+            nodes.update(store.get_nodes(unread))
+            order: list[str] = []
+            for i in direct:
+                order.append(i)
+                for j, edge in linked.get(i, []):
+                    if j in order or j not in nodes or not holds(nodes[j]):
+                        continue
+                    if wanted is not None and nodes[j].node_type not in wanted:
+                        continue
+                    order.append(j)
+                    if j not in relevance:  # brought by the asked edge: ranked as an edge brings
+                        relevance[j] = relevance[i] * decay
+                        hop_of[j] = 1
+                    if j not in matched:
+                        via[j] = {"node_id": i, "edge_id": edge.id, "edge_type": edge.edge_type,
+                                  "direction": "in" if relation == "cause" else "out"}  # fmt: skip
+            direct = list(dict.fromkeys(order))
+            context = [i for i in context if i not in direct]
+        window = direct + context if gather else (direct + context)[:limit]
         near: dict[str, list[str]] = {}
         if not gather and intent(query) == "dynamics":  # (what the focus acts on, or is acted on by)
             for e in store.edges_touching(focus):
@@ -557,6 +579,24 @@ def retrieve_context(
             "decay": decay,
         }
     return answer
+
+
+def _causal_links(
+    store: Store, focus: Sequence[str], relation: Asked, holds: Callable[[Any], bool]
+) -> dict[str, list[tuple[str, MemoryEdge]]]:
+    """For each focus node, the other ends of its causal edges that hold, in the asked direction
+    (``cause``: the edges into it; ``effect``: out of it), strongest edge first, then by id.
+    O(edges touching the focus)."""
+    linked: dict[str, list[tuple[str, MemoryEdge]]] = {}
+    for edge in store.edges_touching(list(focus)):
+        if edge.edge_type != "causal" or edge.source_id == edge.target_id or not holds(edge):
+            continue
+        node, other = (edge.target_id, edge.source_id) if relation == "cause" else (edge.source_id, edge.target_id)
+        if node in focus:
+            linked.setdefault(node, []).append((other, edge))
+    for ends in linked.values():
+        ends.sort(key=lambda end: (-end[1].weight, end[0]))
+    return linked
 
 
 def _asked_kappa(loops: WindowLoops, route: Route) -> int:

@@ -100,10 +100,47 @@ def terms(text: str) -> list[str]:
     return out
 
 
+#: "how deep" asks for a depth: the noun a fact states a measure with, for each adjective
+_MEASURES = {
+    "deep": "depth",
+    "wide": "width",
+    "broad": "breadth",
+    "long": "length",
+    "high": "height",
+    "tall": "height",
+    "old": "age",
+    "far": "distance",
+    "heavy": "weight",
+    "big": "size",
+    "large": "size",
+    "fast": "speed",
+    "strong": "strength",
+}
+_HOW = re.compile(r"\bhow (" + "|".join(_MEASURES) + r")\b", re.IGNORECASE)
+_BASED = re.compile(r"\bwhere (?:is|are|was|were) \S.*\bbased\b", re.IGNORECASE)
+
+
+def asked_words(text: str) -> list[str]:
+    """The words a fact answering the question ``text`` states that the question itself does
+    not: the measure a "how deep / long / old …" asks for, where a "where is … based" is.
+
+    >>> asked_words("How deep is the lake?"), asked_words("Where is the company based?")
+    (['depth'], ['headquarters', 'located'])
+    """
+    words = [_MEASURES[m.group(1).lower()] for m in _HOW.finditer(text)]
+    if _BASED.search(text):
+        words += ["headquarters", "located"]
+    return words
+
+
 def query_terms(text: str) -> list[str]:
     """The index terms of a query, each once, in order, at most MAX_QUERY_TERMS (a query of
-    stop words only has none)."""
-    return list(dict.fromkeys(terms(text)))[:MAX_QUERY_TERMS]
+    stop words only has none), with the terms of its ``asked_words`` after its own.
+
+    >>> query_terms("How deep is Lake Vallen?")
+    ['deep', 'lake', 'vallen', 'depth']
+    """
+    return list(dict.fromkeys(terms(text) + [stem(w) for w in asked_words(text)]))[:MAX_QUERY_TERMS]
 
 
 def chunks(items: list[str], size: int) -> Iterator[list[str]]:

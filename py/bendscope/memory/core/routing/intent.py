@@ -36,9 +36,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-__all__ = ["Intent", "evidence", "intent", "signs"]
+__all__ = ["Asked", "Intent", "asked_relation", "evidence", "intent", "signs"]
 
 Intent = Literal["dynamics", "lookup", "open"]
+Asked = Literal["cause", "effect"]
 
 _WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
 
@@ -185,3 +186,35 @@ def intent(question: str) -> Intent:
     if scores["lookup"] > scores["dynamics"]:
         return "lookup"
     return "open"
+
+
+#: a question for what brought a fact about (its causes in the memory)
+_CAUSE = re.compile(
+    r"^(?:why (?:did|was|were|had|has|have|is|are|does|do)\b|what (?:caused|causes|led to|leads to|made|makes|"
+    r"drove|drives|triggered|prompted|brought about|was behind|is behind)\b|how come\b)"
+)
+#: a question for what a fact brought about (its effects in the memory)
+_EFFECT = re.compile(
+    r"^what (?:did|does|do|will|would) .+\b(?:lead to|cause|result in|bring about|trigger)\b"
+    r"|^what (?:was|were|is|are) the (?:effects?|results?|consequences?|outcomes?|impacts?) of\b"
+    r"|^what happened (?:after|because of|as a result of)\b"
+)
+
+
+def asked_relation(question: str) -> Asked | None:
+    """``cause`` when a question asks what brought a fact about ("why did …", "what caused
+    …"), ``effect`` when it asks what a fact brought about ("what did … lead to"), else None:
+    a lookup that asks for a cause is answered by the fact it names and that fact's causes in
+    the memory (its causal predecessors), an effect by its causal successors. O(length).
+
+    >>> asked_relation("What caused Sam's take-home pay to fall?"), asked_relation("Why did the ER bill hurt?")
+    ('cause', 'cause')
+    >>> asked_relation("What did the outage lead to?"), asked_relation("Where is the company based?")
+    ('effect', None)
+    """
+    text = _normal(question)
+    if _CAUSE.search(text):
+        return "cause"
+    if _EFFECT.search(text):
+        return "effect"
+    return None
