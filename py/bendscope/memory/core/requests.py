@@ -254,7 +254,7 @@ class StoreNode(Request):
     """store_node's arguments: the node's fields, those given (fields left out keep their values)."""
 
     id: str = arg("Node id (default: from the content).", _as_given("string"))
-    key: str = arg("A stable name (instead of id).", _as_given("string"))
+    key: str = arg("A name (instead of id).", _as_given("string"))
     content: str = arg("The fact itself.", _as_given("string"), maxLength=MAX_CONTENT)
     node_type: str = arg("Type (semantic).", _as_given("string"), enum=list(NODE_TYPES))
     confidence: float = arg("0-1 (0.5).", _as_given("number"), minimum=0, maximum=1)
@@ -308,7 +308,7 @@ class StoreMany(Request):
         maxItems=MAX_BATCH,
     )
     turns: list[Mapping[str, Any]] = arg(
-        "Conversation turns: {speaker, text, time, session, id?, caption?}.",
+        "Turns: {speaker, text, time, session, id?, caption?}.",
         _objects,
         default=(),
         items={"type": "object"},

@@ -53,7 +53,7 @@ TOPOLOGY_FIELDS = ("sccs", "dag_nodes", "routing", "max_kappa", "scc_count")
 #: what every tool says once about κ
 KAPPA_NOTE = (
     " κ of a loop region (a strongly connected component of causal/temporal edges): the fewest edges whose "
-    "removal splits it; fault lines: the edges of that cut."
+    "removal splits it (its fault lines)."
 )
 #: what a write's answer says about the loops it touched
 EFFECT_NOTE = " The answer says its effect on loops (topology)."

@@ -22,8 +22,8 @@ WRITING = (
     ),
     ToolSpec(
         "store_many",
-        "Store many nodes, then edges (which may join them) and conversation turns, all or nothing; an error "
-        "names every wrong item." + EFFECT_NOTE,
+        "Store many nodes, then edges (which may join them), and a conversation's turns, all or nothing; errors "
+        "name each wrong item." + EFFECT_NOTE,
         requests.StoreMany,
         output(("status", "nodes", "edges")),
         lambda memory, asked: memory.store_many(asked),
