@@ -13,8 +13,8 @@ A turn's score adds up what the memory knows of it:
 * dates: a month or a year the question names, when the turn was said or what its time words
   stand for (``DATES``);
 * its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
-  their score (``NEXT``, ``PREVIOUS``) — an answer often sits one turn after the question
-  that matches, across sessions as within one;
+  their score (``NEXT``, ``PREVIOUS``: along the session's temporal edges) — an answer often
+  sits one turn after the question that matches;
 
 the best ``top_k`` are the seeds (expansion then adds nothing: the neighbours are weighed).
 Weighing down further turns of a session already taken, for questions whose evidence lies in
@@ -37,6 +37,8 @@ from .text import query_terms, terms, tokenize
 
 #: an embedder's ``embed``: texts to vectors
 Embed = Callable[[Sequence[str]], list[list[float]]]
+# The weights were chosen on the three LoCoMo dev conversations (bench/bench_locomo.py), a few
+# values each; WordLlama's similarity above 0.2 lowered recall there.
 POOL = 100
 NEAR = 8
 SPEAKER = 0.3
