@@ -25,6 +25,7 @@ O(the candidate pool: ``POOL`` lexical matches and the neighbours of the best ``
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -142,6 +143,12 @@ def conversation_seeds(
     return {i: round(max(scores[i] / top, 1e-6), 12) for i in taken}, nodes, best
 
 
+@functools.lru_cache(maxsize=50_000)
+def _term_set(content: str) -> frozenset[str]:
+    """The index terms of a turn's content (cached: the same turns come back question after question)."""
+    return frozenset(terms(content))
+
+
 def _cover(store: Store, query: str, lexical: dict[str, float], nodes: Mapping[str, MemoryNode]) -> None:
     """Blend into each lexical relevance the share of the question's terms (by idf) its turn
     holds, however long the turn."""
@@ -152,7 +159,7 @@ def _cover(store: Store, query: str, lexical: dict[str, float], nodes: Mapping[s
     if total <= 0:
         return
     for node_id in lexical:
-        held = set(terms(nodes[node_id].content))
+        held = _term_set(nodes[node_id].content)
         share = sum(v for w, v in idf.items() if w in held) / total
         lexical[node_id] = (1 - COVERAGE) * lexical[node_id] + COVERAGE * share
 
