@@ -32,7 +32,7 @@ from typing import Any
 import js
 
 from bendscope.bend.document import DocumentError
-from bendscope.bend.live import Known, LiveSync, positions_to_keep
+from bendscope.bend.live import Known, LiveSync, positions_to_keep, scoped_path
 
 from .dom import by_id, is_null, js_obj, on, proxy
 
@@ -111,7 +111,7 @@ class LiveMode:
         self.wake.set()
 
     def _listen(self) -> None:
-        self.source = js.EventSource.new("api/events")
+        self.source = js.EventSource.new(scoped_path("api/events", _search()))
         self.source.addEventListener("change", self._on_event)
         self.source.onerror = self._on_error
 
@@ -185,9 +185,13 @@ class LiveMode:
             kept = sorted(self.sync.base.nodes) if self.sync.base is not None else []
             asked = {"method": "POST", "body": json.dumps({"query": self.query, "node_ids": kept}),
                      "headers": {"content-type": "application/json"}}  # fmt: skip
-            response = await js.fetch("api/view", js_obj({**asked, "cache": "no-store", "credentials": "same-origin"}))
+            response = await js.fetch(
+                scoped_path("api/view", _search()), js_obj({**asked, "cache": "no-store", "credentials": "same-origin"})
+            )
         else:
-            response = await js.fetch("api/graph", js_obj({"cache": "no-store", "credentials": "same-origin"}))
+            response = await js.fetch(
+                scoped_path("api/graph", _search()), js_obj({"cache": "no-store", "credentials": "same-origin"})
+            )
         status = int(response.status)
         text = str(await response.text())
         began = float(js.performance.now())
@@ -251,7 +255,7 @@ class LiveMode:
             "credentials": "same-origin",
             "cache": "no-store",
         }
-        response = await js.fetch("api/write", js_obj(options))
+        response = await js.fetch(scoped_path("api/write", _search()), js_obj(options))
         status = int(response.status)
         text = str(await response.text())
         if status == 200:
@@ -349,6 +353,11 @@ class LiveMode:
             kept = dict(list(kept.items())[-MAX_KEPT:])
         with contextlib.suppress(Exception):  # (storage full or refused: laid out again next time)
             js.localStorage.setItem(self._storage_key(), json.dumps(kept))
+
+
+def _search() -> str:
+    """The page's own query string (``?namespace=…`` opens one namespace of the memory)."""
+    return str(js.window.location.search or "")
 
 
 def _json(text: str) -> dict[str, Any]:

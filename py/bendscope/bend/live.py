@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl, quote
 
 from bendscope.docformat import FORMAT, MAX_EDGES, MAX_NODES, MAX_PLANES, VERSION, DocumentError, read_card, read_link
 
@@ -551,3 +552,14 @@ class LiveSync:
         self.force = set()
         self.fetches += 1
         return brought
+
+
+def scoped_path(path: str, search: str) -> str:
+    """An API path the page asks, with the namespace its own address names (``?namespace=``):
+    a page opened on one namespace of the memory reads and writes that namespace alone.
+
+    >>> scoped_path("api/graph", "?namespace=alice%20b&x=1"), scoped_path("api/write", "")
+    ('api/graph?namespace=alice%20b', 'api/write')
+    """
+    namespace = dict(parse_qsl(search.lstrip("?"))).get("namespace")
+    return f"{path}?namespace={quote(namespace, safe='')}" if namespace else path
