@@ -1,14 +1,14 @@
 """Routing benchmark: does the memory deliberate only on questions about a loop's dynamics?
 
 Each domain in ``bench/routing/`` (and ``bench/routing/heldout/``: written by another author who
-never saw the routing rule; ``bench/routing/review/``: two memories of a later independent review,
-each also asked in other wordings written after reading the rule; the intent words were extended
-after its misses were seen, so that set is no longer held out) is a realistic memory of 40–70 facts
-with one to three feedback loops, facts linked to loop members by non-causal edges, causal chains
-without loops, and labelled questions: ``loop`` (about a loop's dynamics: deliberate, with the loop
-whole) or ``lookup`` (a fact answers it: fast, that fact among the first five results). Every
-question is one ``retrieve_context`` call over the MCP tool layer (``tools.call``), at the
-question's ``limit`` (10 by default), on a fresh in-memory store.
+never saw the routing rule; ``bench/routing/review/``: two memories of a later independent
+review, each also asked in other wordings written after reading the rule; the intent words were
+extended after its misses were seen, so that set is no longer held out) is a realistic memory of
+40–70 facts with one to three feedback loops, facts linked to loop members by non-causal edges,
+causal chains without loops, and labelled questions: ``loop`` (about a loop's dynamics:
+deliberate, with the loop whole) or ``lookup`` (a fact answers it: fast, that fact among the
+first five results). Every question is one ``retrieve_context`` call over the MCP tool layer
+(``tools.call``), at the question's ``limit`` (10 by default), on a fresh in-memory store.
 
 Reported per domain and in all:
 

@@ -560,6 +560,10 @@ def scoped_path(path: str, search: str) -> str:
 
     >>> scoped_path("api/graph", "?namespace=alice%20b&x=1"), scoped_path("api/write", "")
     ('api/graph?namespace=alice%20b', 'api/write')
+    >>> scoped_path("api/graph?as_of=2020-01-01", "?namespace=a")
+    'api/graph?as_of=2020-01-01&namespace=a'
     """
     namespace = dict(parse_qsl(search.lstrip("?"))).get("namespace")
-    return f"{path}?namespace={quote(namespace, safe='')}" if namespace else path
+    if not namespace:
+        return path
+    return f"{path}{'&' if '?' in path else '?'}namespace={quote(namespace, safe='')}"

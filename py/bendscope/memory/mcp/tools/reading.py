@@ -20,7 +20,7 @@ READING = (
         "Ask the memory a question; follow the answer's `routing` (`why` says why). 'fast': the results answer it "
         "in one pass. 'deliberate': it is about a feedback loop's dynamics: first reason over the loop its `loops` "
         "entry marked asked names (topology.sccs: members, κ, fault lines, budget; `names`: members not among the "
-        "results; `whole: false`: too large to bring in, its κ and budget are in the entry). Counts accesses for "
+        "results; `whole: false`: too large, κ and budget in the entry). Counts accesses for "
         "learn_from_outcome." + KAPPA_NOTE,
         requests.RetrieveContext,
         output(
