@@ -4,8 +4,11 @@ says — each turn one episodic node ("Speaker: text", plus "[shares a photo: ca
 its session's date), consecutive turns of a session joined by temporal edges, each question of
 categories 1–4 one ``retrieve_context`` call at limit 10 (its defaults otherwise), evidence
 recall@10 = the share of a question's evidence turns among the first 10 results, averaged over the
-questions, per category. Okapi BM25 (k1 1.2, b 0.75, lower-case words, no stemming) over the same
-turns is the baseline of the same run. Latency of the calls, p50 / p95, and the load are printed.
+questions, per category — and the same conversations stored as a conversation (store_many's
+``turns``: the memory's own shape for them) and asked alike. Okapi BM25 (k1 1.2, b 0.75,
+lower-case words, no stemming) over the same turns is the baseline of the same run. Printed too:
+the write rate, the calls' latency p50 / p95, and on one 700-turn conversation the latency and
+the calling thread's CPU time (what the load of a shared machine does not inflate), and the load.
 
     python bench/bench_locomo.py [--embedder wordllama] [--json]
 """
@@ -64,6 +67,27 @@ def turns(conversation: dict[str, Any], tag: str) -> list[dict[str, Any]]:
     return found
 
 
+def as_conversation(items: list[dict[str, Any]], conversation: dict[str, Any]) -> list[dict[str, Any]]:
+    """The same turns as an agent gives a conversation (store_many's ``turns``): speaker, text,
+    time, session, its id, and the photo's caption."""
+    captions = {
+        turn["dia_id"]: turn["blip_caption"]
+        for key, value in conversation.items()
+        if re.fullmatch(r"session_\d+", key)
+        for turn in value
+        if turn.get("blip_caption")
+    }
+    out = []
+    for t in items:
+        text = t["text"].split(": ", 1)[1].split(" [shares a photo: ")[0]
+        turn = {"id": t["id"], "speaker": t["speaker"], "text": text, "time": t["date"], "session": t["session"]}
+        caption = captions.get(t["id"].split(":", 1)[1])
+        if caption:
+            turn["caption"] = caption
+        out.append(turn)
+    return out
+
+
 def questions(conversation: dict[str, Any], tag: str) -> list[dict[str, Any]]:
     return [
         {
@@ -118,30 +142,42 @@ def recall(found: list[str], evidence: list[str]) -> float:
     return sum(1 for e in evidence if e in found[:K]) / len(evidence)
 
 
+def percentile(ms: list[float], share: int) -> float:
+    ordered = sorted(ms)
+    return ordered[max(0, -(-len(ordered) * share // 100) - 1)]
+
+
 def run(embedder_name: str | None) -> dict[str, Any]:
+    """Every dev conversation stored both ways on fresh in-memory stores: as turn nodes
+    (``turns``, the README's scoring: the memory before conversations were a shape of their
+    own) and as a conversation (``conversation``: store_many's turns); each question asked of
+    both, and of BM25."""
     embedder = load_embedder(embedder_name) if embedder_name else None
-    scores: dict[str, dict[int, list[float]]] = {"bm25": {}, "memory": {}}
-    ms: list[float] = []
+    scores: dict[str, dict[int, list[float]]] = {"bm25": {}, "turns": {}, "conversation": {}}
+    ms: dict[str, list[float]] = {"turns": [], "conversation": []}
     turns_stored = 0
-    write_s = 0.0
+    write_s = {"turns": 0.0, "conversation": 0.0}
     for path in sorted(DATA.glob("*.json")):
         conversation = json.loads(path.read_text(encoding="utf-8"))
         tag = path.stem
         items = turns(conversation, tag)
-        memory = Memory(InMemoryStore(), embedder=embedder)
+        memories = {name: Memory(InMemoryStore(), embedder=embedder) for name in ms}
         start = time.perf_counter()
-        memory.store_many(as_turn_nodes(items))
-        write_s += time.perf_counter() - start
+        memories["turns"].store_many(as_turn_nodes(items))
+        write_s["turns"] += time.perf_counter() - start
+        start = time.perf_counter()
+        memories["conversation"].store_many({"turns": as_conversation(items, conversation)})
+        write_s["conversation"] += time.perf_counter() - start
         turns_stored += len(items)
         baseline = BM25({t["id"]: t["text"] for t in items})
         for q in questions(conversation, tag):
             scores["bm25"].setdefault(q["category"], []).append(recall(baseline.top(q["question"], K), q["evidence"]))
-            start = time.perf_counter()
-            answer = memory.retrieve_context({"query": q["question"], "limit": K})
-            ms.append((time.perf_counter() - start) * 1000)
-            found = [r["id"] for r in answer["results"]]
-            scores["memory"].setdefault(q["category"], []).append(recall(found, q["evidence"]))
-    ms.sort()
+            for name, memory in memories.items():
+                start = time.perf_counter()
+                answer = memory.retrieve_context({"query": q["question"], "limit": K})
+                ms[name].append((time.perf_counter() - start) * 1000)
+                found = [r["id"] for r in answer["results"]]
+                scores[name].setdefault(q["category"], []).append(recall(found, q["evidence"]))
     return {
         "scores": {
             name: {
@@ -150,12 +186,39 @@ def run(embedder_name: str | None) -> dict[str, Any]:
             }
             for name, by in scores.items()
         },
-        "questions": sum(len(vs) for vs in scores["memory"].values()),
+        "questions": sum(len(vs) for vs in scores["turns"].values()),
         "turns": turns_stored,
-        "turns_per_s": turns_stored / write_s if write_s else 0.0,
-        "p50_ms": statistics.median(ms),
-        "p95_ms": ms[max(0, -(-len(ms) * 95 // 100) - 1)],
+        "turns_per_s": {name: turns_stored / s if s else 0.0 for name, s in write_s.items()},
+        "p50_ms": {name: statistics.median(v) for name, v in ms.items()},
+        "p95_ms": {name: percentile(v, 95) for name, v in ms.items()},
+        "at_700": latency_at(700, embedder),
     }
+
+
+def latency_at(size: int, embedder: Any) -> dict[str, Any]:
+    """retrieve_context's latency on one conversation of ``size`` turns: the largest dev
+    conversation, its sessions followed by another's (renumbered after them) up to ``size``;
+    its questions asked."""
+    loaded = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted(DATA.glob("*.json"))}
+    largest = max(loaded, key=lambda tag: len(turns(loaded[tag], tag)))
+    items = as_conversation(turns(loaded[largest], largest), loaded[largest])
+    last = max(t["session"] for t in items)
+    for tag in sorted(loaded):
+        if tag != largest:
+            more = as_conversation(turns(loaded[tag], tag), loaded[tag])
+            items += [{**t, "session": last + t["session"]} for t in more][: size - len(items)]
+            break
+    memory = Memory(InMemoryStore(), embedder=embedder)
+    memory.store_many({"turns": items[:size]})
+    ms, cpu = [], []
+    for q in questions(loaded[largest], largest):
+        start, started = time.perf_counter(), time.thread_time()
+        memory.retrieve_context({"query": q["question"], "limit": K})
+        ms.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.thread_time() - started) * 1000)
+    return {"turns": min(size, len(items)), "questions": len(ms), "p50_ms": statistics.median(ms),
+            "p95_ms": percentile(ms, 95), "cpu_p50_ms": statistics.median(cpu),
+            "cpu_p95_ms": percentile(cpu, 95)}  # fmt: skip
 
 
 def main() -> None:
@@ -168,13 +231,23 @@ def main() -> None:
     when = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, CPython {sys.version.split()[0]}, {os.cpu_count()} cores"
     print(f"LoCoMo dev (3 conversations), {when}, load {load:.2f} → {os.getloadavg()[0]:.2f}, "
           f"embedder {args.embedder or 'none'}")  # fmt: skip
-    print(f"{result['questions']} questions of categories 1–4, {result['turns']} turns written at "
-          f"{result['turns_per_s']:,.0f} turns/s; retrieve_context p50 {result['p50_ms']:.2f} ms, "
-          f"p95 {result['p95_ms']:.2f} ms")  # fmt: skip
+    print(f"{result['questions']} questions of categories 1–4, {result['turns']} turns")
+    for name in ("turns", "conversation"):
+        print(f"  as {name}: written at {result['turns_per_s'][name]:,.0f} turns/s; retrieve_context "
+              f"p50 {result['p50_ms'][name]:.2f} ms, p95 {result['p95_ms'][name]:.2f} ms")  # fmt: skip
+    at = result["at_700"]
+    print(f"  a {at['turns']}-turn conversation: retrieve_context p50 {at['p50_ms']:.2f} ms, "
+          f"p95 {at['p95_ms']:.2f} ms; its thread's CPU time p50 {at['cpu_p50_ms']:.2f} ms, "
+          f"p95 {at['cpu_p95_ms']:.2f} ms ({at['questions']} questions)")  # fmt: skip
     names = ["all", *CATEGORIES.values()]
     print("| evidence recall@10 | " + " | ".join(names) + " |")
     print("| --- |" + " ---: |" * len(names))
-    for label, key in (("Okapi BM25 (no stemming), same turns, same run", "bm25"), ("Bendscope", "memory")):
+    rows = (
+        ("Okapi BM25 (no stemming), same turns, same run", "bm25"),
+        ("Bendscope, each turn a node (before: store_many nodes + temporal edges)", "turns"),
+        ("Bendscope, a conversation (store_many turns)", "conversation"),
+    )
+    for label, key in rows:
         row = result["scores"][key]
         print(f"| {label} | " + " | ".join(f"{row[n]:.3f}" for n in names) + " |")
     if args.json:

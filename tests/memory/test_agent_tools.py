@@ -60,7 +60,8 @@ def test_append_observation(store):
     assert held.content == "Customer 28300 prefers email contact\nConfirmed by phone on 1 Dec."
     assert held.created_at == node["created_at"] and held.updated_at != node["updated_at"]
     again = call(memory, "store_node", {"content": "Customer 28300 prefers email contact"})
-    assert again == {"status": "unchanged", "id": node["id"]} and store.get_node(node["id"]).content == held.content
+    assert again == {"status": "unchanged", "id": node["id"], "merged_into": node["id"]}  # (a duplicate)
+    assert store.get_node(node["id"]).content == held.content
     with pytest.raises(NotFound):
         call(memory, "append_observation", {"id": "nobody", "observation": "x"})
     with pytest.raises(InvalidInput, match="at most"):
@@ -229,9 +230,11 @@ def test_store_many_refuses_a_misspelt_field_as_store_node_does(store):
     with pytest.raises(InvalidInput, match="edges\\[0\\]: no field 'wieght'"):
         call(memory, "store_many", {"edges": [{"source_id": "a", "target_id": "b", "wieght": 2}]})
     from bendscope.memory.core.records import EDGE_FIELDS, NODE_FIELDS
+    from bendscope.memory.core.service.writing import EDGE_KEYS, NODE_KEYS
 
-    assert set(NODE_FIELDS) == set(BY_NAME["store_node"].input_schema["properties"])
-    assert set(EDGE_FIELDS) == set(BY_NAME["store_edge"].input_schema["properties"])
+    # an item takes what the tool takes, but the namespace: the call's
+    assert {*NODE_FIELDS, *NODE_KEYS, "namespace"} == set(BY_NAME["store_node"].input_schema["properties"])
+    assert {*EDGE_FIELDS, *EDGE_KEYS, "namespace"} == set(BY_NAME["store_edge"].input_schema["properties"])
 
 
 def test_a_larger_max_chars_alone_gives_one_node_whole(store):

@@ -107,7 +107,8 @@ def test_tools_and_schemas(tmp_path):
         }
         analyze = listed["analyze_topology"]
         assert analyze.description.startswith("Compute topological structure (SCCs, κ values, routing decision)")
-        assert set(analyze.input_schema["properties"]) == {"node_ids", "query", "limit", "as_of", "known_at"}
+        spec_and_ours = {"node_ids", "query", "limit", "as_of", "known_at", "namespace"}
+        assert set(analyze.input_schema["properties"]) == spec_and_ours
         assert analyze.input_schema["properties"]["node_ids"]["items"] == {"type": "string"}
         assert "recommendation" in analyze.output_schema["properties"]
         assert listed["retrieve_context"].input_schema["required"] == ["query"]

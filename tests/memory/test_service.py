@@ -367,7 +367,7 @@ def test_analyze_topology_is_worded_as_the_spec_says():
     properties = tool.input_schema["properties"]
     worded = {k: {f: v for f, v in properties[k].items() if f not in ("maxItems", "maxLength")} for k in spec}
     assert tool.input_schema["type"] == "object" and worded == spec
-    assert set(properties) == {*spec, "limit", "as_of", "known_at"}
+    assert set(properties) == {*spec, "limit", "as_of", "known_at", "namespace"}
     assert [t.name for t in TOOLS] == [
         "retrieve_context",
         "analyze_topology",

@@ -32,7 +32,7 @@ from typing import Any
 
 import js
 
-from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep
+from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep, scoped_path
 from bendscope.bend.live.time_travel import holding_only
 from bendscope.bend.model.document import DocumentError
 
@@ -116,7 +116,7 @@ class LiveMode:
         self.wake.set()
 
     def _listen(self) -> None:
-        self.source = js.EventSource.new("api/events")
+        self.source = js.EventSource.new(scoped_path("api/events", _search()))
         self.source.addEventListener("change", self._on_event)
         self.source.onerror = self._on_error
 
@@ -191,10 +191,12 @@ class LiveMode:
             view = {"query": self.query, "node_ids": kept, **self.time.shown.query()}
             asked = {"method": "POST", "body": json.dumps(view),
                      "headers": {"content-type": "application/json"}}  # fmt: skip
-            response = await js.fetch("api/view", js_obj({**asked, "cache": "no-store", "credentials": "same-origin"}))
+            response = await js.fetch(
+                scoped_path("api/view", _search()), js_obj({**asked, "cache": "no-store", "credentials": "same-origin"})
+            )
         else:
             moment = urllib.parse.urlencode(self.time.shown.query())
-            url = f"api/graph?{moment}" if moment else "api/graph"
+            url = scoped_path(f"api/graph?{moment}" if moment else "api/graph", _search())
             response = await js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
         status = int(response.status)
         text = str(await response.text())
@@ -261,7 +263,7 @@ class LiveMode:
             "credentials": "same-origin",
             "cache": "no-store",
         }
-        response = await js.fetch("api/write", js_obj(options))
+        response = await js.fetch(scoped_path("api/write", _search()), js_obj(options))
         status = int(response.status)
         text = str(await response.text())
         if status == 200:
@@ -362,6 +364,11 @@ class LiveMode:
             kept = dict(list(kept.items())[-MAX_KEPT:])
         with contextlib.suppress(Exception):  # (storage full or refused: laid out again next time)
             js.localStorage.setItem(self._storage_key(), json.dumps(kept))
+
+
+def _search() -> str:
+    """The page's own query string (``?namespace=…`` opens one namespace of the memory)."""
+    return str(js.window.location.search or "")
 
 
 def _json(text: str) -> dict[str, Any]:

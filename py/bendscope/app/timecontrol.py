@@ -18,6 +18,7 @@ import js
 from pyodide.ffi import create_once_callable
 
 from bendscope.bend.live.ended import GHOST_ALPHA, Box, Ghosts, cross, ended_of, place, with_ghosts
+from bendscope.bend.live.sync import scoped_path
 from bendscope.bend.live.time_travel import (
     AXES,
     Row,
@@ -369,7 +370,8 @@ class TimeControl:
         if body is not None:
             options |= {"method": "POST", "body": json.dumps(body), "headers": {"content-type": "application/json"}}
         try:
-            response = await js.fetch(path, js_obj(options))
+            search = str(js.window.location.search or "")  # (?namespace=: the page's namespace)
+            response = await js.fetch(scoped_path(path, search), js_obj(options))
             status, text = int(response.status), str(await response.text())
         except Exception as exc:  # (the network, or the server gone)
             return 0, {"error": str(exc) or type(exc).__name__}

@@ -28,6 +28,7 @@ from .core.service import Memory
 from .io.documents import to_document
 from .io.dump import Dump, dump_lines, is_dump, lines_of
 from .store.opening import STORE_VARIABLE, default_store_path, open_store, resolved_from
+from .store.scoped import check_namespace
 from .store.sqlite import SQLiteStore
 from .web.limits import Limits
 
@@ -132,11 +133,14 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the whole store as JSON Lines, every field, any size (backup and rescue; import reads it)",
     )
-    ret = sub.add_parser("retrieve", parents=[common], help="retrieve_context for a query")
+    scope = _Parser(add_help=False)
+    scope.add_argument("--namespace", help="only this namespace of the store (its nodes and the edges among them)")
+    exp.add_argument("--namespace", help="only this namespace of the store (not with --dump: the whole store)")
+    ret = sub.add_parser("retrieve", parents=[common, scope], help="retrieve_context for a query")
     ret.add_argument("query")
     ret.add_argument("--limit", type=int, default=10)
     ret.add_argument("--hops", type=int, default=1, help="expansion hops (0-3)")
-    ana = sub.add_parser("analyze", parents=[common], help="analyze_topology of nodes, a query, or everything")
+    ana = sub.add_parser("analyze", parents=[common, scope], help="analyze_topology of nodes, a query, or everything")
     ana.add_argument("node_ids", nargs="*")
     ana.add_argument("--query")
     con = sub.add_parser(
@@ -213,6 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         embedder = load_embedder(args.embedder) if args.embedder else None
         memory = Memory(store, embedder=embedder)
+        if getattr(args, "namespace", None) is not None:
+            if getattr(args, "dump", False):
+                raise InvalidInput("export --dump writes the whole store: leave out --namespace")
+            memory = memory.within(check_namespace(args.namespace))
         if embedder is not None and not store.read_only and args.command in ("serve", "import"):
             said = [-1]
 

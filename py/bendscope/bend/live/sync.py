@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qsl, quote
 
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.model.document import document_from_data
@@ -558,3 +559,18 @@ class LiveSync:
         self.force = set()
         self.fetches += 1
         return brought
+
+
+def scoped_path(path: str, search: str) -> str:
+    """An API path the page asks, with the namespace its own address names (``?namespace=``):
+    a page opened on one namespace of the memory reads and writes that namespace alone.
+
+    >>> scoped_path("api/graph", "?namespace=alice%20b&x=1"), scoped_path("api/write", "")
+    ('api/graph?namespace=alice%20b', 'api/write')
+    >>> scoped_path("api/graph?as_of=2020-01-01", "?namespace=a")
+    'api/graph?as_of=2020-01-01&namespace=a'
+    """
+    namespace = dict(parse_qsl(search.lstrip("?"))).get("namespace")
+    if not namespace:
+        return path
+    return f"{path}{'&' if '?' in path else '?'}namespace={quote(namespace, safe='')}"

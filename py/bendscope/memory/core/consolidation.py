@@ -49,6 +49,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from ..store.base import Store
+from ..store.scoped import namespace_of
 from .embedders import pack, unpack
 from .errors import InvalidInput
 from .records import LoopRecord, MemoryNode, _metadata, edge_id_for, stamp_of
@@ -398,10 +399,10 @@ class Consolidation:
         watch: Any,
     ) -> None:
         """Merge every group of duplicates (by content, then by embedding)."""
-        by_text: dict[tuple[str, str, str], list[str]] = {}
-        for node_id in sorted(nodes):  # (only facts valid over the same time are the same fact)
+        by_text: dict[tuple[str, str, str, str], list[str]] = {}
+        for node_id in sorted(nodes):  # (only facts valid over the same time, in one namespace, are one fact)
             node = nodes[node_id]
-            key = (normalised(node.content), node.valid_from or "", node.valid_until or "")
+            key = (namespace_of(node) or "", normalised(node.content), node.valid_from or "", node.valid_until or "")
             by_text.setdefault(key, []).append(node_id)
         groups = [(group, "content") for _, group in sorted(by_text.items()) if len(group) > 1]
         for group, how in groups:
@@ -411,10 +412,11 @@ class Consolidation:
             free = [nodes[i] for i in sorted(nodes) if i not in in_loop]
             for group in similar_groups(free, embedder, self.similarity, self.store, self.memory.model):
                 present = [i for i in group if i in nodes]
-                by_validity: dict[tuple[str, str], list[str]] = {}
+                by_validity: dict[tuple[str, str, str], list[str]] = {}
                 for node_id in present:
-                    by_validity.setdefault((nodes[node_id].valid_from or "", nodes[node_id].valid_until or ""), [])
-                    by_validity[(nodes[node_id].valid_from or "", nodes[node_id].valid_until or "")].append(node_id)
+                    node = nodes[node_id]
+                    held = (namespace_of(node) or "", node.valid_from or "", node.valid_until or "")
+                    by_validity.setdefault(held, []).append(node_id)
                 for same in by_validity.values():
                     if len(same) > 1:
                         self._merge_group(same, "embedding", nodes, in_loop, loops, stamp, watch)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..store.scoped import check_namespace
 from .answer_budget import DEFAULT_MAX_CHARS, DEFAULT_MAX_TOTAL_CHARS, MAX_TOTAL_CHARS, Budget
 from .arguments import (
     UNSET,
@@ -63,6 +64,13 @@ def _nullable(check: Check, json_type: str | list[str] | None = None) -> Check:
     return read
 
 
+def _namespace(value: Any, name: str) -> str:
+    return check_namespace(value)
+
+
+_namespace.json_type = "string"  # type: ignore[attr-defined]
+
+
 def _node_types(value: Any, name: str) -> list[str] | None:
     if value is None:
         return None
@@ -97,14 +105,15 @@ def _as_given(json_type: str | list[str]) -> Check:
 
 
 _ID_ARGS = "The id."
-_AS_OF = "Valid time: what held then (ISO time or date)."
-_KNOWN = "Recorded time: as the memory knew it then."
-_KNOWN_AT = "Recorded time: as the memory knew it then (as_of too)."
-_BUDGET_CHARS = f"Characters per content or metadata ({DEFAULT_MAX_CHARS:,})."
-_BUDGET_TOTAL = f"Characters in all ({DEFAULT_MAX_TOTAL_CHARS:,})."
-_VALID_FROM = "Since when it holds (ISO 8601); none: an unknown past."
-_VALID_UNTIL = "Until when (excluded); none: it still holds."
-_SOURCE = "Who or what it comes from."
+_AS_OF = "Valid time: what held then (ISO time/date)."
+_KNOWN = "Recorded time: as known then."
+_KNOWN_AT = "Recorded time: as known then (as_of too)."
+_BUDGET_CHARS = f"Characters per text ({DEFAULT_MAX_CHARS:,})."
+_BUDGET_TOTAL = f"Total ({DEFAULT_MAX_TOTAL_CHARS:,})."
+_VALID_FROM = "Holds from (ISO 8601; none: always)."
+_VALID_UNTIL = "Holds until (excluded)."
+_SOURCE = "Its origin."
+_NAMESPACE = "Scope."
 
 
 def _max_chars() -> Any:
@@ -155,6 +164,7 @@ class RetrieveContext(Request, Budgeted):
     detail: str = arg("full adds stats and paths.", choice(DETAILS), default="compact", enum=list(DETAILS))
     max_chars: int = _max_chars()
     max_total_chars: int | None = _max_total_chars()
+    namespace: str | None = arg(_NAMESPACE, _nullable(_namespace, "string"), default=None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -183,6 +193,7 @@ class AnalyzeTopology(Request):
     )
     as_of: str | None = arg(_AS_OF, _nullable(a_moment, "string"), default=None)
     known_at: str | None = arg(_KNOWN_AT, _nullable(a_moment, "string"), default=None)
+    namespace: str | None = arg(_NAMESPACE, _nullable(_namespace, "string"), default=None)
 
     def validate(self) -> None:
         if self.node_ids is not None and self.query is not None:
@@ -216,6 +227,7 @@ class QueryGraph(Request, Budgeted):
     known_at: str | None = arg(_KNOWN, _nullable(a_moment, "string"), default=None)
     max_chars: int = _max_chars()
     max_total_chars: int | None = _max_total_chars()
+    namespace: str | None = arg(_NAMESPACE, _nullable(_namespace, "string"), default=None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -224,7 +236,7 @@ class ListEdges(Request, Budgeted):
 
     limit: int = arg("Page size (100).", whole_number(1, MAX_PAGE), default=100, minimum=1, maximum=MAX_PAGE)
     offset: int = arg("Skip (0).", whole_number(0, 10**9), default=0, minimum=0)
-    edge_type: str | None = arg("Of this type.", choice(EDGE_TYPES, nullable=True), default=None, enum=list(EDGE_TYPES))
+    edge_type: str | None = arg("Of this type (store_edge's).", choice(EDGE_TYPES, nullable=True), default=None)
     node_ids: list[str] | None = arg(
         "Touching these nodes.",
         _nullable(id_list(MAX_NODE_IDS), "array"),
@@ -241,7 +253,8 @@ class ListEdges(Request, Budgeted):
 class StoreNode(Request):
     """store_node's arguments: the node's fields, those given (fields left out keep their values)."""
 
-    id: str = arg("Node id (default: derived from the content).", _as_given("string"))
+    id: str = arg("Node id (default: from the content).", _as_given("string"))
+    key: str = arg("A name (instead of id).", _as_given("string"))
     content: str = arg("The fact itself.", _as_given("string"), maxLength=MAX_CONTENT)
     node_type: str = arg("Type (semantic).", _as_given("string"), enum=list(NODE_TYPES))
     confidence: float = arg("0-1 (0.5).", _as_given("number"), minimum=0, maximum=1)
@@ -249,11 +262,12 @@ class StoreNode(Request):
     source: str = arg(_SOURCE, _as_given("string"))
     valid_from: str | None = arg(_VALID_FROM, _as_given(["string", "null"]))
     valid_until: str | None = arg(_VALID_UNTIL, _as_given(["string", "null"]))
+    namespace: str | None = arg(_NAMESPACE, _nullable(_namespace, "string"), default=None)
 
 
 _EDGE_TYPE = (
-    "Required for a new edge. causal: source causes or raises target ('A causes B'); temporal: source comes "
-    "first. Only these two form loops."
+    "Required for a new edge. causal: source causes/raises target; temporal: source comes first. Only these "
+    "two form loops."
 )
 
 
@@ -261,15 +275,18 @@ _EDGE_TYPE = (
 class StoreEdge(Request):
     """store_edge's arguments: the edge's fields, those given."""
 
-    id: str = arg("Edge id (default: derived); an existing one is updated.", _as_given("string"))
-    source_id: str = arg("The node the edge starts at.", _as_given("string"), required=True)
-    target_id: str = arg("The node it points to.", _as_given("string"), required=True)
+    id: str = arg("Edge id (default: derived).", _as_given("string"))
+    source_id: str = arg("The node the edge starts at.", _as_given("string"))
+    target_id: str = arg("The node it points to.", _as_given("string"))
+    source_key: str = arg("Or its key.", _as_given("string"))
+    target_key: str = arg("Or its key.", _as_given("string"))
     edge_type: str = arg(_EDGE_TYPE, _as_given("string"), enum=list(EDGE_TYPES))
     weight: float = arg("Strength (1.0).", _as_given("number"), minimum=0)
     metadata: dict[str, Any] = arg('Any JSON object, e.g. {"polarity": "-"}.', _as_given("object"))
     source: str = arg(_SOURCE, _as_given("string"))
     valid_from: str | None = arg(_VALID_FROM, _as_given(["string", "null"]))
     valid_until: str | None = arg(_VALID_UNTIL, _as_given(["string", "null"]))
+    namespace: str | None = arg(_NAMESPACE, _nullable(_namespace, "string"), default=None)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -290,6 +307,14 @@ class StoreMany(Request):
         items={"type": "object"},
         maxItems=MAX_BATCH,
     )
+    turns: list[Mapping[str, Any]] = arg(
+        "Turns: {speaker, text, time, session, id?, caption?}.",
+        _objects,
+        default=(),
+        items={"type": "object"},
+        maxItems=MAX_BATCH,
+    )
+    namespace: str | None = arg(_NAMESPACE, _nullable(_namespace, "string"), default=None)
 
 
 def _observation(value: Any, name: str) -> str:

@@ -42,6 +42,7 @@ from .analysis import analyze_nodes
 from .embedders import normalised, pack, similarities, unpack
 from .errors import StoreUnavailable
 from .loop_index import kappa_of
+from .recall import about_turns, conversation_seeds
 from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, RetrievalRecord, retrieval_id_for
 from .routing.intent import Asked, asked_relation, intent
 from .routing.router import FOCUS_SHARE, FOCUS_SIZE, Route, question_route
@@ -360,8 +361,18 @@ def retrieve_context(
     def holds(record: Any) -> bool:
         return bool(record.valid_at(moment))
 
+    def keep(node: MemoryNode) -> bool:
+        return (wanted is None or node.node_type in wanted) and holds(node)
+
     with store.reading():  # one snapshot; what is recorded is written after it, on its own
         relevance, nodes, best = _seeds(store, query, top_k, semantic, wanted, holds)
+        if not gather and about_turns([nodes[i] for i in relevance]):  # (a question about a conversation)
+            embed = semantic.embedder.embed if semantic is not None else None
+            model = model_name(semantic.embedder) if semantic is not None else None
+            talk = conversation_seeds(store, query, top_k, keep, embed, model)
+            if talk is not None:
+                relevance, nodes, best = talk
+                expand_hops = 0  # (the session's neighbours are weighed already)
         seeds = len(relevance)
         matched = set(relevance)  # nodes with relevance of their own (direct hits)
         via: dict[str, dict[str, Any]] = {}

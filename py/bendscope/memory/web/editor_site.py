@@ -14,7 +14,9 @@ never ``py/bendscope/memory``, dotfiles or anything outside the site) and the pa
 - ``GET /api/events``: a change stream; ``POST /api/write``: a person's edits (``page_writes``);
 - the time control's (``timeline.time_request``): ``GET /api/history`` (when the memory
   changed; ``?id=`` one item's versions), ``POST /api/diff`` (two moments compared: cards,
-  edges, loops closed and broken) and ``POST /api/loop`` (when a loop closed, and by whose edge).
+  edges, loops closed and broken) and ``POST /api/loop`` (when a loop closed, and by whose edge);
+- each of them, given ``?namespace=NAME``, reads and writes that namespace of the memory alone
+  (``Memory.within``: the other namespaces' nodes are not there for it).
 
 **Admission** (:class:`Admission`), before any of them:
 
@@ -59,6 +61,7 @@ import anyio
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import check_id
 from ..core.service import Memory
+from ..store.scoped import check_namespace
 from .changes import ChangeFeed, change_source
 from .page_writes import Stale, check_body, write
 from .timeline import TIME_PATHS, Moment, mark_holding, moment_of, time_request
@@ -437,6 +440,18 @@ async def events(feed: ChangeFeed, receive: Any, send: Any, stopping: Callable[[
         feed.leave(event)
 
 
+def within(memory: Memory, scope: dict[str, Any]) -> Memory:
+    """The memory a request of the page reads and writes: one namespace of it when the address
+    says ``?namespace=`` (``Memory.within``), else all of it.
+
+    >>> within(object(), {"query_string": b"query=x"}).__class__.__name__
+    'object'
+    """
+    asked = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+    namespace = asked.get("namespace")
+    return memory.within(check_namespace(namespace)) if namespace else memory
+
+
 def checked_view(body: bytes) -> tuple[str | None, list[str], Moment]:
     """The query, the ids and the moment (``as_of``, ``known_at``) a ``POST /api/view`` asks for
     (InvalidInput naming what is wrong).
@@ -502,6 +517,11 @@ def editor_app(
 
     async def api(scope: dict[str, Any], receive: Any, send: Any) -> None:
         path, method = scope["path"], scope["method"]
+        try:
+            scoped = within(memory, scope)
+        except InvalidInput as error:
+            await reply(send, 400, _json({"error": str(error)}), "application/json")
+            return
         if path == "/api/write":
             if method != "POST":
                 await reply(send, 405, b"POST the operations here", text, (b"allow", b"POST"))
@@ -512,7 +532,7 @@ def editor_app(
                 return
             try:
                 ops = check_body(body)
-                answer = await anyio.to_thread.run_sync(write, memory, ops)
+                answer = await anyio.to_thread.run_sync(write, scoped, ops)
             except Stale as error:
                 answer = {"error": str(error), "stale": True, "ids": error.ids}
                 await reply(send, 409, _json(answer), "application/json")
@@ -532,10 +552,11 @@ def editor_app(
                 return
             body = await read_body(receive, MAX_WRITE_BODY) if method == "POST" else b""
             params = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+            params.pop("namespace", None)  # (said by the scoped memory)
             try:
                 if body is None:
                     raise InvalidInput(f"a request is at most {MAX_WRITE_BODY:,} bytes")
-                status, answer = await anyio.to_thread.run_sync(time_request, memory, path, params, body)
+                status, answer = await anyio.to_thread.run_sync(time_request, scoped, path, params, body)
             except InvalidInput as error:  # (a NotFound too: an id the memory never held)
                 status, answer = 404 if isinstance(error, NotFound) else 400, {"error": str(error)}
             except StoreUnavailable as error:
@@ -551,7 +572,7 @@ def editor_app(
                 if body is None:
                     raise InvalidInput(f"a view is asked in at most {MAX_WRITE_BODY:,} bytes")
                 query, keep, at = checked_view(body)
-                status, answer = await anyio.to_thread.run_sync(graph_view, memory, query, None, keep, at)
+                status, answer = await anyio.to_thread.run_sync(graph_view, scoped, query, None, keep, at)
             except InvalidInput as error:
                 status, answer = 400, {"error": str(error)}
             except StoreUnavailable as error:
@@ -574,7 +595,7 @@ def editor_app(
                 query = None
             try:
                 at = moment_of({k: asked.get(k) or None for k in ("as_of", "known_at")}, "graph")
-                status, answer = await anyio.to_thread.run_sync(graph_view, memory, query, None, None, at)
+                status, answer = await anyio.to_thread.run_sync(graph_view, scoped, query, None, None, at)
             except InvalidInput as error:
                 status, answer = 400, {"error": str(error)}
             except StoreUnavailable as error:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Callable, Iterable
 
 from bendscope.kappa import DEFAULT_EXACT_LIMIT
 
 from ...store.base import Store
+from ...store.scoped import ScopedView
 from ..loop_index import LoopIndex
 from ..records import (
     EDGE_TYPES,
@@ -63,3 +65,15 @@ class Memory(Exchange, Outcomes):
         self.exact_limit = exact_limit
         #: the memory's feedback loops with their κ, kept in the store (``loop_index``)
         self.loops = LoopIndex(store, exact_limit, clock=clock)
+
+    def within(self, namespace: str | None) -> Memory:
+        """This memory as one namespace of its store (``store.scoped``): it reads and writes the
+        nodes of that namespace alone; the loop index, telemetry and embedder stay shared.
+        None: the whole store (this memory)."""
+        if namespace is None:
+            return self
+        scoped = copy.copy(self)
+        base = self.store.store if isinstance(self.store, ScopedView) else self.store
+        scoped.store = ScopedView(base, namespace)
+        scoped.namespace = scoped.store.namespace
+        return scoped

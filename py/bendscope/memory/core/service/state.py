@@ -13,6 +13,7 @@ from bendscope.kappa import DEFAULT_EXACT_LIMIT
 
 from ...store.base import Store
 from ...store.past import PastView
+from ...store.scoped import ScopedView
 from ..errors import NotFound
 from ..loop_index import LoopIndex, Watch
 from ..records import (
@@ -108,6 +109,8 @@ class MemoryState:
     model: str | None
     exact_limit: int
     loops: LoopIndex
+    #: the namespace this memory reads and writes (``within``; None: the whole store)
+    namespace: str | None = None
 
     def _batch(self) -> _Batch:
         """The start of a write that changes edges (inside its transaction): the loop index
@@ -123,7 +126,10 @@ class MemoryState:
             yield self.store
             return
         with self.store.reading():
-            yield PastView(self.store, known_at)
+            if isinstance(self.store, ScopedView):  # (the past of the store, then its namespace)
+                yield ScopedView(PastView(self.store.store, known_at), self.store.namespace)
+            else:
+                yield PastView(self.store, known_at)
 
     def _forward(self, store: Store, ids: Sequence[str], found: dict[str, MemoryNode]) -> dict[str, str]:
         """Each of ``ids`` that names no node but was merged away by ``consolidate``: the node

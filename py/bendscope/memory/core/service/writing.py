@@ -9,8 +9,10 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from ..conversation import conversation_items
 from ..embedders import pack
 from ..errors import Conflict, InvalidInput, NotFound
+from ..names import check_key, key_id, normal_name, scoped_content_id
 from ..records import (
     EDGE_FIELDS,
     MAX_CONTENT,
@@ -40,7 +42,12 @@ from ..write_effect import effect
 from .state import EMBED_BATCH, MAX_ERRORS, TYPE_REQUIRED, MemoryState, _Batch, _holds, _unknown
 
 logger = logging.getLogger(__name__)
-logger = logging.getLogger(__name__)
+
+#: stored nodes looked at for one that reads the same as a new one (``_same_name``)
+SAME_NAME_POOL = 5
+#: the fields a store_many item may give beyond the record's own
+NODE_KEYS = ("key",)
+EDGE_KEYS = ("source_key", "target_key")
 
 
 def _same_node(old: MemoryNode, new: MemoryNode) -> bool:
@@ -104,18 +111,37 @@ class Writing(MemoryState):
         """store_node's write, in the open transaction. A change of validity changes which
         arcs hold: the loop index is then made ready and the node watched (``batch`` gets the
         batch, made once), and its arcs that hold after the write are noted."""
+        args, keyed = self._keyed(args)
         old = self.store.get_node(check_id(args["id"])) if args.get("id") is not None else None
         merged = dict(args)
         if old is not None and merged.get("content") is None:
             merged["content"] = old.content
+        if keyed is not None and merged.get("content") is None:
+            merged["content"] = keyed  # (an entity named by its key alone)
+        if keyed is not None:  # (the key as first given stays)
+            given = merged.get("metadata")
+            base = given if isinstance(given, dict) else old.metadata if old is not None else {}
+            merged["metadata"] = {**base, "key": old.metadata.get("key", keyed) if old is not None else keyed}
+        if self.namespace is not None:
+            given = merged.get("metadata")
+            base = given if isinstance(given, dict) else old.metadata if old is not None else {}
+            merged["metadata"] = {"namespace": self.namespace, **base}
         node = new_node(merged, now=self.clock(), existing=old)
+        into = {"merged_into": node.id} if old is not None and keyed is not None else {}
         if args.get("id") is None:  # the id derives from the content: that node, or none
+            if self.namespace is not None:
+                node = dataclasses.replace(node, id=scoped_content_id(self.namespace, node.content))
             old = self._derived_node(node)
             if old is not None:
                 # (the same fact with observations appended since keeps them)
                 node = new_node({**merged, "id": old.id, "content": old.content}, now=self.clock(), existing=old)
+                into = {"merged_into": old.id}  # (an exact duplicate)
+            else:
+                same = self._same_name(node)
+                if same is not None:
+                    return {"status": "unchanged", "node": same.to_dict(), "merged_into": same.id}
         if old is not None and _same_node(old, node):
-            return {"status": "unchanged", "node": old.to_dict()}
+            return {"status": "unchanged", "node": old.to_dict(), **into}
         moved = old is not None and (old.valid_from, old.valid_until) != (node.valid_from, node.valid_until)
         if moved:
             if not batch:
@@ -131,7 +157,47 @@ class Writing(MemoryState):
                 batch[0].inserted += self._holding([node.id], now)
         if node.valid_from is not None or node.valid_until is not None:
             self.loops.bounds([node.valid_from, node.valid_until])
-        return {"status": "created" if old is None else "updated", "node": node.to_dict()}
+        return {"status": "created" if old is None else "updated", "node": node.to_dict(), **into}
+
+    def _keyed(self, args: Mapping[str, Any]) -> tuple[Mapping[str, Any], str | None]:
+        """A node's arguments with its ``key`` (if it has one) made its id (``names.key_id``),
+        and the key."""
+        if args.get("key") is None:
+            return args, None
+        if args.get("id") is not None:
+            raise InvalidInput("give a node an id or a key, not both (the key derives its id)")
+        key = check_key(args["key"])
+        rest = {k: v for k, v in args.items() if k != "key"}
+        return {**rest, "id": key_id(self.namespace, key)}, key
+
+    def _same_name(self, node: MemoryNode) -> MemoryNode | None:
+        """A stored node of the same type whose content reads the same as ``node``'s once
+        case, accents and punctuation are set aside (``names.normal_name``), or None."""
+        wanted = normal_name(node.content)
+        if not wanted:
+            return None
+        hits = self.store.search(node.content, SAME_NAME_POOL)
+        found = self.store.get_nodes(i for i, _ in hits)
+        for node_id, _ in hits:
+            other = found.get(node_id)
+            if other is not None and other.node_type == node.node_type and normal_name(other.content) == wanted:
+                return other
+        return None
+
+    def _end_ids(self, args: Mapping[str, Any]) -> Mapping[str, Any]:
+        """An edge's arguments with ends named by key (``source_key``, ``target_key``) named by id."""
+        given = dict(args)
+        for end in ("source", "target"):
+            key = given.pop(f"{end}_key", None)
+            if key is None:
+                continue
+            if given.get(f"{end}_id") is not None:
+                raise InvalidInput(f"give {end}_id or {end}_key, not both")
+            node_id = key_id(self.namespace, check_key(key, f"{end}_key"))
+            if not self.store.get_nodes([node_id]):
+                raise NotFound(f"no node with key {key!r}: store it with that key first (in this call or before)")
+            given[f"{end}_id"] = node_id
+        return given
 
     def _holding(self, node_ids: Iterable[str], now: str) -> list[tuple[str, str]]:
         """The causal and temporal arcs touching the nodes that hold ``now``."""
@@ -157,6 +223,7 @@ class Writing(MemoryState):
         """store_edge's write, in the open transaction; the loops it may change are watched
         and the arcs it adds or removes (those that hold now: the edge valid and both its
         ends) noted in ``batch`` (settled by the caller). ``typed``: see ``store_edge``."""
+        args = self._end_ids(args)
         named = [check_id(args.get("source_id"), "source_id"), check_id(args.get("target_id"), "target_id")]
         ends = self.store.get_nodes(named)
         merged = self._forward(self.store, named, ends)  # (linking a merged-away id links the node it became)
@@ -324,20 +391,27 @@ class Writing(MemoryState):
         O(items)."""
         typed = isinstance(request, StoreMany)  # (the MCP tools: a new edge must say its type)
         asked = StoreMany.parse(request)
-        nodes, edges = list(asked.nodes), list(asked.edges)
-        if not nodes and not edges:
-            raise InvalidInput("give nodes and/or edges: lists of what store_node and store_edge take")
-        if len(nodes) + len(edges) > MAX_BATCH:
-            raise InvalidInput(f"{len(nodes) + len(edges):,} items; one call stores at most {MAX_BATCH:,}")
-        errors: list[str] = []
+        nodes, edges, turns = list(asked.nodes), list(asked.edges), list(asked.turns)
+        if not nodes and not edges and not turns:
+            raise InvalidInput("give nodes and/or edges: lists of what store_node and store_edge take (or the turns "
+                               "of a conversation)")  # fmt: skip
+        if len(nodes) + len(edges) + len(turns) > MAX_BATCH:
+            raise InvalidInput(f"{len(nodes) + len(edges) + len(turns):,} items; one call stores at most {MAX_BATCH:,}")
+        said_nodes, said_edges, errors = conversation_items(turns, self.namespace)
         done: dict[str, list[dict[str, Any]]] = {"nodes": [], "edges": []}
+        heard: dict[str, Any] = {"turns": [], "entities": {}, "links": 0}
         with self.store.transaction():
             batch = self._batch()
             written: list[MemoryNode] = []
             edge_writer = functools.partial(self._put_edge, batch=batch, typed=typed)
             node_writer = functools.partial(self._put_node, batch=[batch], written=written)
-            for what, items, store in (("nodes", nodes, node_writer), ("edges", edges, edge_writer)):
-                fields = NODE_FIELDS if what == "nodes" else EDGE_FIELDS
+            for what, items, store in (
+                ("turn", said_nodes, node_writer),
+                ("nodes", nodes, node_writer),
+                ("turn", said_edges, edge_writer),
+                ("edges", edges, edge_writer),
+            ):
+                fields = (*NODE_FIELDS, *NODE_KEYS) if store is node_writer else (*EDGE_FIELDS, *EDGE_KEYS)
                 for i, item in enumerate(items):
                     unknown = [key for key in item if key not in fields]
                     if unknown:  # (a misspelt field would silently take its default)
@@ -346,17 +420,28 @@ class Writing(MemoryState):
                     try:
                         answer = store(item)
                     except InvalidInput as exc:
-                        errors.append(f"{what}[{i}]: {exc}")
+                        errors.append(f"{what}[{i}]: {exc}" if what != "turn" else f"turns: {exc}")
                         continue
-                    record = answer["node" if what == "nodes" else "edge"]
-                    done[what].append({"status": answer["status"], "id": record["id"]})
+                    record = answer["node" if store is node_writer else "edge"]
+                    item_answer = {"status": answer["status"], "id": record["id"]}
+                    if isinstance(answer.get("merged_into"), str):
+                        item_answer["merged_into"] = answer["merged_into"]
+                    if what != "turn":
+                        done[what].append(item_answer)
+                    elif store is edge_writer:
+                        heard["links"] += 1
+                    elif "key" in item:
+                        heard["entities"][item["key"]] = record["id"]
+                    else:
+                        heard["turns"].append(item_answer)
             if errors:  # (raising rolls the whole transaction back)
                 shown = "; ".join(errors[:MAX_ERRORS])
                 more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
                 raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
             change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
             self._embed(written)
-        return {"status": "stored", **done, "topology": effect(change.before, change.after)}
+        conversation = heard if turns else {}
+        return {"status": "stored", **done, **conversation, "topology": effect(change.before, change.after)}
 
     def append_observation(self, request: AppendObservation | Mapping[str, Any]) -> dict[str, Any]:
         """Add ``observation`` to the end of node ``id``'s content (a new line between), as

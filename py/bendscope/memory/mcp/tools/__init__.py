@@ -61,7 +61,8 @@ def call(memory: Memory, name: str, arguments: Any) -> dict[str, Any]:
         raise InvalidInput("the arguments must be plain JSON values") from None
     if size > MAX_ARGUMENTS:
         raise InvalidInput(f"the arguments are {size:,} characters as JSON; the limit is {MAX_ARGUMENTS:,}")
-    return tool.run(memory, tool.request.parse(dict(arguments)))
+    asked = tool.request.parse(dict(arguments))
+    return tool.run(memory.within(getattr(asked, "namespace", None)), asked)
 
 
 def encode(result: Mapping[str, Any]) -> str:

@@ -9,14 +9,14 @@ from .spec import EFFECT_NOTE, ToolSpec, output, written
 ENDING = (
     ToolSpec(
         "invalidate_node",
-        "End a node's validity at `at` (now) in a new version: known_at reads what was believed." + EFFECT_NOTE,
+        "End a node's validity at `at` (now) in a new version (known_at reads the old)." + EFFECT_NOTE,
         requests.InvalidateNode,
         output(("status", "id")),
         lambda memory, asked: written(memory.invalidate_node(asked), "node"),
     ),
     ToolSpec(
         "invalidate_edge",
-        "End an edge's validity at `at` (now) in a new version: known_at reads what was believed." + EFFECT_NOTE,
+        "End an edge's validity at `at` (now) in a new version (known_at reads the old)." + EFFECT_NOTE,
         requests.InvalidateEdge,
         output(("status", "id")),
         lambda memory, asked: written(memory.invalidate_edge(asked), "edge"),

@@ -18,7 +18,7 @@ READING = (
     ToolSpec(
         "retrieve_context",
         "Ask the memory a question; follow the answer's `routing` (`why` says why). 'fast': the results answer it "
-        "in one pass. 'deliberate': it is about a feedback loop's dynamics — first reason over the loop its `loops` "
+        "in one pass. 'deliberate': it is about a feedback loop's dynamics: first reason over the loop its `loops` "
         "entry marked asked names (topology.sccs: members, κ, fault lines, budget; `names`: members not among the "
         "results; `whole: false`: too large, κ and budget in the entry). Counts accesses for "
         "learn_from_outcome." + KAPPA_NOTE,
@@ -42,8 +42,8 @@ READING = (
     ),
     ToolSpec(
         "query_graph",
-        "List nodes by ids, by text (BM25) or all, filtered, a page at a time, with the edges among them (at most "
-        "1,000; list_edges pages them).",
+        "List nodes by ids, by text (BM25) or all, filtered, a page at a time, with the edges among them "
+        "(list_edges pages past 1,000).",
         requests.QueryGraph,
         output(("count", "nodes", "edges", "store")),
         lambda memory, asked: memory.query_graph(asked),
@@ -51,8 +51,7 @@ READING = (
     ),
     ToolSpec(
         "list_edges",
-        "List edges a page at a time (by id; next_offset: the next page, null after the last), all or those "
-        "touching node_ids.",
+        "List edges a page at a time (by id; next_offset: the next page, or null), all or those touching node_ids.",
         requests.ListEdges,
         output(("count", "total", "next_offset", "edges")),
         lambda memory, asked: memory.list_edges(asked),
@@ -60,8 +59,8 @@ READING = (
     ),
     ToolSpec(
         "history",
-        "Every version of a node or edge, oldest first, with its valid time (valid_from/until) and recorded "
-        "time (recorded_at/until: when the memory held it).",
+        "Every version of a node or edge, oldest first, with its valid (valid_from/until) and recorded "
+        "(recorded_at/until) times.",
         requests.History,
         output(("id", "kind", "versions")),
         lambda memory, asked: memory.history(asked),
@@ -69,7 +68,7 @@ READING = (
     ),
     ToolSpec(
         "get_metrics",
-        "Analysis latency, routing counts, the outcomes reported (by routing and κ) and the store's size.",
+        "Analysis latency, routing counts, reported outcomes (by routing and κ), the store's size.",
         requests.GetMetrics,
         output(("topology.analyze", "topology.route", "outcomes", "store")),
         lambda memory, asked: memory.get_metrics(),

@@ -52,11 +52,11 @@ ROUTING = {"type": "string", "enum": ["fast", "deliberate"]}
 TOPOLOGY_FIELDS = ("sccs", "dag_nodes", "routing", "max_kappa", "scc_count")
 #: what every tool says once about κ
 KAPPA_NOTE = (
-    " κ of a loop region (a strongly connected component of causal and temporal edges) is the fewest edges "
-    "whose removal splits it; its fault lines are the edges of that weakest cut."
+    " κ of a loop region (a strongly connected component of causal/temporal edges): the fewest edges whose "
+    "removal splits it (its fault lines)."
 )
 #: what a write's answer says about the loops it touched
-EFFECT_NOTE = " The answer says what it did to the loops around it (topology)."
+EFFECT_NOTE = " The answer says its effect on loops (topology)."
 
 
 def written(answer: dict[str, Any], key: str) -> dict[str, Any]:

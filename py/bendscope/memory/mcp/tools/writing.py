@@ -8,8 +8,7 @@ from .spec import EFFECT_NOTE, ToolSpec, output, written
 WRITING = (
     ToolSpec(
         "store_node",
-        "Store a fact as a node, or a new version of the node with the given id (fields left out stay). Without "
-        "an id, the id derives from the content.",
+        "Store a fact as a node, or a new version of the node with the given id or key (fields left out stay).",
         requests.StoreNode,
         output(("status", "id")),
         lambda memory, asked: written(memory.store_node(asked), "node"),
@@ -23,8 +22,8 @@ WRITING = (
     ),
     ToolSpec(
         "store_many",
-        "Store many nodes, then edges (which may join them), all or nothing; an error names every wrong item."
-        + EFFECT_NOTE,
+        "Store many nodes, then edges (which may join them), and a conversation's turns, all or nothing; errors "
+        "name each wrong item." + EFFECT_NOTE,
         requests.StoreMany,
         output(("status", "nodes", "edges")),
         lambda memory, asked: memory.store_many(asked),

@@ -1,0 +1,223 @@
+"""Conversations in: turns as an agent has them (speaker, text, time, session), stored so that a
+question about them finds them — derived at write time, deterministically, with no model.
+
+Each turn is one episodic node, ``"Speaker: text"`` (plus ``[shares a photo: caption]``),
+valid from its time, with its own id (given, or derived from where it sits); its metadata says
+who spoke, the session, its place in the session, the date it was said, the names it mentions
+(``names``, normal forms) and what its relative time words stand for (``dates``: "yesterday"
+→ the day before it was said, "last Saturday", "two weeks ago", "last year", …). Consecutive
+turns of a session are joined by temporal edges (its neighbours); each person or thing named
+(a speaker, a capitalised name) is an entity node named by its key (``names``), linked to the
+turns that mention it by a ``related`` edge. The whole conversation is one ``store_many``.
+
+>>> when = "2023-05-08T13:56:00.000Z"
+>>> dates_in("I went to a support group yesterday and last Saturday.", when)
+{'yesterday': '7 May 2023', 'last saturday': '6 May 2023'}
+>>> names_in("Yesterday Caroline and I went to New York with Mel's dog.", {"caroline"})
+['Caroline', 'New York', 'Mel']
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from .errors import InvalidInput
+from .names import normal_name
+from .records import ID_HEX, MAX_CONTENT, check_id, check_text, kind_of, moment
+
+#: fields a turn takes
+TURN_FIELDS = ("speaker", "text", "time", "session", "id", "caption")
+MAX_SPEAKER = 200
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2}  # fmt: skip
+_RELATIVE = re.compile(
+    r"\b(yesterday|today|tonight|tomorrow|last night|last weekend|this weekend|"
+    r"(?:last|next) (?:week|month|year|" + "|".join(WEEKDAYS) + r")|"
+    r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of) "
+    r"(day|week|month|year)s? ago)\b",
+    re.IGNORECASE,
+)
+#: capitalised words that begin sentences or stand for the speaker, not names
+_NOT_NAMES = (
+    frozenset(
+        """i im ive id ill hey hi hello wow oh ok okay yes yeah no thanks thank yay aw aww awesome great cool nice
+    sure well so and but or the a an this that these those it its my your our their we you he she they his her
+    what when where why how who which congrats congratulations sounds good hope glad love happy sorry bye
+    omg lol haha hahaha right totally definitely absolutely really amazing gonna gotta let lets mine
+    yesterday today tonight tomorrow last next just also""".split()  # noqa: SIM905
+    )
+    | frozenset(WEEKDAYS)
+    | frozenset(MONTHS)
+)
+_WORD = r"[A-Z][\w'’-]*"
+_CAPITALISED = re.compile(rf"{_WORD}(?:\s+{_WORD})*")
+_SENTENCE_START = re.compile(r"(?:^|[.!?…:;\"“(]\s*)$")
+
+
+def _day(moment_: datetime) -> str:
+    return f"{moment_.day} {moment_:%B %Y}"
+
+
+def _months_before(moment_: datetime, count: int) -> datetime:
+    month = moment_.month - 1 - count
+    return moment_.replace(year=moment_.year + month // 12, month=month % 12 + 1, day=1)
+
+
+def dates_in(text: str, when: str) -> dict[str, str]:
+    """The relative time words of ``text`` (said at ``when``, a record timestamp), each with the
+    date or period it stands for, in words, in the order they come."""
+    said = datetime.fromisoformat(when.replace("Z", "+00:00"))
+    found: dict[str, str] = {}
+    for match in _RELATIVE.finditer(text):
+        phrase = " ".join(match.group(1).lower().split())
+        if phrase in found:
+            continue
+        if phrase in ("yesterday", "last night"):
+            found[phrase] = _day(said - timedelta(days=1))
+        elif phrase in ("today", "tonight"):
+            found[phrase] = _day(said)
+        elif phrase == "tomorrow":
+            found[phrase] = _day(said + timedelta(days=1))
+        elif phrase in ("last weekend", "this weekend"):
+            back = (said.weekday() - 5) % 7 or (7 if phrase == "last weekend" else 0)
+            found[phrase] = f"the weekend of {_day(said - timedelta(days=back))}"
+        elif phrase.endswith("ago"):
+            count_word, unit = match.group(2).lower(), match.group(3).lower()
+            count = int(count_word) if count_word.isdigit() else _COUNTS.get(count_word.removeprefix("a "), 1)
+            if unit in ("day", "week"):
+                found[phrase] = _day(said - timedelta(days=count * (7 if unit == "week" else 1)))
+            elif unit == "month":
+                found[phrase] = f"{_months_before(said, count):%B %Y}"
+            else:
+                found[phrase] = str(said.year - count)
+        else:
+            step, unit = phrase.split(" ", 1)
+            sign = -1 if step == "last" else 1
+            if unit == "week":
+                found[phrase] = f"the week of {_day(said + timedelta(days=7 * sign))}"
+            elif unit == "month":
+                found[phrase] = f"{_months_before(said, -sign):%B %Y}"
+            elif unit == "year":
+                found[phrase] = str(said.year + sign)
+            else:  # a weekday: the one before the day it was said (or after, "next")
+                target = WEEKDAYS.index(unit)
+                days = (said.weekday() - target) % 7 or 7 if sign < 0 else (target - said.weekday()) % 7 or 7
+                found[phrase] = _day(said + timedelta(days=sign * days))
+    return found
+
+
+def names_in(text: str, known: set[str]) -> list[str]:
+    """The names ``text`` mentions: runs of capitalised words, each once, in order ("'s" left
+    off). A single word beginning a sentence is a name only if ``known`` has its normal form
+    (a speaker, or a word capitalised inside a sentence elsewhere); common words never are."""
+    found: dict[str, str] = {}
+    for match in _CAPITALISED.finditer(text):
+        words = [w for w in re.split(r"\s+", match.group(0)) if normal_name(w) not in _NOT_NAMES]
+        starts = bool(_SENTENCE_START.search(text[: match.start()]))
+        if not words:
+            continue
+        if starts and match.group(0).split()[0] != words[0] and len(words) == 1:
+            pass  # (the sentence's first word was dropped: the rest is mid-sentence)
+        elif starts and len(words) == 1 and normal_name(words[0]) not in known:
+            continue
+        name = re.sub(r"['’]s$", "", " ".join(words)).strip("'’-")
+        key = normal_name(name)
+        if key and len(key) > 1 and key not in found:
+            found[key] = name
+    return list(found.values())
+
+
+def _capitalised_inside(texts: Sequence[str]) -> set[str]:
+    """The normal forms of the capitalised words found inside sentences (not first) in ``texts``."""
+    inside: set[str] = set()
+    for text in texts:
+        for match in _CAPITALISED.finditer(text):
+            if not _SENTENCE_START.search(text[: match.start()]):
+                inside.update(normal_name(w) for w in match.group(0).split())
+    return inside - _NOT_NAMES
+
+
+def _turn(item: Any, where: str) -> dict[str, Any]:
+    if not isinstance(item, Mapping):
+        raise InvalidInput(f"{where} must be an object, got {kind_of(item)}")
+    unknown = [k for k in item if k not in TURN_FIELDS]
+    if unknown:
+        raise InvalidInput(f"{where}: no field {unknown[0]!r}; a turn takes {', '.join(TURN_FIELDS)}")
+    speaker = check_text(item.get("speaker"), f"{where}: speaker", MAX_SPEAKER, empty_ok=False)
+    text = check_text(item.get("text"), f"{where}: text", MAX_CONTENT, empty_ok=False)
+    if item.get("time") is None:
+        raise InvalidInput(f"{where}: time is required (when it was said: an ISO 8601 time or a date)")
+    when = moment(item["time"], f"{where}: time")
+    session = item.get("session")
+    if isinstance(session, bool) or not isinstance(session, (str, int)) or not str(session).strip():
+        raise InvalidInput(f"{where}: session is required: a name or a number")
+    caption = item.get("caption")
+    if caption is not None:
+        caption = check_text(caption, f"{where}: caption", MAX_CONTENT)
+    turn_id = None if item.get("id") is None else check_id(item["id"], f"{where}: id")
+    return {"speaker": speaker, "text": text, "time": when, "session": session, "caption": caption, "id": turn_id}
+
+
+def turn_id_for(namespace: str | None, session: str | int, place: int, turn: Mapping[str, Any]) -> str:
+    """The id a turn gets when none is given: from where it sits and what was said."""
+    parts = (namespace or "", str(session), str(place), turn["time"], turn["speaker"], turn["text"])
+    return f"turn-{hashlib.sha256(chr(31).join(parts).encode('utf-8')).hexdigest()[:ID_HEX]}"
+
+
+def conversation_items(
+    turns: Sequence[Any], namespace: str | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+    """The nodes and edges (store_many items) a conversation's turns make, and the errors of
+    the wrong turns (``turns[i]: …``). O(the turns' text)."""
+    errors: list[str] = []
+    read: list[dict[str, Any]] = []
+    for i, item in enumerate(turns):
+        try:
+            read.append(_turn(item, f"turns[{i}]"))
+        except InvalidInput as exc:
+            errors.append(str(exc))
+    if errors:
+        return [], [], errors
+    known = _capitalised_inside([t["text"] for t in read]) | {normal_name(t["speaker"]) for t in read}
+    nodes: list[dict[str, Any]] = []
+    edges: list[dict[str, Any]] = []
+    entities: dict[str, str] = {}  # normal name → the name as first written
+    places: dict[str, int] = {}
+    previous: dict[str, str] = {}  # session → the id of its last turn so far
+    for turn in read:
+        session = str(turn["session"])
+        place = places[session] = places.get(session, 0) + 1
+        turn_id = turn["id"] or turn_id_for(namespace, turn["session"], place, turn)
+        content = f"{turn['speaker']}: {turn['text']}"
+        if turn["caption"]:
+            content += f" [shares a photo: {turn['caption']}]"
+        named = names_in(f"{turn['text']} {turn['caption'] or ''}", known)
+        said = datetime.fromisoformat(turn["time"].replace("Z", "+00:00"))
+        metadata: dict[str, Any] = {"speaker": turn["speaker"], "session": turn["session"], "turn": place,
+                                    "said": _day(said)}  # fmt: skip
+        dates = dates_in(turn["text"], turn["time"])
+        if dates:
+            metadata["dates"] = dates
+        keys = [normal_name(n) for n in named]
+        if keys:
+            metadata["names"] = keys
+        nodes.append({"id": turn_id, "content": content, "node_type": "episodic", "valid_from": turn["time"],
+                      "metadata": metadata})  # fmt: skip
+        if session in previous:
+            edges.append({"source_id": previous[session], "target_id": turn_id, "edge_type": "temporal"})
+        previous[session] = turn_id
+        for name in [turn["speaker"], *named]:
+            entities.setdefault(normal_name(name), name)
+        for key in dict.fromkeys(keys):
+            edges.append({"source_id": turn_id, "target_key": key, "edge_type": "related"})
+    entity_nodes = [{"key": name} for name in entities.values()]  # (content: the name; a stored one stays)
+    return entity_nodes + nodes, edges, []

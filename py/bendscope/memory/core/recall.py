@@ -1,0 +1,179 @@
+"""Questions about a conversation: the seeds retrieval starts from when the best matches of a
+question are turns of a conversation (nodes whose metadata names a ``speaker`` and a
+``session``, as ``conversation`` stores them).
+
+A turn's score adds up what the memory knows of it:
+
+* its lexical relevance: BM25 over the best match's, blended (``COVERAGE``) with the share of
+  the question's terms, weighed by idf, that the turn holds however long it is; and its cosine
+  similarity to the question when an embedder is configured (``SEMANTIC``);
+* the speaker: a question that names one of the speakers (not all of them) favours what that
+  speaker said (``SPEAKER``);
+* the names the turn mentions that the question names too (``NAMES``);
+* dates: a month or a year the question names, when the turn was said or what its time words
+  stand for (``DATES``);
+* its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
+  their score (``NEXT``, ``PREVIOUS``: along the session's temporal edges) — an answer often
+  sits one turn after the question that matches;
+
+the best ``top_k`` are the seeds (expansion then adds nothing: the neighbours are weighed).
+Weighing down further turns of a session already taken, for questions whose evidence lies in
+several sessions, lowered recall on the dev conversations at every strength tried, so the
+turns of several sessions come in by their own scores. Deterministic: ties by id.
+O(the candidate pool: ``POOL`` lexical matches and the neighbours of the best ``NEAR``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from ..store.base import Store
+from .embedders import normalised, pack, similarities
+from .names import normal_name
+from .records import MemoryNode
+from .text import query_terms, terms, tokenize
+
+#: an embedder's ``embed``: texts to vectors
+Embed = Callable[[Sequence[str]], list[list[float]]]
+# The weights were chosen on the three LoCoMo dev conversations (bench/bench_locomo.py), a few
+# values each; WordLlama's similarity above 0.2 lowered recall there.
+POOL = 100
+NEAR = 8
+SPEAKER = 0.3
+NAMES = 0.3
+DATES = 0.2
+NEXT = 0.5
+PREVIOUS = 0.3
+COVERAGE = 0.3
+SEMANTIC = 0.2
+#: share of the best lexical matches that must be turns for a question to be one about a conversation
+TURN_SHARE = 0.5
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")  # fmt: skip
+_YEAR = re.compile(r"^(19|20)\d\d$")
+
+
+def is_turn(node: MemoryNode) -> bool:
+    """Whether a node is a conversation's turn (its metadata names a speaker and a session)."""
+    return isinstance(node.metadata.get("speaker"), str) and "session" in node.metadata
+
+
+def about_turns(seeds: Sequence[MemoryNode]) -> bool:
+    """Whether a question's usual seeds are mostly a conversation's turns (``TURN_SHARE``)."""
+    return bool(seeds) and sum(1 for n in seeds if is_turn(n)) >= TURN_SHARE * len(seeds)
+
+
+def _date_words(words: set[str]) -> set[str]:
+    return {w for w in words if w in _MONTHS or _YEAR.match(w)}
+
+
+def _turn_dates(node: MemoryNode) -> set[str]:
+    said = str(node.metadata.get("said", ""))
+    dates = node.metadata.get("dates")
+    spoken = " ".join(str(v) for v in dates.values()) if isinstance(dates, Mapping) else ""
+    return _date_words(set(tokenize(f"{said} {spoken}")))
+
+
+def conversation_seeds(
+    store: Store,
+    query: str,
+    top_k: int,
+    keep: Callable[[MemoryNode], bool],
+    embed: Embed | None = None,
+    model: str | None = None,
+) -> tuple[dict[str, float], dict[str, MemoryNode], float] | None:
+    """The seeds of a question about a conversation (``about_turns`` its first seeds): relevance
+    by id (the best 1), the nodes read and the best BM25 score — or None when no turn matches.
+    ``keep``: the nodes that may be seeds (valid, of the wanted types); ``embed``: the
+    embedder's (with ``model``, the stored vectors' name)."""
+    found = store.search(query, POOL)
+    nodes = store.get_nodes(i for i, _ in found)
+    best = found[0][1]
+    lexical = {i: s / best for i, s in found if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
+    if not lexical:
+        return None
+    words = set(tokenize(query))
+    asked = {normal_name(query[m.start() : m.end()]) for m in re.finditer(r"[\w'’]+", query)}
+    speakers = {normal_name(str(nodes[i].metadata["speaker"])) for i in lexical}
+    named_speakers = {s for s in speakers if s in asked or set(s.split()) <= words}
+    if len(named_speakers) == len(speakers):
+        named_speakers = set()  # (every speaker named: no one is favoured)
+    _cover(store, query, lexical, nodes)
+    query_dates = _date_words(words)
+
+    def base(node: MemoryNode) -> float:
+        score = lexical.get(node.id, 0.0)
+        if normal_name(str(node.metadata["speaker"])) in named_speakers:
+            score += SPEAKER
+        names = node.metadata.get("names")
+        if isinstance(names, list):
+            mentioned = {n for n in names if isinstance(n, str)} - speakers
+            hits = [n for n in mentioned if set(n.split()) <= words]
+            score += NAMES * min(1.0, len(hits) / 2)
+        if query_dates and query_dates & _turn_dates(node):
+            score += DATES
+        return score
+
+    scores = {i: base(nodes[i]) for i in lexical}
+    if embed is not None and model is not None:
+        _blend(store, scores, nodes, query, embed, model)
+    leaders = sorted(scores, key=lambda i: (-scores[i], i))[:NEAR]
+    leading = set(leaders)
+    near: dict[str, float] = {}
+    for edge in store.edges_touching(leaders):
+        if edge.edge_type != "temporal":
+            continue
+        for a, b, share in ((edge.source_id, edge.target_id, NEXT), (edge.target_id, edge.source_id, PREVIOUS)):
+            if a in leading:
+                near[b] = max(near.get(b, 0.0), share * scores[a])
+    fresh = [i for i in near if i not in nodes]
+    nodes.update(store.get_nodes(fresh))
+    for node_id, bonus in near.items():
+        node = nodes.get(node_id)
+        if node is None or not is_turn(node) or not keep(node):
+            continue
+        if node_id not in scores:
+            scores[node_id] = base(node)
+        scores[node_id] += bonus
+    taken = sorted(scores, key=lambda i: (-scores[i], i))[:top_k]
+    top = scores[taken[0]] if taken and scores[taken[0]] > 0 else 1.0
+    return {i: round(max(scores[i] / top, 1e-6), 12) for i in taken}, nodes, best
+
+
+@functools.lru_cache(maxsize=50_000)
+def _term_set(content: str) -> frozenset[str]:
+    """The index terms of a turn's content (cached: the same turns come back question after question)."""
+    return frozenset(terms(content))
+
+
+def _cover(store: Store, query: str, lexical: dict[str, float], nodes: Mapping[str, MemoryNode]) -> None:
+    """Blend into each lexical relevance the share of the question's terms (by idf) its turn
+    holds, however long the turn."""
+    words = query_terms(query)
+    rows, _, frequency = store.term_weights(words)
+    idf = {w: max(0.0, math.log((rows - frequency.get(w, 0) + 0.5) / (frequency.get(w, 0) + 0.5))) for w in words}
+    total = sum(idf.values())
+    if total <= 0:
+        return
+    for node_id in lexical:
+        held = _term_set(nodes[node_id].content)
+        share = sum(v for w, v in idf.items() if w in held) / total
+        lexical[node_id] = (1 - COVERAGE) * lexical[node_id] + COVERAGE * share
+
+
+def _blend(
+    store: Store, scores: dict[str, float], nodes: Mapping[str, MemoryNode], query: str, embed: Embed, model: str
+) -> None:
+    """Add cosine similarity (weighed SEMANTIC) to the candidates' scores: stored vectors, or
+    the content embedded for the call when a node has none."""
+    ids = sorted(scores)
+    stored = store.get_vectors(model, ids)
+    missing = [i for i in ids if i not in stored]
+    if missing:  # (a node stored without this embedder: embedded for the call, not kept)
+        stored.update(zip(missing, map(pack, embed([nodes[i].content for i in missing])), strict=True))
+    unit = normalised(embed([query])[0])
+    for node_id, similarity in zip(ids, similarities(unit, [stored[i] for i in ids]), strict=True):
+        scores[node_id] += SEMANTIC * max(0.0, similarity)
