@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from bendscope.memory import InvalidInput
-from bendscope.memory.core.conversation import WEEKDAYS, dates_in, names_in
+from bendscope.memory.core.conversations.turns import WEEKDAYS, dates_in, names_in
 from bendscope.memory.core.names import key_id, normal_name
 from bendscope.memory.mcp.tools import call
 from tests.memory.test_mcp import ok, over_stdio

@@ -551,10 +551,9 @@ class App:
             self.perform(outcome.action_id, outcome.target, args)
 
     def start_text_edit(self, node_id: str, fresh: bool = False) -> None:
-        refusal = None if self.editor.edit_guard is None else self.editor.edit_guard("Edit text")
-        if refusal is not None:  # (e.g. the live page showing another moment: the text editor stays shut)
-            self.toast.show(refusal, error=True, ms=6000)
-            return
+        refusal = self.editor.edit_refusal("Edit text")  # (the live page showing another moment: it stays shut)
+        if refusal is not None:
+            return self.toast.show(refusal, error=True, ms=6000)
         self.tools.begin_text_edit(node_id, fresh)
         self.overlay.start(node_id)
         self.request_frame()
@@ -737,10 +736,8 @@ class App:
         ids = self.image_ids()
         markers = self.loops_panel.markers()
         if image == "svg":
-            svg = plane_svg(editor, ids, markers)
-            if self.live is not None:  # (the memory's ended cards and edges, when shown)
-                svg = self.live.time.with_ended(svg)
-            download("bendscope.svg", svg, "image/svg+xml")
+            svg = plane_svg(editor, ids, markers)  # (with the memory's ended cards and edges, when shown)
+            download("bendscope.svg", svg if self.live is None else self.live.time.with_ended(svg), "image/svg+xml")
             return
         view = image_view(editor, ids, markers)
         asked = {"png": 1.0, "png-2x": 2.0, "png-4x": 4.0}[image]
@@ -775,8 +772,7 @@ class App:
                             f"{MAX_IMAGE_SIDE:,} px a side, {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels.")  # fmt: skip
 
     def export_png(self, marks: bool) -> None:
-        """Download the canvas as a PNG as the screen shows it, with pin marks, the selection
-        and search fading (``marks``)."""
+        """Download the canvas as a PNG as the screen shows it (``marks``: pins, selection, fading)."""
 
         def done(blob: Any) -> None:
             if blob:

@@ -181,6 +181,10 @@ class Editor(LayoutDriver):
             k += 1
 
     # ------------------------------------------------------------------ history
+    def edit_refusal(self, label: str) -> str | None:
+        """Why an edit named ``label`` is refused now (``edit_guard``'s message), or None."""
+        return None if self.edit_guard is None else self.edit_guard(label)
+
     @contextlib.contextmanager
     def transaction(self, label: str) -> Iterator[Transaction]:
         """Group edits into one undo step (nested calls join the outer one).
@@ -191,7 +195,7 @@ class Editor(LayoutDriver):
         if self._tx is not None:
             yield self._tx
             return
-        refusal = None if self.edit_guard is None else self.edit_guard(label)
+        refusal = self.edit_refusal(label)
         if refusal is not None:
             raise ValueError(refusal)
         tx = self._tx = Transaction(self.doc, label)

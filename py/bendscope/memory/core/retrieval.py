@@ -39,10 +39,10 @@ from bendscope.kappa.recommend import short_name
 
 from ..store.base import Store
 from .analysis import analyze_nodes
+from .conversations.recall import about_turns, conversation_seeds
 from .embedders import normalised, pack, similarities, unpack
 from .errors import StoreUnavailable
 from .loop_index import kappa_of
-from .recall import about_turns, conversation_seeds
 from .records import DIRECTED_KINDS, MemoryEdge, MemoryNode, RetrievalRecord, retrieval_id_for
 from .routing.intent import Asked, asked_relation, intent
 from .routing.router import FOCUS_SHARE, FOCUS_SIZE, Route, question_route

@@ -9,7 +9,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ..conversation import conversation_items
+from ..conversations.turns import conversation_items
 from ..embedders import pack
 from ..errors import Conflict, InvalidInput, NotFound
 from ..names import check_key, key_id, normal_name, scoped_content_id

@@ -25,9 +25,9 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from .errors import InvalidInput
-from .names import normal_name
-from .records import ID_HEX, MAX_CONTENT, check_id, check_text, kind_of, moment
+from ..errors import InvalidInput
+from ..names import normal_name
+from ..records import ID_HEX, MAX_CONTENT, check_id, check_text, kind_of, moment
 
 #: fields a turn takes
 TURN_FIELDS = ("speaker", "text", "time", "session", "id", "caption")

@@ -30,11 +30,11 @@ import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from ..store.base import Store
-from .embedders import normalised, pack, similarities
-from .names import normal_name
-from .records import MemoryNode
-from .text import query_terms, terms, tokenize
+from ...store.base import Store
+from ..embedders import normalised, pack, similarities
+from ..names import normal_name
+from ..records import MemoryNode
+from ..text import query_terms, terms, tokenize
 
 #: an embedder's ``embed``: texts to vectors
 Embed = Callable[[Sequence[str]], list[list[float]]]
