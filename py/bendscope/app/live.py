@@ -8,7 +8,8 @@ This module only moves bytes and shows words; what to send and how to apply what
 
 - a change event (``/api/events``, Server-Sent Events over the page's cookie) marks the
   memory changed; the driver then fetches ``/api/graph`` (or the query's subgraph) and
-  brings it in — not while the person types in a card;
+  brings it in — not while the person types in a card; after the whole memory, only what
+  changed since the version the page has (``?since=``, ``bend.live_delta``);
 - after each edit of the person's (seen by the document's version), the driver posts the
   operations to ``/api/write``; a refusal (409: the memory changed meanwhile; 400: a check
   of the memory's) is shown, and the memory's state is fetched over the page's;
@@ -186,14 +187,16 @@ class LiveMode:
             asked = {"method": "POST", "body": json.dumps({"query": self.query, "node_ids": kept}),
                      "headers": {"content-type": "application/json"}}  # fmt: skip
             response = await js.fetch("api/view", js_obj({**asked, "cache": "no-store", "credentials": "same-origin"}))
-        else:
-            response = await js.fetch("api/graph", js_obj({"cache": "no-store", "credentials": "same-origin"}))
+        else:  # (after the first, only what changed since the version the page has: bend.live_delta)
+            since = self.sync.since()
+            url = "api/graph" if since is None else f"api/graph?since={since}"
+            response = await js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
         status = int(response.status)
         text = str(await response.text())
         began = float(js.performance.now())
         answer = _json(text)
         parsed = float(js.performance.now())
-        if status == 200 and answer.get("document") is None:  # (too large to open whole)
+        if status == 200 and answer.get("document") is None and "changes" not in answer:  # (too large to open whole)
             self.sync.failed("fetch")
             total = int((answer.get("view") or {}).get("total", 0))
             self.view = {"query": None, "shown": 0 if self.sync.base is None else len(self.sync.base.nodes),
@@ -225,7 +228,14 @@ class LiveMode:
             self.sync.failed("fetch")
             return
         try:
-            brought = self.sync.fetched(answer["document"], self._kept() if first else None, answer.get("at"))
+            version = answer.get("version")
+            version = version if isinstance(version, int) and not self.keep_view else None
+            if "changes" in answer and version is not None and not first:
+                brought = self.sync.fetched_changes(answer["changes"], version, answer.get("at"))
+            else:
+                brought = self.sync.fetched(
+                    answer["document"], self._kept() if first else None, answer.get("at"), version
+                )
         except DocumentError as exc:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
