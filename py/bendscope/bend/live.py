@@ -367,16 +367,20 @@ def _theirs(document: Mapping[str, Any], doc: Document) -> tuple[dict[str, Node]
 def _place(editor: Editor, plane: Plane, fresh: list[Node]) -> None:
     """Put new cards beside their neighbours already placed (or at the middle of the view),
     each at an angle of its own (from its id: the same every time)."""
-    placed = {n.id for n in plane.nodes.values()} - {n.id for n in fresh}
+    if not fresh:
+        return
+    new = {n.id for n in fresh}
+    placed = {n.id for n in plane.nodes.values()} - new
+    around: dict[str, list[str]] = {}  # the fresh cards' neighbours, in edge order (one pass over the edges)
+    for edge in plane.edges.values():
+        if edge.a in new:
+            around.setdefault(edge.a, []).extend((edge.a, edge.b))
+        if edge.b in new and edge.b != edge.a:
+            around.setdefault(edge.b, []).extend((edge.a, edge.b))
     w, h = editor.viewport
     middle = editor.screen_to_world(w / 2, h / 2) if plane is editor.plane else (0.0, 0.0)
     for node in fresh:
-        near = [
-            plane.nodes[other]
-            for edge in plane.edges_of(node.id)
-            for other in (edge.a, edge.b)
-            if other != node.id and other in placed
-        ]
+        near = [plane.nodes[other] for other in around.get(node.id, ()) if other != node.id and other in placed]
         if near:
             cx = sum(n.x for n in near) / len(near)
             cy = sum(n.y for n in near) / len(near)
