@@ -119,7 +119,7 @@ def inspector_rows(
         rows = [
             (f"{len(editor.selection)} nodes selected", "title"),
             (f"κ of the selection {kappa} · loop regions: {topo.scc_count}", "row kappa"),
-            (f"routing: {topo.result['routing']} ({'deliberate' if topo.max_kappa else 'one retrieval pass'})", "row"),
+            (routing_words(topo.max_kappa), "row"),
         ]
         if loops is not None and loops.groups:
             total = sum(len(g.loops) for g in loops.groups)
@@ -159,3 +159,12 @@ def _group_complete(loops: LoopReport | None, scc: dict[str, Any] | None) -> boo
     if loops is None or scc is None:
         return False
     return all(g.complete for g in loops.groups if g.scc_id == scc["id"])
+
+
+def routing_words(max_kappa: int) -> str:
+    """How an agent would read the selection, in words (the engine's ``routing`` explained).
+
+    >>> routing_words(2), routing_words(0)
+    ('routing: deliberate (loops: reason them through)', 'routing: fast (one retrieval pass)')
+    """
+    return "routing: deliberate (loops: reason them through)" if max_kappa else "routing: fast (one retrieval pass)"

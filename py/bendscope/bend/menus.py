@@ -14,6 +14,7 @@ from . import find, kappa_ui
 from .actions import POLARITY_WORDS, REGISTRY, Target
 from .editor import Editor
 from .model import EDGE_KINDS, POLAR_KINDS
+from .shortcuts import key_label
 
 
 @dataclass
@@ -38,11 +39,15 @@ class MenuItem:
         return self.submenu is not None
 
 
+#: the Connect-to submenu's last words before the kind row: what typing does
+SEARCH_HINT = "Nodes within 500 px · type to search the whole plane"
+
+
 def menu_item(editor: Editor, target: Target, action_id: str, **kw: Any) -> MenuItem:
     act = REGISTRY[action_id]
     enabled = act.enabled(editor, target)
     label = act.label if enabled or "disabled_label" not in act.extra else act.extra["disabled_label"]
-    hint = act.keys[0].upper() if act.keys and len(act.keys[0]) == 1 else ""
+    hint = key_label(act.keys[0]) if act.keys and len(act.keys[0]) == 1 else ""  # ("L" reads Shift+L)
     return MenuItem(label, action_id, enabled, key_hint=hint, item_id=action_id, **kw)
 
 
@@ -76,7 +81,7 @@ def connect_submenu(editor: Editor, node_id: str, query: str = "") -> list[MenuI
     # the kind row comes last: the first row stays the nearest node (C, then Enter)
     kind_row = MenuItem(f"New edge kind: {kind}", submenu=kinds, item_id="connect-kind")
     if not previews:
-        empty = f"No node matches “{query}”" if searching else "No nodes within 500 px"
+        empty = f"No node matches “{query}”" if searching else "No nodes within 500 px: type to search the plane"
         return [MenuItem(empty, enabled=False, tone="muted", item_id="connect-none"), kind_row]
     items = [
         MenuItem(p.label, "connect", not p.connected, {"to": p.target, "kind": kind}, tone=p.tone,
@@ -86,6 +91,8 @@ def connect_submenu(editor: Editor, node_id: str, query: str = "") -> list[MenuI
     more = 0 if searching else len(editor.nodes_near(node_id)) - len(previews)
     if more > 0:
         items.append(MenuItem(f"…and {more} more farther away", enabled=False, tone="muted", item_id="connect-more"))
+    if not searching:  # (the nearest within 500 px are listed; typing looks anywhere)
+        items.append(MenuItem(SEARCH_HINT, enabled=False, tone="muted", item_id="connect-search-hint"))
     items.append(kind_row)
     return items
 

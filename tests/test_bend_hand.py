@@ -1,0 +1,62 @@
+"""Small things a new user met on a large graph: a menu's key hints, what Connect to… lists,
+the inspector's words, the Import tooltip."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bend_helpers import editor_with
+
+from bendscope.bend import keys, menus
+from bendscope.bend.inspector import inspector_rows
+from bendscope.bend.keys import KeyEvent
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def press(hint: str) -> KeyEvent:
+    """The key press a menu's hint names ("Shift+L", "L", "Delete")."""
+    *mods, key = hint.split("+")
+    return KeyEvent(key if len(key) > 1 else (key.upper() if "Shift" in mods else key.lower()),
+                    mod="Ctrl/⌘" in mods, shift="Shift" in mods)  # fmt: skip
+
+
+def test_every_key_a_menu_shows_runs_that_item():
+    """The canvas menu said L and T for Arrange, whose keys are Shift+L and Shift+T (L froze the layout)."""
+    editor = editor_with([("a", "b"), ("b", "c"), ("c", "a")])
+    built = [menus.background_menu(editor, 10.0, 10.0)]
+    editor.select(["a"])
+    built.append(menus.node_menu(editor, "a"))
+    hinted = [item for items in built for item in items if item.key_hint and item.enabled]
+    assert {"arrange-lr", "arrange-tb"} <= {item.action_id for item in hinted}
+    for item in hinted:
+        command = keys.route(editor, press(item.key_hint))
+        assert command is not None and command.action_id == item.action_id, (item.label, item.key_hint)
+
+
+def test_connect_to_says_that_typing_searches_the_whole_plane():
+    editor = editor_with([("a", "b"), ("b", "c")])
+    items = menus.connect_submenu(editor, "a")
+    assert menus.SEARCH_HINT in [item.label for item in items] and "whole plane" in menus.SEARCH_HINT
+    lonely = editor_with([("a", "b")], positions={"a": (0.0, 0.0), "b": (5000.0, 0.0)})
+    (empty, _kind) = menus.connect_submenu(lonely, "a")
+    assert "type to search" in empty.label
+    assert menus.SEARCH_HINT not in [item.label for item in menus.connect_submenu(editor, "a", "c")]
+
+
+def test_the_inspector_explains_routing_without_repeating_it():
+    """It read "routing: deliberate (deliberate)"."""
+    editor = editor_with([("a", "b"), ("b", "a"), ("b", "c")])
+    editor.select(["a", "b"])
+    _, rows = inspector_rows(editor, editor.topology())
+    (routing,) = [text for text, _ in rows if text.startswith("routing")]
+    assert routing == "routing: deliberate (loops: reason them through)"
+    assert not re.search(r"(\w+) \(\1\)", routing)
+
+
+def test_the_import_button_names_every_format_it_reads():
+    """Its tooltip said "Import a JSON document"; it reads CSV, GraphML, DOT and Mermaid too."""
+    page = (ROOT / "index.html").read_text()
+    (title,) = re.findall(r'id="btn-import" title="([^"]*)"', page)
+    assert all(word in title for word in ("JSON", "CSV", "GraphML", "DOT", "Mermaid"))
