@@ -136,7 +136,7 @@ def test_inspector_and_edge_menu_show_kappa(app_factory):
     app = app_factory("seed=1&still=1")
     page = app.page
     app.click_node("revenue")
-    expect(page.locator("#inspector")).to_contain_text("in loop region scc-0")
+    expect(page.locator("#inspector")).to_contain_text("in loop region 1 (")
     expect(page.locator("#inspector")).to_contain_text("κ = 1: removing 1 edge (the fault line) splits this region")
     (px, py), (mx, my) = app.node_xy("product-quality"), app.node_xy("market-share")
     page.mouse.click((px + mx) / 2, (py + my) / 2, button="right")

@@ -60,3 +60,20 @@ def test_the_import_button_names_every_format_it_reads():
     page = (ROOT / "index.html").read_text()
     (title,) = re.findall(r'id="btn-import" title="([^"]*)"', page)
     assert all(word in title for word in ("JSON", "CSV", "GraphML", "DOT", "Mermaid"))
+
+
+def test_loop_regions_are_named_for_people_not_by_the_engines_ids():
+    """The inspector, the outline and the Loops panel said "scc-0"."""
+    from bendscope.bend.loops_panel import panel_view
+    from bendscope.bend.outline import outline_of
+
+    editor = editor_with([("a", "b"), ("b", "a"), ("c", "d"), ("d", "c")])
+    editor.select(["a"])
+    _, rows = inspector_rows(editor, editor.topology(), editor.loops(wait=True))
+    outline = outline_of(editor, editor.topology())
+    editor.select([])
+    panel = panel_view(editor, editor.loops(wait=True))
+    words = [text for text, _ in rows] + [*outline.loops, *outline.cards] + [g.title for g in panel.groups]
+    assert not any("scc-" in w for w in words), words
+    assert "in loop region 1 (2 cards)" in words and any(w.startswith("Loop region 2 ·") for w in words)
+    assert any(w.startswith("Loop region 1, κ 1") for w in outline.loops)

@@ -16,7 +16,7 @@ splits it) with a button that shows them on the canvas (the action ``show-cuts``
 ...     print(text)
 Births
 normal card
-in loop region scc-0 (2 cards)
+in loop region 1 (2 cards)
 κ = 1: removing 1 edge (the fault line) splits this region; the loops inside each part remain
 1 edge breaks every loop here (the fewest)
 Show them (K)
@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from .editor import Editor
-from .explain import kappa_sentence, kappa_span, loops_sentence, max_kappa_span
+from .explain import kappa_sentence, kappa_span, loops_sentence, max_kappa_span, region_name
 from .kappa_ui import display_name
 from .loop_cuts import CutReport, RegionCuts, cut_words
 from .loop_list import LoopReport
@@ -143,7 +143,7 @@ def inspector_rows(
         if topo.pending:
             rows.append(("κ: computing…", "row"))
         elif scc is not None:
-            rows.append((f"in loop region {scc['id']} ({len(scc['nodes']):,} cards)", "row kappa"))
+            rows.append((f"in {region_name(scc['id'])} ({len(scc['nodes']):,} cards)", "row kappa"))
             rows.append((kappa_sentence(scc["kappa"], scc["approximate"], kappa_span(scc)[0]), "row kappa"))
             region = None if cuts is None else cuts.region(scc["id"])
             rows += _cut_rows(editor, None if region is None else cuts, region, "here")
