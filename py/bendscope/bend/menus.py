@@ -40,7 +40,7 @@ class MenuItem:
 
 
 #: the Connect-to submenu's last words before the kind row: what typing does
-SEARCH_HINT = "Nodes within 500 px · type to search the whole plane"
+SEARCH_HINT = "Type to search the whole plane"
 
 
 def menu_item(editor: Editor, target: Target, action_id: str, **kw: Any) -> MenuItem:
@@ -81,7 +81,7 @@ def connect_submenu(editor: Editor, node_id: str, query: str = "") -> list[MenuI
     # the kind row comes last: the first row stays the nearest node (C, then Enter)
     kind_row = MenuItem(f"New edge kind: {kind}", submenu=kinds, item_id="connect-kind")
     if not previews:
-        empty = f"No node matches “{query}”" if searching else "No nodes within 500 px: type to search the plane"
+        empty = f"No node matches “{query}”" if searching else "None within 500 px: type to search"
         return [MenuItem(empty, enabled=False, tone="muted", item_id="connect-none"), kind_row]
     items = [
         MenuItem(p.label, "connect", not p.connected, {"to": p.target, "kind": kind}, tone=p.tone,
