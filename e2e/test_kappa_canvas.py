@@ -57,8 +57,9 @@ def test_connect_submenu_lists_previews_and_connects(app_factory):
     item(app, "connect").hover()
     sub = page.locator("#menu-1 [role='menuitem']")
     sub.first.wait_for(state="visible")
-    *labels, kind_row = sub.all_inner_texts()
+    *labels, hint, kind_row = sub.all_inner_texts()
     assert labels and all(label.startswith("→ ") and "(κ: " in label for label in labels)
+    assert hint == "Type to search the whole plane"
     assert kind_row.startswith("New edge kind: causal")
     loop = [label for label in labels if "Company" in label]
     assert loop == ["→ Company (κ: 0→1 — creates feedback loop)"]
