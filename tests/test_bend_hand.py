@@ -102,3 +102,22 @@ def test_a_changes_size_is_read_from_what_changed_as_from_the_whole(kind, before
     else:
         after = data.draw(st.one_of(st.none(), snapshots))
     assert size_change(kind, before, after) == _size(kind, after) - _size(kind, before)
+
+
+def test_new_node_here_asked_again_at_the_same_point_never_stacks_cards():
+    """Shift+F10 → New node here put every new card on the same spot (their texts overlapped)."""
+    from bendscope.bend.actions import Target
+    from bendscope.bend.dispatch import ActionManager
+    from bendscope.bend.editor import Editor
+
+    editor = Editor()
+    manager = ActionManager(editor)
+    made = [manager.request("new-node", Target(x=100.0, y=50.0)).result for _ in range(4)]
+    for node_id in made:
+        editor.set_text(node_id, f"Card {node_id}")
+    editor.refresh_sizes(editor.plane)
+    cards = [editor.plane.nodes[n] for n in made]
+    assert (cards[0].x, cards[0].y) == (100.0, 50.0)  # (a free spot: exactly where asked)
+    for i, a in enumerate(cards):
+        for b in cards[i + 1 :]:
+            assert abs(a.x - b.x) >= (a.width + b.width) / 2 or abs(a.y - b.y) >= (a.height + b.height) / 2
