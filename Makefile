@@ -9,7 +9,7 @@ VPY := $(VENV)/bin/python
 VENDOR_STAMP := static/vendor/.stamp
 KAPPA_SOURCES := $(wildcard py/bendscope/kappa/*.py) py/bendscope/__init__.py
 
-.PHONY: serve docs test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-hand bench-kappa-page bench-live bench-memory load-memory serve-memory update-snapshots clean
+.PHONY: serve docs test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-hand bench-kappa-page bench-live bench-live-time bench-memory load-memory serve-memory update-snapshots clean
 
 serve: vendor
 	$(PYTHON) scripts/serve.py $(PORT)
@@ -90,6 +90,9 @@ bench-kappa-page: venv vendor chromium
 
 bench-live: venv vendor chromium postgresql
 	$(VPY) bench/bench_live.py
+
+bench-live-time: venv vendor chromium
+	$(VPY) bench/bench_live_time.py
 
 bench-memory: venv postgresql
 	$(VPY) bench/bench_memory.py

@@ -1,4 +1,4 @@
-"""Arrange: why dagre (issue 18), measured in one run.
+"""Arrange: why dagre, measured in one run.
 
     python bench/bench_arrange.py [--sizes 300,1000,3000,10000] [--no-elk]
 

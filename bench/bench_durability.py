@@ -1,4 +1,4 @@
-"""What durability costs an SQLite store (issue 17): store_node calls, one transaction each,
+"""What durability costs an SQLite store: store_node calls, one transaction each,
 with ``synchronous = FULL`` (a write acknowledged survives a power loss: the default) and
 ``NORMAL`` (it survives a crash of the process), alternated in rounds in one run; medians
 and the ratio, with the machine load. The disk is the one under the temporary folder.

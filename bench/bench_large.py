@@ -1,4 +1,4 @@
-"""Large graphs in the browser, measured as a user feels them (issue 18).
+"""Large graphs in the browser, measured as a user feels them.
 
     python bench/bench_large.py [--sizes 1000,3000,10000] [--quick]
 

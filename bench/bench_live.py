@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "e2e"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(ROOT))  # (the served memory of tests/memory)
 
 from harness import CHROMIUM, CHROMIUM_ARGS, new_context  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402

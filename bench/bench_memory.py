@@ -20,7 +20,7 @@ some of the causal ones closing small loops). Queries are 2–4 words drawn the 
 Reported per store and result limit (10, 50, 100): the whole call (p50/p95/p99), the lexical
 search alone as the baseline (the same queries, same process) and the ratio, and the
 topology step (the ``topology.analyze`` telemetry durations, which cover the κ analysis
-of the retrieved subgraph) with the retrieved subgraph sizes. Targets (issue 8): whole call p50 < 10 ms
+of the retrieved subgraph) with the retrieved subgraph sizes. Targets: whole call p50 < 10 ms
 and p95 < 25 ms; topology step p95 < 1 ms on subgraphs of ≤ 50 nodes.
 """
 

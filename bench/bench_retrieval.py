@@ -1,4 +1,4 @@
-"""Retrieval quality (issue 21): the project's own ``retrieve_context`` on BEIR's SciFact
+"""Retrieval quality: the project's own ``retrieve_context`` on BEIR's SciFact
 corpus (5,183 abstracts) with the SciFact *training* claims as queries (505 claims with
 evidence documents; ``../shared/datasets/scifact-train``, see its README: CC BY-NC 2.0).
 Tune here only (the test claims, which BEIR reports on, are not in the set).

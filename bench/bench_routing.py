@@ -1,12 +1,14 @@
 """Routing benchmark: does the memory deliberate only on questions about a loop's dynamics?
 
-Each domain in ``bench/routing/`` (and ``bench/routing/heldout/``: written by another author
-who never saw the routing rule) is a realistic memory of 40–70 facts with one to three feedback
-loops, facts linked to loop members by non-causal edges, causal chains without loops, and
-labelled questions: ``loop`` (about a loop's dynamics: deliberate, with the loop whole) or
-``lookup`` (a fact answers it: fast, that fact among the first five results). Every question is
-one ``retrieve_context`` call over the MCP tool layer (``tools.call``), at the question's
-``limit`` (10 by default), on a fresh in-memory store.
+Each domain in ``bench/routing/`` (and ``bench/routing/heldout/``: written by another author who
+never saw the routing rule; ``bench/routing/review/``: two memories of a later independent
+review, each also asked in other wordings written after reading the rule; the intent words were
+extended after its misses were seen, so that set is no longer held out) is a realistic memory of
+40–70 facts with one to three feedback loops, facts linked to loop members by non-causal edges,
+causal chains without loops, and labelled questions: ``loop`` (about a loop's dynamics:
+deliberate, with the loop whole) or ``lookup`` (a fact answers it: fast, that fact among the
+first five results). Every question is one ``retrieve_context`` call over the MCP tool layer
+(``tools.call``), at the question's ``limit`` (10 by default), on a fresh in-memory store.
 
 Reported per domain and in all:
 
@@ -150,7 +152,7 @@ def main() -> None:
     args = parser.parse_args()
     embedder = load_embedder(args.embedder) if args.embedder else None
     load_before = os.getloadavg()[0]
-    sets = [("own", FOLDER), ("held out", FOLDER / "heldout")]
+    sets = [("own", FOLDER), ("held out", FOLDER / "heldout"), ("review", FOLDER / "review")]
     rows = []
     print(f"routing benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, CPython {sys.version.split()[0]}, "
           f"{os.cpu_count()} cores, load {load_before:.2f}, embedder {args.embedder or 'none (lexical)'}")  # fmt: skip

@@ -1,4 +1,4 @@
-"""The agent's loop (issue 20) on stores of 10,000 and 100,000 nodes holding one 1,000-node
+"""The agent's loop on stores of 10,000 and 100,000 nodes holding one 1,000-node
 SCC: ``store_edge`` and ``delete_edge`` with the topological effect they report (kept up to
 date in the loop index), ``learn_from_outcome`` and ``consolidate`` (dry run and real run).
 Medians and tails, never pass/fail; the baseline is the same write made straight on the

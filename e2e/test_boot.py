@@ -86,7 +86,7 @@ def _export(app, item: str, name: str = "bendscope.png") -> bytes:
 
 
 def test_export_png_leaves_pins_and_the_selection_out_unless_asked(app_factory):
-    """Issue 19.6: every created node showed PINNED and a red dot, in PNG exports too. A new
+    """Every created node showed PINNED and a red dot, in PNG exports too. A new
     card shows only a quiet dot now, and the image of the graph leaves it (and the selection)
     out; "the screen as it is" keeps them."""
     import io

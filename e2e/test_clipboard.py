@@ -1,4 +1,4 @@
-"""Issue 9: copy / cut / paste / duplicate through the system clipboard, between tabs."""
+"""Copy / cut / paste / duplicate through the system clipboard, between tabs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every gesture does what it says on a touch phone (issue 19): real touch input through
+"""Every gesture does what it says on a touch phone: real touch input through
 the browser's own touch events (CDP), at 390×844 with a touch screen."""
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def node_menu_by_touch(phone: AppPage, node_id: str) -> Finger:
     ],
 )
 def test_a_submenu_tapped_open_changes_nothing_until_its_own_row_is_tapped(phone, item, changed):
-    """Issue 19, item 1: tapping "Merge with…" (or "Connect to…") merged (connected) at
+    """Tapping "Merge with…" (or "Connect to…") merged (connected) at
     once with the first candidate: the submenu opened under the finger and the same tap
     picked its first row."""
     before = phone.api(changed)
@@ -96,7 +96,7 @@ def test_a_submenu_tapped_open_changes_nothing_until_its_own_row_is_tapped(phone
 
 
 def test_an_edge_kind_changes_only_on_a_tap_of_that_kind(phone):
-    """Issue 19, item 1: tapping "Kind" on an edge's menu made the edge Context at once."""
+    """Tapping "Kind" on an edge's menu made the edge Context at once."""
     finger = Finger(phone)
     edges = phone.api(
         "JSON.parse(window.bendscope.export()).planes[0].edges"
@@ -164,7 +164,7 @@ def _clashes(app: AppPage) -> tuple[list, list]:
 
 @pytest.mark.parametrize("size", [(390, 844), (768, 1024)])
 def test_no_control_covers_another_on_small_screens(app_factory, size):
-    """Issue 19, item 4: on a phone the breadcrumb covered Import…, the legend the HUD, the
+    """On a phone the breadcrumb covered Import…, the legend the HUD, the
     inspector the export buttons, and the find bar Export, Dark and ?."""
     width, height = size
     app = app_factory("seed=1&still=1", context_args={**PHONE, "viewport": {"width": width, "height": height}})
@@ -183,7 +183,7 @@ def test_no_control_covers_another_on_small_screens(app_factory, size):
 
 
 def test_a_phone_opens_the_graph_readable_and_the_legend_collapsed(phone):
-    """Issue 19, item 4: the opening zoom (0.34) drew every card's text as bars, and the
+    """The opening zoom (0.34) drew every card's text as bars, and the
     legend could not be collapsed (it hid a new stargate)."""
     assert phone.stats()["zoom"] >= 0.6
     legend, toggle = phone.page.locator("#legend"), phone.page.locator("#legend-toggle")

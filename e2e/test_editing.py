@@ -118,7 +118,7 @@ def test_undo_redo_keys_and_buttons(app_factory):
     page.keyboard.press("Control+Enter")
     assert app.stats()["nodes"] == 3
     expect(undo).to_be_enabled()
-    page.keyboard.press("Control+z")  # the node and its text: one step (issue 19, item 5)
+    page.keyboard.press("Control+z")  # the node and its text: one step
     assert app.stats()["nodes"] == 2
     expect(undo).to_be_disabled()
     expect(redo).to_be_enabled()

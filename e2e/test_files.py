@@ -108,7 +108,7 @@ FORMAT_FILES = [
 
 @pytest.mark.parametrize(("name", "data"), FORMAT_FILES, ids=[f[0] for f in FORMAT_FILES])
 def test_other_formats_import_through_the_file_chooser(app_factory, name, data):
-    """Issue 22: CSV, DOT, Mermaid and GraphML files open as graphs (a DOT or CSV file was
+    """CSV, DOT, Mermaid and GraphML files open as graphs (a DOT or CSV file was
     refused as "Not JSON")."""
     app = app_factory("seed=1&still=1")
     app.page.set_input_files("#file-input", files=[{"name": name, "mimeType": "text/plain", "buffer": data}])

@@ -1,4 +1,4 @@
-"""Issue 9: Find (Ctrl/Cmd+F) and type-to-filter in Connect-to and Merge-with."""
+"""Find (Ctrl/Cmd+F) and type-to-filter in Connect-to and Merge-with."""
 
 from __future__ import annotations
 

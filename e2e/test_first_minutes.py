@@ -1,4 +1,4 @@
-"""Issue 9's first-ten-minutes bugs, each through real mouse and keyboard input."""
+"""The first-ten-minutes bugs, each through real mouse and keyboard input."""
 
 from __future__ import annotations
 

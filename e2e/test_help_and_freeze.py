@@ -1,4 +1,4 @@
-"""Issue 9: the shortcut sheet, the empty-plane hint, Freeze layout (remembered)."""
+"""The shortcut sheet, the empty-plane hint, Freeze layout (remembered)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 22's images, from the page: Image… makes an SVG (every card and edge, text as text,
+"""Images, from the page: Image… makes an SVG (every card and edge, text as text,
 the legend) and PNGs of the whole plane (or the selection) at 1×, 2× and 4× with the legend,
 lowering the scale with a message when the image would be too large."""
 
@@ -76,7 +76,7 @@ def test_a_huge_png_is_made_smaller_and_says_so(app_factory):
 
 
 def test_the_image_has_every_cards_text_whatever_the_screen_shows(app_factory):
-    """Review of issue 22: the PNG's painter chose which cards get their text by the screen's
+    """A review found that the PNG's painter chose which cards get their text by the screen's
     camera — zoomed far out (boxes only) or panned away, cards came out blank."""
     app = app_factory("seed=1&still=1&fresh=1")
     for _ in range(14):

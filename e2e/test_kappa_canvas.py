@@ -71,7 +71,7 @@ def test_connect_submenu_lists_previews_and_connects(app_factory):
 
 
 def test_connect_to_makes_an_edge_of_the_kind_chosen_there(app_factory):
-    """Issue 19.6: Connect to… always made a causal edge. Its last row opens the kinds;
+    """Connect to… always made a causal edge. Its last row opens the kinds;
     choosing one keeps Connect to… open with previews for that kind, and the edge made is of
     that kind."""
     app = app_factory("seed=1&still=1")
@@ -153,7 +153,7 @@ def test_export_topology_matches_api(app_factory):
     path = info.value.path()
     with open(path, encoding="utf-8") as handle:
         exported = json.loads(handle.read())
-    names = exported.pop("names")  # the file names each node by its text too (issue 19, item 6)
+    names = exported.pop("names")  # the file names each node by its text too
     assert exported == json.loads(app.api("window.bendscope.topology()"))
     assert names["market-share"] == "# Market share Share of the segment we win."
     assert set(names) == {n for scc in exported["sccs"] for n in scc["nodes"]} | set(exported["dag_nodes"])

@@ -1,4 +1,4 @@
-"""By keyboard alone, and for a screen reader (issue 19, item 3): Tab reaches every
+"""By keyboard alone, and for a screen reader: Tab reaches every
 control, the arrow keys move between cards inside the canvas, every edge action has a
 key, an outline of the graph follows the edits, and axe-core finds no serious violation
 on the editor, its menus, the help sheet and the dialogs, in both themes and on a phone."""

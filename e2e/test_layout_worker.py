@@ -1,4 +1,4 @@
-"""Issue 18: the layout runs in a Web Worker. Its rest equals the single-threaded run's
+"""The layout runs in a Web Worker. Its rest equals the single-threaded run's
 (same document + seed → same positions), no layout work runs on the main thread, and an
 edit (a drag) moves only what is near it."""
 

@@ -1,4 +1,4 @@
-"""One live graph for the agent and the person (issue 23), end to end: a real memory server
+"""One live graph for the agent and the person, end to end: a real memory server
 (``serve --http 0 --editor``), the real page it serves, and an MCP client on the SDK's HTTP
 transport with the server's token — on SQLite, and on PostgreSQL with two server processes
 (the client writes through one, the page is served by the other)."""

@@ -1,4 +1,4 @@
-"""Issue 22 in the page: polarity marked by key and menu, the Loops panel (R/B classes,
+"""In the page: polarity marked by key and menu, the Loops panel (R/B classes,
 hover and choose to see a loop, the selection's loops), the inspector's loop counts,
 κ explained in the HUD's tooltips and the help sheet, and a search on a giant SCC that
 runs in slices while frames go on."""

@@ -1,4 +1,4 @@
-"""Issue 9: multi-select with κ of the selection, drag-to-connect with a live κ preview,
+"""Multi-select with κ of the selection, drag-to-connect with a live κ preview,
 touch long-press menus; real mouse, keyboard and (synthetic) touch pointers."""
 
 from __future__ import annotations

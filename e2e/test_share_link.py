@@ -1,4 +1,4 @@
-"""Issue 22: a graph sent as a link. Copy link puts the document in the URL's fragment
+"""A graph sent as a link. Copy link puts the document in the URL's fragment
 (never sent to a server); opening the link shows that graph without losing the visitor's
 own (Undo, and a saved copy once saved); a damaged link says so; a graph too large for a
 link offers Export instead."""

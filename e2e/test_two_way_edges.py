@@ -1,4 +1,4 @@
-"""Two-way edges on the real page (issue 19, item 2): Population→Resources "+" and
+"""Two-way edges on the real page: Population→Resources "+" and
 Resources→Population "−" were one unreadable blob, the arcs ~6 px apart, so picking one
 needed pixel precision. Now they are separated curves with their labels on their own sides,
 and each is picked by a mouse click or a finger's tap on it, at the opening zoom."""

@@ -78,6 +78,17 @@ def test_live_editor_bench_quick_runs(capsys):
     assert "change-to-page latency" in out and "machine load after" in out
 
 
+def test_live_time_bench_quick_runs(capsys):
+    """bench_live_time.py end to end, tiny: two loops whose edge is invalidated leave the page's
+    HUD, and the time control's slider brings each back (the times are printed, never checked)."""
+    import bench_live_time
+
+    found = bench_live_time.main(["--quick"])
+    out = capsys.readouterr().out
+    assert {k: len(v) for k, v in found.items()} == {"invalidation": 2, "step back": 2, "back to now": 2}
+    assert "invalidation" in out and "load average" in out
+
+
 def test_retrieval_quality_bench_runs(capsys):
     import bench_retrieval
     import pytest

@@ -180,7 +180,7 @@ def test_dark_theme(app_factory, assert_snapshot):
 
 
 def test_loops_panel_with_polarity_marks(app_factory, assert_snapshot):
-    """Issue 22: + and − beside the arrowheads, the Loops panel with R/B/? classes, one loop
+    """+ and − beside the arrowheads, the Loops panel with R/B/? classes, one loop
     chosen (the other cards faded); then the same in the dark theme."""
     from test_loops import CLD
 

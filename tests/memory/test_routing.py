@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_routing import FOLDER, domains, run_domain, share, summary  # noqa: E402
 
 from bendscope.memory.core.routing.intent import asked_relation, intent  # noqa: E402
+from bendscope.memory.core.routing.router import question_route  # noqa: E402
 from bendscope.memory.mcp.tools import call  # noqa: E402
 from bendscope.memory.store.base import Store  # noqa: E402
 from tests.memory.test_service import memory_on  # noqa: E402
@@ -53,6 +54,16 @@ def test_the_routing_targets_hold_on_every_domain(name):
         ("What kinds of requests end up in the queue?", "lookup"),
         ("What's the difference between the avalanche and snowball methods?", "lookup"),
         ("methane's warming potential", "open"),
+        ("What is driving the growth of the waiting list?", "dynamics"),
+        ("When will the waiting list stop growing?", "dynamics"),
+        ("How much worse will burnout get if nothing changes?", "dynamics"),
+        ("What is driving the battery's capacity loss over the years?", "dynamics"),
+        ("Does the referral programme feed customer growth?", "dynamics"),
+        ("How powerful is the heat pump?", "lookup"),
+        ("Does the battery warranty cover degradation?", "lookup"),
+        ("What is the waiting list?", "lookup"),
+        ("When will the new ward open?", "lookup"),
+        ("How does the agency pay cap work?", "open"),
     ],
 )
 def test_the_intent_of_a_question(question, kind):
@@ -125,3 +136,19 @@ def test_a_lookup_that_asks_no_cause_keeps_its_order(store):
 )
 def test_the_relation_a_question_asks(question, asked):
     assert asked_relation(question) == asked
+
+
+def test_why_credits_each_loop_to_the_nodes_that_hold_it():
+    """A loop reached through a neighbour is said to be reached so, not held by the best
+    match; a long sign is quoted cut, never as empty parentheses."""
+    loop_of = {"opel": "ed-crowding", "beds": "ed-crowding", "overtime": "nurse-burnout"}
+    sizes = {"ed-crowding": (4, 1, False), "nurse-burnout": (5, 1, False)}
+    route = question_route(
+        "Why do nurse vacancies keep rising?", ["opel"], loop_of, sizes, neighbours={"opel": ["overtime"]}
+    )
+    assert route.routing == "deliberate" and route.loops == ("ed-crowding", "nurse-burnout")
+    assert "its best match opel sits on a feedback loop, ed-crowding (4 nodes, κ 1)" in route.why
+    assert "what they link to, overtime, sits on a feedback loop, nurse-burnout (5 nodes, κ 1)" in route.why
+    assert "opel sits on 2 feedback loops" not in route.why
+    long = question_route("How does the agency pay cap keep feeding back?", ["opel"], loop_of, sizes)
+    assert "()" not in long.why and long.routing == "deliberate"

@@ -557,6 +557,10 @@ class App:
             self.perform(outcome.action_id, outcome.target, args)
 
     def start_text_edit(self, node_id: str, fresh: bool = False) -> None:
+        refusal = None if self.editor.edit_guard is None else self.editor.edit_guard("Edit text")
+        if refusal is not None:  # (e.g. the live page showing another moment: the text editor stays shut)
+            self.toast.show(refusal, error=True, ms=6000)
+            return
         self.tools.begin_text_edit(node_id, fresh)
         self.overlay.start(node_id)
         self.request_frame()
@@ -931,7 +935,10 @@ class App:
         ids = self._image_ids()
         markers = self.loops_panel.markers()
         if image == "svg":
-            download("bendscope.svg", plane_svg(editor, ids, markers), "image/svg+xml")
+            svg = plane_svg(editor, ids, markers)
+            if self.live is not None:  # (the memory's ended cards and edges, when shown)
+                svg = self.live.time.with_ended(svg)
+            download("bendscope.svg", svg, "image/svg+xml")
             return
         view = image_view(editor, ids, markers)
         asked = {"png": 1.0, "png-2x": 2.0, "png-4x": 4.0}[image]
@@ -942,6 +949,7 @@ class App:
             return
         graph = js.document.createElement("canvas")
         painter = Painter(graph, detail=True)
+        painter.after = None if self.live is None else self.live.time.ended_hook()
         painter.paint(
             view.plane, editor.card, viewport=(view.width, view.graph_height), dpr=scale, grid=None,
             doc_version=editor.version, topology=view.topology, selection=(), selected_edge=None, dimmed=(),

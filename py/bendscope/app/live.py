@@ -28,14 +28,18 @@ import asyncio
 import contextlib
 import json
 import secrets
+import urllib.parse
 from typing import Any
 
 import js
 
 from bendscope.bend.document import DocumentError
 from bendscope.bend.live import Known, LiveSync, positions_to_keep
+from bendscope.bend.live_delta import holding_changes
+from bendscope.bend.time_travel import holding_only
 
 from .dom import by_id, is_null, js_obj, on, proxy
+from .timecontrol import TimeControl
 
 IDLE_S = 0.1  # how often an idle driver looks for the person's edits
 RETRY_S = (0.5, 1.0, 2.0, 5.0)  # waits after failed requests, one after another
@@ -86,6 +90,7 @@ class LiveMode:
         self.search = by_id("live-search")
         self.search_input = by_id("live-query")
         self.view_text = by_id("live-view")
+        self.time = TimeControl(self)  # the moment shown (now, unless the person travels)
 
     # ------------------------------------------------------------ start
     def start(self) -> None:
@@ -95,6 +100,7 @@ class LiveMode:
         self.chip.hidden = False
         self.search.hidden = False
         on(self.search, "submit", self._search)
+        self.time.start()
         self._relisten = proxy(self._listen)  # (made once: proxies are never freed)
         self._on_event = proxy(self._event)
         self._on_error = proxy(self._event_error)
@@ -184,12 +190,14 @@ class LiveMode:
         self._fetched_at = float(js.performance.now())
         if self.keep_view:  # (a query's view, or the cards shown when the memory outgrew the page)
             kept = sorted(self.sync.base.nodes) if self.sync.base is not None else []
-            asked = {"method": "POST", "body": json.dumps({"query": self.query, "node_ids": kept}),
+            view = {"query": self.query, "node_ids": kept, **self.time.shown.query()}
+            asked = {"method": "POST", "body": json.dumps(view),
                      "headers": {"content-type": "application/json"}}  # fmt: skip
             response = await js.fetch("api/view", js_obj({**asked, "cache": "no-store", "credentials": "same-origin"}))
-        else:  # (after the first, only what changed since the version the page has: bend.live_delta)
-            since = self.sync.since()
-            url = "api/graph" if since is None else f"api/graph?since={since}"
+        else:  # (now, after the first: only what changed since the version the page has, bend.live_delta)
+            moment = urllib.parse.urlencode(self.time.shown.query())
+            since = None if moment else self.sync.since()
+            url = f"api/graph?{moment}" if moment else "api/graph" if since is None else f"api/graph?since={since}"
             response = await js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
         status = int(response.status)
         text = str(await response.text())
@@ -230,12 +238,12 @@ class LiveMode:
         try:
             version = answer.get("version")
             version = version if isinstance(version, int) and not self.keep_view else None
-            if "changes" in answer and version is not None and not first:
-                brought = self.sync.fetched_changes(answer["changes"], version, answer.get("at"))
+            if "changes" in answer and version is not None and not first and self.sync.remote is not None:
+                changes = holding_changes(answer["changes"], self.sync.remote)  # (ended ones go, as below)
+                brought = self.sync.fetched_changes(changes, version, answer.get("at"))
             else:
-                brought = self.sync.fetched(
-                    answer["document"], self._kept() if first else None, answer.get("at"), version
-                )
+                shown, _ = holding_only(answer["document"])  # (ended cards and edges are not drawn nor counted)
+                brought = self.sync.fetched(shown, self._kept() if first else None, answer.get("at"), version)
         except DocumentError as exc:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
@@ -251,6 +259,7 @@ class LiveMode:
             self.editor.opening_view()
         self.app.request_frame()
         self.show()
+        self.time.fetched(answer, [] if first else brought.added)
 
     async def _write(self, ops: list[dict[str, Any]]) -> None:
         body = json.dumps({"ops": ops, "seen_at": self.sync.seen_at}, ensure_ascii=False)
@@ -294,6 +303,8 @@ class LiveMode:
             "search": "memory: search to open",
         }
         self.chip.textContent = words.get(self.status, self.status)
+        if self.time.away:
+            self.chip.textContent = "memory: in the past (editing off)"
         self.chip.title = self.last_error or "The agent's memory, live: its changes show here, your edits are stored"
         view = self.view
         if view.get("query"):
@@ -328,6 +339,7 @@ class LiveMode:
             "last_error": self.last_error,
             "applied": self.applied[-5:],
             "timings": self.timings[-50:],
+            "time": self.time.state(),
         }
 
     # ------------------------------------------------------------ positions

@@ -61,6 +61,9 @@ class Painter:
         self.paths = self.scene.paths
         self.plan = self.scene.createPlan()
         self.planner = ScenePlanner()
+        #: drawn over the graph in world coordinates, after the gesture's marks: (ctx, zoom) → None
+        #: (live mode: the memory's ended cards and edges, when the person shows them)
+        self.after: Callable[[Any, float], None] | None = None
         self._base: Any = None  # the last frame without pulses, when they animate
         self._pulse: tuple[Any, Any, float] | None = None  # transform, pulsing card rects, corner radius
         self.pulses_in_view = 0  # pulsing cards the last paint drew (0: nothing to animate)
@@ -193,6 +196,8 @@ class Painter:
         ids = self.planner.edge_ids()
         self.drawn_shown_edges = [ids[int(k)] for k in drawn.shownEdges]
         self._overlay(overlay, cam.zoom)
+        if self.after is not None:
+            self.after(ctx, cam.zoom)
         if layered:
             base = self._base_canvas()
             bctx = base.getContext("2d")

@@ -105,6 +105,9 @@ class Editor:
         #: asked before an undo (side 0) or redo (side 1): a message refuses it (ValueError),
         #: None lets it run (the live editor: a step on something someone else changed since)
         self.undo_guard: Callable[[Entry, int], str | None] | None = None
+        #: asked before every edit, undo and redo with its label: a message refuses it
+        #: (ValueError), None lets it run (the live editor showing another moment: layout only)
+        self.edit_guard: Callable[[str], str | None] | None = None
         self.doc = empty_document()
         self._install(doc or empty_document(), alpha=1.0)
 
@@ -214,6 +217,9 @@ class Editor:
         if self._tx is not None:
             yield self._tx
             return
+        refusal = None if self.edit_guard is None else self.edit_guard(label)
+        if refusal is not None:
+            raise ValueError(refusal)
         tx = self._tx = Transaction(self.doc, label)
         self.doc.recorder = tx
         try:
@@ -298,6 +304,9 @@ class Editor:
     def _travel(self, source: list[Entry], target: list[Entry], side: int) -> bool:
         if not source or self._tx is not None:
             return False
+        refusal = None if self.edit_guard is None else self.edit_guard(source[-1].label)
+        if refusal is not None:
+            raise ValueError(refusal)
         if self.undo_guard is not None:
             problem = self.undo_guard(source[-1], side)
             if problem is not None:

@@ -23,8 +23,9 @@ from bendscope.docformat import MAX_EDGES, MAX_NODES, DocumentError, read_card, 
 from .editor import Editor
 from .live import Brought, Known, _place, edge_view
 from .model import Edge, EdgeProps, Node, Plane
+from .time_travel import holds
 
-__all__ = ["Remote", "bring_changes"]
+__all__ = ["Remote", "bring_changes", "holding_changes"]
 
 
 @dataclass
@@ -254,3 +255,35 @@ def changed_ids(changes: Mapping[str, Any]) -> list[str]:
     """
     nodes, edges, gone_nodes, gone_edges = _checked(changes)
     return [str(raw["id"]) for raw in (*nodes, *edges)] + list(gone_edges) + list(gone_nodes)
+
+
+def holding_changes(changes: Mapping[str, Any], remote: Remote) -> dict[str, Any]:
+    """``changes`` as the page shows the memory (``time_travel.holding_only``): a card or edge that
+    no longer holds (``data.memory.holds`` false) goes as if removed, and with a card every edge
+    ``remote`` (the page's records) or the changes join to it. O(changes + remote's edges when a
+    card goes).
+
+    >>> remote = Remote(1, {"a": {"id": "a"}, "b": {"id": "b"}}, {"ab": {"id": "ab", "a": "a", "b": "b"}})
+    >>> ended = {"id": "b", "data": {"memory": {"holds": False}}}
+    >>> out = holding_changes({"nodes": [ended], "edges": [], "removed_nodes": [], "removed_edges": []}, remote)
+    >>> out["nodes"], out["removed_nodes"], out["removed_edges"]
+    ([], ['b'], ['ab'])
+    """
+    nodes, edges, gone_nodes, gone_edges = _checked(changes)
+    ended = {str(raw["id"]) for raw in nodes if not holds(raw)}
+    kept_edges = []
+    dropped = list(gone_edges)
+    for raw in edges:
+        if holds(raw) and raw.get("a") not in ended and raw.get("b") not in ended:
+            kept_edges.append(raw)
+        else:
+            dropped.append(str(raw["id"]))
+    if ended:
+        dropped += [i for i, raw in remote.edges.items() if raw.get("a") in ended or raw.get("b") in ended]
+    return {
+        **changes,
+        "nodes": [raw for raw in nodes if str(raw["id"]) not in ended],
+        "edges": kept_edges,
+        "removed_nodes": list(gone_nodes) + sorted(ended),
+        "removed_edges": list(dict.fromkeys(dropped)),
+    }

@@ -1,4 +1,4 @@
-"""The loops the page lists (issue 22): the plane's or the selection's elementary cycles,
+"""The loops the page lists: the plane's or the selection's elementary cycles,
 found by ``kappa.loops`` in slices off the frame, like κ.
 
 A :class:`LoopFinder` keeps one report per (plane, its structure and polarities, scope)

@@ -95,17 +95,22 @@ _LOOPING = (
     r"\bin turn\b",
     r"\bwhat (?:would |will |then )?happens?\b",
     r"\bstuck\b",
+    r"^what(?:'s| is| are) (?:driving|fuell?ing|feeding|pushing|behind)\b",
+    r"\bover (?:the )?(?:years|months|decades|seasons|weeks)\b",
+    r"\bif nothing\b",
+    r"\bwhen will\b.*\b(?:stop|end|peak|level off|plateau|settle|turn around|slow)",
+    r"\b(?:come|comes|coming|go|goes|going) (?:back )?around\b",
 )
 #: how one thing acts on another, asked in the present (weight 1)
 _ACTING = (
     r"\bhow (?:does|do|did|would|will|can|could) .*\b(?:affect|lead|feed|drive|change|influence|interact|"
     r"turn|make|cause|reduce|increase|hurt|help|slow|speed|raise|lower|push|pull|spread|grow|shrink|respond|"
-    r"react|work|build)\w*",
+    r"react|build)\w*",
     r"\bwhy (?:does|do|is|are|don't|doesn't|isn't|aren't|can't|won't|would|will)\b",
     r"\bwhy\b.*\b(?:still|always|never)\b",
     r"\bwill\b.*\b(?:slow|stop|recover|end|continue|last|grow|shrink|fall|rise|decline)\w*",
     r"\bwould\b.*\b(?:recover|stop|slow|break|happen|change)\w*",
-    r"\bif (?:we|they|the|it|you|i|people)\b",
+    r"\bif (?:we|they|the|it|you|i|people|nothing)\b",
     r"\bwhat (?:drives|keeps|makes|stops|slows|breaks)\b",
     r"\b(?:affect|influence|shape)s? (?:each|one)\b",
     r"\bgrowth engine\b",
@@ -113,7 +118,9 @@ _ACTING = (
     r"\brecover",
     r"\bbreak (?:the|this|that)\b",
     r"\bslow(?:s)? (?:\w+ )?down\b",
-    r"^(?:does|do|can|could|will|would) .*\b(?:slow|stop|limit|curb|dampen|offset|counteract|reduce|speed)\w*",
+    r"^(?:does|do|can|could|will|would) .*\b(?:slow|stop|limit|curb|dampen|offset|counteract|reduce|speed|feed|"
+    r"drive|raise|increase|worsen|fuel)\w*",
+    r"\b(?:driving|fuell?ing)\b",
 )
 #: a question for a fact's value (weight 2 at the start, 1 elsewhere)
 _ASKING_START = (
@@ -126,12 +133,15 @@ _ASKING_START = (
     r"^(?:define|name|list|give)\b",
     r"^(?:is|are|was|were) there\b",
     r"^why (?:was|were|did|had)\b",
+    r"^how (?!does|do|did|would|will|can|could|is|are|was|were|come|about)\w+ (?:is|are|was|were)\b",
 )
 _ASKING = (
     r"\b(?:definition|defined|stand for|stands for|meaning of|called|named|located|founded|established|"
     r"adopted|published|approved|elected|appointed|born|headquarter\w*)\b",
     r"\b(?:date|year|percent|percentage|number of|version|port|address|price|cost of)\b",
     r"\b\d+(?:[.,]\d+)?\b",
+    r"^(?:does|do|did|is|are|was|were|has|have|can) (?:the|a|an|our|my|this|that|its|their)\b.*"
+    r"\b(?:cover|include|contain|own|use|offer|require|allow|mention|apply|belong)\w*",
 )
 _COMPILED = (
     [(re.compile(p), 2, "dynamics") for p in _LOOPING]

@@ -65,6 +65,49 @@ def _loop_words(sizes: Mapping[str, tuple[int, int, bool]], loops: Sequence[str]
     return f"{len(loops)} feedback loops, " + ", ".join(one(loop) for loop in loops)
 
 
+def _phrase(words: str) -> str:
+    """A sign's words as ``why`` quotes them: at most 24 characters (a long phrase is cut, with …).
+
+    >>> _phrase("keep"), _phrase("how does the agency pay cap work")
+    ("'keep'", "'how does the agency pay…'")
+    """
+    return repr(words if len(words) <= 24 else words[:24].rsplit(" ", 1)[0] + "…")
+
+
+def _whose_loops(
+    query: str,
+    kind: Intent,
+    focus: Sequence[str],
+    candidates: Sequence[str],
+    loop_of: Mapping[str, str],
+    sizes: Mapping[str, tuple[int, int, bool]],
+    loops: Sequence[str],
+) -> str:
+    """Why the question has ``loops``: the loops its best matches sit on, and apart from them
+    the loops only what they link to sits on — each loop credited to the nodes that hold it."""
+    held = [loop for loop in loops if any(loop_of.get(n) == loop for n in focus)]
+    reached = [loop for loop in loops if loop not in held]
+    parts = []
+    if held:
+        on = [n for n in focus if loop_of.get(n) in held][:3]
+        whose = f"{'its best matches' if len(on) > 1 else 'its best match'} {', '.join(on)}"
+        parts.append(f"{whose} {'sit' if len(on) > 1 else 'sits'} on {_loop_words(sizes, held)}")
+    if reached:
+        linked = [n for n in candidates if n not in focus and loop_of.get(n) in reached][:3]
+        whose = f"what {'they' if held else 'its best matches'} link to, {', '.join(linked)},"
+        parts.append(f"{whose} {'sit' if len(linked) > 1 else 'sits'} on {_loop_words(sizes, reached)}")
+    if kind == "dynamics":
+        shown = [_phrase(w) for w in dict.fromkeys(evidence(query)["dynamics"])][:3]
+        asks = (
+            f"the question asks how things behave ({', '.join(shown)})"
+            if shown
+            else "the question asks how things behave"
+        )
+    else:
+        asks = "the question does not ask for a fact (who, when, how much …)"
+    return f"{asks} and {' and '.join(parts)}"
+
+
 def question_route(
     query: str,
     focus: Sequence[str],
@@ -89,23 +132,8 @@ def question_route(
     nearby = [loop for loop in dict.fromkeys([*(loop_of[n] for n in focus if n in loop_of), *touched])
               if loop not in loops]  # fmt: skip
     if loops:
-        on = [n for n in focus if loop_of.get(n) in loops][:3]
-        linked = [n for n in candidates if n not in focus and loop_of.get(n) in loops][:3]
-        if on:
-            matches = f"{'its best matches' if len(on) > 1 else 'its best match'} {', '.join(on)}"
-        else:
-            matches = f"what its best matches link to, {', '.join(linked)},"
-        verb = "sit" if len(on) > 1 or (not on and len(linked) > 1) else "sits"
-        if kind == "dynamics":
-            shown = list(dict.fromkeys(w for w in evidence(query)["dynamics"] if len(w) <= 24))[:3]
-            words = ", ".join(repr(w) for w in shown)
-            said = f"the question asks how things behave ({words}) and {matches} {verb}"
-        else:
-            said = f"the question does not ask for a fact (who, when, how much …) and {matches} {verb}"
-        why = (
-            f"deliberate: {said} on {_loop_words(sizes, loops)}: reason the loop through (its members, κ and "
-            "fault lines) before answering."
-        )
+        said = _whose_loops(query, kind, focus, candidates, loop_of, sizes, loops)
+        why = f"deliberate: {said}: reason the loop through (its members, κ and fault lines) before answering."
         return Route("deliberate", loops, kind, why)
     if not focus:
         return Route("fast", (), kind, "fast: nothing in the memory matches the question's words.")

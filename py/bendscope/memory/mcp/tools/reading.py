@@ -20,7 +20,8 @@ READING = (
         "Ask the memory a question; follow the answer's `routing` (`why` says why). 'fast': the results answer it "
         "in one pass. 'deliberate': it is about a feedback loop's dynamics — first reason over the loop its `loops` "
         "entry marked asked names (topology.sccs: members, κ, fault lines, budget; `names`: members not among the "
-        "results). Counts accesses for learn_from_outcome." + KAPPA_NOTE,
+        "results; `whole: false`: too large, κ and budget in the entry). Counts accesses for "
+        "learn_from_outcome." + KAPPA_NOTE,
         requests.RetrieveContext,
         output(
             ("status", "retrieval_id", "query", "routing", "why", "count", "results", "loops", "topology"),
