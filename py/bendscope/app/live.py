@@ -35,7 +35,7 @@ import js
 
 from bendscope.bend.document import DocumentError
 from bendscope.bend.live import Known, LiveSync, positions_to_keep
-from bendscope.bend.live_delta import holding_changes
+from bendscope.bend.live_delta import Remote, apply_to, holding_changes
 from bendscope.bend.time_travel import holding_only
 
 from .dom import by_id, is_null, js_obj, on, proxy
@@ -81,6 +81,7 @@ class LiveMode:
         self.arrivals: dict[str, float] = {}  # card id → when it first arrived (ms since the epoch)
         self.applied: list[tuple[float, str]] = []  # (when, what changed) of the last changes brought in
         self.timings: list[tuple[float, float]] = []  # ms of the last fetches: (JSON read, brought in)
+        self.served: Remote | None = None  # the memory's view as served at the version the page has
         self.wake = asyncio.Event()
         self.source: Any = None
         self._kept_at = -1
@@ -238,12 +239,17 @@ class LiveMode:
         try:
             version = answer.get("version")
             version = version if isinstance(version, int) and not self.keep_view else None
-            if "changes" in answer and version is not None and not first and self.sync.remote is not None:
-                changes = holding_changes(answer["changes"], self.sync.remote)  # (ended ones go, as below)
+            served, remote = self.served, self.sync.remote
+            if "changes" in answer and version is not None and not first and served is not None and remote is not None:
+                # the memory's whole view kept too (what ended included: the time control lists it)
+                self.served = apply_to(served, answer["changes"], version)
+                changes = holding_changes(answer["changes"], remote)  # (ended ones go, as below)
                 brought = self.sync.fetched_changes(changes, version, answer.get("at"))
+                answer = {**answer, "document": self.served.document()}
             else:
                 shown, _ = holding_only(answer["document"])  # (ended cards and edges are not drawn nor counted)
                 brought = self.sync.fetched(shown, self._kept() if first else None, answer.get("at"), version)
+                self.served = None if version is None else Remote.of_document(answer["document"], version)
         except DocumentError as exc:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
