@@ -59,10 +59,10 @@ docs: venv
 	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict -d site
 
 test: venv vendor chromium postgresql lint docs
-	$(VPY) -m pytest tests py/bendscope/docformat.py py/bendscope/jsonsafe.py py/bendscope/graphformats.py py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
+	$(VPY) -m pytest tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
 
 test-unit: venv vendor postgresql
-	$(VPY) -m pytest tests py/bendscope/docformat.py py/bendscope/jsonsafe.py py/bendscope/graphformats.py py/bendscope/kappa py/bendscope/bend py/bendscope/memory
+	$(VPY) -m pytest tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory
 
 test-e2e: venv vendor chromium
 	$(VPY) -m pytest e2e

@@ -1,5 +1,5 @@
 // bench/bench_arrange.py's node half: the condensation step of Arrange (the blocks of a job
-// from bend/arrange.py, with the sizes static/arrange.js gives them, laid out in layers) with
+// from bend/layout/arrange.py, with the sizes static/arrange.js gives them, laid out in layers) with
 // dagre (vendored) and with elkjs' layered algorithm, on the same job: milliseconds, and
 // crossings of the arcs drawn straight between block centres (as the editor draws edges).
 // Reads {dagre, arrange, elk, job, libraries} on stdin.

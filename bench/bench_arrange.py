@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_browser import editor_graph  # noqa: E402
 from graphs import giant_scc_document  # noqa: E402
 
-from bendscope.bend.editor import Editor  # noqa: E402
+from bendscope.bend.editor.editor import Editor  # noqa: E402
 
 ELK = "elkjs@0.12.1"
 NODE_DIR = ROOT / "build" / "bench-node"
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
                 )
             t0 = time.perf_counter()
             run = subprocess.run(
-                [node, str(ROOT / "tests" / "arrange_job.js")],
+                [node, str(ROOT / "tests" / "support" / "arrange_job.js")],
                 input=json.dumps({"scripts": [str(DAGRE), str(ROOT / "static" / "arrange.js")], "job": job}),
                 capture_output=True, text=True, timeout=3600,
             )  # fmt: skip

@@ -295,7 +295,7 @@ def bench_slices(n: int, repeat: int) -> None:
     """The page's way (steps that pause every QUANTUM units, resumed slice after slice)
     against one go, on the same graphs: what pausing costs, and how long a pause-to-pause
     step is at most (what bounds a slice's overshoot)."""
-    from bendscope.bend.topology import QUANTUM
+    from bendscope.bend.kappa_view.topology_cache import QUANTUM
     from bendscope.kappa.analyze import analyze_steps
     from bendscope.kappa.steps import Meter, advance
 

@@ -38,7 +38,7 @@ from graphs import random_strong  # noqa: E402
 from harness import CHROMIUM, CHROMIUM_ARGS, open_app, start_in_thread  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bendscope.bend.loop_cuts import PAGE_ARCSET_BUDGET  # noqa: E402
+from bendscope.bend.kappa_view.loop_cuts import PAGE_ARCSET_BUDGET  # noqa: E402
 from bendscope.kappa import analyze, feedback_arc_set_field  # noqa: E402
 from bendscope.kappa.digraph import build_digraph  # noqa: E402
 

@@ -38,7 +38,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "e2e"))
-sys.path.insert(0, str(ROOT / "tests"))  # (demo_docs shares the spec's examples with tests/)
+sys.path.insert(0, str(ROOT / "tests" / "support"))  # (demo_docs shares the spec's examples with tests/)
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 

@@ -6,7 +6,7 @@ pass/fail.
     python bench/bench_memory.py --backends sqlite     # one backend
     python bench/bench_memory.py --quick               # 2,000 nodes, for a smoke test
 
-PostgreSQL: a throwaway server is started on 127.0.0.1 (``tests/pg_cluster.py``: initdb +
+PostgreSQL: a throwaway server is started on 127.0.0.1 (``tests/support/pg_cluster.py``: initdb +
 pg_ctl in a temporary directory, fsync off) and stopped at the end, unless
 ``--postgres-url`` names a database to use (the memory tables of each size go in a schema
 of their own, ``bench_10000`` and ``bench_100000``, dropped and created afresh). The
@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 
 from bendscope.memory import Memory
 from bendscope.memory.core.records import MemoryEdge, MemoryNode

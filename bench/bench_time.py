@@ -45,7 +45,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import bench_memory  # noqa: E402
@@ -59,7 +59,8 @@ BEFORE = "1217e83"
 
 def memory_at(revision: str) -> ModuleType:
     """The memory package of git revision ``revision``, imported as ``memory_before`` from a
-    temporary folder (its imports of the engine and the formats are this tree's: unchanged)."""
+    temporary folder (its imports of the engine and the formats are this tree's: unchanged, the formats read from
+    ``bendscope.shared`` where they now live)."""
     names = subprocess.run(
         ["git", "ls-tree", "-r", "--name-only", revision, "py/bendscope/memory/"],
         cwd=ROOT, capture_output=True, text=True, check=True,
@@ -69,6 +70,9 @@ def memory_at(revision: str) -> ModuleType:
         if not name.endswith(".py"):
             continue
         text = subprocess.run(["git", "show", f"{revision}:{name}"], cwd=ROOT, capture_output=True, check=True).stdout
+        for moved in (b"docformat", b"graphformats", b"jsonsafe"):  # (now in bendscope.shared)
+            text = text.replace(b"bendscope." + moved, b"bendscope.shared." + moved)
+            text = text.replace(b"from bendscope import " + moved, b"from bendscope.shared import " + moved)
         target = folder / Path(name).relative_to("py/bendscope/memory")
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(text)

@@ -15,7 +15,7 @@ from test_words import POPULATION
 
 from bendscope.kappa import analyze
 
-#: the colour of the edges shown as breaking every loop (bend.theme.CUT_COLOR, light)
+#: the colour of the edges shown as breaking every loop (bend.render.theme.CUT_COLOR, light)
 CUT = (0xD6, 0x19, 0x8A)
 
 

@@ -1,5 +1,5 @@
 // Arrange: the layered drawing of a plane's condensation DAG with @dagrejs/dagre (vendored,
-// pinned), run in the layout worker. The job comes from bend/arrange.py: card sizes, blocks
+// pinned), run in the layout worker. The job comes from bend/layout/arrange.py: card sizes, blocks
 // (a loop's cards, or one card), each block's inner arcs (drawn in layers inside it) or the
 // positions its cards keep, the arcs between blocks, and the cards with no directed edge.
 // Returns a Float64Array of card centres (x, y per card in plane order). Deterministic: dagre

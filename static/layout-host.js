@@ -39,7 +39,7 @@
       return frame;
     },
     stats: function () { return { received: received, failure: failure }; },
-    // a promise of {xy: Float64Array of card centres, ms} for an Arrange job (bend/arrange.py)
+    // a promise of {xy: Float64Array of card centres, ms} for an Arrange job (bend/layout/arrange.py)
     arrange: function (job) {
       var id = ++jobs;
       return new Promise(function (resolve, reject) {

@@ -1,7 +1,7 @@
 // The page's scene geometry and drawing: what bend.scene.build_scene + bend.drawlist.draw_list
 // compute in Python (the reference, tested under CPython), computed here for every frame from a
-// scene plan (bend/sceneplan.py: everything that does not depend on positions, sent when it
-// changes) and the frame's positions, so no Python runs per item per frame. tests/scene_geometry.js
+// scene plan (bend/render/sceneplan.py: everything that does not depend on positions, sent when it
+// changes) and the frame's positions, so no Python runs per item per frame. tests/support/scene_geometry.js
 // runs `geometry` in node and tests/test_scene_geometry.py checks it against Python's draw list.
 //
 // Culling: halo parts, edges and cards outside the view are skipped before any geometry, so

@@ -1,6 +1,6 @@
 // Browser storage for the autosave (IndexedDB: a large quota and atomic multi-key
 // writes) and the coordination between tabs (Web Locks + BroadcastChannel).
-// The decisions live in Python (py/bendscope/bend/persist.py); this file only does I/O.
+// The decisions live in Python (py/bendscope/bend/persist/autosave.py); this file only does I/O.
 (function () {
   "use strict";
   var DB_NAME = "bendscope";

@@ -13,7 +13,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "py"
-SHARED = ("bendscope.shared", "bendscope.docformat", "bendscope.graphformats", "bendscope.jsonsafe")
+SHARED = (
+    "bendscope.shared",
+    "bendscope.shared.docformat",
+    "bendscope.shared.graphformats",
+    "bendscope.shared.jsonsafe",
+)
 #: what each layer may import from bendscope (beyond itself)
 ALLOWED = {
     "bendscope.kappa": (),
@@ -30,7 +35,7 @@ STDLIB = set(sys.stdlib_module_names)
 def layer_of(module: str) -> str:
     """The layer a module belongs to (a shared format module is the shared layer).
 
-    >>> layer_of("bendscope.bend.model"), layer_of("bendscope.docformat")
+    >>> layer_of("bendscope.bend.model.elements"), layer_of("bendscope.shared.docformat")
     ('bendscope.bend', 'bendscope.shared')
     """
     if module.startswith(SHARED):
@@ -101,9 +106,14 @@ def test_the_rule_catches_a_wrong_import(tmp_path):
     """(The test above would pass on a tree it could not read; this one proves it catches.)"""
     bad = tmp_path / "bad.py"
     bad.write_text(
-        "from bendscope.bend.model import Plane\nimport js\n\ndef f():\n    from ...app import app\n", encoding="utf-8"
+        "from bendscope.bend.model.elements import Plane\nimport js\n\ndef f():\n    from ...app import app\n",
+        encoding="utf-8",
     )
     found = "\n".join(violations("bendscope.memory.core.bad", bad))
-    assert "imports bendscope.bend.model" in found and "browser (js)" in found and "imports bendscope.app" in found
+    assert (
+        "imports bendscope.bend.model.elements" in found
+        and "browser (js)" in found
+        and "imports bendscope.app" in found
+    )
     engine = "\n".join(violations("bendscope.kappa.bad", bad))
-    assert "browser (js)" in engine and "imports bendscope.bend.model" in engine
+    assert "browser (js)" in engine and "imports bendscope.bend.model.elements" in engine

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bendscope.bend.demo import demo_document
-from bendscope.bend.document import serialize_document
-from bendscope.bend.editor import Editor
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.document import serialize_document
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from bendscope.bend.document import document_from_data, parse_document
-from bendscope.bend.editor import Editor
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.document import document_from_data, parse_document
 from bendscope.memory import InvalidInput, MemoryNode
 from bendscope.memory.io.documents import strength_to_weight, weight_to_strength
 from bendscope.memory.store.inmemory import InMemoryStore

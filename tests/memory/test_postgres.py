@@ -285,7 +285,7 @@ def _meta(memory: Memory, node_id: str) -> dict[str, int]:
     return dict(memory.query_graph({"node_ids": [node_id]})["nodes"][0]["metadata"])
 
 
-WRITER = ROOT / "tests" / "store_writer.py"
+WRITER = ROOT / "tests" / "support" / "store_writer.py"
 
 
 def test_four_processes_writing_one_database_lose_nothing(postgres_url):

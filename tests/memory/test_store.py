@@ -360,7 +360,7 @@ def test_a_read_only_store_says_which_and_what_to_do(tmp_path, monkeypatch):
         SQLiteStore(tmp_path / "new.sqlite3")
 
 
-WRITER = ROOT / "tests" / "store_writer.py"
+WRITER = ROOT / "tests" / "support" / "store_writer.py"
 
 
 def test_two_processes_writing_one_store_lose_nothing(tmp_path):

@@ -1,4 +1,5 @@
-"""The browser application: wires the Editor to the canvas, the DOM and the user."""
+"""The browser application: the Editor on the canvas, the frames and background slices, the
+widgets, actions and files; its input wiring is ``app.events``, its automation API ``app.api``."""
 
 from __future__ import annotations
 
@@ -9,40 +10,33 @@ import math
 from typing import Any
 
 import js
-from pyodide.ffi import create_once_callable, to_js
+from pyodide.ffi import create_once_callable
 
-from bendscope.bend import clipboard, menus, theme
-from bendscope.bend.actions import EXPORTS, IMAGES, Target
-from bendscope.bend.arrange import DIRECTIONS
-from bendscope.bend.demo import demo_document
-from bendscope.bend.dispatch import ActionManager, Outcome
-from bendscope.bend.editor import Editor
-from bendscope.bend.keys import KeyCommand, KeyEvent
-from bendscope.bend.layout import slice_budget
-from bendscope.bend.loops_panel import loop_marks
-from bendscope.bend.menus import MenuItem
-from bendscope.bend.model import empty_document
-from bendscope.bend.params import KNOWN, parse_params
-from bendscope.bend.scene import (
-    FROZEN_PULSE,
-    Overlay,
-    edge_label_box,
-    edge_path,
-    grid_of,
-    overlay_of,
-    pulse_value,
-)
-from bendscope.bend.share import LinkTooLong, has_graph, read_fragment, share_fragment
-from bendscope.bend.svgexport import image_view, plane_svg
-from bendscope.bend.tools import PointerInput, Request, Response, Tools
-from bendscope.bend.topology import Topology
-from bendscope.graphformats import SAVED_AS
+from bendscope.bend.actions.commands import EXPORTS, IMAGES, Target
+from bendscope.bend.actions.dispatch import ActionManager, Outcome
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.editor.url_params import KNOWN, parse_params
+from bendscope.bend.kappa_view.topology_cache import Topology
+from bendscope.bend.layout.arrange import DIRECTIONS
+from bendscope.bend.layout.simulation import slice_budget
+from bendscope.bend.menus import catalog
+from bendscope.bend.menus.catalog import MenuItem
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.elements import empty_document
+from bendscope.bend.persist.share import LinkTooLong, has_graph, read_fragment, share_fragment
+from bendscope.bend.pointer.machine import Tools
+from bendscope.bend.render import theme
+from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
+from bendscope.bend.render.svgexport import image_view, plane_svg
+from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom
+from .api import AutomationApi
 from .dom import by_id, download, download_blob, js_obj, on, proxy
-from .live import LiveMode, live_key
+from .events import InputWiring
+from .live_mode import LiveMode, live_key
 from .measure import CanvasMeasure
-from .menu import Menu
+from .menu_popup import Menu
 from .painter import Painter
 from .saving import SaveController
 from .widgets import (
@@ -87,7 +81,6 @@ class App:
         self.still = params.still
         self.reduced_motion = bool(js.window.matchMedia("(prefers-reduced-motion: reduce)").matches)
         self.measure = CanvasMeasure()
-        self._press_xy = (0.0, 0.0)  # where the last touch went down (client px): a long press opens its menu there
         factories = {"worker": d3layout.factory, "d3": d3layout.main_thread_factory}
         layout = factories.get(params.layout)  # None: the pure-Python layout
         self.editor = Editor(measure=self.measure, seed=params.seed, layout=layout)
@@ -151,6 +144,7 @@ class App:
         self._tasks: set[Any] = set()
         #: live mode: the page is served by the memory server and shows the agent's memory
         self.live: LiveMode | None = None
+        self.events = InputWiring(self)
 
     # ------------------------------------------------------------------ boot
     async def start(self) -> None:
@@ -162,7 +156,7 @@ class App:
         if key is not None:  # the memory is the document: no autosave, no demo
             self.editor.replace_document(empty_document(), alpha=1.0)
             self.resize()
-            self._wire()
+            self.events.wire()
             on(js.window, "pagehide", lambda e: self.live is not None and self.live.keep_positions(force=True))
             self.live = LiveMode(self, key)
             self.live.start()
@@ -182,7 +176,7 @@ class App:
             self.editor.settle()
         if doc is None:
             self.editor.opening_view()
-        self._wire()
+        self.events.wire()
         await self.open_link()
         self.paint(js.performance.now())
         by_id("loading").hidden = True
@@ -390,7 +384,7 @@ class App:
         if self.overlay.node_id is not None:
             self.overlay.place()
 
-    def _scope_topology(self) -> Topology:
+    def scope_topology(self) -> Topology:
         """The exact topology of the loop scope: the plane's, or the selection's."""
         scope = self.editor.loop_scope()
         if scope is None:
@@ -429,13 +423,13 @@ class App:
         with contextlib.suppress(Exception):  # storage refused: the choice holds for this page
             js.localStorage.setItem(THEME_KEY, name)
 
-    def _whole_plane(self) -> None:
+    def whole_plane(self) -> None:
         """The HUD's "showing the selection" pill: back to the whole plane's topology."""
         self.editor.select([])
         self.canvas.focus()
         self.request_frame()
 
-    def _topology_json(self) -> str:
+    def topology_json(self) -> str:
         """What Export topology writes (``Editor.topology_export``)."""
         return json.dumps(self.editor.topology_export(), ensure_ascii=False)
 
@@ -500,7 +494,7 @@ class App:
                 self.toast.show("Arranging already…")
             else:
                 self.arranging = True  # at once: the HUD and the automation API see it now
-                self._spawn(self.arrange(str(outcome.args["direction"])))
+                self.spawn(self.arrange(str(outcome.args["direction"])))
         elif outcome.kind == "refused":
             self.toast.show(outcome.message, error=True)
         elif outcome.kind == "done":
@@ -510,7 +504,7 @@ class App:
             return outcome.result
         return None
 
-    def _spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)  # keep a reference until it finishes
         task.add_done_callback(self._task_done)
@@ -521,7 +515,7 @@ class App:
             self.report(task.exception())
 
     async def arrange(self, direction: str) -> None:
-        """Arrange the plane in layers (bend.arrange): the job goes to the layout worker, the
+        """Arrange the plane in layers (bend.layout.arrange): the job goes to the layout worker, the
         cards move, pinned, as one undoable step when it comes back — unless the document
         changed meanwhile (then nothing moves and the toast says so)."""
         editor = self.editor
@@ -577,16 +571,16 @@ class App:
     def open_menu(self, kind: str, sx: float, sy: float, node_id: str | None = None, edge_id: str | None = None):
         editor = self.editor
         if kind == "node":
-            items = menus.node_menu(editor, node_id)
+            items = catalog.node_menu(editor, node_id)
             self._menu_target = Target(node_id=node_id)
             label = "Node menu"
         elif kind == "edge":
-            items = menus.edge_menu(editor, edge_id)
+            items = catalog.edge_menu(editor, edge_id)
             self._menu_target = Target(edge_id=edge_id)
             label = "Edge menu"
         else:
             wx, wy = editor.screen_to_world(sx, sy)
-            items = menus.background_menu(editor, wx, wy)
+            items = catalog.background_menu(editor, wx, wy)
             self._menu_target = Target(x=wx, y=wy)
             label = "Canvas menu"
         self.menu.show(items, sx, sy, label)
@@ -605,198 +599,6 @@ class App:
         self.editor.go_to_plane(plane_id)
         self.request_frame()
 
-    # ------------------------------------------------------------------ input
-    def _wire(self) -> None:
-        c = self.canvas
-        on(js.window, "resize", self.resize)
-        on(c, "pointerdown", self._pointer_down)
-        on(c, "pointermove", self._pointer_move)
-        on(c, "pointerup", self._pointer_up)
-        on(c, "pointercancel", self._pointer_cancel)
-        on(c, "dblclick", self._dblclick)
-        on(c, "pointerleave", lambda e: self._apply(self.tools.leave(), e))
-        on(c, "wheel", self._wheel, passive=False)
-        on(c, "contextmenu", self._contextmenu)
-        on(js.window, "keydown", self._keydown)
-        on(js.document, "copy", lambda e: self._clipboard(e, cut=False))
-        on(js.document, "cut", lambda e: self._clipboard(e, cut=True))
-        on(js.document, "paste", self._paste)
-        on(js.window, "pagehide", self.saving.flush)
-        on(js.document, "visibilitychange", lambda e: js.document.hidden and self.saving.flush())
-        on(by_id("btn-undo"), "click", lambda e: self.perform("undo"))
-        on(by_id("btn-redo"), "click", lambda e: self.perform("redo"))
-        on(by_id("btn-fit"), "click", lambda e: self.perform("fit-view"))
-        on(by_id("btn-freeze"), "click", lambda e: self.perform("freeze-layout"))
-        on(by_id("btn-arrange"), "click", lambda e: self.perform("arrange-lr"))
-        on(by_id("btn-help"), "click", lambda e: self.perform("help"))
-        on(by_id("btn-loops"), "click", lambda e: self.perform("loops"))
-        on(by_id("btn-theme"), "click", lambda e: self.toggle_theme())
-        on(
-            by_id("btn-new"),
-            "click",
-            lambda e: self._replace_with(empty_document(), "Start an empty graph?", "New graph"),
-        )
-        on(
-            by_id("btn-demo"),
-            "click",
-            lambda e: self._replace_with(demo_document(), "Replace the graph with the demo?", "Demo graph"),
-        )
-        on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
-        on(by_id("file-input"), "change", self._import_file)
-        on(by_id("btn-export"), "click", self._export_menu)
-        on(by_id("btn-topology"), "click", lambda e: download("topology.json", self._topology_json()))
-        on(by_id("btn-link"), "click", lambda e: self._spawn(self.copy_link()))
-        on(js.window, "hashchange", lambda e: self._spawn(self.open_link()))
-        on(by_id("hud-selection"), "click", lambda e: self._whole_plane())
-        on(by_id("legend-toggle"), "click", lambda e: self.legend.toggle())
-        on(by_id("btn-png"), "click", self._image_menu)
-
-    def _xy(self, event: Any) -> tuple[float, float]:
-        rect = self.canvas.getBoundingClientRect()
-        return float(event.clientX - rect.left), float(event.clientY - rect.top)
-
-    def _pointer(self, kind: str, event: Any) -> PointerInput:
-        x, y = self._xy(event)
-        return PointerInput(
-            kind,
-            int(event.pointerId),
-            x,
-            y,
-            int(event.button),
-            str(event.pointerType or "mouse"),
-            bool(event.shiftKey),
-            bool(event.ctrlKey or event.metaKey),
-            bool(event.altKey),
-        )
-
-    def _apply(self, response: Response, event: Any) -> None:
-        if response.commit_text:
-            self.overlay.commit()
-        if response.capture:
-            self.canvas.setPointerCapture(event.pointerId)
-        if response.cursor is not None:
-            classes = self.canvas.classList
-            for name in ("over-node", "panning", "dragging", "connecting"):
-                classes.toggle(name, name == response.cursor)
-        if response.long_press > 0:
-            pointer_id = int(event.pointerId)
-            self._press_xy = (float(event.clientX), float(event.clientY))
-            js.setTimeout(create_once_callable(lambda: self._long_press(pointer_id)), response.long_press)
-        if response.repaint:
-            self.request_frame()
-
-    def _long_press(self, pointer_id: int) -> None:
-        """A finger held still: the context menu of what is under it (touch users' right-click)."""
-        try:
-            request = self.tools.long_press(pointer_id)
-            if request is None:
-                return
-            self.editor.needs_paint = True
-            x, y = self._press_xy
-            if request.kind == "menu":
-                self.open_menu(request.menu, x, y, node_id=request.target.node_id, edge_id=request.target.edge_id)
-            self.request_frame()
-        except Exception as exc:  # a timer callback: report, never crash the page
-            self.report(exc)
-
-    def _pointer_down(self, event: Any) -> None:
-        self.canvas.focus()
-        self._apply(self.tools.pointer(self._pointer("down", event)), event)
-
-    def _pointer_move(self, event: Any) -> None:
-        self._apply(self.tools.pointer(self._pointer("move", event)), event)
-
-    def _pointer_up(self, event: Any) -> None:
-        self._apply(self.tools.pointer(self._pointer("up", event)), event)
-
-    def _pointer_cancel(self, event: Any) -> None:
-        self._apply(self.tools.pointer(self._pointer("cancel", event)), event)
-
-    def _dblclick(self, event: Any) -> None:
-        self._carry_out(self.tools.double_click(*self._xy(event)), event)
-
-    def _wheel(self, event: Any) -> None:
-        event.preventDefault()
-        x, y = self._xy(event)
-        self._apply(self.tools.wheel(x, y, float(event.deltaY), int(event.deltaMode)), event)
-
-    def _contextmenu(self, event: Any) -> None:
-        event.preventDefault()
-        self.overlay.commit()
-        self._carry_out(self.tools.context_menu(*self._xy(event)), event)
-
-    def _carry_out(self, request: Request, event: Any) -> None:
-        target = request.target
-        if request.kind == "edit-text" and target.node_id is not None:
-            self.start_text_edit(target.node_id, fresh=request.fresh)
-        elif request.kind == "action":
-            self.perform(request.action_id, target)
-        elif request.kind == "menu":
-            x, y = float(event.clientX), float(event.clientY)
-            self.open_menu(request.menu, x, y, node_id=target.node_id, edge_id=target.edge_id)
-        self.request_frame()
-
-    def _in_field(self, event: Any) -> bool:
-        """Whether a clipboard event belongs to a text field or a dialog (their own copy/paste)."""
-        tag = str(getattr(event.target, "tagName", "") or "").lower()
-        busy = self.menu.open or self.dialog.open or self.help.open or self.overlay.node_id is not None
-        busy = busy or self.tools.state_name != "idle"  # never cut or paste in the middle of a gesture
-        return busy or tag in ("input", "textarea") or bool(getattr(event.target, "isContentEditable", False))
-
-    def _clipboard(self, event: Any, cut: bool) -> None:
-        """Copy / cut the selected nodes (with the edges among them) as a fragment: plain
-        JSON text on the system clipboard, so pasting works in another tab too."""
-        if self._in_field(event) or not self.editor.selection:
-            return
-        event.preventDefault()
-        event.clipboardData.setData("text/plain", clipboard.copy_fragment(self.editor, list(self.editor.selection)))
-        if cut:
-            self.perform("delete-selection")
-        self.request_frame()
-
-    def _paste(self, event: Any) -> None:
-        if self._in_field(event):
-            return
-        event.preventDefault()
-        text = str(event.clipboardData.getData("text/plain") or "")
-        try:
-            clipboard.paste(self.editor, text, self.tools.paste_point())
-        except ValueError as exc:  # a damaged fragment or over the limits: nothing changed
-            self.toast.show(str(exc), error=True)
-        self.request_frame()
-
-    def _keydown(self, event: Any) -> None:
-        if self.menu.open or self.dialog.open or self.help.open or self.overlay.node_id is not None:
-            return
-        tag = str(getattr(event.target, "tagName", "") or "").lower()
-        field = tag in ("input", "textarea", "select") or bool(getattr(event.target, "isContentEditable", False))
-        where = "field" if field else ("button" if tag == "button" else "canvas")
-        key = KeyEvent(
-            str(event.key), bool(event.ctrlKey or event.metaKey), bool(event.altKey), bool(event.shiftKey), where
-        )
-        command = self.tools.key(key)
-        if command is None:
-            return
-        event.preventDefault()
-        self._run_key(command)
-
-    def _run_key(self, command: KeyCommand) -> None:
-        target = command.target
-        if command.kind == "action":
-            self.perform(command.action_id, target)
-        elif command.kind == "submenu" and target.node_id is not None:
-            self.open_submenu_for(target.node_id, command.action_id)
-        elif command.kind == "menu":
-            w, h = self.editor.viewport
-            if target.node_id is not None:
-                x, y = self.editor.screen_position(target.node_id) or (w / 2, h / 2)
-                self.open_menu("node", x, y, node_id=target.node_id)
-            elif target.edge_id is not None:
-                self.open_menu("edge", w / 2, h / 2, edge_id=target.edge_id)
-            else:
-                self.open_menu("background", w / 2, h / 2)
-        self.request_frame()
-
     # ------------------------------------------------------------------ files
     def _live_refuses(self, what: str) -> bool:
         """In live mode the memory is the document: replacing it from the page is refused."""
@@ -810,7 +612,7 @@ class App:
         )
         return True
 
-    def _replace_with(self, doc: Any, question: str, label: str) -> None:
+    def replace_with(self, doc: Any, question: str, label: str) -> None:
         if self._live_refuses(label):
             return
 
@@ -824,7 +626,7 @@ class App:
 
         self.dialog.confirm(question + " (Undo brings the current graph back.)", go, ok_label="Replace")
 
-    async def _import_file(self, event: Any) -> None:
+    async def import_file(self, event: Any) -> None:
         files = event.target.files
         if not files or files.length == 0:
             return
@@ -844,11 +646,11 @@ class App:
             self.toast.show(f"Imported {file.name}.")
         self.request_frame()
 
-    def _export_menu(self, event: Any) -> None:
+    def export_menu(self, event: Any) -> None:
         """Export…: a menu of the files (the Bendscope document first)."""
         box = by_id("btn-export").getBoundingClientRect()
         self._menu_target = Target()
-        items = [menus.menu_item(self.editor, Target(), f"export-{fmt}") for fmt, _ in EXPORTS]
+        items = [catalog.menu_item(self.editor, Target(), f"export-{fmt}") for fmt, _ in EXPORTS]
         self.menu.show(items, float(box.left), float(box.bottom) + 4, "Export menu")
 
     def export_file(self, fmt: str) -> None:
@@ -859,7 +661,7 @@ class App:
 
     # ------------------------------------------------------------------ links
     async def open_link(self) -> None:
-        """A graph in the URL's fragment (``bend.share``): shown, as one undoable step, without
+        """A graph in the URL's fragment (``bend.persist.share``): shown, as one undoable step, without
         overwriting the visitor's own graph — unsaved edits are saved first, and the next save
         keeps the saved graph as a saved copy. The fragment is then taken off the address (a
         reload shows the saved graph). Nothing a link holds can stop the page: any failure is
@@ -911,17 +713,17 @@ class App:
             f"Link copied ({len(link) / 1024:,.1f} KB). The graph is in the link itself: nothing is sent to a server."
         )
 
-    def _image_menu(self, event: Any) -> None:
+    def image_menu(self, event: Any) -> None:
         """Image…: a menu of the images (the vector one first)."""
         box = by_id("btn-png").getBoundingClientRect()
         self._menu_target = Target()
-        items = [menus.menu_item(self.editor, Target(), f"export-{image}") for image, _ in IMAGES]
-        items.append(menus.menu_item(self.editor, Target(), "export-png-marks"))
-        chosen = self._image_ids()
+        items = [catalog.menu_item(self.editor, Target(), f"export-{image}") for image, _ in IMAGES]
+        items.append(catalog.menu_item(self.editor, Target(), "export-png-marks"))
+        chosen = self.image_ids()
         title = "Image menu" if chosen is None else f"Image menu: the {len(chosen)} selected cards"
         self.menu.show(items, float(box.left), float(box.bottom) + 4, title)
 
-    def _image_ids(self) -> list[str] | None:
+    def image_ids(self) -> list[str] | None:
         """What an image shows: the selection of two or more cards (not all), else the plane."""
         scope = self.editor.loop_scope()
         return None if scope is None else sorted(scope)
@@ -932,7 +734,7 @@ class App:
         MAX_IMAGE_SIDE px a side and MAX_IMAGE_PIXELS in all (the scale is lowered to fit,
         and the toast says so)."""
         editor = self.editor
-        ids = self._image_ids()
+        ids = self.image_ids()
         markers = self.loops_panel.markers()
         if image == "svg":
             svg = plane_svg(editor, ids, markers)
@@ -988,305 +790,15 @@ class App:
 
     # ------------------------------------------------------------------ automation API
     def install_api(self) -> None:
-        from pyodide.ffi import jsnull
-
-        def load(text: Any) -> Any:
-            if self.live is not None:
-                return "the page shows the agent's memory (live mode): load is off"
-            error = self.editor.load(str(text), label=None)
-            if error is None:
-                if self.still:
-                    self.editor.settle()
-                self.request_frame()
-                return jsnull
-            return error
-
-        def settle() -> int:
-            steps = self.editor.settle()
-            self.paint(js.performance.now())
-            return steps
-
-        def stats() -> Any:
-            return js_obj(self.editor.stats())
-
-        def screen_position(node_id: Any) -> Any:
-            pos = self.editor.screen_position(str(node_id))
-            return jsnull if pos is None else to_js(pos)
-
-        def card_box(node_id: Any) -> Any:
-            """A card's box on the screen: left, top, width, height (CSS px)."""
-            node = self.editor.plane.nodes.get(str(node_id))
-            if node is None:
-                return jsnull
-            x, y = self.editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
-            zoom = self.editor.plane.camera.zoom
-            return to_js([x, y, node.width * zoom, node.height * zoom])
-
-        def edge_points(edge_id: Any) -> Any:
-            """Screen points of an edge as drawn: the middle of its line and its label's centre."""
-            plane = self.editor.plane
-            edge = plane.edges.get(str(edge_id))
-            path = None if edge is None else edge_path(plane, edge)
-            if edge is None or path is None:
-                return jsnull
-            k = len(path) // 4 * 2  # the middle point of a curve; a straight line's is computed
-            mx, my = (path[k], path[k + 1]) if len(path) > 4 else ((path[0] + path[2]) / 2, (path[1] + path[3]) / 2)
-            box = edge_label_box(plane, edge, self.measure)
-            label = None if box is None else list(self.editor.world_to_screen(box[0], box[1]))
-            return to_js({"middle": list(self.editor.world_to_screen(mx, my)), "label": label})
-
-        def action(action_id: Any, target: Any = None, args: Any = None) -> Any:
-            t = target.to_py() if hasattr(target, "to_py") else (target or {})
-            a = args.to_py() if hasattr(args, "to_py") else (args or {})
-            result = self.perform(
-                str(action_id),
-                Target(t.get("node_id"), t.get("edge_id"), float(t.get("x", 0.0)), float(t.get("y", 0.0))),
-                a,
-                interactive=False,
-            )
-            self.paint(js.performance.now())
-            return jsnull if result is None or (isinstance(result, bool) and not result) else str(result)
-
-        def select(node_ids: Any) -> None:
-            """Select a card (an id) or cards (a list of ids)."""
-            ids = node_ids.to_py() if hasattr(node_ids, "to_py") else node_ids
-            self.editor.select([str(ids)] if isinstance(ids, str) else [str(i) for i in ids])
-            paint_now()
-
-        def image_box() -> Any:
-            """The exported image of the plane (or the selection): its top-left in the world,
-            its width and height, and its graph's height (the legend below it)."""
-            view = image_view(self.editor, self._image_ids(), self.loops_panel.markers())
-            return to_js([view.x, view.y, view.width, view.height, view.graph_height])
-
-        def world_box(node_id: Any) -> Any:
-            """A card's box in the world: left, top, width, height."""
-            node = self.editor.plane.nodes.get(str(node_id))
-            if node is None:
-                return jsnull
-            return to_js([node.x - node.width / 2, node.y - node.height / 2, node.width, node.height])
-
-        def select_edge(edge_id: Any) -> None:
-            self.editor.select_edge(str(edge_id))
-            paint_now()
-
-        def frame_times() -> Any:
-            return to_js(list(self.frame_times))
-
-        def layout_state() -> Any:
-            editor = self.editor
-            sim = editor.sim()
-            return js_obj(
-                {
-                    "active": editor.animating,  # frozen: not moving, whatever the engine's alpha
-                    "arranging": self.arranging,
-                    "alpha": sim.alpha,
-                    "engine": type(sim).__name__,
-                    "overlaps": getattr(sim, "overlaps", -1),
-                    "frames": getattr(sim, "frames", 0),
-                    "ticks": getattr(sim, "ticks", 0),
-                    "slices": list(self.layout_slices[-600:]),
-                }
-            )
-
-        def profile_paint(repeats: Any = 20) -> Any:
-            """Median ms over ``repeats`` full paints of: ``scene`` (Python: topology lookup, the
-            plan's changed parts, the positions), ``canvas`` (the rest of the paint: the page's
-            geometry, the canvas calls, the widgets) and ``raster`` (the canvas's own drawing,
-            forced by reading one pixel right after; the browser does it at the end of a frame)."""
-            parts: list[tuple[float, float, float]] = []
-            ctx = self.canvas.getContext("2d")
-            for _ in range(int(repeats)):
-                t0 = js.performance.now()
-                self.paint(t0)
-                t1 = js.performance.now()
-                ctx.getImageData(0, 0, 1, 1)
-                t2 = js.performance.now()
-                parts.append((self.scene_ms, t1 - t0 - self.scene_ms, t2 - t1))
-            return js_obj(
-                {k: sorted(p[i] for p in parts)[len(parts) // 2] for i, k in enumerate(("scene", "canvas", "raster"))}
-            )
-
-        def frame_parts() -> Any:
-            return to_js([list(p) for p in self.frame_parts])
-
-        def interaction() -> str:
-            view = self.tools.view()
-            link = view.link
-            drawn = None if link is None else {"source": link.source, "target": link.target, "label": link.label}
-            return json.dumps(
-                {
-                    "state": self.tools.state_name,
-                    "handle": view.handle,
-                    "brush": view.brush,
-                    "link": drawn,
-                    "selection": list(self.editor.selection),
-                    "selected_edge": self.editor.selected_edge,
-                }
-            )
-
-        def topology_state() -> Any:
-            editor = self.editor
-            shown = self.shown_topology
-            return js_obj(
-                {
-                    "pending": editor.topology_cache.pending(editor.plane),
-                    "slices": 0 if shown is None else shown.slices,
-                    "duration_ms": 0.0 if shown is None else shown.duration_ms,
-                }
-            )
-
-        def loops_state() -> str:
-            """The loop list the page holds (JSON): whether the panel is open, the search
-            pending, the shown loop's cards, the faded cards, and the report's groups."""
-            panel = self.loops_panel
-            report = panel.report
-            shown = panel.shown()
-            groups = []
-            if report is not None:
-                marks = loop_marks(report)
-                groups = [
-                    {"id": g.scc_id, "kappa": g.kappa, "complete": g.complete,
-                     "loops": [{"nodes": list(loop.nodes), "polarity": loop.polarity, "mark": marks[i][k],
-                                "edges": list(loop.edges)} for k, loop in enumerate(g.loops)]}
-                    for i, g in enumerate(report.groups)
-                ]  # fmt: skip
-            painter = self.painter
-            return json.dumps(
-                {
-                    "open": panel.open,
-                    "pending": self.loops_pending,
-                    "searches": self.editor.loop_finder.searches,
-                    "shown": None if shown is None else list(shown.nodes),
-                    "dimmed": len(panel.dimmed()),
-                    "groups": groups,
-                    "markers": panel.markers_on,
-                    "marked": [{"label": m.label, "nodes": list(m.nodes)} for m in panel.markers()],
-                    "drawn_markers": [
-                        {**m, "screen": list(self.editor.world_to_screen(m["x"], m["y"]))}
-                        for m in painter.drawn_markers
-                    ],
-                    "shown_edges": painter.drawn_shown_edges,
-                }
-            )
-
-        def loop_cuts() -> str:
-            """The fewest edges that break every loop of the loop scope, as the page holds them
-            (JSON): pending, shown (K), per region its bounds and edges, and the edges drawn."""
-            editor = self.editor
-            report = editor.cut_finder.report(editor.plane, self._scope_topology(), editor.loop_scope())
-            regions = [] if report is None else [
-                {"id": r.scc_id, "lower": r.lower, "size": r.size, "exact": r.exact, "edges": list(r.edges)}
-                for r in report.regions
-            ]  # fmt: skip
-            return json.dumps({"pending": report is None, "shown": editor.cuts_shown, "regions": regions,
-                               "drawn": list(editor.shown_cuts(report))})  # fmt: skip
-
-        def render_counts() -> Any:
-            return js_obj({"paints": self.paints, "pulse_frames": self.pulse_frames})
-
-        def paint_now() -> None:
-            self.paint(js.performance.now())
-
-        async def check_wheel(url: Any) -> str:
-            return await wheel_check(str(url), self.editor)
-
-        async def save_now() -> bool:
-            saved = await self.saving.save_now()
-            self.saving.update_banner()
-            return saved
-
-        async def saved_copies() -> str:
-            saver = self.saving.saver
-            copies = [] if saver is None else await saver.copies()
-            return json.dumps([{"key": c.key, "reason": c.reason, "size": c.size} for c in copies])
-
-        api = js.Object.new()
-        api.ready = False
-        for name, fn in {
-            "load": load,
-            "export": lambda: self.editor.export(),
-            "topology": lambda: self.editor.topology().json(),
-            "settle": settle,
-            "stats": stats,
-            "screen_position": screen_position,
-            "edge_points": edge_points,
-            "card_box": card_box,
-            "action": action,
-            "undo": lambda: action("undo"),
-            "redo": lambda: action("redo"),
-            "select": select,
-            "select_edge": select_edge,
-            "image_box": image_box,
-            "world_box": world_box,
-            "frame_times": frame_times,
-            "layout_state": layout_state,
-            "layout_active": lambda: self.editor.animating,
-            "render_counts": render_counts,
-            "topology_state": topology_state,
-            "loops_state": loops_state,
-            "loop_cuts": loop_cuts,
-            "interaction": interaction,
-            "frame_parts": frame_parts,
-            "profile_paint": profile_paint,
-            "paint": paint_now,
-            "check_wheel": check_wheel,
-            "save_status": lambda: json.dumps(self.saving.status()),
-            "save_now": save_now,
-            "saved_copies": saved_copies,
-            "live_state": lambda: json.dumps(self.live.state() if self.live is not None else {"live": False}),
-            "live_arrivals": lambda: json.dumps(self.live.arrivals if self.live is not None else {}),
-        }.items():
-            setattr(api, name, proxy(fn))
-        js.window.bendscope = api
+        """``window.bendscope``: the automation API (``app.api``)."""
+        self.api = AutomationApi(self)
+        self.api.install()
 
     def mark_ready(self) -> None:
         js.window.bendscope.ready = True
 
 
-async def wheel_check(url: str, editor: Editor) -> str:
-    """Install the kappa wheel at ``url`` with micropip and compare its ``analyze`` with
-    the [files] copy on the active plane. Returns JSON {same, wheel_file, files_file}."""
-    import importlib
-    import json
-    import sys
-
-    import pyodide_js
-
-    from bendscope.bend.topology import plane_graph
-
-    await pyodide_js.loadPackage("micropip")
-    import micropip
-
-    await micropip.install(url)
-    files_copy = sys.modules["bendscope.kappa"]
-    saved_modules = {k: v for k, v in sys.modules.items() if k == "bendscope" or k.startswith("bendscope.")}
-    saved_path = list(sys.path)
-    nodes, edges = plane_graph(editor.plane)
-    try:
-        for name in saved_modules:
-            del sys.modules[name]
-        sys.path[:] = [p for p in sys.path if "site-packages" in p or p.endswith(".zip") or "lib/python" in p]
-        wheel_copy = importlib.import_module("bendscope.kappa")
-        from_wheel = wheel_copy.analyze(nodes, edges)
-        wheel_file = wheel_copy.__file__
-    finally:
-        for name in [k for k in sys.modules if k == "bendscope" or k.startswith("bendscope.")]:
-            del sys.modules[name]
-        sys.modules.update(saved_modules)
-        sys.path[:] = saved_path
-    from_files = files_copy.analyze(nodes, edges)
-    return json.dumps(
-        {
-            "same": from_wheel == from_files,
-            "wheel_file": wheel_file,
-            "files_file": files_copy.__file__,
-            "result": from_wheel,
-        }
-    )
-
-
 def _serialize(doc: Any) -> str:
-    from bendscope.bend.document import serialize_document
+    from bendscope.bend.model.document import serialize_document
 
     return serialize_document(doc)

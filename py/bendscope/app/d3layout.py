@@ -26,15 +26,15 @@ from typing import Any
 import js
 from pyodide.ffi import to_js
 
-from bendscope.bend.forces import ForceParams, kernel_graph, kernel_state, structure_key
-from bendscope.bend.layout import LOCAL_ALPHA, reheat_region
-from bendscope.bend.model import Plane
+from bendscope.bend.layout.forces import ForceParams, kernel_graph, kernel_state, structure_key
+from bendscope.bend.layout.simulation import LOCAL_ALPHA, reheat_region
+from bendscope.bend.model.elements import Plane
 
 from .dom import is_null, js_obj
 
 
 class KernelSimulation:
-    """One plane's layout in the d3 kernel on the main thread (see LayoutEngine in bend.layout)."""
+    """One plane's layout in the d3 kernel on the main thread (see LayoutEngine in bend.layout.simulation)."""
 
     #: the page slices this engine's steps between frames (it moves only inside ``step``)
     background = False

@@ -1,4 +1,4 @@
-"""Canvas painter: the scene plan (bend.sceneplan) kept up to date in the page's JS, each
+"""Canvas painter: the scene plan (bend.render.sceneplan) kept up to date in the page's JS, each
 frame's geometry and drawing done there from the frame's positions (static/scene.js), and
 the gesture overlay drawn here.
 
@@ -18,13 +18,13 @@ from typing import Any
 import js
 from pyodide.ffi import to_js
 
-from bendscope.bend import theme
-from bendscope.bend.legend import LEGEND_FONT, SWATCH, TITLE_FONT, LegendLayout
-from bendscope.bend.model import Camera, Node, Plane
-from bendscope.bend.scene import Grid, LoopMarker, Overlay, Pill
-from bendscope.bend.sceneplan import ScenePlanner, positions
-from bendscope.bend.textlayout import CardLayout, Measure
-from bendscope.bend.topology import Topology
+from bendscope.bend.kappa_view.topology_cache import Topology
+from bendscope.bend.model.elements import Camera, Node, Plane
+from bendscope.bend.render import theme
+from bendscope.bend.render.legend import LEGEND_FONT, SWATCH, TITLE_FONT, LegendLayout
+from bendscope.bend.render.scene import Grid, LoopMarker, Overlay, Pill
+from bendscope.bend.render.sceneplan import ScenePlanner, positions
+from bendscope.bend.render.textlayout import CardLayout, Measure
 
 from .dom import js_obj
 
@@ -135,7 +135,7 @@ class Painter:
         pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
         Float64Array when the layout worker's frame already holds them (else read from the plane).
-        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``: see ``bend.scene.build_scene``."""
+        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``: see ``bend.render.scene.build_scene``."""
         t0 = js.performance.now()
         self._pulse = None
         for name, args in self.planner.update(
@@ -211,7 +211,7 @@ class Painter:
 
     def legend(self, ctx: Any, layout: LegendLayout, top: float, width: float, dpr: float) -> None:
         """The legend of an exported image on ``ctx`` below its graph (``top``: CSS px from
-        the image's top), drawn as ``bend.svgexport`` writes it."""
+        the image's top), drawn as ``bend.render.svgexport`` writes it."""
         ctx.setTransform(dpr, 0, 0, dpr, 0, top * dpr)
         ctx.setLineDash(js_obj([]))
         ctx.fillStyle = theme.BACKGROUND

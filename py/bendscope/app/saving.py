@@ -1,4 +1,4 @@
-"""Autosave in the page: the Saver (bend.persist) on IndexedDB, the tab that owns the
+"""Autosave in the page: the Saver (bend.persist.autosave) on IndexedDB, the tab that owns the
 save, the persistent save banner and the saved-copies panel."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 import js
 from pyodide.ffi import create_proxy
 
-from bendscope.bend import persist
-from bendscope.bend.editor import Editor
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.persist import autosave
 
 from .dom import by_id, clear, download, el, on, proxy
 from .storage import IdbStore, LocalStore, Tabs, open_store
@@ -37,7 +37,7 @@ class SaveController:
         self.toast = toast
         self.request_frame = request_frame
         self.store: IdbStore | LocalStore | None = None
-        self.saver: persist.Saver | None = None
+        self.saver: autosave.Saver | None = None
         self.tabs = Tabs()
         self.timer: Any = None
         self._tick_proxy = proxy(self._tick)
@@ -58,10 +58,10 @@ class SaveController:
         on(self.copies_box, "keydown", self._copies_key)
 
     # ------------------------------------------------------------ boot
-    async def start(self) -> persist.Restored:
+    async def start(self) -> autosave.Restored:
         """Open the store, find out whether this tab owns the save, and read the save."""
         self.store, self.note = await open_store()
-        self.saver = persist.Saver(
+        self.saver = autosave.Saver(
             self.editor, self.store, clock=_clock, pause=_pause, timer=lambda: float(js.performance.now())
         )
         owner = await self.tabs.acquire(False)

@@ -1,5 +1,5 @@
 """The autosave's stores: IndexedDB (static/storage.js), localStorage as the fallback,
-and the tab lock. Each store implements bend.persist.Store (errors surface as exceptions)."""
+and the tab lock. Each store implements bend.persist.autosave.StringStore (errors surface as exceptions)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import Any
 
 import js
 
-from bendscope.bend import persist
+from bendscope.bend.persist import autosave
 
 from .dom import is_null, js_obj
 
-_OLD_KEYS = (persist.KEY, persist.PREVIOUS_KEY)  # where earlier versions saved (localStorage)
+_OLD_KEYS = (autosave.KEY, autosave.PREVIOUS_KEY)  # where earlier versions saved (localStorage)
 
 
 def _message(exc: Any) -> str:
@@ -99,7 +99,7 @@ async def open_store() -> tuple[IdbStore | LocalStore, str | None]:
 async def _migrate(store: IdbStore) -> None:
     local = js.window.localStorage
     found = {k: str(local.getItem(k)) for k in _OLD_KEYS if not is_null(local.getItem(k))}
-    if not found or await store.get(persist.KEY) is not None:
+    if not found or await store.get(autosave.KEY) is not None:
         return
     await store.put(found)
     for key in found:

@@ -17,9 +17,8 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable
 
-from bendscope.bend import theme
-from bendscope.bend.ended import GHOST_ALPHA, Box, Ghosts, cross, ended_of, place, with_ghosts
-from bendscope.bend.time_travel import (
+from bendscope.bend.live.ended import GHOST_ALPHA, Box, Ghosts, cross, ended_of, place, with_ghosts
+from bendscope.bend.live.time_travel import (
     AXES,
     Row,
     Scale,
@@ -31,6 +30,7 @@ from bendscope.bend.time_travel import (
     read_time,
     say_time,
 )
+from bendscope.bend.render import theme
 
 from .dom import by_id, clear, el, js_obj, on
 

@@ -8,19 +8,21 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable
 
-from bendscope.bend import shortcuts, theme
-from bendscope.bend.editor import Editor, zoom_text
-from bendscope.bend.explain import HUD_TITLES, max_kappa_span, span_text
-from bendscope.bend.find import Finder
-from bendscope.bend.inspector import inspector_rows
-from bendscope.bend.loop_cuts import CutReport
-from bendscope.bend.loop_list import Loop, LoopReport
-from bendscope.bend.loops_panel import CLASS_WORDS, PanelView, panel_view
-from bendscope.bend.model import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
-from bendscope.bend.outline import outline_of
-from bendscope.bend.scene import LoopMarker
-from bendscope.bend.topology import Topology
-from bendscope.bend.viewfit import show_readably
+from bendscope.bend.editor.camera import zoom_text
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.editor.find import Finder
+from bendscope.bend.editor.viewfit import show_readably
+from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_text
+from bendscope.bend.kappa_view.inspector import inspector_rows
+from bendscope.bend.kappa_view.loop_cuts import CutReport
+from bendscope.bend.kappa_view.loop_list import Loop, LoopReport
+from bendscope.bend.kappa_view.loops_panel import CLASS_WORDS, PanelView, panel_view
+from bendscope.bend.kappa_view.outline import outline_of
+from bendscope.bend.kappa_view.topology_cache import Topology
+from bendscope.bend.keys import shortcuts
+from bendscope.bend.model.elements import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
+from bendscope.bend.render import theme
+from bendscope.bend.render.scene import LoopMarker
 
 from .dom import by_id, clear, el, is_null, on, proxy
 
@@ -77,7 +79,7 @@ class Hud:
 
 
 class OutlineView:
-    """The graph outline a screen reader reads (``bend.outline``), rebuilt when the plane
+    """The graph outline a screen reader reads (``bend.kappa_view.outline``), rebuilt when the plane
     or its exact topology changed, at most once a second (every 5 s on large planes): an
     edit within that time is taken in by a timer of its own, which draws no frame."""
 
@@ -123,7 +125,7 @@ class OutlineView:
 
 
 class Inspector:
-    """Top-right panel describing the selected card, edge or cards (``bend.inspector``); a
+    """Top-right panel describing the selected card, edge or cards (``bend.kappa_view.inspector``); a
     row of kind "button <action>" is a button that runs that action (``act``)."""
 
     def __init__(self, act: Callable[[str], None] | None = None) -> None:
@@ -356,7 +358,7 @@ class FindBar:
 
 
 class HelpSheet:
-    """The keyboard-shortcut sheet (``?``), built from ``bend.shortcuts`` as text nodes.
+    """The keyboard-shortcut sheet (``?``), built from ``bend.keys.shortcuts`` as text nodes.
     Esc, ``?``, Close or a click outside closes it."""
 
     def __init__(self) -> None:
@@ -555,7 +557,7 @@ def panel_boxes() -> list[tuple[float, float, float, float]]:
 
 
 class LoopsPanel:
-    """The Loops panel (``bend.loops_panel``): the loops of the plane or the selection by
+    """The Loops panel (``bend.kappa_view.loops_panel``): the loops of the plane or the selection by
     region, each with its mark (R1, B2). Hovering or focusing a loop shows it on the canvas
     (its edges in its class's colour, the other cards faded); choosing it keeps it shown and
     brings it into a view where its cards can be read, clear of the panels, until chosen again
@@ -753,7 +755,7 @@ class LoopsPanel:
 
     def _into_view(self, loop: Loop) -> None:
         """Bring the loop into a view where its cards can be read, clear of the panels
-        (``bend.viewfit``), unless they can be already."""
+        (``bend.editor.viewfit``), unless they can be already."""
         show_readably(self.editor, loop.nodes, panel_boxes())
 
     def _key_down(self, event: Any) -> None:

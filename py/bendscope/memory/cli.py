@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
-from bendscope.docformat import MAX_NODES
+from bendscope.shared.docformat import MAX_NODES
 
 from .core.embedders import EMBEDDERS, load_embedder
 from .core.errors import InvalidInput, StoreUnavailable

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from bendscope.docformat import MAX_ID, MAX_TEXT
 from bendscope.kappa import DIRECTED_KINDS
+from bendscope.shared.docformat import MAX_ID, MAX_TEXT
 
 from .errors import InvalidInput
 

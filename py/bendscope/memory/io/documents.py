@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bendscope.docformat import (
+from bendscope.shared.docformat import (
     FORMAT,
     MAX_EDGES,
     MAX_LABEL,

@@ -37,7 +37,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from bendscope.jsonsafe import Refused, loads
+from bendscope.shared.jsonsafe import Refused, loads
 
 from ..core.errors import InvalidInput
 from ..core.records import (

@@ -34,7 +34,7 @@ from mcp.shared.dispatcher import coerce_request_id
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from bendscope.jsonsafe import Refused, loads
+from bendscope.shared.jsonsafe import Refused, loads
 
 #: bytes of one message (a longer line is refused, and read no further than its end)
 MAX_LINE = 16 * 1024 * 1024

@@ -479,7 +479,7 @@ def checked_view(body: bytes) -> tuple[str | None, list[str], Moment]:
     ...
     bendscope.memory.core.errors.InvalidInput: node_ids must be a list of at most 20,000 ids
     """
-    from bendscope.jsonsafe import Refused, loads
+    from bendscope.shared.jsonsafe import Refused, loads
 
     try:
         value = loads(body.decode("utf-8"), max_depth=8, max_digits=30)

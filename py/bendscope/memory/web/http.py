@@ -45,7 +45,7 @@ import uvicorn
 from mcp.shared.dispatcher import coerce_request_id
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from bendscope.jsonsafe import Refused, loads
+from bendscope.shared.jsonsafe import Refused, loads
 
 from ..core.errors import InvalidInput
 from ..core.service import Memory

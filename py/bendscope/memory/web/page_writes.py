@@ -33,19 +33,26 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bendscope.docformat import MAX_DATA, DocumentError, LinkRecord, read_link
+from bendscope.shared.docformat import MAX_DATA, DocumentError, LinkRecord, read_link
+from bendscope.shared.live_ops import (
+    DELETE_EDGE,
+    DELETE_NODE,
+    EDGE_OPS,
+    EDGE_VIEW,
+    MAX_OPS,
+    NODE_OPS,
+    OPS,
+    PUT_EDGE,
+    PUT_NODE,
+)
 
 from ..core.errors import Conflict, InvalidInput
 from ..core.records import _SURROGATE, MAX_CONTENT, MemoryEdge, _metadata, check_id, moment
 from ..core.service import Memory
 from ..io.documents import HUMAN_CONFIDENCE, HUMAN_SOURCE, _edge_out, edge_args
 
-#: operations one request may carry (a whole view deleted at once: its cards and edges)
-MAX_OPS = 50_000
 #: the memory fields a card brought back keeps (those a person's new card would not have)
 NODE_KEPT = ("node_type", "confidence", "metadata", "source", "created_at", "valid_from", "valid_until")
-OPS = ("put_node", "delete_node", "put_edge", "delete_edge")
-EDGE_VIEW = ("a", "b", "kind", "label", "strength", "polarity")
 
 
 class Stale(Conflict):
@@ -135,7 +142,7 @@ def checked_ops(value: Any) -> list[dict[str, Any]]:
             raise InvalidInput(f"{where}: an operation is an object whose op is one of {', '.join(OPS)}")
         item_id = check_id(op.get("id"), f"{where}.id")
         kind = op["op"]
-        is_node = kind in ("put_node", "delete_node")
+        is_node = kind in NODE_OPS
         if (is_node, item_id) in ids:
             raise InvalidInput(
                 f"{where}: the {'card' if is_node else 'edge'} {item_id!r} is in ops[{ids[(is_node, item_id)]}] "
@@ -145,10 +152,10 @@ def checked_ops(value: Any) -> list[dict[str, Any]]:
         was = op.get("was")
         checked: dict[str, Any] = {"op": kind, "id": item_id}
         if is_node:
-            if was is None and kind == "delete_node":
+            if was is None and kind == DELETE_NODE:
                 raise InvalidInput(f"{where}.was: the card's text the page saw")
             checked["was"] = None if was is None else _text(was, f"{where}.was")
-            if kind == "put_node":
+            if kind == PUT_NODE:
                 text = _text(op.get("text"), f"{where}.text")
                 if not text.strip():
                     raise InvalidInput(f"{where}.text: a card is stored with some text")
@@ -158,15 +165,15 @@ def checked_ops(value: Any) -> list[dict[str, Any]]:
                 checked["data"] = _memory_data(op.get("data"), f"{where}.data") if was is None else {}
             out.append(checked)
             continue
-        if was is None and kind == "delete_edge":
+        if was is None and kind == DELETE_EDGE:
             raise InvalidInput(f"{where}.was: the edge as the page saw it")
         checked["was"] = None if was is None else _seen_edge(was, f"{where}.was")
-        if kind == "put_edge":
+        if kind == PUT_EDGE:
             raw = {
                 "id": item_id,
                 "a": op.get("a"),
                 "b": op.get("b"),
-                "props": {k: op[k] for k in ("kind", "label", "strength", "polarity") if op.get(k) is not None},
+                "props": {k: op[k] for k in EDGE_VIEW[2:] if op.get(k) is not None},
             }
             try:
                 ends = {e for e in (op.get("a"), op.get("b")) if isinstance(e, str)}
@@ -177,9 +184,9 @@ def checked_ops(value: Any) -> list[dict[str, Any]]:
                            polarity=link.polarity)  # fmt: skip
             checked["data"] = _memory_data(op.get("data"), f"{where}.data") if was is None else {}
         out.append(checked)
-    deleted = {op["id"] for op in out if op["op"] == "delete_node"}
+    deleted = {op["id"] for op in out if op["op"] == DELETE_NODE}
     for i, op in enumerate(out):
-        if op["op"] == "put_edge" and (op["a"] in deleted or op["b"] in deleted):
+        if op["op"] == PUT_EDGE and (op["a"] in deleted or op["b"] in deleted):
             raise InvalidInput(f"ops[{i}]: the edge {op['id']!r} joins a card this request deletes")
     for op in out:
         op["seen_at"] = seen_at
@@ -192,8 +199,8 @@ def write(memory: Memory, ops: list[dict[str, Any]]) -> dict[str, Any]:
     store = memory.store
     seen_at = next((op.get("seen_at") for op in ops if op.get("seen_at")), None)
     with store.transaction():
-        node_ids = {op["id"] for op in ops if op["op"] in ("put_node", "delete_node")}
-        edge_ids = {op["id"] for op in ops if op["op"] in ("put_edge", "delete_edge")}
+        node_ids = {op["id"] for op in ops if op["op"] in NODE_OPS}
+        edge_ids = {op["id"] for op in ops if op["op"] in EDGE_OPS}
         nodes = store.get_nodes(node_ids)
         edges = store.get_edges(edge_ids)
         stale: list[tuple[str, str]] = []
@@ -201,11 +208,11 @@ def write(memory: Memory, ops: list[dict[str, Any]]) -> dict[str, Any]:
             problem = _stale(op, nodes, edges)
             if problem is not None:
                 stale.append((op["id"], problem))
-        deleted = {op["id"] for op in ops if op["op"] == "delete_node"}
+        deleted = {op["id"] for op in ops if op["op"] == DELETE_NODE}
         # edges the request deletes, or moves away from the cards it deletes (a merge keeps
         # an edge's id and moves it to the card kept)
-        handled = {op["id"] for op in ops if op["op"] == "delete_edge"} | {
-            op["id"] for op in ops if op["op"] == "put_edge" and op["a"] not in deleted and op["b"] not in deleted
+        handled = {op["id"] for op in ops if op["op"] == DELETE_EDGE} | {
+            op["id"] for op in ops if op["op"] == PUT_EDGE and op["a"] not in deleted and op["b"] not in deleted
         }
         if deleted:
             for edge in store.edges_touching(deleted):
@@ -222,11 +229,11 @@ def write(memory: Memory, ops: list[dict[str, Any]]) -> dict[str, Any]:
             )
         done = {"deleted_edges": 0, "nodes": 0, "edges": 0, "deleted_nodes": 0}
         for op in ops:
-            if op["op"] == "delete_edge":
+            if op["op"] == DELETE_EDGE:
                 memory.delete_edge(op["id"])
                 done["deleted_edges"] += 1
         for op in ops:
-            if op["op"] == "put_node":
+            if op["op"] == PUT_NODE:
                 args: dict[str, Any] = {"id": op["id"], "content": op["text"]}
                 if op["id"] not in nodes:  # a person's card, or one brought back with its fields
                     args.update(node_type="semantic", confidence=HUMAN_CONFIDENCE, source=HUMAN_SOURCE)
@@ -234,7 +241,7 @@ def write(memory: Memory, ops: list[dict[str, Any]]) -> dict[str, Any]:
                 memory.store_node(args)
                 done["nodes"] += 1
         for op in ops:
-            if op["op"] == "put_edge":
+            if op["op"] == PUT_EDGE:
                 link = LinkRecord(
                     op["id"], op["a"], op["b"], op["label"], op["kind"], op["strength"], None, op["polarity"]
                 )
@@ -245,7 +252,7 @@ def write(memory: Memory, ops: list[dict[str, Any]]) -> dict[str, Any]:
                 memory.store_edge(edge_args(link, fields))
                 done["edges"] += 1
         for op in ops:
-            if op["op"] == "delete_node":
+            if op["op"] == DELETE_NODE:
                 memory.delete_node(op["id"])
                 done["deleted_nodes"] += 1
     return {"status": "written", **done}
@@ -254,7 +261,7 @@ def write(memory: Memory, ops: list[dict[str, Any]]) -> dict[str, Any]:
 def _stale(op: dict[str, Any], nodes: Mapping[str, Any], edges: Mapping[str, MemoryEdge]) -> str | None:
     """What makes one operation's expectation wrong, or None."""
     kind, item_id, was = op["op"], op["id"], op.get("was")
-    if kind in ("put_node", "delete_node"):
+    if kind in NODE_OPS:
         node = nodes.get(item_id)
         if was is None:
             return None if node is None else f"the id {item_id!r} is taken by the card {_card(node.content)}"
@@ -275,7 +282,7 @@ def _stale(op: dict[str, Any], nodes: Mapping[str, Any], edges: Mapping[str, Mem
 
 def check_body(body: bytes) -> list[dict[str, Any]]:
     """The operations of a raw request body (JSON, bounded), or InvalidInput."""
-    from bendscope.jsonsafe import Refused, loads
+    from bendscope.shared.jsonsafe import Refused, loads
 
     try:
         value = loads(body.decode("utf-8"), max_depth=32, max_digits=30)

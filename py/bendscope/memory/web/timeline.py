@@ -346,7 +346,7 @@ TIME_PATHS = {"/api/history": "GET", "/api/diff": "POST", "/api/loop": "POST"}
 
 
 def _body(body: bytes, where: str) -> dict[str, Any]:
-    from bendscope.jsonsafe import Refused, loads
+    from bendscope.shared.jsonsafe import Refused, loads
 
     try:
         value = loads(body.decode("utf-8"), max_depth=8, max_digits=30)

@@ -1,0 +1,1 @@
+"""The commands: one object per command, and the dispatcher's ask/confirm protocol."""

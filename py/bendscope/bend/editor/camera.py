@@ -1,0 +1,153 @@
+"""The camera: screen and world coordinates, pan, zoom, fitting the view."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from bendscope.bend.editor.selection import SelectionControl
+from bendscope.bend.model.elements import (
+    COORD_LIMIT,
+    MAX_ZOOM,
+    MIN_ZOOM,
+)
+
+ZOOM_STEP = 1.2
+#: below this viewport width a graph opens at READABLE_ZOOM, not fitted (card text stays text)
+NARROW_PX = 700.0
+READABLE_ZOOM = 0.6
+
+
+class CameraControl(SelectionControl):
+    """The camera, a part of ``Editor``: the active plane's view."""
+
+    def world_to_screen(self, x: float, y: float) -> tuple[float, float]:
+        cam = self.plane.camera
+        w, h = self.viewport
+        return (x - cam.x) * cam.zoom + w / 2, (y - cam.y) * cam.zoom + h / 2
+
+    def screen_to_world(self, sx: float, sy: float) -> tuple[float, float]:
+        cam = self.plane.camera
+        w, h = self.viewport
+        return (sx - w / 2) / cam.zoom + cam.x, (sy - h / 2) / cam.zoom + cam.y
+
+    def pan_by(self, dx: float, dy: float) -> None:
+        """Pan by a screen-pixel delta (content follows the pointer)."""
+        cam = self.plane.camera
+        cam.x = clamp_coord(cam.x - dx / cam.zoom)
+        cam.y = clamp_coord(cam.y - dy / cam.zoom)
+        self.needs_paint = True
+
+    def zoom_at(self, factor: float, sx: float | None = None, sy: float | None = None) -> None:
+        """Multiply the zoom by ``factor`` keeping screen point (sx, sy) fixed."""
+        w, h = self.viewport
+        sx = w / 2 if sx is None else sx
+        sy = h / 2 if sy is None else sy
+        wx, wy = self.screen_to_world(sx, sy)
+        cam = self.plane.camera
+        cam.zoom = min(MAX_ZOOM, max(MIN_ZOOM, cam.zoom * factor))
+        cam.x = clamp_coord(wx - (sx - w / 2) / cam.zoom)
+        cam.y = clamp_coord(wy - (sy - h / 2) / cam.zoom)
+        self.needs_paint = True
+
+    def in_view(self, node_id: str, margin: float = 40.0) -> bool:
+        """Whether the node's centre is on the screen, ``margin`` px inside its edges."""
+        node = self.plane.nodes.get(node_id)
+        if node is None:
+            return False
+        sx, sy = self.world_to_screen(node.x, node.y)
+        w, h = self.viewport
+        return margin <= sx <= w - margin and margin <= sy <= h - margin
+
+    def centre_on(self, node_id: str) -> None:
+        """Move the camera so the node is in the middle of the view (zoom unchanged)."""
+        node = self.plane.nodes.get(node_id)
+        if node is not None:
+            self.plane.camera.x, self.plane.camera.y = node.x, node.y
+            self.needs_paint = True
+
+    def reset_zoom(self) -> None:
+        self.plane.camera.zoom = 1.0
+        self.needs_paint = True
+
+    def fit_view(
+        self, margin: float = 60.0, top_px: float = 96.0, bottom_px: float = 56.0, node_ids: Iterable[str] | None = None
+    ) -> None:
+        """Centre the plane's nodes (or ``node_ids`` of them) in the area between the toolbar
+        (``top_px``) and the HUD (``bottom_px``), zooming out (never in past 1) if they do not fit."""
+        if node_ids is None:
+            nodes = list(self.plane.nodes.values())
+        else:
+            nodes = [self.plane.nodes[n] for n in node_ids if n in self.plane.nodes]
+        cam = self.plane.camera
+        if not nodes:
+            cam.x = cam.y = 0.0
+            cam.zoom = 1.0
+        else:
+            left = min(n.x - n.width / 2 for n in nodes)
+            right = max(n.x + n.width / 2 for n in nodes)
+            upper = min(n.y - n.height / 2 for n in nodes)
+            lower = max(n.y + n.height / 2 for n in nodes)
+            w, h = self.viewport
+            area_h = max(100.0, h - top_px - bottom_px)
+            fit = min((w - 2 * margin) / max(1.0, right - left), area_h / max(1.0, lower - upper))
+            cam.zoom = max(MIN_ZOOM, min(1.0, fit))
+            cam.x = clamp_coord((left + right) / 2)
+            cam.y = clamp_coord((upper + lower) / 2 - ((top_px + h - bottom_px) / 2 - h / 2) / cam.zoom)
+        self.needs_paint = True
+
+    def opening_view(self) -> None:
+        """The view a graph opens with: all of it (``fit_view``) — except on a small screen
+        (narrower than NARROW_PX), where all of a large graph is too small to read: there
+        it opens at READABLE_ZOOM (card text drawn as text) around the graph's middle, and
+        Fit (F) still shows everything."""
+        self.fit_view()
+        cam = self.plane.camera
+        if self.viewport[0] < NARROW_PX and cam.zoom < READABLE_ZOOM and self.plane.nodes:
+            h = self.viewport[1]
+            centre_y = cam.y + ((96.0 + h - 56.0) / 2 - h / 2) / cam.zoom  # (fit_view's middle of the plane)
+            cam.zoom = READABLE_ZOOM
+            cam.y = clamp_coord(centre_y - ((96.0 + h - 56.0) / 2 - h / 2) / cam.zoom)
+
+    def screen_position(self, node_id: str) -> list[float] | None:
+        node = self.plane.nodes.get(node_id)
+        if node is None:
+            return None
+        x, y = self.world_to_screen(node.x, node.y)
+        return [round(x, 2), round(y, 2)]
+
+    def stats(self) -> dict[str, float | int]:
+        return {
+            "nodes": len(self.plane.nodes),
+            "edges": len(self.plane.edges),
+            "depth": self.doc.depth(),
+            "zoom": zoom_shown(self.plane.camera.zoom),
+        }
+
+
+def zoom_shown(zoom: float) -> float:
+    """The zoom as the HUD shows it: two decimals, or two significant digits below 0.1.
+
+    >>> zoom_shown(1.0), zoom_shown(0.456), zoom_shown(0.0123), zoom_shown(0.00005)
+    (1.0, 0.46, 0.012, 5e-05)
+    """
+    return round(zoom, 2) if zoom >= 0.1 else float(f"{zoom:.2g}")
+
+
+def zoom_text(zoom: float) -> str:
+    """``zoom_shown`` written out without an exponent.
+
+    >>> zoom_text(1.0), zoom_text(0.0123), zoom_text(0.00005)
+    ('1.00', '0.012', '0.000050')
+    """
+    if zoom >= 0.1:
+        return f"{zoom:.2f}"
+    return f"{zoom:.{1 - math.floor(math.log10(zoom))}f}"
+
+
+def clamp_coord(value: float) -> float:
+    """A world coordinate kept finite and within ±COORD_LIMIT (what a document may hold)."""
+    value = float(value)
+    if value != value:
+        return 0.0
+    return max(-COORD_LIMIT, min(COORD_LIMIT, value))

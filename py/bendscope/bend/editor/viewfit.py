@@ -1,0 +1,108 @@
+"""Bringing cards into a view where they can be read: card text drawn as text (zoom at least
+``READABLE_ZOOM``, above the level of detail that draws it as bars) and no card under a panel
+(the Loops panel, the inspector, the toolbar, the HUD: the page passes their boxes).
+
+>>> free_rects(1000.0, 800.0, [(0.0, 0.0, 1000.0, 50.0), (0.0, 60.0, 300.0, 500.0)])[0]
+(300.0, 50.0, 1000.0, 800.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bendscope.bend.editor.camera import READABLE_ZOOM, clamp_coord
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.render.scene import GREEK_ZOOM
+
+#: a screen rectangle: left, top, right, bottom (CSS px)
+Rect = tuple[float, float, float, float]
+#: room (screen px) kept between the cards and a panel or the window's edge
+MARGIN = 24.0
+
+assert READABLE_ZOOM > GREEK_ZOOM  # (the zoom a view is brought to draws card text as text)
+
+
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def free_rects(width: float, height: float, obstacles: Sequence[Rect]) -> list[Rect]:
+    """The rectangles of the ``width`` × ``height`` view that no obstacle overlaps, with sides on
+    the view's edges or the obstacles' (every maximal free rectangle is among them), largest
+    first (ties: left, then top first). The whole view when nothing is free. O(k⁵) for k
+    obstacles (a few panels)."""
+    boxes = [
+        (max(0.0, o[0]), max(0.0, o[1]), min(width, o[2]), min(height, o[3]))
+        for o in obstacles
+        if o[2] > o[0] and o[3] > o[1]
+    ]
+    xs = sorted({0.0, width, *(v for b in boxes for v in (b[0], b[2]) if 0.0 < v < width)})
+    ys = sorted({0.0, height, *(v for b in boxes for v in (b[1], b[3]) if 0.0 < v < height)})
+    found = [
+        (x0, y0, x1, y1)
+        for i, x0 in enumerate(xs)
+        for x1 in xs[i + 1 :]
+        for j, y0 in enumerate(ys)
+        for y1 in ys[j + 1 :]
+        if not any(_overlaps((x0, y0, x1, y1), b) for b in boxes)
+    ]
+    found.sort(key=lambda r: (-(r[2] - r[0]) * (r[3] - r[1]), r[0], r[1]))
+    return found or [(0.0, 0.0, width, height)]
+
+
+def readable(editor: Editor, node_ids: Iterable[str], obstacles: Sequence[Rect]) -> bool:
+    """Whether the cards ``node_ids`` are readable where the view shows them now: the zoom
+    draws text as text, and each card lies inside the view, clear of every obstacle. O(k)."""
+    zoom = editor.plane.camera.zoom
+    if zoom < GREEK_ZOOM:
+        return False
+    w, h = editor.viewport
+    for node_id in node_ids:
+        node = editor.plane.nodes.get(node_id)
+        if node is None:
+            continue
+        x0, y0 = editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
+        box = (x0, y0, x0 + node.width * zoom, y0 + node.height * zoom)
+        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h or any(_overlaps(box, o) for o in obstacles):
+            return False
+    return True
+
+
+def show_readably(editor: Editor, node_ids: Iterable[str], obstacles: Sequence[Rect]) -> bool:
+    """Move the camera so the cards ``node_ids`` can be read, unless they can be already
+    (``readable``): they are centred in the largest free part of the view (``free_rects``)
+    where they fit at ``READABLE_ZOOM`` or more, at the zoom that fits them there (at most 1);
+    when they fit nowhere, centred at ``READABLE_ZOOM`` in the part where they come nearest to
+    fitting (then not all of them are in view). Returns whether the camera moved.
+    O(k + obstacles⁵)."""
+    ids = [n for n in node_ids if n in editor.plane.nodes]
+    if not ids or readable(editor, ids, obstacles):
+        return False
+    nodes = [editor.plane.nodes[n] for n in ids]
+    left = min(n.x - n.width / 2 for n in nodes)
+    right = max(n.x + n.width / 2 for n in nodes)
+    top = min(n.y - n.height / 2 for n in nodes)
+    bottom = max(n.y + n.height / 2 for n in nodes)
+    width, height = editor.viewport
+    chosen: tuple[float, Rect] | None = None
+    nearest: tuple[float, Rect] | None = None
+    for rect in free_rects(width, height, obstacles):  # (largest first)
+        fit = min(
+            (rect[2] - rect[0] - 2 * MARGIN) / max(1.0, right - left),
+            (rect[3] - rect[1] - 2 * MARGIN) / max(1.0, bottom - top),
+        )
+        if fit >= READABLE_ZOOM:
+            chosen = (min(1.0, fit), rect)
+            break
+        if nearest is None or fit > nearest[0]:
+            nearest = (fit, rect)
+    if chosen is None:
+        assert nearest is not None
+        chosen = (READABLE_ZOOM, nearest[1])
+    zoom, rect = chosen
+    cam = editor.plane.camera
+    cam.zoom = zoom
+    cam.x = clamp_coord((left + right) / 2 - ((rect[0] + rect[2]) / 2 - width / 2) / zoom)
+    cam.y = clamp_coord((top + bottom) / 2 - ((rect[1] + rect[3]) / 2 - height / 2) / zoom)
+    editor.needs_paint = True
+    return True

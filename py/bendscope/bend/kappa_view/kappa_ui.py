@@ -1,0 +1,249 @@
+"""κ decisions for the menus: Connect-to previews, Bend's target, Unbend's edge.
+
+Menu labels show the κ of the loop the edge touches (the engine's
+``scc_kappa_before`` → ``scc_kappa_after``): "creates feedback loop" reads
+"κ: 0→1" even when another loop elsewhere on the plane has a larger κ. A loop whose κ is
+past the engine's work budget shows its bounds ("κ: 1–3→1–4"), never its size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.kappa_view.explain import kappa_span, span_text
+from bendscope.bend.kappa_view.topology_cache import plane_graph
+from bendscope.kappa import DEFAULT_EXACT_LIMIT, DIRECTED_KINDS, preview_edge_impacts, preview_edge_removal
+
+RADIUS = 500.0
+MAX_CANDIDATES = 50  # the Connect-to submenu lists at most this many (nearest first)
+CHANGE_TONE = "kappa"  # cyan in the menu: the edge changes the loops
+NO_CHANGE_TONE = ""  # the menu's ink: an edge that changes no loop
+CONNECTED_TONE = "connected"  # grey, italic, with a check mark: there already (not a choice)
+
+
+def _limit(editor: Editor) -> int:
+    return DEFAULT_EXACT_LIMIT if editor.exact_limit is None else editor.exact_limit
+
+
+def display_name(editor: Editor, node_id: str, limit: int = 28) -> str:
+    """A node's first text line (markdown markers stripped), or its id."""
+    node = editor.plane.nodes.get(node_id)
+    text = node.text.strip() if node else ""
+    first = text.split("\n", 1)[0].lstrip("#>-*+ ").strip() if text else ""
+    first = first or node_id
+    return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class ConnectPreview:
+    target: str
+    label: str
+    tone: str
+    closes_cycle: bool
+    kappa_before: int
+    kappa_after: int
+    description: str
+    connected: bool = False  # a causal edge node → target exists: Connect-to would add nothing
+
+
+def _short(description: str) -> str:
+    return "no change" if description == "no topological change" else description
+
+
+def connect_previews(
+    editor: Editor, node_id: str, radius: float = RADIUS, limit: int | None = None
+) -> list[ConnectPreview]:
+    """The nodes within ``radius`` of ``node_id`` (the ``limit`` nearest, if given), nearest
+    first, with the impact of adding a causal edge to each; targets it already has a
+    causal edge to are marked ``connected``. One batched engine call on the cached
+    topology."""
+    return previews_for(editor, node_id, [n.id for n in editor.nodes_near(node_id, radius)][:limit])
+
+
+def connect_preview(editor: Editor, node_id: str, target: str) -> ConnectPreview:
+    """The preview of one new causal edge ``node_id → target`` (drag-to-connect), worded
+    as in the Connect-to submenu."""
+    return previews_for(editor, node_id, [target])[0]
+
+
+def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str | None = None) -> list[ConnectPreview]:
+    """Previews of a new ``node_id → t`` edge of ``kind`` (the editor's connect kind if not
+    given) for the given targets, in their order (one engine call on the cached topology, none
+    for a kind loops do not follow: it changes nothing); targets with an edge of that kind from
+    the node already are ``connected``."""
+    if not candidates:
+        return []
+    kind = kind or editor.connect_kind
+    connected = {e.b for e in editor.plane.edges.values() if e.a == node_id and e.props.kind == kind}
+    impacts: Mapping[str, Any] = {}
+    if kind in DIRECTED_KINDS:
+        nodes, edges = plane_graph(editor.plane)
+        topology = editor.topology()
+        impacts = preview_edge_impacts(
+            nodes, edges, node_id, candidates, base=topology.result, exact_limit=_limit(editor)
+        )
+    out = []
+    for target in candidates:
+        if target in connected:
+            label = f"✓ {display_name(editor, target)} — already connected"
+            out.append(ConnectPreview(target, label, CONNECTED_TONE, False, 0, 0, "already connected", True))
+            continue
+        if kind not in DIRECTED_KINDS:
+            # the κ around the two ends (the larger of their loops'), which the edge leaves as it is
+            sccs = [editor.topology().scc(n) for n in (node_id, target)]
+            kappa = max((int(s["kappa"]) for s in sccs if s is not None), default=0)
+            spans = [kappa_span(s) for s in sccs if s is not None]
+            shown = span_text(max((s[0] for s in spans), default=0), kappa)
+            label = f"→ {display_name(editor, target)} (κ: {shown}→{shown} — no change: {kind} edges are in no loop)"
+            out.append(ConnectPreview(target, label, NO_CHANGE_TONE, False, kappa, kappa, "no topological change"))
+            continue
+        p = impacts[target]
+        before, after = p["scc_kappa_before"], p["scc_kappa_after"]
+        closes = bool(p["merged_scc_nodes"])
+        changed = p["description"] != "no topological change"
+        label = f"→ {display_name(editor, target)} (κ: {_change(editor, node_id, p)} — {_short(p['description'])})"
+        out.append(
+            ConnectPreview(
+                target, label, CHANGE_TONE if changed else NO_CHANGE_TONE, closes, before, after, p["description"]
+            )
+        )
+    return out
+
+
+def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
+    """κ before → after as a menu says it. Past the work budget (``approximate``) the engine's
+    values are upper bounds (real cuts) and the region's lower bound stands on both sides:
+    adding an arc never lowers κ; removing one lowers it by one at most (and a region that
+    breaks has none). O(1)."""
+    before, after = int(p["scc_kappa_before"]), int(p["scc_kappa_after"])
+    if not p.get("approximate"):
+        return f"{before}→{after}"
+    scc = editor.topology().scc(node_id)
+    lower = kappa_span(scc)[0] if scc is not None else before
+    if after >= before:  # (an edge added)
+        return f"{span_text(min(lower, before), before)}→{span_text(min(lower, after), after)}"
+    return f"{span_text(min(lower, before), before)}→{span_text(min(max(0, lower - 1), after), after)}"
+
+
+def in_loop(editor: Editor, node_id: str) -> bool:
+    """Whether the node is in an SCC with κ > 0."""
+    scc = editor.topology().scc(node_id)
+    return scc is not None and scc["kappa"] > 0
+
+
+def bend_target(editor: Editor, node_id: str, radius: float = RADIUS) -> str | None:
+    """The nearest node within ``radius`` (ties by id) such that node → it closes a
+    cycle, i.e. one that already reaches the node along causal/temporal edges, and
+    that the node has no such arc to yet.
+
+    One backward reachability pass, no κ computation, so the node menu can grey
+    the item out as it opens. O(n + m).
+    """
+    preds: dict[str, list[str]] = {}
+    has_arc: set[str] = set()
+    for e in editor.plane.edges.values():
+        if e.props.kind in ("causal", "temporal") and e.a != e.b:
+            preds.setdefault(e.b, []).append(e.a)
+            if e.a == node_id:
+                has_arc.add(e.b)
+    reaches = {node_id}
+    stack = [node_id]
+    while stack:
+        for p in preds.get(stack.pop(), ()):
+            if p not in reaches:
+                reaches.add(p)
+                stack.append(p)
+    for node in editor.nodes_near(node_id, radius):
+        if node.id in reaches and node.id not in has_arc:
+            return node.id
+    return None
+
+
+def bend_preview(editor: Editor, node_id: str) -> ConnectPreview | None:
+    """What Bend would do for ``node_id``: its target and the κ change, worded as the
+    Connect-to previews are; None when Bend has no target."""
+    target = bend_target(editor, node_id)
+    if target is None:
+        return None
+    (p,) = previews_for(editor, node_id, [target])
+    return replace(p, label="Bend " + p.label, tone=CHANGE_TONE)
+
+
+def _names(editor: Editor, ids: list[str], shown: int = 3) -> str:
+    names = [display_name(editor, i) for i in ids[:shown]]
+    if len(ids) > shown:
+        names.append(f"{len(ids) - shown} more")
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def removal_effect(editor: Editor, loop_nodes: list[str], p: Mapping[str, Any]) -> str:
+    """One sentence on what removing the arc previewed in ``p`` does to the loop made
+    of ``loop_nodes``, following the real change (breaks, weakens, splits, nodes leave).
+
+    >>> from bendscope.bend.model.demo import demo_document
+    >>> ed = Editor(demo_document())
+    >>> removal_effect(ed, ["a", "b"], {"description": "weakens loop", "scc_kappa_before": 2,
+    ...                                 "scc_kappa_after": 1, "remaining_scc_nodes": [["a", "b"]]})
+    'This weakens the feedback loop; a loop remains (κ: 2→1).'
+    """
+    before, after = p["scc_kappa_before"], p["scc_kappa_after"]
+    kappa = f"(κ: {_change(editor, loop_nodes[0], p) if loop_nodes else f'{before}→{after}'})"
+    remaining = p.get("remaining_scc_nodes") or []
+    description = p["description"]
+    if description == "breaks feedback loop":
+        return f"This breaks the feedback loop {kappa}."
+    if description == "weakens loop":
+        return f"This weakens the feedback loop; a loop remains {kappa}."
+    if description == "splits loop":
+        return f"This splits the feedback loop into {len(remaining)} smaller loops {kappa}."
+    if description == "shrinks loop":
+        kept = set(remaining[0]) if remaining else set()
+        left = sorted(n for n in loop_nodes if n not in kept)
+        verb = "leaves" if len(left) == 1 else "leave"
+        return f"{_names(editor, left)} {verb} the feedback loop; the rest stays a loop {kappa}."
+    return f"The feedback loop stays as it is {kappa}."
+
+
+@dataclass(frozen=True)
+class UnbendChoice:
+    edge_id: str
+    source: str
+    target: str
+    kappa_before: int
+    kappa_after: int
+    description: str
+    question: str
+    edge_ids: tuple[str, ...] = ()  # every causal/temporal edge drawing the arc (parallel copies)
+
+
+def unbend_choice(editor: Editor, node_id: str) -> UnbendChoice | None:
+    """The fault-line arc Unbend removes for ``node_id``'s loop, with its confirmation.
+
+    Among the SCC's fault-line arcs (sorted by source, target) the first one touching
+    the node is chosen, else the first one; every causal/temporal edge of the plane
+    drawing that arc is removed (one alone would leave the arc in place). The question
+    says what really happens to the loop (``removal_effect``).
+    """
+    topology = editor.topology()
+    scc = topology.scc(node_id)
+    if scc is None or scc["kappa"] <= 0 or not scc["fault_line_edges"]:
+        return None
+    arcs = [(f["source"], f["target"]) for f in scc["fault_line_edges"]]
+    touching = [a for a in arcs if node_id in a]
+    source, target = (touching or arcs)[0]
+    edge_ids = tuple(
+        e.id
+        for e in editor.plane.edges.values()
+        if e.a == source and e.b == target and e.props.kind in ("causal", "temporal")
+    )
+    nodes, edges = plane_graph(editor.plane)
+    p = preview_edge_removal(nodes, edges, source, target, base=topology.result, exact_limit=_limit(editor))
+    before, after = p["scc_kappa_before"], p["scc_kappa_after"]
+    what = "edge" if len(edge_ids) == 1 else f"the {len(edge_ids)} edges"
+    question = f"Remove {what} {display_name(editor, source)}→{display_name(editor, target)}? " + removal_effect(
+        editor, list(scc["nodes"]), p
+    )
+    return UnbendChoice(edge_ids[0], source, target, before, after, p["description"], question, edge_ids)

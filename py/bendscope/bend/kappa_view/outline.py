@@ -1,0 +1,117 @@
+"""The graph as text a screen reader reads: an outline of the active plane that follows
+every edit (WAI-ARIA: the canvas is a picture, so what it shows is also given as a
+document). A summary (cards, edges, κ, mode), each feedback loop with its members, and
+each card with its text, its kind of card and its edges by kind and direction.
+
+>>> from bendscope.bend.editor.editor import Editor
+>>> from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
+>>> plane = Plane("p")
+>>> for node_id, text in (("a", "Rain"), ("b", "Wet streets"), ("c", "# Umbrellas")):
+...     plane.add_node(Node(node_id, text))
+>>> plane.add_edge(Edge("e1", "a", "b", EdgeProps(kind="causal")))
+>>> plane.add_edge(Edge("e2", "b", "a", EdgeProps(kind="causal")))
+>>> plane.add_edge(Edge("e3", "c", "a", EdgeProps("keeps dry", kind="associative")))
+>>> out = outline_of(Editor(Document([plane], "p")))
+>>> out.summary
+'3 cards, 3 edges. κ 1: 1 feedback loop. Mode: deliberation.'
+>>> out.loops
+('Loop region 1, κ 1, 2 cards: Rain, Wet streets.',)
+>>> out.cards[0]
+'Rain. In loop region 1. Causes Wet streets. Caused by Wet streets. Associated with Umbrellas (keeps dry).'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bendscope.bend.editor.editor import Editor
+from bendscope.bend.kappa_view.explain import kappa_span, max_kappa_span, region_name, span_text
+from bendscope.bend.kappa_view.kappa_ui import display_name
+from bendscope.bend.kappa_view.topology_cache import Topology
+
+#: cards listed one by one; beyond, the outline says how many more there are (Find reaches
+#: them); a card's first MAX_LINKS edges are worded. The outline is rebuilt on the main thread
+#: after edits, so it is kept small: O(E) set lookups plus O(MAX_CARDS × MAX_LINKS) words
+MAX_CARDS = 200
+MAX_LINKS = 12
+#: what an edge of each kind says, from its source's side and from its target's side
+_VERBS = {
+    "causal": ("Causes", "Caused by"),
+    "temporal": ("Comes before", "Comes after"),
+    "associative": ("Associated with", "Associated with"),
+    "context": ("Context for", "In the context of"),
+    "user": ("Linked to", "Linked from"),
+    "related": ("Related to", "Related to"),
+    "contradicts": ("Contradicts", "Contradicted by"),
+    "supports": ("Supports", "Supported by"),
+    "derived_from": ("Derived from", "Source of"),
+}
+
+
+@dataclass(frozen=True)
+class Outline:
+    """Plain text lines: ``summary``, one line per loop, one per card (at most MAX_CARDS)."""
+
+    summary: str
+    loops: tuple[str, ...]
+    cards: tuple[str, ...]
+    more_cards: int
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
+    """The outline of the editor's active plane with ``topo`` (by default its exact
+    topology, computed now if need be). O(n + E) cheap steps, O(MAX_CARDS × MAX_LINKS) words."""
+    plane = editor.plane
+    topo = topo or editor.topology()
+    result = topo.result
+    sccs = result["sccs"]
+    mode = "deliberation" if result["max_kappa"] > 0 else "retrieval"
+    summary = (
+        f"{_plural(len(plane.nodes), 'card')}, {_plural(len(plane.edges), 'edge')}. "
+        f"κ {span_text(*max_kappa_span(result))}: {_plural(len(sccs), 'feedback loop')}. Mode: {mode}."
+    )
+    if not plane.nodes:
+        summary += " The plane is empty: double-click, or Shift+F10 then New node here, to add a card."
+
+    def name(node_id: str) -> str:
+        return display_name(editor, node_id, 60)
+
+    loops = tuple(
+        f"{region_name(s['id']).capitalize()}, κ {span_text(*kappa_span(s))}, {_plural(len(s['nodes']), 'card')}: "
+        + ", ".join(name(n) for n in s["nodes"][:20])
+        + (f" and {len(s['nodes']) - 20} more" if len(s["nodes"]) > 20 else "")
+        + "."
+        for s in sccs
+    )
+    listed = list(plane.nodes)[:MAX_CARDS]
+    shown = set(listed)
+    links: dict[str, list[tuple[str, str, str, bool]]] = {node_id: [] for node_id in listed}
+    extra: dict[str, int] = {}
+    for edge in plane.edges.values():  # (only the listed cards' first MAX_LINKS edges are worded)
+        for here, there, side in ((edge.a, edge.b, 0), (edge.b, edge.a, 1)):
+            if here not in shown or (side and edge.a == edge.b):
+                continue
+            if len(links[here]) < MAX_LINKS:
+                links[here].append((edge.props.kind, there, edge.props.label, side == 1))
+            else:
+                extra[here] = extra.get(here, 0) + 1
+    cards = []
+    for node_id in listed:
+        node = plane.nodes[node_id]
+        parts = [f"{name(node_id)}."]
+        if node.type == "stargate":
+            parts.append("Stargate to a plane of its own.")
+        scc = topo.scc(node_id)
+        if scc is not None:
+            parts.append(f"In {region_name(scc['id'])}.")
+        for kind, there, label, incoming in links[node_id]:
+            verb = _VERBS.get(kind, ("Linked to", "Linked from"))[1 if incoming else 0]
+            parts.append(f"{verb} {name(there)}{f' ({label})' if label else ''}.")
+        if extra.get(node_id):
+            parts.append(f"And {extra[node_id]:,} more edges.")
+        cards.append(" ".join(parts))
+    return Outline(summary, loops, tuple(cards), max(0, len(plane.nodes) - MAX_CARDS))

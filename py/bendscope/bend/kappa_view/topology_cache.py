@@ -1,0 +1,302 @@
+"""The κ topology of a plane, cached under the plane's dirty flag, computed in slices.
+
+Only structural edits raise ``plane.topology_dirty`` (see model.Plane); moves
+never do, and nothing here runs per frame. Each plane keeps a KappaCache, so
+SCCs whose arcs did not change are not cut again on recompute.
+
+Two ways to ask:
+
+* :meth:`TopologyCache.get` — the exact topology now (menus, Bend/Unbend, export, the
+  API); it finishes a running computation or runs one to the end.
+* :meth:`TopologyCache.shown` — what a frame draws: the exact topology when it is ready or
+  can be finished within the frame's budget; otherwise the previous one, marked
+  ``pending``, while :meth:`TopologyCache.advance` goes on in slices between frames. So
+  no κ work ever holds the page longer than a slice, and the HUD can say κ is being
+  computed. A job works on a snapshot of the plane and is dropped when the plane changes
+  again before it ends.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from bendscope.bend.model.elements import Plane
+from bendscope.kappa import DEFAULT_EXACT_LIMIT, DIRECTED_KINDS, KappaCache
+from bendscope.kappa.analyze import analyze_steps
+from bendscope.kappa.steps import Meter, Steps, advance, finish
+
+#: units of engine work between pauses (~0.3 ms in CPython): a slice ends within a pause of its budget
+QUANTUM = 2048
+_SNAPSHOT_CHUNK = 2048  # edges copied per step when a job takes its snapshot
+
+
+def plane_graph(plane: Plane) -> tuple[list[str], list[dict[str, str]]]:
+    """The plane as κ engine input: a → source, b → target, props.kind → kind."""
+    edges = [{"source": e.a, "target": e.b, "kind": e.props.kind} for e in plane.edges.values()]
+    return list(plane.nodes), edges
+
+
+@dataclass
+class Topology:
+    """One plane's canonical topology plus lookups the views need.
+
+    ``pending``: a newer topology is being computed and this is the previous one (its
+    SCCs may name nodes or edges that are gone).
+    """
+
+    result: dict[str, Any]
+    duration_ms: float
+    scc_of: dict[str, int] = field(default_factory=dict)  # node id → index in result["sccs"]
+    fault_edges: set[str] = field(default_factory=set)  # edge ids on a fault line
+    pending: bool = False
+    slices: int = 1  # how many slices the computation took
+
+    @property
+    def max_kappa(self) -> int:
+        return int(self.result["max_kappa"])
+
+    @property
+    def scc_count(self) -> int:
+        return int(self.result["scc_count"])
+
+    def scc(self, node_id: str) -> dict[str, Any] | None:
+        i = self.scc_of.get(node_id)
+        return None if i is None else self.result["sccs"][i]
+
+    def json(self) -> str:
+        return json.dumps(self.result, ensure_ascii=False)
+
+    def log_line(self) -> str:
+        """The console.debug line of the spec's §7 (the time is the computing time)."""
+        return f"[κ] topology: {self.duration_ms:.1f}ms, maxκ={self.max_kappa}, sccs={self.scc_count}"
+
+
+#: what a plane shows before its first topology is known
+EMPTY_RESULT: dict[str, Any] = {"sccs": [], "dag_nodes": [], "routing": "fast", "max_kappa": 0, "scc_count": 0}
+
+
+class _Job:
+    """One computation in progress: its plane, the state it started from, its steps."""
+
+    def __init__(self, plane: Plane, exact_limit: int, cache: KappaCache) -> None:
+        self.plane = plane
+        self.version = plane.topology_version
+        self.exact_limit = exact_limit
+        self.busy_ms = 0.0  # time spent computing, over all slices
+        self.slices = 0
+        self.steps = self._steps(cache)
+
+    def current(self, plane: Plane, exact_limit: int) -> bool:
+        return self.plane is plane and self.version == plane.topology_version and self.exact_limit == exact_limit
+
+    def _steps(self, cache: KappaCache) -> Steps[Topology]:
+        plane = self.plane
+        nodes = list(plane.nodes)
+        edges = list(plane.edges.values())  # Edge objects are immutable: a snapshot
+        directed: list[dict[str, str]] = []  # only these kinds take part (the engine would skip the rest)
+        for start in range(0, len(edges), _SNAPSHOT_CHUNK):
+            directed.extend(
+                {"source": e.a, "target": e.b, "kind": e.props.kind}
+                for e in edges[start : start + _SNAPSHOT_CHUNK]
+                if e.props.kind in DIRECTED_KINDS
+            )
+            if start + _SNAPSHOT_CHUNK < len(edges):
+                yield
+        result = yield from analyze_steps(
+            nodes, directed, exact_limit=self.exact_limit, cache=cache, meter=Meter(QUANTUM), trusted=True
+        )
+        topology = Topology(result, 0.0)
+        faults: set[tuple[str, str]] = set()
+        for i, scc in enumerate(result["sccs"]):
+            for node in scc["nodes"]:
+                topology.scc_of[node] = i
+            faults.update((f["source"], f["target"]) for f in scc["fault_line_edges"])
+            if len(scc["nodes"]) > _SNAPSHOT_CHUNK:
+                yield
+        if faults:
+            for start in range(0, len(edges), _SNAPSHOT_CHUNK):
+                topology.fault_edges.update(
+                    e.id
+                    for e in edges[start : start + _SNAPSHOT_CHUNK]
+                    if (e.a, e.b) in faults and e.props.kind in DIRECTED_KINDS
+                )
+                if start + _SNAPSHOT_CHUNK < len(edges):
+                    yield
+        return topology
+
+
+def induced_topology(
+    plane: Plane, node_ids: list[str], exact_limit: int = DEFAULT_EXACT_LIMIT, cache: KappaCache | None = None
+) -> Topology:
+    """The topology of the subgraph ``node_ids`` induce on ``plane``: those nodes and the
+    directed edges between two of them (the spec's node-universe rule, the meaning of the
+    agent tool's ``node_ids``). Synchronous. O(k + m) plus the cuts.
+
+    >>> from bendscope.bend.model.elements import Edge, EdgeProps, Node
+    >>> p = Plane("p", "P")
+    >>> for n in "abc":
+    ...     p.add_node(Node(n, n))
+    >>> for i, (a, b) in enumerate([("a", "b"), ("b", "a"), ("b", "c"), ("c", "b")]):
+    ...     p.add_edge(Edge(f"e{i}", a, b, EdgeProps("", "causal", 2)))
+    >>> t = induced_topology(p, ["a", "b"])
+    >>> t.max_kappa, t.result["sccs"][0]["nodes"], sorted(t.fault_edges)
+    (1, ['a', 'b'], ['e0'])
+    """
+    chosen = set(node_ids)
+    nodes = [n for n in node_ids if n in plane.nodes]
+    inside = [e for e in plane.edges.values() if e.a in chosen and e.b in chosen and e.props.kind in DIRECTED_KINDS]
+    start = time.perf_counter()
+    result = finish(
+        analyze_steps(
+            nodes,
+            [{"source": e.a, "target": e.b, "kind": e.props.kind} for e in inside],
+            exact_limit=exact_limit,
+            cache=cache,
+            trusted=True,
+        )
+    )
+    topology = Topology(result, (time.perf_counter() - start) * 1000)
+    faults: set[tuple[str, str]] = set()
+    for i, scc in enumerate(result["sccs"]):
+        for node in scc["nodes"]:
+            topology.scc_of[node] = i
+        faults.update((f["source"], f["target"]) for f in scc["fault_line_edges"])
+    topology.fault_edges = {e.id for e in inside if (e.a, e.b) in faults}
+    return topology
+
+
+class TopologyCache:
+    """Per-plane cached topology; recomputes only when the plane is dirty."""
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self._topology: dict[str, Topology] = {}
+        self._stale: dict[str, Topology] = {}  # the pending-marked copy shown meanwhile
+        self._kappa_caches: dict[str, KappaCache] = {}
+        self._job: _Job | None = None
+        self.clock = clock
+        self.recomputes = 0
+        self.on_recompute: Callable[[Plane, Topology], None] | None = None  # e.g. console.debug
+        self._induced: tuple[Plane, tuple[int, int, frozenset[str]], Topology] | None = None
+
+    def get(self, plane: Plane, exact_limit: int | None = None) -> Topology:
+        """The exact topology of ``plane`` now (finishing or running its computation)."""
+        cached = self._topology.get(plane.id)
+        if cached is not None and not plane.topology_dirty:
+            return cached
+        job = self._job_for(plane, exact_limit)
+        start = self.clock()
+        try:
+            topology = finish(job.steps)
+        except BaseException:
+            self._drop(job)  # a failed job is never resumed (nor its error hidden)
+            raise
+        job.busy_ms += (self.clock() - start) * 1000.0
+        return self._store(job, topology)
+
+    def shown(self, plane: Plane, exact_limit: int | None = None, budget_ms: float = 0.0) -> Topology:
+        """What to draw now: the exact topology if it is ready or finishes within
+        ``budget_ms``, else the previous one marked ``pending`` (the computation goes on
+        with :meth:`advance`)."""
+        cached = self._topology.get(plane.id)
+        if cached is not None and not plane.topology_dirty:
+            return cached
+        job = self._job_for(plane, exact_limit)
+        done = self._run(job, budget_ms)
+        if done is not None:
+            return done
+        stale = self._stale.get(plane.id)
+        if stale is None or (cached is not None and stale.result is not cached.result):
+            base = cached or Topology(EMPTY_RESULT, 0.0)
+            stale = self._stale[plane.id] = replace(base, pending=True)
+        return stale
+
+    def pending(self, plane: Plane) -> bool:
+        """Whether ``plane``'s topology is out of date (a computation is due or running)."""
+        return plane.topology_dirty or plane.id not in self._topology
+
+    def advance(self, budget_ms: float) -> bool:
+        """Go on with the running computation for up to ``budget_ms`` (at least one step);
+        returns whether it is still running. Stale jobs (their plane changed) are dropped."""
+        job = self._job
+        if job is None:
+            return False
+        if job.version != job.plane.topology_version:
+            job.steps.close()
+            self._job = None
+            return False
+        return self._run(job, budget_ms) is None
+
+    def _limit(self, exact_limit: int | None) -> int:
+        return DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit
+
+    def induced(self, plane: Plane, node_ids: list[str], exact_limit: int | None = None) -> Topology:
+        """The topology of the subgraph ``node_ids`` induce (a multi-selection), memoised
+        until the plane's structure or the set changes; SCCs come from the plane's
+        KappaCache where their arcs are the same."""
+        limit = self._limit(exact_limit)
+        key = (plane.topology_version, limit, frozenset(node_ids))
+        cached = self._induced
+        if cached is not None and cached[0] is plane and cached[1] == key:  # the plane object: ids repeat
+            return cached[2]
+        topology = induced_topology(plane, node_ids, limit, self._kappa_caches.setdefault(plane.id, KappaCache()))
+        self._induced = (plane, key, topology)
+        return topology
+
+    def _job_for(self, plane: Plane, exact_limit: int | None) -> _Job:
+        limit = self._limit(exact_limit)
+        job = self._job
+        if job is None or not job.current(plane, limit):
+            if job is not None:
+                job.steps.close()
+            job = self._job = _Job(plane, limit, self._kappa_caches.setdefault(plane.id, KappaCache()))
+        return job
+
+    def _run(self, job: _Job, budget_ms: float) -> Topology | None:
+        start = self.clock()
+        deadline = start + budget_ms / 1000.0
+        try:
+            done, topology = advance(job.steps, lambda: self.clock() >= deadline)
+        except BaseException:
+            self._drop(job)
+            raise
+        job.busy_ms += (self.clock() - start) * 1000.0
+        job.slices += 1
+        if not done:
+            return None
+        if topology is None:  # an exhausted job (cannot happen unless a step was skipped): start over
+            self._drop(job)
+            return None
+        return self._store(job, topology)
+
+    def _drop(self, job: _Job) -> None:
+        job.steps.close()
+        if self._job is job:
+            self._job = None
+
+    def _store(self, job: _Job, topology: Topology) -> Topology:
+        if self._job is job:
+            self._job = None
+        topology.duration_ms = job.busy_ms
+        topology.slices = max(1, job.slices)
+        plane = job.plane
+        plane.topology_dirty = False
+        self._topology[plane.id] = topology
+        self._stale.pop(plane.id, None)
+        self.recomputes += 1
+        if self.on_recompute is not None:
+            self.on_recompute(plane, topology)
+        return topology
+
+    def invalidate(self, exact_limit_changed: bool = False) -> None:
+        self._topology.clear()
+        self._stale.clear()
+        self._induced = None
+        if self._job is not None:
+            self._job.steps.close()
+            self._job = None
+        if exact_limit_changed:
+            self._kappa_caches.clear()

@@ -1,0 +1,137 @@
+"""Arrange: a layered drawing of a causal plane ("Arrange left to right / top to bottom").
+
+The condensation DAG of the plane's causal and temporal arcs is drawn in layers, causes
+before effects: each strongly connected component (a feedback loop) is one block whose
+cards stay together, every other card is a block of its own. Small loops are drawn in
+layers inside their block too (the back arcs of the loop point against the reading
+direction); a large one keeps the arrangement the force layout gave it, shrunk to its
+bounding box. Cards with no directed edge at all are set in rows after the drawing.
+
+A layer holding many blocks (a cause with hundreds of effects) is wrapped into columns side by
+side, layers still in reading order, so the drawing fits a screen: the wrap chosen is the one a
+16:10 screen shows largest (its long side at most 2.5 times its short one where dagre's is longer).
+
+The layering, crossing reduction and coordinates are @dagrejs/dagre's (vendored, pinned;
+static/arrange.js runs it in the layout worker, off the main thread). This module makes the
+job (:func:`arrange_job`, DOM-free, O(n + m)) and applies the result as one undoable step
+that moves every card and pins it where it lands (:func:`apply_arrangement`).
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass, field
+from typing import Any
+
+from bendscope.bend.kappa_view.topology_cache import Topology
+from bendscope.bend.model.elements import COORD_LIMIT, Plane
+
+DIRECTIONS = {"LR": "Arrange left to right", "TB": "Arrange top to bottom"}
+#: loops with at most this many cards are drawn in layers inside their block
+LAYERED_LOOP = 60
+DIRECTED = ("causal", "temporal")
+
+
+@dataclass
+class ArrangeJob:
+    """What static/arrange.js takes (``as_message``): card sizes in plane order, blocks of
+    node indices, for each block either its inner arcs (drawn in layers) or the offsets its
+    cards keep, the condensation's arcs between blocks, and the cards with no directed edge."""
+
+    direction: str
+    ids: list[str]
+    sizes: array[float] = field(default_factory=lambda: array("d"))  # w, h per node
+    blocks: list[list[int]] = field(default_factory=list)
+    inner: list[list[int]] = field(default_factory=list)  # per block: flat index pairs
+    keep: list[list[float] | None] = field(default_factory=list)  # per block: x, y per member, or None
+    arcs: list[int] = field(default_factory=list)  # flat block index pairs, each once
+    loose: list[int] = field(default_factory=list)  # node indices
+    plane_version: int = 0
+
+    def as_message(self) -> dict[str, Any]:
+        return {
+            "direction": self.direction,
+            "sizes": self.sizes,
+            "blocks": self.blocks,
+            "inner": self.inner,
+            "keep": [k if k is not None else [] for k in self.keep],
+            "kept": [k is not None for k in self.keep],
+            "arcs": self.arcs,
+            "loose": self.loose,
+        }
+
+
+def arrange_job(plane: Plane, topology: Topology, direction: str) -> ArrangeJob:
+    """The job for ``plane`` with its ``topology``. O(n + m).
+
+    >>> from bendscope.bend.model.elements import Edge, EdgeProps, Node, Plane
+    >>> from bendscope.bend.kappa_view.topology_cache import TopologyCache
+    >>> p = Plane("p", "P")
+    >>> for i in "abcde":
+    ...     p.add_node(Node(i, i))
+    >>> for k, (a, b) in enumerate(("ab", "ba", "bc", "cd")):
+    ...     p.add_edge(Edge(str(k), a, b, EdgeProps(kind="causal")))
+    >>> job = arrange_job(p, TopologyCache().get(p), "LR")
+    >>> job.blocks, job.inner, job.arcs, job.loose
+    ([[0, 1], [2], [3]], [[0, 1, 1, 0], [], []], [0, 1, 1, 2], [4])
+    """
+    if direction not in DIRECTIONS:
+        raise ValueError(f"unknown direction {direction!r}: use LR or TB")
+    ids = list(plane.nodes)
+    index = {node_id: i for i, node_id in enumerate(ids)}
+    job = ArrangeJob(direction, ids, plane_version=plane.version)
+    for node in plane.nodes.values():
+        job.sizes.extend((node.width, node.height))
+    block_of = [-1] * len(ids)
+    for scc in topology.result["sccs"]:
+        members = [index[n] for n in scc["nodes"] if n in index]
+        if len(members) < 2:
+            continue
+        for i in members:
+            block_of[i] = len(job.blocks)
+        job.blocks.append(members)
+    directed = [False] * len(ids)
+    arcs: list[tuple[int, int]] = []
+    for edge in plane.edges.values():
+        if edge.props.kind not in DIRECTED or edge.a == edge.b:
+            continue
+        a, b = index.get(edge.a), index.get(edge.b)
+        if a is None or b is None:
+            continue
+        directed[a] = directed[b] = True
+        arcs.append((a, b))
+    for i in range(len(ids)):
+        if block_of[i] < 0 and directed[i]:
+            block_of[i] = len(job.blocks)
+            job.blocks.append([i])
+        elif block_of[i] < 0:
+            job.loose.append(i)
+    inner: list[set[tuple[int, int]]] = [set() for _ in job.blocks]
+    between: set[tuple[int, int]] = set()
+    for i, j in arcs:
+        bi, bj = block_of[i], block_of[j]
+        if bi == bj:
+            inner[bi].add((i, j))
+        else:
+            between.add((bi, bj))
+    nodes = list(plane.nodes.values())
+    for b, members in enumerate(job.blocks):
+        if len(members) > LAYERED_LOOP:  # a large loop keeps its force arrangement
+            job.inner.append([])
+            job.keep.append([v for i in members for v in (nodes[i].x, nodes[i].y)])
+        else:
+            job.inner.append([v for pair in sorted(inner[b]) for v in pair])
+            job.keep.append(None)
+    job.arcs = [v for pair in sorted(between) for v in pair]
+    return job
+
+
+def arrangement_problem(plane: Plane, job: ArrangeJob, xy: list[float]) -> str | None:
+    """Why ``xy`` (the worker's answer) cannot be applied to ``plane`` now, or None."""
+    if plane.version != job.plane_version or list(plane.nodes) != job.ids:
+        return "The graph changed while it was being arranged; nothing was moved. Arrange again."
+    if len(xy) != 2 * len(job.ids):
+        return "The arrangement came back incomplete; nothing was moved."
+    if not all(isinstance(v, (int, float)) and -COORD_LIMIT <= v <= COORD_LIMIT for v in xy):
+        return "The arrangement came back with positions out of range; nothing was moved."
+    return None

@@ -1,0 +1,1 @@
+"""Keeping and moving graphs: the autosave's decisions, share links, the clipboard."""
