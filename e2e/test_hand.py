@@ -47,3 +47,36 @@ def test_new_node_here_by_keyboard_twice_makes_two_cards_side_by_side(app_factor
     apart_x = abs(a["x"] - b["x"]) >= (a["width"] + b["width"]) / 2
     apart_y = abs(a["y"] - b["y"]) >= (a["height"] + b["height"]) / 2
     assert apart_x or apart_y, (a, b)
+
+
+def test_the_loop_search_waits_while_a_card_is_dragged(app_factory):
+    """Pressing a card in a large loop region asks for its loops and fewest cuts (the inspector);
+    their slices ran between the drag's frames. They wait until the card is let go."""
+    import sys
+
+    from harness import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from graphs import giant_scc_document
+
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    assert app.api("t => window.bendscope.load(t)", json.dumps(giant_scc_document(1000))) is None
+    page.wait_for_function("!window.bendscope.layout_active() && !window.bendscope.topology_state().pending",
+                           timeout=120_000)  # fmt: skip
+    app.api("window.bendscope.action('zoom-reset')")
+    region = max(json.loads(app.api("window.bendscope.topology()"))["sccs"], key=lambda s: len(s["nodes"]))["nodes"]
+    spots = app.api("ids => ids.map(id => window.bendscope.screen_position(id))", region)
+    node, (x, y) = min(zip(region, spots, strict=True), key=lambda c: abs(c[1][0] - 640) + abs(c[1][1] - 400))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, 16):
+        page.mouse.move(x + 6 * k, y)
+        page.wait_for_timeout(60)
+    during = json.loads(app.api("window.bendscope.loops_state()"))
+    cuts = json.loads(app.api("window.bendscope.loop_cuts()"))
+    page.mouse.up()
+    assert json.loads(app.api("window.bendscope.interaction()"))["selection"] == [node]
+    assert during["pending"] and cuts["pending"], (during["pending"], cuts["pending"])
+    page.wait_for_function("!JSON.parse(window.bendscope.loops_state()).pending", timeout=60_000)
+    page.wait_for_function("!JSON.parse(window.bendscope.loop_cuts()).pending", timeout=60_000)

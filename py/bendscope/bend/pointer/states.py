@@ -285,3 +285,15 @@ class EditingText(PointerState):
     node_id: str
     fresh: bool = False  # the node was created for this edit: cancelling discards it
     name = "editing-text"
+
+
+#: the states of a gesture under way (a button or finger down): background searches wait for
+#: them to end, so that their slices never take a drag's or a pan's frames
+GESTURES = (
+    PointingNode.name,
+    DraggingNode.name,
+    Panning.name,
+    Brushing.name,
+    Connecting.name,
+    Pinching.name,
+)
