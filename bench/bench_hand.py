@@ -166,23 +166,35 @@ def gesture(app, start: tuple[float, float], moves: int, step: float, button: bo
     return app.api(STOP)
 
 
-def drag_run(app, region: list[str], moves: int = 20, step: float = 10.0) -> dict:
-    """Drag the region's most central card 200 px in 20 moves at zoom 1; and the baseline: a
-    pan of the same length over empty canvas (middle button held: the view moves, no card)."""
+def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: float = 10.0) -> dict:
+    """Drag the region's most central card 200 px in 20 moves at zoom 1, ``drags`` times (each
+    after the layout rested again; the figures pooled, and each drag's p95); and the baseline:
+    hovering the same moves over empty canvas (what moving the pointer costs)."""
     app.api("window.bendscope.action('zoom-reset')")
     app.api(WAIT_REST, 5_000)
-    node = central(app, region)
-    drag = gesture(app, app.node_xy(node), moves, step, True)
-    app.api(WAIT_REST, 30_000)
+    gaps: list[float] = []
+    lags: list[float] = []
+    long: list[float] = []
+    each = []
+    for k in range(drags):
+        node = central(app, region)
+        drag = gesture(app, app.node_xy(node), moves, step if k % 2 == 0 else -step, True)
+        gaps += drag["gaps"]
+        lags += drag["lags"]
+        long += drag["long"]
+        each.append(p95(drag["gaps"]))
+        app.api(WAIT_REST, 30_000)
     pan = gesture(app, (8.0, 790.0), moves, step, False)  # (hover only: what moving the pointer costs)
     return {
         "zoom": app.stats()["zoom"],
-        "frame_median": median(drag["gaps"]),
-        "frame_p95": p95(drag["gaps"]),
-        "lag_median": median(drag["lags"]),
-        "lag_p95": p95(drag["lags"]),
-        "long": sum(1 for t in drag["long"] if t > 50),
-        "long_max": max(drag["long"], default=0.0),
+        "drags": drags,
+        "each_p95": each,
+        "frame_median": median(gaps),
+        "frame_p95": p95(gaps),
+        "lag_median": median(lags),
+        "lag_p95": p95(lags),
+        "long": sum(1 for t in long if t > 50),
+        "long_max": max(long, default=0.0),
         "hover_frame_p95": p95(pan["gaps"]),
         "hover_lag_p95": p95(pan["lags"]),
     }
@@ -297,7 +309,9 @@ def fmt(v: float, digits: int = 1) -> str:
     return "—" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
 
 
-def page_figures(browser, base: str, sizes: list[int], runs: int, limit: float, repeats: int) -> dict:
+def page_figures(
+    browser, base: str, sizes: list[int], runs: int, limit: float, repeats: int, drags: int = 1, parts: str = "all"
+) -> dict:
     out: dict = {"load": {}, "drag": {}, "connect": {}, "arrange": {}}
 
     def fresh():
@@ -314,8 +328,11 @@ def page_figures(browser, base: str, sizes: list[int], runs: int, limit: float, 
         out["load"][n] = loads
         assert app is not None
         region = region_nodes(app)
-        out["drag"][n] = drag_run(app, region)
+        out["drag"][n] = drag_run(app, region, drags)
         out["drag"][n]["region"] = len(region)
+        if parts == "drag":
+            app.page.context.close()
+            continue
         out["connect"][n] = connect_run(app, region, repeats)
         app.api("window.bendscope.action('fit-view')")
         out["arrange"][("mixed", n)] = arrange_run(app)
@@ -345,6 +362,7 @@ def report(figures: dict, live: list[dict], sizes: list[int]) -> None:
 
     d, c, a, ld = figures["drag"], figures["connect"], figures["arrange"], figures["load"]
     line("loop region (cards)", lambda n: f"{d[n]['region']:,}")
+    line("drags (pooled)", lambda n: str(d[n]["drags"]))
     line("drag at zoom ≈ 1: frame interval median / **p95** ms",
          lambda n: f"{fmt(d[n]['frame_median'])} / **{fmt(d[n]['frame_p95'])}** (zoom {d[n]['zoom']})")  # fmt: skip
     line("drag: input → next frame median / **p95** ms",
@@ -390,10 +408,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--live", default="sqlite,postgresql", help="backends for the live burst ('' for none)")
     parser.add_argument("--live-cards", type=int, default=2000)
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of the live burst")
+    parser.add_argument("--drags", type=int, default=3, help="drags per size (pooled)")
+    parser.add_argument("--only-drag", action="store_true", help="only load and drag (the drag's figures)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one run each (a smoke test)")
     args = parser.parse_args(argv)
     if args.quick:
-        args.sizes, args.runs, args.limit, args.connects = "150", 1, 30.0, 1
+        args.sizes, args.runs, args.limit, args.connects, args.drags = "150", 1, 30.0, 1, 1
         args.live, args.live_cards, args.seconds = "sqlite", 40, 0.3
     sizes = [int(s) for s in args.sizes.split(",") if s]
     random.seed(0)
@@ -404,12 +424,21 @@ def main(argv: list[str] | None = None) -> dict:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            figures = page_figures(browser, base, sizes, args.runs, args.limit, args.connects)
-            live = live_figures([b for b in args.live.split(",") if b], args.seconds, args.live_cards, browser)
+            parts = "drag" if args.only_drag else "all"
+            figures = page_figures(browser, base, sizes, args.runs, args.limit, args.connects, args.drags, parts)
+            backends = [] if args.only_drag else [b for b in args.live.split(",") if b]
+            live = live_figures(backends, args.seconds, args.live_cards, browser)
             browser.close()
     finally:
         server.shutdown()
-    report(figures, live, sizes)
+    if args.only_drag:
+        for n in sizes:
+            d = figures["drag"][n]
+            each = ", ".join(map(fmt, d["each_p95"]))
+            print(f"drag {n:,} cards: frame p95 {d['frame_p95']:.1f} ms (each drag {each}); input → frame p95 "
+                  f"{d['lag_p95']:.1f} ms; long tasks {d['long']} (max {d['long_max']:.0f})")  # fmt: skip
+    else:
+        report(figures, live, sizes)
     load = os.getloadavg()
     print(f"\nmachine load after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
     return {"figures": figures, "live": live}
