@@ -1,5 +1,6 @@
-"""With the keyboard alone on the canvas: focus stays where keys work after a menu item is
-chosen, and New node here asked again at the same point never stacks cards."""
+"""The hand on the canvas: focus stays where keys work after a menu item is chosen, New node here
+asked again never stacks cards, a connection dropped on empty canvas makes a card there, and the
+loop searches wait while a card is dragged."""
 
 from __future__ import annotations
 
@@ -80,3 +81,26 @@ def test_the_loop_search_waits_while_a_card_is_dragged(app_factory):
     assert during["pending"] and cuts["pending"], (during["pending"], cuts["pending"])
     page.wait_for_function("!JSON.parse(window.bendscope.loops_state()).pending", timeout=60_000)
     page.wait_for_function("!JSON.parse(window.bendscope.loop_cuts()).pending", timeout=60_000)
+
+
+def test_a_connection_dropped_on_empty_canvas_makes_a_card_to_type_in(app_factory):
+    """Dragged from a card's handle and let go over nothing: a card there, joined by the edge, its
+    text editor open (draw.io, Kumu and tldraw do this; it did nothing)."""
+    app = app_factory("seed=1&still=1&fresh=1")
+    page = app.page
+    edges = app.stats()["edges"]
+    x, y, w, h = app.api("window.bendscope.card_box('company')")
+    page.mouse.move(x + w / 2, y + h / 2)  # hover: the handle shows at the middle of the right edge
+    page.mouse.move(x + w, y + h / 2)
+    page.mouse.down()
+    page.mouse.move(x + w + 60, y + h / 2 + 200, steps=8)
+    assert json.loads(app.api("window.bendscope.interaction()"))["state"] == "connecting"
+    target = app.api("([x, y]) => document.elementFromPoint(x, y).id", [x + w + 60, y + h / 2 + 200])
+    assert target == "canvas"
+    page.mouse.up()
+    page.keyboard.type("Hiring")  # (into the new card's text editor, open at once)
+    page.keyboard.press("Control+Enter")
+    plane = json.loads(app.api("window.bendscope.export()"))["planes"][0]
+    (card,) = [n for n in plane["nodes"] if n["text"] == "Hiring"]
+    assert app.stats()["edges"] == edges + 1
+    assert [e for e in plane["edges"] if e["a"] == "company" and e["b"] == card["id"]]

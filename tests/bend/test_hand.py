@@ -122,3 +122,31 @@ def test_new_node_here_asked_again_at_the_same_point_never_stacks_cards():
     for i, a in enumerate(cards):
         for b in cards[i + 1 :]:
             assert abs(a.x - b.x) >= (a.width + b.width) / 2 or abs(a.y - b.y) >= (a.height + b.height) / 2
+
+
+def test_a_connection_dropped_on_empty_canvas_makes_a_card_there():
+    """Dropping a drag-to-connect on empty canvas did nothing (draw.io, Kumu and tldraw make a
+    connected card there). One step: undo (or Esc in its text editor) takes card and edge back."""
+    from bend_helpers import editor_with as made_with
+
+    from bendscope.bend.pointer.inputs import PointerInput
+    from bendscope.bend.pointer.machine import Tools
+
+    editor = made_with([("a", "b")], positions={"a": (0.0, 0.0), "b": (300.0, 0.0)})
+    editor.refresh_sizes(editor.plane)
+    tools = Tools(editor)
+    a = editor.plane.nodes["a"]
+    tools.pointer(PointerInput("move", 1, *editor.world_to_screen(a.x, a.y)))
+    handle = editor.world_to_screen(a.x + a.width / 2, a.y)
+    tools.pointer(PointerInput("down", 1, *handle))
+    assert tools.state_name == "connecting"
+    drop = editor.world_to_screen(0.0, 400.0)
+    tools.pointer(PointerInput("move", 1, *drop))
+    response = tools.pointer(PointerInput("up", 1, *drop))
+    made = response.edit_new
+    assert made is not None and editor.selection == [made]
+    card = editor.plane.nodes[made]
+    assert (round(card.x), round(card.y)) == (0, 400)
+    assert [(e.a, e.b, e.props.kind) for e in editor.plane.edges.values() if e.b == made] == [("a", made, "causal")]
+    assert editor.discard_new_node(made)  # (Esc in its text editor)
+    assert set(editor.plane.nodes) == {"a", "b"} and len(editor.plane.edges) == 1
