@@ -150,3 +150,12 @@ def test_a_connection_dropped_on_empty_canvas_makes_a_card_there():
     assert [(e.a, e.b, e.props.kind) for e in editor.plane.edges.values() if e.b == made] == [("a", made, "causal")]
     assert editor.discard_new_node(made)  # (Esc in its text editor)
     assert set(editor.plane.nodes) == {"a", "b"} and len(editor.plane.edges) == 1
+
+
+def test_the_inspector_says_how_to_set_a_polarity_on_a_phone_too():
+    """It said "(S sets it)": a phone has no S key."""
+    editor = editor_with([("a", "b")])
+    editor.select_edge(next(iter(editor.plane.edges)))
+    _, rows = inspector_rows(editor, editor.topology())
+    (polarity,) = [text for text, _ in rows if text.startswith("polarity")]
+    assert "menu" in polarity

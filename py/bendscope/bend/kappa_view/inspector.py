@@ -100,7 +100,12 @@ def inspector_rows(
         ]
         if e.props.kind in POLAR_KINDS:
             sign = e.props.polarity
-            rows.append((f"polarity: {POLARITY_WORDS[sign]}" if sign else "polarity: not set (S sets it)", "row"))
+            rows.append(
+                (
+                    f"polarity: {POLARITY_WORDS[sign]}" if sign else "polarity: not set (S or the edge's menu sets it)",
+                    "row",
+                )
+            )
         if e.props.label:
             rows.append((f"label: {e.props.label}", "row"))
         if fault:
