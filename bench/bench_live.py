@@ -134,7 +134,9 @@ def preload(writer: Memory, cards: int) -> None:
     writer.import_document(json.dumps(document))
 
 
-def bench(backend: str, seconds: float, browser, cards: int = 0, quick: bool = False) -> list[dict]:
+def bench(
+    backend: str, seconds: float, browser, cards: int = 0, quick: bool = False, rates: tuple[int, ...] = RATES
+) -> list[dict]:
     cluster = None
     folder = tempfile.TemporaryDirectory()
     if backend == "sqlite":
@@ -160,7 +162,7 @@ def bench(backend: str, seconds: float, browser, cards: int = 0, quick: bool = F
         page.wait_for_function("window.bendscope && window.bendscope.ready === true", timeout=120_000)
         page.wait_for_function("JSON.parse(window.bendscope.live_state()).events >= 1", timeout=30_000)
         start = 0
-        for rate in RATES:
+        for rate in rates:
             row = run_rate(page, writer, rate, seconds if rate > 1 or quick else max(seconds, 10), start)
             start += row["writes"]
             rows.append({"backend": backend, "cards": cards, **row})

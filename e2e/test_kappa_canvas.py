@@ -57,8 +57,9 @@ def test_connect_submenu_lists_previews_and_connects(app_factory):
     item(app, "connect").hover()
     sub = page.locator("#menu-1 [role='menuitem']")
     sub.first.wait_for(state="visible")
-    *labels, kind_row = sub.all_inner_texts()
+    *labels, hint, kind_row = sub.all_inner_texts()
     assert labels and all(label.startswith("→ ") and "(κ: " in label for label in labels)
+    assert hint == "Type to search the whole plane"
     assert kind_row.startswith("New edge kind: causal")
     loop = [label for label in labels if "Company" in label]
     assert loop == ["→ Company (κ: 0→1 — creates feedback loop)"]
@@ -136,7 +137,7 @@ def test_inspector_and_edge_menu_show_kappa(app_factory):
     app = app_factory("seed=1&still=1")
     page = app.page
     app.click_node("revenue")
-    expect(page.locator("#inspector")).to_contain_text("in loop region scc-0")
+    expect(page.locator("#inspector")).to_contain_text("in loop region 1 (")
     expect(page.locator("#inspector")).to_contain_text("κ = 1: removing 1 edge (the fault line) splits this region")
     (px, py), (mx, my) = app.node_xy("product-quality"), app.node_xy("market-share")
     page.mouse.click((px + mx) / 2, (py + my) / 2, button="right")

@@ -151,7 +151,7 @@ def test_the_outline_reads_the_graph_and_follows_edits(app_factory):
     expect(cards).to_have_count(app.stats()["nodes"])
     expect(page.locator("#outline-summary")).to_contain_text("10 cards, 10 edges. κ 1: 1 feedback loop.")
     expect(page.locator("#outline-loops li")).to_have_count(1)
-    expect(page.locator("#outline-cards")).to_contain_text("Revenue. In loop scc-0.")
+    expect(page.locator("#outline-cards")).to_contain_text("Revenue. In loop region 1.")
     app.click_node("revenue")
     page.keyboard.press("Delete")
     expect(cards).to_have_count(9, timeout=5_000)

@@ -4,9 +4,13 @@
 // positions its cards keep, the arcs between blocks, and the cards with no directed edge.
 // Returns a Float64Array of card centres (x, y per card in plane order). Deterministic: dagre
 // has no randomness, and everything is added to its graphs in the job's order.
+// Long layers are wrapped into columns so the drawing fits a screen (see wrapped).
 (function (root) {
   "use strict";
   var NODESEP = 40, RANKSEP = 90, EDGESEP = 20, LOOSE_GAP = 30;
+  //: a layer longer than the drawing's other side is wrapped into columns this far apart, so the
+  //: whole fits a screen: its long side at most MAX_ASPECT times its short side, aiming for ASPECT
+  var WRAP_GAP = 30, ASPECT = 1.6, MAX_ASPECT = 2.5;
   //: the condensation's ranks come from dagre's tight-tree ranker: in bench/bench_arrange.py it
   //: took 0.5–0.9× the time of network simplex and drew fewer crossings on every graph measured
   var RANKER = "tight-tree";
@@ -61,7 +65,8 @@
     var inner = blockLayout(job, dagre), blockSizes = inner.sizes, offsets = inner.offsets;
     var xy = new Float64Array(2 * n), right = 0, bottom = 0;
     if (blocks.length) {
-      var placed = layered(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER);
+      var placed = wrapped(layered(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER),
+                           blockSizes, job.direction);
       for (b = 0; b < blocks.length; b++) {
         var left = placed.xy[2 * b] - blockSizes[2 * b] / 2, top = placed.xy[2 * b + 1] - blockSizes[2 * b + 1] / 2;
         for (k = 0; k < blocks[b].length; k++) {
@@ -90,5 +95,76 @@
     return xy;
   }
 
-  root.bendscopeArrange = { run: run, blockLayout: blockLayout, RANKER: RANKER };
+  // Wrap long layers: dagre's drawing, when its long side is more than MAX_ASPECT times its short one
+  // because some layers hold many blocks, with each layer's blocks (in dagre's order) stacked in
+  // columns no longer than a limit, the columns of a layer side by side and the layers in dagre's
+  // order — so every arc still reads forwards. The limit is the one (of a few dozen tried, O(blocks)
+  // each) whose drawing a screen ASPECT wide shows largest (then the smallest drawing). A layer's blocks share a
+  // coordinate along the reading axis in dagre's drawing: that is how its layers are found.
+  function wrapped(placed, sizes, direction) {
+    var count = sizes.length / 2, lr = direction === "LR", a = lr ? 0 : 1, c = 1 - a, b, k;
+    var w = placed.width, h = placed.height;
+    if (count < 2 || Math.max(w, h) <= MAX_ASPECT * Math.max(1, Math.min(w, h))) return placed;
+    var order = [];
+    for (b = 0; b < count; b++) order.push(b);
+    order.sort(function (p, q) {
+      return placed.xy[2 * p + a] - placed.xy[2 * q + a] || placed.xy[2 * p + c] - placed.xy[2 * q + c] || p - q;
+    });
+    var layers = [], last = NaN;
+    for (k = 0; k < count; k++) {
+      b = order[k];
+      var at = Math.round(placed.xy[2 * b + a] * 2) / 2;  // (dagre centres a layer's blocks on one line)
+      if (at !== last) { layers.push([]); last = at; }
+      layers[layers.length - 1].push(b);
+    }
+    var longest = 0, total = 0;
+    for (b = 0; b < count; b++) { longest = Math.max(longest, sizes[2 * b + c]); total += sizes[2 * b + c] + NODESEP; }
+    function columns(limit) {  // each layer's columns: [blocks, along (width), across (height)]
+      var out = [], i, j;
+      for (i = 0; i < layers.length; i++) {
+        var cols = [], col = null;
+        for (j = 0; j < layers[i].length; j++) {
+          var bb = layers[i][j], along = sizes[2 * bb + a], across = sizes[2 * bb + c];
+          if (col === null || col.across + NODESEP + across > limit) { col = { blocks: [], along: 0, across: -NODESEP }; cols.push(col); }
+          col.blocks.push(bb); col.along = Math.max(col.along, along); col.across += NODESEP + across;
+        }
+        out.push(cols);
+      }
+      return out;
+    }
+    function extent(layout) {
+      var along = -RANKSEP, across = 0, i, j;
+      for (i = 0; i < layout.length; i++) {
+        along += RANKSEP - WRAP_GAP;
+        for (j = 0; j < layout[i].length; j++) { along += WRAP_GAP + layout[i][j].along; across = Math.max(across, layout[i][j].across); }
+      }
+      return [along, across];
+    }
+    var best = null, bestScore = Infinity, steps = 48;
+    for (k = 0; k <= steps; k++) {
+      var limit = longest * Math.pow(Math.max(1, total / longest), k / steps);
+      var layout = columns(limit), e = extent(layout);
+      var width = lr ? e[0] : e[1], height = lr ? e[1] : e[0];
+      // the area a screen of ASPECT must show to hold the drawing (what Fit zooms to), then its own
+      var score = Math.max(width, height * ASPECT) * Math.max(height, width / ASPECT) + 1e-3 * width * height;
+      if (score < bestScore - 1e-9) { best = layout; bestScore = score; }
+    }
+    var size = extent(best), xy = new Float64Array(2 * count), start = 0, i, j, m;
+    for (i = 0; i < best.length; i++) {
+      for (j = 0; j < best[i].length; j++) {
+        var column = best[i][j], offset = (size[1] - column.across) / 2;
+        for (m = 0; m < column.blocks.length; m++) {
+          b = column.blocks[m];
+          xy[2 * b + a] = start + column.along / 2;
+          xy[2 * b + c] = offset + sizes[2 * b + c] / 2;
+          offset += sizes[2 * b + c] + NODESEP;
+        }
+        start += column.along + WRAP_GAP;
+      }
+      start += RANKSEP - WRAP_GAP;
+    }
+    return { xy: xy, width: lr ? size[0] : size[1], height: lr ? size[1] : size[0] };
+  }
+
+  root.bendscopeArrange = { run: run, blockLayout: blockLayout, wrapped: wrapped, RANKER: RANKER };
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -111,3 +111,19 @@ def test_kappa_in_the_page_bench_quick_runs(capsys):
     out = capsys.readouterr().out
     assert [row["cards"] for row in summary["rows"]] == [30, 300] and "machine load after" in out
     assert summary["cuts"][0]["lower"] == summary["cuts"][0]["size"]  # a small region: exact
+
+
+def test_hand_bench_quick_runs(capsys):
+    """bench_hand.py end to end on a tiny graph: a drag with real mouse moves, Connect to…,
+    Arrange on a region and on a mixed graph, load → rest, a live burst (numbers are printed,
+    never checked; only that each figure was measured and Arrange pinned every card)."""
+    import bench_hand
+
+    result = bench_hand.main(["--quick"])
+    out = capsys.readouterr().out
+    figures = result["figures"]
+    assert figures["drag"][150]["region"] > 10 and figures["drag"][150]["zoom"] == 1
+    assert figures["connect"][150]["items"] > 0
+    assert all(a["pinned"] == 150 for a in figures["arrange"].values())
+    assert [r["backend"] for r in result["live"]] == ["sqlite"] and result["live"][0]["missing"] == 0
+    assert "| drag at zoom ≈ 1: frame interval" in out and "machine load after" in out

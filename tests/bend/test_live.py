@@ -15,10 +15,13 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from bendscope.bend.actions import commands
 from bendscope.bend.editor.editor import Editor
+from bendscope.bend.live.delta import Remote, apply_to
 from bendscope.bend.live.sync import LiveSync, known_of
 from bendscope.memory.core.errors import InvalidInput
 from bendscope.memory.core.service import Memory
 from bendscope.memory.store.inmemory import InMemoryStore
+from bendscope.memory.web.deltas import ViewLog
+from bendscope.memory.web.editor_site import versioned
 from bendscope.memory.web.page_writes import Stale, check_body, write
 
 
@@ -26,13 +29,45 @@ class Page:
     """An editor live on ``memory``: ``settle`` runs the sync's steps until none is left,
     as the page's driver does (writes through page_writes, fetches through export)."""
 
-    def __init__(self, memory: Memory, positions: dict[str, Any] | None = None) -> None:
+    def __init__(self, memory: Memory, positions: dict[str, Any] | None = None, log: ViewLog | None = None) -> None:
         self.memory = memory
         self.editor = Editor()
         self.sync = LiveSync(self.editor)
         self.refused: list[str] = []
         self.positions = positions
+        self.log = log  # the server's versions: fetches after the first ask only for what changed
+        self.deltas = 0
         self.settle()
+
+    def answer(self) -> tuple[str, dict[str, Any]]:
+        """What the server answers a fetch now: (its clock, ``/api/graph``'s JSON)."""
+        at = self.memory.clock()  # (before reading, as the server's view answer does)
+        answer: dict[str, Any] = {"document": self.memory.export_document()}
+        if self.log is not None:
+            answer = versioned(answer, self.log, self.sync.since())
+        return at, json.loads(json.dumps(answer))  # (as it crosses the network)
+
+    def twin(self) -> LiveSync:
+        """A copy of the page and its sync state."""
+        editor = Editor()
+        assert editor.load(self.editor.export()) is None
+        twin = LiveSync(editor)
+        twin.base, twin.force, twin.refused = self.sync.base, set(self.sync.force), self.sync.refused
+        return twin
+
+    def take(self, at: str, answer: dict[str, Any]) -> None:
+        """Bring a fetch's answer in, as the page's driver does."""
+        if "changes" in answer:
+            self.deltas += 1
+            twin = self.twin()  # the same page, brought the whole memory at that version instead
+            assert self.sync.remote is not None
+            whole = document_of(apply_to(self.sync.remote, answer["changes"], answer["version"]))
+            self.sync.fetched_changes(answer["changes"], answer["version"], at)
+            twin.fetched(whole, None, at)
+            assert page_knowledge_of(twin.editor) == page_knowledge(self)
+            assert twin.base == self.sync.base and twin.force == self.sync.force
+        else:
+            self.sync.fetched(answer["document"], self.positions, at, answer.get("version"))
 
     def settle(self, limit: int = 20) -> None:
         for _ in range(limit):
@@ -50,8 +85,7 @@ class Page:
                 else:
                     self.sync.wrote(ops, accepted=True)
             else:
-                at = self.memory.clock()  # (before reading, as the server's view answer does)
-                self.sync.fetched(self.memory.export_document(), self.positions, at)
+                self.take(*self.answer())
         raise AssertionError("the sync did not settle")
 
     def text(self, node_id: str) -> str:
@@ -201,6 +235,8 @@ class LiveMachine(RuleBasedStateMachine):
     page shows exactly what the memory holds, and every write the memory accepted stands
     (a refusal is the only way a person's change does not reach it, and it is reported)."""
 
+    deltas = False  # fetches ask for the whole memory
+
     def __init__(self) -> None:
         super().__init__()
         ticks = itertools.count()  # (a clock of its own: the same steps give the same memory every run)
@@ -210,7 +246,7 @@ class LiveMachine(RuleBasedStateMachine):
             return f"2026-01-01T{k // 3_600_000:02d}:{k // 60_000 % 60:02d}:{k // 1000 % 60:02d}.{k % 1000:03d}Z"
 
         self.memory = business(clock)
-        self.page = Page(self.memory)
+        self.page = Page(self.memory, log=ViewLog(keep=3) if self.deltas else None)
         self.count = 0
         self.pending: tuple[str, dict[str, Any]] | None = None  # a fetch under way: (its clock, its state)
 
@@ -279,7 +315,7 @@ class LiveMachine(RuleBasedStateMachine):
         if step is None:
             return
         if step[0] == "fetch":
-            self.pending = (self.memory.clock(), self.memory.export_document())
+            self.pending = self.page.answer()
             return
         try:
             write(self.memory, check_body(json.dumps({"ops": step[1], "seen_at": self.page.sync.seen_at}).encode()))
@@ -293,9 +329,9 @@ class LiveMachine(RuleBasedStateMachine):
     @rule()
     def page_finishes_the_fetch(self) -> None:
         assert self.pending is not None
-        at, document = self.pending
+        at, answer = self.pending
         self.pending = None
-        self.page.sync.fetched(document, None, at)
+        self.page.take(at, answer)
 
     @rule()
     def page_syncs(self) -> None:
@@ -314,6 +350,24 @@ LiveMachine.TestCase.settings = settings(
     max_examples=40, stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 TestLiveSync = LiveMachine.TestCase
+
+
+class LiveDeltaMachine(LiveMachine):
+    """The same, the page asking only for what changed since the version it has (a server that
+    keeps 3 versions: a page further behind gets the whole memory again)."""
+
+    deltas = True
+
+
+LiveDeltaMachine.TestCase.settings = settings(
+    max_examples=40, stateful_step_count=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+TestLiveSyncByChanges = LiveDeltaMachine.TestCase
+
+
+def page_knowledge_of(editor: Editor) -> tuple[dict[str, str], dict[str, tuple[str, str, str]]]:
+    known = known_of(editor.doc)
+    return known.nodes, {k: (v["a"], v["b"], v["kind"]) for k, v in known.edges.items()}
 
 
 def test_a_merge_in_the_page_is_one_write_that_moves_the_edges():
@@ -366,6 +420,26 @@ def test_undo_that_would_join_a_card_the_agent_deleted_is_refused():
     assert page_knowledge(page) == memory_knowledge(memory)
 
 
+def test_undo_that_would_leave_an_agents_edge_without_its_card_is_refused():
+    """Undoing the person's new card after the agent joined an edge to it left that edge
+    pointing at nothing (a document no editor could load again)."""
+    memory = business()
+    page = Page(memory)
+    card = page.editor.add_node(0, 0)
+    page.editor.set_text(card, "Prices")
+    page.settle()
+    memory.store_node({"id": "x", "content": "Demand"})
+    memory.store_edge({"id": "xe", "source_id": "x", "target_id": card, "edge_type": "causal"})
+    page.sync.changed()
+    page.settle()
+    with pytest.raises(ValueError, match="an edge joined that card in the memory since"):
+        while page.editor.history.can_undo:
+            page.editor.undo()
+    assert Editor().load(page.editor.export()) is None
+    page.settle()
+    assert page_knowledge(page) == memory_knowledge(memory)
+
+
 def test_undoing_the_deletion_of_an_agents_card_brings_back_its_fields():
     memory = business()
     memory.store_node({"id": "e", "content": "An observation", "node_type": "episodic", "confidence": 0.4,
@@ -407,3 +481,14 @@ def test_a_damaged_state_from_the_server_changes_nothing_in_the_page(damage):
     with pytest.raises(DocumentError):
         bring_to(page.editor, document)
     assert page.editor.export() == before
+
+
+def document_of(remote: Remote) -> dict[str, Any]:
+    """The whole document a memory's records make (as ``/api/graph`` would send it)."""
+    plane = {
+        "id": "memory",
+        "name": "Memory",
+        "nodes": list(remote.nodes.values()),
+        "edges": list(remote.edges.values()),
+    }
+    return {"format": "bendscope", "version": 1, "rootPlaneId": "memory", "activePlaneId": "memory", "planes": [plane]}

@@ -524,10 +524,10 @@ def test_drag_from_the_handle_connects_with_a_live_kappa_preview():
     assert len(added) == 1 and added[0].props.kind == "causal" and editor.topology().max_kappa == 1
     editor.undo()
     assert not [e for e in editor.plane.edges.values() if (e.a, e.b) == ("d", "c")]
-    # released over nothing (or Esc): nothing is added
+    # released back on the card it started from: nothing is added
     press(tools, "down", hx, hy)
-    press(tools, "up", 900, 880)
-    assert len(editor.plane.edges) == 4
+    press(tools, "up", *editor.world_to_screen(d.x, d.y))
+    assert len(editor.plane.edges) == 4 and len(nodes) == 4
 
 
 def test_touch_long_press_opens_the_menu_and_a_moved_finger_does_not():

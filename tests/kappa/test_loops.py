@@ -146,3 +146,30 @@ def test_loops_from_a_known_topology_equal_a_fresh_search(graph):
     while not (done := advance(sliced, lambda: True))[0]:
         pass
     assert done[1] == find_loops(nodes, edges, max_loops=5)
+
+
+def test_every_unit_the_work_bound_counts_is_spent_on_the_meter():
+    """The backward distance searches (most of the work on a large region) were counted by the
+    work bound but never spent on the meter, so a slice of the page's loop list ran ~10× its
+    quantum between pauses."""
+    from bendscope.kappa.digraph import digraph_of_arcs
+    from bendscope.kappa.loops import loops_steps
+
+    n = 400
+    names = [f"n{i:03d}" for i in range(n)]
+    arcs = [(names[i], names[(i + d) % n]) for i in range(n) for d in (1, 7, n - 3)]
+    graph = digraph_of_arcs(names, arcs)
+    meter = Meter(quantum=256)
+    steps = loops_steps(graph, [list(range(n))], max_loops=10_000, max_length=12, max_work=20_000, meter=meter)
+    pauses = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            found = done.value
+            break
+        pauses += 1
+    ((_, complete),) = found
+    assert not complete and meter.total >= 20_000 and pauses >= 20_000 // 256 - 1
+    again = finish(loops_steps(graph, [list(range(n))], max_loops=10_000, max_length=12, max_work=20_000))
+    assert again == found  # (pauses never change what is found)

@@ -285,3 +285,46 @@ def test_a_link_inside_the_site_to_what_is_never_served_is_not_followed(tmp_path
     (site / "static" / "mem").symlink_to(site / "py" / "bendscope" / "memory")
     assert site_file(site, "/static/ok.js") == (site / "static" / "ok.js").resolve()
     assert site_file(site, "/static/git") is None and site_file(site, "/static/mem/cli.py") is None
+
+
+def test_after_the_whole_memory_the_page_gets_only_what_changed():
+    """``/api/graph`` numbers the whole memory it sends; ``?since=V`` answers with the cards
+    and edges new or changed since V and the ids of those gone — or the whole memory for a
+    version this server does not hold."""
+    memory = Memory(InMemoryStore())
+    for node_id in ("a", "b", "c"):
+        memory.store_node({"id": node_id, "content": f"Card {node_id}"})
+    memory.store_edge({"id": "ab", "source_id": "a", "target_id": "b", "edge_type": "causal"})
+    app = editor_app(lambda *a: None, memory, Admission(TOKEN, PORT), SITE)  # type: ignore[arg-type]
+    first = json.loads(_ask(app, "/api/graph", **BEARER)[2])
+    version = first["version"]
+    assert json.loads(_ask(app, "/api/graph", **BEARER)[2])["version"] == version  # (nothing changed)
+    memory.store_node({"id": "a", "content": "Card a, edited"})
+    memory.store_node({"id": "d", "content": "Card d"})
+    memory.delete_node("c")
+    memory.delete_edge("ab")
+    status, _, body = _ask(app, "/api/graph", query=f"since={version}", **BEARER)
+    answer = json.loads(body)
+    assert status == 200 and "document" not in answer and answer["version"] > version
+    changes = answer["changes"]
+    assert sorted(n["id"] for n in changes["nodes"]) == ["a", "d"] and changes["edges"] == []
+    assert changes["removed_nodes"] == ["c"] and changes["removed_edges"] == ["ab"]
+    assert next(n for n in changes["nodes"] if n["id"] == "a")["text"] == "Card a, edited"
+    again = json.loads(_ask(app, "/api/graph", query=f"since={answer['version']}", **BEARER)[2])
+    assert again["changes"] == {"since": answer["version"], "nodes": [], "edges": [], "removed_nodes": [],
+                                "removed_edges": []}  # fmt: skip
+    whole = json.loads(_ask(app, "/api/graph", query="since=999", **BEARER)[2])
+    assert [n["id"] for n in whole["document"]["planes"][0]["nodes"]] == ["a", "b", "d"]
+    assert _ask(app, "/api/graph", query="since=-1", **BEARER)[0] == 400
+
+
+def test_the_versions_kept_are_bounded():
+    from bendscope.memory.web.deltas import ViewLog
+
+    log = ViewLog(keep=2)
+    docs = [{"planes": [{"nodes": [{"id": "a", "text": str(k)}], "edges": []}]} for k in range(4)]
+    versions = [log.record(d) for d in docs]
+    assert versions == [1, 2, 3, 4]
+    assert log.changes_since(1, docs[3])[0] is None and log.changes_since(3, docs[3])[0] is not None
+    with pytest.raises(ValueError):
+        ViewLog(keep=0)

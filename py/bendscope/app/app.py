@@ -25,6 +25,7 @@ from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import empty_document
 from bendscope.bend.persist.share import LinkTooLong, has_graph, read_fragment, share_fragment
 from bendscope.bend.pointer.machine import Tools
+from bendscope.bend.pointer.states import GESTURES
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
 from bendscope.bend.render.svgexport import image_view, plane_svg
@@ -63,8 +64,6 @@ THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen wit
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
 LAYOUT_PROGRESS_AFTER_MS = 800.0  # a layout still running after this shows its progress in the HUD
 FONTS = ("400 12px Inter", "600 13px Inter", "700 15px Inter", "400 11px 'JetBrains Mono'", "700 10px 'JetBrains Mono'")
-
-
 #: actions that make or open planes: off in live mode (the memory has no planes to keep them in)
 PLANE_ACTIONS = frozenset({"new-stargate", "to-stargate", "enter-stargate"})
 
@@ -100,8 +99,7 @@ class App:
         self.help = HelpSheet()
         self.find = FindBar(self.editor, self.request_frame)
         self.loops_panel = LoopsPanel(self.editor, self.request_frame)
-        self.loops_pending = False  # a loop search the panel or the inspector waits for is under way
-        self.cuts_pending = False  # a search for the fewest edges that break every loop, likewise
+        self.loops_pending = self.cuts_pending = False  # searches (loops, fewest cuts) the panel or inspector waits for
         self._empty_hint: bool | None = None
         try:
             self.editor.layout_frozen = js.localStorage.getItem(FREEZE_KEY) == "1"
@@ -142,8 +140,7 @@ class App:
         self._buttons: tuple[bool, bool] | None = None
         self.arranging = False  # an Arrange job is with the layout worker
         self._tasks: set[Any] = set()
-        #: live mode: the page is served by the memory server and shows the agent's memory
-        self.live: LiveMode | None = None
+        self.live: LiveMode | None = None  # live mode: served by the memory server, the page shows its memory
         self.events = InputWiring(self)
 
     # ------------------------------------------------------------------ boot
@@ -206,19 +203,19 @@ class App:
         self.pump_pending = False
         try:
             editor = self.editor
-            start = js.performance.now()
+            start, idle = js.performance.now(), self.tools.state_name not in GESTURES  # (searches wait for gestures)
             if editor.topology_cache.pending(editor.plane):
                 if editor.compute_topology(KAPPA_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
                 else:
                     self.request_frame()
-            elif self.loops_pending and editor.loop_finder.pending:
+            elif idle and self.loops_pending and editor.loop_finder.pending:
                 if editor.compute_loops(KAPPA_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
                 else:
                     self.loops_pending = False
                     self.request_frame()
-            elif self.cuts_pending and editor.cut_finder.pending:
+            elif idle and self.cuts_pending and editor.cut_finder.pending:
                 if editor.compute_cuts(KAPPA_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
                 else:
@@ -263,12 +260,11 @@ class App:
                 self.pulse_frames += 1
             if not editor.animating:
                 self.layout_since = None  # (e.g. another plane, or a document at rest, is shown now)
-            if not self.still and (
-                (editor.animating and not background)
-                or editor.topology_cache.pending(editor.plane)
-                or (self.loops_pending and editor.loop_finder.pending)
-                or (self.cuts_pending and editor.cut_finder.pending)
-            ):
+            searches = self.tools.state_name not in GESTURES and (
+                (self.loops_pending and editor.loop_finder.pending) or (self.cuts_pending and editor.cut_finder.pending)
+            )
+            if not self.still and ((editor.animating and not background) or editor.topology_cache.pending(editor.plane)
+                                   or searches):  # fmt: skip
                 # the layout (on this thread) and κ run in their own tasks after this frame
                 self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))
             elif self.editor.needs_paint or (background and editor.animating):
@@ -323,13 +319,13 @@ class App:
         chosen = None if brushing or everything else editor.selection_topology()
         if chosen is not None:
             topology = chosen
-        loops = None
-        cuts = None
-        if self._loops_wanted(topology):
-            loops = editor.loops(math.inf if self.still else LOOPS_FRAME_MS)
+        loops = cuts = None
+        busy, budget = self.tools.state_name in GESTURES, math.inf if self.still else LOOPS_FRAME_MS
+        if self._loops_wanted(topology):  # (a search under way waits while a gesture runs)
+            loops = None if busy and editor.loop_finder.pending else editor.loops(budget)
             self.loops_pending = loops is None
         if self._loops_wanted(topology) or editor.cuts_shown:
-            cuts = editor.loop_cuts(math.inf if self.still else LOOPS_FRAME_MS)
+            cuts = None if busy and editor.cut_finder.pending else editor.loop_cuts(budget)
             self.cuts_pending = cuts is None
         still = self.still or self.reduced_motion
         loop_edges, loop_class = self.loops_panel.shown_edges()

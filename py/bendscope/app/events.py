@@ -106,6 +106,8 @@ class InputWiring:
             pointer_id = int(event.pointerId)
             self.press_xy = (float(event.clientX), float(event.clientY))
             js.setTimeout(create_once_callable(lambda: self.long_press(pointer_id)), response.long_press)
+        if response.edit_new is not None:
+            self.app.start_text_edit(response.edit_new, fresh=True)
         if response.repaint:
             self.app.request_frame()
 

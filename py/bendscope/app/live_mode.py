@@ -8,7 +8,8 @@ This module only moves bytes and shows words; what to send and how to apply what
 
 - a change event (``/api/events``, Server-Sent Events over the page's cookie) marks the
   memory changed; the driver then fetches ``/api/graph`` (or the query's subgraph) and
-  brings it in — not while the person types in a card;
+  brings it in — not while the person types in a card; after the whole memory, only what
+  changed since the version the page has (``?since=``, ``bend.live.delta``);
 - after each edit of the person's (seen by the document's version), the driver posts the
   operations to ``/api/write``; a refusal (409: the memory changed meanwhile; 400: a check
   of the memory's) is shown, and the memory's state is fetched over the page's;
@@ -32,6 +33,7 @@ from typing import Any
 
 import js
 
+from bendscope.bend.live.delta import Remote, apply_to, holding_changes
 from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep, scoped_path
 from bendscope.bend.live.time_travel import holding_only
 from bendscope.bend.model.document import DocumentError
@@ -79,6 +81,7 @@ class LiveMode:
         self.arrivals: dict[str, float] = {}  # card id → when it first arrived (ms since the epoch)
         self.applied: list[tuple[float, str]] = []  # (when, what changed) of the last changes brought in
         self.timings: list[tuple[float, float]] = []  # ms of the last fetches: (JSON read, brought in)
+        self.served: Remote | None = None  # the memory's view as served at the version the page has
         self.wake = asyncio.Event()
         self.source: Any = None
         self._kept_at = -1
@@ -194,16 +197,18 @@ class LiveMode:
             response = await js.fetch(
                 scoped_path("api/view", _search()), js_obj({**asked, "cache": "no-store", "credentials": "same-origin"})
             )
-        else:
+        else:  # (now, after the first: only what changed since the version the page has, bend.live.delta)
             moment = urllib.parse.urlencode(self.time.shown.query())
-            url = scoped_path(f"api/graph?{moment}" if moment else "api/graph", _search())
+            since = None if moment else self.sync.since()
+            url = f"api/graph?{moment}" if moment else "api/graph" if since is None else f"api/graph?since={since}"
+            url = scoped_path(url, _search())
             response = await js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
         status = int(response.status)
         text = str(await response.text())
         began = float(js.performance.now())
         answer = _json(text)
         parsed = float(js.performance.now())
-        if status == 200 and answer.get("document") is None:  # (too large to open whole)
+        if status == 200 and answer.get("document") is None and "changes" not in answer:  # (too large to open whole)
             self.sync.failed("fetch")
             total = int((answer.get("view") or {}).get("total", 0))
             self.view = {"query": None, "shown": 0 if self.sync.base is None else len(self.sync.base.nodes),
@@ -235,8 +240,19 @@ class LiveMode:
             self.sync.failed("fetch")
             return
         try:
-            shown, _ = holding_only(answer["document"])  # (ended cards and edges are not drawn nor counted)
-            brought = self.sync.fetched(shown, self._kept() if first else None, answer.get("at"))
+            version = answer.get("version")
+            version = version if isinstance(version, int) and not self.keep_view else None
+            served, remote = self.served, self.sync.remote
+            if "changes" in answer and version is not None and not first and served is not None and remote is not None:
+                # the memory's whole view kept too (what ended included: the time control lists it)
+                self.served = apply_to(served, answer["changes"], version)
+                changes = holding_changes(answer["changes"], remote)  # (ended ones go, as below)
+                brought = self.sync.fetched_changes(changes, version, answer.get("at"))
+                answer = {**answer, "document": self.served.document()}
+            else:
+                shown, _ = holding_only(answer["document"])  # (ended cards and edges are not drawn nor counted)
+                brought = self.sync.fetched(shown, self._kept() if first else None, answer.get("at"), version)
+                self.served = None if version is None else Remote.of_document(answer["document"], version)
         except DocumentError as exc:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())

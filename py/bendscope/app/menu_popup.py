@@ -43,6 +43,7 @@ class Menu:
         self.aim = MenuAim()
         self._hovered: tuple[int, int] | None = None
         self.queries: dict[int, str] = {}  # type-to-filter: the text typed into a submenu level
+        self._return_to: Any = None  # the element focused when the menu opened
         self._timer: Any = None
         on(js.document, "pointermove", self._track)
         on(self.root, "keydown", lambda event: self._delegate(event, self._key))
@@ -53,8 +54,17 @@ class Menu:
 
     def show(self, items: list[MenuItem], x: float, y: float, label: str = "Context menu") -> None:
         self.close()
+        self._return_to = js.document.activeElement  # (where focus goes back once an item is chosen)
         self._open_level(items, x, y, label)
         self._focus(0, 0)
+
+    def _give_focus_back(self) -> None:
+        """Focus where it was when the menu opened (the canvas if that is gone): the menu's own
+        element is removed, and focus must not drop to the page's body."""
+        back = self._return_to
+        if back is None or is_null(back) or not bool(back.isConnected) or str(back.tagName).lower() == "body":
+            back = js.document.getElementById("canvas")
+        back.focus()
 
     def close(self) -> None:
         for element, _, _ in self.levels:
@@ -253,6 +263,7 @@ class Menu:
             self._refilter(depth - 1)
             return
         self.close()
+        self._give_focus_back()  # (before the action: a dialog or the text editor it opens takes focus)
         self.activate(item)
 
     def _filter_level(self, depth: int) -> int | None:

@@ -132,13 +132,17 @@ def loops_steps(
                 frontier = [start]
                 for distance in range(1, length):
                     reached = []
+                    spent = len(frontier)
                     for v in frontier:
                         work += len(into[v])
+                        spent += len(into[v])
                         for u in into[v]:
                             if u > start and u not in back:
                                 back[u] = distance
                                 reached.append(u)
                     frontier = reached
+                    if meter.spend(spent):
+                        yield  # (a pause here too: on a large region these searches are most of the work)
                 path = [start]
                 on_path = {start}
                 stack = [iter(out[start])]

@@ -102,7 +102,8 @@ def test_connect_submenu_is_lazy_and_complete():
         assert calls == []  # right-click builds no previews
         connect = next(i for i in items if i.item_id == "connect")
         sub = connect.submenu()
-        assert len(calls) == 1 and all(i.label.startswith("→ ") for i in sub[:-1])
+        assert len(calls) == 1 and all(i.label.startswith("→ ") for i in sub[:-2])
+        assert sub[-2].item_id == "connect-search-hint" and not sub[-2].enabled
         assert sub[-1].item_id == "connect-kind" and sub[-1].label == "New edge kind: causal"
     finally:
         kappa_ui.connect_previews = original
@@ -127,7 +128,7 @@ def test_connect_submenu_caps_at_fifty_nearest():
     for i in range(1, 70):
         editor.add_node(5.0 * i, 40.0, f"n{i}")
     items = catalog.connect_submenu(editor, "hub")
-    assert len(items) == 52 and items[-2].label == "…and 20 more farther away" and not items[-2].enabled
+    assert len(items) == 53 and items[-3].label == "…and 20 more farther away" and not items[-3].enabled
     assert items[0].label == "✓ n0 — already connected"  # (hub → n0 exists)
 
 

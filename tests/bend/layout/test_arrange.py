@@ -172,3 +172,49 @@ def test_a_stale_or_damaged_arrangement_changes_nothing():
     assert editor.export() == after
     with pytest.raises(ValueError, match="unknown direction"):
         arrange_job(editor.plane, editor.topology(), "RL")
+
+
+def drawing_shape(editor: Editor, xy: list[float]) -> tuple[float, float]:
+    """The cards' bounding box: its long side over its short side, and the cards' total area over its area."""
+    b = list(boxes(editor, xy).values())
+    w = max(c[2] for c in b) - min(c[0] for c in b)
+    h = max(c[3] for c in b) - min(c[1] for c in b)
+    return max(w, h) / min(w, h), sum((c[2] - c[0]) * (c[3] - c[1]) for c in b) / (w * h)
+
+
+def reads_forwards(editor: Editor, xy: list[float], direction: str) -> bool:
+    job = editor.arrange_job(direction)
+    b, ids, axis = boxes(editor, xy), job.ids, 0 if direction == "LR" else 1
+    box = [(min(b[ids[i]][axis] for i in m), max(b[ids[i]][axis + 2] for i in m)) for m in job.blocks]
+    return all(box[job.arcs[k]][1] < box[job.arcs[k + 1]][0] for k in range(0, len(job.arcs), 2))
+
+
+@pytest.mark.parametrize("direction", ["LR", "TB"])
+def test_a_long_layer_is_wrapped_so_the_drawing_fits_a_screen(direction):
+    """One cause of 300 effects was one column of 300 cards (aspect ≈ 60): its layer is wrapped into
+    columns side by side, every arc still reads forwards and no card is on another."""
+    arcs = [(0, i, "causal") for i in range(1, 301)] + [(i, 301 + i % 7, "causal") for i in range(1, 40)]
+    editor = graph(308, arcs)
+    xy = run_arrange(editor, direction)
+    aspect, density = drawing_shape(editor, xy)
+    assert aspect <= 4 and density >= 0.10, (aspect, density)
+    assert reads_forwards(editor, xy, direction) and overlapping(boxes(editor, xy)) == []
+
+
+def test_a_loop_region_with_trees_around_it_fits_a_screen():
+    """A giant loop region (kept as the force layout left it: ≈ 15 % of its box is cards) with
+    tree-like parts hanging from it: the drawing's long side ≤ 4 × its short one, ≥ 10 % cards."""
+    rng = random.Random(5)
+    n = 700
+    arcs = [(rng.randrange(i), i, "causal") for i in range(1, n)]  # a random tree of causes from n0
+    arcs += [(i, rng.randrange(i), "causal") for i in range(1, 250)]  # back arcs: a region of the first cards
+    editor = graph(n, arcs)
+    region = max(editor.topology().result["sccs"], key=lambda s: len(s["nodes"]))["nodes"]
+    assert len(region) > 150
+    side = math.sqrt(len(region) * 180 * 60 / 0.15)
+    for node_id in region:
+        editor.plane.nodes[node_id].x, editor.plane.nodes[node_id].y = rng.uniform(0, side), rng.uniform(0, side)
+    xy = run_arrange(editor, "LR")
+    aspect, density = drawing_shape(editor, xy)
+    assert aspect <= 4 and density >= 0.10, (aspect, density)
+    assert reads_forwards(editor, xy, "LR")

@@ -165,3 +165,13 @@ def loops_sentence(count: int, counts: dict[str, int], complete: bool) -> str:
     parts = [f"{counts[c]} {words[c]}" for c in ("R", "B", "?") if counts.get(c)]
     many = f"{count} loop{'s' if count != 1 else ''}"
     return f"on {many if complete else f'at least {many} (of those listed)'}: " + ", ".join(parts)
+
+
+def region_name(scc_id: str) -> str:
+    """A loop region as people read it: numbered from 1 (the engine's ids, ``scc-0``, are its own).
+
+    >>> region_name("scc-0"), region_name("scc-11"), region_name("odd")
+    ('loop region 1', 'loop region 12', 'a loop region')
+    """
+    number = scc_id.removeprefix("scc-")
+    return f"loop region {int(number) + 1}" if number.isdigit() and number != scc_id else "a loop region"

@@ -16,7 +16,7 @@ splits it) with a button that shows them on the canvas (the action ``show-cuts``
 ...     print(text)
 Births
 normal card
-in loop region scc-0 (2 cards)
+in loop region 1 (2 cards)
 κ = 1: removing 1 edge (the fault line) splits this region; the loops inside each part remain
 1 edge breaks every loop here (the fewest)
 Show them (K)
@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.kappa_view.explain import kappa_sentence, kappa_span, loops_sentence, max_kappa_span
+from bendscope.bend.kappa_view.explain import kappa_sentence, kappa_span, loops_sentence, max_kappa_span, region_name
 from bendscope.bend.kappa_view.kappa_ui import display_name
 from bendscope.bend.kappa_view.loop_cuts import CutReport, RegionCuts, cut_words
 from bendscope.bend.kappa_view.loop_list import LoopReport
@@ -100,7 +100,12 @@ def inspector_rows(
         ]
         if e.props.kind in POLAR_KINDS:
             sign = e.props.polarity
-            rows.append((f"polarity: {POLARITY_WORDS[sign]}" if sign else "polarity: not set (S sets it)", "row"))
+            rows.append(
+                (
+                    f"polarity: {POLARITY_WORDS[sign]}" if sign else "polarity: not set (S or the edge's menu sets it)",
+                    "row",
+                )
+            )
         if e.props.label:
             rows.append((f"label: {e.props.label}", "row"))
         if fault:
@@ -119,7 +124,7 @@ def inspector_rows(
         rows = [
             (f"{len(editor.selection)} nodes selected", "title"),
             (f"κ of the selection {kappa} · loop regions: {topo.scc_count}", "row kappa"),
-            (f"routing: {topo.result['routing']} ({'deliberate' if topo.max_kappa else 'one retrieval pass'})", "row"),
+            (routing_words(topo.max_kappa), "row"),
         ]
         if loops is not None and loops.groups:
             total = sum(len(g.loops) for g in loops.groups)
@@ -143,7 +148,7 @@ def inspector_rows(
         if topo.pending:
             rows.append(("κ: computing…", "row"))
         elif scc is not None:
-            rows.append((f"in loop region {scc['id']} ({len(scc['nodes']):,} cards)", "row kappa"))
+            rows.append((f"in {region_name(scc['id'])} ({len(scc['nodes']):,} cards)", "row kappa"))
             rows.append((kappa_sentence(scc["kappa"], scc["approximate"], kappa_span(scc)[0]), "row kappa"))
             region = None if cuts is None else cuts.region(scc["id"])
             rows += _cut_rows(editor, None if region is None else cuts, region, "here")
@@ -159,3 +164,12 @@ def _group_complete(loops: LoopReport | None, scc: dict[str, Any] | None) -> boo
     if loops is None or scc is None:
         return False
     return all(g.complete for g in loops.groups if g.scc_id == scc["id"])
+
+
+def routing_words(max_kappa: int) -> str:
+    """How an agent would read the selection, in words (the engine's ``routing`` explained).
+
+    >>> routing_words(2), routing_words(0)
+    ('routing: deliberate (loops: reason them through)', 'routing: fast (one retrieval pass)')
+    """
+    return "routing: deliberate (loops: reason them through)" if max_kappa else "routing: fast (one retrieval pass)"

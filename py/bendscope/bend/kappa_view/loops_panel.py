@@ -17,7 +17,7 @@ the ones the canvas marks when the panel's markers are on (``PanelView.markers``
 >>> view.summary
 '2 loops in 1 region: 1 R · 1 B'
 >>> view.groups[0].title
-'scc-0 · κ = 1 · 3 cards · 1 R · 1 B'
+'Loop region 1 · κ = 1 · 3 cards · 1 R · 1 B'
 >>> [(item.mark, item.text) for item in view.groups[0].items]
 [('R1', 'Births → Population → Births'), ('B1', 'Population → Deaths → Population')]
 >>> [(m.label, m.nodes) for m in view.markers]
@@ -30,7 +30,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.kappa_view.explain import kappa_span
+from bendscope.bend.kappa_view.explain import kappa_span, region_name
 from bendscope.bend.kappa_view.kappa_ui import display_name
 from bendscope.bend.kappa_view.loop_cuts import CutReport, cut_words
 from bendscope.bend.kappa_view.loop_list import LoopReport
@@ -136,7 +136,7 @@ def panel_view(
         scc = topology_sccs.get(group.scc_id)
         lower, upper = kappa_span(scc) if scc is not None else (group.kappa, group.kappa)
         kappa = f"= {upper}" if lower == upper else f"{lower}–{upper}"
-        title = f"{group.scc_id} · κ {kappa} · {group.size:,} cards · {_counts(group.counts)}"
+        title = f"{region_name(group.scc_id).capitalize()} · κ {kappa} · {group.size:,} cards · {_counts(group.counts)}"
         region = None if cuts is None else cuts.region(group.scc_id)
         if region is not None:
             title += f" · {cut_words(region.lower, region.size)}"

@@ -15,9 +15,9 @@ each card with its text, its kind of card and its edges by kind and direction.
 >>> out.summary
 '3 cards, 3 edges. κ 1: 1 feedback loop. Mode: deliberation.'
 >>> out.loops
-('Loop scc-0, κ 1, 2 cards: Rain, Wet streets.',)
+('Loop region 1, κ 1, 2 cards: Rain, Wet streets.',)
 >>> out.cards[0]
-'Rain. In loop scc-0. Causes Wet streets. Caused by Wet streets. Associated with Umbrellas (keeps dry).'
+'Rain. In loop region 1. Causes Wet streets. Caused by Wet streets. Associated with Umbrellas (keeps dry).'
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.kappa_view.explain import kappa_span, max_kappa_span, span_text
+from bendscope.bend.kappa_view.explain import kappa_span, max_kappa_span, region_name, span_text
 from bendscope.bend.kappa_view.kappa_ui import display_name
 from bendscope.bend.kappa_view.topology_cache import Topology
 
@@ -81,7 +81,7 @@ def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
         return display_name(editor, node_id, 60)
 
     loops = tuple(
-        f"Loop {s['id']}, κ {span_text(*kappa_span(s))}, {_plural(len(s['nodes']), 'card')}: "
+        f"{region_name(s['id']).capitalize()}, κ {span_text(*kappa_span(s))}, {_plural(len(s['nodes']), 'card')}: "
         + ", ".join(name(n) for n in s["nodes"][:20])
         + (f" and {len(s['nodes']) - 20} more" if len(s["nodes"]) > 20 else "")
         + "."
@@ -107,7 +107,7 @@ def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
             parts.append("Stargate to a plane of its own.")
         scc = topo.scc(node_id)
         if scc is not None:
-            parts.append(f"In loop {scc['id']}.")
+            parts.append(f"In {region_name(scc['id'])}.")
         for kind, there, label, incoming in links[node_id]:
             verb = _VERBS.get(kind, ("Linked to", "Linked from"))[1 if incoming else 0]
             parts.append(f"{verb} {name(there)}{f' ({label})' if label else ''}.")

@@ -7,6 +7,10 @@ layers inside their block too (the back arcs of the loop point against the readi
 direction); a large one keeps the arrangement the force layout gave it, shrunk to its
 bounding box. Cards with no directed edge at all are set in rows after the drawing.
 
+A layer holding many blocks (a cause with hundreds of effects) is wrapped into columns side by
+side, layers still in reading order, so the drawing fits a screen: the wrap chosen is the one a
+16:10 screen shows largest (its long side at most 2.5 times its short one where dagre's is longer).
+
 The layering, crossing reduction and coordinates are @dagrejs/dagre's (vendored, pinned;
 static/arrange.js runs it in the layout worker, off the main thread). This module makes the
 job (:func:`arrange_job`, DOM-free, O(n + m)) and applies the result as one undoable step

@@ -21,7 +21,7 @@ import math
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote
 
 from bendscope.bend.editor.editor import Editor
@@ -39,6 +39,9 @@ from bendscope.shared.docformat import (
     read_link,
 )
 from bendscope.shared.live_ops import DELETE_EDGE, DELETE_NODE, EDGE_VIEW, PUT_EDGE, PUT_NODE
+
+if TYPE_CHECKING:
+    from bendscope.bend.live.delta import Remote
 
 #: how far from its neighbours a card the agent added is put (world px)
 PLACE_RADIUS = 140.0
@@ -372,16 +375,20 @@ def _theirs(document: Mapping[str, Any], doc: Document) -> tuple[dict[str, Node]
 def _place(editor: Editor, plane: Plane, fresh: list[Node]) -> None:
     """Put new cards beside their neighbours already placed (or at the middle of the view),
     each at an angle of its own (from its id: the same every time)."""
-    placed = {n.id for n in plane.nodes.values()} - {n.id for n in fresh}
+    if not fresh:
+        return
+    new = {n.id for n in fresh}
+    placed = {n.id for n in plane.nodes.values()} - new
+    around: dict[str, list[str]] = {}  # the fresh cards' neighbours, in edge order (one pass over the edges)
+    for edge in plane.edges.values():
+        if edge.a in new:
+            around.setdefault(edge.a, []).extend((edge.a, edge.b))
+        if edge.b in new and edge.b != edge.a:
+            around.setdefault(edge.b, []).extend((edge.a, edge.b))
     w, h = editor.viewport
     middle = editor.screen_to_world(w / 2, h / 2) if plane is editor.plane else (0.0, 0.0)
     for node in fresh:
-        near = [
-            plane.nodes[other]
-            for edge in plane.edges_of(node.id)
-            for other in (edge.a, edge.b)
-            if other != node.id and other in placed
-        ]
+        near = [plane.nodes[other] for other in around.get(node.id, ()) if other != node.id and other in placed]
         if near:
             cx = sum(n.x for n in near) / len(near)
             cy = sum(n.y for n in near) / len(near)
@@ -426,6 +433,16 @@ def undo_conflict(editor: Editor, entry: Entry, side: int) -> str | None:
             what = "undo" if side == 0 else "redo"
             thing = "card" if kind == "node" else "edge"
             return f"Cannot {what} “{entry.label}”: that {thing} was changed in the memory since. Nothing was changed."
+    # a card the step takes away must not have been joined since by an edge the step does not take
+    # away (the memory's: it would be left without its card)
+    touched = {key[2] for key in entry.changes if key[0] == "edge"}
+    for (kind, plane_id, item_id), states in entry.changes.items():
+        plane = doc.planes.get(plane_id)
+        if kind != "node" or states[side] is not None or plane is None or item_id not in plane.nodes:
+            continue
+        if any(edge.id not in touched for edge in plane.edges_of(item_id)):
+            what = "undo" if side == 0 else "redo"
+            return f"Cannot {what} “{entry.label}”: an edge joined that card in the memory since. Nothing was changed."
     # an edge the step brings back needs its cards: here now, or brought back by the same step
     restored = {key[2] for key, states in entry.changes.items() if key[0] == "node" and states[side] is not None}
     for (kind, plane_id, _item), states in entry.changes.items():
@@ -459,6 +476,9 @@ class LiveSync:
         self.writes = 0
         self.refusals = 0
         self.fetches = 0
+        self.remote: Remote | None = None  # the memory's records at the version last fetched (live.delta)
+        self.remote_known: Known | None = None  # … and its knowledge
+        self.written: set[str] = set()  # ids of the writes accepted since that fetch
         self._known_at: tuple[int, Known] | None = None
         self._ops_at: tuple[int, Known, list[dict[str, Any]]] | None = (
             None  # (version, base, ops); base is never changed in place
@@ -524,6 +544,7 @@ class LiveSync:
         self.busy = False
         if accepted and self.base is not None:
             self.base = after_ops(self.base, ops)
+            self.written |= {op["id"] for op in ops}
             self.writes += 1
         elif not accepted:
             self.refused = True
@@ -532,18 +553,67 @@ class LiveSync:
                 self.force |= {op["id"] for op in ops}
         self.remote_dirty = True
 
+    def since(self) -> int | None:
+        """The memory's version whose changes the next fetch may ask for, or None: the whole state."""
+        return None if self.base is None or self.remote is None else self.remote.version
+
+    def fetched_changes(self, changes: Mapping[str, Any], version: int, seen_at: str | None = None) -> Brought:
+        """Bring in what changed in the memory since :meth:`since` (``bend.live.delta``): the
+        same merge as :meth:`fetched` of the whole state, for what changed. DocumentError
+        (nothing changed; the next fetch asks for the whole state) for changes the editor
+        cannot read."""
+        from bendscope.bend.live.delta import apply_to, bring_changes, changed_ids
+
+        self.busy = False
+        remote, base, remote_known = self.remote, self.base, self.remote_known
+        if remote is None or base is None or remote_known is None:
+            self.remote_dirty = True
+            raise DocumentError("changes came before the memory's state")
+        try:
+            after = apply_to(remote, changes, version)
+            ids = [*changed_ids(changes), *sorted(self.written)]  # (what this page wrote since: base ≠ remote there)
+            brought = bring_changes(
+                self.editor, remote, after, ids, base, self.known(), remote_known, frozenset(self.force)
+            )
+        except Exception:
+            self.remote_dirty = True
+            self.remote = None
+            raise
+        return self._merged(brought, seen_at, after)
+
+    def _merged(self, brought: Brought, seen_at: str | None, remote: Remote | None) -> Brought:
+        assert brought.known is not None
+        self.base = self.remote_known = brought.known
+        self.remote = remote
+        self.written = set()
+        self.seen_at = seen_at
+        self.refused = False
+        self.force = set()
+        self.fetches += 1
+        return brought
+
     def fetched(
-        self, document: Mapping[str, Any], positions: Mapping[str, Any] | None = None, seen_at: str | None = None
+        self,
+        document: Mapping[str, Any],
+        positions: Mapping[str, Any] | None = None,
+        seen_at: str | None = None,
+        version: int | None = None,
     ) -> Brought:
         """Bring the memory's state in: the first one opens as the document, with the cards
         at ``positions`` (those the page kept for this memory; the rest laid out); later
-        ones merge (:func:`bring_to`). Returns what changed. DocumentError (nothing
-        changed) for a state the editor cannot read."""
+        ones merge (:func:`bring_to`). ``version``: the memory's number for it (later fetches
+        may then ask only for what changed since). Returns what changed. DocumentError
+        (nothing changed) for a state the editor cannot read."""
+        from bendscope.bend.live.delta import Remote
+
         self.busy = False
+        remote = None if version is None else Remote.of_document(document, version)
         if self.base is None:
             doc = document_from_data(with_positions(document, positions or {}))
             self.editor.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0)
-            self.base = self.known()
+            self.base = self.remote_known = self.known()
+            self.remote = remote
+            self.written = set()
             self.seen_at = seen_at
             self.fetches += 1
             return Brought(added=list(self.base.nodes), known=self.base)
@@ -552,13 +622,7 @@ class LiveSync:
         except Exception:
             self.remote_dirty = True
             raise
-        assert brought.known is not None
-        self.base = brought.known
-        self.seen_at = seen_at
-        self.refused = False
-        self.force = set()
-        self.fetches += 1
-        return brought
+        return self._merged(brought, seen_at, remote)
 
 
 def scoped_path(path: str, search: str) -> str:

@@ -14,6 +14,7 @@ from bendscope.bend.actions.commands import POLARITY_WORDS, REGISTRY, Target
 from bendscope.bend.editor import find
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.kappa_view import kappa_ui
+from bendscope.bend.keys.shortcuts import key_label
 from bendscope.bend.model.elements import EDGE_KINDS, POLAR_KINDS
 
 
@@ -39,11 +40,15 @@ class MenuItem:
         return self.submenu is not None
 
 
+#: the Connect-to submenu's last words before the kind row: what typing does
+SEARCH_HINT = "Type to search the whole plane"
+
+
 def menu_item(editor: Editor, target: Target, action_id: str, **kw: Any) -> MenuItem:
     act = REGISTRY[action_id]
     enabled = act.enabled(editor, target)
     label = act.label if enabled or "disabled_label" not in act.extra else act.extra["disabled_label"]
-    hint = act.keys[0].upper() if act.keys and len(act.keys[0]) == 1 else ""
+    hint = key_label(act.keys[0]) if act.keys and len(act.keys[0]) == 1 else ""  # ("L" reads Shift+L)
     return MenuItem(label, action_id, enabled, key_hint=hint, item_id=action_id, **kw)
 
 
@@ -77,7 +82,7 @@ def connect_submenu(editor: Editor, node_id: str, query: str = "") -> list[MenuI
     # the kind row comes last: the first row stays the nearest node (C, then Enter)
     kind_row = MenuItem(f"New edge kind: {kind}", submenu=kinds, item_id="connect-kind")
     if not previews:
-        empty = f"No node matches “{query}”" if searching else "No nodes within 500 px"
+        empty = f"No node matches “{query}”" if searching else "None within 500 px: type to search"
         return [MenuItem(empty, enabled=False, tone="muted", item_id="connect-none"), kind_row]
     items = [
         MenuItem(p.label, "connect", not p.connected, {"to": p.target, "kind": kind}, tone=p.tone,
@@ -87,6 +92,8 @@ def connect_submenu(editor: Editor, node_id: str, query: str = "") -> list[MenuI
     more = 0 if searching else len(editor.nodes_near(node_id)) - len(previews)
     if more > 0:
         items.append(MenuItem(f"…and {more} more farther away", enabled=False, tone="muted", item_id="connect-more"))
+    if not searching:  # (the nearest within 500 px are listed; typing looks anywhere)
+        items.append(MenuItem(SEARCH_HINT, enabled=False, tone="muted", item_id="connect-search-hint"))
     items.append(kind_row)
     return items
 

@@ -16,6 +16,7 @@ cheap elsewhere.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from bendscope.bend.model.document import MAX_BYTES, MAX_EDGES, MAX_NODES, MAX_PLANES, serialize_document
@@ -39,6 +40,38 @@ def _size(kind: str, snapshot: dict[str, Any] | None) -> int:
     return len(json.dumps(snapshot, ensure_ascii=False)) + 2 + margin
 
 
+def size_change(kind: str, before: dict[str, Any] | None, after: dict[str, Any] | None) -> int:
+    """``_size(kind, after) - _size(kind, before)``, reading only the fields that changed when
+    both have the same fields (a move, a pin: Arrange moves every card). O(what changed).
+
+    >>> a, b = {"id": "n", "x": 1.5, "text": "Hi"}, {"id": "n", "x": -120.25, "text": "Hi"}
+    >>> size_change("node", a, b) == _size("node", b) - _size("node", a) == 4
+    True
+    """
+    if before is None or after is None or before.keys() != after.keys():
+        return _size(kind, after) - _size(kind, before)
+    change = 0
+    for key, value in after.items():
+        was = before[key]
+        if value is was or (type(value) is type(was) and isinstance(value, (str, bool)) and value == was):
+            continue  # (0 == 0.0 and {"a": 0} == {"a": 0.0}, but not in JSON: those are written out)
+        change += _json_len(value) - _json_len(was)
+    return change
+
+
+def _json_len(value: Any) -> int:
+    """``len(json.dumps(value, ensure_ascii=False))``, numbers and flags without the encoder."""
+    if value is None or value is True:
+        return 4
+    if value is False:
+        return 5
+    if type(value) is int:
+        return len(int.__repr__(value))
+    if type(value) is float and math.isfinite(value):
+        return len(float.__repr__(value))
+    return len(json.dumps(value, ensure_ascii=False))
+
+
 class Capacity:
     """Counts and the export size of one document."""
 
@@ -57,7 +90,7 @@ class Capacity:
         size = nodes = edges = planes = 0
         for (kind, _plane_id, _item_id), states in entry.changes.items():
             before, after = states[1 - side], states[side]
-            size += _size(kind, after) - _size(kind, before)
+            size += size_change(kind, before, after)
             step = (after is not None) - (before is not None)
             if kind == "node":
                 nodes += step

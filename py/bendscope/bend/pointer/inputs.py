@@ -41,6 +41,7 @@ class Response:
     cursor: str | None = None  # None: unchanged; "" | "over-node" | "panning" | "dragging" | "connecting"
     commit_text: bool = False  # the open text editor must commit first
     long_press: float = 0.0  # > 0: call ``Tools.long_press(pointer_id)`` after this many ms
+    edit_new: str | None = None  # a card just made for the gesture: open its text editor (Esc takes it back)
 
 
 @dataclass(frozen=True)

@@ -229,17 +229,25 @@ class Connecting(PointerState):
         return Response(repaint=True, cursor="connecting")
 
     def up(self, tools: Tools, event: PointerInput) -> Response:
-        """Released on another card: the edge is added (Alt: a temporal one)."""
+        """Released on another card: the edge is added (Alt: a temporal one). Released on empty
+        canvas: a new card there, joined by the edge, its text editor open (one step: Esc in the
+        text editor takes both back) — as draw.io, Kumu and tldraw do."""
         if event.pointer_id != self.pointer_id:
             return Response()
         editor = tools.editor
         tools.state = Idle()
-        if self.target is not None and editor.plane is self.plane and self.source in editor.plane.nodes:
+        made = None
+        if editor.plane is self.plane and self.source in editor.plane.nodes:
             kind = "temporal" if event.alt else editor.connect_kind
-            if editor.add_edge(self.source, self.target, kind=kind) is not None:
-                editor.select([self.target])
+            if self.target is not None:
+                if editor.add_edge(self.source, self.target, kind=kind) is not None:
+                    editor.select([self.target])
+            elif editor.node_at(event.x, event.y) is None:  # (not back on the card it started from)
+                with editor.transaction("Add node"):
+                    made = editor.add_node(*editor.screen_to_world(event.x, event.y))
+                    editor.add_edge(self.source, made, kind=kind)
         editor.needs_paint = True
-        return Response(repaint=True, cursor="")
+        return Response(repaint=True, cursor="", edit_new=made)
 
     def view(self, tools: Tools) -> InteractionView:
         editor = tools.editor
@@ -285,3 +293,15 @@ class EditingText(PointerState):
     node_id: str
     fresh: bool = False  # the node was created for this edit: cancelling discards it
     name = "editing-text"
+
+
+#: the states of a gesture under way (a button or finger down): background searches wait for
+#: them to end, so that their slices never take a drag's or a pan's frames
+GESTURES = (
+    PointingNode.name,
+    DraggingNode.name,
+    Panning.name,
+    Brushing.name,
+    Connecting.name,
+    Pinching.name,
+)

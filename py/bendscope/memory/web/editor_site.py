@@ -11,6 +11,9 @@ never ``py/bendscope/memory``, dotfiles or anything outside the site) and the pa
   default; ``timeline``); each card and edge says in ``data.memory.holds`` whether it holds then
   (with its ``valid_from``/``valid_until`` and ``recorded_at``/``recorded_until``; an edge also
   its ``source``), ``view.ended`` counts those that do not;
+- the whole memory's answer carries a ``version``; ``GET /api/graph?since=V`` answers with only
+  what changed since (``changes`` instead of ``document``; ``deltas``), or the whole document
+  when this server no longer holds version V;
 - ``GET /api/events``: a change stream; ``POST /api/write``: a person's edits (``page_writes``);
 - the time control's (``timeline.time_request``): ``GET /api/history`` (when the memory
   changed; ``?id=`` one item's versions), ``POST /api/diff`` (two moments compared: cards,
@@ -63,6 +66,7 @@ from ..core.records import check_id
 from ..core.service import Memory
 from ..store.scoped import check_namespace
 from .changes import ChangeFeed, change_source
+from .deltas import ViewLog
 from .page_writes import Stale, check_body, write
 from .timeline import TIME_PATHS, Moment, mark_holding, moment_of, time_request
 
@@ -385,6 +389,33 @@ def graph_view(
     return 200, {"document": document, "view": view, "at": at}
 
 
+def versioned(answer: dict[str, Any], log: ViewLog, since: int | None) -> dict[str, Any]:
+    """The whole memory's answer with its ``version`` — and, ``since`` a version ``log`` still
+    holds, with only what changed since in place of the document (``deltas``). O(n + m)."""
+    document = answer.get("document")
+    if document is None:
+        return answer
+    if since is None:
+        return {**answer, "version": log.record(document)}
+    changes, version = log.changes_since(since, document)
+    if changes is None:
+        return {**answer, "version": version}
+    return {**{k: v for k, v in answer.items() if k != "document"}, "changes": changes, "version": version}
+
+
+def since_of(text: str | None) -> int | None:
+    """``?since=``'s version, or None. InvalidInput for anything but a whole number.
+
+    >>> since_of("12"), since_of(None)
+    (12, None)
+    """
+    if text is None:
+        return None
+    if not text.isdigit() or len(text) > 18:
+        raise InvalidInput(f"since must be a version number, got {text[:40]!r}")
+    return int(text)
+
+
 async def events(feed: ChangeFeed, receive: Any, send: Any, stopping: Callable[[], bool]) -> None:
     """``/api/events``: a Server-Sent Events stream with one ``change`` event (its data the
     feed's mark) each time the memory may have changed, one at once to begin with, and a
@@ -511,6 +542,7 @@ def editor_app(
     also the site (its index.html marked live), ``/api/graph``, ``/api/events`` (the
     ``feed``) and ``POST /api/write`` (else 404 for anything but ``/mcp``)."""
     key = memory_key(memory)
+    logs: dict[str, ViewLog] = {}  # (by namespace; the whole memory's is "")
     if editor and feed is None:
         feed = ChangeFeed(change_source(memory.store))
     text = "text/plain; charset=utf-8"
@@ -595,7 +627,11 @@ def editor_app(
                 query = None
             try:
                 at = moment_of({k: asked.get(k) or None for k in ("as_of", "known_at")}, "graph")
+                since = since_of(asked.get("since"))
                 status, answer = await anyio.to_thread.run_sync(graph_view, scoped, query, None, None, at)
+                if status == 200 and query is None and at.live:  # (one log of versions per namespace)
+                    log = logs.setdefault(asked.get("namespace") or "", ViewLog())
+                    answer = await anyio.to_thread.run_sync(versioned, answer, log, since)
             except InvalidInput as error:
                 status, answer = 400, {"error": str(error)}
             except StoreUnavailable as error:

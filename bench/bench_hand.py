@@ -1,0 +1,448 @@
+"""What a person does with their hands on a large graph, measured as they feel it.
+
+    python bench/bench_hand.py [--sizes 2000,3000] [--runs 3] [--live sqlite,postgresql] [--quick]
+
+Headless Chromium (Debian's, ``--disable-gpu``), Pyodide, a 1280×800 page, motion on. Graphs:
+``bench.graphs.giant_scc_document`` (a random spanning tree of causal edges plus random arcs up to
+2n: one giant loop region — 1,377 of 2,000 cards — and tree-like parts around it: the "mixed"
+graph) and, for Arrange, also a single loop region (``bench.graphs.random_strong``, every card in
+it). Each figure of the target table:
+
+* **drag**: at zoom 1 (``zoom-reset``), the region's card nearest the middle of the view is dragged
+  200 px in 20 real mouse moves (``page.mouse``); the page's own ``requestAnimationFrame`` loop
+  gives the frame intervals from the press to the release, and a capturing ``pointermove``
+  listener the time from each move's ``event.timeStamp`` to the next animation frame callback
+  (``performance.now()`` there): input received → next frame;
+* **Connect to…**: the region's cards with the most neighbours within 500 px are selected and
+  ``c`` pressed; the time until the submenu's items are in the DOM (polled each animation frame)
+  and the longest task meanwhile;
+* **Arrange** (``arrange-lr``): the time until applied, the longest task from the keypress on, the
+  result's aspect (long / short side of the cards' bounding box) and the cards' total area over
+  that box's area;
+* **load → rest**: each run's frames from the load call (the first interval runs from the call to
+  the first frame) until the layout rests, p95 per run, and the long tasks (> 50 ms) that end
+  after the load call; medians over fresh pages (never pooled);
+* **live**: ``bench_live`` at 100 writes/s into a 2,000-card memory (one giant loop), SQLite and
+  PostgreSQL: change → page p95 and the frame intervals during the burst.
+
+Same-run baseline: panning the settled graph at zoom 1 with the same mouse (what drawing alone
+costs). Medians and p95; the machine's load is printed. Never pass/fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import random
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "e2e"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))  # (bench_live imports tests.memory)
+
+from graphs import giant_scc_document, random_strong  # noqa: E402
+from harness import CHROMIUM, CHROMIUM_ARGS, open_app, start_in_thread  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[int(0.95 * (len(ordered) - 1))] if ordered else float("nan")
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def region_document(n: int, seed: int = 3) -> dict:
+    """Every card in one loop region: a Hamiltonian cycle plus random causal arcs (≈ 2n).
+
+    >>> doc = region_document(20)
+    >>> len(doc["nodes"]), len(doc["edges"]) >= 20
+    (20, True)
+    """
+    arcs = random_strong(n, 2, seed)
+    edges = [{"id": f"e{i}", "source": f"n{a}", "target": f"n{b}", "kind": "causal"} for i, (a, b) in enumerate(arcs)]
+    return {"nodes": [{"id": f"n{i}", "text": f"Node {i}"} for i in range(n)], "edges": edges}
+
+
+#: load the document (as Import… does: load, then fit the view), then follow every animation
+#: frame until the layout rests; frames from the load call, long tasks ending after it
+LOAD = """async ([text, limitMs]) => {
+  const long = [];
+  const tasks = new PerformanceObserver(l => {
+    for (const e of l.getEntries()) long.push({start: e.startTime, duration: e.duration});
+  });
+  tasks.observe({type: 'longtask'});
+  const b = window.bendscope;
+  const t0 = performance.now();
+  const error = b.load(text);
+  b.action('fit-view');
+  const loaded = performance.now();
+  const stamps = [t0];
+  const rest = await new Promise(resolve => {
+    function frame(ts) {
+      const now = performance.now();
+      stamps.push(now);
+      if (!b.layout_active()) resolve(now - t0);
+      else if (now - t0 > limitMs) resolve(null);
+      else requestAnimationFrame(frame);
+    }
+    requestAnimationFrame(frame);
+  });
+  await new Promise(r => setTimeout(r, 300));
+  tasks.disconnect();
+  return {error, t0, load: loaded - t0, rest, stamps,
+          long: long.filter(t => t.start + t.duration > t0).map(t => [t.start - t0, t.duration])};
+}"""
+
+WAIT_REST = """async (limitMs) => {
+  const t0 = performance.now();
+  const b = window.bendscope;
+  while (b.layout_active() && performance.now() - t0 < limitMs) await new Promise(r => setTimeout(r, 50));
+  return performance.now() - t0;
+}"""
+
+#: frame stamps and input → next frame, from now until ``__hand_stop()``
+WATCH = """() => {
+  const w = window.__hand = {frames: [], lags: [], pending: [], long: [], run: true};
+  w.obs = new PerformanceObserver(l => { for (const e of l.getEntries()) w.long.push(e.duration); });
+  w.obs.observe({type: 'longtask'});
+  w.onmove = e => w.pending.push(e.timeStamp);
+  window.addEventListener('pointermove', w.onmove, true);
+  const step = () => {
+    const now = performance.now();
+    w.frames.push(now);
+    for (const t of w.pending) w.lags.push(now - t);
+    w.pending = [];
+    if (w.run) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
+}"""
+
+STOP = """async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const w = window.__hand; w.run = false; w.obs.disconnect();
+  window.removeEventListener('pointermove', w.onmove, true);
+  const gaps = w.frames.slice(1).map((t, i) => t - w.frames[i]);
+  return {gaps, lags: w.lags, long: w.long};
+}"""
+
+
+def region_nodes(app) -> list[str]:
+    """The nodes of the largest loop region."""
+    topology = json.loads(app.api("window.bendscope.topology()"))
+    sccs = sorted(topology["sccs"], key=lambda s: -len(s["nodes"]))
+    return list(sccs[0]["nodes"]) if sccs else []
+
+
+def central(app, candidates: list[str]) -> str:
+    """The candidate whose card is nearest the middle of the 1280×800 view."""
+    spots = app.api("ids => ids.map(id => window.bendscope.screen_position(id))", candidates)
+    return min(zip(candidates, spots, strict=True), key=lambda c: (math.hypot(c[1][0] - 640, c[1][1] - 400), c[0]))[0]
+
+
+def gesture(app, start: tuple[float, float], moves: int, step: float, button: bool) -> dict:
+    """``moves`` real mouse moves of ``step`` px right from ``start``, the button held if
+    ``button``; the frame intervals, input → next frame lags and long tasks meanwhile."""
+    page = app.page
+    x, y = start
+    page.mouse.move(x, y)
+    app.api(WATCH)
+    if button:
+        page.mouse.down()
+    for k in range(1, moves + 1):
+        page.mouse.move(x + step * k, y)
+    if button:
+        page.mouse.up()
+    return app.api(STOP)
+
+
+def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: float = 10.0) -> dict:
+    """Drag the region's most central card 200 px in 20 moves at zoom 1, ``drags`` times (each
+    after the layout rested again; the figures pooled, and each drag's p95); and the baseline:
+    hovering the same moves over empty canvas (what moving the pointer costs)."""
+    app.api("window.bendscope.action('zoom-reset')")
+    app.api(WAIT_REST, 5_000)
+    gaps: list[float] = []
+    lags: list[float] = []
+    long: list[float] = []
+    each = []
+    for k in range(drags):
+        node = central(app, region)
+        drag = gesture(app, app.node_xy(node), moves, step if k % 2 == 0 else -step, True)
+        gaps += drag["gaps"]
+        lags += drag["lags"]
+        long += drag["long"]
+        each.append(p95(drag["gaps"]))
+        app.api(WAIT_REST, 30_000)
+    pan = gesture(app, (8.0, 790.0), moves, step, False)  # (hover only: what moving the pointer costs)
+    return {
+        "zoom": app.stats()["zoom"],
+        "drags": drags,
+        "each_p95": each,
+        "frame_median": median(gaps),
+        "frame_p95": p95(gaps),
+        "lag_median": median(lags),
+        "lag_p95": p95(lags),
+        "long": sum(1 for t in long if t > 50),
+        "long_max": max(long, default=0.0),
+        "hover_frame_p95": p95(pan["gaps"]),
+        "hover_lag_p95": p95(pan["lags"]),
+    }
+
+
+DENSEST = """([ids, radius]) => {
+  const b = window.bendscope, at = ids.map(id => b.screen_position(id));
+  const near = i => at.filter(p => Math.hypot(p[0] - at[i][0], p[1] - at[i][1]) <= radius).length - 1;
+  const counts = ids.map((id, i) => [near(i), id]);
+  counts.sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1));
+  return counts.map(c => c[1]);
+}"""
+
+#: press c on the selected card; every animation frame until the submenu's items are there
+CONNECT = """async (limitMs) => {
+  const long = [];
+  const obs = new PerformanceObserver(l => { for (const e of l.getEntries()) long.push(e.duration); });
+  obs.observe({type: 'longtask'});
+  const t0 = performance.now();
+  window.dispatchEvent(new KeyboardEvent('keydown', {key: 'c', bubbles: true}));
+  const shown = await new Promise(resolve => {
+    function frame() {
+      const items = document.querySelectorAll("#menu-1 [role='menuitem']").length;
+      if (items) resolve([performance.now() - t0, items]);
+      else if (performance.now() - t0 > limitMs) resolve([null, 0]);
+      else requestAnimationFrame(frame);
+    }
+    frame();
+  });
+  await new Promise(r => setTimeout(r, 100));
+  obs.disconnect();
+  return {ms: shown[0], items: shown[1], long};
+}"""
+
+
+def connect_run(app, region: list[str], repeats: int) -> dict:
+    """Connect to… on the region's cards with the most neighbours within 500 px at zoom 1."""
+    app.api("window.bendscope.action('zoom-reset')")
+    visible = [n for n, (x, y) in zip(region, app.api(
+        "ids => ids.map(id => window.bendscope.screen_position(id))", region), strict=True)
+        if 0 <= x <= 1280 and 0 <= y <= 800]  # fmt: skip
+    times, longest, items = [], 0.0, 0
+    for node_id in app.api(DENSEST, [visible or region, 500])[:repeats]:
+        app.api("id => window.bendscope.select(id)", node_id)
+        out = app.api(CONNECT, 30_000)
+        app.page.keyboard.press("Escape")
+        app.page.keyboard.press("Escape")
+        times.append(out["ms"] if out["ms"] is not None else float("nan"))
+        longest = max([longest, *out["long"]])
+        items = max(items, out["items"])
+    return {"median": median(times), "max": max(times, default=float("nan")), "long_max": longest, "items": items}
+
+
+ARRANGE = """async (limitMs) => {
+  const long = [];
+  const obs = new PerformanceObserver(l => { for (const e of l.getEntries()) long.push(e.duration); });
+  obs.observe({type: 'longtask'});
+  const b = window.bendscope, t0 = performance.now();
+  b.action('arrange-lr');
+  await new Promise(r => setTimeout(r, 10));
+  while (b.layout_state().arranging && performance.now() - t0 < limitMs) await new Promise(r => setTimeout(r, 20));
+  const ms = performance.now() - t0;
+  await new Promise(r => setTimeout(r, 300));
+  obs.disconnect();
+  return {ms, long};
+}"""
+
+
+def shape(nodes: list[dict]) -> tuple[float, float]:
+    """The aspect (long / short side) of the cards' bounding box and their total area over its area.
+
+    >>> shape([{"x": 0, "y": 0, "width": 10, "height": 10}, {"x": 30, "y": 0, "width": 10, "height": 10}])
+    (4.0, 0.5)
+    """
+    x0 = min(n["x"] - n["width"] / 2 for n in nodes)
+    x1 = max(n["x"] + n["width"] / 2 for n in nodes)
+    y0 = min(n["y"] - n["height"] / 2 for n in nodes)
+    y1 = max(n["y"] + n["height"] / 2 for n in nodes)
+    w, h = x1 - x0, y1 - y0
+    area = sum(n["width"] * n["height"] for n in nodes)
+    return round(max(w, h) / max(1e-9, min(w, h)), 3), round(area / max(1e-9, w * h), 3)
+
+
+def arrange_run(app) -> dict:
+    out = app.api(ARRANGE, 600_000)
+    plane = json.loads(app.api("window.bendscope.export()"))["planes"][0]
+    aspect, ratio = shape(plane["nodes"])
+    return {"ms": out["ms"], "long_max": max(out["long"], default=0.0), "aspect": aspect, "area": ratio,
+            "pinned": sum(1 for n in plane["nodes"] if n["pinned"])}  # fmt: skip
+
+
+def load_run(app, doc: dict, limit_s: float, first: int = 60) -> dict:
+    run = app.api(LOAD, [json.dumps(doc), limit_s * 1000])
+    assert run["error"] is None, run["error"]
+    gaps = [b - a for a, b in itertools.pairwise(run["stamps"])]
+    head = gaps[:first]
+    long = [d for _, d in run["long"] if d > 50]
+    early = [d for s, d in run["long"] if d > 50 and s < sum(head)]
+    return {
+        "rest_s": run["rest"] / 1000 if run["rest"] is not None else float("nan"),
+        "frames": len(gaps),
+        "p95": p95(gaps),
+        "head_p95": p95(head),
+        "long": len(long),
+        "long_max": max(long, default=0.0),
+        "head_long": len(early),
+        "load_ms": run["load"],
+    }
+
+
+def fmt(v: float, digits: int = 1) -> str:
+    return "—" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+
+
+def page_figures(
+    browser, base: str, sizes: list[int], runs: int, limit: float, repeats: int, drags: int = 1, parts: str = "all"
+) -> dict:
+    out: dict = {"load": {}, "drag": {}, "connect": {}, "arrange": {}}
+
+    def fresh():
+        return open_app(browser, base, "seed=1&fresh=1", context_args={"reduced_motion": "no-preference"})
+
+    for n in sizes:
+        doc = giant_scc_document(n)
+        loads, app = [], None
+        for _ in range(runs):
+            if app is not None:
+                app.page.context.close()
+            app = fresh()
+            loads.append(load_run(app, doc, limit))
+        out["load"][n] = loads
+        assert app is not None
+        region = region_nodes(app)
+        out["drag"][n] = drag_run(app, region, drags)
+        out["drag"][n]["region"] = len(region)
+        if parts == "drag":
+            app.page.context.close()
+            continue
+        out["connect"][n] = connect_run(app, region, repeats)
+        app.api("window.bendscope.action('fit-view')")
+        out["arrange"][("mixed", n)] = arrange_run(app)
+        app.page.context.close()
+        app = fresh()
+        app.api(LOAD, [json.dumps(region_document(n)), limit * 1000])
+        out["arrange"][("region", n)] = arrange_run(app)
+        app.page.context.close()
+    return out
+
+
+def live_figures(backends: list[str], seconds: float, cards: int, browser) -> list[dict]:
+    import bench_live
+
+    rows: list[dict] = []
+    for backend in backends:
+        rows += bench_live.bench(backend, seconds, browser, cards, rates=(100,))
+    return rows
+
+
+def report(figures: dict, live: list[dict], sizes: list[int]) -> None:
+    print("\n| figure | " + " | ".join(f"{n:,} cards" for n in sizes) + " |")
+    print("| --- |" + " ---: |" * len(sizes))
+
+    def line(label: str, cell) -> None:
+        print(f"| {label} | " + " | ".join(cell(n) for n in sizes) + " |")
+
+    d, c, a, ld = figures["drag"], figures["connect"], figures["arrange"], figures["load"]
+    line("loop region (cards)", lambda n: f"{d[n]['region']:,}")
+    line("drags (pooled)", lambda n: str(d[n]["drags"]))
+    line("drag at zoom ≈ 1: frame interval median / **p95** ms",
+         lambda n: f"{fmt(d[n]['frame_median'])} / **{fmt(d[n]['frame_p95'])}** (zoom {d[n]['zoom']})")  # fmt: skip
+    line("drag: input → next frame median / **p95** ms",
+         lambda n: f"{fmt(d[n]['lag_median'])} / **{fmt(d[n]['lag_p95'])}**")  # fmt: skip
+    line("drag: long tasks > 50 ms (max ms)", lambda n: f"{d[n]['long']} ({fmt(d[n]['long_max'], 0)})")
+    line("baseline, hover moves: frame p95 / input → frame p95 ms",
+         lambda n: f"{fmt(d[n]['hover_frame_p95'])} / {fmt(d[n]['hover_lag_p95'])}")  # fmt: skip
+    line("Connect to…: submenu shown median / max ms (items)",
+         lambda n: f"**{fmt(c[n]['median'], 0)}** / {fmt(c[n]['max'], 0)} ({c[n]['items']})")  # fmt: skip
+    line("Connect to…: longest task ms", lambda n: f"**{fmt(c[n]['long_max'], 0)}**")
+    for kind in ("region", "mixed"):
+        line(f"Arrange, {kind}: aspect / area ratio",
+             lambda n, k=kind: f"**{a[(k, n)]['aspect']:.2f}** / **{100 * a[(k, n)]['area']:.1f} %**")  # fmt: skip
+        line(f"Arrange, {kind}: applied after s / longest task ms",
+             lambda n, k=kind: f"{a[(k, n)]['ms'] / 1000:.2f} / **{fmt(a[(k, n)]['long_max'], 0)}**")  # fmt: skip
+
+    def runs_of(n: int, key: str) -> list[float]:
+        return [r[key] for r in ld[n]]
+
+    line("load call → rest: frame p95 ms (median of runs; each run)",
+         lambda n: f"**{fmt(median(runs_of(n, 'p95')))}** ({', '.join(map(fmt, runs_of(n, 'p95')))})")  # fmt: skip
+    line("load: first 60 frames p95 ms (median of runs)", lambda n: fmt(median([r["head_p95"] for r in ld[n]])))
+    line("load call → rest: long tasks > 50 ms (each run; max ms)",
+         lambda n: ", ".join(f"**{r['long']}** ({fmt(r['long_max'], 0)})" for r in ld[n]))  # fmt: skip
+    line("load call ms / rest s (median)",
+         lambda n: f"{fmt(median(runs_of(n, 'load_ms')), 0)} / {fmt(median(runs_of(n, 'rest_s')), 2)}")  # fmt: skip
+    if live:
+        print("\n| live, 100 writes/s | cards | writes (lost) | change → page p50 / **p95** / max ms | fetches | "
+              "frame interval p50 / **p95** ms during the burst |")  # fmt: skip
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for r in live:
+            print(f"| {r['backend']} | {r['cards']:,} | {r['writes']} ({r['missing']}) | {r['p50']:.0f} / "
+                  f"**{r['p95']:.0f}** / {r['max']:.0f} | {r['fetches']} | {r['frame_p50']:.1f} / "
+                  f"**{r['frame_p95']:.1f}** |")  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="2000,3000", help="card counts")
+    parser.add_argument("--runs", type=int, default=3, help="fresh pages per size for load → rest")
+    parser.add_argument("--limit", type=float, default=90.0, help="seconds to wait for the layout to rest")
+    parser.add_argument("--connects", type=int, default=5, help="cards Connect to… is opened on per size")
+    parser.add_argument("--live", default="sqlite,postgresql", help="backends for the live burst ('' for none)")
+    parser.add_argument("--live-cards", type=int, default=2000)
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds of the live burst")
+    parser.add_argument("--drags", type=int, default=3, help="drags per size (pooled)")
+    parser.add_argument("--only-drag", action="store_true", help="only load and drag (the drag's figures)")
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, one run each (a smoke test)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.runs, args.limit, args.connects, args.drags = "150", 1, 30.0, 1, 1
+        args.live, args.live_cards, args.seconds = "sqlite", 40, 0.3
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    random.seed(0)
+    load = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores; load before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
+    print(f"chromium {CHROMIUM} {' '.join(CHROMIUM_ARGS)}")
+    server, base = start_in_thread(ROOT)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            parts = "drag" if args.only_drag else "all"
+            figures = page_figures(browser, base, sizes, args.runs, args.limit, args.connects, args.drags, parts)
+            backends = [] if args.only_drag else [b for b in args.live.split(",") if b]
+            live = live_figures(backends, args.seconds, args.live_cards, browser)
+            browser.close()
+    finally:
+        server.shutdown()
+    if args.only_drag:
+        for n in sizes:
+            d = figures["drag"][n]
+            each = ", ".join(map(fmt, d["each_p95"]))
+            print(f"drag {n:,} cards: frame p95 {d['frame_p95']:.1f} ms (each drag {each}); input → frame p95 "
+                  f"{d['lag_p95']:.1f} ms; long tasks {d['long']} (max {d['long_max']:.0f})")  # fmt: skip
+    else:
+        report(figures, live, sizes)
+    load = os.getloadavg()
+    print(f"\nmachine load after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    return {"figures": figures, "live": live}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""The hand on the canvas: focus stays where keys work after a menu item is chosen, New node here
+asked again never stacks cards, a connection dropped on empty canvas makes a card there, and the
+loop searches wait while a card is dragged."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+
+def focused(app) -> str:
+    return app.api("document.activeElement ? (document.activeElement.id || document.activeElement.tagName) : ''")
+
+
+def test_after_choosing_a_menu_item_by_keyboard_focus_is_back_on_the_canvas(app_factory):
+    """It dropped to the page's body: the next key did nothing."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    page.mouse.click(20, 780)  # empty canvas: focused, nothing selected
+    page.keyboard.press("Shift+F10")
+    expect(page.locator("#menu-0")).to_be_visible()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("#menu-0 [role='menuitem']:focus")).to_contain_text("Fit")
+    page.keyboard.press("Enter")
+    expect(page.locator("#menu-0")).to_have_count(0)
+    assert focused(app) == "canvas"
+    page.keyboard.press("Shift+F10")  # (so the next key works)
+    expect(page.locator("#menu-0")).to_be_visible()
+    page.keyboard.press("Escape")
+
+
+def test_new_node_here_by_keyboard_twice_makes_two_cards_side_by_side(app_factory):
+    app = app_factory("seed=1&still=1&fresh=1")
+    page = app.page
+    page.mouse.click(640, 400)
+    for text in ("First card", "Second card"):
+        page.keyboard.press("Escape")  # (nothing selected: Shift+F10 opens the canvas's menu)
+        page.keyboard.press("Shift+F10")
+        expect(page.locator("#menu-0 [role='menuitem']:focus")).to_contain_text("New node here")
+        page.keyboard.press("Enter")
+        page.keyboard.type(text)
+        page.keyboard.press("Control+Enter")
+    plane = json.loads(app.api("window.bendscope.export()"))["planes"][0]
+    by_text = {n["text"]: n for n in plane["nodes"]}
+    a, b = by_text["First card"], by_text["Second card"]
+    apart_x = abs(a["x"] - b["x"]) >= (a["width"] + b["width"]) / 2
+    apart_y = abs(a["y"] - b["y"]) >= (a["height"] + b["height"]) / 2
+    assert apart_x or apart_y, (a, b)
+
+
+def test_the_loop_search_waits_while_a_card_is_dragged(app_factory):
+    """Pressing a card in a large loop region asks for its loops and fewest cuts (the inspector);
+    their slices ran between the drag's frames. They wait until the card is let go."""
+    import sys
+
+    from harness import ROOT
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    from graphs import giant_scc_document
+
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    assert app.api("t => window.bendscope.load(t)", json.dumps(giant_scc_document(1000))) is None
+    page.wait_for_function("!window.bendscope.layout_active() && !window.bendscope.topology_state().pending",
+                           timeout=120_000)  # fmt: skip
+    app.api("window.bendscope.action('zoom-reset')")
+    region = max(json.loads(app.api("window.bendscope.topology()"))["sccs"], key=lambda s: len(s["nodes"]))["nodes"]
+    spots = app.api("ids => ids.map(id => window.bendscope.screen_position(id))", region)
+    node, (x, y) = min(zip(region, spots, strict=True), key=lambda c: abs(c[1][0] - 640) + abs(c[1][1] - 400))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, 16):
+        page.mouse.move(x + 6 * k, y)
+        page.wait_for_timeout(60)
+    during = json.loads(app.api("window.bendscope.loops_state()"))
+    cuts = json.loads(app.api("window.bendscope.loop_cuts()"))
+    page.mouse.up()
+    assert json.loads(app.api("window.bendscope.interaction()"))["selection"] == [node]
+    assert during["pending"] and cuts["pending"], (during["pending"], cuts["pending"])
+    page.wait_for_function("!JSON.parse(window.bendscope.loops_state()).pending", timeout=60_000)
+    page.wait_for_function("!JSON.parse(window.bendscope.loop_cuts()).pending", timeout=60_000)
+
+
+def test_a_connection_dropped_on_empty_canvas_makes_a_card_to_type_in(app_factory):
+    """Dragged from a card's handle and let go over nothing: a card there, joined by the edge, its
+    text editor open (draw.io, Kumu and tldraw do this; it did nothing)."""
+    app = app_factory("seed=1&still=1&fresh=1")
+    page = app.page
+    edges = app.stats()["edges"]
+    x, y, w, h = app.api("window.bendscope.card_box('company')")
+    page.mouse.move(x + w / 2, y + h / 2)  # hover: the handle shows at the middle of the right edge
+    page.mouse.move(x + w, y + h / 2)
+    page.mouse.down()
+    page.mouse.move(x + w + 60, y + h / 2 + 200, steps=8)
+    assert json.loads(app.api("window.bendscope.interaction()"))["state"] == "connecting"
+    target = app.api("([x, y]) => document.elementFromPoint(x, y).id", [x + w + 60, y + h / 2 + 200])
+    assert target == "canvas"
+    page.mouse.up()
+    page.keyboard.type("Hiring")  # (into the new card's text editor, open at once)
+    page.keyboard.press("Control+Enter")
+    plane = json.loads(app.api("window.bendscope.export()"))["planes"][0]
+    (card,) = [n for n in plane["nodes"] if n["text"] == "Hiring"]
+    assert app.stats()["edges"] == edges + 1
+    assert [e for e in plane["edges"] if e["a"] == "company" and e["b"] == card["id"]]

@@ -1,0 +1,108 @@
+"""What changed in the memory's document since the page last had it: the live editor's deltas.
+
+The page opens the whole memory (``GET /api/graph``); the answer carries a ``version``. After
+that, at each change event, the page asks ``GET /api/graph?since=V`` and gets only what
+changed since version V::
+
+    {"changes": {"since": V, "nodes": [card, …], "edges": [edge, …],
+                 "removed_nodes": [id, …], "removed_edges": [id, …]},
+     "version": W, "view": …, "at": …}
+
+cards and edges (new or changed) exactly as the whole document holds them, and the ids of
+those it no longer holds. A :class:`ViewLog` keeps, for the last ``keep`` versions it handed
+out, a digest of each card and edge (not the document: a few bytes per item), so the server
+can answer from the document it reads now; a page further behind, or one whose version this
+server never gave (it restarted), gets the whole document again. Versions are numbered by the
+server process; the same document twice is the same version.
+
+>>> log = ViewLog(keep=2)
+>>> doc = {"planes": [{"nodes": [{"id": "a", "text": "A"}], "edges": []}]}
+>>> log.record(doc)
+1
+>>> doc2 = {"planes": [{"nodes": [{"id": "a", "text": "A!"}, {"id": "b", "text": "B"}], "edges": []}]}
+>>> changes, version = log.changes_since(1, doc2)
+>>> version, [n["id"] for n in changes["nodes"]], changes["removed_nodes"]
+(2, ['a', 'b'], [])
+>>> log.changes_since(7, doc2)[0] is None  # (a version this log does not hold: the whole document)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["KEEP_VERSIONS", "ViewLog"]
+
+#: versions a log keeps (a page more versions behind gets the whole document)
+KEEP_VERSIONS = 64
+
+Digests = tuple[dict[str, bytes], dict[str, bytes]]
+
+
+def _digest(item: Mapping[str, Any]) -> bytes:
+    text = json.dumps(item, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+
+
+def _items(document: Mapping[str, Any]) -> tuple[dict[str, Mapping[str, Any]], dict[str, Mapping[str, Any]]]:
+    nodes: dict[str, Mapping[str, Any]] = {}
+    edges: dict[str, Mapping[str, Any]] = {}
+    for plane in document.get("planes", []):
+        for node in plane.get("nodes", []):
+            nodes[str(node["id"])] = node
+        for edge in plane.get("edges", []):
+            edges[str(edge["id"])] = edge
+    return nodes, edges
+
+
+class ViewLog:
+    """The digests of the whole-memory documents handed out, by version (module doc).
+    Thread-safe: answers are made in worker threads. O(n + m) per call."""
+
+    def __init__(self, keep: int = KEEP_VERSIONS) -> None:
+        if keep < 1:
+            raise ValueError(f"keep must be at least 1, got {keep!r}")
+        self.keep = keep
+        self.version = 0
+        self._versions: OrderedDict[int, Digests] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _record(self, digests: Digests) -> int:
+        if self._versions and next(reversed(self._versions.values())) == digests:
+            return self.version
+        self.version += 1
+        self._versions[self.version] = digests
+        while len(self._versions) > self.keep:
+            self._versions.popitem(last=False)
+        return self.version
+
+    def record(self, document: Mapping[str, Any]) -> int:
+        """The version of ``document`` (a new one unless it equals the last recorded)."""
+        nodes, edges = _items(document)
+        digests = ({k: _digest(v) for k, v in nodes.items()}, {k: _digest(v) for k, v in edges.items()})
+        with self._lock:
+            return self._record(digests)
+
+    def changes_since(self, since: int, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None, int]:
+        """(the changes from version ``since`` to ``document``, or None when this log no longer
+        holds ``since``; ``document``'s version)."""
+        nodes, edges = _items(document)
+        now = ({k: _digest(v) for k, v in nodes.items()}, {k: _digest(v) for k, v in edges.items()})
+        with self._lock:
+            old = self._versions.get(since)
+            version = self._record(now)
+        if old is None:
+            return None, version
+        changes: dict[str, Any] = {
+            "since": since,
+            "nodes": [nodes[k] for k, d in now[0].items() if old[0].get(k) != d],
+            "edges": [edges[k] for k, d in now[1].items() if old[1].get(k) != d],
+            "removed_nodes": [k for k in old[0] if k not in now[0]],
+            "removed_edges": [k for k in old[1] if k not in now[1]],
+        }
+        return changes, version
