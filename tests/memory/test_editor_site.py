@@ -328,3 +328,26 @@ def test_the_versions_kept_are_bounded():
     assert log.changes_since(1, docs[3])[0] is None and log.changes_since(3, docs[3])[0] is not None
     with pytest.raises(ValueError):
         ViewLog(keep=0)
+
+
+def test_a_namespaces_page_gets_only_its_own_changes_since_its_version():
+    """Each namespace's page numbers its own versions: another namespace's views and writes in
+    between neither evict its version nor appear among its changes."""
+    memory = Memory(InMemoryStore())
+    memory.within("alice").store_node({"id": "a1", "content": "Alice's fact"})
+    memory.within("bob").store_node({"id": "b1", "content": "Bob's fact"})
+    app = editor_app(lambda *a: None, memory, Admission(TOKEN, PORT), SITE)  # type: ignore[arg-type]
+
+    def graph(query: str) -> dict:
+        status, _, body = _ask(app, "/api/graph", query=query, **BEARER)
+        assert status == 200, body
+        return json.loads(body)
+
+    alice = graph("namespace=alice")
+    assert [n["id"] for n in alice["document"]["planes"][0]["nodes"]] == ["a1"]
+    for k in range(70):  # (more views of another namespace than one log keeps versions: 64)
+        memory.within("bob").store_node({"id": f"b{k + 2}", "content": f"Bob's fact {k}"})
+        graph("namespace=bob")
+    memory.within("alice").store_node({"id": "a2", "content": "Alice's second fact"})
+    changes = graph(f"namespace=alice&since={alice['version']}")["changes"]
+    assert [n["id"] for n in changes["nodes"]] == ["a2"] and changes["removed_nodes"] == []
