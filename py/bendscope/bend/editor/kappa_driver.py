@@ -61,13 +61,10 @@ class KappaDriver(HitTesting):
         ready or its search ends within ``budget_ms`` (``wait``: runs it to the end); else
         None while the plane's topology or the search is still in progress (they go on
         with :meth:`compute_topology` and :meth:`compute_loops`)."""
-        scope = self.loop_scope()
-        if scope is None:
-            if self.topology_cache.pending(self.plane) and not wait:
-                return None
-            topology = self.topology()
-        else:
-            topology = self.topology_cache.induced(self.plane, sorted(scope), self.exact_limit)
+        scoped = self._scoped_topology(wait)
+        if scoped is None:
+            return None
+        scope, topology = scoped
         return self.loop_finder.report(self.plane, topology, scope, math.inf if wait else budget_ms)
 
     def loop_cuts(self, budget_ms: float = 0.0, *, wait: bool = False) -> CutReport | None:
@@ -75,14 +72,21 @@ class KappaDriver(HitTesting):
         selection (``bend.kappa_view.loop_cuts``), as :meth:`loops` gives its list: the report if it is
         ready or its search ends within ``budget_ms`` (``wait``: runs it to the end), else
         None while it is computed (it goes on with :meth:`compute_cuts`)."""
+        scoped = self._scoped_topology(wait)
+        if scoped is None:
+            return None
+        scope, topology = scoped
+        return self.cut_finder.report(self.plane, topology, scope, math.inf if wait else budget_ms)
+
+    def _scoped_topology(self, wait: bool) -> tuple[Any, Any] | None:
+        """(the selection's cards or None for the whole plane, their topology), or None while the
+        plane's topology is still computed and ``wait`` is off."""
         scope = self.loop_scope()
         if scope is None:
             if self.topology_cache.pending(self.plane) and not wait:
                 return None
-            topology = self.topology()
-        else:
-            topology = self.topology_cache.induced(self.plane, sorted(scope), self.exact_limit)
-        return self.cut_finder.report(self.plane, topology, scope, math.inf if wait else budget_ms)
+            return None, self.topology()
+        return scope, self.topology_cache.induced(self.plane, sorted(scope), self.exact_limit)
 
     def compute_cuts(self, budget_ms: float) -> bool:
         """A slice of the running search for the fewest edges that break every loop; whether
