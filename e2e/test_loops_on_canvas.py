@@ -79,6 +79,52 @@ def test_markers_are_drawn_at_the_loops_centres_with_their_marks(app_factory):
     assert _state(app)["drawn_markers"] == [] and not _state(app)["markers"]
 
 
+def test_a_list_that_moves_under_a_still_pointer_keeps_the_chosen_loop_shown(app_factory):
+    """The list is rebuilt when a loop is chosen or when the fewest cuts arrive, and its rows can
+    move (a summary line more or less): the loop shown stays the chosen one until the pointer
+    itself moves, and the row that had the keyboard focus keeps it."""
+    app = app_factory("seed=1&still=1&fresh=1")
+    page = app.page
+    _load(app, CLD)
+    page.locator("#btn-loops").click()
+    buttons = page.locator("#loops-panel button.loop")
+    expect(buttons).to_have_count(4)
+    expect(page.locator("#loops-summary")).to_contain_text("break every loop")  # (the list is whole)
+    tops = "Array.from(document.querySelectorAll('#loops-panel button.loop')).map(b => b.getBoundingClientRect().top)"
+    rows = page.evaluate(tops)
+    box = page.evaluate("document.querySelector('#loops-panel button.loop').getBoundingClientRect().toJSON()")
+    x, y = box["x"] + box["width"] / 2, box["y"] + 4
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.up()
+    expect(buttons.first).to_have_attribute("aria-pressed", "true")
+    chosen = _state(app)["chosen"]
+    assert chosen == _state(app)["groups"][0]["loops"][0]["nodes"]
+    # the rows slide up by one under the still pointer (as when the summary loses a line)
+    step = rows[1] - rows[0]
+    page.evaluate("s => { document.getElementById('loops-summary').style.marginTop = -s + 'px'; }", step)
+    under = "([x, y]) => document.elementFromPoint(x, y).closest('button.loop').getAttribute('data-loop')"
+    assert page.evaluate(under, [x, y]) == "0:1"  # (another row is under the pointer now)
+    page.wait_for_timeout(300)  # (the browser updates what is hovered after a layout change)
+    app.api("window.bendscope.paint()")
+    state = _state(app)
+    assert state["shown"] == chosen and state["hovered"] in (None, chosen), state
+    # the pointer moving onto that row shows its loop
+    page.mouse.move(x, y + 2)
+    app.api("window.bendscope.paint()")
+    assert _state(app)["shown"] == _state(app)["groups"][0]["loops"][1]["nodes"]
+    page.mouse.move(5, 5)  # (off the panel: the chosen loop again)
+    app.api("window.bendscope.paint()")
+    assert _state(app)["shown"] == chosen
+    # by the keyboard: the row chosen with Enter keeps the focus in the rebuilt list
+    buttons.nth(2).focus()
+    page.keyboard.press("Enter")
+    expect(buttons.nth(2)).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("document.activeElement.getAttribute('data-loop')") == "0:2"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.getAttribute('data-loop')") == "0:3"
+
+
 def _large_graph(n: int = 2600) -> dict:
     """A grid of ``n`` cards, 60 across, with about 4,000 causal edges: a ring, chords and a few
     backward chords making short loops (i → … → i+4 → i)."""
@@ -115,10 +161,9 @@ def test_a_chosen_loop_on_a_large_graph_is_readable_with_its_own_edges_shown(app
     expect(first).to_have_attribute("aria-pressed", "true")
     app.api("window.bendscope.paint()")
     state = _state(app)
-    # the loop shown is one the panel lists (the list may be re-sorted once one is chosen)
-    listed = [loop for group in state["groups"] for loop in group["loops"]]
-    loop = next((loop for loop in listed if loop["nodes"] == state["shown"]), None)
-    assert loop is not None, state["shown"]
+    # the loop shown is the one chosen, the first listed (whatever row the list slid under the pointer)
+    loop = state["groups"][0]["loops"][0]
+    assert state["shown"] == state["chosen"] == loop["nodes"], state
     assert app.stats()["zoom"] >= 0.45  # card text drawn as text
     # its own edges drawn in its class's colour (not only its cards): every one of them, and no other
     assert sorted(state["shown_edges"]) == sorted(loop["edges"]) and len(loop["edges"]) == len(loop["nodes"])

@@ -197,6 +197,8 @@ class AutomationApi:
                 "pending": self.app.loops_pending,
                 "searches": self.app.editor.loop_finder.searches,
                 "shown": None if shown is None else list(shown.nodes),
+                "chosen": None if panel.chosen is None else list(panel.chosen.nodes),
+                "hovered": None if panel.hovered is None else list(panel.hovered.nodes),
                 "dimmed": len(panel.dimmed()),
                 "groups": groups,
                 "markers": panel.markers_on,

@@ -585,8 +585,10 @@ class LoopsPanel:
         self._dimmed: tuple[Any, set[str]] | None = None
         on(by_id("loops-close"), "click", lambda event: self.close())
         on(self.markers_button, "click", lambda event: self.toggle_markers())
-        on(self.body, "pointerover", lambda event: self._hover(event, True))
-        on(self.body, "pointerout", lambda event: self._hover(event, False))
+        # hovering follows the pointer's own moves, never a list that moved under a still
+        # pointer (a rebuilt list would otherwise show the loop of the row that slid there)
+        on(self.body, "pointermove", self._pointer_move)
+        on(self.body, "pointerleave", lambda event: self._unhover())
         on(self.body, "focusin", lambda event: self._hover(event, True))
         on(self.body, "focusout", lambda event: self._hover(event, False))
         on(self.body, "click", self._click)
@@ -683,6 +685,11 @@ class LoopsPanel:
         self.heading.textContent = view.heading
         self.summary.textContent = view.summary
         body = self.body
+        # the row that had the keyboard focus keeps it in the rebuilt list (else it falls to the page)
+        active = js.document.activeElement
+        focused = None
+        if not is_null(active) and body.contains(active) and active.hasAttribute("data-loop"):
+            focused = str(active.getAttribute("data-loop"))
         clear(body)
         for group in view.groups:
             items = []
@@ -711,6 +718,10 @@ class LoopsPanel:
         if view.more_groups:
             body.appendChild(el("button", text=f"Show {view.more_groups:,} more regions", cls="loops-more",
                                 attrs={"type": "button", "data-more": "all"}))  # fmt: skip
+        if focused is not None:
+            again = body.querySelector(f'button.loop[data-loop="{focused}"]')
+            if not is_null(again):
+                again.focus()
 
     def _loop_of(self, event: Any) -> Loop | None:
         target = event.target
@@ -722,6 +733,17 @@ class LoopsPanel:
             return self.report.groups[g].loops[k]
         except (ValueError, IndexError):
             return None
+
+    def _pointer_move(self, event: Any) -> None:
+        loop = self._loop_of(event)
+        if loop != self.hovered:
+            self.hovered = loop
+            self.repaint()
+
+    def _unhover(self) -> None:
+        if self.hovered is not None:
+            self.hovered = None
+            self.repaint()
 
     def _hover(self, event: Any, entering: bool) -> None:
         loop = self._loop_of(event)
