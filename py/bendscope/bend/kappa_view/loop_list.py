@@ -2,10 +2,10 @@
 found by ``kappa.loops`` in slices off the frame, like κ.
 
 A :class:`LoopFinder` keeps one report per (plane, its structure and polarities, scope)
-and at most one search in progress. The search works on a snapshot of the plane and the
-exact topology of the scope (the plane's, or the induced one of a selection), so its
-SCC ids, κ and fault lines are the ones the halos and the HUD show. A plane edited during
-a search drops it; the next ask starts a new one.
+and at most one search in progress (``kappa_view.sliced``). The search works on a snapshot
+of the plane and the exact topology of the scope (the plane's, or the induced one of a
+selection), so its SCC ids, κ and fault lines are the ones the halos and the HUD show. A
+plane edited during a search drops it; the next ask starts a new one.
 
 >>> from bendscope.bend.editor.editor import Editor
 >>> from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
@@ -30,11 +30,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bendscope.bend.kappa_view.sliced import SlicedFinder, scope_arcs
 from bendscope.bend.kappa_view.topology_cache import QUANTUM, Topology
 from bendscope.bend.model.elements import Plane
-from bendscope.kappa import DIRECTED_KINDS
 from bendscope.kappa.loops import topology_loops_steps
-from bendscope.kappa.steps import Meter, Steps, advance
+from bendscope.kappa.steps import Meter, Steps
 
 #: loops listed per SCC, their longest length, and the arcs one search may follow
 #: (~1 s of slices in the page at most)
@@ -116,130 +116,45 @@ def loop_key(plane: Plane, selection: frozenset[str] | None) -> tuple[int, froze
     return (plane.version, selection)
 
 
-class _Search:
-    def __init__(self, plane: Plane, topology: Topology, selection: frozenset[str] | None) -> None:
-        self.plane = plane
-        self.key = loop_key(plane, selection)
-        self.selection = selection
-        self.topology = topology
-        self.busy_ms = 0.0
-        self.steps = self._steps()
-
-    def current(self, plane: Plane, selection: frozenset[str] | None) -> bool:
-        return self.plane is plane and self.key == loop_key(plane, selection)
-
-    def _steps(self) -> Steps[LoopReport]:
-        plane, selection = self.plane, self.selection
-        nodes = list(plane.nodes) if selection is None else [n for n in selection if n in plane.nodes]
-        inside = None if selection is None else set(nodes)
-        arcs: dict[tuple[str, str], list[str]] = {}
-        edges: list[dict[str, Any]] = []
-        for k, edge in enumerate(list(plane.edges.values())):  # Edge objects are immutable: a snapshot
-            if k and not k % 4096:
-                yield
-            if edge.props.kind not in DIRECTED_KINDS or edge.a == edge.b:
-                continue
-            if inside is not None and (edge.a not in inside or edge.b not in inside):
-                continue
-            arcs.setdefault((edge.a, edge.b), []).append(edge.id)
-            edges.append({"source": edge.a, "target": edge.b, "kind": edge.props.kind, "polarity": edge.props.polarity})
-        found = yield from topology_loops_steps(
-            nodes,
-            edges,
-            self.topology.result,
-            max_loops=PANEL_LOOPS,
-            max_length=PANEL_LENGTH,
-            max_work=PANEL_WORK,
-            meter=Meter(QUANTUM),
-            trusted=True,
-        )
-        groups = []
-        sccs = {scc["id"]: scc for scc in self.topology.result["sccs"]}
-        for group in found["sccs"]:
-            loops = []
-            for loop in group["loops"]:
-                ring = loop["nodes"]
-                ids: list[str] = []
-                for k in range(len(ring)):
-                    ids.extend(arcs.get((ring[k], ring[(k + 1) % len(ring)]), ()))
-                loops.append(Loop(tuple(ring), loop["polarity"], len(loop["fault_lines"]), tuple(ids)))
-            groups.append(
-                LoopGroup(
-                    group["id"],
-                    group["kappa"],
-                    bool(sccs[group["id"]]["approximate"]),
-                    len(group["nodes"]),
-                    tuple(loops),
-                    dict(group["counts"]),
-                    group["complete"],
-                )
+def _loop_steps(plane: Plane, topology: Topology, selection: frozenset[str] | None) -> Steps[LoopReport]:
+    """The loops of the scope, on a snapshot of its arcs: ``kappa.loops`` with the panel's bounds."""
+    arcs = yield from scope_arcs(plane, selection)
+    found = yield from topology_loops_steps(
+        arcs.nodes,
+        arcs.edges,
+        topology.result,
+        max_loops=PANEL_LOOPS,
+        max_length=PANEL_LENGTH,
+        max_work=PANEL_WORK,
+        meter=Meter(QUANTUM),
+        trusted=True,
+    )
+    groups = []
+    sccs = {scc["id"]: scc for scc in topology.result["sccs"]}
+    for group in found["sccs"]:
+        loops = []
+        for loop in group["loops"]:
+            ring = loop["nodes"]
+            ids: list[str] = []
+            for k in range(len(ring)):
+                ids.extend(arcs.by_arc.get((ring[k], ring[(k + 1) % len(ring)]), ()))
+            loops.append(Loop(tuple(ring), loop["polarity"], len(loop["fault_lines"]), tuple(ids)))
+        groups.append(
+            LoopGroup(
+                group["id"],
+                group["kappa"],
+                bool(sccs[group["id"]]["approximate"]),
+                len(group["nodes"]),
+                tuple(loops),
+                dict(group["counts"]),
+                group["complete"],
             )
-        return LoopReport(tuple(groups), selection, found["complete"], self.topology.result)
+        )
+    return LoopReport(tuple(groups), selection, found["complete"], topology.result)
 
 
-class LoopFinder:
+class LoopFinder(SlicedFinder[LoopReport]):
     """Reports of loops, one search at a time, in slices (see the module docstring)."""
 
     def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
-        self.clock = clock
-        self._report: tuple[Plane, tuple[int, frozenset[str] | None], LoopReport, Any] | None = None
-        self._search: _Search | None = None
-        self.searches = 0  # searches finished (tests count them)
-
-    def report(
-        self, plane: Plane, topology: Topology, selection: frozenset[str] | None, budget_ms: float = 0.0
-    ) -> LoopReport | None:
-        """The report for ``plane`` (or the ``selection`` of it, whose topology ``topology``
-        is), if it is ready or the search finishes within ``budget_ms``; else None (the
-        search goes on with :meth:`advance`). ``topology`` must be exact (not pending)."""
-        held = self._report
-        if (
-            held is not None
-            and held[0] is plane
-            and held[1] == loop_key(plane, selection)
-            and held[3] is topology.result
-        ):
-            return held[2]
-        search = self._search
-        if search is None or not search.current(plane, selection) or search.topology.result is not topology.result:
-            if search is not None:
-                search.steps.close()
-            search = self._search = _Search(plane, topology, selection)
-        return self._run(search, budget_ms)
-
-    @property
-    def pending(self) -> bool:
-        """Whether a search is in progress and still current."""
-        search = self._search
-        if search is None:
-            return False
-        if not search.current(search.plane, search.selection):
-            search.steps.close()
-            self._search = None
-            return False
-        return True
-
-    def advance(self, budget_ms: float) -> bool:
-        """Go on with the search for up to ``budget_ms`` (at least one step); returns whether
-        it is still running."""
-        if not self.pending:
-            return False
-        assert self._search is not None
-        return self._run(self._search, budget_ms) is None
-
-    def _run(self, search: _Search, budget_ms: float) -> LoopReport | None:
-        start = self.clock()
-        deadline = start + budget_ms / 1000.0
-        try:
-            done, report = advance(search.steps, lambda: self.clock() >= deadline)
-        except BaseException:
-            search.steps.close()
-            self._search = None
-            raise
-        search.busy_ms += (self.clock() - start) * 1000.0
-        if not done or report is None:
-            return None
-        self._search = None
-        self._report = (search.plane, search.key, report, search.topology.result)
-        self.searches += 1
-        return report
+        super().__init__(loop_key, _loop_steps, clock)
