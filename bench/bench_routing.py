@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -48,6 +49,33 @@ from bendscope.memory.mcp.tools import call, encode  # noqa: E402
 from bendscope.memory.store.inmemory import InMemoryStore  # noqa: E402
 
 FOLDER = ROOT / "bench" / "routing"
+
+
+_PAST_FORMS = (
+    (r"^(why|how|when|where|what) (does|do) (.*)$", "{0} did {2}"),
+    (r"^(why|how|when|where|what) is (.*)$", "{0} was {1}"),
+    (r"^(why|how|when|where|what) are (.*)$", "{0} were {1}"),
+    (r"^(does|do) (.*)$", "Did {1}"),
+    (r"^is (.*)$", "Was {0}"),
+    (r"^are (.*)$", "Were {0}"),
+)
+
+
+def past_tense(question: str) -> str | None:
+    """The question asked about the past, when its first words make that a matter of the
+    auxiliary ("Why does …" → "Why did …", "What is …" → "What was …"); else None.
+
+    >>> past_tense("Why does the algae bloom keep coming back?"), past_tense("What is albedo?")
+    ('Why did the algae bloom keep coming back?', 'What was albedo?')
+    >>> past_tense("Explain the loop.") is None
+    True
+    """
+    for pattern, form in _PAST_FORMS:
+        match = re.match(pattern, question, re.I)
+        if match:
+            asked = form.format(*match.groups())
+            return asked[0].upper() + asked[1:]
+    return None
 
 
 def domains(folder: Path) -> list[dict[str, Any]]:

@@ -56,7 +56,7 @@ _LOOPING = (
     r"\bsnowball",
     r"\brunaway\b",
     r"\bcompound(?:s|ing)?\b",
-    r"\bself[- ]",
+    r"\bself[- ](?!reinforc)",  # ("self-reinforcing": one sign, below)
     r"\bitself\b",
     r"\bthemselves\b",
     r"\bon (?:its|their) own\b",
@@ -64,6 +64,13 @@ _LOOPING = (
     r"\bone another\b",
     r"\bkeep(?:s|ing)?\b",
     r"\bkept (?:on|going|growing|rising|falling)\b",
+    r"\bstill\b",
+    r"\bso long\b",
+    r"\bdrag(?:s|ged|ging)? on\b",
+    r"\bprolong",
+    r"\bstay(?:s|ed|ing)? (?:high|low|up|down|stuck|elevated|depressed)\b",
+    r"\bthrough(?:out)? (?:the )?(?:\d{4}s?|years|decades?|months|seasons)\b",
+    r"\b(\w+er) and \1\b",
     r"\bcontinu(?:e|es|ing) to\b",
     r"\bagain\b",
     r"\bcom(?:e|es|ing) back\b",
@@ -79,6 +86,14 @@ _LOOPING = (
     r"\boscillat",
     r"\bstabili[sz]",
     r"\bturn(?:s)? over\b",
+    r"\b(?:get|gets|got|getting|grow|grows|grew|growing|become|became) (?:\w+ )?(?:worse|faster|bigger|larger|"
+    r"stronger|weaker|deeper|longer)\b",
+    r"\bexponential",
+    r"\b(?:make|makes|made|making) .*\bworse\b",
+    r"\beven (?:faster|more|worse|higher|lower|longer|further|bigger|larger)\b",
+    r"\bup and down\b",
+    r"\bswing",
+    r"\binstead of (?:level|settl|recover|stabili|improv)\w*",
     r"\bpil(?:e|es|ing) up\b",
     r"\bbuild(?:s)? up\b",
     r"\bburn(?:s)? (?:itself )?out\b",
@@ -95,7 +110,7 @@ _LOOPING = (
     r"\bin turn\b",
     r"\bwhat (?:would |will |then )?happens?\b",
     r"\bstuck\b",
-    r"^what(?:'s| is| are) (?:driving|fuell?ing|feeding|pushing|behind)\b",
+    r"^what(?:'s| is| are| was| were) (?:driving|fuell?ing|feeding|pushing|behind)\b",
     r"\bover (?:the )?(?:years|months|decades|seasons|weeks)\b",
     r"\bif nothing\b",
     r"\bwhen will\b.*\b(?:stop|end|peak|level off|plateau|settle|turn around|slow)",
@@ -106,8 +121,9 @@ _ACTING = (
     r"\bhow (?:does|do|did|would|will|can|could) .*\b(?:affect|lead|feed|drive|change|influence|interact|"
     r"turn|make|cause|reduce|increase|hurt|help|slow|speed|raise|lower|push|pull|spread|grow|shrink|respond|"
     r"react|build)\w*",
-    r"\bwhy (?:does|do|is|are|don't|doesn't|isn't|aren't|can't|won't|would|will)\b",
-    r"\bwhy\b.*\b(?:still|always|never)\b",
+    r"\bwhy (?:does|do|is|are|don't|doesn't|isn't|aren't|can't|won't|would|will|didn't|wasn't|weren't|"
+    r"couldn't|hadn't)\b",
+    r"\bwhy\b.*\b(?:always|never)\b",
     r"\bwill\b.*\b(?:slow|stop|recover|end|continue|last|grow|shrink|fall|rise|decline)\w*",
     r"\bwould\b.*\b(?:recover|stop|slow|break|happen|change)\w*",
     r"\bif (?:we|they|the|it|you|i|people|nothing)\b",
@@ -118,28 +134,36 @@ _ACTING = (
     r"\brecover",
     r"\bbreak (?:the|this|that)\b",
     r"\bslow(?:s)? (?:\w+ )?down\b",
-    r"^(?:does|do|can|could|will|would) .*\b(?:slow|stop|limit|curb|dampen|offset|counteract|reduce|speed|feed|"
-    r"drive|raise|increase|worsen|fuel)\w*",
+    r"^(?:does|do|can|could|will|would|might) .*\b(?:slow|stop|limit|curb|dampen|offset|counteract|reduce|speed|"
+    r"feed|drive|raise|increase|worsen|fuel|turn into)\w*",
     r"\b(?:driving|fuell?ing)\b",
 )
 #: a question for a fact's value (weight 2 at the start, 1 elsewhere)
 _ASKING_START = (
     r"^(?:who|whom|whose|when|where|which)\b",
+    r"^(?:who|whom|whose)\b",  # (a person is asked for: a loop's behaviour never is one)
     r"^what(?:'s| is| are| was| were| kinds? of| sorts? of| types? of)\b",
-    r"^what (?:does|do|did) (?:\w+ ){1,5}(?:stand for|mean|publish|measure|cost|contain|include|say)\b",
+    r"^what (?:does|do|did) (?:\w+ ){1,5}(?:stand for|mean|publish|measure|cost|contain|include|say|teach|show|"
+    r"describe|conclude|find|recommend|predict)\b",
     r"\bdifference between\b",
     r"^what(?:'s| is| was) the (?:name|date|year|number|value|size|amount|share|rate|cost|price)\b",
-    r"^how (?:many|much|long|old|big|large|deep|far|often|high|tall|wide|fast|effective|expensive)\b",
+    r"^how (?:many|much|long|old|big|large|deep|far|often|high|tall|wide|fast|effective|expensive|low|small|"
+    r"short|soon|quickly|cold|hot|warm|heavy|strong|common|likely|frequent)\b",
     r"^(?:define|name|list|give)\b",
     r"^(?:is|are|was|were) there\b",
-    r"^why (?:was|were|did|had)\b",
     r"^how (?!does|do|did|would|will|can|could|is|are|was|were|come|about)\w+ (?:is|are|was|were)\b",
 )
 _ASKING = (
+    r"^why (?:was|were|did|had)\b",  # (a past event's cause, unless it is said to go on: keep, still, worse…)
+    r"^what (?:caused|causes|cause|triggered|triggers|led to|leads to|prompted|sparked|started)\b",
+    r"^when (?:did|was|were|is|are|does|do)\b",
+    r"\b(?:described|coined|discovered|invented|wrote|written|introduced|popularised|popularized|signed|"
+    r"announced)\b",
     r"\b(?:definition|defined|stand for|stands for|meaning of|called|named|located|founded|established|"
     r"adopted|published|approved|elected|appointed|born|headquarter\w*)\b",
     r"\b(?:date|year|percent|percentage|number of|version|port|address|price|cost of)\b",
-    r"\b\d+(?:[.,]\d+)?\b",
+    r"\b(?!1\d{3}s?\b|20\d{2}s?\b)\d+(?:[.,]\d+)?\b",  # (not a year: it dates a question, of either kind)
+    r"\b(?:between|from) (?:\w+ )?\d{4}s? (?:and|to)\b",  # (values at two dates)
     r"^(?:does|do|did|is|are|was|were|has|have|can) (?:the|a|an|our|my|this|that|its|their)\b.*"
     r"\b(?:cover|include|contain|own|use|offer|require|allow|mention|apply|belong)\w*",
 )
@@ -160,7 +184,7 @@ def signs(question: str) -> dict[str, int]:
     """The score of each kind of sign in ``question``.
 
     >>> signs("Is permafrost thaw self-reinforcing?")
-    {'dynamics': 4, 'lookup': 0}
+    {'dynamics': 2, 'lookup': 0}
     """
     text = _normal(question)
     scores = {"dynamics": 0, "lookup": 0}
@@ -201,7 +225,8 @@ def intent(question: str) -> Intent:
 #: a question for what brought a fact about (its causes in the memory)
 _CAUSE = re.compile(
     r"^(?:why (?:did|was|were|had|has|have|is|are|does|do)\b|what (?:caused|causes|led to|leads to|made|makes|"
-    r"drove|drives|triggered|prompted|brought about|was behind|is behind)\b|how come\b)"
+    r"drove|drives|triggered|prompted|brought about|was behind|is behind)\b|how come\b"
+    r"|(?:which|what) (?:\w+ ){1,3}(?:caused|triggered|led to|drove|started|prompted|sparked|set off)\b)"
 )
 #: a question for what a fact brought about (its effects in the memory)
 _EFFECT = re.compile(
