@@ -202,5 +202,14 @@ def test_merged_ids_read_link_and_credit_the_node_they_became(served):
         assert [n["id"] for n in then["nodes"]] == ["dup-albedo"] and "merged_into" not in then
         said = await refused(client, "invalidate_node", {"id": "dup-albedo"})
         assert "consolidate merged it into 'def-albedo'" in said
+        # a write naming the merged id never makes a second node under it: the id keeps its meaning
+        said = await refused(client, "store_node", {"id": "dup-albedo", "content": "Albedo ranges from 0 to 1."})
+        assert "merged into 'def-albedo'" in said
+        said = await refused(client, "store_many", {"nodes": [{"id": "dup-albedo", "content": "x"}]})
+        assert "merged into 'def-albedo'" in said
+        again = await ok(client, "query_graph", {"node_ids": ["def-albedo", "dup-albedo"]})
+        assert [n["id"] for n in again["nodes"]] == ["def-albedo"] and again["merged_into"] == {
+            "dup-albedo": "def-albedo"
+        }
 
     over_stdio(served, work)

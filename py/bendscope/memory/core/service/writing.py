@@ -113,6 +113,13 @@ class Writing(MemoryState):
         batch, made once), and its arcs that hold after the write are noted."""
         args, keyed = self._keyed(args)
         old = self.store.get_node(check_id(args["id"])) if args.get("id") is not None else None
+        if old is None and args.get("id") is not None:
+            forward = self.store.forwards([args["id"]]).get(args["id"])
+            if forward is not None:  # (the id goes on naming the node it became: it never names another)
+                raise InvalidInput(
+                    f"{args['id']!r} was merged into {forward[0]!r} by consolidate at {forward[1]}: write to "
+                    f"{forward[0]!r}, or give a new fact an id of its own"
+                )
         merged = dict(args)
         if old is not None and merged.get("content") is None:
             merged["content"] = old.content
