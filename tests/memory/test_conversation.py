@@ -144,6 +144,7 @@ def test_namespaces_keep_memories_apart(store):
     alice = call(memory, "retrieve_context", {"query": "Caroline support group chess", "namespace": "alice"})
     bob = call(memory, "retrieve_context", {"query": "Caroline support group chess", "namespace": "bob"})
     alice_ids = {r["id"] for r in alice["results"]}
+    alice_all = {n["id"] for n in call(memory, "query_graph", {"namespace": "alice", "limit": 100})["nodes"]}
     bob_ids = {r["id"] for r in bob["results"]}
     assert "D1:1" in alice_ids and "b1" not in alice_ids
     assert bob_ids == {"b1", key_id("bob", "Caroline")}
@@ -157,6 +158,17 @@ def test_namespaces_keep_memories_apart(store):
         call(memory, "query_graph", {"namespace": "bob", "node_ids": ["D1:1"]})
     topology = call(memory, "analyze_topology", {"namespace": "bob"})
     assert topology["dag_nodes"] == sorted(bob_ids) or set(topology["dag_nodes"]) == bob_ids
+    # edges too: a namespace lists its own, all of them or those touching its nodes
+    link = {"namespace": "bob", "source_id": "b1", "target_key": "Caroline", "edge_type": "related"}
+    call(memory, "store_edge", link)
+    alice_edges = call(memory, "list_edges", {"namespace": "alice", "limit": 1000})["edges"]
+    bob_edges = call(memory, "list_edges", {"namespace": "bob"})["edges"]
+    assert alice_edges and all({e["source_id"], e["target_id"]} <= alice_all for e in alice_edges)
+    assert [(e["source_id"], e["target_id"]) for e in bob_edges] == [("b1", key_id("bob", "Caroline"))]
+    assert call(memory, "list_edges", {"namespace": "bob", "node_ids": ["b1"]})["total"] == 1
+    with pytest.raises(InvalidInput, match="no node with id 'D1:1'"):
+        call(memory, "list_edges", {"namespace": "bob", "node_ids": ["D1:1"]})
+    assert len(call(memory, "list_edges", {"limit": 1000})["edges"]) == len(alice_edges) + 1
     # unscoped, the store holds both
     assert {"D1:1", "b1"} <= {n["id"] for n in call(memory, "query_graph", {"limit": 100})["nodes"]}
     # one namespace cannot take over, link to or see another's node
