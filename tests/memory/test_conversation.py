@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from bendscope.memory import InvalidInput
-from bendscope.memory.core.conversations.turns import WEEKDAYS, dates_in, names_in
+from bendscope.memory.core.conversations.turns import MONTHS, WEEKDAYS, dates_in, names_in
 from bendscope.memory.core.names import key_id, normal_name
 from bendscope.memory.mcp.tools import call
 from tests.memory.test_mcp import ok, over_stdio
@@ -144,6 +144,7 @@ def test_namespaces_keep_memories_apart(store):
     alice = call(memory, "retrieve_context", {"query": "Caroline support group chess", "namespace": "alice"})
     bob = call(memory, "retrieve_context", {"query": "Caroline support group chess", "namespace": "bob"})
     alice_ids = {r["id"] for r in alice["results"]}
+    alice_all = {n["id"] for n in call(memory, "query_graph", {"namespace": "alice", "limit": 100})["nodes"]}
     bob_ids = {r["id"] for r in bob["results"]}
     assert "D1:1" in alice_ids and "b1" not in alice_ids
     assert bob_ids == {"b1", key_id("bob", "Caroline")}
@@ -157,6 +158,17 @@ def test_namespaces_keep_memories_apart(store):
         call(memory, "query_graph", {"namespace": "bob", "node_ids": ["D1:1"]})
     topology = call(memory, "analyze_topology", {"namespace": "bob"})
     assert topology["dag_nodes"] == sorted(bob_ids) or set(topology["dag_nodes"]) == bob_ids
+    # edges too: a namespace lists its own, all of them or those touching its nodes
+    link = {"namespace": "bob", "source_id": "b1", "target_key": "Caroline", "edge_type": "related"}
+    call(memory, "store_edge", link)
+    alice_edges = call(memory, "list_edges", {"namespace": "alice", "limit": 1000})["edges"]
+    bob_edges = call(memory, "list_edges", {"namespace": "bob"})["edges"]
+    assert alice_edges and all({e["source_id"], e["target_id"]} <= alice_all for e in alice_edges)
+    assert [(e["source_id"], e["target_id"]) for e in bob_edges] == [("b1", key_id("bob", "Caroline"))]
+    assert call(memory, "list_edges", {"namespace": "bob", "node_ids": ["b1"]})["total"] == 1
+    with pytest.raises(InvalidInput, match="no node with id 'D1:1'"):
+        call(memory, "list_edges", {"namespace": "bob", "node_ids": ["D1:1"]})
+    assert len(call(memory, "list_edges", {"limit": 1000})["edges"]) == len(alice_edges) + 1
     # unscoped, the store holds both
     assert {"D1:1", "b1"} <= {n["id"] for n in call(memory, "query_graph", {"limit": 100})["nodes"]}
     # one namespace cannot take over, link to or see another's node
@@ -181,6 +193,12 @@ def test_the_words_of_a_conversation():
         "next month": "June 2023", "a few days ago": "5 May 2023", "last week": "the week of 1 May 2023",
         "3 years ago": "2020",
     }  # fmt: skip
+    assert dates_in("In December, moved last May; since March; next May; the 3rd of June, July 4th.", SAID) == {
+        "in december": "December 2022", "last may": "May 2022", "since march": "March 2023", "next may": "May 2024",
+        "3rd of june": "3 June 2023", "july 4th": "4 July 2023",
+    }  # fmt: skip
+    # a year given is a full date, "may" the verb is no month, and a day the month has not is no day
+    assert dates_in("In May 2022, on May 5, 2021; we may go. May I? 31 June", SAID) == {}
     assert names_in("Thanks Mel! The Pride parade in New York was great.", set()) == ["Mel", "Pride", "New York"]
     assert names_in("Painting helps me. Sam's dog too.", {"sam"}) == ["Sam"]
 
@@ -257,6 +275,21 @@ def test_relative_days_resolve_against_the_day_said(day, weekday):
     assert back[0] == day - datetime.timedelta(days=1)
     assert 1 <= (day - back[1]).days <= 7 and WEEKDAYS[back[1].weekday()] == weekday
     assert datetime.datetime.strptime(found["tomorrow"], "%d %B %Y").date() == day + datetime.timedelta(days=1)
+
+
+@given(st.dates(min_value=datetime.date(1900, 1, 8), max_value=datetime.date(2200, 1, 1)), st.sampled_from(MONTHS))
+def test_a_month_without_a_year_is_the_nearest_one(day, month):
+    said = f"{day.isoformat()}T12:00:00.000Z"
+    name = month.capitalize()
+    found = dates_in(f"in {name}, last {name}, next {name}, {name} 1st", said)
+    meant = datetime.datetime.strptime(found[f"in {month}"], "%B %Y").date()
+    months_away = (meant.year - day.year) * 12 + meant.month - day.month
+    assert -6 <= months_away < 6
+    assert found[f"{month} 1st"] == f"1 {found[f'in {month}']}"
+    last = datetime.datetime.strptime(found[f"last {month}"], "%B %Y").date()
+    after = datetime.datetime.strptime(found[f"next {month}"], "%B %Y").date()
+    assert last < day.replace(day=1) <= after and last.year + 1 >= day.year >= after.year - 1
+    assert (after.year - last.year) in (1, 2) and last.month == after.month == MONTHS.index(month) + 1
 
 
 def test_consolidation_never_merges_across_namespaces(store):

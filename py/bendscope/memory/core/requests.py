@@ -247,6 +247,7 @@ class ListEdges(Request, Budgeted):
     known_at: str | None = arg(_KNOWN, _nullable(a_moment, "string"), default=None)
     max_chars: int = _max_chars()
     max_total_chars: int | None = _max_total_chars()
+    namespace: str | None = arg(_NAMESPACE, _nullable(_namespace, "string"), default=None)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -5,7 +5,8 @@ Each turn is one episodic node, ``"Speaker: text"`` (plus ``[shares a photo: cap
 valid from its time, with its own id (given, or derived from where it sits); its metadata says
 who spoke, the session, its place in the session, the date it was said, the names it mentions
 (``names``, normal forms) and what its relative time words stand for (``dates``: "yesterday"
-→ the day before it was said, "last Saturday", "two weeks ago", "last year", …). Consecutive
+→ the day before it was said, "last Saturday", "two weeks ago", "last year", …, and the months
+and days named without a year, "in May", "July 4th", in the year meant). Consecutive
 turns of a session are joined by temporal edges (its neighbours); each person or thing named
 (a speaker, a capitalised name) is an entity node named by its key (``names``), linked to the
 turns that mention it by a ``related`` edge. The whole conversation is one ``store_many``.
@@ -13,6 +14,8 @@ turns that mention it by a ``related`` edge. The whole conversation is one ``sto
 >>> when = "2023-05-08T13:56:00.000Z"
 >>> dates_in("I went to a support group yesterday and last Saturday.", when)
 {'yesterday': '7 May 2023', 'last saturday': '6 May 2023'}
+>>> dates_in("We met in December, moved last May and marry on June 3rd.", when)
+{'in december': 'December 2022', 'last may': 'May 2022', 'june 3rd': '3 June 2023'}
 >>> names_in("Yesterday Caroline and I went to New York with Mel's dog.", {"caroline"})
 ['Caroline', 'New York', 'Mel']
 """
@@ -46,6 +49,14 @@ _RELATIVE = re.compile(
     r"(day|week|month|year)s? ago)\b",
     re.IGNORECASE,
 )
+_MONTH = "|".join(m.capitalize() for m in MONTHS)
+_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
+#: a month named without a year ("in May", "last March", "on May 5th", "the 3rd of June"); a
+#: year just after it makes it a full date, not one of these
+_MONTH_DAY = re.compile(
+    rf"\b(?:(?:(?i:in|this|last|next|since|until|by|during|early|mid|late)[ -]+)+({_MONTH})|"
+    rf"({_MONTH}) {_ORDINAL}|{_ORDINAL}(?: of)? ({_MONTH}))\b(?!,? *\d)"
+)
 #: capitalised words that begin sentences or stand for the speaker, not names
 _NOT_NAMES = (
     frozenset(
@@ -72,9 +83,44 @@ def _months_before(moment_: datetime, count: int) -> datetime:
     return moment_.replace(year=moment_.year + month // 12, month=month % 12 + 1, day=1)
 
 
+def _year_of(said: datetime, month: int, step: str) -> int:
+    """The year of the ``month`` a speaker means on the day ``said``: "last" the one before that
+    day's month, "next" the one after, "this" the day's year; otherwise the nearest (half a
+    year away: the one past)."""
+    if step == "last":
+        return said.year - (month >= said.month)
+    if step == "next":
+        return said.year + (month <= said.month)
+    if step == "this":
+        return said.year
+    ahead = month - said.month
+    return said.year - (ahead >= 6) + (ahead < -6)
+
+
+def _months_and_days(text: str, said: datetime, found: dict[str, str]) -> None:
+    """Add to ``found`` the months and days ``text`` names without a year, in the year meant."""
+    for match in _MONTH_DAY.finditer(text):
+        phrase = " ".join(match.group(0).lower().split())
+        if phrase in found:
+            continue
+        name = match.group(1) or match.group(2) or match.group(5)
+        month = MONTHS.index(name.lower()) + 1
+        step = phrase.split()[0].split("-")[0]
+        year = _year_of(said, month, step)
+        day = match.group(3) or match.group(4)
+        if day is None:
+            found[phrase] = f"{name} {year}"
+        elif 1 <= int(day) <= 31:
+            try:
+                found[phrase] = _day(datetime(year, month, int(day)))
+            except ValueError:  # (a day the month has not: 31 June)
+                continue
+
+
 def dates_in(text: str, when: str) -> dict[str, str]:
     """The relative time words of ``text`` (said at ``when``, a record timestamp), each with the
-    date or period it stands for, in words, in the order they come."""
+    date or period it stands for, in words, in the order they come — then the months and days
+    it names without a year, in the year meant (``_year_of``)."""
     said = datetime.fromisoformat(when.replace("Z", "+00:00"))
     found: dict[str, str] = {}
     for match in _RELATIVE.finditer(text):
@@ -112,6 +158,7 @@ def dates_in(text: str, when: str) -> dict[str, str]:
                 target = WEEKDAYS.index(unit)
                 days = (said.weekday() - target) % 7 or 7 if sign < 0 else (target - said.weekday()) % 7 or 7
                 found[phrase] = _day(said + timedelta(days=sign * days))
+    _months_and_days(text, said, found)
     return found
 
 

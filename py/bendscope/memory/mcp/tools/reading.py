@@ -51,7 +51,7 @@ READING = (
     ),
     ToolSpec(
         "list_edges",
-        "List edges a page at a time (by id; next_offset: the next page, or null), all or those touching node_ids.",
+        "Edges a page at a time by id (next_offset: the next page or null): all, or touching node_ids.",
         requests.ListEdges,
         output(("count", "total", "next_offset", "edges")),
         lambda memory, asked: memory.list_edges(asked),
