@@ -18,3 +18,10 @@ def test_the_tools_reference_is_generated_from_the_tools():
         assert f"## `{tool.name}`" in page
         for name in tool.request.arguments():
             assert f"| `{name}` |" in page
+
+
+def test_the_readme_counts_the_tools_the_agent_gets():
+    import re
+
+    said = re.search(r"The agent gets (\d+) tools", (ROOT / "README.md").read_text(encoding="utf-8"))
+    assert said is not None and int(said.group(1)) == len(TOOLS)
