@@ -212,3 +212,89 @@ def test_expansion_adds_without_displacing_and_damps_hubs():
     hub = memory.retrieve_context({"query": "hub science", "limit": 50, "detail": "full"})
     spoke = next(r for r in hub["results"] if r["id"] == "spoke0")
     assert spoke["relevance"] == pytest.approx(0.85 * (8 / 40) ** 0.5, abs=1e-6)  # damped: 40 edges
+
+
+def test_a_deliberated_loop_comes_with_its_arcs_and_their_signs(store: Store):
+    """To reason a loop through, the agent needs its edges and their signs (a reinforcing loop
+    reads otherwise than a balancing one): the asked loop's entry lists each causal edge
+    between its members as [source, target, polarity], a lookup's answer lists none."""
+    memory = memory_on(store)
+    memory.store_many(
+        {
+            "nodes": [
+                {"id": "births", "content": "Births add to the population"},
+                {"id": "population", "content": "The population grows with births and shrinks with deaths"},
+                {"id": "deaths", "content": "Deaths grow with the population"},
+                {"id": "census", "content": "The census counts the population every ten years"},
+            ],
+            "edges": [
+                {
+                    "source_id": "births",
+                    "target_id": "population",
+                    "edge_type": "causal",
+                    "metadata": {"polarity": "+"},
+                },
+                {
+                    "source_id": "population",
+                    "target_id": "births",
+                    "edge_type": "causal",
+                    "metadata": {"polarity": "+"},
+                },
+                {
+                    "source_id": "population",
+                    "target_id": "deaths",
+                    "edge_type": "causal",
+                    "metadata": {"polarity": "+"},
+                },
+                {
+                    "source_id": "deaths",
+                    "target_id": "population",
+                    "edge_type": "causal",
+                    "metadata": {"polarity": "-"},
+                },
+                {"source_id": "census", "target_id": "population", "edge_type": "related"},
+            ],
+        }
+    )
+    answer = memory.retrieve_context({"query": "Why does the population keep growing?"})
+    assert answer["routing"] == "deliberate"
+    (loop,) = [entry for entry in answer["loops"] if entry["asked"]]
+    assert loop["arcs"] == [
+        ["births", "population", "+"],
+        ["deaths", "population", "-"],
+        ["population", "births", "+"],
+        ["population", "deaths", "+"],
+    ]
+    lookup = memory.retrieve_context({"query": "How often does the census count the population?"})
+    assert lookup["routing"] == "fast" and all("arcs" not in entry for entry in lookup["loops"])
+
+
+def test_a_loop_the_question_only_feeds_is_not_the_questions(store: Store):
+    """A dynamics question about a node on a loop is about that loop and the loops acting on
+    it; a loop it only feeds (an edge out of its loop into another) cannot change how it
+    behaves: named, not asked, not brought in whole."""
+    memory = memory_on(store)
+    ring = [("congestion", "delays"), ("delays", "bunching"), ("bunching", "congestion")]
+    downstream = [("shortage", "prices"), ("prices", "investment"), ("investment", "shortage")]
+    memory.store_many(
+        {
+            "nodes": [
+                {"id": "congestion", "content": "Port congestion at Los Angeles leaves ships waiting at anchor"},
+                {"id": "delays", "content": "Waiting ships arrive late at their next ports"},
+                {"id": "bunching", "content": "Late ships arrive in bunches that the terminals cannot clear"},
+                {"id": "shortage", "content": "The chip shortage leaves carmakers without parts"},
+                {"id": "prices", "content": "Chip prices rise during the shortage"},
+                {"id": "investment", "content": "Higher prices bring investment in new fabs"},
+            ],
+            "edges": [
+                *({"source_id": a, "target_id": b, "edge_type": "causal"} for a, b in ring + downstream),
+                {"source_id": "congestion", "target_id": "shortage", "edge_type": "causal"},
+            ],
+        }
+    )
+    answer = memory.retrieve_context({"query": "Does port congestion at Los Angeles resolve itself or get worse?"})
+    assert answer["routing"] == "deliberate"
+    asked = {entry["id"] for entry in answer["loops"] if entry["asked"]}
+    assert asked == {"bunching"}  # (the port's loop, by its smallest member)
+    upstream = memory.retrieve_context({"query": "Does the chip shortage resolve itself or get worse?"})
+    assert {entry["id"] for entry in upstream["loops"] if entry["asked"]} >= {"investment"}

@@ -460,21 +460,28 @@ def retrieve_context(
             context = [i for i in context if i not in direct]
         window = direct + context if gather else (direct + context)[:limit]
         near: dict[str, list[str]] = {}
+        acting: dict[str, list[str]] = {}  # (only what acts on the focus: an edge into it)
         if not gather and intent(query) == "dynamics":  # (what the focus acts on, or is acted on by)
             for e in store.edges_touching(focus):
                 if holds(e) and e.source_id != e.target_id:
                     for a, b in ((e.source_id, e.target_id), (e.target_id, e.source_id)):
                         if a in focus:
                             near.setdefault(a, []).append(b)
+                            if a == e.target_id:
+                                acting.setdefault(a, []).append(b)
             unread = [n for ns in near.values() for n in ns if n not in nodes]
             nodes.update(store.get_nodes(unread))
             near = {f: sorted({n for n in ns if n in nodes and holds(nodes[n])}) for f, ns in near.items()}
+            acting = {f: sorted({n for n in ns if n in nodes and holds(nodes[n])}) for f, ns in acting.items()}
         looked = list(dict.fromkeys([*window, *(n for ns in near.values() for n in ns)]))
         if as_of is None and index_current:
             loops = _indexed_loops(store, looked)
         else:  # (the past, or an index a read-only store could not bring up to date: searched for)
             loops = _searched_loops(store, looked, holds, exact_limit)
         touched = list(dict.fromkeys(loops.loop_of[i] for i in window if i in loops.loop_of))
+        # a focus node on a loop: the loops that act on it are the question's too, never one it
+        # only feeds (that one cannot change how it behaves); one on none: any loop one edge away
+        near = {f: acting.get(f, []) if f in loops.loop_of else ns for f, ns in near.items()}
         route = question_route(query, focus, loops.loop_of, loops.sizes, touched, near)
         added: dict[str, str] = {}  # loop member brought in → its loop
         cut: list[str] = []
@@ -560,7 +567,7 @@ def retrieve_context(
         "why": why,
         "count": len(results),
         "results": results,
-        "loops": _loops_view(loops, route, touched, added, cut, topology, nodes),
+        "loops": _loops_view(loops, route, touched, added, cut, topology, nodes, edges),
         "topology": topology,
     }
     if full:
@@ -631,12 +638,16 @@ def _loops_view(
     cut: list[str],
     topology: Mapping[str, Any],
     nodes: Mapping[str, MemoryNode],
+    edges: Iterable[MemoryEdge] = (),
 ) -> list[dict[str, Any]]:
     """The loops an answer names: the question's first (``asked``: the topology's SCC that
-    holds it, when brought whole, and a short name of each member that is not among the
-    results; or ``whole: false`` with its budget when too large to bring), then the others the
-    results touch (id, κ, size). Each id is the loop's smallest member."""
+    holds it, when brought whole, a short name of each member that is not among the results,
+    and its ``arcs`` — each causal or temporal edge between its members as [source, target,
+    polarity or None], so that a reinforcing loop can be told from a balancing one; or
+    ``whole: false`` with its budget when too large to bring), then the others the results
+    touch (id, κ, size). Each id is the loop's smallest member. O(edges of the region)."""
     scc_of = {n: scc["id"] for scc in topology["sccs"] for n in scc["nodes"]}
+    region_edges = list(edges)
     shown = []
     for loop_id in [*route.loops, *(t for t in touched if t not in route.loops)]:
         count, kappa, approximate = loops.sizes[loop_id]
@@ -650,8 +661,22 @@ def _loops_view(
             held = members[:1] or [n for n, loop in loops.loop_of.items() if loop == loop_id][:1]
             entry["scc"] = scc_of.get(held[0]) if held else None
             entry["names"] = {n: short_name(nodes[n].content, NAME_LIMIT) for n in members}
+            scc = next((s for s in topology["sccs"] if s["id"] == entry["scc"]), None)
+            inside = set(scc["nodes"]) if scc is not None else set()
+            arcs = [
+                [e.source_id, e.target_id, _sign(e.metadata.get("polarity"))]
+                for e in region_edges
+                if e.edge_type in DIRECTED_KINDS and e.source_id in inside and e.target_id in inside
+                and e.source_id != e.target_id
+            ]  # fmt: skip
+            entry["arcs"] = sorted(arcs, key=lambda arc: (arc[0], arc[1], arc[2] or ""))
         shown.append(entry)
     return shown
+
+
+def _sign(polarity: Any) -> str | None:
+    """An edge's polarity as the loops say it: "+", "-" or None (not said)."""
+    return polarity if polarity in ("+", "-") else "-" if polarity == "−" else None
 
 
 def causal_context(node_ids: Iterable[str], edges: Iterable[MemoryEdge]) -> list[str]:
