@@ -108,7 +108,7 @@ def test_validity_is_checked_and_carried_by_export_import_and_dumps():
     memory = loop_memory(InMemoryStore(), clock)
     for arguments, message in (
         ({"content": "x", "valid_from": "2026-02-01", "valid_until": "2026-01-01"}, "must come after valid_from"),
-        ({"content": "x", "valid_from": "yesterday"}, "valid_from must be an ISO 8601 UTC timestamp"),
+        ({"content": "x", "valid_from": "yesterday"}, "valid_from must be an ISO 8601 timestamp"),
         ({"content": "x", "valid_until": "2026-02-30"}, "not a date that exists"),
     ):
         with pytest.raises(InvalidInput, match=message):
@@ -131,3 +131,19 @@ def test_validity_is_checked_and_carried_by_export_import_and_dumps():
     assert {n.id: n.valid_from for n in nodes}["old"] == "2020-01-01T00:00:00.000Z"
     assert copy.analyze_topology({})["max_kappa"] == 0
     assert copy.analyze_topology({"as_of": "2026-03-10"})["max_kappa"] == 1  # (recorded 03-01, ended 03-15)
+
+
+def test_a_year_a_month_and_an_offset_are_moments_too():
+    """Historical facts often have a year only, and agents send offsets: a year or a month is
+    its first day, an offset is converted to UTC; what does not exist is still refused."""
+    memory = loop_memory(InMemoryStore(), Clock("2026-03-01T00:00:00.000Z"))
+    peak = memory.store_node({"id": "peak", "content": "Cod landings peaked", "valid_from": "1968"})
+    assert peak["node"]["valid_from"] == "1968-01-01T00:00:00.000Z"
+    month = memory.store_node({"id": "june", "content": "A June fact", "valid_from": "2020-06"})
+    assert month["node"]["valid_from"] == "2020-06-01T00:00:00.000Z"
+    shifted = memory.store_node({"id": "cet", "content": "A fact", "valid_from": "2020-01-01T00:00:00+02:00"})
+    assert shifted["node"]["valid_from"] == "2019-12-31T22:00:00.000Z"
+    assert memory.analyze_topology({"as_of": "1969"})["max_kappa"] >= 0
+    for bad in ("2020-13", "0001-01-01T00:00:00+02:00", "196", "2020-06-01T10:00+02:00"):
+        with pytest.raises(InvalidInput):
+            memory.store_node({"content": "x", "valid_from": bad})

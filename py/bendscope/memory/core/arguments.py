@@ -243,5 +243,5 @@ def an_id(value: Any, name: str) -> str:
 
 @_typed("string")
 def a_moment(value: Any, name: str) -> str:
-    """A point in time: an ISO 8601 UTC time or a date."""
+    """A point in time: an ISO 8601 time (UTC, or an offset converted to it), a date, a month or a year."""
     return moment(value, name)

@@ -462,15 +462,32 @@ def moment(value: Any, what: str) -> str:
     ('2020-01-01T00:00:00.000Z', '2026-11-30T10:00:00.000Z')
     >>> moment("2026-11-30T10:00:00.123456Z", "as_of")
     '2026-11-30T10:00:00.123Z'
+
+    A year or a month stands for its first day (a fact "from 1968" holds from its start), and
+    a time with an offset is that moment in UTC:
+
+    >>> moment("1968", "valid_from"), moment("2020-06", "valid_from")
+    ('1968-01-01T00:00:00.000Z', '2020-06-01T00:00:00.000Z')
+    >>> moment("2020-01-01T00:00:00+02:00", "valid_from")
+    '2019-12-31T22:00:00.000Z'
     """
+    given = value
+    if isinstance(value, str) and re.fullmatch(r"\d{4}", value):
+        value += "-01"
+    if isinstance(value, str) and re.fullmatch(r"\d{4}-\d\d", value):
+        value += "-01"
     if isinstance(value, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", value):
         value += "T00:00:00Z"
-    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?Z", value):
-        raise InvalidInput(f"{what} must be an ISO 8601 UTC timestamp like 2026-11-30T10:00:00.000Z, or a date")
+    form = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,6})?(?:Z|[+-]\d\d:\d\d)"
+    if not isinstance(value, str) or not re.fullmatch(form, value):
+        raise InvalidInput(
+            f"{what} must be an ISO 8601 timestamp like 2026-11-30T10:00:00.000Z (or with an offset, +02:00), "
+            "a date, a month (2020-06) or a year"
+        )
     try:
-        parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        raise InvalidInput(f"{what} is not a date that exists: {value!r:.40}") from None
+        parsed = datetime.fromisoformat(value.replace("Z", "+00:00")).astimezone(UTC)
+    except (ValueError, OverflowError):
+        raise InvalidInput(f"{what} is not a date that exists: {given!r:.40}") from None
     return stamp_of(parsed)
 
 
