@@ -3,7 +3,9 @@
     python scripts/serve.py [PORT]
 
 Any static server works; this one exists because Python's default table lacks
-some types that module scripts and WebAssembly need. Also used by the e2e tests.
+some types that module scripts and WebAssembly need, and it serves only what the page is
+made of (``bendscope.shared.site``: never ``.git/``, ``.venv/`` or the agent memory). Also
+used by the e2e tests.
 """
 
 from __future__ import annotations
@@ -13,9 +15,14 @@ import functools
 import http.server
 import sys
 import threading
+import urllib.parse
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "py"))
+
+from bendscope.shared.site import site_file  # noqa: E402
+
 TYPES = {
     ".mjs": "text/javascript",
     ".js": "text/javascript",
@@ -30,6 +37,13 @@ TYPES = {
 
 class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **TYPES}  # noqa: RUF012
+
+    def send_head(self):
+        path = self.path.split("?", 1)[0].split("#", 1)[0]
+        if site_file(Path(self.directory), urllib.parse.unquote(path)) is None:
+            self.send_error(404, "not part of the site")
+            return None
+        return super().send_head()
 
     def log_message(self, format: str, *args) -> None:
         if self.server.verbose:  # type: ignore[attr-defined]

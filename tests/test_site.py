@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import tomllib
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,3 +95,22 @@ def test_test_module_names_are_unique_across_suites():
             name = import_name(path)
             assert name not in seen, f"{path} and {seen[name]} share the import name {name}"
             seen[name] = path
+
+
+def test_the_development_server_serves_the_page_and_nothing_else():
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from serve import start_in_thread
+
+    server, base = start_in_thread(ROOT)
+    try:
+        for path, status in (("index.html", 200), ("pyscript.toml", 200), ("static/app.css", 200),
+                             ("py/bendscope/kappa/__init__.py", 200), (".git/config", 404), ("Makefile", 404),
+                             ("py/bendscope/memory/cli.py", 404), ("tests/test_site.py", 404)):  # fmt: skip
+            try:
+                got = urllib.request.urlopen(base + path, timeout=10).status
+            except urllib.error.HTTPError as exc:
+                got = exc.code
+            assert got == status, path
+    finally:
+        server.shutdown()
+        server.server_close()

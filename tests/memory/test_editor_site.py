@@ -21,7 +21,8 @@ import pytest
 from bendscope.memory.core.errors import InvalidInput
 from bendscope.memory.core.service import Memory
 from bendscope.memory.store.inmemory import InMemoryStore
-from bendscope.memory.web.editor_site import SITE, Admission, checked_token, editor_app, live_page, site_file
+from bendscope.memory.web.editor_site import Admission, checked_token, editor_app, live_page
+from bendscope.shared.site import SITE, site_file
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "t0ken-for-the-tests-0123456789"

@@ -19,8 +19,9 @@ from bendscope.memory.core.service import Memory
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
 from bendscope.memory.web.changes import ChangeFeed, change_source
-from bendscope.memory.web.editor_site import SITE, Admission, editor_app, graph_view
+from bendscope.memory.web.editor_site import Admission, editor_app, graph_view
 from bendscope.memory.web.page_writes import Stale, check_body, drawn_edge, write
+from bendscope.shared.site import SITE
 from tests.memory.test_editor_site import HOST, PAGE_KEY, PORT, TOKEN, _ask
 
 COOKIE = f"bendscope_token_{PORT}={PAGE_KEY}"

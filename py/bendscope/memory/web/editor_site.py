@@ -61,6 +61,7 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 import anyio
 
+from ...shared.site import SITE, site_file
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import check_id
 from ..core.service import Memory
@@ -72,12 +73,6 @@ from .timeline import TIME_PATHS, Moment, mark_holding, moment_of, time_request
 
 Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
-#: the editor's static site: the repository root (index.html, pyscript.toml, static/, py/)
-SITE = Path(__file__).resolve().parents[4]
-#: what of the site is served: the page, its configuration, its scripts and the editor's Python
-SERVED_TOP = frozenset({"index.html", "pyscript.toml", "static", "py"})
-#: never served, even inside what is: the agent memory itself (the page never loads it)
-NEVER_SERVED = ("py/bendscope/memory",)
 TOKEN_COOKIE = "bendscope_token"  # (+ "_PORT": one per server)
 #: the paths the page may POST to with its cookie (and its own Origin)
 WRITABLE = frozenset({"/api/write", "/api/view", "/api/diff", "/api/loop"})
@@ -243,39 +238,6 @@ async def reply(
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": b"" if head else body})
-
-
-def site_file(site: Path, path: str) -> Path | None:
-    """The file of the site a URL path names, or None when it is not one that is served.
-
-    >>> site_file(SITE, "/") == SITE / "index.html"
-    True
-    >>> [site_file(SITE, p) for p in ("/Makefile", "/../etc/passwd", "/.git/config", "/py/bendscope/memory/cli.py")]
-    [None, None, None, None]
-    """
-    relative = "index.html" if path in ("", "/") else path.lstrip("/")
-    if not _servable(relative.split("/")):
-        return None
-    try:
-        root = site.resolve()
-        candidate = (root / relative).resolve()
-        if not candidate.is_relative_to(root) or not _servable(list(candidate.relative_to(root).parts)):
-            return None  # (a link to what is never served)
-        return candidate if candidate.is_file() else None
-    except (OSError, ValueError):  # (a NUL byte, a name too long, a loop of links)
-        return None
-
-
-def _servable(parts: list[str]) -> bool:
-    """Whether a site-relative path is one that may be served: under a served top, no
-    empty, dot or hidden part, nothing never served (letter case aside: some file systems
-    ignore it), no backslash."""
-    if not parts or parts[0] not in SERVED_TOP:
-        return False
-    if any(p in ("", ".", "..") or p.startswith(".") or "\\" in p for p in parts):
-        return False
-    folded = "/".join(parts).casefold()
-    return not any(folded == never or folded.startswith(never + "/") for never in NEVER_SERVED)
 
 
 def check_site(site: Path) -> None:

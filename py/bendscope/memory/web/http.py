@@ -47,11 +47,12 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from bendscope.shared.jsonsafe import Refused, loads
 
+from ...shared.site import SITE
 from ..core.errors import InvalidInput
 from ..core.service import Memory
 from ..mcp.server import build_server
 from .changes import ChangeFeed, change_source
-from .editor_site import SITE, Admission, check_site, editor_app, new_token
+from .editor_site import Admission, check_site, editor_app, new_token
 from .limits import Limits
 
 #: the largest request head accepted (bytes)
