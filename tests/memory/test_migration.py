@@ -66,7 +66,14 @@ def lost_nothing(store: Store) -> None:
     assert now.nodes == then.nodes and now.edges == then.edges  # (every field; recorded when last written)
     assert [n.recorded_at for n in now.nodes] == [n.updated_at for n in then.nodes]
     assert [e.recorded_at for e in now.edges] == [e.created_at for e in then.edges]
-    assert (now.node_versions, now.edge_versions, now.merges) == ([], [], {})
+    assert (now.node_versions, now.edge_versions) == ([], [])
+    # the release kept its merge in the survivor's metadata only: it is a merge now, dated when
+    # the survivor was last written, so the merged id reads the node it became
+    survivor = next(n for n in then.nodes if n.id == "def-albedo")
+    assert survivor.metadata["merged_ids"] == ["dup-albedo"]
+    assert now.merges == {"dup-albedo": ("def-albedo", survivor.updated_at)}
+    read = memory.query_graph({"node_ids": ["def-albedo", "dup-albedo"]})
+    assert [n["id"] for n in read["nodes"]] == ["def-albedo"] and read["merged_into"] == {"dup-albedo": "def-albedo"}
     assert [(loop.nodes, loop.kappa) for loop in store.all_loops()] == [(LOOP, 1)]
     assert len(store.all_vectors("fixture-hash-8")) == 11
     assert store.get_state("consolidated_at") == "2026-01-05T09:00:35.000Z"
@@ -93,7 +100,7 @@ def test_an_sqlite_store_of_the_release_is_migrated_losing_nothing(tmp_path, mon
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
     with SQLiteStore(path) as store:
-        assert store.schema_version == 7
+        assert store.schema_version == 8
         said = capsys.readouterr().err
         assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
         lost_nothing(store)
@@ -108,7 +115,7 @@ def test_a_postgresql_store_of_the_release_is_migrated_losing_nothing(postgres_u
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT value FROM bendscope_meta WHERE key = 'schema_version'").fetchone() == ("5",)
     with PostgresStore(url) as store:
-        assert store.schema_version == 6
+        assert store.schema_version == 7
         said = capsys.readouterr().err
         assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
         lost_nothing(store)
@@ -129,6 +136,9 @@ def test_the_releases_dump_is_read_by_every_backend(backend, tmp_path, request):
         now = read_dump(line.encode() for line in memory.dump_lines())
         assert (now.nodes, now.edges) == (then.nodes, then.edges)
         assert [(loop.nodes, loop.kappa) for loop in store.all_loops()] == [(LOOP, 1)]
+        assert now.merges == {
+            "dup-albedo": ("def-albedo", next(n for n in then.nodes if n.id == "def-albedo").updated_at)
+        }
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -156,7 +166,9 @@ def test_a_store_of_the_release_served_over_mcp(migrated):
         assert edited["status"] == "updated"
         versions = (await ok(client, "history", {"id": "cafe"}))["versions"]
         assert [v["content"] for v in versions] == [then.nodes[1].content, "Café, edited after the migration"]
-        merged = await ok(client, "history", {"id": "def-albedo"})  # (the release's merge: kept in metadata only)
+        merged = await ok(client, "history", {"id": "def-albedo"})  # (the release's merge, kept in its metadata)
         assert merged["versions"][-1]["metadata"] == {"merged_ids": ["dup-albedo"]} and "merged_into" not in merged
+        forwarded = await ok(client, "history", {"id": "dup-albedo"})  # (and a merge since the migration)
+        assert forwarded["merged_into"]["id"] == "def-albedo"
 
     over_stdio(migrated, work)

@@ -216,4 +216,11 @@ def read_dump(lines: Iterable[bytes], now: str = "1970-01-01T00:00:00.000Z") -> 
         raise InvalidInput(
             f"the dump is incomplete: its header counts {said or 'nothing'}, it holds {have or 'nothing'}"
         )
+    if header["version"] == 1:  # (merges were kept in the survivor's metadata only: as a store's migration reads them)
+        present = {node.id for node in dump.nodes}
+        for node in sorted(dump.nodes, key=lambda n: n.id):
+            merged_ids = node.metadata.get("merged_ids")
+            for merged in merged_ids if isinstance(merged_ids, list) else ():
+                if isinstance(merged, str) and merged not in present and merged not in dump.merges:
+                    dump.merges[merged] = (node.id, node.updated_at)
     return dump

@@ -179,6 +179,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "CREATE INDEX merges_by_into ON merges (into_id)",
         "ALTER TABLE retrievals ADD COLUMN results integer",
     ),
+    # 7: the merges a store of the release before kept only in the surviving node's metadata
+    # (merged_ids) are merges too, dated when that node was last written (the first survivor
+    # by id, if two name one id)
+    (
+        """INSERT INTO merges (id, into_id, at)
+        SELECT DISTINCT ON (j.value) j.value, n.id, n.updated_at FROM nodes n
+        CROSS JOIN LATERAL jsonb_array_elements_text(CASE
+            WHEN jsonb_typeof(n.metadata::jsonb -> 'merged_ids') = 'array' THEN n.metadata::jsonb -> 'merged_ids'
+            ELSE '[]'::jsonb END) AS j(value)
+        WHERE NOT EXISTS (SELECT 1 FROM nodes m WHERE m.id = j.value)
+        ORDER BY j.value, n.id
+        ON CONFLICT (id) DO NOTHING""",
+    ),
 )
 
 

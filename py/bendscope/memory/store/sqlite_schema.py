@@ -240,6 +240,16 @@ MIGRATIONS: tuple[str, ...] = (
         UPDATE counters SET value = value + 1 WHERE key = 'graph_version';
     END;
     """,
+    # 8: the merges a store of the release before kept only in the surviving node's metadata
+    # (merged_ids) are merges too — a merged id reads, links and credits the node it became —,
+    # dated when that node was last written (the first survivor by id, if two name one id)
+    """
+    INSERT OR IGNORE INTO merges (id, into_id, at)
+    SELECT j.value, n.id, n.updated_at FROM nodes AS n, json_each(n.metadata, '$.merged_ids') AS j
+    WHERE json_valid(n.metadata) AND json_type(n.metadata, '$.merged_ids') = 'array' AND j.type = 'text'
+      AND NOT EXISTS (SELECT 1 FROM nodes AS m WHERE m.id = j.value)
+    ORDER BY n.id;
+    """,
 )
 
 
