@@ -211,5 +211,16 @@ def test_merged_ids_read_link_and_credit_the_node_they_became(served):
         assert [n["id"] for n in again["nodes"]] == ["def-albedo"] and again["merged_into"] == {
             "dup-albedo": "def-albedo"
         }
+        # erasing the merged id erases its versions, not where it leads: a read naming it still forwards
+        erased = await ok(client, "delete_node", {"id": "dup-albedo"})
+        assert erased["status"] == "deleted"
+        assert (await ok(client, "history", {"id": "dup-albedo"}))["versions"] == []
+        after = await ok(client, "query_graph", {"node_ids": ["def-albedo", "dup-albedo"]})
+        assert after["merged_into"] == {"dup-albedo": "def-albedo"}
+        said = await refused(client, "delete_many", {"node_ids": ["dup-albedo"]})
+        assert "consolidate merged it into 'def-albedo'" in said  # (nothing left to erase: it says where it went)
+        await ok(client, "delete_node", {"id": "def-albedo"})  # (the survivor erased: nothing to lead to)
+        gone = await refused(client, "query_graph", {"node_ids": ["dup-albedo"]})
+        assert "no node with id 'dup-albedo'" in gone
 
     over_stdio(served, work)

@@ -103,7 +103,8 @@ class Store(abc.ABC):
 
     def delete_node(self, node_id: str) -> list[str]:
         """Erase a node: its current version, its past ones, its edges with all of theirs, and
-        the merges into it; returns the ids of its current edges (sorted)."""
+        the merges into it (a merged-away id keeps its own); returns the ids of its current
+        edges (sorted)."""
         with self.transaction():
             edges = self._drop_node(node_id)
             self._erase([node_id], edges)
@@ -283,7 +284,9 @@ class Store(abc.ABC):
     @abc.abstractmethod
     def _erase(self, node_ids: Iterable[str], edge_ids: Iterable[str]) -> bool:
         """Erase the past versions of the nodes and edges, those of edges that touched the
-        nodes, and the merges into or out of the nodes; whether there was any."""
+        nodes, and the merges into the nodes (nothing is left to forward to); whether there was
+        any. A merged-away id keeps its own merge: it holds no content, and the id goes on
+        naming the node it became."""
 
     @abc.abstractmethod
     def versions_known_at(self, at: str) -> tuple[dict[str, MemoryNode], dict[str, MemoryEdge]]:

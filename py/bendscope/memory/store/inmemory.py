@@ -220,7 +220,7 @@ class InMemoryStore(Store):
         with self.transaction():
             kept_nodes = [v for v in self.node_versions if v.id not in nodes]
             kept_edges = [v for v in self.edge_versions if v.id not in edges and not {v.source_id, v.target_id} & nodes]
-            kept_merges = {k: v for k, v in self.merges.items() if k not in nodes and v[0] not in nodes}
+            kept_merges = {k: v for k, v in self.merges.items() if v[0] not in nodes}
             found = (len(kept_nodes), len(kept_edges), len(kept_merges)) != (
                 len(self.node_versions),
                 len(self.edge_versions),

@@ -187,7 +187,7 @@ class SQLStore(Store):
                 f"OR {self._in('target_id')}",
                 (edges, nodes, nodes),
             )
-            found += self._run(f"DELETE FROM merges WHERE {self._in('id')} OR {self._in('into_id')}", (nodes, nodes))
+            found += self._run(f"DELETE FROM merges WHERE {self._in('into_id')}", (nodes,))
         return found > 0
 
     def versions_known_at(self, at: str) -> tuple[dict[str, MemoryNode], dict[str, MemoryEdge]]:
