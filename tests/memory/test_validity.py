@@ -147,3 +147,19 @@ def test_a_year_a_month_and_an_offset_are_moments_too():
     for bad in ("2020-13", "0001-01-01T00:00:00+02:00", "196", "2020-06-01T10:00+02:00"):
         with pytest.raises(InvalidInput):
             memory.store_node({"content": "x", "valid_from": bad})
+
+
+def test_an_ended_edge_stored_again_says_it_has_ended_and_how_to_make_it_hold():
+    clock = Clock("2026-03-01T00:00:00.000Z")
+    memory = loop_memory(InMemoryStore(), clock)
+    memory.invalidate_edge({"id": "e4"})
+    clock.now = "2026-03-02T00:00:00.000Z"
+    again = memory.store_edge({"id": "e4", "source_id": "release", "target_id": "algae", "edge_type": "causal"})
+    assert again["status"] == "unchanged" and "valid_until null" in again["note"]
+    assert memory.analyze_topology({})["max_kappa"] == 0
+    held = memory.store_edge({"id": "e4", "source_id": "release", "target_id": "algae", "edge_type": "causal",
+                              "valid_until": None})  # fmt: skip
+    assert held["status"] == "updated" and "note" not in held
+    assert memory.analyze_topology({})["max_kappa"] == 1
+    plain = memory.store_edge({"id": "e1", "source_id": "algae", "target_id": "shade", "edge_type": "causal"})
+    assert plain["status"] == "unchanged" and "note" not in plain  # (a holding edge: nothing to say)

@@ -246,7 +246,10 @@ class Writing(MemoryState):
         if old is not None:  # update that edge: its id stays, even one derived from another type
             edge = new_edge({**args, "id": old.id}, now=self.clock(), existing=old)
             if same_fact(old, edge):
-                return {"status": "unchanged", "edge": old.to_dict(), **({"merged_into": merged} if merged else {})}
+                answer = {"status": "unchanged", "edge": old.to_dict(), **({"merged_into": merged} if merged else {})}
+                if old.valid_until is not None and old.valid_until <= self.clock():  # (an agent re-asserting it)
+                    answer["note"] = f"the edge ended at {old.valid_until}: give valid_until null to make it hold again"
+                return answer
         if edge.directed and edge.source_id == edge.target_id:
             raise InvalidInput(
                 f"a {edge.edge_type} edge from {edge.source_id!r} to itself is not a feedback loop: κ and the loops "
