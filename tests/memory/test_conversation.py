@@ -327,3 +327,20 @@ def test_a_conversation_keys_and_namespaces_over_stdio(served):
         assert other["results"] == []
 
     over_stdio(served, work)
+
+
+def test_a_speakers_short_name_is_that_speaker(store):
+    """ "Mel" said to Melanie is Melanie: a one-word name of three letters or more that begins
+    exactly one speaker's name links the turn to that speaker's entity (no second entity)."""
+    memory = memory_on(store)
+    turns = [
+        {"id": "A:1", "speaker": "Caroline", "text": "Thanks Mel! We saw Jo at the parade.", "time": SAID,
+         "session": 1},
+        {"id": "A:2", "speaker": "Melanie", "text": "Sure, Caro. Jo and Joanna both came.", "time": SAID,
+         "session": 1},
+    ]  # fmt: skip
+    answer = call(memory, "store_many", {"turns": turns})
+    assert set(answer["entities"]) == {"Caroline", "Melanie", "Jo", "Joanna"}
+    nodes = {n["id"]: n for n in call(memory, "query_graph", {"limit": 100})["nodes"]}
+    assert nodes["A:1"]["metadata"]["names"] == ["melanie", "jo"]  # (Jo: two letters, never taken short)
+    assert nodes["A:2"]["metadata"]["names"] == ["caroline", "jo", "joanna"]

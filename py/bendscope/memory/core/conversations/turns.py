@@ -183,6 +183,21 @@ def names_in(text: str, known: set[str]) -> list[str]:
     return list(found.values())
 
 
+def short_of(key: str, people: Mapping[str, str]) -> str:
+    """The speaker a one-word name is short for — the one speaker whose name it begins, three
+    letters at least ("mel" for "melanie") — else the name itself. O(speakers).
+
+    >>> short_of("mel", {"melanie": "Melanie", "caroline": "Caroline"}), short_of("jo", {"joanna": "Joanna"})
+    ('melanie', 'jo')
+    >>> short_of("jo", {"joanna": "Joanna", "josh": "Josh"}), short_of("melanie", {"melanie": "Melanie"})
+    ('jo', 'melanie')
+    """
+    if len(key) < 3 or " " in key or key in people:
+        return key
+    whose = [person for person in people if person.startswith(key) and " " not in person[: len(key)]]
+    return whose[0] if len(whose) == 1 else key
+
+
 def _capitalised_inside(texts: Sequence[str]) -> set[str]:
     """The normal forms of the capitalised words found inside sentences (not first) in ``texts``."""
     inside: set[str] = set()
@@ -235,6 +250,7 @@ def conversation_items(
     if errors:
         return [], [], errors
     known = _capitalised_inside([t["text"] for t in read]) | {normal_name(t["speaker"]) for t in read}
+    people = {normal_name(t["speaker"]): t["speaker"] for t in read}
     nodes: list[dict[str, Any]] = []
     edges: list[dict[str, Any]] = []
     entities: dict[str, str] = {}  # normal name → the name as first written
@@ -247,7 +263,8 @@ def conversation_items(
         content = f"{turn['speaker']}: {turn['text']}"
         if turn["caption"]:
             content += f" [shares a photo: {turn['caption']}]"
-        named = names_in(f"{turn['text']} {turn['caption'] or ''}", known)
+        named = list(dict.fromkeys(people.get(short_of(normal_name(n), people), n)
+                                   for n in names_in(f"{turn['text']} {turn['caption'] or ''}", known)))  # fmt: skip
         said = datetime.fromisoformat(turn["time"].replace("Z", "+00:00"))
         metadata: dict[str, Any] = {"speaker": turn["speaker"], "session": turn["session"], "turn": place,
                                     "said": _day(said)}  # fmt: skip
