@@ -257,6 +257,7 @@ class LiveMode:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
         self.timings = [*self.timings[-199:], (parsed - began, done - parsed)]
+        self.app.applied_since.append(done - parsed)
         now = float(js.Date.now())
         for node_id in brought.added:
             self.arrivals.setdefault(node_id, now)
