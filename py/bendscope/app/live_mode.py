@@ -81,6 +81,7 @@ class LiveMode:
         self.arrivals: dict[str, float] = {}  # card id → when it first arrived (ms since the epoch)
         self.applied: list[tuple[float, str]] = []  # (when, what changed) of the last changes brought in
         self.timings: list[tuple[float, float]] = []  # ms of the last fetches: (JSON read, brought in)
+        self.asked: list[tuple[float, float]] = []  # the last fetches: (when asked, ms until answered), page's clock
         self.served: Remote | None = None  # the memory's view as served at the version the page has
         self.wake = asyncio.Event()
         self.source: Any = None
@@ -206,6 +207,8 @@ class LiveMode:
         status = int(response.status)
         text = str(await response.text())
         began = float(js.performance.now())
+        self.asked.append((self._fetched_at, began - self._fetched_at))
+        del self.asked[:-200]
         answer = _json(text)
         parsed = float(js.performance.now())
         if status == 200 and answer.get("document") is None and "changes" not in answer:  # (too large to open whole)
@@ -349,6 +352,7 @@ class LiveMode:
             "last_error": self.last_error,
             "applied": self.applied[-5:],
             "timings": self.timings[-50:],
+            "asked": self.asked[-50:],
             "time": self.time.state(),
         }
 
