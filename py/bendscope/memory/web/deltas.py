@@ -30,7 +30,6 @@ True
 from __future__ import annotations
 
 import hashlib
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -45,8 +44,15 @@ Digests = tuple[dict[str, bytes], dict[str, bytes]]
 
 
 def _digest(item: Mapping[str, Any]) -> bytes:
-    text = json.dumps(item, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+    """A card's or edge's digest: of its ``repr`` (two reads of the same record give the same
+    keys in the same order; another order only makes the item look changed, which costs a
+    resend, never a change missed). A third of ``json.dumps(sort_keys=True)``'s time, and
+    this runs for every item at every fetch.
+
+    >>> _digest({"id": "a", "text": "A"}) == _digest({"id": "a", "text": "A"}) != _digest({"id": "a", "text": "B"})
+    True
+    """
+    return hashlib.blake2b(repr(item).encode("utf-8", "surrogatepass"), digest_size=12).digest()
 
 
 def _items(document: Mapping[str, Any]) -> tuple[dict[str, Mapping[str, Any]], dict[str, Mapping[str, Any]]]:
