@@ -34,6 +34,7 @@ from typing import Any
 import js
 
 from bendscope.bend.live.delta import Remote, apply_to, holding_changes
+from bendscope.bend.live.ended import ended_after
 from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep, scoped_path
 from bendscope.bend.live.time_travel import holding_only
 from bendscope.bend.model.document import DocumentError
@@ -248,7 +249,7 @@ class LiveMode:
         if not first and self.app.overlay.node_id is not None:  # (the person is typing: applied after)
             self.sync.failed("fetch")
             return
-        merged = 0.0
+        merged, ended = 0.0, None
         try:
             version = answer.get("version")
             version = version if isinstance(version, int) and not self.keep_view else None
@@ -256,11 +257,12 @@ class LiveMode:
             if "changes" in answer and version is not None and not first and served is not None and remote is not None:
                 # the memory's whole view kept too (what ended included: the time control lists it)
                 self.served = apply_to(served, answer["changes"], version)
+                after = {"nodes": self.served.nodes, "edges": self.served.edges}
+                ended = ended_after(self.time.ended, after, answer["changes"])
                 changes = holding_changes(answer["changes"], remote)  # (ended ones go, as below)
                 merging = float(js.performance.now())
                 brought = self.sync.fetched_changes(changes, version, answer.get("at"))
                 merged = float(js.performance.now()) - merging
-                answer = {**answer, "document": self.served.document()}
             else:
                 shown, _ = holding_only(answer["document"])  # (ended cards and edges are not drawn nor counted)
                 brought = self.sync.fetched(shown, self._kept() if first else None, answer.get("at"), version)
@@ -280,7 +282,7 @@ class LiveMode:
             self.editor.opening_view()
         self.app.request_frame()
         self.show()
-        self.time.fetched(answer, [] if first else brought.added)
+        self.time.fetched(answer, [] if first else brought.added, ended)
         # ms: reading the JSON, bringing it in (all), of which the editor's merge, then the time control's look
         self.timings = [*self.timings[-199:], (parsed - began, done - parsed, merged, js.performance.now() - done)]
 
