@@ -89,6 +89,7 @@ class LiveMode:
         self.wake = asyncio.Event()
         self.source: Any = None
         self._kept_at = -1
+        self._kept_cache: dict[str, Any] | None = None  # (see _kept)
         self._fetched_at = -1e9
         self._kept_time = 0.0
         self.chip = by_id("live-status")
@@ -372,13 +373,19 @@ class LiveMode:
     def _storage_key(self) -> str:
         return f"bendscope.live.{self.key}"
 
-    def _kept(self) -> dict[str, Any]:
+    def _kept(self, fresh: bool = False) -> dict[str, Any]:
+        """The positions kept for this memory (id → [x, y]): as last read or written by this page
+        (read again every KEEP_POSITIONS_S at most, when positions are kept), or ``fresh`` from
+        storage — not parsed again for every batch of cards that arrives."""
+        if self._kept_cache is not None and not fresh:
+            return self._kept_cache
         try:
             text = js.localStorage.getItem(self._storage_key())
             kept = json.loads(str(text)) if not is_null(text) else {}
         except Exception:  # (storage refused, or damaged: laid out afresh)
-            return {}
-        return kept if isinstance(kept, dict) else {}
+            kept = {}
+        self._kept_cache = kept if isinstance(kept, dict) else {}
+        return self._kept_cache
 
     def keep_positions(self, force: bool = False) -> None:
         """Write the cards' positions (merged with those kept of cards not shown now) every
@@ -391,10 +398,10 @@ class LiveMode:
             return
         self._kept_time = now
         self._kept_at = self.editor.version
-        kept = self._kept()
+        kept = self._kept(fresh=True)
         kept.update(positions_to_keep(self.editor.doc))
         if len(kept) > MAX_KEPT:
-            kept = dict(list(kept.items())[-MAX_KEPT:])
+            kept = self._kept_cache = dict(list(kept.items())[-MAX_KEPT:])
         with contextlib.suppress(Exception):  # (storage full or refused: laid out again next time)
             js.localStorage.setItem(self._storage_key(), json.dumps(kept))
 
