@@ -46,12 +46,11 @@ IDLE_S = 0.1  # how often an idle driver looks for the person's edits
 RETRY_S = (0.5, 1.0, 2.0, 5.0)  # waits after failed requests, one after another
 KEEP_POSITIONS_S = 3.0  # how often changed positions are written to localStorage
 MAX_KEPT = 20_000  # positions kept per memory (the oldest dropped first)
-#: above BIG cards, fetches start at least FETCH_GAP_MS apart, and never before the page painted
-#: what the last one brought: the changes that arrive meanwhile are brought in by one fetch, in
-#: one application (each costs the page O(changes) and the server O(n) to answer)
+#: above BIG cards, fetches start at least FETCH_GAP_MS apart (three frames): the changes that
+#: arrive meanwhile, or while a fetch is answered, are brought in by the next one, in one
+#: application (each costs the page O(changes), and the server O(n) to answer)
 BIG = 500
 FETCH_GAP_MS = 50.0
-FRAME_WAIT_S = 0.008  # how long the driver waits at a time for that paint
 
 
 def live_key() -> str | None:
@@ -190,10 +189,6 @@ class LiveMode:
 
     async def _fetch(self) -> None:
         if self.sync.base is not None and len(self.sync.base.nodes) > BIG:  # (a burst of writes: fewer applications)
-            for _ in range(12):  # (at most ~0.1 s: a hidden page paints nothing)
-                if not self.app.editor.needs_paint:
-                    break
-                await asyncio.sleep(FRAME_WAIT_S)
             wait = self._fetched_at + FETCH_GAP_MS - float(js.performance.now())
             if wait > 0:
                 await asyncio.sleep(wait / 1000)
