@@ -28,7 +28,7 @@
   }
   root.bendscopeLayoutHost = {
     send: function (message, transfer) {
-      if (message.type === "stop" || message.type === "graph" || message.type === "drop") delete latest[message.sim];
+      if (message.type === "stop" || message.type === "graph" || message.type === "grow" || message.type === "drop") delete latest[message.sim];
       start().postMessage(message, transfer || []);
     },
     // the latest frame for ``sim`` (null if none came since the last call)

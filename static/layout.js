@@ -204,7 +204,41 @@
       .force("y", d3.forceY(0).strength(centre));
     // cards with no edge are pulled in harder: nothing else holds them near the graph
     function centre(d) { return d.links ? p.centre : p.loneCentre; }
-    return { sim: sim, link: link, nodes: [], links: [], cards: sim.force("cards"), separated: 0, settled: false };
+    return { sim: sim, link: link, nodes: [], links: [], cards: sim.force("cards"), separated: 0, settled: false, p: p };
+  }
+
+  // Cards and springs appended to the graph (bend.layout.forces.kernel_growth): the new cards'
+  // state (7 per card), the new springs' index pairs and rest lengths; every spring's stiffness
+  // is 1 / min(degree) again and the parameters for the new size are taken, so the graph equals
+  // one made afresh by setGraph (the seed's random source too). O(n + m)
+  function grow(h, seed, p, state, pairs, rest) {
+    var nodes = h.nodes, n0 = nodes.length, i, j;
+    for (i = 0; i < state.length / 7; i++) nodes.push({ index: n0 + i, x: 0, y: 0, vx: 0, vy: 0, hw: 0, hh: 0 });
+    for (i = n0, j = 0; i < nodes.length; i++, j += 7) {
+      var d = nodes[i];
+      d.x = state[j]; d.y = state[j + 1]; d.vx = state[j + 2]; d.vy = state[j + 3];
+      d.hw = state[j + 4]; d.hh = state[j + 5];
+      if (state[j + 6]) { d.fx = d.x; d.fy = d.y; } else { d.fx = null; d.fy = null; }
+      d.soft = state[j + 6] === 2;
+    }
+    for (i = 0; i < rest.length; i++) {
+      h.links.push({ source: pairs[2 * i], target: pairs[2 * i + 1], rest: rest[i], k: 0 });
+      nodes[pairs[2 * i]].links = (nodes[pairs[2 * i]].links || 0) + 1;
+      nodes[pairs[2 * i + 1]].links = (nodes[pairs[2 * i + 1]].links || 0) + 1;
+    }
+    for (i = 0; i < h.links.length; i++) {
+      var l = h.links[i];
+      var a = typeof l.source === "object" ? l.source : nodes[l.source];
+      var b = typeof l.target === "object" ? l.target : nodes[l.target];
+      l.k = 1 / Math.min(a.links, b.links);
+    }
+    for (var name in p) h.p[name] = p[name];
+    h.sim.force("charge").distanceMax(h.p.chargeReach);
+    h.sim.randomSource(lcg(seed));  // (every force initialised again: links, strengths, as a fresh graph)
+    h.sim.nodes(nodes);
+    h.link.links(h.links);
+    h.sim.force("x").strength(h.sim.force("x").strength());
+    h.sim.force("y").strength(h.sim.force("y").strength());
   }
 
   // state: per node x, y, vx, vy, half width, half height, fixed (1: stays where it is)
@@ -322,6 +356,7 @@
   //
   // Messages from the page (``gen`` numbers a kernel graph, ``epoch`` a state the page set):
   //   {type: "graph", sim, gen, epoch, seed, params, state, pairs, rest, k}  (re)build, no run
+  //   {type: "grow", sim, gen, epoch, seed, params, state, pairs, rest}  cards and springs appended
   //   {type: "run", sim, epoch, alpha, state?}   set the state (7 per node) if given, run to rest
   //   {type: "heat", sim, alpha, held?, index?, xy?}  a drag: the alpha rises; held flags (one per
   //                                              node) and cards released (where the page has them)
@@ -366,6 +401,11 @@
         return;
       }
       if (!s) return;
+      if (m.type === "grow") {
+        grow(s.h, m.seed, m.params, m.state, m.pairs, m.rest);
+        s.gen = m.gen; s.epoch = m.epoch;
+        return;
+      }
       if (m.type === "run") {
         if (m.state) setState(s.h, m.state);
         s.epoch = m.epoch;
@@ -406,7 +446,7 @@
   }
 
   root.bendscopeLayout = {
-    create: create, setGraph: setGraph, setState: setState, advance: advance, run: run,
+    create: create, setGraph: setGraph, grow: grow, setState: setState, advance: advance, run: run,
     overlaps: overlaps, runner: runner, SLICE_MS: SLICE_MS, SEPARATE_ROUNDS: SEPARATE_ROUNDS,
   };
 })(typeof globalThis !== "undefined" ? globalThis : this);

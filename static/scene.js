@@ -101,6 +101,25 @@
 
   function intern(plan, added) { for (var i = 0; i < added.length; i++) plan.strings.push(added[i]); }
 
+  // ``old`` followed by ``extra``, in a new typed array of old's type. O(n)
+  function grown(old, extra) {
+    if (!ArrayBuffer.isView(old)) return Array.from(old).concat(Array.from(extra));  // (plain arrays: the tests' driver)
+    var out = new old.constructor(old.length + extra.length);
+    out.set(old); out.set(extra, old.length);
+    return out;
+  }
+
+  // a number per (colour, width), in order of first use: the batch an edge goes to (see setEdges). O(m)
+  function restyle(plan) {
+    var e = plan.edges, style = new Int32Array(e.a.length), styles = new Map();
+    for (var j = 0; j < e.a.length; j++) {
+      var skey = e.color[j] + "|" + e.width[j], s = styles.get(skey);
+      if (s === undefined) { s = styles.size + 2; styles.set(skey, s); }
+      style[j] = s;
+    }
+    e.style = style;
+  }
+
   var api = {
     createPlan: createPlan,
     setConstants: function (plan, c) { plan.c = c; },
@@ -124,6 +143,22 @@
         t += nItems;
       }
     },
+    // cards added at the end of the plane's order (as setNodes takes them, for those alone)
+    appendNodes: function (plan, ids, sizes, stargate, pinned) {
+      for (var i = 0; i < ids.length; i++) plan.ids.push(ids[i]);
+      plan.n = plan.ids.length;
+      plan.sizes = grown(plan.sizes, sizes); plan.stargate = grown(plan.stargate, stargate);
+      plan.pinned = grown(plan.pinned, pinned);
+      if (plan.flags.length !== plan.n) plan.flags = grown(plan.flags, new Uint8Array(plan.n - plan.flags.length));
+    },
+    // cards whose size or flags changed: their indices, [w, h, …], stargate and pinned flags
+    patchNodes: function (plan, index, sizes, stargate, pinned) {
+      for (var i = 0; i < index.length; i++) {
+        var k = index[i];
+        plan.sizes[2 * k] = sizes[2 * i]; plan.sizes[2 * k + 1] = sizes[2 * i + 1];
+        plan.stargate[k] = stargate[i]; plan.pinned[k] = pinned[i];
+      }
+    },
     forgetArt: function (plan, ids) { for (var k = 0; k < ids.length; k++) plan.art.delete(ids[k]); },
     // edges in the plane's order: endpoints (indices), colour (interned), width, arrow size (0:
     // undirected), signed parallel offset; labels: edge index, width, border colour, text;
@@ -144,6 +179,36 @@
       plan.labels = { width: labelWidth, border: labelBorder, text: Array.from(labelText) };
       if (plan.faults.length !== a.length) plan.faults = new Uint8Array(a.length);
       if (plan.shown.length !== a.length) plan.shown = new Uint8Array(a.length);
+    },
+    // edges added at the end (as setEdges takes them, for those alone: labelEdge holds their
+    // indices among all the edges)
+    appendEdges: function (plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText, polarity) {
+      if (!plan.edges) { api.setEdges(plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText, polarity); return; }
+      intern(plan, added);
+      var e = plan.edges, l = plan.labels, i;
+      e.a = grown(e.a, a); e.b = grown(e.b, b); e.color = grown(e.color, color); e.width = grown(e.width, width);
+      e.arrow = grown(e.arrow, arrow); e.offset = grown(e.offset, offset); e.polarity = grown(e.polarity, polarity);
+      e.label = grown(e.label, new Int32Array(a.length).fill(-1));
+      for (i = 0; i < labelEdge.length; i++) e.label[labelEdge[i]] = l.text.length + i;
+      l.width = grown(l.width, labelWidth); l.border = grown(l.border, labelBorder);
+      for (i = 0; i < labelText.length; i++) l.text.push(labelText[i]);
+      restyle(plan);
+      plan.faults = grown(plan.faults, new Uint8Array(a.length)); plan.shown = grown(plan.shown, new Uint8Array(a.length));
+    },
+    // edges changed in place: their indices, then their rows as setEdges takes them; labelAt:
+    // the index in the label arrays of each of them that has a label, in order
+    patchEdges: function (plan, added, index, a, b, color, width, arrow, offset, polarity, labelAt, labelWidth, labelBorder, labelText) {
+      intern(plan, added);
+      var e = plan.edges, l = plan.labels, i;
+      for (i = 0; i < index.length; i++) {
+        var k = index[i];
+        e.a[k] = a[i]; e.b[k] = b[i]; e.color[k] = color[i]; e.width[k] = width[i]; e.arrow[k] = arrow[i];
+        e.offset[k] = offset[i]; e.polarity[k] = polarity[i];
+      }
+      for (i = 0; i < labelAt.length; i++) {
+        l.width[labelAt[i]] = labelWidth[i]; l.border[labelAt[i]] = labelBorder[i]; l.text[labelAt[i]] = labelText[i];
+      }
+      restyle(plan);
     },
     // halos: [{members, pairs (flat index pairs), fill, stroke, badge, badgeWidth}] of the κ > 0 SCCs
     setHalos: function (plan, halos) { plan.halos = Array.from(halos); },

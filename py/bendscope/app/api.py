@@ -149,6 +149,10 @@ class AutomationApi:
     def frame_parts(self) -> Any:
         return to_js([list(p) for p in self.app.frame_parts])
 
+    def frame_log(self) -> str:
+        """The last painted frames' parts in ms (``App.frame_log``), as JSON."""
+        return json.dumps(self.app.frame_log)
+
     def interaction(self) -> str:
         view = self.app.tools.view()
         link = view.link
@@ -271,6 +275,7 @@ class AutomationApi:
             "loop_cuts": self.loop_cuts,
             "interaction": self.interaction,
             "frame_parts": self.frame_parts,
+            "frame_log": self.frame_log,
             "profile_paint": self.profile_paint,
             "paint": self.paint_now,
             "check_wheel": self.check_wheel,

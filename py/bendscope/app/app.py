@@ -117,12 +117,12 @@ class App:
         self.saving = SaveController(
             self.editor, toast=lambda text: self.toast.show(text, ms=6000), request_frame=self.request_frame
         )
-        self.frame_pending = False
-        self.pulse_timer: Any = None
-        self.last_frame = 0.0
+        self.frame_pending, self.pulse_timer, self.last_frame = False, None, 0.0
         self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
         self.frame_parts: list[tuple[float, float, float, float]] = []  # (start, layout step, scene, canvas) ms
         self.scene_ms = 0.0
+        self.frame_log: list[dict[str, Any]] = []  # the last painted frames' parts in ms (see _frame)
+        self.applied_since: list[float] = []  # ms of each live change brought in since the last painted frame
         self._frame_proxy = proxy(self._frame)
         self._pump_proxy = proxy(self._pump)
         self.pump_pending = False
@@ -253,8 +253,11 @@ class App:
                 paint_ms = self.last_paint_ms = end - ticked
                 self.frame_times.append(end - start)
                 self.frame_parts.append((start, ticked - start, self.scene_ms, paint_ms - self.scene_ms))
-                del self.frame_times[:-600]
-                del self.frame_parts[:-600]
+                # (the painter's plan update by part, and the live changes brought in since the frame before)
+                self.frame_log.append({"at": start, "tick": ticked - start, "scene": self.scene_ms, "paint": paint_ms,
+                                       "plan": self.painter.plan_parts, "applied": self.applied_since})  # fmt: skip
+                self.applied_since = []
+                del self.frame_times[:-600], self.frame_parts[:-600], self.frame_log[:-600]
             elif pulsing:  # nothing changed but the pulse: redraw it over the kept frame
                 self.painter.repulse(round(pulse_value(ts), 4))
                 self.pulse_frames += 1

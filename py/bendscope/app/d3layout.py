@@ -26,7 +26,14 @@ from typing import Any
 import js
 from pyodide.ffi import to_js
 
-from bendscope.bend.layout.forces import ForceParams, kernel_graph, kernel_state, structure_key
+from bendscope.bend.layout.forces import (
+    ForceParams,
+    KernelShape,
+    kernel_graph,
+    kernel_growth,
+    kernel_state,
+    structure_key,
+)
 from bendscope.bend.layout.simulation import LOCAL_ALPHA, reheat_region
 from bendscope.bend.model.elements import Plane
 
@@ -158,7 +165,7 @@ class WorkerSimulation(KernelSimulation):
         self._host = js.window.bendscopeLayoutHost
         self._gen = 0  # numbers the kernel graph the worker holds
         self._epoch = 0  # numbers the state the worker was last given
-        self._wshape: tuple[int, tuple[float, ...]] | None = None  # the shape of the worker's graph
+        self._wshape: KernelShape | None = None  # what the worker's graph was made from
         self._wshape_version = -1
         self._sent: tuple[frozenset[str], frozenset[str] | None] | None = None  # held and free, as last sent
         self._dirty = True  # Python moved cards the worker does not know of: send the whole state
@@ -168,6 +175,7 @@ class WorkerSimulation(KernelSimulation):
         self._xy: Any = None  # the last frame's positions (a JS Float64Array), see positions_js
         self._xy_version: int | None = None
         self.frames = 0  # frames applied (diagnostics)
+        self.rebuilt = self.grown = 0  # the worker's graph made afresh, grown (diagnostics)
 
     def _post(self, message: dict[str, Any], transfer: list[Any] | None = None) -> None:
         self._host.send(js_obj({"sim": self.id, **message}), to_js(transfer or []))
@@ -176,8 +184,28 @@ class WorkerSimulation(KernelSimulation):
         """Give the worker the plane's state (a new epoch: frames computed before are stale)."""
         self._epoch += 1
         self._xy = None
-        shape = structure_key(self.plane)
-        if shape != self._wshape:
+        # cards and edges appended: the worker's graph grows (O(changes) sent); else it is made again
+        growth = None if self._wshape is None else kernel_growth(self.plane, self._wshape, self.params.gap)
+        if growth is not None and (growth.ids or growth.pairs):
+            fresh = [self.plane.nodes[node_id] for node_id in growth.ids]
+            for node_id in growth.ids:
+                self._index[node_id] = len(self._ids)
+                self._ids.append(node_id)
+            self._gen += 1
+            self._post(
+                {
+                    "type": "grow",
+                    "gen": self._gen,
+                    "epoch": self._epoch,
+                    "seed": self.seed,
+                    "params": js_obj(self.params.for_plane(len(self._ids))),
+                    "state": to_js(kernel_state(fresh, self.fixed, self.free)),
+                    "pairs": to_js(growth.pairs),
+                    "rest": to_js(growth.rest),
+                }
+            )
+            self.grown += 1
+        if growth is None:
             graph = kernel_graph(self.plane, self.params.gap)
             self._ids = list(graph.ids)
             self._index = {node_id: i for i, node_id in enumerate(self._ids)}
@@ -195,11 +223,12 @@ class WorkerSimulation(KernelSimulation):
                     "k": to_js(graph.k),
                 }
             )
-            self._wshape = shape
-            self._wshape_version = self.plane.version
+            self._wshape = KernelShape.of(self.plane, graph)
+            self.rebuilt += 1
             state = None
         else:
             state = self._state()
+        self._wshape_version = self.plane.version
         self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "state": state})
         self._sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
         self._dirty = self._heat = False

@@ -34,6 +34,7 @@ from typing import Any
 import js
 
 from bendscope.bend.live.delta import Remote, apply_to, holding_changes
+from bendscope.bend.live.ended import ended_after
 from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep, scoped_path
 from bendscope.bend.live.time_travel import holding_only
 from bendscope.bend.model.document import DocumentError
@@ -45,10 +46,11 @@ IDLE_S = 0.1  # how often an idle driver looks for the person's edits
 RETRY_S = (0.5, 1.0, 2.0, 5.0)  # waits after failed requests, one after another
 KEEP_POSITIONS_S = 3.0  # how often changed positions are written to localStorage
 MAX_KEPT = 20_000  # positions kept per memory (the oldest dropped first)
-#: above BIG cards, fetches start at least FETCH_GAP_MS apart: each brings a structural change,
-#: which costs the page a scene and κ rebuild at that size, so a burst is taken in fewer steps
+#: above BIG cards, fetches start at least FETCH_GAP_MS apart (three frames): the changes that
+#: arrive meanwhile, or while a fetch is answered, are brought in by the next one, in one
+#: application (each costs the page O(changes), and the server O(n) to answer)
 BIG = 500
-FETCH_GAP_MS = 200.0
+FETCH_GAP_MS = 50.0
 
 
 def live_key() -> str | None:
@@ -81,10 +83,12 @@ class LiveMode:
         self.arrivals: dict[str, float] = {}  # card id → when it first arrived (ms since the epoch)
         self.applied: list[tuple[float, str]] = []  # (when, what changed) of the last changes brought in
         self.timings: list[tuple[float, float]] = []  # ms of the last fetches: (JSON read, brought in)
+        self.asked: list[tuple[float, float]] = []  # the last fetches: (when asked, ms until answered), page's clock
         self.served: Remote | None = None  # the memory's view as served at the version the page has
         self.wake = asyncio.Event()
         self.source: Any = None
         self._kept_at = -1
+        self._kept_cache: dict[str, Any] | None = None  # (see _kept)
         self._fetched_at = -1e9
         self._kept_time = 0.0
         self.chip = by_id("live-status")
@@ -184,7 +188,7 @@ class LiveMode:
                 await asyncio.sleep(RETRY_S[min(self.failures, len(RETRY_S)) - 1])
 
     async def _fetch(self) -> None:
-        if self.sync.base is not None and len(self.sync.base.nodes) > BIG:  # (a burst of writes: fewer rebuilds)
+        if self.sync.base is not None and len(self.sync.base.nodes) > BIG:  # (a burst of writes: fewer applications)
             wait = self._fetched_at + FETCH_GAP_MS - float(js.performance.now())
             if wait > 0:
                 await asyncio.sleep(wait / 1000)
@@ -206,6 +210,8 @@ class LiveMode:
         status = int(response.status)
         text = str(await response.text())
         began = float(js.performance.now())
+        self.asked.append((self._fetched_at, began - self._fetched_at))
+        del self.asked[:-200]
         answer = _json(text)
         parsed = float(js.performance.now())
         if status == 200 and answer.get("document") is None and "changes" not in answer:  # (too large to open whole)
@@ -239,6 +245,7 @@ class LiveMode:
         if not first and self.app.overlay.node_id is not None:  # (the person is typing: applied after)
             self.sync.failed("fetch")
             return
+        merged, ended = 0.0, None
         try:
             version = answer.get("version")
             version = version if isinstance(version, int) and not self.keep_view else None
@@ -246,9 +253,12 @@ class LiveMode:
             if "changes" in answer and version is not None and not first and served is not None and remote is not None:
                 # the memory's whole view kept too (what ended included: the time control lists it)
                 self.served = apply_to(served, answer["changes"], version)
+                after = {"nodes": self.served.nodes, "edges": self.served.edges}
+                ended = ended_after(self.time.ended, after, answer["changes"])
                 changes = holding_changes(answer["changes"], remote)  # (ended ones go, as below)
+                merging = float(js.performance.now())
                 brought = self.sync.fetched_changes(changes, version, answer.get("at"))
-                answer = {**answer, "document": self.served.document()}
+                merged = float(js.performance.now()) - merging
             else:
                 shown, _ = holding_only(answer["document"])  # (ended cards and edges are not drawn nor counted)
                 brought = self.sync.fetched(shown, self._kept() if first else None, answer.get("at"), version)
@@ -256,7 +266,7 @@ class LiveMode:
         except DocumentError as exc:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
-        self.timings = [*self.timings[-199:], (parsed - began, done - parsed)]
+        self.app.applied_since.append(done - parsed)
         now = float(js.Date.now())
         for node_id in brought.added:
             self.arrivals.setdefault(node_id, now)
@@ -268,7 +278,9 @@ class LiveMode:
             self.editor.opening_view()
         self.app.request_frame()
         self.show()
-        self.time.fetched(answer, [] if first else brought.added)
+        self.time.fetched(answer, [] if first else brought.added, ended)
+        # ms: reading the JSON, bringing it in (all), of which the editor's merge, then the time control's look
+        self.timings = [*self.timings[-199:], (parsed - began, done - parsed, merged, js.performance.now() - done)]
 
     async def _write(self, ops: list[dict[str, Any]]) -> None:
         body = json.dumps({"ops": ops, "seen_at": self.sync.seen_at}, ensure_ascii=False)
@@ -348,6 +360,7 @@ class LiveMode:
             "last_error": self.last_error,
             "applied": self.applied[-5:],
             "timings": self.timings[-50:],
+            "asked": self.asked[-50:],
             "time": self.time.state(),
         }
 
@@ -355,13 +368,19 @@ class LiveMode:
     def _storage_key(self) -> str:
         return f"bendscope.live.{self.key}"
 
-    def _kept(self) -> dict[str, Any]:
+    def _kept(self, fresh: bool = False) -> dict[str, Any]:
+        """The positions kept for this memory (id → [x, y]): as last read or written by this page
+        (read again every KEEP_POSITIONS_S at most, when positions are kept), or ``fresh`` from
+        storage — not parsed again for every batch of cards that arrives."""
+        if self._kept_cache is not None and not fresh:
+            return self._kept_cache
         try:
             text = js.localStorage.getItem(self._storage_key())
             kept = json.loads(str(text)) if not is_null(text) else {}
         except Exception:  # (storage refused, or damaged: laid out afresh)
-            return {}
-        return kept if isinstance(kept, dict) else {}
+            kept = {}
+        self._kept_cache = kept if isinstance(kept, dict) else {}
+        return self._kept_cache
 
     def keep_positions(self, force: bool = False) -> None:
         """Write the cards' positions (merged with those kept of cards not shown now) every
@@ -374,10 +393,10 @@ class LiveMode:
             return
         self._kept_time = now
         self._kept_at = self.editor.version
-        kept = self._kept()
+        kept = self._kept(fresh=True)
         kept.update(positions_to_keep(self.editor.doc))
         if len(kept) > MAX_KEPT:
-            kept = dict(list(kept.items())[-MAX_KEPT:])
+            kept = self._kept_cache = dict(list(kept.items())[-MAX_KEPT:])
         with contextlib.suppress(Exception):  # (storage full or refused: laid out again next time)
             js.localStorage.setItem(self._storage_key(), json.dumps(kept))
 

@@ -71,6 +71,8 @@ class Painter:
         self.drawn_markers: list[dict[str, Any]] = []  # the loop markers the last paint drew (world centres)
         self.drawn_shown_edges: list[str] = []  # the edges it drew as shown on request (a loop's, the cuts)
         self.plan_ms = 0.0  # the last paint's time in Python (plan updates, positions)
+        #: the last paint's plan update in ms: "update" (Python: the calls made), then each call's name (JS)
+        self.plan_parts: dict[str, float] = {}
 
     def resize(self, width: float, height: float, dpr: float) -> None:
         key = (int(width), int(height), dpr)
@@ -138,7 +140,7 @@ class Painter:
         ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``: see ``bend.render.scene.build_scene``."""
         t0 = js.performance.now()
         self._pulse = None
-        for name, args in self.planner.update(
+        calls = self.planner.update(
             plane,
             card_of,
             doc_version=doc_version,
@@ -154,10 +156,16 @@ class Painter:
             loop_edges=loop_edges,
             loop_class=loop_class,
             cut_edges=cut_edges,
-        ):
+        )
+        t1 = js.performance.now()
+        parts = self.plan_parts = {"update": t1 - t0}
+        for name, args in calls:
             if name == "setConstants" and self.detail:
                 args = ({**args[0], "edgeDetailLimit": 1e15, "haloDetailLimit": 1e15},)
             getattr(self.scene, name)(self.plan, *(_arg(a) for a in args))
+            t2 = js.performance.now()
+            parts[name] = parts.get(name, 0.0) + t2 - t1
+            t1 = t2
         if xy is None:
             xy = to_js(positions(plane))
         self.plan_ms = js.performance.now() - t0

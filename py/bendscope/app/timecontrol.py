@@ -175,13 +175,17 @@ class TimeControl:
         by_id("time-scale").textContent = f"{len(self.scale.stops):,} {what}{more}, then now"
 
     # ------------------------------------------------------------ after each fetch
-    def fetched(self, answer: dict[str, Any], added: list[str]) -> None:
+    def fetched(self, answer: dict[str, Any], added: list[str], ended: Any = None) -> None:
         """A graph the driver brought in: say what is shown, list its loops. Cards that come
-        back (another moment) stand where the page last kept them."""
+        back (another moment) stand where the page last kept them. ``ended``: the ended cards
+        and edges when the driver knows them (a delta), else read from the answer's document."""
         if added:
             self._put_back(added)
         document = answer.get("document")
-        self.ended = ended_of(document) if isinstance(document, dict) else ({}, {})
+        if ended is not None:
+            self.ended = ended
+        else:
+            self.ended = ended_of(document) if isinstance(document, dict) else ({}, {})
         if self.last_xy is None:  # (cards that ended before the page opened: where it kept them)
             kept = self.live._kept()
             self.last_xy = {i: (float(v[0]), float(v[1])) for i, v in kept.items() if _point(v)}

@@ -276,8 +276,9 @@ def test_the_planner_sends_only_what_changed():
     editor.set_text(first, "new text")
     calls = planner.update(editor.plane, editor.card, doc_version=editor.version, topology=editor.topology(),
                            measure=editor.measure, selection=[first])  # fmt: skip
-    assert [n for n, _ in calls] == ["setNodes", "setArt"]
-    assert calls[1][1][1] == [first]  # the art of the one card whose text changed
+    assert [n for n, _ in calls] == ["patchNodes", "setArt"]
+    assert list(calls[0][1][0]) == [0]  # the size of the one card whose text changed
+    assert calls[1][1][1] == [first]  # and its art
     theme.use("dark")
     try:
         assert names(selection=[first])[0] == "setConstants"

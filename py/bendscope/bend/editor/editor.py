@@ -260,13 +260,24 @@ class Editor(LayoutDriver):
         for plane_id in entry.planes():
             plane = self.doc.planes.get(plane_id)
             if plane is not None:
-                self.refresh_sizes(plane)
+                self._refresh_touched(plane, entry)
                 if plane.layout_dirty:  # not for changes that move nothing (type, portal, name)
                     plane.layout_dirty = False
                     if not self.layout_frozen:  # frozen: nothing moves, now or when unfrozen
                         # local: only what is near the change moves (never a reshuffle)
                         self.sim(plane).reheat(around=entry.touched_nodes(plane_id))
         self._changed()
+
+    def _refresh_touched(self, plane: Plane, entry: Entry) -> None:
+        """The sizes of the cards ``entry`` touched on ``plane`` (every card's when it touched
+        the plane itself). O(changes)."""
+        if any(kind == "plane" and where == plane.id for kind, where, _ in entry.changes):
+            self.refresh_sizes(plane)
+            return
+        for node_id in entry.touched_nodes(plane.id):
+            node = plane.nodes.get(node_id)
+            if node is not None:
+                self.card(node)
 
     def _changed(self) -> None:
         self.version += 1

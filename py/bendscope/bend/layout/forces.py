@@ -18,7 +18,7 @@ from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bendscope.bend.model.elements import Node, Plane
+from bendscope.bend.model.elements import Edge, Node, Plane
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,121 @@ def kernel_graph(plane: Plane, gap: float) -> KernelGraph:
         pairs=array("i", (v for pair in springs for v in pair)),
         rest=array("d", (radius[i] + radius[j] + gap for i, j in springs)),
         k=array("d", (1.0 / min(degree[i], degree[j]) for i, j in springs)),
+    )
+
+
+@dataclass
+class KernelShape:
+    """What a kernel's graph was made from (see :func:`kernel_growth`): the plane's node ids
+    (and their indices) and edges in its order, the cards' sizes, and the springs' card pairs."""
+
+    ids: list[str]
+    index: dict[str, int]
+    edges: list[Edge]
+    sizes: array[float]
+    springs: set[tuple[int, int]]
+    dangling: bool  # an edge joins a card not on the plane
+
+    @classmethod
+    def of(cls, plane: Plane, graph: KernelGraph) -> KernelShape:
+        """The shape of ``graph``, just made from ``plane``. O(n + m)."""
+        pairs = graph.pairs
+        index = {node_id: i for i, node_id in enumerate(graph.ids)}
+        edges = list(plane.edges.values())
+        dangling = any(e.a not in index or e.b not in index for e in edges)
+        springs = {(min(pairs[2 * s], pairs[2 * s + 1]), max(pairs[2 * s], pairs[2 * s + 1]))
+                   for s in range(len(pairs) // 2)}  # fmt: skip
+        return cls(list(graph.ids), index, edges, card_sizes(plane), springs, dangling)
+
+
+@dataclass(frozen=True)
+class KernelGrowth:
+    """Cards and springs added at the end of a kernel's graph: the new cards' ids, the new
+    springs' index pairs and rest lengths (their stiffness, and every spring's, follow from the
+    degrees: :func:`grown`)."""
+
+    ids: tuple[str, ...]
+    pairs: array[int]
+    rest: array[float]
+
+
+def card_sizes(plane: Plane) -> array[float]:
+    """Every card's width and height, in the plane's order. O(n)."""
+    sizes = array("d")
+    for node in plane.nodes.values():
+        sizes.extend((node.width, node.height))
+    return sizes
+
+
+def kernel_growth(plane: Plane, shape: KernelShape, gap: float) -> KernelGrowth | None:
+    """What turns the kernel graph of ``shape`` into ``plane``'s when ``plane`` only gained
+    cards and edges at the end of its order (the cards held kept their sizes); None when it
+    must be made again (a card or edge went, moved in the order or changed its cards, a card
+    changed size). ``shape`` is brought up to date (with None: left to be made again). O(n)
+    comparisons, O(changes) work; what it gives equals :func:`kernel_graph` of the plane
+    (tests/bend/layout/test_kernel_growth.py).
+
+    >>> from bendscope.bend.model.elements import Edge, Node, Plane
+    >>> p = Plane("p", "P")
+    >>> for i in "ab":
+    ...     p.add_node(Node(i, i, width=80.0, height=60.0))
+    >>> p.add_edge(Edge("1", "a", "b"))
+    >>> shape = KernelShape.of(p, kernel_graph(p, 110.0))
+    >>> p.add_node(Node("c", "c", width=80.0, height=60.0))
+    >>> p.add_edge(Edge("2", "b", "c"))
+    >>> g = kernel_growth(p, shape, 110.0)
+    >>> g.ids, list(g.pairs), [round(r) for r in g.rest]
+    (('c',), [1, 2], [185])
+    """
+    ids = list(plane.nodes)
+    held = len(shape.ids)
+    if len(ids) < held or ids[:held] != shape.ids:
+        return None
+    sizes = card_sizes(plane)
+    if sizes[: 2 * held] != shape.sizes:
+        return None
+    edges = list(plane.edges.values())
+    if len(edges) < len(shape.edges) or edges[: len(shape.edges)] != shape.edges:
+        return None  # (an edge went or was replaced: springs and their order may change)
+    if shape.dangling and len(ids) > held:
+        return None  # (an edge waiting for a card: kernel_graph skips it until the card comes)
+    index, springs = shape.index, shape.springs
+    for k, node_id in enumerate(ids[held:]):
+        index[node_id] = held + k
+    pairs, rest = array("i"), array("d")
+    for edge in edges[len(shape.edges) :]:
+        i, j = index.get(edge.a), index.get(edge.b)
+        if i is None or j is None:
+            return None
+        if i == j:
+            continue
+        key = (min(i, j), max(i, j))
+        if key in springs:
+            continue
+        springs.add(key)
+        pairs.extend((i, j))
+        rest.append(_radius(sizes, i) + _radius(sizes, j) + gap)
+    shape.ids, shape.edges, shape.sizes = ids, edges, sizes
+    return KernelGrowth(tuple(ids[held:]), pairs, rest)
+
+
+def _radius(sizes: array[float], i: int) -> float:
+    return math.hypot(sizes[2 * i] / 2, sizes[2 * i + 1] / 2) * 0.75
+
+
+def grown(graph: KernelGraph, growth: KernelGrowth) -> KernelGraph:
+    """``graph`` with ``growth``: its cards and springs appended, every spring's stiffness
+    ``1 / min(degree)`` again — what the layout worker does with a ``grow`` message. O(n + m)."""
+    pairs = array("i", graph.pairs)
+    pairs.extend(growth.pairs)
+    degree = [0] * (len(graph.ids) + len(growth.ids))
+    for v in pairs:
+        degree[v] += 1
+    return KernelGraph(
+        ids=graph.ids + growth.ids,
+        pairs=pairs,
+        rest=graph.rest + growth.rest,
+        k=array("d", (1.0 / min(degree[pairs[2 * s]], degree[pairs[2 * s + 1]]) for s in range(len(pairs) // 2))),
     )
 
 

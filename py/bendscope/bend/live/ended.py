@@ -74,10 +74,13 @@ class Ghosts:
         return len(self.cards) + len(self.edges)
 
 
-def ended_of(document: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, tuple[str, str, str]]]:
+def ended_of(
+    document: Mapping[str, Any], ended_cards: Mapping[str, str] | None = None
+) -> tuple[dict[str, str], dict[str, tuple[str, str, str]]]:
     """The ended cards (id → text) and edges (id → (a, b, kind)) of a served document: those that
-    do not hold, and the edges of a card that does not. O(cards + edges)."""
-    cards: dict[str, str] = {}
+    do not hold, and the edges of a card that does not (``ended_cards``: cards known to have
+    ended besides the document's). O(cards + edges)."""
+    cards: dict[str, str] = dict(ended_cards or {})
     edges: dict[str, tuple[str, str, str]] = {}
     for plane in document.get("planes") or []:
         if not isinstance(plane, Mapping):
@@ -93,6 +96,44 @@ def ended_of(document: Mapping[str, Any]) -> tuple[dict[str, str], dict[str, tup
                 props = edge.get("props")
                 kind = props.get("kind") if isinstance(props, Mapping) else None
                 edges[edge["id"]] = (a, b, str(kind or "associative"))
+    return cards, edges
+
+
+def ended_after(
+    ended: tuple[dict[str, str], dict[str, tuple[str, str, str]]],
+    after: Mapping[str, Mapping[str, Mapping[str, Any]]],
+    changes: Mapping[str, Any],
+) -> tuple[dict[str, str], dict[str, tuple[str, str, str]]]:
+    """:func:`ended_of` of the served state ``after`` (its ``nodes`` and ``edges``, id → record,
+    as ``bend.live.delta.Remote`` holds them), from ``ended``, the ended items before, and the
+    delta that led there (``changes``, checked): O(changes), and O(edges) when a card begins or
+    stops to hold (its edges follow it). Equal to ``ended_of`` as dicts.
+
+    >>> before = {"nodes": {"a": {"id": "a"}, "b": {"id": "b"}}, "edges": {}}
+    >>> gone = {"id": "b", "text": "B", "data": {"memory": {"holds": False}}}
+    >>> after = {"nodes": {"a": {"id": "a"}, "b": gone}, "edges": {"ab": {"id": "ab", "a": "a", "b": "b"}}}
+    >>> changes = {"nodes": [gone], "edges": [after["edges"]["ab"]], "removed_nodes": [], "removed_edges": []}
+    >>> ended_after(ended_of({"planes": [{"nodes": [], "edges": []}]}), after, changes)
+    ({'b': 'B'}, {'ab': ('a', 'b', 'associative')})
+    """
+    cards, edges = dict(ended[0]), dict(ended[1])
+    flipped = False
+    for node_id in changes.get("removed_nodes") or ():
+        flipped |= cards.pop(node_id, None) is not None
+    for card in changes.get("nodes") or ():
+        node_id, was = card["id"], card["id"] in cards
+        if not holds(card):
+            cards[node_id] = str(card.get("text") or "")
+        elif was:
+            del cards[node_id]
+        flipped |= was == holds(card)
+    if flipped:  # (a card's edges follow it)
+        return cards, ended_of({"planes": [{"nodes": [], "edges": list(after["edges"].values())}]}, cards)[1]
+    for edge_id in changes.get("removed_edges") or ():
+        edges.pop(edge_id, None)
+    for edge in changes.get("edges") or ():
+        edges.pop(edge["id"], None)
+        edges.update(ended_of({"planes": [{"nodes": [], "edges": [edge]}]}, cards)[1])
     return cards, edges
 
 

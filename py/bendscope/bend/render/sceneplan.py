@@ -21,10 +21,10 @@ from typing import Any
 
 from bendscope.bend.kappa_view.explain import kappa_span
 from bendscope.bend.kappa_view.topology_cache import Topology
-from bendscope.bend.model.elements import Camera, Node, Plane
+from bendscope.bend.model.elements import Camera, Edge, Node, Plane
 from bendscope.bend.render import theme
 from bendscope.bend.render.drawlist import card_art
-from bendscope.bend.render.edge_paths import _WIDTHS, parallel_offsets
+from bendscope.bend.render.edge_paths import _WIDTHS, PARALLEL_SPACING, label_text
 from bendscope.bend.render.halos import badge_text, halo_fill, halo_trees
 from bendscope.bend.render.scene import (
     BAND_MEMBERS,
@@ -115,16 +115,32 @@ class ScenePlanner:
         self.ids: list[str] = []
         self.index: dict[str, int] = {}
         self.edge_index: dict[str, int] = {}  # edge id → index in the page's edge arrays
-        self._edge_ids: tuple[dict[str, int], list[str]] | None = None
+        self._edge_ids: list[str] | None = None
+        # what the page's node and edge arrays hold, to send only what changed (see _nodes, _edges)
+        self._sizes = array("d")
+        self._stargate = b""
+        self._pinned = b""
+        self._sent_nodes = False  # the page's node arrays hold this plane's nodes
+        self._rebuilt = True  # the edges must be sent whole (nodes renumbered, a new theme)
+        self._dangling = 0  # edges not drawn because a card of theirs is not on the plane
+        self._appended: list[str] = []  # cards appended since the edges were last brought up to date
+        self._plane_edges: list[Edge] = []  # the plane's edges as of the last edge update, in its order
+        self._pairs: dict[tuple[str, str], list[str]] = {}  # unordered card pair → its edges' ids, in order
+        self._offsets: dict[str, float] = {}  # edge id → parallel offset as sent
+        self._labels: dict[int, int] = {}  # edge index → its label's index in the page's label arrays
+        self._halo_epoch = 0  # bumped when the halos must be made again for the same topology
+        self._regions: list[Any] = []  # the κ > 0 regions of the last topology result
+        self._regions_gen = 0
+        self._comp: tuple[object, dict[str, str]] = (None, {})  # (result, node → its κ > 0 region's id)
 
     def edge_ids(self) -> list[str]:
         """Edge ids by their index in the page's edge arrays (what it reports back). O(m) once per edge set."""
         cached = self._edge_ids
-        if cached is None or cached[0] is not self.edge_index:
-            cached = self._edge_ids = (self.edge_index, [""] * len(self.edge_index))
+        if cached is None:
+            cached = self._edge_ids = [""] * len(self.edge_index)
             for edge_id, k in self.edge_index.items():
-                cached[1][k] = edge_id
-        return cached[1]
+                cached[k] = edge_id
+        return cached
 
     def _intern(self, text: str) -> int:
         found = self.strings.get(text)
@@ -172,16 +188,22 @@ class ScenePlanner:
             self._theme = theme.NAME
             self._art.clear()  # every card's colours change
             self._edges_key = self._halos_key = None
+            self._rebuilt = True
             calls.append(("setConstants", (constants(),)))
         # the plane and the topology result are held (compared by identity, never by id(),
         # which a later object may reuse once the first is gone)
         if plane is not self._plane:
             self._plane = plane
             self._plane_gen += 1
+            self._sent_nodes = False  # (another plane: everything is sent afresh)
         result = None if topology is None else topology.result
         if result is not self._result:
             self._result = result
             self._result_gen += 1
+            regions = [] if result is None else [scc for scc in result["sccs"] if scc["kappa"] > 0]
+            if regions != self._regions:  # (a new result with the same loop regions keeps its halos)
+                self._regions = regions
+                self._regions_gen += 1
         nodes_key = (self._plane_gen, plane.version, doc_version, theme.NAME)
         if nodes_key != self._nodes_key:
             self._nodes_key = nodes_key
@@ -190,11 +212,11 @@ class ScenePlanner:
         if art is not None:
             calls.append(art)
         edges_key = (self._plane_gen, plane.version, theme.NAME)
-        if edges_key != self._edges_key:
+        if edges_key != self._edges_key or self._rebuilt:
             self._edges_key = edges_key
-            self._halos_key = self._flags_key = None
-            calls.append(self._edges(plane, measure))
-        halos_key = (self._plane_gen, plane.version, self._result_gen, theme.NAME)
+            self._flags_key = None
+            calls.extend(self._edges(plane, measure, topology))
+        halos_key = (self._plane_gen, self._halo_epoch, self._regions_gen, theme.NAME)
         if halos_key != self._halos_key:
             self._halos_key = halos_key
             self._flags_key = None
@@ -215,10 +237,39 @@ class ScenePlanner:
 
     # ---------------------------------------------------------------- parts
     def _nodes(self, plane: Plane) -> list[Call]:
+        """The calls that bring the page's node arrays to ``plane``: the cards appended at the
+        end and those whose size or flags changed, or all of them again when cards went or were
+        reordered (indices change). O(n) small work to compare, O(changes) sent."""
         ids = list(plane.nodes)
         nodes = list(plane.nodes.values())
+        sizes = array("d")
+        for node in nodes:
+            sizes.extend((node.width, node.height))
+        stargate = bytes(1 if node.type == "stargate" else 0 for node in nodes)
+        pinned = bytes(1 if node.pinned else 0 for node in nodes)
+        held = len(self.ids)
         calls: list[Call] = []
-        if ids != self.ids:
+        if not self._rebuilt_needed(ids, held):
+            if sizes[: 2 * held] != self._sizes or stargate[:held] != self._stargate or pinned[:held] != self._pinned:
+                old_sizes, old_gate, old_pin = self._sizes, self._stargate, self._pinned
+                changed = array("i", (i for i in range(held) if sizes[2 * i] != old_sizes[2 * i]
+                                      or sizes[2 * i + 1] != old_sizes[2 * i + 1] or stargate[i] != old_gate[i]
+                                      or pinned[i] != old_pin[i]))  # fmt: skip
+                patch = array("d")
+                for i in changed:
+                    patch.extend((sizes[2 * i], sizes[2 * i + 1]))
+                calls.append(("patchNodes", (changed, patch, bytes(stargate[i] for i in changed),
+                                             bytes(pinned[i] for i in changed))))  # fmt: skip
+            if len(ids) > held:
+                calls.append(("appendNodes", (ids[held:], sizes[2 * held :], stargate[held:], pinned[held:])))
+                self._appended += ids[held:]
+                for i in range(held, len(ids)):
+                    self.index[ids[i]] = i
+                self.ids = ids
+                if self._dangling:  # (an edge waiting for one of these cards: its index is among the others')
+                    self._rebuilt = True
+        else:
+            self._rebuilt = True
             on_plane = set(ids)
             gone = [n for n in self._art if n not in on_plane]
             for n in gone:
@@ -227,13 +278,15 @@ class ScenePlanner:
                 calls.append(("forgetArt", (gone,)))
             self.ids = ids
             self.index = {node_id: i for i, node_id in enumerate(ids)}
-        sizes = array("d")
-        for node in nodes:
-            sizes.extend((node.width, node.height))
-        stargate = bytes(1 if node.type == "stargate" else 0 for node in nodes)
-        pinned = bytes(1 if node.pinned else 0 for node in nodes)
-        calls.append(("setNodes", (ids, sizes, stargate, pinned)))
+            calls.append(("setNodes", (ids, sizes, stargate, pinned)))
+        self._sizes, self._stargate, self._pinned = sizes, stargate, pinned
+        self._sent_nodes = True
         return calls
+
+    def _rebuilt_needed(self, ids: list[str], held: int) -> bool:
+        """Whether the node arrays must be sent whole: nothing sent yet, or a card went or moved
+        in the plane's order (the cards held are not the first of ``ids``, in order)."""
+        return not self._sent_nodes or len(ids) < held or ids[:held] != self.ids
 
     def _visible_art(
         self,
@@ -281,41 +334,146 @@ class ScenePlanner:
             return None
         return ("setArt", (self._taken(), art_ids, nums, texts))
 
-    def _edges(self, plane: Plane, measure: Measure) -> Call:
-        index = self.index
-        offsets = parallel_offsets(plane)
-        a, b, color, arrow = array("i"), array("i"), array("i"), array("d")
-        width, offset = array("d"), array("d")
-        label_edge, label_border = array("i"), array("i")
-        label_width = array("d")
-        label_text: list[str] = []
-        polarity = array("b")  # 0 none, 1 +, 2 −
+    def _row(self, edge: Edge, k: int, shift: float, measure: Measure, rows: _Rows) -> None:
+        """Edge ``edge`` (index ``k``) into ``rows``, its label too when it has one."""
+        kind = edge.props.kind
+        rows.a.append(self.index[edge.a])
+        rows.b.append(self.index[edge.b])
+        rows.color.append(self._intern(theme.EDGE_COLOR[kind]))
+        rows.width.append(_WIDTHS[edge.props.strength])
+        rows.arrow.append(8.0 + edge.props.strength if kind in DIRECTED else 0.0)
+        rows.offset.append(shift if edge.a <= edge.b else -shift)
+        sign = edge.props.polarity
+        rows.polarity.append(0 if sign is None or kind not in DIRECTED else 1 if sign == "+" else 2)
+        if edge.props.label:
+            text = label_text(edge.props.label)
+            rows.label_edge.append(k)
+            rows.label_width.append(measure(text, theme.LABEL_FONT) + 12)
+            rows.label_border.append(self._intern(theme.EDGE_COLOR[kind]))
+            rows.label_text.append(text)
+
+    def _drawn(self, edge: Edge) -> bool:
+        i, j = self.index.get(edge.a), self.index.get(edge.b)
+        return i is not None and j is not None and i != j
+
+    def _edges(self, plane: Plane, measure: Measure, topology: Topology | None) -> list[Call]:
+        """The calls that bring the page's edge arrays to ``plane``: edges appended at the end
+        of the plane's order and edges replaced in place are sent alone (with the edges whose
+        parallel offset they change); all of them again when an edge went, moved in the order
+        or changed its cards, or the nodes were renumbered. O(m) identity checks, O(changes) sent."""
+        edges = list(plane.edges.values())
+        held = self._plane_edges
+        comp = self._components(topology)
+        if any(node_id in comp for node_id in self._appended):  # (a card its region names, back)
+            self._halo_epoch += 1
+        self._appended = []
+        if self._rebuilt or len(edges) < len(held):
+            self._rebuilt = False
+            return [self._all_edges(plane, edges, measure)]
+        changed: list[Edge] = []
+        if edges[: len(held)] != held:
+            for was, now in zip(held, edges, strict=False):
+                if was is not now and was != now:
+                    if (was.id, was.a, was.b) != (now.id, now.a, now.b) or bool(was.props.label) != bool(
+                        now.props.label
+                    ):
+                        return [self._all_edges(plane, edges, measure)]
+                    changed.append(now)
+        added = edges[len(held) :]
+        if not changed and not added:
+            self._plane_edges = edges
+            return []
+        touched: set[tuple[str, str]] = set()
+        for edge in added:
+            pair = (edge.a, edge.b) if edge.a <= edge.b else (edge.b, edge.a)
+            self._pairs.setdefault(pair, []).append(edge.id)
+            touched.add(pair)
+        for edge in (*changed, *added):
+            region = comp.get(edge.a)
+            if region is not None and region == comp.get(edge.b):
+                self._halo_epoch += 1  # (an arc inside a loop region: its halo's tree may change)
+                break
+        for pair in touched:
+            self._offsets.update(_pair_offsets(self._pairs[pair]))
+        by_id = plane.edges
+        patched = dict.fromkeys(e.id for e in changed)
+        for pair in touched:
+            for edge_id in self._pairs[pair]:
+                if edge_id in self.edge_index:
+                    patched[edge_id] = None  # (an edge already sent whose offset may have changed)
+        calls: list[Call] = []
+        if patched:
+            rows, ks = _Rows(), array("i")
+            label_at = array("i")
+            for edge_id in patched:
+                k = self.edge_index.get(edge_id)
+                if k is None:
+                    continue
+                ks.append(k)
+                self._row(by_id[edge_id], k, self._offsets.get(edge_id, 0.0), measure, rows)
+            label_at.extend(self._labels[k] for k in rows.label_edge)
+            if ks:
+                calls.append(("patchEdges", (self._taken(), ks, rows.a, rows.b, rows.color, rows.width, rows.arrow,
+                                             rows.offset, rows.polarity, label_at, rows.label_width,
+                                             rows.label_border, rows.label_text)))  # fmt: skip
+        if added:
+            rows = _Rows()
+            k = len(self.edge_index)
+            labels = len(self._labels)
+            for edge in added:
+                if not self._drawn(edge):
+                    self._dangling += edge.a != edge.b
+                    continue
+                self.edge_index[edge.id] = k
+                self._row(edge, k, self._offsets.get(edge.id, 0.0), measure, rows)
+                k += 1
+            for k in rows.label_edge:
+                self._labels[k] = labels
+                labels += 1
+            self._edge_ids = None
+            if len(rows.a):
+                calls.append(("appendEdges", (self._taken(), *rows.args())))
+        self._plane_edges = edges
+        return calls
+
+    def _all_edges(self, plane: Plane, edges: list[Edge], measure: Measure) -> Call:
+        """Every edge of ``plane`` again (what the page's edge arrays hold is replaced). O(m)."""
+        self._halo_epoch += 1
+        self._pairs = {}
+        for edge in edges:
+            pair = (edge.a, edge.b) if edge.a <= edge.b else (edge.b, edge.a)
+            self._pairs.setdefault(pair, []).append(edge.id)
+        self._offsets = {}
+        for ids in self._pairs.values():
+            if len(ids) > 1:
+                self._offsets.update(_pair_offsets(ids))
+        rows = _Rows()
         self.edge_index = {}
-        for edge in plane.edges.values():
-            i, j = index.get(edge.a), index.get(edge.b)
-            if i is None or j is None or i == j:
+        self._edge_ids = None
+        self._dangling = 0
+        for edge in edges:
+            if not self._drawn(edge):
+                self._dangling += edge.a != edge.b
                 continue
-            k = len(a)
+            k = len(rows.a)
             self.edge_index[edge.id] = k
-            kind = edge.props.kind
-            a.append(i)
-            b.append(j)
-            color.append(self._intern(theme.EDGE_COLOR[kind]))
-            width.append(_WIDTHS[edge.props.strength])
-            arrow.append(8.0 + edge.props.strength if kind in DIRECTED else 0.0)
-            shift = offsets.get(edge.id, 0.0)
-            offset.append(shift if edge.a <= edge.b else -shift)
-            sign = edge.props.polarity
-            polarity.append(0 if sign is None or kind not in DIRECTED else 1 if sign == "+" else 2)
-            if edge.props.label:
-                text = edge.props.label if len(edge.props.label) <= 40 else edge.props.label[:39] + "…"
-                label_edge.append(k)
-                label_width.append(measure(text, theme.LABEL_FONT) + 12)
-                label_border.append(self._intern(theme.EDGE_COLOR[kind]))
-                label_text.append(text)
-        args = (self._taken(), a, b, color, width, arrow, offset, label_edge, label_width, label_border, label_text,
-                polarity)  # fmt: skip
-        return ("setEdges", args)
+            self._row(edge, k, self._offsets.get(edge.id, 0.0), measure, rows)
+        self._labels = {k: i for i, k in enumerate(rows.label_edge)}
+        self._plane_edges = edges
+        return ("setEdges", (self._taken(), *rows.args()))
+
+    def _components(self, topology: Topology | None) -> dict[str, str]:
+        """Node id → the id of its κ > 0 region in ``topology`` (held per result)."""
+        result = None if topology is None else topology.result
+        if self._comp[0] is not result:
+            comp = {}
+            if result is not None:
+                for scc in result["sccs"]:
+                    if scc["kappa"] > 0:
+                        for n in scc["nodes"]:
+                            comp[n] = scc["id"]
+            self._comp = (result, comp)
+        return self._comp[1]
 
     def _halos(self, plane: Plane, topology: Topology | None, measure: Measure) -> list[dict[str, Any]]:
         if topology is None:
@@ -389,6 +547,33 @@ class ScenePlanner:
         loops = array("i", sorted(edge_index[e] for e in loop_edges if e in edge_index))
         cuts = array("i", sorted(edge_index[e] for e in cut_edges if e in edge_index))
         return ("setFlags", (bytes(flags), selected, faults, loops, cuts, theme.LOOP_COLOR[loop_class]))
+
+
+class _Rows:
+    """Edge rows as the page's plan takes them (see static/scene.js ``setEdges``)."""
+
+    def __init__(self) -> None:
+        self.a, self.b, self.color = array("i"), array("i"), array("i")
+        self.width, self.arrow, self.offset = array("d"), array("d"), array("d")
+        self.label_edge, self.label_border = array("i"), array("i")
+        self.label_width = array("d")
+        self.label_text: list[str] = []
+        self.polarity = array("b")  # 0 none, 1 +, 2 −
+
+    def args(self) -> tuple[Any, ...]:
+        return (self.a, self.b, self.color, self.width, self.arrow, self.offset, self.label_edge, self.label_width,
+                self.label_border, self.label_text, self.polarity)  # fmt: skip
+
+
+def _pair_offsets(edge_ids: list[str]) -> dict[str, float]:
+    """The parallel offsets of the edges between one pair of cards, in the plane's order
+    (``bend.render.edge_paths.parallel_offsets``, for one pair).
+
+    >>> _pair_offsets(["x", "y", "z"])
+    {'x': -7.0, 'y': 0.0, 'z': 7.0}
+    """
+    count = len(edge_ids)
+    return {edge_id: (i - (count - 1) / 2) * PARALLEL_SPACING for i, edge_id in enumerate(edge_ids)}
 
 
 def positions(plane: Plane) -> array[float]:

@@ -10,7 +10,7 @@ changed since version V::
 
 cards and edges (new or changed) exactly as the whole document holds them, and the ids of
 those it no longer holds. A :class:`ViewLog` keeps, for the last ``keep`` versions it handed
-out, a digest of each card and edge (not the document: a few bytes per item), so the server
+out, each card and edge (the records unchanged from one version to the next shared), so the server
 can answer from the document it reads now; a page further behind, or one whose version this
 server never gave (it restarted), gets the whole document again. Versions are numbered by the
 server process; the same document twice is the same version.
@@ -29,8 +29,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -41,12 +39,7 @@ __all__ = ["KEEP_VERSIONS", "ViewLog"]
 #: versions a log keeps (a page more versions behind gets the whole document)
 KEEP_VERSIONS = 64
 
-Digests = tuple[dict[str, bytes], dict[str, bytes]]
-
-
-def _digest(item: Mapping[str, Any]) -> bytes:
-    text = json.dumps(item, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
+Items = tuple[dict[str, Mapping[str, Any]], dict[str, Mapping[str, Any]]]
 
 
 def _items(document: Mapping[str, Any]) -> tuple[dict[str, Mapping[str, Any]], dict[str, Mapping[str, Any]]]:
@@ -61,48 +54,60 @@ def _items(document: Mapping[str, Any]) -> tuple[dict[str, Mapping[str, Any]], d
 
 
 class ViewLog:
-    """The digests of the whole-memory documents handed out, by version (module doc).
-    Thread-safe: answers are made in worker threads. O(n + m) per call."""
+    """The cards and edges of the whole-memory documents handed out, by version (module doc).
+    A version holds the records themselves, each one equal to the version before's shared with
+    it (so a version costs a dict of ids, and the records that changed). Thread-safe: answers
+    are made in worker threads. O(n + m) comparisons per call."""
 
     def __init__(self, keep: int = KEEP_VERSIONS) -> None:
         if keep < 1:
             raise ValueError(f"keep must be at least 1, got {keep!r}")
         self.keep = keep
         self.version = 0
-        self._versions: OrderedDict[int, Digests] = OrderedDict()
+        self._versions: OrderedDict[int, Items] = OrderedDict()
         self._lock = threading.Lock()
 
-    def _record(self, digests: Digests) -> int:
-        if self._versions and next(reversed(self._versions.values())) == digests:
+    def _record(self, items: Items) -> int:
+        last = next(reversed(self._versions.values())) if self._versions else None
+        if last == items:
             return self.version
+        if last is not None:
+            items = (_shared(items[0], last[0]), _shared(items[1], last[1]))
         self.version += 1
-        self._versions[self.version] = digests
+        self._versions[self.version] = items
         while len(self._versions) > self.keep:
             self._versions.popitem(last=False)
         return self.version
 
     def record(self, document: Mapping[str, Any]) -> int:
         """The version of ``document`` (a new one unless it equals the last recorded)."""
-        nodes, edges = _items(document)
-        digests = ({k: _digest(v) for k, v in nodes.items()}, {k: _digest(v) for k, v in edges.items()})
+        items = _items(document)
         with self._lock:
-            return self._record(digests)
+            return self._record(items)
 
     def changes_since(self, since: int, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None, int]:
         """(the changes from version ``since`` to ``document``, or None when this log no longer
         holds ``since``; ``document``'s version)."""
         nodes, edges = _items(document)
-        now = ({k: _digest(v) for k, v in nodes.items()}, {k: _digest(v) for k, v in edges.items()})
         with self._lock:
             old = self._versions.get(since)
-            version = self._record(now)
+            version = self._record((nodes, edges))
         if old is None:
             return None, version
         changes: dict[str, Any] = {
             "since": since,
-            "nodes": [nodes[k] for k, d in now[0].items() if old[0].get(k) != d],
-            "edges": [edges[k] for k, d in now[1].items() if old[1].get(k) != d],
-            "removed_nodes": [k for k in old[0] if k not in now[0]],
-            "removed_edges": [k for k in old[1] if k not in now[1]],
+            "nodes": [v for k, v in nodes.items() if old[0].get(k) != v],
+            "edges": [v for k, v in edges.items() if old[1].get(k) != v],
+            "removed_nodes": [k for k in old[0] if k not in nodes],
+            "removed_edges": [k for k in old[1] if k not in edges],
         }
         return changes, version
+
+
+def _shared(now: dict[str, Mapping[str, Any]], last: dict[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """``now``'s records, each one equal to ``last``'s under its id replaced by that one. O(n)."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for key, record in now.items():
+        before = last.get(key)
+        out[key] = before if before is not None and before == record else record
+    return out

@@ -1,0 +1,271 @@
+"""The scene planner's updates are incremental (cards and edges appended or patched, the rest
+left as the page holds it) and exact: after any sequence of changes the page's plan holds
+what a fresh planner's full build gives. The page's plan is read through :class:`PlanMirror`,
+which applies the calls as static/scene.js does (interned strings resolved, so two tables
+interned in another order compare equal); a last check runs both call sequences through
+scene.js itself in node and compares the frames' geometry."""
+
+from __future__ import annotations
+
+from array import array
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bendscope.bend.kappa_view.topology_cache import Topology, TopologyCache
+from bendscope.bend.model.elements import Edge, EdgeProps, Node, Plane
+from bendscope.bend.render.sceneplan import ScenePlanner, positions
+from bendscope.bend.render.textlayout import CardLayout, layout_card
+from tests.bend.render.test_scene_geometry import plain, run_js
+
+
+def measure(text: str, font: str) -> float:
+    return 7.0 * len(text) + len(font) % 3
+
+
+def card_of(node: Node) -> CardLayout:
+    layout = layout_card(node.text, measure)
+    node.width, node.height = layout.width, layout.height
+    return layout
+
+
+class PlanMirror:
+    """What the page's plan holds after a sequence of calls (static/scene.js's plan API), with
+    strings resolved: edges as rows, labels with their edges, art by card."""
+
+    def __init__(self) -> None:
+        self.strings: list[str] = []
+        self.parts: dict[str, Any] = {"ids": [], "sizes": [], "stargate": [], "pinned": []}
+        self.edges: list[list[Any]] = []
+        self.art: dict[str, Any] = {}
+
+    def apply(self, calls: list[tuple[str, tuple[Any, ...]]]) -> PlanMirror:
+        for name, args in calls:
+            getattr(self, name)(*(plain(a) for a in args))
+        return self
+
+    def state(self) -> dict[str, Any]:
+        return {**self.parts, "edges": self.edges, "art": self.art}
+
+    def setConstants(self, constants: dict[str, Any]) -> None:
+        self.parts["constants"] = constants
+
+    def setNodes(self, ids: list[str], sizes: list[float], stargate: list[int], pinned: list[int]) -> None:
+        self.parts.update(ids=ids, sizes=sizes, stargate=stargate, pinned=pinned)
+
+    def appendNodes(self, ids: list[str], sizes: list[float], stargate: list[int], pinned: list[int]) -> None:
+        for key, more in (("ids", ids), ("sizes", sizes), ("stargate", stargate), ("pinned", pinned)):
+            self.parts[key] = self.parts[key] + more
+
+    def patchNodes(self, index: list[int], sizes: list[float], stargate: list[int], pinned: list[int]) -> None:
+        for i, k in enumerate(index):
+            self.parts["sizes"][2 * k : 2 * k + 2] = sizes[2 * i : 2 * i + 2]
+            self.parts["stargate"][k], self.parts["pinned"][k] = stargate[i], pinned[i]
+
+    def setArt(self, added: list[str], ids: list[str], nums: list[float], texts: list[str]) -> None:
+        self.strings += added
+        at = t = 0
+        for card in ids:
+            n_items, header, n_bars, n_decos = (int(v) for v in nums[at : at + 4])
+            at += 4
+            quads = zip(*[iter(nums[at : at + 4 * n_items])] * 4, strict=True)
+            items = [(self.strings[int(f)], self.strings[int(c)], dx, dy, texts[t + i])
+                     for i, (f, c, dx, dy) in enumerate(quads)]  # fmt: skip
+            at += 4 * n_items
+            bars = nums[at : at + 4 * n_bars]
+            at += 4 * n_bars
+            decos = [
+                (self.strings[int(d[0])], *d[1:]) for d in zip(*[iter(nums[at : at + 5 * n_decos])] * 5, strict=True)
+            ]
+            at += 5 * n_decos
+            t += n_items
+            self.art[card] = (items, header, bars, decos)
+
+    def forgetArt(self, ids: list[str]) -> None:
+        for card in ids:
+            del self.art[card]
+
+    def _rows(self, a, b, color, width, arrow, offset, polarity) -> list[list[Any]]:  # type: ignore[no-untyped-def]
+        return [[a[k], b[k], self.strings[color[k]], width[k], arrow[k], offset[k], polarity[k], None]
+                for k in range(len(a))]  # fmt: skip
+
+    def setEdges(self, added, a, b, color, width, arrow, offset, label_edge, label_width, label_border, label_text,  # type: ignore[no-untyped-def]
+                 polarity) -> None:  # fmt: skip
+        self.strings += added
+        self.edges = []
+        self.appendEdges([], a, b, color, width, arrow, offset, label_edge, label_width, label_border, label_text,
+                         polarity)  # fmt: skip
+
+    def appendEdges(self, added, a, b, color, width, arrow, offset, label_edge, label_width, label_border,  # type: ignore[no-untyped-def]
+                    label_text, polarity) -> None:  # fmt: skip
+        self.strings += added
+        self.edges += self._rows(a, b, color, width, arrow, offset, polarity)
+        for k, w, border, text in zip(label_edge, label_width, label_border, label_text, strict=True):
+            self.edges[k][7] = (w, self.strings[border], text)
+
+    def patchEdges(self, added, index, a, b, color, width, arrow, offset, polarity, label_at, label_width,  # type: ignore[no-untyped-def]
+                   label_border, label_text) -> None:  # fmt: skip
+        self.strings += added
+        labelled = [k for k in range(len(self.edges)) if self.edges[k][7] is not None]  # (label index → edge)
+        for i, row in enumerate(self._rows(a, b, color, width, arrow, offset, polarity)):
+            row[7] = self.edges[index[i]][7]
+            self.edges[index[i]] = row
+        for at, w, border, text in zip(label_at, label_width, label_border, label_text, strict=True):
+            self.edges[labelled[at]][7] = (w, self.strings[border], text)
+
+    def setHalos(self, halos: list[Any]) -> None:
+        self.parts["halos"] = halos
+
+    def setMarkers(self, markers: list[Any]) -> None:
+        self.parts["markers"] = markers
+
+    def setFlags(self, *flags: Any) -> None:
+        self.parts["flags"] = list(flags)
+
+
+KINDS = ("causal", "temporal", "context", "related")
+
+
+def change(plane: Plane, op: tuple[Any, ...], serial: int) -> None:
+    """One change of the plane, whatever it finds (ops that do not apply do nothing)."""
+    nodes, edges = list(plane.nodes), list(plane.edges)
+    what, x, y, z = op
+    if what == "node":
+        plane.add_node(Node(f"n{serial}", "word " * (x % 5), type="stargate" if y % 7 == 0 else "normal"))
+    elif what == "edge" and nodes:
+        kind = KINDS[z % len(KINDS)]
+        props = EdgeProps("label" * (z % 3), kind, 1 + z % 5, "+" if z % 4 == 1 else None)
+        plane.add_edge(Edge(f"e{serial}", nodes[x % len(nodes)], nodes[y % len(nodes)], props))
+    elif what == "dangling" and nodes:  # (an edge to a card not on the plane yet: one the next cards may be)
+        plane.add_edge(Edge(f"e{serial}", nodes[x % len(nodes)], f"n{serial + 1 + y % 3}"))
+    elif what == "drop_node" and nodes:
+        node_id = nodes[x % len(nodes)]
+        for edge in plane.edges_of(node_id):
+            plane.remove_edge(edge.id)
+        plane.remove_node(node_id)
+    elif what == "drop_edge" and edges:
+        plane.remove_edge(edges[x % len(edges)])
+    elif what == "restyle" and edges:
+        edge = plane.edges[edges[x % len(edges)]]
+        kind = KINDS[y % len(KINDS)]
+        label = edge.props.label if z % 2 else ("other" if edge.props.label else "") * (z % 3 > 0)
+        plane.replace_edge(Edge(edge.id, edge.a, edge.b, EdgeProps(label, kind, 1 + y % 5, "-" if z % 3 else None)))
+    elif what == "rewire" and edges and nodes:
+        edge = plane.edges[edges[x % len(edges)]]
+        plane.replace_edge(Edge(edge.id, nodes[y % len(nodes)], edge.b, edge.props))
+    elif what == "text" and nodes:
+        plane.update_node(nodes[x % len(nodes)], text="a longer text " * (y % 4))
+    elif what == "pin" and nodes:
+        node = plane.nodes[nodes[x % len(nodes)]]
+        plane.update_node(node.id, pinned=not node.pinned, type="stargate" if y % 2 else "normal")
+    elif what == "reorder" and nodes:
+        plane.reorder("node", nodes[x % len(nodes) :] + nodes[: x % len(nodes)])
+
+
+OPS = st.tuples(
+    st.sampled_from(
+        ["node"] * 4
+        + ["edge"] * 5
+        + ["dangling", "drop_node", "drop_edge", "restyle", "rewire", "text", "pin", "reorder"]
+    ),
+    st.integers(0, 50),
+    st.integers(0, 50),
+    st.integers(0, 50),
+)
+
+
+def update(planner: ScenePlanner, plane: Plane, version: int, topology: Topology | None, state: dict[str, Any]):  # type: ignore[no-untyped-def]
+    for node in plane.nodes.values():
+        card_of(node)  # (the editor sizes cards as their texts change)
+    return planner.update(plane, card_of, doc_version=version, topology=topology, measure=measure, **state)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.lists(OPS, min_size=1, max_size=6), st.integers(0, 7)), min_size=1, max_size=12))
+def test_an_incremental_plan_equals_a_fresh_full_build(steps):
+    plane = Plane("p")
+    cache = TopologyCache()
+    planner, mirror = ScenePlanner(), PlanMirror()
+    serial = version = 0
+    previous: Topology | None = None
+    for ops, pick in steps:
+        for op in ops:
+            serial += 1
+            version += 1
+            change(plane, op, serial)
+        # the topology drawn: the plane's, none, or the one before (while κ is being computed)
+        topology = cache.get(plane) if pick % 3 else (None if pick == 0 else previous)
+        nodes, edges = list(plane.nodes), list(plane.edges)
+        state = {
+            "selection": nodes[pick % 3 :: 3],
+            "selected_edge": edges[pick % len(edges)] if edges and pick % 2 else None,
+            "loop_edges": edges[::2] if pick > 4 else (),
+            "cut_edges": edges[1::3],
+        }
+        mirror.apply(update(planner, plane, version, topology, state))
+        fresh = PlanMirror().apply(update(ScenePlanner(), plane, version, topology, state))
+        assert mirror.state() == fresh.state()
+        assert planner.edge_ids() == list(fresh_planner_edges(plane))
+        previous = cache.get(plane)
+
+
+def fresh_planner_edges(plane: Plane) -> list[str]:
+    planner = ScenePlanner()
+    update(planner, plane, 0, None, {})
+    return planner.edge_ids()
+
+
+def test_appended_cards_and_edges_are_sent_alone():
+    plane = Plane("p")
+    for i in range(30):
+        plane.add_node(Node(f"n{i}", f"card {i}"))
+    for i in range(30):
+        plane.add_edge(Edge(f"e{i}", f"n{i}", f"n{(i + 1) % 30}"))
+    cache = TopologyCache()
+    planner = ScenePlanner()
+    update(planner, plane, 1, cache.get(plane), {})
+    plane.add_node(Node("new", "an agent's fact"))
+    plane.add_edge(Edge("e-new", "n3", "new"))
+    plane.add_edge(Edge("e-back", "new", "n3", EdgeProps(kind="context")))  # (parallel to e-new: its offset changes)
+    calls = update(planner, plane, 2, cache.get(plane), {})
+    sent = {name: args for name, args in calls}
+    assert [name for name, _ in calls] == ["appendNodes", "setArt", "appendEdges", "setMarkers", "setFlags"]
+    assert sent["appendNodes"][0] == ["new"]
+    assert list(sent["appendEdges"][1]) == [3, 30]  # e-new and e-back, by node index
+    assert list(sent["appendEdges"][6]) == [-3.5, -3.5] and list(sent["appendEdges"][7]) == []  # offsets, no labels
+    assert "setHalos" not in sent  # the loop's halo is the same (a new topology, the same regions)
+    plane.add_edge(Edge("e-two", "n1", "n0"))  # (parallel to e0, inside the loop: e0's offset changes)
+    calls = update(planner, plane, 3, cache.get(plane), {})
+    sent = {name: args for name, args in calls}
+    assert list(sent["patchEdges"][1]) == [0]  # e0 alone, for its offset
+    assert "setHalos" in sent  # an arc inside the loop region: its halo is made again
+
+
+def test_the_page_draws_the_same_frames_from_incremental_and_full_plans():
+    """scene.js itself: the calls of one planner over several changes, and a fresh planner's
+    calls, give the same geometry."""
+    plane = Plane("p")
+    for i in range(12):
+        plane.add_node(Node(f"n{i}", f"card {i}", x=90.0 * i, y=40.0 * (i % 3)))
+    for i in range(12):
+        plane.add_edge(Edge(f"e{i}", f"n{i}", f"n{(i + 1) % 12}", EdgeProps("lab" if i % 4 == 0 else "")))
+    cache = TopologyCache()
+    planner = ScenePlanner()
+    calls = list(update(planner, plane, 1, cache.get(plane), {}))
+    plane.add_node(Node("m", "more", x=30.0, y=200.0))
+    plane.add_edge(Edge("x1", "n2", "m", EdgeProps("new", "temporal")))
+    plane.add_edge(Edge("x2", "n1", "n0"))
+    calls += update(planner, plane, 2, cache.get(plane), {"selection": ["m"]})
+    edge = plane.edges["e4"]
+    plane.replace_edge(Edge("e4", edge.a, edge.b, EdgeProps("renamed", "temporal", 4, "+")))
+    plane.update_node("n5", text="a much longer text for this card")
+    calls += update(planner, plane, 3, cache.get(plane), {"selection": ["m"]})
+    fresh = update(ScenePlanner(), plane, 3, cache.get(plane), {"selection": ["m"]})
+    assert {name for name, _ in calls} >= {"appendNodes", "appendEdges", "patchEdges", "patchNodes"}
+    view = {"cx": 400.0, "cy": 60.0, "zoom": 0.8, "width": 1400.0, "height": 700.0, "pulse": 0.5}
+    frame = {"xy": plain(positions(plane)), "view": view}
+    one = run_js({"calls": plain(calls), "frames": [frame]})
+    other = run_js({"calls": plain(fresh), "frames": [frame]})
+    assert one == other
+    assert isinstance(positions(plane), array)
