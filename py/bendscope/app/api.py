@@ -153,12 +153,19 @@ class AutomationApi:
         view = self.app.tools.view()
         link = view.link
         drawn = None if link is None else {"source": link.source, "target": link.target, "label": link.label}
+        pill = self.app.gesture_overlay().label
+        box = None
+        if pill is not None:  # the κ pill's box on the screen: left, top, width, height
+            zoom = self.app.editor.plane.camera.zoom
+            left, top = self.app.editor.world_to_screen(pill.x - pill.width / 2, pill.y - pill.height / 2)
+            box = [left, top, pill.width * zoom, pill.height * zoom]
         return json.dumps(
             {
                 "state": self.app.tools.state_name,
                 "handle": view.handle,
                 "brush": view.brush,
                 "link": drawn,
+                "pill": box,
                 "selection": list(self.app.editor.selection),
                 "selected_edge": self.app.editor.selected_edge,
             }

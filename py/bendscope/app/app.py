@@ -344,7 +344,7 @@ class App:
             editing=self.overlay.node_id,
             measure=self.measure,
             pulse=round(FROZEN_PULSE if still else pulse_value(ts), 4),
-            overlay=overlay_of(plane, self.tools.view(), plane.camera.zoom, self.measure),
+            overlay=self.gesture_overlay(),
             layered=layered,
             xy=self._shared_positions(),
             markers=self.loops_panel.markers(),
@@ -379,6 +379,13 @@ class App:
             self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
+
+    def gesture_overlay(self) -> Overlay:
+        """The current gesture's marks, kept inside the window."""
+        editor = self.editor
+        w, h = editor.viewport
+        bounds = (*editor.screen_to_world(0.0, 0.0), *editor.screen_to_world(w, h))
+        return overlay_of(editor.plane, self.tools.view(), editor.plane.camera.zoom, self.measure, bounds)
 
     def scope_topology(self) -> Topology:
         """The exact topology of the loop scope: the plane's, or the selection's."""

@@ -615,7 +615,7 @@ def build_scene(
         arrow_batches,
         labels,
         card_list,
-        overlay_of(plane, interaction, zoom, measure) if interaction is not None else Overlay(),
+        overlay_of(plane, interaction, zoom, measure, view) if interaction is not None else Overlay(),
         dim,
         lod,
         edge_paths,
@@ -623,8 +623,29 @@ def build_scene(
     )
 
 
-def overlay_of(plane: Plane, view: InteractionView, zoom: float, measure: Measure) -> Overlay:
-    """The marks of a gesture at ``zoom`` (sizes stay constant on screen). O(1)."""
+#: the gap (screen px) the κ pill of a dragged connection keeps from the window's edges
+PILL_MARGIN = 6.0
+
+
+def overlay_of(
+    plane: Plane,
+    view: InteractionView,
+    zoom: float,
+    measure: Measure,
+    bounds: tuple[float, float, float, float] | None = None,
+) -> Overlay:
+    """The marks of a gesture at ``zoom`` (sizes stay constant on screen). ``bounds``: the
+    world box on the screen (x0, y0, x1, y1); the κ pill stays inside it (it goes below the
+    target when there is no room above, and slides sideways at the left and right edges). O(1).
+
+    >>> from bendscope.bend.model.elements import Node
+    >>> p = Plane("p", "P")
+    >>> p.add_node(Node("a", "a", x=0.0, y=0.0)); p.add_node(Node("b", "b", x=390.0, y=10.0))
+    >>> link = InteractionView(handle="a", link=LinkView("a", (390.0, 10.0), "b", "→ b (κ: 0→1)", True))
+    >>> pill = overlay_of(p, link, 1.0, lambda text, font: 100.0, (0.0, 0.0, 390.0, 844.0)).label
+    >>> (pill.x + pill.width / 2, pill.y - pill.height / 2)
+    (384.0, 33.0)
+    """
     nodes = plane.nodes
     handle = None
     source = nodes.get(view.handle) if view.handle is not None else None
@@ -648,7 +669,15 @@ def overlay_of(plane: Plane, view: InteractionView, zoom: float, measure: Measur
         if view.link.label:
             size = 1.0 / zoom
             width = (measure(view.link.label, theme.LINK_FONT) + 16) * size
-            label = Pill(tx, ty - 34 * size, width, 22 * size, view.link.label, theme.LINK_FONT,
+            lx, ly, height = tx, ty - 34 * size, 22 * size
+            if bounds is not None:
+                margin = PILL_MARGIN * size
+                if ly - height / 2 < bounds[1] + margin:  # no room above: below the target
+                    ly = ty + 34 * size
+                left, right = bounds[0] + margin + width / 2, bounds[2] - margin - width / 2
+                lx = left if right < left else min(max(lx, left), right)
+                ly = min(max(ly, bounds[1] + margin + height / 2), bounds[3] - margin - height / 2)
+            label = Pill(lx, ly, width, height, view.link.label, theme.LINK_FONT,
                          theme.LINK_FILL, color, color)  # fmt: skip
     return Overlay(handle, brush, link, color, ring, label)
 

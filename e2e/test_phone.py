@@ -1,0 +1,70 @@
+"""The editor on a touch phone (390×844): what is drawn and shown stays on the screen and
+clear of the graph, and the words name the finger's gestures. Real touch input through the
+browser's own touch events (CDP)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from harness import AppPage
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+
+
+class Finger:
+    """One finger on the touch screen, driven through Chrome's touch events."""
+
+    def __init__(self, app: AppPage) -> None:
+        self.cdp = app.page.context.new_cdp_session(app.page)
+
+    def touch(self, kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def drag_to(self, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
+        """Put the finger down at ``start`` and slide it to ``end`` (it stays down)."""
+        self.touch("touchStart", *start)
+        for k in range(1, steps + 1):
+            t = k / steps
+            self.touch("touchMove", start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
+            time.sleep(0.02)
+
+
+@pytest.fixture
+def phone(app_factory) -> AppPage:
+    return app_factory("seed=1&still=1", context_args=PHONE)
+
+
+def card_box(app: AppPage, node_id: str) -> list[float]:
+    return app.api(f"window.bendscope.card_box({node_id!r})")
+
+
+def interaction(app: AppPage) -> dict:
+    return json.loads(app.api("window.bendscope.interaction()"))
+
+
+def test_the_kappa_pill_of_a_dragged_connection_stays_on_the_screen(phone):
+    """Dragging a connection to a card at the screen's right edge drew its κ pill centred on
+    that card, half of it past the edge."""
+    width = phone.page.viewport_size["width"]
+    x, y, w, h = card_box(phone, "company")
+    phone.page.touchscreen.tap(x + w / 2, y + h / 2)  # selected: its handle shows
+    assert interaction(phone)["handle"] == "company"
+    tx, ty, tw, th = card_box(phone, "hq-austin")
+    assert tx < width - 12 < tx + tw, "the target card reaches past the right edge"
+    finger = Finger(phone)
+    finger.drag_to((x + w, y + h / 2), (width - 8, ty + th / 2))
+    state = interaction(phone)
+    assert state["link"]["target"] == "hq-austin" and state["link"]["label"]
+    left, top, pw, ph = state["pill"]
+    assert left >= 0 and left + pw <= width, state["pill"]
+    assert top >= 0 and top + ph <= phone.page.viewport_size["height"], state["pill"]
+    finger.touch("touchEnd", 0, 0)
+    assert phone.stats()["edges"] == 11
