@@ -68,3 +68,28 @@ def test_the_kappa_pill_of_a_dragged_connection_stays_on_the_screen(phone):
     assert top >= 0 and top + ph <= phone.page.viewport_size["height"], state["pill"]
     finger.touch("touchEnd", 0, 0)
     assert phone.stats()["edges"] == 11
+
+
+def test_the_text_editor_lies_on_its_card_at_any_zoom(phone):
+    """At zoom 0.73 the text editor of a narrow card stuck out past its right edge and far
+    below it (it was at least 180×96 before the zoom)."""
+    doc = json.loads(phone.api("window.bendscope.export()"))
+    doc["planes"][0]["camera"]["zoom"] = 0.73
+    assert phone.api("d => window.bendscope.load(d)", json.dumps(doc)) is None
+    assert phone.stats()["zoom"] == 0.73
+    x, y, w, h = card_box(phone, "company")
+    phone.page.touchscreen.tap(x + w / 2, y + h / 2)
+    phone.page.touchscreen.tap(x + w / 2, y + h / 2)  # a double tap edits the text
+    area = phone.page.locator("#text-editor")
+    area.wait_for(state="visible")
+    box = area.bounding_box()
+    assert abs(box["x"] - x) <= 1 and abs(box["y"] - y) <= 1, (box, [x, y, w, h])
+    assert abs(box["width"] - w) <= 1 and abs(box["height"] - h) <= 1, (box, [x, y, w, h])
+    # more lines than the card holds: it grows downwards, still on the card's left, top and width
+    phone.page.keyboard.press("End")
+    for line in ("one", "two", "three"):
+        phone.page.keyboard.press("Enter")
+        phone.page.keyboard.type(line)
+    grown = area.bounding_box()
+    assert grown["height"] > h + 10
+    assert abs(grown["x"] - x) <= 1 and abs(grown["y"] - y) <= 1 and abs(grown["width"] - w) <= 1

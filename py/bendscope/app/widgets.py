@@ -473,6 +473,7 @@ class TextOverlay:
         self.report = report  # shows why a text was refused (the editor stays open)
         on(self.area, "keydown", self._key)
         on(self.area, "blur", lambda event: self.commit())
+        on(self.area, "input", self._typed)
 
     def start(self, node_id: str) -> None:
         node = self.editor.plane.nodes.get(node_id)
@@ -481,8 +482,8 @@ class TextOverlay:
         self.node_id = node_id
         self.initial = node.text
         self.area.value = node.text
-        self.place()
         self.area.hidden = False
+        self.place()
         self.area.focus()
         self.area.select()
         self.editor.needs_paint = True
@@ -499,11 +500,25 @@ class TextOverlay:
         style = self.area.style
         style.left = f"{x:.1f}px"
         style.top = f"{y:.1f}px"
-        # exactly over the card (its border where the card's is, the text where the card's text is),
-        # taller when the card is short so there is room to type
-        style.width = f"{max(node.width, 180):.1f}px"
-        style.height = f"{max(node.height, 96):.1f}px"
+        # exactly over the card (its border where the card's is, the text where the card's text is);
+        # it grows downwards only when the text typed needs more lines than the card has
+        style.width = f"{node.width:.1f}px"
+        style.height = f"{node.height:.1f}px"
         style.transform = f"scale({zoom:.4f})"
+        self._fit(node.height)
+
+    def _fit(self, height: float) -> None:
+        """Taller than ``height`` (CSS px before the zoom) when the text needs it."""
+        area = self.area
+        needed = float(area.scrollHeight) + float(area.offsetHeight) - float(area.clientHeight)
+        if needed > height + 0.5:
+            area.style.height = f"{needed:.1f}px"
+
+    def _typed(self, event: Any) -> None:
+        node = self.editor.plane.nodes.get(self.node_id) if self.node_id is not None else None
+        if node is not None:
+            self.area.style.height = f"{node.height:.1f}px"
+            self._fit(node.height)
 
     def _key(self, event: Any) -> None:
         event.stopPropagation()
