@@ -118,3 +118,23 @@ def centre(locator) -> tuple[float, float]:
     box = locator.bounding_box()
     assert box is not None
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def test_a_phone_names_the_finger_gestures_not_keys_or_double_clicks(phone, app_factory):
+    """On a phone the inspector said "(S sets it)" of an edge's polarity and the demo's
+    stargate said "double-click to enter"; a desktop keeps those words."""
+    middle = phone.api("window.bendscope.edge_points('edge-0')")["middle"]
+    phone.page.touchscreen.tap(*middle)
+    inspector = phone.page.locator("#inspector")
+    inspector.wait_for(state="visible")
+    text = inspector.inner_text()
+    assert "long-press the edge, then Polarity" in text and "(S" not in text, text
+    notes = json.loads(phone.api("window.bendscope.export()"))["planes"][0]["nodes"]
+    stargate = next(n["text"] for n in notes if n["id"] == "research-notes")
+    assert "double-tap to enter" in stargate, stargate
+    desk = app_factory("seed=1&still=1")
+    middle = desk.api("window.bendscope.edge_points('edge-0')")["middle"]
+    desk.page.mouse.click(*middle)
+    assert "(S or the edge's menu sets it)" in desk.page.locator("#inspector").inner_text()
+    notes = json.loads(desk.api("window.bendscope.export()"))["planes"][0]["nodes"]
+    assert "double-click to enter" in next(n["text"] for n in notes if n["id"] == "research-notes")

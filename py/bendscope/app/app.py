@@ -33,7 +33,7 @@ from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom
 from .api import AutomationApi
-from .dom import by_id, download, download_blob, js_obj, on, proxy
+from .dom import by_id, coarse_pointer, download, download_blob, js_obj, on, proxy
 from .events import InputWiring
 from .live_mode import LiveMode, live_key
 from .measure import CanvasMeasure
@@ -166,7 +166,7 @@ class App:
         if doc is not None:
             self.editor.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0)
         else:
-            self.editor.replace_document(demo_document(), alpha=1.0)
+            self.editor.replace_document(demo_document(touch=coarse_pointer()), alpha=1.0)
             self.editor.doc.settings.seed = self.editor.seed
         self.resize()
         if self.still:

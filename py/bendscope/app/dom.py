@@ -66,6 +66,11 @@ def js_obj(value: Any) -> Any:
     return to_js(value, dict_converter=js.Object.fromEntries)
 
 
+def coarse_pointer() -> bool:
+    """The main pointer is a finger (a phone or tablet): the words name touch gestures."""
+    return bool(js.window.matchMedia("(pointer: coarse)").matches)
+
+
 def by_id(element_id: str) -> Any:
     return js.document.getElementById(element_id)
 

@@ -15,7 +15,7 @@ from bendscope.bend.model.elements import empty_document
 from bendscope.bend.persist import clipboard
 from bendscope.bend.pointer.inputs import PointerInput, Request, Response
 
-from .dom import by_id, download, on
+from .dom import by_id, coarse_pointer, download, on
 
 if TYPE_CHECKING:
     from .app import App
@@ -63,7 +63,9 @@ class InputWiring:
         on(
             by_id("btn-demo"),
             "click",
-            lambda e: self.app.replace_with(demo_document(), "Replace the graph with the demo?", "Demo graph"),
+            lambda e: self.app.replace_with(
+                demo_document(touch=coarse_pointer()), "Replace the graph with the demo?", "Demo graph"
+            ),
         )
         on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
         on(by_id("file-input"), "change", self.app.import_file)

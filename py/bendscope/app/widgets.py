@@ -24,7 +24,7 @@ from bendscope.bend.model.elements import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import LoopMarker
 
-from .dom import by_id, clear, el, is_null, on, proxy
+from .dom import by_id, clear, coarse_pointer, el, is_null, on, proxy
 
 
 class Hud:
@@ -137,7 +137,7 @@ class Inspector:
     def update(
         self, editor: Editor, topo: Topology, loops: LoopReport | None = None, cuts: CutReport | None = None
     ) -> None:
-        key, rows = inspector_rows(editor, topo, loops, cuts)
+        key, rows = inspector_rows(editor, topo, loops, cuts, touch=coarse_pointer())
         if key == self._key and key is not None:
             return
         self._key = key
@@ -375,7 +375,7 @@ class HelpSheet:
 
     def show(self) -> None:
         if not self._built:
-            touch = bool(js.window.matchMedia("(pointer: coarse)").matches)
+            touch = coarse_pointer()
             for title, lines in shortcuts.sheet(touch=touch):
                 if not lines:
                     continue
