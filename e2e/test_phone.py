@@ -138,3 +138,41 @@ def test_a_phone_names_the_finger_gestures_not_keys_or_double_clicks(phone, app_
     assert "(S or the edge's menu sets it)" in desk.page.locator("#inspector").inner_text()
     notes = json.loads(desk.api("window.bendscope.export()"))["planes"][0]["nodes"]
     assert "double-click to enter" in next(n["text"] for n in notes if n["id"] == "research-notes")
+
+
+def overlaps(a: list[float], b: list[float]) -> bool:
+    """Whether two boxes (left, top, right, bottom) share more than a hair."""
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def test_the_inspector_and_the_loops_panel_leave_the_badge_and_the_top_cards_in_sight(phone):
+    """On a phone the inspector and the Loops panel opened under the toolbar, over the loop
+    region's κ badge and the graph's top cards."""
+    page = phone.page
+    x, y, w, h = card_box(phone, "revenue")
+    page.touchscreen.tap(x + w / 2, y + h / 2)
+    page.locator("#inspector").wait_for(state="visible")
+    page.touchscreen.tap(*centre(page.locator("#btn-loops")))
+    page.locator("#loops-panel").wait_for(state="visible")
+    page.locator("#loops-body button.loop").first.wait_for(state="visible")
+    time.sleep(0.3)  # a frame with both panels shown
+    panels = []
+    for name in ("inspector", "loops-panel"):
+        box = page.locator(f"#{name}").bounding_box()
+        panels.append([box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]])
+    assert not overlaps(*panels), panels
+    halos = json.loads(phone.api("window.bendscope.drawn_halos()"))
+    (badge,) = halos["badges"]
+    shown = [[badge[0], badge[1], badge[0] + badge[2], badge[1] + badge[3]]]
+    nodes = json.loads(phone.api("window.bendscope.export()"))["planes"][0]["nodes"]
+    boxes = {n["id"]: card_box(phone, n["id"]) for n in nodes}
+    top = sorted(boxes, key=lambda n: boxes[n][1])[:3]  # the three top-most cards
+    shown += [[bx, by, bx + bw, by + bh] for bx, by, bw, bh in (boxes[n] for n in top)]
+    covered = [(item, panel) for item in shown for panel in panels if overlaps(item, panel)]
+    assert covered == [], (top, covered)
+    # the panels stay clear of the HUD and the legend, and inside the window
+    for name in ("hud", "legend-box"):
+        box = page.locator(f"#{name}").bounding_box()
+        below = [box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]]
+        assert [panel for panel in panels if overlaps(panel, below)] == [], (name, panels, below)
+    assert all(panel[0] >= 0 and panel[2] <= 390 and panel[1] >= 0 and panel[3] <= 844 for panel in panels)

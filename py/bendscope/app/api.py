@@ -278,6 +278,7 @@ class AutomationApi:
             "loop_cuts": self.loop_cuts,
             "interaction": self.interaction,
             "frame_parts": self.frame_parts,
+            "drawn_halos": lambda: json.dumps(self.app.painter.drawn_halos()),
             "profile_paint": self.profile_paint,
             "paint": self.paint_now,
             "check_wheel": self.check_wheel,

@@ -15,7 +15,7 @@ from bendscope.bend.model.elements import empty_document
 from bendscope.bend.persist import clipboard
 from bendscope.bend.pointer.inputs import PointerInput, Request, Response
 
-from .dom import by_id, coarse_pointer, download, on
+from .dom import by_id, coarse_pointer, download, follow_media, on
 
 if TYPE_CHECKING:
     from .app import App
@@ -33,6 +33,10 @@ class InputWiring:
     def wire(self) -> None:
         c = self.canvas
         on(js.window, "resize", self.app.resize)
+        # phones: the Loops panel and the inspector go to the bottom dock, above the HUD and the legend
+        follow_media(
+            "(max-width: 600px)", lambda narrow: by_id("dock" if narrow else "top").appendChild(by_id("sheet"))
+        )
         on(c, "pointerdown", self.pointer_down)
         on(c, "pointermove", self.pointer_move)
         on(c, "pointerup", self.pointer_up)

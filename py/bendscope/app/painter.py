@@ -71,6 +71,33 @@ class Painter:
         self.drawn_markers: list[dict[str, Any]] = []  # the loop markers the last paint drew (world centres)
         self.drawn_shown_edges: list[str] = []  # the edges it drew as shown on request (a loop's, the cuts)
         self.plan_ms = 0.0  # the last paint's time in Python (plan updates, positions)
+        self.last_halos: tuple[Any, Any, tuple[float, float, float, float, float]] | None = None
+
+    def drawn_halos(self) -> dict[str, list[list[float]]]:
+        """The last frame's halos on the screen (CSS px): the κ badges (left, top, width, height),
+        the members' boxes (left, top, right, bottom) and the bands between them (four corners,
+        flat). Diagnostics for the automation API."""
+        if self.last_halos is None:
+            return {"badges": [], "boxes": [], "bands": []}
+        layers, badges, (cx, cy, zoom, w, h) = self.last_halos
+
+        def sx(x: float) -> float:
+            return (x - cx) * zoom + w / 2
+
+        def sy(y: float) -> float:
+            return (y - cy) * zoom + h / 2
+
+        boxes: list[list[float]] = []
+        bands: list[list[float]] = []
+        for layer in layers:
+            r = [float(v) for v in layer.rects]
+            boxes += [
+                [sx(r[i]), sy(r[i + 1]), sx(r[i] + r[i + 2]), sy(r[i + 1] + r[i + 3])] for i in range(0, len(r), 4)
+            ]
+            q = [float(v) for v in layer.quads]
+            bands += [[sx(q[i + k]) if k % 2 == 0 else sy(q[i + k]) for k in range(8)] for i in range(0, len(q), 8)]
+        out = [[sx(b.x - b.width / 2), sy(b.y - b.height / 2), b.width * zoom, b.height * zoom] for b in badges]
+        return {"badges": out, "boxes": boxes, "bands": bands}
 
     def resize(self, width: float, height: float, dpr: float) -> None:
         key = (int(width), int(height), dpr)
@@ -182,6 +209,7 @@ class Painter:
         cam = camera or plane.camera
         view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse, "pins": pins}
         geometry = self.scene.geometry(self.plan, xy, js_obj(view))
+        self.last_halos = (geometry.halos, geometry.badges, (cam.x, cam.y, cam.zoom, w, h))
         env = {**view, "dpr": dpr, "background": theme.BACKGROUND, "layered": layered}
         env_js = js_obj(env)
         env_js.pattern = pattern
