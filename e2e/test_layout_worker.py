@@ -121,3 +121,17 @@ def test_arrange_from_the_toolbar_and_the_canvas_menu_is_one_undoable_step(app_f
     for e in plane["edges"]:
         if e["props"]["kind"] == "causal" and loop.get(e["a"], e["a"]) != loop.get(e["b"], e["b"]):
             assert at[e["a"]][1] < at[e["b"]][1], e
+
+
+def test_the_hud_drops_the_layout_progress_as_the_layout_comes_to_rest(app_factory):
+    """The HUD said "layout 100%" after the layout had stopped, until something else
+    repainted the page."""
+    app = app_factory("seed=4&fresh=1")
+    assert app.api("t => window.bendscope.load(t)", json.dumps(giant_scc_document(1000, seed=3))) is None
+    pill = app.page.locator("#hud-layout")
+    pill.wait_for(state="visible", timeout=60_000)  # a layout that runs a while shows its progress
+    state = app.api(WAIT_REST, 120_000)
+    assert not state["active"]
+    # two frames after the layout came to rest: the HUD says nothing of a layout
+    app.api("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert pill.is_hidden(), pill.inner_text()

@@ -443,9 +443,10 @@ class App:
         return None if take is None else take(self.editor.version)
 
     def _layout_progress(self) -> float | None:
-        """The layout's progress (0–1) once it has run for a while, else None."""
+        """The layout's progress (0–1) once it has run for a while, else None (also from the
+        frame in which it comes to rest: no frame may follow that one to take it away)."""
         since = self.layout_since
-        if since is None or js.performance.now() - since < LAYOUT_PROGRESS_AFTER_MS:
+        if since is None or not self.editor.animating or js.performance.now() - since < LAYOUT_PROGRESS_AFTER_MS:
             return None
         return float(getattr(self.editor.sim(), "progress", 0.0))
 
