@@ -305,6 +305,7 @@ class App:
                 grid=grid_of(plane.camera, editor.viewport), doc_version=editor.version, topology=editor.topology(),
                 selection=(), selected_edge=None, dimmed=(), editing=None, measure=self.measure, pulse=FROZEN_PULSE,
                 overlay=Overlay(), xy=self._shared_positions(), pins=False, markers=self.loops_panel.markers(),
+                tree_epoch=editor.rests,
             )  # fmt: skip
             editor.needs_paint = True  # (the next frame shows the marks again)
             return
@@ -351,6 +352,8 @@ class App:
             loop_edges=loop_edges,
             loop_class=loop_class,
             cut_edges=editor.shown_cuts(cuts),
+            moving=editor.animating,
+            tree_epoch=editor.rests,
         )
         self.scene_ms += self.painter.plan_ms
         self.paints += 1
@@ -757,7 +760,7 @@ class App:
             view.plane, editor.card, viewport=(view.width, view.graph_height), dpr=scale, grid=None,
             doc_version=editor.version, topology=view.topology, selection=(), selected_edge=None, dimmed=(),
             editing=None, measure=self.measure, pulse=FROZEN_PULSE, overlay=Overlay(), pins=False,
-            camera=view.camera, markers=view.markers,
+            camera=view.camera, markers=view.markers, tree_epoch=editor.rests,
         )  # fmt: skip
         canvas = js.document.createElement("canvas")  # the graph, and the legend's strip below it
         canvas.width = graph.width

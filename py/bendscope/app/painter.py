@@ -156,13 +156,16 @@ class Painter:
         loop_edges: Iterable[str] = (),
         loop_class: str = "?",
         cut_edges: Iterable[str] = (),
+        moving: bool = False,
+        tree_epoch: int = 0,
     ) -> None:
         """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid.
         ``layered`` (pulses animate, nothing else moves): the
         pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
         Float64Array when the layout worker's frame already holds them (else read from the plane).
-        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``: see ``bend.render.scene.build_scene``."""
+        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``, ``moving``, ``tree_epoch``: see
+        ``bend.render.scene.build_scene``."""
         t0 = js.performance.now()
         self._pulse = None
         for name, args in self.planner.update(
@@ -181,6 +184,7 @@ class Painter:
             loop_edges=loop_edges,
             loop_class=loop_class,
             cut_edges=cut_edges,
+            tree_epoch=tree_epoch,
         ):
             if name == "setConstants" and self.detail:
                 args = ({**args[0], "edgeDetailLimit": 1e15, "haloDetailLimit": 1e15},)
@@ -207,7 +211,8 @@ class Painter:
         else:
             pattern = theme.BACKGROUND  # (what a halo's inside is repainted with)
         cam = camera or plane.camera
-        view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse, "pins": pins}
+        view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse, "pins": pins,
+                "moving": moving}  # fmt: skip
         geometry = self.scene.geometry(self.plan, xy, js_obj(view))
         self.last_halos = (geometry.halos, geometry.badges, (cam.x, cam.y, cam.zoom, w, h))
         env = {**view, "dpr": dpr, "background": theme.BACKGROUND, "layered": layered}

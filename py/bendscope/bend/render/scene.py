@@ -285,10 +285,11 @@ GREEK_ZOOM = 0.45
 FAR_ZOOM = 0.2
 #: A halo with more visible parts (member boxes and bands) than this is drawn as a plain fill.
 HALO_DETAIL_LIMIT = 200
-#: An SCC with more members than this shows only its short bands (centres at most
-#: ``LONG_BAND`` apart): in a large loop the spanning tree's long arcs cross the whole graph,
-#: and each costs the rasteriser as much as a long line across the view, for no information
-#: (the members' boxes already show who is in the loop).
+#: While the cards move (``moving``), an SCC with more members than this shows only its
+#: short bands (centres at most ``LONG_BAND`` apart): its tree, made for where the cards
+#: were, can have long arcs across the whole graph, each costing the rasteriser as much as a
+#: long line across the view. At rest every band of the tree is drawn (the tree, remade for
+#: the cards' places, is then the shortest its arcs allow), so a region reads as one shape.
 BAND_MEMBERS = 50
 LONG_BAND = 480.0
 
@@ -384,6 +385,8 @@ def build_scene(
     loop_edges: Collection[str] = frozenset(),
     loop_class: str = "?",
     cut_edges: Collection[str] = frozenset(),
+    moving: bool = False,
+    tree_epoch: int = 0,
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
@@ -394,7 +397,8 @@ def build_scene(
     arrowhead and label and every halo outlined, however many (an export, not a frame).
     ``markers``: loops to mark (see :class:`Marker`); ``loop_edges``: the edges of the loop
     shown, drawn in its class's colour (``loop_class``); ``cut_edges``: edges shown as those
-    whose removal breaks every loop. O(n + m) plus culling.
+    whose removal breaks every loop. ``moving``: the cards are moving (see ``BAND_MEMBERS``);
+    ``tree_epoch``: see ``halo_trees``. O(n + m) plus culling.
     """
     width, height = viewport
     cam = camera or plane.camera
@@ -414,7 +418,7 @@ def build_scene(
     halos: list[Halo] = []
     pulsing: set[str] = set()
     if topology is not None:
-        trees = halo_trees(plane, topology)
+        trees = halo_trees(plane, topology, tree_epoch)
         pad = theme.HALO_PAD
         band_half = theme.HALO_BAND
         # a part whose outline (2 px) could reach into the view is kept
@@ -440,7 +444,7 @@ def build_scene(
                 if rx + rw >= cx0 and rx <= cx1 and ry + rh >= cy0 and ry <= cy1:
                     rects += (rx, ry, rw, rh)
             links: list[float] = []
-            longest = LONG_BAND * LONG_BAND if len(members) > BAND_MEMBERS else math.inf
+            longest = LONG_BAND * LONG_BAND if moving and len(members) > BAND_MEMBERS else math.inf
             for one, other in trees.get(scc["id"], ()):
                 na, nb = plane.nodes[one], plane.nodes[other]
                 if (na.x - nb.x) * (na.x - nb.x) + (na.y - nb.y) * (na.y - nb.y) > longest:

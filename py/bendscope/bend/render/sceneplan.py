@@ -159,6 +159,7 @@ class ScenePlanner:
         loop_edges: Iterable[str] = (),
         loop_class: str = "?",
         cut_edges: Iterable[str] = (),
+        tree_epoch: int = 0,
     ) -> list[Call]:
         """The calls that make the page's plan show ``plane`` in this state (seen through its
         camera — or ``camera``, an export's — in ``viewport``; None: everything is in view).
@@ -166,7 +167,7 @@ class ScenePlanner:
         theme), O(1) for the parts that did not; a selection change is O(n) small work. Cards'
         art is made only for the cards in or near the view, and not at all at the far level of
         detail (boxes only): O(n) to find them. ``markers``, ``loop_edges``, ``loop_class`` and
-        ``cut_edges`` as for ``bend.render.scene.build_scene``."""
+        ``cut_edges`` and ``tree_epoch`` as for ``bend.render.scene.build_scene``."""
         calls: list[Call] = []
         if self._theme != theme.NAME:
             self._theme = theme.NAME
@@ -194,11 +195,11 @@ class ScenePlanner:
             self._edges_key = edges_key
             self._halos_key = self._flags_key = None
             calls.append(self._edges(plane, measure))
-        halos_key = (self._plane_gen, plane.version, self._result_gen, theme.NAME)
+        halos_key = (self._plane_gen, plane.version, self._result_gen, theme.NAME, tree_epoch)
         if halos_key != self._halos_key:
             self._halos_key = halos_key
             self._flags_key = None
-            calls.append(("setHalos", (self._halos(plane, topology, measure),)))
+            calls.append(("setHalos", (self._halos(plane, topology, measure, tree_epoch),)))
         marks = tuple(markers)
         markers_key = (self._plane_gen, plane.version, marks, theme.NAME)
         if markers_key != self._markers_key:
@@ -317,10 +318,10 @@ class ScenePlanner:
                 polarity)  # fmt: skip
         return ("setEdges", args)
 
-    def _halos(self, plane: Plane, topology: Topology | None, measure: Measure) -> list[dict[str, Any]]:
+    def _halos(self, plane: Plane, topology: Topology | None, measure: Measure, epoch: int) -> list[dict[str, Any]]:
         if topology is None:
             return []
-        trees = halo_trees(plane, topology)
+        trees = halo_trees(plane, topology, epoch)
         index = self.index
         halos = []
         for scc in topology.result["sccs"]:
