@@ -171,8 +171,7 @@
   function levelOfDetail(c, zoom) { return zoom < c.farZoom ? "far" : zoom < c.greekZoom ? "greek" : "detail"; }
 
   // ---------------------------------------------------------------- geometry (build_scene + draw_list)
-  // view: {cx, cy, zoom, width, height, pulse (the frame's pulse value), moving (the cards move: long
-  // bands of big regions left out, bend.scene.BAND_MEMBERS)}; xy: x, y per node.
+  // view: {cx, cy, zoom, width, height, pulse (the frame's pulse value)}; xy: x, y per node.
   function geometry(plan, xy, view) {
     var c = plan.c, zoom = view.zoom;
     var halfW = view.width / 2 / zoom, halfH = view.height / 2 / zoom;
@@ -207,7 +206,7 @@
         var rx = xy[2 * i] - w / 2 - pad, ry = xy[2 * i + 1] - hgt / 2 - pad, rw = w + 2 * pad, rh = hgt + 2 * pad;
         if (rx + rw >= cx0 && rx <= cx1 && ry + rh >= cy0 && ry <= cy1) rects.push(rx, ry, rw, rh);
       }
-      var pairs = halo.pairs, longest = view.moving && members.length > c.bandMembers ? c.longBand * c.longBand : Infinity;
+      var pairs = halo.pairs, longest = members.length > c.bandMembers ? c.longBand * c.longBand : Infinity;
       for (k = 0; k < pairs.length; k += 2) {
         var pa = pairs[k], pb = pairs[k + 1];
         var ax = xy[2 * pa], ay = xy[2 * pa + 1], bx = xy[2 * pb], by = xy[2 * pb + 1];

@@ -352,7 +352,6 @@ class App:
             loop_edges=loop_edges,
             loop_class=loop_class,
             cut_edges=editor.shown_cuts(cuts),
-            moving=editor.animating,
             tree_epoch=editor.rests,
         )
         self.scene_ms += self.painter.plan_ms

@@ -156,7 +156,6 @@ class Painter:
         loop_edges: Iterable[str] = (),
         loop_class: str = "?",
         cut_edges: Iterable[str] = (),
-        moving: bool = False,
         tree_epoch: int = 0,
     ) -> None:
         """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid.
@@ -164,7 +163,7 @@ class Painter:
         pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
         Float64Array when the layout worker's frame already holds them (else read from the plane).
-        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``, ``moving``, ``tree_epoch``: see
+        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``, ``tree_epoch``: see
         ``bend.render.scene.build_scene``."""
         t0 = js.performance.now()
         self._pulse = None
@@ -211,8 +210,7 @@ class Painter:
         else:
             pattern = theme.BACKGROUND  # (what a halo's inside is repainted with)
         cam = camera or plane.camera
-        view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse, "pins": pins,
-                "moving": moving}  # fmt: skip
+        view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse, "pins": pins}
         geometry = self.scene.geometry(self.plan, xy, js_obj(view))
         self.last_halos = (geometry.halos, geometry.badges, (cam.x, cam.y, cam.zoom, w, h))
         env = {**view, "dpr": dpr, "background": theme.BACKGROUND, "layered": layered}

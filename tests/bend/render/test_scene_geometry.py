@@ -122,14 +122,12 @@ def frame_of(editor: Editor, state: dict[str, Any], t_ms: float) -> tuple[dict[s
         loop_edges=set(state.get("loop_edges", ())),
         loop_class=state.get("loop_class", "?"),
         cut_edges=set(state.get("cut_edges", ())),
-        moving=state.get("moving", False),
     )
     cam = plane.camera
     w, h = editor.viewport
     view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": round(pulse_value(t_ms), 4)}
-    for name in ("pins", "moving"):
-        if name in state:
-            view[name] = state[name]
+    if "pins" in state:
+        view["pins"] = state["pins"]
     return canonical(draw_list(scene), scene.lod), {"xy": plain(positions(plane)), "view": view}
 
 
@@ -258,7 +256,7 @@ def test_many_edges_hairlines_and_a_big_halo():
     editor = _dense(400, 2600)
     topology = editor.topology()
     assert max(len(s["nodes"]) for s in topology.result["sccs"]) > 100
-    check(editor, cameras_for(editor)[:4], [{}, {"selected_edge": "e7"}, {"moving": True}])
+    check(editor, cameras_for(editor)[:4], [{}, {"selected_edge": "e7"}])
 
 
 def test_the_planner_sends_only_what_changed():

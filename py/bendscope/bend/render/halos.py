@@ -50,12 +50,16 @@ def halo_trees(plane: Plane, topology: Topology, epoch: int = 0) -> dict[str, li
             found.append(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y), len(found), e.a, e.b))
     trees: dict[str, list[tuple[str, str]]] = {}
     parent: dict[str, str] = {}  # union-find over the cards (the regions are disjoint)
+    size: dict[str, int] = {}
     for s in sccs:
         pairs: list[tuple[str, str]] = []
         for _, _, one, other in sorted(arcs.get(s["id"], ())):
             r1, r2 = _root(parent, one), _root(parent, other)
             if r1 != r2:
+                if size.get(r1, 1) > size.get(r2, 1):  # (the smaller set joins the larger)
+                    r1, r2 = r2, r1
                 parent[r1] = r2
+                size[r2] = size.get(r1, 1) + size.get(r2, 1)
                 pairs.append((one, other))
         trees[s["id"]] = pairs
     _TREES[plane] = (plane.version, topology.result, epoch, trees)
@@ -64,9 +68,11 @@ def halo_trees(plane: Plane, topology: Topology, epoch: int = 0) -> dict[str, li
 
 def _root(parent: dict[str, str], n: str) -> str:
     """``n``'s set in the union-find ``parent`` (path halving)."""
-    while parent.get(n, n) != n:
-        parent[n] = parent.get(parent[n], parent[n])
-        n = parent[n]
+    up = parent.get(n, n)
+    while up != n:
+        above = parent.get(up, up)
+        parent[n] = above
+        n, up = up, above
     return n
 
 

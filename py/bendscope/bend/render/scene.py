@@ -285,11 +285,12 @@ GREEK_ZOOM = 0.45
 FAR_ZOOM = 0.2
 #: A halo with more visible parts (member boxes and bands) than this is drawn as a plain fill.
 HALO_DETAIL_LIMIT = 200
-#: While the cards move (``moving``), an SCC with more members than this shows only its
-#: short bands (centres at most ``LONG_BAND`` apart): its tree, made for where the cards
-#: were, can have long arcs across the whole graph, each costing the rasteriser as much as a
-#: long line across the view. At rest every band of the tree is drawn (the tree, remade for
-#: the cards' places, is then the shortest its arcs allow), so a region reads as one shape.
+#: An SCC with more members than this shows only its short bands (centres at most
+#: ``LONG_BAND`` apart): in a large loop long arcs cross the whole graph, and each costs the
+#: rasteriser as much as a long line across the view (drawing every band of a 3,000-card
+#: loop's tree doubled the raster time at zoom 1). Its tree is the shortest its arcs allow
+#: (``halo_trees``), so where the cards stand near their neighbours along the loop — as
+#: Arrange sets them — the short bands alone join the region into one shape.
 BAND_MEMBERS = 50
 LONG_BAND = 480.0
 
@@ -385,7 +386,6 @@ def build_scene(
     loop_edges: Collection[str] = frozenset(),
     loop_class: str = "?",
     cut_edges: Collection[str] = frozenset(),
-    moving: bool = False,
     tree_epoch: int = 0,
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
@@ -397,8 +397,7 @@ def build_scene(
     arrowhead and label and every halo outlined, however many (an export, not a frame).
     ``markers``: loops to mark (see :class:`Marker`); ``loop_edges``: the edges of the loop
     shown, drawn in its class's colour (``loop_class``); ``cut_edges``: edges shown as those
-    whose removal breaks every loop. ``moving``: the cards are moving (see ``BAND_MEMBERS``);
-    ``tree_epoch``: see ``halo_trees``. O(n + m) plus culling.
+    whose removal breaks every loop. ``tree_epoch``: see ``halo_trees``. O(n + m) plus culling.
     """
     width, height = viewport
     cam = camera or plane.camera
@@ -444,7 +443,7 @@ def build_scene(
                 if rx + rw >= cx0 and rx <= cx1 and ry + rh >= cy0 and ry <= cy1:
                     rects += (rx, ry, rw, rh)
             links: list[float] = []
-            longest = LONG_BAND * LONG_BAND if moving and len(members) > BAND_MEMBERS else math.inf
+            longest = LONG_BAND * LONG_BAND if len(members) > BAND_MEMBERS else math.inf
             for one, other in trees.get(scc["id"], ()):
                 na, nb = plane.nodes[one], plane.nodes[other]
                 if (na.x - nb.x) * (na.x - nb.x) + (na.y - nb.y) * (na.y - nb.y) > longest:
