@@ -7,8 +7,9 @@ from __future__ import annotations
 from bend_helpers import editor_with
 
 from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.elements import Camera
 from bendscope.bend.render.halos import halo_trees
-from bendscope.bend.render.scene import BAND_MEMBERS, LONG_BAND, Halo, build_scene
+from bendscope.bend.render.scene import BAND_MEMBERS, LONG_BAND, LONG_BANDS, Halo, build_scene
 from bendscope.bend.render.svgexport import image_view
 
 
@@ -60,3 +61,32 @@ def test_the_halo_tree_is_the_shortest_its_arcs_allow_and_follows_the_cards():
     assert halo_trees(editor.plane, editor.topology()) is not halo_trees(editor.plane, editor.topology(), 1)
     moved = halo_trees(editor.plane, editor.topology(), 1)["scc-0"]
     assert ("n7", "n0") in moved and all(sorted(p) != ["n3", "n4"] for p in moved)
+
+
+def star_of_loops(spokes: int) -> Editor:
+    """``spokes`` two-card loops round a hub, each joined to the hub and back, the hub's arcs
+    all long: one region whose tree has ``spokes`` long bands and nothing shorter to use."""
+    pairs = []
+    positions = {"hub": (0.0, 0.0)}
+    for k in range(spokes):
+        a, b = f"a{k}", f"b{k}"
+        pairs += [("hub", a), (a, b), (b, "hub")]
+        positions[a] = (3000.0 * (k + 1), 0.0)
+        positions[b] = (3000.0 * (k + 1), 200.0)
+    return editor_with(pairs, positions=positions)
+
+
+def test_a_large_region_draws_its_long_bands_only_when_they_are_few():
+    """Few long bands (a region laid out along its loops) are drawn, so it reads as one shape;
+    a tangle of them (hundreds across the view, each as costly as a line across it) is not."""
+    few = star_of_loops(BAND_MEMBERS // 2 + 1)  # more than BAND_MEMBERS cards, few long arcs
+    assert len(few.plane.nodes) > BAND_MEMBERS
+    scene = build_scene(few.plane, few.card, viewport=(1e4, 1e3), topology=few.topology(), measure=few.measure,
+                        camera=Camera(0.0, 0.0, 1e-3))  # fmt: skip
+    (halo,) = scene.halos
+    assert connected(few, halo)
+    many = star_of_loops(LONG_BANDS + 1)
+    scene = build_scene(many.plane, many.card, viewport=(1e4, 1e3), topology=many.topology(), measure=many.measure,
+                        camera=Camera(0.0, 0.0, 1e-3))  # fmt: skip
+    (halo,) = scene.halos
+    assert not connected(many, halo) and len(halo.links) // 8 == LONG_BANDS + 1  # only the short ones

@@ -285,14 +285,16 @@ GREEK_ZOOM = 0.45
 FAR_ZOOM = 0.2
 #: A halo with more visible parts (member boxes and bands) than this is drawn as a plain fill.
 HALO_DETAIL_LIMIT = 200
-#: An SCC with more members than this shows only its short bands (centres at most
-#: ``LONG_BAND`` apart): in a large loop long arcs cross the whole graph, and each costs the
-#: rasteriser as much as a long line across the view (drawing every band of a 3,000-card
-#: loop's tree doubled the raster time at zoom 1). Its tree is the shortest its arcs allow
-#: (``halo_trees``), so where the cards stand near their neighbours along the loop — as
-#: Arrange sets them — the short bands alone join the region into one shape.
+#: An SCC with more members than this shows its long bands (centres more than ``LONG_BAND``
+#: apart) only when its tree has at most ``LONG_BANDS`` of them: in a large tangled loop the
+#: tree's long arcs cross the whole graph by the hundred, each costing the rasteriser as much
+#: as a long line across the view (all of a 3,000-card loop's doubled the raster time at
+#: zoom 1), for no information (the members' boxes show who is in the loop). The tree is the
+#: shortest its arcs allow (``halo_trees``): a region laid out along its loops, as Arrange
+#: lays it out, needs few long bands, and reads as one shape.
 BAND_MEMBERS = 50
 LONG_BAND = 480.0
+LONG_BANDS = 64
 
 
 def level_of_detail(zoom: float) -> str:
@@ -444,10 +446,21 @@ def build_scene(
                     rects += (rx, ry, rw, rh)
             links: list[float] = []
             longest = LONG_BAND * LONG_BAND if len(members) > BAND_MEMBERS else math.inf
+            long_pairs: list[tuple[Node, Node]] = []
             for one, other in trees.get(scc["id"], ()):
                 na, nb = plane.nodes[one], plane.nodes[other]
                 if (na.x - nb.x) * (na.x - nb.x) + (na.y - nb.y) * (na.y - nb.y) > longest:
+                    if len(long_pairs) <= LONG_BANDS:
+                        long_pairs.append((na, nb))
                     continue
+                if (
+                    max(na.x, nb.x) + band_half >= cx0
+                    and min(na.x, nb.x) - band_half <= cx1
+                    and max(na.y, nb.y) + band_half >= cy0
+                    and min(na.y, nb.y) - band_half <= cy1
+                ):
+                    links += band(na.x, na.y, nb.x, nb.y, band_half)
+            for na, nb in long_pairs if len(long_pairs) <= LONG_BANDS else ():  # (few: drawn after the short)
                 if (
                     max(na.x, nb.x) + band_half >= cx0
                     and min(na.x, nb.x) - band_half <= cx1
