@@ -180,3 +180,43 @@ def test_a_dense_loop_is_computed_in_slices_while_the_hud_says_so(app_factory):
     expect(page.locator("#hud-kappa")).to_have_text("κ: computing…")
     expect(page.locator("#hud-kappa")).not_to_have_text("κ: computing…", timeout=60_000)
     assert json.loads(app.api("window.bendscope.topology()"))["scc_count"] == 1
+
+
+def test_one_loop_region_is_one_halo_on_the_canvas_after_arrange(app_factory):
+    """After Arrange a large loop region (60 cards in one row) was drawn as several separate
+    boxes: the band of the arc that closes the loop across the row was left out, and the
+    halo's tree had no other way round."""
+    app = app_factory("seed=1&still=1&fresh=1")
+    n = 60
+    nodes = [{"id": f"n{k}", "text": f"card {k}"} for k in range(n)] + [
+        {"id": f"x{k}", "text": f"side {k}"} for k in range(0, n, 3)
+    ]
+    edges = [{"source": f"n{k}", "target": f"n{(k + 1) % n}", "kind": "causal"} for k in range(n)]
+    edges += [{"source": f"n{k}", "target": f"x{k}", "kind": "causal"} for k in range(0, n, 3)]
+    assert app.api("d => window.bendscope.load(d)", json.dumps({"nodes": nodes, "edges": edges})) is None
+    app.api("window.bendscope.settle()")
+    app.page.locator("#btn-arrange").click()
+    app.page.wait_for_function("!window.bendscope.layout_state().arranging", timeout=60_000)
+    app.page.wait_for_function("JSON.parse(window.bendscope.export()).planes[0].nodes.every(c => c.pinned)")
+    app.api("window.bendscope.paint()")
+    halos = json.loads(app.api("window.bendscope.drawn_halos()"))
+    centres = {k: app.node_xy(f"n{k}") for k in range(n)}
+    assert len(halos["boxes"]) == n  # every card of the region is in view, in its halo
+
+    def card_at(x: float, y: float) -> int:
+        k = min(centres, key=lambda c: (centres[c][0] - x) ** 2 + (centres[c][1] - y) ** 2)
+        assert abs(centres[k][0] - x) < 1 and abs(centres[k][1] - y) < 1, (x, y)
+        return k
+
+    parent = list(range(n))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            k = parent[k]
+        return k
+
+    for q in halos["bands"]:  # each band runs from one card's centre to another's
+        start = card_at((q[0] + q[6]) / 2, (q[1] + q[7]) / 2)
+        end = card_at((q[2] + q[4]) / 2, (q[3] + q[5]) / 2)
+        parent[root(start)] = root(end)
+    assert len({root(k) for k in range(n)}) == 1, "the halo is in pieces"

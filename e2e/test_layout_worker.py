@@ -121,3 +121,23 @@ def test_arrange_from_the_toolbar_and_the_canvas_menu_is_one_undoable_step(app_f
     for e in plane["edges"]:
         if e["props"]["kind"] == "causal" and loop.get(e["a"], e["a"]) != loop.get(e["b"], e["b"]):
             assert at[e["a"]][1] < at[e["b"]][1], e
+
+
+def test_the_hud_drops_the_layout_progress_as_the_layout_comes_to_rest(app_factory):
+    """The HUD said "layout 100%" after the layout had stopped, until something else
+    repainted the page."""
+    app = app_factory("seed=4&fresh=1")
+    # every text the layout pill shows, as the page shows it (the run may be short under load)
+    app.api(
+        """() => { const pill = document.getElementById('hud-layout'); window.__shown = [];
+        new MutationObserver(() => { if (!pill.hidden) window.__shown.push(pill.textContent); })
+          .observe(pill, {attributes: true, childList: true, characterData: true, subtree: true}); }"""
+    )
+    assert app.api("t => window.bendscope.load(t)", json.dumps(giant_scc_document(1000, seed=3))) is None
+    state = app.api(WAIT_REST, 120_000)
+    assert not state["active"]
+    assert app.api("window.__shown"), "the layout ran too briefly to show its progress"
+    # two frames after the layout came to rest: the HUD says nothing of a layout
+    app.api("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    pill = app.page.locator("#hud-layout")
+    assert pill.is_hidden(), (pill.inner_text(), app.api("window.__shown"))

@@ -271,13 +271,24 @@
         var rx = xy[2 * i] - w / 2 - pad, ry = xy[2 * i + 1] - hgt / 2 - pad, rw = w + 2 * pad, rh = hgt + 2 * pad;
         if (rx + rw >= cx0 && rx <= cx1 && ry + rh >= cy0 && ry <= cy1) rects.push(rx, ry, rw, rh);
       }
+      // long bands of a large region: drawn after the short ones, and only when they are few
       var pairs = halo.pairs, longest = members.length > c.bandMembers ? c.longBand * c.longBand : Infinity;
+      var longPairs = [];
       for (k = 0; k < pairs.length; k += 2) {
         var pa = pairs[k], pb = pairs[k + 1];
         var ax = xy[2 * pa], ay = xy[2 * pa + 1], bx = xy[2 * pb], by = xy[2 * pb + 1];
-        if ((ax - bx) * (ax - bx) + (ay - by) * (ay - by) > longest) continue;
+        if ((ax - bx) * (ax - bx) + (ay - by) * (ay - by) > longest) {
+          if (longPairs.length <= 2 * c.longBands) longPairs.push(pa, pb);
+          continue;
+        }
         if (Math.max(ax, bx) + bandHalf >= cx0 && Math.min(ax, bx) - bandHalf <= cx1 &&
             Math.max(ay, by) + bandHalf >= cy0 && Math.min(ay, by) - bandHalf <= cy1) band(quads, ax, ay, bx, by, bandHalf);
+      }
+      for (k = 0; longPairs.length <= 2 * c.longBands && k < longPairs.length; k += 2) {
+        var la = longPairs[k], lb = longPairs[k + 1];
+        var lax = xy[2 * la], lay = xy[2 * la + 1], lbx = xy[2 * lb], lby = xy[2 * lb + 1];
+        if (Math.max(lax, lbx) + bandHalf >= cx0 && Math.min(lax, lbx) - bandHalf <= cx1 &&
+            Math.max(lay, lby) + bandHalf >= cy0 && Math.min(lay, lby) - bandHalf <= cy1) band(quads, lax, lay, lbx, lby, bandHalf);
       }
       // the badge on the top-most member (ties: the right-most, then the first)
       var top = -1, topY = 0, topR = 0;

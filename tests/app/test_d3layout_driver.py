@@ -350,7 +350,8 @@ def test_pause_stops_the_worker_and_the_next_step_resumes_from_the_plane(d3layou
     assert host.sent[-1]["type"] == "drop"
 
 
-def test_a_structure_change_sends_a_new_graph(d3layout):
+def test_a_structure_change_grows_the_graph_or_sends_a_new_one(d3layout):
+    """An edge appended grows the worker's graph (``grow``); one taken away sends a new graph."""
     plane = plane_of(3, [(0, 1)])
     sim = d3layout.WorkerSimulation(plane, seed=1)
     host = d3layout.host
@@ -358,7 +359,11 @@ def test_a_structure_change_sends_a_new_graph(d3layout):
     host.work(sim.id)
     plane.add_edge(Edge("x", "n1", "n2"))
     assert sim.step() is False  # the frame was of the old graph
-    assert types_sent(host)[-2:] == ["graph", "run"] and host.sent[-2]["gen"] == 2
+    assert types_sent(host)[-2:] == ["grow", "run"] and host.sent[-2]["gen"] == 2
+    host.work(sim.id)
+    plane.remove_edge("x")
+    sim.step()
+    assert "graph" in types_sent(host)[-2:]
 
 
 def test_settle_runs_on_the_main_thread_and_stops_the_worker(d3layout):

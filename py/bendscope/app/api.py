@@ -157,12 +157,19 @@ class AutomationApi:
         view = self.app.tools.view()
         link = view.link
         drawn = None if link is None else {"source": link.source, "target": link.target, "label": link.label}
+        pill = self.app.gesture_overlay().label
+        box = None
+        if pill is not None:  # the κ pill's box on the screen: left, top, width, height
+            zoom = self.app.editor.plane.camera.zoom
+            left, top = self.app.editor.world_to_screen(pill.x - pill.width / 2, pill.y - pill.height / 2)
+            box = [left, top, pill.width * zoom, pill.height * zoom]
         return json.dumps(
             {
                 "state": self.app.tools.state_name,
                 "handle": view.handle,
                 "brush": view.brush,
                 "link": drawn,
+                "pill": box,
                 "selection": list(self.app.editor.selection),
                 "selected_edge": self.app.editor.selected_edge,
             }
@@ -276,6 +283,7 @@ class AutomationApi:
             "interaction": self.interaction,
             "frame_parts": self.frame_parts,
             "frame_log": self.frame_log,
+            "drawn_halos": lambda: json.dumps(self.app.painter.drawn_halos()),
             "profile_paint": self.profile_paint,
             "paint": self.paint_now,
             "check_wheel": self.check_wheel,

@@ -28,14 +28,15 @@ from bendscope.bend.pointer.machine import Tools
 from bendscope.bend.pointer.states import GESTURES
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
-from bendscope.bend.render.svgexport import image_view, plane_svg
 from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom
 from .api import AutomationApi
-from .dom import by_id, download, download_blob, js_obj, on, proxy
+from .dom import by_id, coarse_pointer, download, download_blob, js_obj, on, proxy
 from .events import InputWiring
+from .images import export_image
 from .live_mode import LiveMode, live_key
+from .loops_widget import LoopsPanel
 from .measure import CanvasMeasure
 from .menu_popup import Menu
 from .painter import Painter
@@ -48,7 +49,6 @@ from .widgets import (
     Hud,
     Inspector,
     Legend,
-    LoopsPanel,
     OutlineView,
     TextOverlay,
     Toast,
@@ -57,8 +57,6 @@ from .widgets import (
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
-MAX_IMAGE_SIDE = 16_384  # px: an exported PNG's largest side (Chromium's canvas allows 32,767)
-MAX_IMAGE_PIXELS = 40_000_000  # an exported PNG's pixels (160 MB of canvas)
 LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
@@ -166,7 +164,7 @@ class App:
         if doc is not None:
             self.editor.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0)
         else:
-            self.editor.replace_document(demo_document(), alpha=1.0)
+            self.editor.replace_document(demo_document(touch=coarse_pointer()), alpha=1.0)
             self.editor.doc.settings.seed = self.editor.seed
         self.resize()
         if self.still:
@@ -308,6 +306,7 @@ class App:
                 grid=grid_of(plane.camera, editor.viewport), doc_version=editor.version, topology=editor.topology(),
                 selection=(), selected_edge=None, dimmed=(), editing=None, measure=self.measure, pulse=FROZEN_PULSE,
                 overlay=Overlay(), xy=self._shared_positions(), pins=False, markers=self.loops_panel.markers(),
+                tree_epoch=editor.rests,
             )  # fmt: skip
             editor.needs_paint = True  # (the next frame shows the marks again)
             return
@@ -347,13 +346,14 @@ class App:
             editing=self.overlay.node_id,
             measure=self.measure,
             pulse=round(FROZEN_PULSE if still else pulse_value(ts), 4),
-            overlay=overlay_of(plane, self.tools.view(), plane.camera.zoom, self.measure),
+            overlay=self.gesture_overlay(),
             layered=layered,
             xy=self._shared_positions(),
             markers=self.loops_panel.markers(),
             loop_edges=loop_edges,
             loop_class=loop_class,
             cut_edges=editor.shown_cuts(cuts),
+            tree_epoch=editor.rests,
         )
         self.scene_ms += self.painter.plan_ms
         self.paints += 1
@@ -382,6 +382,13 @@ class App:
             self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
+
+    def gesture_overlay(self) -> Overlay:
+        """The current gesture's marks, kept inside the window."""
+        editor = self.editor
+        w, h = editor.viewport
+        bounds = (*editor.screen_to_world(0.0, 0.0), *editor.screen_to_world(w, h))
+        return overlay_of(editor.plane, self.tools.view(), editor.plane.camera.zoom, self.measure, bounds)
 
     def scope_topology(self) -> Topology:
         """The exact topology of the loop scope: the plane's, or the selection's."""
@@ -439,9 +446,10 @@ class App:
         return None if take is None else take(self.editor.version)
 
     def _layout_progress(self) -> float | None:
-        """The layout's progress (0–1) once it has run for a while, else None."""
+        """The layout's progress (0–1) once it has run for a while, else None (also from the
+        frame in which it comes to rest: no frame may follow that one to take it away)."""
         since = self.layout_since
-        if since is None or js.performance.now() - since < LAYOUT_PROGRESS_AFTER_MS:
+        if since is None or not self.editor.animating or js.performance.now() - since < LAYOUT_PROGRESS_AFTER_MS:
             return None
         return float(getattr(self.editor.sim(), "progress", 0.0))
 
@@ -727,48 +735,8 @@ class App:
         return None if scope is None else sorted(scope)
 
     def export_image(self, image: str) -> None:
-        """Download the plane (or the selection) with its legend: SVG, or PNG at 1×, 2×, 4×
-        — drawn by a painter of its own on a canvas of the image's size, at most
-        MAX_IMAGE_SIDE px a side and MAX_IMAGE_PIXELS in all (the scale is lowered to fit,
-        and the toast says so)."""
-        editor = self.editor
-        ids = self.image_ids()
-        markers = self.loops_panel.markers()
-        if image == "svg":
-            svg = plane_svg(editor, ids, markers)  # (with the memory's ended cards and edges, when shown)
-            download("bendscope.svg", svg if self.live is None else self.live.time.with_ended(svg), "image/svg+xml")
-            return
-        view = image_view(editor, ids, markers)
-        asked = {"png": 1.0, "png-2x": 2.0, "png-4x": 4.0}[image]
-        scale = min(asked, MAX_IMAGE_SIDE / max(view.width, view.height),
-                    math.sqrt(MAX_IMAGE_PIXELS / (view.width * view.height)))  # fmt: skip
-        if scale < 0.25:
-            self.toast.show("The graph is too large for a PNG here: SVG (Image…) draws it at any size.", error=True)
-            return
-        graph = js.document.createElement("canvas")
-        painter = Painter(graph, detail=True)
-        painter.after = None if self.live is None else self.live.time.ended_hook()
-        painter.paint(
-            view.plane, editor.card, viewport=(view.width, view.graph_height), dpr=scale, grid=None,
-            doc_version=editor.version, topology=view.topology, selection=(), selected_edge=None, dimmed=(),
-            editing=None, measure=self.measure, pulse=FROZEN_PULSE, overlay=Overlay(), pins=False,
-            camera=view.camera, markers=view.markers,
-        )  # fmt: skip
-        canvas = js.document.createElement("canvas")  # the graph, and the legend's strip below it
-        canvas.width = graph.width
-        canvas.height = max(1, round(view.height * scale))
-        ctx = canvas.getContext("2d")
-        ctx.drawImage(graph, 0, 0)
-        painter.legend(ctx, view.legend, view.graph_height, view.width, scale)
-
-        def done(blob: Any) -> None:
-            if blob:
-                download_blob("bendscope.png", blob)
-
-        canvas.toBlob(create_once_callable(done), "image/png")
-        if scale < asked:
-            self.toast.show(f"The image is made at {scale:.2f}×: the largest this page makes is "
-                            f"{MAX_IMAGE_SIDE:,} px a side, {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels.")  # fmt: skip
+        """Download the plane (or the selection) with its legend (``app.images``)."""
+        export_image(self, image)
 
     def export_png(self, marks: bool) -> None:
         """Download the canvas as a PNG as the screen shows it (``marks``: pins, selection, fading)."""

@@ -66,6 +66,18 @@ def js_obj(value: Any) -> Any:
     return to_js(value, dict_converter=js.Object.fromEntries)
 
 
+def follow_media(query: str, apply: Callable[[bool], None]) -> None:
+    """Run ``apply(matches)`` now and whenever the media ``query`` starts or stops matching."""
+    media = js.window.matchMedia(query)
+    apply(bool(media.matches))
+    media.addEventListener("change", proxy(lambda event: apply(bool(event.matches))))
+
+
+def coarse_pointer() -> bool:
+    """The main pointer is a finger (a phone or tablet): the words name touch gestures."""
+    return bool(js.window.matchMedia("(pointer: coarse)").matches)
+
+
 def by_id(element_id: str) -> Any:
     return js.document.getElementById(element_id)
 

@@ -15,7 +15,7 @@ from bendscope.bend.model.elements import empty_document
 from bendscope.bend.persist import clipboard
 from bendscope.bend.pointer.inputs import PointerInput, Request, Response
 
-from .dom import by_id, download, on
+from .dom import by_id, coarse_pointer, download, follow_media, on
 
 if TYPE_CHECKING:
     from .app import App
@@ -33,6 +33,10 @@ class InputWiring:
     def wire(self) -> None:
         c = self.canvas
         on(js.window, "resize", self.app.resize)
+        # phones: the Loops panel and the inspector go to the bottom dock, above the HUD and the legend
+        follow_media(
+            "(max-width: 600px)", lambda narrow: by_id("dock" if narrow else "top").appendChild(by_id("sheet"))
+        )
         on(c, "pointerdown", self.pointer_down)
         on(c, "pointermove", self.pointer_move)
         on(c, "pointerup", self.pointer_up)
@@ -63,7 +67,9 @@ class InputWiring:
         on(
             by_id("btn-demo"),
             "click",
-            lambda e: self.app.replace_with(demo_document(), "Replace the graph with the demo?", "Demo graph"),
+            lambda e: self.app.replace_with(
+                demo_document(touch=coarse_pointer()), "Replace the graph with the demo?", "Demo graph"
+            ),
         )
         on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
         on(by_id("file-input"), "change", self.app.import_file)

@@ -73,6 +73,33 @@ class Painter:
         self.plan_ms = 0.0  # the last paint's time in Python (plan updates, positions)
         #: the last paint's plan update in ms: "update" (Python: the calls made), then each call's name (JS)
         self.plan_parts: dict[str, float] = {}
+        self.last_halos: tuple[Any, Any, tuple[float, float, float, float, float]] | None = None
+
+    def drawn_halos(self) -> dict[str, list[list[float]]]:
+        """The last frame's halos on the screen (CSS px): the κ badges (left, top, width, height),
+        the members' boxes (left, top, right, bottom) and the bands between them (four corners,
+        flat). Diagnostics for the automation API."""
+        if self.last_halos is None:
+            return {"badges": [], "boxes": [], "bands": []}
+        layers, badges, (cx, cy, zoom, w, h) = self.last_halos
+
+        def sx(x: float) -> float:
+            return (x - cx) * zoom + w / 2
+
+        def sy(y: float) -> float:
+            return (y - cy) * zoom + h / 2
+
+        boxes: list[list[float]] = []
+        bands: list[list[float]] = []
+        for layer in layers:
+            r = [float(v) for v in layer.rects]
+            boxes += [
+                [sx(r[i]), sy(r[i + 1]), sx(r[i] + r[i + 2]), sy(r[i + 1] + r[i + 3])] for i in range(0, len(r), 4)
+            ]
+            q = [float(v) for v in layer.quads]
+            bands += [[sx(q[i + k]) if k % 2 == 0 else sy(q[i + k]) for k in range(8)] for i in range(0, len(q), 8)]
+        out = [[sx(b.x - b.width / 2), sy(b.y - b.height / 2), b.width * zoom, b.height * zoom] for b in badges]
+        return {"badges": out, "boxes": boxes, "bands": bands}
 
     def resize(self, width: float, height: float, dpr: float) -> None:
         key = (int(width), int(height), dpr)
@@ -131,13 +158,15 @@ class Painter:
         loop_edges: Iterable[str] = (),
         loop_class: str = "?",
         cut_edges: Iterable[str] = (),
+        tree_epoch: int = 0,
     ) -> None:
         """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid.
         ``layered`` (pulses animate, nothing else moves): the
         pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
         Float64Array when the layout worker's frame already holds them (else read from the plane).
-        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``: see ``bend.render.scene.build_scene``."""
+        ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``, ``tree_epoch``: see
+        ``bend.render.scene.build_scene``."""
         t0 = js.performance.now()
         self._pulse = None
         calls = self.planner.update(
@@ -156,6 +185,7 @@ class Painter:
             loop_edges=loop_edges,
             loop_class=loop_class,
             cut_edges=cut_edges,
+            tree_epoch=tree_epoch,
         )
         t1 = js.performance.now()
         parts = self.plan_parts = {"update": t1 - t0}
@@ -190,6 +220,7 @@ class Painter:
         cam = camera or plane.camera
         view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse, "pins": pins}
         geometry = self.scene.geometry(self.plan, xy, js_obj(view))
+        self.last_halos = (geometry.halos, geometry.badges, (cam.x, cam.y, cam.zoom, w, h))
         env = {**view, "dpr": dpr, "background": theme.BACKGROUND, "layered": layered}
         env_js = js_obj(env)
         env_js.pattern = pattern

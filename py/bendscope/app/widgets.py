@@ -11,20 +11,17 @@ from pyodide.ffi import create_once_callable
 from bendscope.bend.editor.camera import zoom_text
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.find import Finder
-from bendscope.bend.editor.viewfit import show_readably
 from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_text
 from bendscope.bend.kappa_view.inspector import inspector_rows
 from bendscope.bend.kappa_view.loop_cuts import CutReport
-from bendscope.bend.kappa_view.loop_list import Loop, LoopReport
-from bendscope.bend.kappa_view.loops_panel import CLASS_WORDS, PanelView, panel_view
+from bendscope.bend.kappa_view.loop_list import LoopReport
 from bendscope.bend.kappa_view.outline import outline_of
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.keys import shortcuts
 from bendscope.bend.model.elements import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bendscope.bend.render import theme
-from bendscope.bend.render.scene import LoopMarker
 
-from .dom import by_id, clear, el, is_null, on, proxy
+from .dom import by_id, clear, coarse_pointer, el, is_null, on, proxy
 
 
 class Hud:
@@ -137,7 +134,7 @@ class Inspector:
     def update(
         self, editor: Editor, topo: Topology, loops: LoopReport | None = None, cuts: CutReport | None = None
     ) -> None:
-        key, rows = inspector_rows(editor, topo, loops, cuts)
+        key, rows = inspector_rows(editor, topo, loops, cuts, touch=coarse_pointer())
         if key == self._key and key is not None:
             return
         self._key = key
@@ -375,7 +372,7 @@ class HelpSheet:
 
     def show(self) -> None:
         if not self._built:
-            touch = bool(js.window.matchMedia("(pointer: coarse)").matches)
+            touch = coarse_pointer()
             for title, lines in shortcuts.sheet(touch=touch):
                 if not lines:
                     continue
@@ -473,6 +470,7 @@ class TextOverlay:
         self.report = report  # shows why a text was refused (the editor stays open)
         on(self.area, "keydown", self._key)
         on(self.area, "blur", lambda event: self.commit())
+        on(self.area, "input", self._typed)
 
     def start(self, node_id: str) -> None:
         node = self.editor.plane.nodes.get(node_id)
@@ -481,8 +479,8 @@ class TextOverlay:
         self.node_id = node_id
         self.initial = node.text
         self.area.value = node.text
-        self.place()
         self.area.hidden = False
+        self.place()
         self.area.focus()
         self.area.select()
         self.editor.needs_paint = True
@@ -499,11 +497,25 @@ class TextOverlay:
         style = self.area.style
         style.left = f"{x:.1f}px"
         style.top = f"{y:.1f}px"
-        # exactly over the card (its border where the card's is, the text where the card's text is),
-        # taller when the card is short so there is room to type
-        style.width = f"{max(node.width, 180):.1f}px"
-        style.height = f"{max(node.height, 96):.1f}px"
+        # exactly over the card (its border where the card's is, the text where the card's text is);
+        # it grows downwards only when the text typed needs more lines than the card has
+        style.width = f"{node.width:.1f}px"
+        style.height = f"{node.height:.1f}px"
         style.transform = f"scale({zoom:.4f})"
+        self._fit(node.height)
+
+    def _fit(self, height: float) -> None:
+        """Taller than ``height`` (CSS px before the zoom) when the text needs it."""
+        area = self.area
+        needed = float(area.scrollHeight) + float(area.offsetHeight) - float(area.clientHeight)
+        if needed > height + 0.5:
+            area.style.height = f"{needed:.1f}px"
+
+    def _typed(self, event: Any) -> None:
+        node = self.editor.plane.nodes.get(self.node_id) if self.node_id is not None else None
+        if node is not None:
+            self.area.style.height = f"{node.height:.1f}px"
+            self._fit(node.height)
 
     def _key(self, event: Any) -> None:
         event.stopPropagation()
@@ -537,252 +549,3 @@ class TextOverlay:
         self.editor.needs_paint = True
         self.on_done(cancelled)
         js.document.getElementById("canvas").focus()
-
-
-#: what may cover the canvas: the view brought to a loop keeps its cards clear of these
-PANELS = ("toolbar", "breadcrumbs", "find-bar", "live-search", "loops-panel", "inspector", "hud", "legend-box")
-
-
-def panel_boxes() -> list[tuple[float, float, float, float]]:
-    """The screen boxes (left, top, right, bottom) of the panels shown over the canvas."""
-    boxes = []
-    for name in PANELS:
-        element = js.document.getElementById(name)
-        if is_null(element) or element.hidden:
-            continue
-        r = element.getBoundingClientRect()
-        if float(r.width) > 0 and float(r.height) > 0:
-            boxes.append((float(r.left), float(r.top), float(r.right), float(r.bottom)))
-    return boxes
-
-
-class LoopsPanel:
-    """The Loops panel (``bend.kappa_view.loops_panel``): the loops of the plane or the selection by
-    region, each with its mark (R1, B2). Hovering or focusing a loop shows it on the canvas
-    (its edges in its class's colour, the other cards faded); choosing it keeps it shown and
-    brings it into a view where its cards can be read, clear of the panels, until chosen again
-    or Esc. **Markers** marks every loop listed on the canvas (and in the images), with the
-    panel open or not. Built with textContent only; one listener per kind of event on the
-    panel (delegation)."""
-
-    def __init__(self, editor: Editor, repaint: Callable[[], None]) -> None:
-        self.editor = editor
-        self.repaint = repaint
-        self.box = by_id("loops-panel")
-        self.body = by_id("loops-body")
-        self.summary = by_id("loops-summary")
-        self.heading = by_id("loops-title")
-        self.button = by_id("btn-loops")
-        self.report: LoopReport | None = None
-        self.expanded: set[int] = set()
-        self.all_groups = False
-        self.hovered: Loop | None = None
-        self.chosen: Loop | None = None
-        self.markers_on = False
-        self.markers_button = by_id("loops-markers")
-        self.view: PanelView | None = None
-        self._key: tuple | None = None
-        self._dimmed: tuple[Any, set[str]] | None = None
-        on(by_id("loops-close"), "click", lambda event: self.close())
-        on(self.markers_button, "click", lambda event: self.toggle_markers())
-        # hovering follows the pointer's own moves, never a list that moved under a still
-        # pointer (a rebuilt list would otherwise show the loop of the row that slid there)
-        on(self.body, "pointermove", self._pointer_move)
-        on(self.body, "pointerleave", lambda event: self._unhover())
-        on(self.body, "focusin", lambda event: self._hover(event, True))
-        on(self.body, "focusout", lambda event: self._hover(event, False))
-        on(self.body, "click", self._click)
-        on(self.box, "keydown", self._key_down)
-
-    @property
-    def open(self) -> bool:
-        return not self.box.hidden
-
-    def toggle(self) -> None:
-        if self.open:
-            self.close()
-        else:
-            self.box.hidden = False
-            self.button.setAttribute("aria-pressed", "true")
-            self._key = None
-            self.repaint()
-
-    def close(self) -> None:
-        if not self.open:
-            return
-        self.box.hidden = True
-        self.button.setAttribute("aria-pressed", "false")
-        self.hovered = self.chosen = None
-        self.repaint()
-        by_id("canvas").focus()
-
-    def let_go(self) -> bool:
-        """Esc: stop showing the chosen loop; whether there was one."""
-        if self.chosen is None:
-            return False
-        self.chosen = None
-        self._key = None
-        self.repaint()
-        return True
-
-    def shown(self) -> Loop | None:
-        return self.hovered or self.chosen
-
-    def toggle_markers(self) -> None:
-        """Markers on or off: every loop the panel lists marked on the canvas."""
-        self.markers_on = not self.markers_on
-        self.markers_button.setAttribute("aria-pressed", "true" if self.markers_on else "false")
-        self._key = None
-        self.repaint()
-
-    def markers(self) -> tuple[LoopMarker, ...]:
-        """The loop markers the canvas draws (none while Markers is off)."""
-        if not self.markers_on or self.view is None:
-            return ()
-        return self.view.markers
-
-    def shown_edges(self) -> tuple[tuple[str, ...], str]:
-        """The edges of the loop shown on the canvas and its class (none while the panel is shut)."""
-        loop = self.shown() if self.open else None
-        return ((), "?") if loop is None else (loop.edges, loop.polarity)
-
-    def dimmed(self) -> set[str]:
-        """The cards that fade while a loop is shown: every card not on it. O(n) once per loop."""
-        loop = self.shown() if self.open else None
-        if loop is None:
-            return set()
-        key = (loop, self.editor.plane, self.editor.plane.version)
-        if self._dimmed is None or self._dimmed[0] != key:
-            on_loop = set(loop.nodes)
-            self._dimmed = (key, {n for n in self.editor.plane.nodes if n not in on_loop})
-        return self._dimmed[1]
-
-    def update(self, report: LoopReport | None, cuts: CutReport | None = None) -> None:
-        """Rebuild when the report, the names or what is expanded changed (the view for the
-        markers only while the panel is shut); ``cuts``: the fewest edges that break every
-        loop of the same scope (None: not known yet)."""
-        if not self.open and not self.markers_on:
-            return
-        if report is not self.report:
-            self.report = report
-            self.expanded.clear()
-            self.all_groups = False
-            known = {loop for g in report.groups for loop in g.loops} if report is not None else set()
-            if self.chosen not in known:
-                self.chosen = None
-            if self.hovered not in known:
-                self.hovered = None
-        key = (id(report), self.editor.version, self.editor.plane.id, frozenset(self.expanded), self.all_groups,
-               self.chosen, self.open, id(cuts))  # fmt: skip
-        if key == self._key:
-            return
-        self._key = key
-        self.view = panel_view(self.editor, report, self.expanded, self.all_groups, cuts)
-        if self.open:
-            self._build(self.view)
-
-    def _build(self, view: PanelView) -> None:
-        self.heading.textContent = view.heading
-        self.summary.textContent = view.summary
-        body = self.body
-        # the row that had the keyboard focus keeps it in the rebuilt list (else it falls to the page)
-        active = js.document.activeElement
-        focused = None
-        if not is_null(active) and body.contains(active) and active.hasAttribute("data-loop"):
-            focused = str(active.getAttribute("data-loop"))
-        clear(body)
-        for group in view.groups:
-            items = []
-            for item in group.items:
-                g, k = (int(part) for part in item.key.split(":"))
-                pressed = self.report is not None and self.report.groups[g].loops[k] == self.chosen
-                cls = f"loop-class loop-{'q' if item.polarity == '?' else item.polarity}"
-                children = [
-                    el("span", text=item.mark, cls=cls,
-                       attrs={"title": CLASS_WORDS[item.polarity], "aria-hidden": "true"}),
-                    el("span", text=item.text, cls="loop-text"),
-                ]  # fmt: skip
-                if item.fault_lines:
-                    note = {"title": "fault-line edges on this loop", "aria-hidden": "true"}
-                    children.append(el("span", text=f"✂{item.fault_lines}", cls="loop-fault", attrs=note))
-                button = el("button", cls="loop", attrs={"type": "button", "data-loop": item.key,
-                            "aria-pressed": "true" if pressed else "false", "aria-label": item.label},
-                            children=children)  # fmt: skip
-                items.append(el("li", children=[button]))
-            section = [el("h3", text=group.title), el("ol", children=items)]
-            if group.more:
-                attrs = {"type": "button", "data-more": str(group.index)}
-                section.append(el("button", text=group.more, cls="loops-more", attrs=attrs) if group.expandable
-                               else el("p", text=group.more, cls="loops-note"))  # fmt: skip
-            body.appendChild(el("section", children=section))
-        if view.more_groups:
-            body.appendChild(el("button", text=f"Show {view.more_groups:,} more regions", cls="loops-more",
-                                attrs={"type": "button", "data-more": "all"}))  # fmt: skip
-        if focused is not None:
-            again = body.querySelector(f'button.loop[data-loop="{focused}"]')
-            if not is_null(again):
-                again.focus()
-
-    def _loop_of(self, event: Any) -> Loop | None:
-        target = event.target
-        button = target.closest("button.loop") if hasattr(target, "closest") else None
-        if is_null(button) or self.report is None:
-            return None
-        try:
-            g, k = (int(part) for part in str(button.getAttribute("data-loop")).split(":"))
-            return self.report.groups[g].loops[k]
-        except (ValueError, IndexError):
-            return None
-
-    def _pointer_move(self, event: Any) -> None:
-        loop = self._loop_of(event)
-        if loop != self.hovered:
-            self.hovered = loop
-            self.repaint()
-
-    def _unhover(self) -> None:
-        if self.hovered is not None:
-            self.hovered = None
-            self.repaint()
-
-    def _hover(self, event: Any, entering: bool) -> None:
-        loop = self._loop_of(event)
-        if entering and loop is not None and loop != self.hovered:
-            self.hovered = loop
-            self.repaint()
-        elif not entering and loop is not None and self.hovered == loop:
-            self.hovered = None
-            self.repaint()
-
-    def _click(self, event: Any) -> None:
-        target = event.target
-        more = target.closest("button.loops-more") if hasattr(target, "closest") else None
-        if not is_null(more):
-            which = str(more.getAttribute("data-more"))
-            if which == "all":
-                self.all_groups = True
-            else:
-                self.expanded.add(int(which))
-            self.update(self.report)
-            return
-        loop = self._loop_of(event)
-        if loop is None:
-            return
-        self.chosen = None if self.chosen == loop else loop
-        if self.chosen is not None:
-            self._into_view(loop)
-        self._key = None
-        self.update(self.report)
-        self.repaint()
-
-    def _into_view(self, loop: Loop) -> None:
-        """Bring the loop into a view where its cards can be read, clear of the panels
-        (``bend.editor.viewfit``), unless they can be already."""
-        show_readably(self.editor, loop.nodes, panel_boxes())
-
-    def _key_down(self, event: Any) -> None:
-        if event.key == "Escape":
-            event.preventDefault()
-            event.stopPropagation()
-            if not self.let_go():
-                self.close()

@@ -6,15 +6,18 @@ import math
 
 import pytest
 from bend_helpers import K22, editor_with
+from hypothesis import given
+from hypothesis import strategies as st
 from kappa_helpers import BUSINESS
 
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.hit_testing import TOUCH_EDGE_TOLERANCE
 from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.elements import Node, Plane
 from bendscope.bend.render import theme
 from bendscope.bend.render.edge_paths import CURVE_PIECES, edge_path, edge_segment, parallel_offsets
 from bendscope.bend.render.halos import band
-from bendscope.bend.render.scene import build_scene, pulse_value
+from bendscope.bend.render.scene import InteractionView, LinkView, build_scene, overlay_of, pulse_value
 
 
 def scene_of(editor: Editor, **kw):
@@ -357,3 +360,22 @@ def test_a_pinned_card_is_marked_quietly_and_an_export_can_leave_the_mark_out():
     cards = {n.id: editor.card(n) for n in editor.plane.nodes.values()}
     plain = build_scene(editor.plane, cards, viewport=editor.viewport, pins=False)
     assert not any(c.pinned for c in plain.cards)
+
+
+@given(
+    tx=st.floats(-50, 440),
+    ty=st.floats(-50, 900),
+    zoom=st.floats(0.2, 3.0),
+    text_px=st.floats(20, 300),
+)
+def test_the_connection_pill_stays_inside_the_window(tx, ty, zoom, text_px):
+    """Wherever the target is, the κ pill of a dragged connection is drawn wholly inside the
+    window's world box (when it fits across it)."""
+    plane = Plane("p", "P")
+    plane.add_node(Node("a", "a", x=0.0, y=0.0))
+    bounds = (-100.0, -50.0, -100.0 + 390 / zoom, -50.0 + 844 / zoom)
+    view = InteractionView(handle="a", link=LinkView("a", (tx, ty), None, "→ b (κ: 0→1)", True))
+    pill = overlay_of(plane, view, zoom, lambda text, font: text_px, bounds).label
+    assert pill is not None
+    assert bounds[0] - 1e-6 <= pill.x - pill.width / 2 and pill.x + pill.width / 2 <= bounds[2] + 1e-6
+    assert bounds[1] - 1e-6 <= pill.y - pill.height / 2 and pill.y + pill.height / 2 <= bounds[3] + 1e-6

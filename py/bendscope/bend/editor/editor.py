@@ -78,6 +78,8 @@ class Editor(LayoutDriver):
         self.edited = False  # whether this session changed the document at all
         self.needs_paint = True
         self.layout_frozen = False  # a view setting (not in the document): the layout stands still
+        self.rests = 0
+        self._moved = False  # the layout moved cards since it last came to rest
         #: the kind a new connection gets (Connect to… and dragging from a handle): a tool
         #: setting, not part of the document
         self.connect_kind = "causal"
@@ -106,6 +108,7 @@ class Editor(LayoutDriver):
             old.close()
         self._sims = {}
         self._ticked = None  # the engine the last tick moved
+        self.rests += 1
         self._cards = {}
         # ids only ever join this set: an id that any reachable state (undo, redo, a
         # swapped-out document) holds is never issued again
@@ -430,6 +433,7 @@ class Editor(LayoutDriver):
         for node in plane.nodes.values():
             node.vx = node.vy = 0.0
         self.sim(plane).stop()  # every card is pinned: nothing would move
+        self.rests += 1
         self.fit_view()
 
     def set_pinned_many(self, node_ids: list[str], pinned: bool) -> None:

@@ -48,6 +48,9 @@ class EditorState:
     _cards: dict[str, tuple[str, CardLayout]]
     _sims: dict[str, LayoutEngine]
     _ticked: LayoutEngine | None
+    #: raised each time the cards come to rest after moving a lot (a layout run, Arrange)
+    rests: int
+    _moved: bool
     _tx: Transaction | None
     _used_ids: set[str]
 

@@ -69,11 +69,17 @@ class LayoutDriver(KappaDriver):
         moving = sim.step(budget_ms)
         if moving:
             self.needs_paint = True
+            self._moved = True
+        elif self._moved:  # it has just come to rest
+            self._moved = False
+            self.rests += 1
+            self.needs_paint = True
         return moving
 
     def settle(self) -> int:
         """Run the active plane's layout to rest; returns the steps taken."""
         steps = self.sim().settle()
+        self.rests += 1
         self.needs_paint = True
         return steps
 

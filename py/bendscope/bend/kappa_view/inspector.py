@@ -38,6 +38,8 @@ from bendscope.bend.model.elements import POLAR_KINDS
 #: a row: its text and its CSS classes ("title", "row", "row kappa")
 Row = tuple[str, str]
 POLARITY_WORDS = {"+": "+ (same direction)", "-": "− (opposite direction)"}
+#: how to set an edge's polarity, with keys (False) or with a finger (True)
+UNSET_POLARITY = {False: "S or the edge's menu sets it", True: "long-press the edge, then Polarity, to set it"}
 
 
 def memory_summary(data: dict[str, Any] | None) -> str:
@@ -69,8 +71,11 @@ def _loops_row(report: LoopReport | None, count: tuple[int, dict[str, int]], com
 SHOW_CUTS = "button show-cuts"
 
 
-def _cut_rows(editor: Editor, cuts: CutReport | None, region: RegionCuts | None, where: str) -> list[Row]:
-    """What breaking every loop of ``where`` takes, and the button that shows those edges."""
+def _cut_rows(
+    editor: Editor, cuts: CutReport | None, region: RegionCuts | None, where: str, touch: bool = False
+) -> list[Row]:
+    """What breaking every loop of ``where`` takes, and the button that shows those edges
+    (``touch``: without its key)."""
     if cuts is None:
         return [("edges that break every loop: counting…", "row")]
     lower, size = (region.lower, region.size) if region is not None else (cuts.lower, cuts.size)
@@ -78,17 +83,25 @@ def _cut_rows(editor: Editor, cuts: CutReport | None, region: RegionCuts | None,
         text = f"{cut_words(lower, size)} {where} (the fewest)"
     else:
         text = f"{cut_words(lower, size)} {where} (bounds: the exact fewest is past this page's work budget)"
-    return [(text, "row kappa"), ("Hide them (K)" if editor.cuts_shown else "Show them (K)", SHOW_CUTS)]
+    button = "Hide them" if editor.cuts_shown else "Show them"
+    return [(text, "row kappa"), (button if touch else f"{button} (K)", SHOW_CUTS)]
 
 
 def inspector_rows(
-    editor: Editor, topo: Topology, loops: LoopReport | None = None, cuts: CutReport | None = None
+    editor: Editor,
+    topo: Topology,
+    loops: LoopReport | None = None,
+    cuts: CutReport | None = None,
+    *,
+    touch: bool = False,
 ) -> tuple[tuple[Any, ...] | None, list[Row]]:
     """(a key that changes when the rows do, the rows) for the editor's selection, with
     ``topo`` the topology the frame shows, ``loops`` the loop list of that scope and ``cuts``
-    its fewest edges that break every loop (None: not known yet). O(1) lookups plus the rows."""
+    its fewest edges that break every loop (None: not known yet). ``touch``: the words name a
+    finger's gestures, not keys. O(1) lookups plus the rows."""
     plane = editor.plane
-    report_id = (id(loops) if loops is not None else None, id(cuts) if cuts is not None else None, editor.cuts_shown)
+    report_id = (id(loops) if loops is not None else None, id(cuts) if cuts is not None else None, editor.cuts_shown,
+                 touch)  # fmt: skip
     if editor.selected_edge and editor.selected_edge in plane.edges:
         e = plane.edges[editor.selected_edge]
         fault = e.id in topo.fault_edges and not topo.pending
@@ -102,7 +115,7 @@ def inspector_rows(
             sign = e.props.polarity
             rows.append(
                 (
-                    f"polarity: {POLARITY_WORDS[sign]}" if sign else "polarity: not set (S or the edge's menu sets it)",
+                    f"polarity: {POLARITY_WORDS[sign]}" if sign else f"polarity: not set ({UNSET_POLARITY[touch]})",
                     "row",
                 )
             )
@@ -112,7 +125,8 @@ def inspector_rows(
             rows.append(("fault line: removing it with its region's other fault lines splits the region "
                          "(the loops inside each part remain)", "row kappa"))  # fmt: skip
         if cuts is not None and in_scc and e.id in cuts.edges:
-            rows.append(("one of the fewest edges that break every loop (K shows them)", "row kappa"))
+            shows = "" if touch else " (K shows them)"
+            rows.append((f"one of the fewest edges that break every loop{shows}", "row kappa"))
         if in_scc and e.props.kind in POLAR_KINDS:
             group = _group_complete(loops, topo.scc(e.a))
             rows += _loops_row(loops, loops.through_edge(e.id) if loops else (0, {}), group)
@@ -131,7 +145,7 @@ def inspector_rows(
             counts = {c: sum(g.counts[c] for g in loops.groups) for c in ("R", "B", "?")}
             rows.append((loops_sentence(total, counts, loops.complete).replace("on ", "", 1), "row kappa"))
         if topo.max_kappa > 0:
-            rows += _cut_rows(editor, cuts, None, "of the selection")
+            rows += _cut_rows(editor, cuts, None, "of the selection", touch)
         return key, rows
     if len(editor.selection) == 1 and editor.selection[0] in plane.nodes:
         n = plane.nodes[editor.selection[0]]
@@ -151,7 +165,7 @@ def inspector_rows(
             rows.append((f"in {region_name(scc['id'])} ({len(scc['nodes']):,} cards)", "row kappa"))
             rows.append((kappa_sentence(scc["kappa"], scc["approximate"], kappa_span(scc)[0]), "row kappa"))
             region = None if cuts is None else cuts.region(scc["id"])
-            rows += _cut_rows(editor, None if region is None else cuts, region, "here")
+            rows += _cut_rows(editor, None if region is None else cuts, region, "here", touch)
             rows += _loops_row(loops, loops.through_node(n.id) if loops else (0, {}), _group_complete(loops, scc))
         else:
             rows.append(("on no feedback loop", "row"))

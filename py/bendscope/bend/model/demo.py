@@ -43,14 +43,20 @@ POSITIONS = {
 }
 
 
-def demo_document() -> Document:
-    """The demo graph (positions are starting points; the layout settles them)."""
+def demo_document(touch: bool = False) -> Document:
+    """The demo graph (positions are starting points; the layout settles them). ``touch``: its
+    words name a finger's gestures.
+
+    >>> demo_document(touch=True).planes["plane-root"].nodes["research-notes"].text
+    '# Research notes\\nA stargate: double-tap to enter.'
+    """
     plane = Plane("plane-root", "Main")
     for node_id, text in LOOP + DAG:
         x, y = POSITIONS[node_id]
         plane.add_node(Node(node_id, text, "normal", x, y))
     x, y = POSITIONS["research-notes"]
-    plane.add_node(Node("research-notes", "# Research notes\nA stargate: double-click to enter.", "stargate", x, y))
+    gesture = "double-tap" if touch else "double-click"
+    plane.add_node(Node("research-notes", f"# Research notes\nA stargate: {gesture} to enter.", "stargate", x, y))
     for i, (a, b, kind, label) in enumerate(EDGES):
         plane.add_edge(Edge(f"edge-{i}", a, b, EdgeProps(label, kind, 3 if kind == "causal" else 2)))
     return Document([plane], "plane-root")

@@ -11,42 +11,69 @@ from bendscope.bend.model.elements import Plane
 from bendscope.bend.render import theme
 
 # keyed by the plane; the topology result is held to tell a newer one apart
-_TREES: weakref.WeakKeyDictionary[Plane, tuple[int, object, dict[str, list[tuple[str, str]]]]] = (
+_TREES: weakref.WeakKeyDictionary[Plane, tuple[int, object, int, dict[str, list[tuple[str, str]]]]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def halo_trees(plane: Plane, topology: Topology) -> dict[str, list[tuple[str, str]]]:
-    """For each SCC with κ > 0, the node pairs of a spanning tree of its arcs (breadth
-    first from its first member, arcs taken both ways): the halo's bands. Memoised per
-    plane structure and topology result. O(n + m)."""
+def halo_trees(plane: Plane, topology: Topology, epoch: int = 0) -> dict[str, list[tuple[str, str]]]:
+    """For each SCC with κ > 0, the node pairs of a spanning tree of its arcs (taken both
+    ways): the halo's bands. The tree is the shortest one for the cards' positions when it is
+    made (a minimum spanning tree, Kruskal's), so a region reads as one shape with as little
+    band as its arcs allow — a ring laid out in a row is joined along the row, not across it.
+    Memoised per plane structure, topology result and ``epoch`` (raise it when the cards have
+    moved a lot: a layout at rest, an arrangement). O(m log m) when made.
+
+    >>> from bendscope.bend.kappa_view.topology_cache import TopologyCache
+    >>> from bendscope.bend.model.elements import Edge, EdgeProps, Node
+    >>> p = Plane("p", "P")
+    >>> for k in range(4):
+    ...     p.add_node(Node(f"n{k}", f"n{k}", x=300.0 * k, y=0.0))
+    >>> for k in range(4):
+    ...     p.add_edge(Edge(f"e{k}", f"n{k}", f"n{(k + 1) % 4}", EdgeProps("", "causal")))
+    >>> sorted(sorted(pair) for pair in halo_trees(p, TopologyCache().get(p))["scc-0"])
+    [['n0', 'n1'], ['n1', 'n2'], ['n2', 'n3']]
+    """
     cached = _TREES.get(plane)
-    if cached is not None and cached[0] == plane.version and cached[1] is topology.result:
-        return cached[2]
+    if cached is not None and cached[0] == plane.version and cached[1] is topology.result and cached[2] == epoch:
+        return cached[3]
     sccs = [s for s in topology.result["sccs"] if s["kappa"] > 0]
     comp = {n: s["id"] for s in sccs for n in s["nodes"]}
-    adjacent: dict[str, list[str]] = {}
+    nodes = plane.nodes
+    arcs: dict[str, list[tuple[float, int, str, str]]] = {}
     for e in plane.edges.values():
         directed = e.props.kind in ("causal", "temporal") and e.a != e.b
-        if directed and comp.get(e.a) is not None and comp.get(e.a) == comp.get(e.b):
-            adjacent.setdefault(e.a, []).append(e.b)
-            adjacent.setdefault(e.b, []).append(e.a)
+        region = comp.get(e.a) if directed else None
+        if region is not None and region == comp.get(e.b) and e.a in nodes and e.b in nodes:
+            a, b = nodes[e.a], nodes[e.b]
+            found = arcs.setdefault(region, [])
+            found.append(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y), len(found), e.a, e.b))
     trees: dict[str, list[tuple[str, str]]] = {}
+    parent: dict[str, str] = {}  # union-find over the cards (the regions are disjoint)
+    size: dict[str, int] = {}
     for s in sccs:
-        members = [n for n in s["nodes"] if n in plane.nodes]
         pairs: list[tuple[str, str]] = []
-        if members:
-            seen = {members[0]}
-            queue = [members[0]]
-            for here in queue:
-                for there in adjacent.get(here, ()):
-                    if there not in seen and there in plane.nodes:
-                        seen.add(there)
-                        queue.append(there)
-                        pairs.append((here, there))
+        for _, _, one, other in sorted(arcs.get(s["id"], ())):
+            r1, r2 = _root(parent, one), _root(parent, other)
+            if r1 != r2:
+                if size.get(r1, 1) > size.get(r2, 1):  # (the smaller set joins the larger)
+                    r1, r2 = r2, r1
+                parent[r1] = r2
+                size[r2] = size.get(r1, 1) + size.get(r2, 1)
+                pairs.append((one, other))
         trees[s["id"]] = pairs
-    _TREES[plane] = (plane.version, topology.result, trees)
+    _TREES[plane] = (plane.version, topology.result, epoch, trees)
     return trees
+
+
+def _root(parent: dict[str, str], n: str) -> str:
+    """``n``'s set in the union-find ``parent`` (path halving)."""
+    up = parent.get(n, n)
+    while up != n:
+        above = parent.get(up, up)
+        parent[n] = above
+        n, up = up, above
+    return n
 
 
 def band(x0: float, y0: float, x1: float, y1: float, half: float) -> tuple[float, ...]:

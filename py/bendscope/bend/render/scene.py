@@ -285,12 +285,16 @@ GREEK_ZOOM = 0.45
 FAR_ZOOM = 0.2
 #: A halo with more visible parts (member boxes and bands) than this is drawn as a plain fill.
 HALO_DETAIL_LIMIT = 200
-#: An SCC with more members than this shows only its short bands (centres at most
-#: ``LONG_BAND`` apart): in a large loop the spanning tree's long arcs cross the whole graph,
-#: and each costs the rasteriser as much as a long line across the view, for no information
-#: (the members' boxes already show who is in the loop).
+#: An SCC with more members than this shows its long bands (centres more than ``LONG_BAND``
+#: apart) only when its tree has at most ``LONG_BANDS`` of them: in a large tangled loop the
+#: tree's long arcs cross the whole graph by the hundred, each costing the rasteriser as much
+#: as a long line across the view (all of a 3,000-card loop's doubled the raster time at
+#: zoom 1), for no information (the members' boxes show who is in the loop). The tree is the
+#: shortest its arcs allow (``halo_trees``): a region laid out along its loops, as Arrange
+#: lays it out, needs few long bands, and reads as one shape.
 BAND_MEMBERS = 50
 LONG_BAND = 480.0
+LONG_BANDS = 64
 
 
 def level_of_detail(zoom: float) -> str:
@@ -384,6 +388,7 @@ def build_scene(
     loop_edges: Collection[str] = frozenset(),
     loop_class: str = "?",
     cut_edges: Collection[str] = frozenset(),
+    tree_epoch: int = 0,
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
@@ -394,7 +399,7 @@ def build_scene(
     arrowhead and label and every halo outlined, however many (an export, not a frame).
     ``markers``: loops to mark (see :class:`Marker`); ``loop_edges``: the edges of the loop
     shown, drawn in its class's colour (``loop_class``); ``cut_edges``: edges shown as those
-    whose removal breaks every loop. O(n + m) plus culling.
+    whose removal breaks every loop. ``tree_epoch``: see ``halo_trees``. O(n + m) plus culling.
     """
     width, height = viewport
     cam = camera or plane.camera
@@ -414,7 +419,7 @@ def build_scene(
     halos: list[Halo] = []
     pulsing: set[str] = set()
     if topology is not None:
-        trees = halo_trees(plane, topology)
+        trees = halo_trees(plane, topology, tree_epoch)
         pad = theme.HALO_PAD
         band_half = theme.HALO_BAND
         # a part whose outline (2 px) could reach into the view is kept
@@ -441,10 +446,21 @@ def build_scene(
                     rects += (rx, ry, rw, rh)
             links: list[float] = []
             longest = LONG_BAND * LONG_BAND if len(members) > BAND_MEMBERS else math.inf
+            long_pairs: list[tuple[Node, Node]] = []
             for one, other in trees.get(scc["id"], ()):
                 na, nb = plane.nodes[one], plane.nodes[other]
                 if (na.x - nb.x) * (na.x - nb.x) + (na.y - nb.y) * (na.y - nb.y) > longest:
+                    if len(long_pairs) <= LONG_BANDS:
+                        long_pairs.append((na, nb))
                     continue
+                if (
+                    max(na.x, nb.x) + band_half >= cx0
+                    and min(na.x, nb.x) - band_half <= cx1
+                    and max(na.y, nb.y) + band_half >= cy0
+                    and min(na.y, nb.y) - band_half <= cy1
+                ):
+                    links += band(na.x, na.y, nb.x, nb.y, band_half)
+            for na, nb in long_pairs if len(long_pairs) <= LONG_BANDS else ():  # (few: drawn after the short)
                 if (
                     max(na.x, nb.x) + band_half >= cx0
                     and min(na.x, nb.x) - band_half <= cx1
@@ -615,7 +631,7 @@ def build_scene(
         arrow_batches,
         labels,
         card_list,
-        overlay_of(plane, interaction, zoom, measure) if interaction is not None else Overlay(),
+        overlay_of(plane, interaction, zoom, measure, view) if interaction is not None else Overlay(),
         dim,
         lod,
         edge_paths,
@@ -623,8 +639,29 @@ def build_scene(
     )
 
 
-def overlay_of(plane: Plane, view: InteractionView, zoom: float, measure: Measure) -> Overlay:
-    """The marks of a gesture at ``zoom`` (sizes stay constant on screen). O(1)."""
+#: the gap (screen px) the κ pill of a dragged connection keeps from the window's edges
+PILL_MARGIN = 6.0
+
+
+def overlay_of(
+    plane: Plane,
+    view: InteractionView,
+    zoom: float,
+    measure: Measure,
+    bounds: tuple[float, float, float, float] | None = None,
+) -> Overlay:
+    """The marks of a gesture at ``zoom`` (sizes stay constant on screen). ``bounds``: the
+    world box on the screen (x0, y0, x1, y1); the κ pill stays inside it (it goes below the
+    target when there is no room above, and slides sideways at the left and right edges). O(1).
+
+    >>> from bendscope.bend.model.elements import Node
+    >>> p = Plane("p", "P")
+    >>> p.add_node(Node("a", "a", x=0.0, y=0.0)); p.add_node(Node("b", "b", x=390.0, y=10.0))
+    >>> link = InteractionView(handle="a", link=LinkView("a", (390.0, 10.0), "b", "→ b (κ: 0→1)", True))
+    >>> pill = overlay_of(p, link, 1.0, lambda text, font: 100.0, (0.0, 0.0, 390.0, 844.0)).label
+    >>> (pill.x + pill.width / 2, pill.y - pill.height / 2)
+    (384.0, 33.0)
+    """
     nodes = plane.nodes
     handle = None
     source = nodes.get(view.handle) if view.handle is not None else None
@@ -648,7 +685,15 @@ def overlay_of(plane: Plane, view: InteractionView, zoom: float, measure: Measur
         if view.link.label:
             size = 1.0 / zoom
             width = (measure(view.link.label, theme.LINK_FONT) + 16) * size
-            label = Pill(tx, ty - 34 * size, width, 22 * size, view.link.label, theme.LINK_FONT,
+            lx, ly, height = tx, ty - 34 * size, 22 * size
+            if bounds is not None:
+                margin = PILL_MARGIN * size
+                if ly - height / 2 < bounds[1] + margin:  # no room above: below the target
+                    ly = ty + 34 * size
+                left, right = bounds[0] + margin + width / 2, bounds[2] - margin - width / 2
+                lx = left if right < left else min(max(lx, left), right)
+                ly = min(max(ly, bounds[1] + margin + height / 2), bounds[3] - margin - height / 2)
+            label = Pill(lx, ly, width, height, view.link.label, theme.LINK_FONT,
                          theme.LINK_FILL, color, color)  # fmt: skip
     return Overlay(handle, brush, link, color, ring, label)
 

@@ -34,6 +34,7 @@ from bendscope.bend.render.scene import (
     GREEK_ZOOM,
     HALO_DETAIL_LIMIT,
     LONG_BAND,
+    LONG_BANDS,
     MARKER_ARC,
     MARKER_DISK,
     MARKER_HEAD,
@@ -58,6 +59,7 @@ def constants() -> dict[str, Any]:
         "haloDetailLimit": HALO_DETAIL_LIMIT,
         "bandMembers": BAND_MEMBERS,
         "longBand": LONG_BAND,
+        "longBands": LONG_BANDS,
         "haloPad": theme.HALO_PAD,
         "haloBand": theme.HALO_BAND,
         "haloRadius": theme.HALO_RADIUS,
@@ -175,6 +177,7 @@ class ScenePlanner:
         loop_edges: Iterable[str] = (),
         loop_class: str = "?",
         cut_edges: Iterable[str] = (),
+        tree_epoch: int = 0,
     ) -> list[Call]:
         """The calls that make the page's plan show ``plane`` in this state (seen through its
         camera — or ``camera``, an export's — in ``viewport``; None: everything is in view).
@@ -182,7 +185,7 @@ class ScenePlanner:
         theme), O(1) for the parts that did not; a selection change is O(n) small work. Cards'
         art is made only for the cards in or near the view, and not at all at the far level of
         detail (boxes only): O(n) to find them. ``markers``, ``loop_edges``, ``loop_class`` and
-        ``cut_edges`` as for ``bend.render.scene.build_scene``."""
+        ``cut_edges`` and ``tree_epoch`` as for ``bend.render.scene.build_scene``."""
         calls: list[Call] = []
         if self._theme != theme.NAME:
             self._theme = theme.NAME
@@ -216,11 +219,11 @@ class ScenePlanner:
             self._edges_key = edges_key
             self._flags_key = None
             calls.extend(self._edges(plane, measure, topology))
-        halos_key = (self._plane_gen, self._halo_epoch, self._regions_gen, theme.NAME)
+        halos_key = (self._plane_gen, self._halo_epoch, self._regions_gen, theme.NAME, tree_epoch)
         if halos_key != self._halos_key:
             self._halos_key = halos_key
             self._flags_key = None
-            calls.append(("setHalos", (self._halos(plane, topology, measure),)))
+            calls.append(("setHalos", (self._halos(plane, topology, measure, tree_epoch),)))
         marks = tuple(markers)
         markers_key = (self._plane_gen, plane.version, marks, theme.NAME)
         if markers_key != self._markers_key:
@@ -475,10 +478,10 @@ class ScenePlanner:
             self._comp = (result, comp)
         return self._comp[1]
 
-    def _halos(self, plane: Plane, topology: Topology | None, measure: Measure) -> list[dict[str, Any]]:
+    def _halos(self, plane: Plane, topology: Topology | None, measure: Measure, epoch: int) -> list[dict[str, Any]]:
         if topology is None:
             return []
-        trees = halo_trees(plane, topology)
+        trees = halo_trees(plane, topology, epoch)
         index = self.index
         halos = []
         for scc in topology.result["sccs"]:

@@ -124,6 +124,7 @@ def image_view(editor: Editor, node_ids: Iterable[str] | None = None, markers: S
         camera=camera,
         detail=True,
         markers=markers,
+        tree_epoch=editor.rests,
     )
     drawn = {m.label for m in scene.markers}
     marked = [m.polarity for m in markers if m.label in drawn]
