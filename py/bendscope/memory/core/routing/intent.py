@@ -6,13 +6,18 @@ sit in the memory: a question about a loop's dynamics is deliberated, a lookup i
 one pass even when its answer is linked to a loop. The words are the ones people use for each:
 
 * **dynamics**: the loop itself (*feedback*, *loop*, *cycle*, *vicious*, *spiral*,
-  *self-reinforcing*, *snowball*, *compounding*), persistence (*keep*, *again*, *come back*,
-  *every summer*, *more and more*), self-correction (*by itself*, *on its own*, *settle*,
+  *self-reinforcing*, *snowball*, *compounding*), persistence (*keep*, *still*, *so long*,
+  *drag on*, *again*, *come back*, *every summer*, *through the 1980s*, *more and more*, *get
+  worse*, *even faster*), self-correction (*by itself*, *on its own*, *settle*,
   *recover*, *in check*, *burn itself out*), mutual influence (*each other*, *feed*), and
   how one thing acts on another (*what happens*, *how does X affect / lead to / drive*,
   *why does X*, *if we …*);
 * **lookup**: a question about a fact's value (*who*, *when*, *where*, *which*, *how many*,
-  *how much*, *what is*, *what was*, *define*, a year or a number).
+  *how much*, *what is*, *what was*, *define*, a number but not a year), or a past event's
+  cause (*why did*, *what caused*: weaker than any sign that it went on).
+
+The tense decides nothing by itself: a question about the past asks the same kind of thing
+as the same question in the present (a year only dates it).
 
 Each sign scores; dynamics wins when its score is larger, lookup when its is; equal scores
 (most often: no sign at all) are ``open``. O(length of the question).
