@@ -447,20 +447,17 @@ def build_scene(
             links: list[float] = []
             longest = LONG_BAND * LONG_BAND if len(members) > BAND_MEMBERS else math.inf
             long_pairs: list[tuple[Node, Node]] = []
+            short_pairs: list[tuple[Node, Node]] = []
             for one, other in trees.get(scc["id"], ()):
                 na, nb = plane.nodes[one], plane.nodes[other]
                 if (na.x - nb.x) * (na.x - nb.x) + (na.y - nb.y) * (na.y - nb.y) > longest:
                     if len(long_pairs) <= LONG_BANDS:
                         long_pairs.append((na, nb))
-                    continue
-                if (
-                    max(na.x, nb.x) + band_half >= cx0
-                    and min(na.x, nb.x) - band_half <= cx1
-                    and max(na.y, nb.y) + band_half >= cy0
-                    and min(na.y, nb.y) - band_half <= cy1
-                ):
-                    links += band(na.x, na.y, nb.x, nb.y, band_half)
-            for na, nb in long_pairs if len(long_pairs) <= LONG_BANDS else ():  # (few: drawn after the short)
+                else:
+                    short_pairs.append((na, nb))
+            if len(long_pairs) <= LONG_BANDS:  # (few long ones: drawn after the short)
+                short_pairs += long_pairs
+            for na, nb in short_pairs:
                 if (
                     max(na.x, nb.x) + band_half >= cx0
                     and min(na.x, nb.x) - band_half <= cx1
