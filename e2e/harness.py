@@ -8,6 +8,7 @@ error, or on PyScript's error box (.py-error).
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,3 +141,40 @@ def open_page(context: BrowserContext, base_url: str, query: str = "") -> AppPag
     app = AppPage(page, guard, base_url)
     app.wait_ready()
     return app
+
+
+#: a touch phone's browser context (390×844, touch, mobile, 2× pixels)
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+
+
+class Finger:
+    """One finger on the touch screen, driven through Chrome's touch events."""
+
+    def __init__(self, app: AppPage) -> None:
+        self.page = app.page
+        self.cdp = app.page.context.new_cdp_session(app.page)
+
+    def touch(self, kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    def long_press(self, x: float, y: float, ms: int = 800) -> None:
+        self.touch("touchStart", x, y)
+        time.sleep(ms / 1000)
+        self.touch("touchEnd", x, y)
+
+    def tap(self, x: float, y: float) -> None:
+        self.page.touchscreen.tap(x, y)
+
+    def drag_to(self, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
+        """Put the finger down at ``start`` and slide it to ``end`` (it stays down)."""
+        self.touch("touchStart", *start)
+        for k in range(1, steps + 1):
+            t = k / steps
+            self.touch("touchMove", start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
+            time.sleep(0.02)

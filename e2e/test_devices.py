@@ -6,35 +6,8 @@ from __future__ import annotations
 import time
 
 import pytest
-from harness import AppPage
+from harness import PHONE, AppPage, Finger
 from playwright.sync_api import expect
-
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "has_touch": True,
-    "is_mobile": True,
-    "device_scale_factor": 2,
-}
-
-
-class Finger:
-    """One finger on the touch screen, driven through Chrome's touch events."""
-
-    def __init__(self, app: AppPage) -> None:
-        self.page = app.page
-        self.cdp = app.page.context.new_cdp_session(app.page)
-
-    def _touch(self, kind: str, x: float, y: float) -> None:
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
-        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    def long_press(self, x: float, y: float, ms: int = 800) -> None:
-        self._touch("touchStart", x, y)
-        time.sleep(ms / 1000)
-        self._touch("touchEnd", x, y)
-
-    def tap(self, x: float, y: float) -> None:
-        self.page.touchscreen.tap(x, y)
 
 
 def centre(locator) -> tuple[float, float]:

@@ -8,33 +8,7 @@ import json
 import time
 
 import pytest
-from harness import AppPage
-
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "has_touch": True,
-    "is_mobile": True,
-    "device_scale_factor": 2,
-}
-
-
-class Finger:
-    """One finger on the touch screen, driven through Chrome's touch events."""
-
-    def __init__(self, app: AppPage) -> None:
-        self.cdp = app.page.context.new_cdp_session(app.page)
-
-    def touch(self, kind: str, x: float, y: float) -> None:
-        points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
-        self.cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
-
-    def drag_to(self, start: tuple[float, float], end: tuple[float, float], steps: int = 10) -> None:
-        """Put the finger down at ``start`` and slide it to ``end`` (it stays down)."""
-        self.touch("touchStart", *start)
-        for k in range(1, steps + 1):
-            t = k / steps
-            self.touch("touchMove", start[0] + (end[0] - start[0]) * t, start[1] + (end[1] - start[1]) * t)
-            time.sleep(0.02)
+from harness import PHONE, AppPage, Finger
 
 
 @pytest.fixture
