@@ -150,3 +150,31 @@ def test_the_inspector_and_the_loops_panel_leave_the_badge_and_the_top_cards_in_
         below = [box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]]
         assert [panel for panel in panels if overlaps(panel, below)] == [], (name, panels, below)
     assert all(panel[0] >= 0 and panel[2] <= 390 and panel[1] >= 0 and panel[3] <= 844 for panel in panels)
+
+
+def empty_card_and_plane(app: AppPage) -> tuple[list[str], str]:
+    """The words of a card without text, then the empty plane's hint."""
+    doc = json.loads(app.api("window.bendscope.export()"))
+    root = doc["planes"][0]
+    doc["planes"] = [root]
+    root["nodes"] = [{**root["nodes"][0], "id": "blank", "text": "", "type": "normal"}]
+    root["edges"] = []
+    assert app.api("d => window.bendscope.load(d)", json.dumps(doc)) is None
+    words = app.api("window.bendscope.card_words('blank')")
+    root["nodes"] = []
+    assert app.api("d => window.bendscope.load(d)", json.dumps(doc)) is None
+    hint = app.page.locator("#empty-hint")
+    hint.wait_for(state="visible")
+    return words, hint.inner_text()
+
+
+def test_an_empty_card_and_an_empty_plane_name_the_finger_gestures(phone, app_factory):
+    """On a phone an empty card said "Double-click to edit" and the empty plane "Double-click
+    to add a node · right-click for more · ? for shortcuts"; a desktop keeps those words."""
+    words, hint = empty_card_and_plane(phone)
+    assert words == ["Double-tap to edit"], words
+    assert hint.startswith("Double-tap to add a node") and "long-press" in hint, hint
+    assert "click" not in hint.lower(), hint
+    words, hint = empty_card_and_plane(app_factory("seed=1&still=1"))
+    assert words == ["Double-click to edit"], words
+    assert hint.startswith("Double-click to add a node") and "right-click" in hint, hint

@@ -8,7 +8,7 @@ from bend_helpers import editor_with
 from bendscope.bend.actions.commands import REGISTRY, Target, run
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.model.demo import demo_document
-from bendscope.bend.model.elements import MAX_ZOOM, MIN_ZOOM
+from bendscope.bend.model.elements import MAX_ZOOM, MIN_ZOOM, Document, Node, Plane
 
 
 def snapshot(editor: Editor) -> str:
@@ -206,3 +206,22 @@ def test_fit_shows_every_card_of_20000_nodes_and_of_the_widest_document():
             x1, y1 = editor.world_to_screen(node.x + node.width / 2, node.y + node.height / 2)
             assert x0 >= 0 and x1 <= w and y0 >= 0 and y1 <= h, node
         assert editor.plane.camera.zoom >= MIN_ZOOM
+
+
+def test_an_empty_card_names_the_gesture_that_edits_it():
+    """On a phone an empty card said "Double-click to edit"; set to touch, the empty cards
+    (and only they) are laid out again with the finger's words, and back."""
+    plane = Plane("plane-root")
+    plane.add_node(Node("empty", "", x=0.0, y=0.0))
+    plane.add_node(Node("full", "Lead times", x=300.0, y=0.0))
+    editor = Editor(Document([plane], "plane-root"))
+    words = lambda node_id: [line.text for line in editor.card(plane.nodes[node_id]).lines]  # noqa: E731
+    assert words("empty") == ["Double-click to edit"]
+    full = editor.card(plane.nodes["full"])
+    editor.set_touch(True)
+    assert words("empty") == ["Double-tap to edit"]
+    assert editor.card(plane.nodes["full"]) is full  # (not laid out again)
+    later = editor.add_node(0.0, 200.0)
+    assert words(later) == ["Double-tap to edit"]
+    editor.set_touch(False)
+    assert words("empty") == words(later) == ["Double-click to edit"]

@@ -61,6 +61,11 @@ class AutomationApi:
         zoom = self.app.editor.plane.camera.zoom
         return to_js([x, y, node.width * zoom, node.height * zoom])
 
+    def card_words(self, node_id: Any) -> Any:
+        """The words a card shows, line by line (an empty card's are its placeholder)."""
+        node = self.app.editor.plane.nodes.get(str(node_id))
+        return jsnull if node is None else to_js([line.text for line in self.app.editor.card(node).lines])
+
     def edge_points(self, edge_id: Any) -> Any:
         """Screen points of an edge as drawn: the middle of its line and its label's centre."""
         plane = self.app.editor.plane
@@ -266,6 +271,7 @@ class AutomationApi:
             "screen_position": self.screen_position,
             "edge_points": self.edge_points,
             "card_box": self.card_box,
+            "card_words": self.card_words,
             "action": self.action,
             "undo": lambda: self.action("undo"),
             "redo": lambda: self.action("redo"),

@@ -71,6 +71,10 @@ def url_params() -> dict[str, str]:
     return {k: str(params.get(k)) for k in KNOWN if params.has(k)}
 
 
+#: the empty plane's hint where the main pointer is a finger (no keyboard to ask for shortcuts)
+TOUCH_EMPTY_HINT = "Double-tap to add a node · long-press for more"
+
+
 class App:
     def __init__(self) -> None:
         params = parse_params(url_params())
@@ -82,6 +86,9 @@ class App:
         layout = factories.get(params.layout)  # None: the pure-Python layout
         self.editor = Editor(measure=self.measure, seed=params.seed, layout=layout)
         self.editor.exact_limit_override = params.exact_limit
+        if coarse_pointer():  # the words name the finger's gestures
+            self.editor.set_touch(True)
+            by_id("empty-hint").textContent = TOUCH_EMPTY_HINT
         self.actions = ActionManager(self.editor)
         self.tools = Tools(self.editor)
         self.editor.topology_cache.on_recompute = lambda plane, topo: js.console.debug(topo.log_line())

@@ -35,7 +35,7 @@ from bendscope.bend.model.elements import (
     empty_document,
 )
 from bendscope.bend.model.history import Entry, History, Transaction, apply, merged
-from bendscope.bend.render.textlayout import Measure, approx_measure
+from bendscope.bend.render.textlayout import PLACEHOLDER, Measure, approx_measure
 from bendscope.shared.graphformats import format_of, read_graph, write_graph
 
 #: set_edge's polarity argument when the polarity stays as it is
@@ -58,6 +58,7 @@ class Editor(LayoutDriver):
         layout: LayoutFactory | None = None,
     ):
         self.measure = measure
+        self.placeholder = PLACEHOLDER
         #: makes each plane's layout engine: the pure-Python Simulation unless given (the page
         #: passes its d3-force kernel)
         self.layout_factory = layout or (lambda plane, seed: Simulation(plane, seed=seed))

@@ -23,6 +23,8 @@ class EditorState:
 
     doc: Document
     measure: Measure
+    #: the words an empty card shows (they name the gesture that edits it)
+    placeholder: str
     #: makes each plane's layout engine
     layout_factory: LayoutFactory
     history: History

@@ -8,7 +8,7 @@ from bendscope.bend.model.elements import (
     Node,
     Plane,
 )
-from bendscope.bend.render.textlayout import CardLayout, Measure, layout_card
+from bendscope.bend.render.textlayout import PLACEHOLDER, TOUCH_PLACEHOLDER, CardLayout, Measure, layout_card
 
 
 class LayoutDriver(KappaDriver):
@@ -37,7 +37,7 @@ class LayoutDriver(KappaDriver):
     def card(self, node: Node) -> CardLayout:
         cached = self._cards.get(node.id)
         if cached is None or cached[0] != node.text:
-            cached = (node.text, layout_card(node.text, self.measure))
+            cached = (node.text, layout_card(node.text, self.measure, self.placeholder))
             self._cards[node.id] = cached
         layout = cached[1]
         node.width = layout.width
@@ -54,6 +54,21 @@ class LayoutDriver(KappaDriver):
         self._cards.clear()
         for plane in self.doc.planes.values():
             self.refresh_sizes(plane)
+        self.needs_paint = True
+
+    def set_touch(self, touch: bool) -> None:
+        """Name the finger's gestures (``touch``) or the mouse's in what the cards say; O(cards)
+        when it changes (the empty cards are laid out again), O(1) otherwise."""
+        placeholder = TOUCH_PLACEHOLDER if touch else PLACEHOLDER
+        if placeholder == self.placeholder:
+            return
+        self.placeholder = placeholder
+        for node_id in [k for k, (text, _) in self._cards.items() if not text.strip()]:
+            del self._cards[node_id]
+        for plane in self.doc.planes.values():
+            for node in plane.nodes.values():
+                if not node.text.strip():
+                    self.card(node)
         self.needs_paint = True
 
     def tick(self, budget_ms: float = 0.0) -> bool:

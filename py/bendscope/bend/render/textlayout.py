@@ -33,6 +33,8 @@ PAD_Y = 8.0
 HEADER = 14.0
 MAX_LINES = 14
 PLACEHOLDER = "Double-click to edit"
+#: an empty card's words where the main pointer is a finger
+TOUCH_PLACEHOLDER = "Double-tap to edit"
 #: no glyph of the card fonts is narrower: a longer string cannot fit, so it is not measured whole
 MIN_CHAR_PX = 1.0
 
@@ -267,12 +269,13 @@ def _trim(pieces: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return pieces
 
 
-def layout_card(text: str, measure: Measure) -> CardLayout:
-    """Lay out a card's text; returns its size and positioned lines.
+def layout_card(text: str, measure: Measure, placeholder: str = PLACEHOLDER) -> CardLayout:
+    """Lay out a card's text (``placeholder`` stands for an empty one); returns its size and
+    positioned lines.
 
     O(len(text)) to split the lines, plus measurements bounded by MAX_LINES (not by
     the text's length)."""
-    source = parse_lines(text) if text.strip() else [("body", PLACEHOLDER, "")]
+    source = parse_lines(text) if text.strip() else [("body", placeholder, "")]
     inner_max = MAX_WIDTH - 2 * PAD_X
     wrapped: list[tuple[str, str, str, float, tuple[Run, ...]]] = []
     widest = 0.0
