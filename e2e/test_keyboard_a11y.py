@@ -144,6 +144,38 @@ def test_arrow_keys_move_between_cards_and_e_through_a_cards_edges(app_factory):
     assert app.stats()["edges"] == edges - 1
 
 
+def world(app: AppPage, node_id: str) -> dict:
+    """A card as the document has it (world position, pin)."""
+    nodes = json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"]
+    return next(n for n in nodes if n["id"] == node_id)
+
+
+@pytest.mark.parametrize("params", ["seed=1&still=1", "seed=1"])
+def test_shift_and_the_arrow_keys_move_the_selected_card(app_factory, params):
+    """No key moved a card: a keyboard user could not place one. Shift+arrow moves the selected
+    cards 24 screen px, pins them there (the layout, running or not, leaves them), one undo
+    step per press."""
+    app = app_factory(params)
+    page = app.page
+    app.api("window.bendscope.settle()")
+    page.locator("#canvas").focus()
+    page.keyboard.press("ArrowRight")
+    (node,) = selected(app)["selection"]
+    before = world(app, node)
+    step = 24 / app.stats()["zoom"]
+    page.keyboard.press("Shift+ArrowRight")
+    page.keyboard.press("Shift+ArrowRight")
+    page.keyboard.press("Shift+ArrowDown")
+    page.wait_for_timeout(300)  # (frames pass: a running layout would have moved it back)
+    after = world(app, node)
+    assert after["pinned"] is True and selected(app)["selection"] == [node]
+    assert abs(after["x"] - (before["x"] + 2 * step)) < 0.01, (before, after)
+    assert abs(after["y"] - (before["y"] + step)) < 0.01, (before, after)
+    page.keyboard.press("Control+z")
+    undone = world(app, node)
+    assert abs(undone["x"] - after["x"]) < 0.01 and abs(undone["y"] - before["y"]) < 0.01, (before, undone)
+
+
 def test_the_outline_reads_the_graph_and_follows_edits(app_factory):
     app = app_factory("seed=1&still=1")
     page = app.page

@@ -120,6 +120,25 @@ def _go(editor: Editor, direction: str) -> None:
         _select_visibly(editor, chosen)
 
 
+#: how far Shift+arrow moves the selected cards, in screen pixels (whatever the zoom)
+NUDGE_PX = 24.0
+
+
+def _nudge(editor: Editor, direction: str) -> None:
+    """Shift+arrow: the selected cards move ``NUDGE_PX`` that way on the screen and are pinned
+    there, one undoable step per press (the keyboard's drag); the view follows a card that
+    would leave it. O(selected)."""
+    plane = editor.plane
+    ids = [n for n in editor.selection if n in plane.nodes]
+    if not ids:
+        return
+    dx, dy = card_nav.DIRECTIONS[direction]
+    step = NUDGE_PX / plane.camera.zoom
+    editor.move_nodes({n: (plane.nodes[n].x + dx * step, plane.nodes[n].y + dy * step) for n in ids})
+    if not editor.in_view(ids[0]):
+        editor.centre_on(ids[0])
+
+
 def _select_visibly(editor: Editor, node_id: str) -> None:
     editor.select([node_id])
     if not editor.in_view(node_id):
@@ -157,6 +176,10 @@ for _key, _direction in (("ArrowRight", "right"), ("ArrowLeft", "left"), ("Arrow
     action(id=f"go-{_direction}", label=f"Select the card {_direction}" if _direction in ("left", "right")
            else f"Select the card {'below' if _direction == 'down' else 'above'}", scope="global", keys=(_key,),
            perform=lambda e, t, a, d=_direction: _go(e, d))  # fmt: skip
+for _key, _direction in (("ArrowRight", "right"), ("ArrowLeft", "left"), ("ArrowDown", "down"), ("ArrowUp", "up")):
+    action(id=f"move-{_direction}", label=f"Move the selected cards {_direction}", scope="global",
+           keys=(f"Shift+{_key}",), perform=lambda e, t, a, d=_direction: _nudge(e, d),
+           enabled=lambda e, t: bool(e.selection))  # fmt: skip
 action(id="go-first", label="Select the first card", scope="global", keys=("Home",),
        perform=lambda e, t, a: _end(e, False))  # fmt: skip
 action(id="go-last", label="Select the last card", scope="global", keys=("End",),
