@@ -168,3 +168,26 @@ def test_a_session_continued_over_stdio(served):  # noqa: F811 - the fixture
         assert found["results"][0]["id"] == "T3"
 
     over_stdio(served, work)
+
+
+def _asked(memory: Any, question: str) -> list[tuple[str, float]]:
+    return [(r["id"], r["score"]) for r in call(memory, "retrieve_context", {"query": question})["results"]]
+
+
+def test_a_speakers_short_name_in_a_question_asks_as_the_full_name(store):
+    """ "Mel", asked, is Melanie when it would be read so in a turn: the same results as
+    "Melanie" (not Caroline's "Hey Mel!"); a sentence's first word and a word in lower case
+    that begin a speaker's name ("Will", "will" for Willow) stay what they are."""
+    memory = memory_on(store)
+    willow = {"id": "W", "speaker": "Willow", "text": "I will paint the fence with Caroline.", "time": TWO,
+              "session": 2}  # fmt: skip
+    call(memory, "store_many", {"turns": [*_turns(ids=True)[:7], willow]})
+    for short, full in [
+        ("What did Mel paint?", "What did Melanie paint?"),
+        ("Where did Mel go last Saturday?", "Where did Melanie go last Saturday?"),
+        ("What is Mel's pottery day?", "What is Melanie's pottery day?"),
+    ]:
+        assert _asked(memory, short) == _asked(memory, full)
+    assert _asked(memory, "What did Mel paint?")[0][0] == "T3"
+    assert _asked(memory, "Will Melanie paint?") == _asked(memory, "will Melanie paint?")
+    assert _asked(memory, "Will Melanie paint?") != _asked(memory, "Willow Melanie paint?")

@@ -203,6 +203,28 @@ def short_of(key: str, people: Mapping[str, str]) -> str:
     return whose[0] if len(whose) == 1 else key
 
 
+def written_out(text: str, people: Mapping[str, str]) -> str:
+    """``text`` (a question) with each speaker's short name written out, as a turn's would be
+    read (``short_of``): a capitalised word inside a sentence — never its first word, nor a
+    common word, nor a word in lower case. O(words × speakers).
+
+    >>> people = {"melanie": "Melanie", "willow": "Willow"}
+    >>> written_out("What did Mel paint? And is Mel's dog well?", people)
+    "What did Melanie paint? And is Melanie's dog well?"
+    >>> written_out("Will Melanie paint? What will she melt?", people)
+    'Will Melanie paint? What will she melt?'
+    """
+
+    def full(match: re.Match[str]) -> str:
+        word = match.group(0)
+        key = normal_name(word)
+        if key in _NOT_NAMES or _SENTENCE_START.search(text[: match.start()]):
+            return word
+        return people.get(short_of(key, people), word)
+
+    return re.sub(r"(?<![\w'’])[A-Z]\w*", full, text)
+
+
 def _capitalised_inside(texts: Sequence[str]) -> set[str]:
     """The normal forms of the capitalised words found inside sentences (not first) in ``texts``."""
     inside: set[str] = set()
