@@ -46,9 +46,8 @@ from psycopg.types.json import Jsonb
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from ..core.text import load_metadata, terms
-from .postgres_schema import LOCK_TIMEOUT_MS, migrate
+from .postgres_schema import LOCK_TIMEOUT_MS, WITH_NUL, migrate
 from .postgres_schema import NAMESPACE as NAMESPACE_SQL
-from .postgres_schema import WITH_NUL
 from .postgres_search import _Scorer, lexeme, scorer_for, tsquery, weights_of
 from .postgres_url import (
     display_url,
