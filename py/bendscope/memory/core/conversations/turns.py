@@ -344,9 +344,12 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     if derived.errors:
         return derived
     before = {n.id: n for n in earlier}
-    conversation, asked = _joined(stored_turns(earlier), read)
+    stored = stored_turns(earlier)
+    conversation, asked = _joined(stored, read)
     known = _capitalised_inside([t["text"] for t in conversation]) | {normal_name(t["speaker"]) for t in conversation}
     people = {normal_name(t["speaker"]): t["speaker"] for t in conversation}
+    same = _unchanged(stored, conversation, known, people)
+    mentioned: set[str] = set()  # (the entities of the earlier turns not read again)
     entities: dict[str, str] = {}  # normal name → the name as first written
     places: dict[str, int] = {}
     previous: dict[str, str] = {}  # session → the id of its last turn so far
@@ -358,6 +361,11 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
         turn_id = turn["id"] or turn_id_for(namespace, turn["session"], place, turn)
         if turn["id"] is None:
             asked[next(new)] = turn_id
+        if turn_id in same:  # (nothing the call teaches changes how it reads)
+            was = before[turn_id].metadata.get("names")
+            mentioned.update([normal_name(turn["speaker"]), *(was if isinstance(was, list) else [])])
+            previous[session] = turn_id
+            continue
         content = f"{turn['speaker']}: {turn['text']}"
         if turn["caption"]:
             content += f"{_PHOTO}{turn['caption']}]"
@@ -393,10 +401,28 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
             for key in dict.fromkeys(keys):
                 derived.edges.append({"source_id": turn_id, "target_key": key, "edge_type": "related"})
     derived.turns = asked
-    derived.orphans = sorted({key for _, key in derived.stale} - set(entities))
+    derived.orphans = sorted({key for _, key in derived.stale} - set(entities) - mentioned)
     entity_nodes = [{"key": name} for key, name in entities.items() if key in wanted]  # (a stored one stays)
     derived.nodes[:0] = entity_nodes
     return derived
+
+
+def _unchanged(
+    stored: list[dict[str, Any]], conversation: list[dict[str, Any]], known: set[str], people: Mapping[str, str]
+) -> set[str]:
+    """The ids of the earlier turns whose reading the call's turns cannot change: none when the
+    call brings a new speaker (a short name may now be theirs); else those that hold no word
+    the call made known (capitalised inside a sentence). The call's own turns are not among them."""
+    if set(people) != {normal_name(t["speaker"]) for t in stored}:
+        return set()
+    fresh = known - _capitalised_inside([t["text"] for t in stored]) - set(people)
+    kept = {id(t) for t in conversation}  # (an earlier turn the call gives again is the call's)
+
+    def holds_fresh(turn: Mapping[str, Any]) -> bool:
+        said = f" {normal_name(turn['text'] + ' ' + (turn['caption'] or ''))} "
+        return any(f" {word} " in said for word in fresh)
+
+    return {t["id"] for t in stored if id(t) in kept and not (fresh and holds_fresh(t))}
 
 
 def _differs(old: MemoryNode, node: Mapping[str, Any]) -> bool:
