@@ -8,6 +8,7 @@ last wrote it; the next edit keeps it as a past version. Over MCP too, and the r
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import sqlite3
 from pathlib import Path
@@ -23,6 +24,7 @@ from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.postgres import PostgresStore
 from bendscope.memory.store.sqlite import SQLiteStore
 from tests.memory.test_mcp import ok, over_stdio
+from tests.memory.test_namespace_index import uses_the_index
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RELEASE_DUMP = FIXTURES / "release.dump.jsonl"
@@ -47,6 +49,14 @@ def restored(url: str) -> str:
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(script)  # type: ignore[call-overload]
     return url
+
+
+def namespaces_indexed(store: Store) -> None:
+    """The migrated store reads a namespace by its index: the release's nodes are in none."""
+    assert store.namespace_ids("alice") == [] and len(store.node_ids()) == 11
+    store.put_node(dataclasses.replace(next(iter(store.get_nodes(store.node_ids()).values())), id="a1",
+                                       metadata={"namespace": "alice"}))  # fmt: skip
+    assert store.namespace_ids("alice") == ["a1"] and uses_the_index(store)
 
 
 def retrieval_id_of(store: Store) -> str:
@@ -100,10 +110,11 @@ def test_an_sqlite_store_of_the_release_is_migrated_losing_nothing(tmp_path, mon
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
     with SQLiteStore(path) as store:
-        assert store.schema_version == 8
+        assert store.schema_version == 9
         said = capsys.readouterr().err
         assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
         lost_nothing(store)
+        namespaces_indexed(store)
 
 
 def test_a_postgresql_store_of_the_release_is_migrated_losing_nothing(postgres_url, monkeypatch, capsys):
@@ -115,10 +126,11 @@ def test_a_postgresql_store_of_the_release_is_migrated_losing_nothing(postgres_u
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT value FROM bendscope_meta WHERE key = 'schema_version'").fetchone() == ("5",)
     with PostgresStore(url) as store:
-        assert store.schema_version == 7
+        assert store.schema_version == 8
         said = capsys.readouterr().err
         assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
         lost_nothing(store)
+        namespaces_indexed(store)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "memory", "postgresql"])

@@ -120,6 +120,12 @@ class Store(abc.ABC):
     def node_ids(self) -> list[str]:
         """Every node id, sorted."""
 
+    def namespace_ids(self, namespace: str) -> list[str]:
+        """The ids of the nodes of ``namespace`` (their ``metadata.namespace``), sorted. Here a
+        reading of every node; the stores keep an index of it."""
+        nodes = self.get_nodes(self.node_ids())
+        return [i for i, n in nodes.items() if n.metadata.get("namespace") == namespace]
+
     @abc.abstractmethod
     def record_access(self, node_ids: Iterable[str], when: str) -> None:
         """Count one access of each node and set its ``last_accessed_at``."""

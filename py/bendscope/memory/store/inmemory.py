@@ -30,6 +30,7 @@ class InMemoryStore(Store):
         self.edges: dict[str, MemoryEdge] = {}
         self._terms: dict[str, Counter[str]] = {}  # node id → term frequencies
         self._postings: dict[str, set[str]] = {}  # term → node ids
+        self._spaces: dict[str, set[str]] = {}  # namespace → node ids
         self._depth = 0
         self.arc_version = 0
         self.loops_version = -1
@@ -116,8 +117,24 @@ class InMemoryStore(Store):
     def _reindex(self) -> None:
         self._terms.clear()
         self._postings.clear()
+        self._spaces.clear()
         for node in self.nodes.values():
             self._index(node)
+            self._place(None, node)
+
+    def _place(self, old: MemoryNode | None, node: MemoryNode | None) -> None:
+        """Keep the namespace index (namespace → ids) as a node is written or removed."""
+        for record, add in ((old, False), (node, True)):
+            space = record.metadata.get("namespace") if record is not None else None
+            if record is None or not isinstance(space, str):
+                continue
+            ids = self._spaces.setdefault(space, set())
+            if add:
+                ids.add(record.id)
+            else:
+                ids.discard(record.id)
+                if not ids:
+                    del self._spaces[space]
 
     # ------------------------------------------------------------ nodes
     def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
@@ -130,6 +147,7 @@ class InMemoryStore(Store):
             if old is not None and old.recorded_at != node.recorded_at:
                 self.node_versions.append(replace(old, recorded_until=max(old.recorded_at, node.recorded_at)))
             self.nodes[node.id] = copy.deepcopy(replace(node, recorded_until=None))
+            self._place(old, node)
             if old is None or old.content != node.content:
                 self._index(node)
                 self._drop_vectors(node.id)
@@ -141,7 +159,9 @@ class InMemoryStore(Store):
             doomed = sorted(e.id for e in self.edges.values() if node_id in (e.source_id, e.target_id))
             for edge_id in doomed:
                 self.arc_version += self.edges.pop(edge_id).directed
-            if self.nodes.pop(node_id, None) is not None:
+            gone = self.nodes.pop(node_id, None)
+            if gone is not None:
+                self._place(gone, None)
                 self._unindex(node_id)
                 self._leave_loop(node_id)
                 self._drop_vectors(node_id)
@@ -171,6 +191,9 @@ class InMemoryStore(Store):
 
     def node_ids(self) -> list[str]:
         return sorted(self.nodes)
+
+    def namespace_ids(self, namespace: str) -> list[str]:
+        return sorted(self._spaces.get(namespace, ()))
 
     def record_access(self, node_ids: Iterable[str], when: str) -> None:
         with self.transaction():

@@ -45,8 +45,9 @@ from psycopg.types.json import Jsonb
 
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
-from ..core.text import terms
-from .postgres_schema import LOCK_TIMEOUT_MS, migrate
+from ..core.text import load_metadata, terms
+from .postgres_schema import LOCK_TIMEOUT_MS, WITH_NUL, migrate
+from .postgres_schema import NAMESPACE as NAMESPACE_SQL
 from .postgres_search import _Scorer, lexeme, scorer_for, tsquery, weights_of
 from .postgres_url import (
     display_url,
@@ -345,6 +346,15 @@ class PostgresStore(SQLStore):
             return conn.execute(sql, params).fetchall()
 
     P = "%s"
+    NAMESPACE = NAMESPACE_SQL
+
+    def namespace_ids(self, namespace: str) -> list[str]:
+        """(the index ``nodes_by_namespace``, and the few nodes whose metadata holds an escaped
+        NUL, read apart by ``nodes_with_nul``)"""
+        found = set(super().namespace_ids(namespace))
+        rows = self._query(f"SELECT id, metadata FROM nodes WHERE {WITH_NUL}")
+        found.update(row[0] for row in rows if load_metadata(row[1]).get("namespace") == namespace)
+        return sorted(found)
 
     def _in(self, column: str) -> str:
         return f"{column} = ANY(%s::text[])"

@@ -20,6 +20,13 @@ PROGRESS_FROM = 10_000
 #: rows a migration updates at once
 MIGRATION_BATCH = 10_000
 
+#: metadata holding an escaped NUL, which jsonb refuses (read apart: ``nodes_with_nul``)
+WITH_NUL = r"strpos(metadata, '\u0000') > 0"
+#: a node's namespace (its metadata's, when a string; else NULL), as its index reads it
+NAMESPACE = (
+    f"CASE WHEN {WITH_NUL} THEN NULL WHEN jsonb_typeof(metadata::jsonb -> 'namespace') = 'string' "
+    "THEN metadata::jsonb ->> 'namespace' END"
+)
 #: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1 (one transaction)
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -191,6 +198,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         WHERE NOT EXISTS (SELECT 1 FROM nodes m WHERE m.id = j.value)
         ORDER BY j.value, n.id
         ON CONFLICT (id) DO NOTHING""",
+    ),
+    # 8: the nodes of a namespace, indexed (a namespace is read without reading the whole store)
+    (
+        f"CREATE INDEX nodes_by_namespace ON nodes (({NAMESPACE}), id)",
+        f"CREATE INDEX nodes_with_nul ON nodes (id) WHERE {WITH_NUL}",
     ),
 )
 

@@ -7,8 +7,8 @@ search, retrieval's expansion, topology, exports and pages all read through it â
 through to the store: a node it writes is put in its namespace, an id held by a node of
 another namespace is refused (ids are one space per store), and an edge must join two nodes
 of the namespace. The loop index, vectors, retrievals and outcomes are the store's (edges
-never cross namespaces, so a loop lies inside one). Reading a whole namespace is O(nodes of
-the store): the namespace is a field of the node, not an index.
+never cross namespaces, so a loop lies inside one). Reading a whole namespace is O(its nodes):
+each store keeps the nodes of a namespace indexed (``Store.namespace_ids``).
 
 >>> from bendscope.memory.store.inmemory import InMemoryStore
 >>> from bendscope.memory.core.records import MemoryNode
@@ -112,7 +112,7 @@ class ScopedView(Store):
         return self.store._drop_node(node_id)
 
     def _every(self) -> dict[str, MemoryNode]:
-        return self.get_nodes(self.store.node_ids())
+        return self.get_nodes(self.store.namespace_ids(self.namespace))
 
     def list_nodes(
         self, *, node_type: str | None = None, source: str | None = None, limit: int = 100, offset: int = 0

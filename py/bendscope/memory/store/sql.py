@@ -83,6 +83,11 @@ class SQLStore(Store):
 
     #: the dialect's placeholder for one parameter
     P: ClassVar[str] = "?"
+    #: a node's namespace (its metadata's, when a string; else NULL), as its index reads it
+    NAMESPACE: ClassVar[str] = (
+        "CASE WHEN json_valid(metadata) AND json_type(metadata, '$.namespace') = 'text' "
+        "THEN json_extract(metadata, '$.namespace') END"
+    )
 
     @abc.abstractmethod
     def _query(self, sql: str, params: Any = ()) -> list[tuple[Any, ...]]:
@@ -117,6 +122,11 @@ class SQLStore(Store):
 
     def node_ids(self) -> list[str]:
         return [row[0] for row in self._query("SELECT id FROM nodes ORDER BY id")]
+
+    def namespace_ids(self, namespace: str) -> list[str]:
+        """(the index ``nodes_by_namespace``)"""
+        rows = self._query(f"SELECT id FROM nodes WHERE {self.NAMESPACE} = {self.P} ORDER BY id", (namespace,))
+        return [row[0] for row in rows]
 
     def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
         rows = self._query(

@@ -250,6 +250,11 @@ MIGRATIONS: tuple[str, ...] = (
       AND NOT EXISTS (SELECT 1 FROM nodes AS m WHERE m.id = j.value)
     ORDER BY n.id;
     """,
+    # 9: the nodes of a namespace, indexed (a namespace is read without reading the whole store)
+    """
+    CREATE INDEX nodes_by_namespace ON nodes ((CASE WHEN json_valid(metadata) AND json_type(metadata, '$.namespace')
+        = 'text' THEN json_extract(metadata, '$.namespace') END), id);
+    """,
 )
 
 

@@ -8,7 +8,8 @@ A turn's score adds up what the memory knows of it:
   the question's terms, weighed by idf, that the turn holds however long it is; and its cosine
   similarity to the question when an embedder is configured (``SEMANTIC``);
 * the speaker: a question that names one of the speakers (not all of them) favours what that
-  speaker said (``SPEAKER``);
+  speaker said (``SPEAKER``); a speaker's short name ("Mel" for Melanie, as a turn's is read
+  when written) asks as the full name does;
 * the names the turn mentions that the question names too (``NAMES``);
 * dates: a month or a year the question names, when the turn was said or what its time words
   stand for (``DATES``);
@@ -35,6 +36,7 @@ from ..embedders import normalised, pack, similarities
 from ..names import normal_name
 from ..records import MemoryNode
 from ..text import query_terms, terms, tokenize
+from .turns import written_out
 
 #: an embedder's ``embed``: texts to vectors
 Embed = Callable[[Sequence[str]], list[list[float]]]
@@ -91,6 +93,13 @@ def conversation_seeds(
     embedder's (with ``model``, the stored vectors' name)."""
     found = store.search(query, POOL)
     nodes = store.get_nodes(i for i, _ in found)
+    people = {normal_name(str(n.metadata["speaker"])): str(n.metadata["speaker"]) for n in nodes.values() if is_turn(n)}
+    full = written_out(query, people)
+    if full != query:  # (a speaker's short name asked: the question as its full name asks it)
+        query, found = full, store.search(full, POOL)
+        nodes = store.get_nodes(i for i, _ in found)
+    if not found:
+        return None
     best = found[0][1]
     lexical = {i: s / best for i, s in found if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
     if not lexical:

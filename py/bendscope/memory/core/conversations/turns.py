@@ -9,7 +9,10 @@ who spoke, the session, its place in the session, the date it was said, the name
 and days named without a year, "in May", "July 4th", in the year meant). Consecutive
 turns of a session are joined by temporal edges (its neighbours); each person or thing named
 (a speaker, a capitalised name) is an entity node named by its key (``names``), linked to the
-turns that mention it by a ``related`` edge. The whole conversation is one ``store_many``.
+turns that mention it by a ``related`` edge. A conversation may come a few turns a call: a
+later call's turns are read together with the conversation's stored ones (``stored_turns``),
+so a session goes on where it stopped and a name learnt later is read so in earlier turns —
+the same nodes and edges as one call would make.
 
 >>> when = "2023-05-08T13:56:00.000Z"
 >>> dates_in("I went to a support group yesterday and last Saturday.", when)
@@ -24,17 +27,19 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from ..errors import InvalidInput
 from ..names import normal_name
-from ..records import ID_HEX, MAX_CONTENT, check_id, check_text, kind_of, moment
+from ..records import ID_HEX, MAX_CONTENT, MemoryNode, check_id, check_text, kind_of, moment
 
 #: fields a turn takes
 TURN_FIELDS = ("speaker", "text", "time", "session", "id", "caption")
 MAX_SPEAKER = 200
+_PHOTO = " [shares a photo: "
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = (
     "january", "february", "march", "april", "may", "june",
@@ -198,6 +203,28 @@ def short_of(key: str, people: Mapping[str, str]) -> str:
     return whose[0] if len(whose) == 1 else key
 
 
+def written_out(text: str, people: Mapping[str, str]) -> str:
+    """``text`` (a question) with each speaker's short name written out, as a turn's would be
+    read (``short_of``): a capitalised word inside a sentence — never its first word, nor a
+    common word, nor a word in lower case. O(words × speakers).
+
+    >>> people = {"melanie": "Melanie", "willow": "Willow"}
+    >>> written_out("What did Mel paint? And is Mel's dog well?", people)
+    "What did Melanie paint? And is Melanie's dog well?"
+    >>> written_out("Will Melanie paint? What will she melt?", people)
+    'Will Melanie paint? What will she melt?'
+    """
+
+    def full(match: re.Match[str]) -> str:
+        word = match.group(0)
+        key = normal_name(word)
+        if key in _NOT_NAMES or _SENTENCE_START.search(text[: match.start()]):
+            return word
+        return people.get(short_of(key, people), word)
+
+    return re.sub(r"(?<![\w'’])[A-Z]\w*", full, text)
+
+
 def _capitalised_inside(texts: Sequence[str]) -> set[str]:
     """The normal forms of the capitalised words found inside sentences (not first) in ``texts``."""
     inside: set[str] = set()
@@ -235,34 +262,113 @@ def turn_id_for(namespace: str | None, session: str | int, place: int, turn: Map
     return f"turn-{hashlib.sha256(chr(31).join(parts).encode('utf-8')).hexdigest()[:ID_HEX]}"
 
 
-def conversation_items(
-    turns: Sequence[Any], namespace: str | None
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[str]]:
-    """The nodes and edges (store_many items) a conversation's turns make, and the errors of
-    the wrong turns (``turns[i]: …``). O(the turns' text)."""
-    errors: list[str] = []
+@dataclass
+class Derived:
+    """What a call's turns make: the nodes and edges to write (store_many items), the errors of
+    the wrong turns (``turns[i]: …``), the ids of the call's turns in its order, and the
+    mentions the conversation no longer holds (turn id, entity key) — a name an earlier turn
+    read otherwise before the call's turns were known."""
+
+    nodes: list[dict[str, Any]] = field(default_factory=list)
+    edges: list[dict[str, Any]] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    turns: list[str] = field(default_factory=list)
+    stale: list[tuple[str, str]] = field(default_factory=list)
+    turn_ids: set[str] = field(default_factory=set)
+    #: the entity keys no turn of the conversation names any more
+    orphans: list[str] = field(default_factory=list)
+
+
+def stored_turns(nodes: Iterable[MemoryNode]) -> list[dict[str, Any]]:
+    """The turns stored ``nodes`` hold, read back as a call gives them (with their ids), in
+    the order they were said: by time, then session and place. Other nodes are left out."""
+    found: list[tuple[str, str, int, dict[str, Any]]] = []
+    for node in nodes:
+        speaker, session, place = (node.metadata.get(k) for k in ("speaker", "session", "turn"))
+        if (not isinstance(speaker, str) or not isinstance(place, int) or isinstance(session, bool)
+                or not isinstance(session, (str, int)) or node.valid_from is None
+                or not node.content.startswith(f"{speaker}: ")):  # fmt: skip
+            continue
+        text, caption = node.content[len(speaker) + 2 :], None
+        cut = text.rfind(_PHOTO)
+        if cut > 0 and text.endswith("]"):
+            text, caption = text[:cut], text[cut + len(_PHOTO) : -1]
+        turn = {"speaker": speaker, "text": text, "time": node.valid_from, "session": session,
+                "caption": caption, "id": node.id}  # fmt: skip
+        found.append((node.valid_from, str(session), place, turn))
+    return [turn for *_, turn in sorted(found, key=lambda t: t[:3])]
+
+
+def _same_turn(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    def said(turn: Mapping[str, Any]) -> tuple[Any, ...]:
+        return turn["speaker"], turn["text"], turn["time"], turn["caption"] or None, str(turn["session"])
+
+    return said(a) == said(b)
+
+
+def _joined(earlier: list[dict[str, Any]], read: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The conversation: the ``earlier`` turns, each replaced by the call's turn with its id (or,
+    without one, said the same), then the call's other turns; and the call's turns' ids (None
+    for a new turn without an id: filled in when its place is known)."""
+    turns = list(earlier)
+    at = {t["id"]: i for i, t in enumerate(earlier)}
+    taken: set[int] = set()
+    asked: list[str] = []
+    for turn in read:
+        place = at.get(turn["id"]) if turn["id"] is not None else None
+        if turn["id"] is None:
+            place = next((i for i, t in enumerate(earlier) if i not in taken and _same_turn(t, turn)), None)
+        if place is None:
+            turns.append(turn)
+            asked.append(turn["id"] or "")
+            continue
+        taken.add(place)
+        turns[place] = {**turn, "id": earlier[place]["id"]}
+        asked.append(earlier[place]["id"])
+    return turns, asked
+
+
+def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Sequence[MemoryNode] = ()) -> Derived:
+    """The nodes and edges (store_many items) a call's turns make, as one call with the
+    conversation's ``earlier`` turns (stored nodes) would: a session goes on where it stopped,
+    and a name the call makes known (a new speaker, a word capitalised inside a sentence) is
+    read so in the earlier turns too. Only what changes is returned: the call's turns, the
+    earlier ones read anew, their edges and entities. O(the conversation's text)."""
+    derived = Derived()
     read: list[dict[str, Any]] = []
     for i, item in enumerate(turns):
         try:
             read.append(_turn(item, f"turns[{i}]"))
         except InvalidInput as exc:
-            errors.append(str(exc))
-    if errors:
-        return [], [], errors
-    known = _capitalised_inside([t["text"] for t in read]) | {normal_name(t["speaker"]) for t in read}
-    people = {normal_name(t["speaker"]): t["speaker"] for t in read}
-    nodes: list[dict[str, Any]] = []
-    edges: list[dict[str, Any]] = []
+            derived.errors.append(str(exc))
+    if derived.errors:
+        return derived
+    before = {n.id: n for n in earlier}
+    stored = stored_turns(earlier)
+    conversation, asked = _joined(stored, read)
+    known = _capitalised_inside([t["text"] for t in conversation]) | {normal_name(t["speaker"]) for t in conversation}
+    people = {normal_name(t["speaker"]): t["speaker"] for t in conversation}
+    same = _unchanged(stored, conversation, known, people)
+    mentioned: set[str] = set()  # (the entities of the earlier turns not read again)
     entities: dict[str, str] = {}  # normal name → the name as first written
     places: dict[str, int] = {}
     previous: dict[str, str] = {}  # session → the id of its last turn so far
-    for turn in read:
+    wanted: set[str] = set()
+    new = iter(i for i, turn_id in enumerate(asked) if not turn_id)
+    for turn in conversation:
         session = str(turn["session"])
         place = places[session] = places.get(session, 0) + 1
         turn_id = turn["id"] or turn_id_for(namespace, turn["session"], place, turn)
+        if turn["id"] is None:
+            asked[next(new)] = turn_id
+        if turn_id in same:  # (nothing the call teaches changes how it reads)
+            was = before[turn_id].metadata.get("names")
+            mentioned.update([normal_name(turn["speaker"]), *(was if isinstance(was, list) else [])])
+            previous[session] = turn_id
+            continue
         content = f"{turn['speaker']}: {turn['text']}"
         if turn["caption"]:
-            content += f" [shares a photo: {turn['caption']}]"
+            content += f"{_PHOTO}{turn['caption']}]"
         named = list(dict.fromkeys(people.get(short_of(normal_name(n), people), n)
                                    for n in names_in(f"{turn['text']} {turn['caption'] or ''}", known)))  # fmt: skip
         said = datetime.fromisoformat(turn["time"].replace("Z", "+00:00"))
@@ -274,14 +380,54 @@ def conversation_items(
         keys = [normal_name(n) for n in named]
         if keys:
             metadata["names"] = keys
-        nodes.append({"id": turn_id, "content": content, "node_type": "episodic", "valid_from": turn["time"],
-                      "metadata": metadata})  # fmt: skip
-        if session in previous:
-            edges.append({"source_id": previous[session], "target_id": turn_id, "edge_type": "temporal"})
+        node = {"id": turn_id, "content": content, "node_type": "episodic", "valid_from": turn["time"],
+                "metadata": metadata}  # fmt: skip
+        old = before.get(turn_id)
+        change = old is None or turn_id in asked or _differs(old, node)
+        if change:
+            derived.nodes.append(node)
+            wanted.update(normal_name(n) for n in [turn["speaker"], *named])
+        if old is not None and change:
+            was = old.metadata.get("names")
+            gone = [k for k in was if isinstance(k, str) and k not in keys] if isinstance(was, list) else []
+            derived.stale.extend((turn_id, k) for k in gone)
+        if session in previous and (change or previous[session] in derived.turn_ids):
+            derived.edges.append({"source_id": previous[session], "target_id": turn_id, "edge_type": "temporal"})
         previous[session] = turn_id
         for name in [turn["speaker"], *named]:
             entities.setdefault(normal_name(name), name)
-        for key in dict.fromkeys(keys):
-            edges.append({"source_id": turn_id, "target_key": key, "edge_type": "related"})
-    entity_nodes = [{"key": name} for name in entities.values()]  # (content: the name; a stored one stays)
-    return entity_nodes + nodes, edges, []
+        if change:
+            derived.turn_ids.add(turn_id)
+            for key in dict.fromkeys(keys):
+                derived.edges.append({"source_id": turn_id, "target_key": key, "edge_type": "related"})
+    derived.turns = asked
+    derived.orphans = sorted({key for _, key in derived.stale} - set(entities) - mentioned)
+    entity_nodes = [{"key": name} for key, name in entities.items() if key in wanted]  # (a stored one stays)
+    derived.nodes[:0] = entity_nodes
+    return derived
+
+
+def _unchanged(
+    stored: list[dict[str, Any]], conversation: list[dict[str, Any]], known: set[str], people: Mapping[str, str]
+) -> set[str]:
+    """The ids of the earlier turns whose reading the call's turns cannot change: none when the
+    call brings a new speaker (a short name may now be theirs); else those that hold no word
+    the call made known (capitalised inside a sentence). The call's own turns are not among them."""
+    if set(people) != {normal_name(t["speaker"]) for t in stored}:
+        return set()
+    fresh = known - _capitalised_inside([t["text"] for t in stored]) - set(people)
+    kept = {id(t) for t in conversation}  # (an earlier turn the call gives again is the call's)
+
+    def holds_fresh(turn: Mapping[str, Any]) -> bool:
+        said = f" {normal_name(turn['text'] + ' ' + (turn['caption'] or ''))} "
+        return any(f" {word} " in said for word in fresh)
+
+    return {t["id"] for t in stored if id(t) in kept and not (fresh and holds_fresh(t))}
+
+
+def _differs(old: MemoryNode, node: Mapping[str, Any]) -> bool:
+    """Whether a stored turn reads otherwise than the node a call derives for it."""
+    kept = {k: v for k, v in old.metadata.items() if k != "namespace"}
+    return (old.content, old.node_type, old.valid_from, kept) != (
+        node["content"], node["node_type"], node["valid_from"], node["metadata"]
+    )  # fmt: skip

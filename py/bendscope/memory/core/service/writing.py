@@ -407,10 +407,11 @@ class Writing(MemoryState):
                                "of a conversation)")  # fmt: skip
         if len(nodes) + len(edges) + len(turns) > MAX_BATCH:
             raise InvalidInput(f"{len(nodes) + len(edges) + len(turns):,} items; one call stores at most {MAX_BATCH:,}")
-        said_nodes, said_edges, errors = conversation_items(turns, self.namespace)
         done: dict[str, list[dict[str, Any]]] = {"nodes": [], "edges": []}
-        heard: dict[str, Any] = {"turns": [], "entities": {}, "links": 0}
+        heard: dict[str, Any] = {"turns": {}, "entities": {}, "links": 0}
         with self.store.transaction():
+            said = conversation_items(turns, self.namespace, self._earlier_turns() if turns else ())
+            said_nodes, said_edges, errors = said.nodes, said.edges, said.errors
             batch = self._batch()
             written: list[MemoryNode] = []
             edge_writer = functools.partial(self._put_edge, batch=batch, typed=typed)
@@ -443,15 +444,35 @@ class Writing(MemoryState):
                     elif "key" in item:
                         heard["entities"][item["key"]] = record["id"]
                     else:
-                        heard["turns"].append(item_answer)
+                        heard["turns"][record["id"]] = item_answer
             if errors:  # (raising rolls the whole transaction back)
                 shown = "; ".join(errors[:MAX_ERRORS])
                 more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
                 raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
+            if said.stale:
+                self._forget_mentions(said.stale, said.orphans, batch)
             change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
             self._embed(written)
+        heard["turns"] = [heard["turns"][i] for i in said.turns]
         conversation = heard if turns else {}
         return {"status": "stored", **done, **conversation, "topology": effect(change.before, change.after)}
+
+    def _earlier_turns(self) -> list[MemoryNode]:
+        """The turns of a conversation stored before (the namespace's: O(its nodes))."""
+        return [n for n in self.store.get_nodes(self.store.node_ids()).values() if "speaker" in n.metadata]
+
+    def _forget_mentions(self, stale: Iterable[tuple[str, str]], orphans: Iterable[str], batch: _Batch) -> None:
+        """Remove the mentions the conversation no longer holds (an earlier turn's name read
+        anew: "Mel" once Melanie has spoken), and the entity nodes no turn names any more
+        that hold their key alone and have no edge left."""
+        ends = {(turn_id, key_id(self.namespace, key)) for turn_id, key in stale}
+        for edge in self.store.edges_touching(sorted({turn_id for turn_id, _ in ends})):
+            if edge.edge_type == "related" and (edge.source_id, edge.target_id) in ends:
+                self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
+                self.store.delete_edge(edge.id)
+        for entity_id, node in sorted(self.store.get_nodes(key_id(self.namespace, k) for k in orphans).items()):
+            if node.content == node.metadata.get("key") and not self.store.edges_touching([entity_id]):
+                self.store.delete_node(entity_id)
 
     def append_observation(self, request: AppendObservation | Mapping[str, Any]) -> dict[str, Any]:
         """Add ``observation`` to the end of node ``id``'s content (a new line between), as
