@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from ...io.documents import from_document, to_document
+from ...io.documents import Reuse, from_document, to_document
 from ...io.dump import Dump, dump_lines, read_dump
 from ..arguments import id_list
 from ..errors import InvalidInput
@@ -39,10 +39,10 @@ def _upsert(put: Callable[[Any], None], old: Any, new: Any) -> str:
 class Exchange(Writing, Reading):
     """Documents and dumps in and out of the memory."""
 
-    def export_document(self, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def export_document(self, args: Mapping[str, Any] | None = None, *, reuse: Reuse | None = None) -> dict[str, Any]:
         """The memory (or ``node_ids``, or what ``query`` retrieves) as a Bendscope document:
         as the memory knew it at ``known_at`` (now by default); ``as_of``: only the nodes and
-        edges that held then."""
+        edges that held then. ``reuse``: the records made last time (``to_document``)."""
         args = args or {}
         if args.get("node_ids") is not None and args.get("query") is not None:
             raise InvalidInput("give node_ids or query, not both")
@@ -73,7 +73,7 @@ class Exchange(Writing, Reading):
         if as_of is not None:
             ends = {n.id: n for n in nodes}
             edges = [e for e in edges if _in_graph(e, ends, as_of)]
-        return to_document(nodes, edges)
+        return to_document(nodes, edges, reuse=reuse)
 
     def import_document(self, text: str | bytes, *, replace: bool = False) -> dict[str, Any]:
         """Store every node and edge of a Bendscope document (upsert by id: a changed one is a
