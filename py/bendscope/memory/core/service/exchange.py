@@ -11,7 +11,7 @@ from ...io.documents import Reuse, from_document, to_document
 from ...io.dump import Dump, dump_lines, read_dump
 from ..arguments import id_list
 from ..errors import InvalidInput
-from ..records import RECORDING, MemoryNode, moment, same_fact
+from ..records import RECORDING, MemoryEdge, MemoryNode, moment, same_fact
 from ..requests import MAX_NODE_IDS
 from ..retrieval import (
     MAX_LIMIT,
@@ -57,6 +57,7 @@ class Exchange(Writing, Reading):
                 "as_of": as_of,
             }
             query = self.retrieve_context(asked, record=False, gather=True)
+        edges: list[MemoryEdge] | None = None  # (read with the nodes when they are all of them)
         with self._known(known_at) as store, store.reading():
             if args.get("node_ids") is not None:
                 ids = id_list(MAX_NODE_IDS)(args["node_ids"], "node_ids")
@@ -66,10 +67,11 @@ class Exchange(Writing, Reading):
             elif query is not None:
                 nodes = list(store.get_nodes(r["id"] for r in query["results"]).values())
             else:
-                nodes = list(store.get_nodes(store.node_ids()).values())
+                nodes, edges = store.whole_graph()
             if as_of is not None:
                 nodes = [n for n in nodes if n.valid_at(as_of)]
-            edges = store.list_edges_between([n.id for n in nodes])
+            if edges is None or as_of is not None:
+                edges = store.list_edges_between([n.id for n in nodes])
         if as_of is not None:
             ends = {n.id: n for n in nodes}
             edges = [e for e in edges if _in_graph(e, ends, as_of)]
