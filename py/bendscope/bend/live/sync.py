@@ -489,9 +489,8 @@ class LiveSync:
         self.remote_known: Known | None = None  # … and its knowledge
         self.written: set[str] = set()  # ids of the writes accepted since that fetch
         self._known_at: tuple[int, Known] | None = None
-        self._views: dict[
-            str, tuple[Edge, dict[str, Any]]
-        ] = {}  # (known_of's edge views, made again only for new edges)
+        # (known_of's edge views: made again only for new or replaced edges)
+        self._views: dict[str, tuple[Edge, dict[str, Any]]] = {}
         self._ops_at: tuple[int, Known, list[dict[str, Any]]] | None = (
             None  # (version, base, ops); base is never changed in place
         )
