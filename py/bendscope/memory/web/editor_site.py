@@ -388,6 +388,17 @@ def versioned(answer: dict[str, Any], log: ViewLog, since: int | None) -> dict[s
     return {**{k: v for k, v in answer.items() if k != "document"}, "changes": changes, "version": version}
 
 
+def graph_answer(
+    memory: Memory, query: str | None, moment: Moment, log: ViewLog | None, since: int | None
+) -> tuple[int, dict[str, Any]]:
+    """``GET /api/graph``'s answer (:func:`graph_view`), ``versioned`` by ``log`` (one log of
+    versions per namespace, for the memory now) — in one worker thread's run."""
+    status, answer = graph_view(memory, query, None, None, moment, log)
+    if status == 200 and log is not None:
+        answer = versioned(answer, log, since)
+    return status, answer
+
+
 def since_of(text: str | None) -> int | None:
     """``?since=``'s version, or None. InvalidInput for anything but a whole number.
 
@@ -614,9 +625,7 @@ def editor_app(
                 at = moment_of({k: asked.get(k) or None for k in ("as_of", "known_at")}, "graph")
                 since = since_of(asked.get("since"))
                 log = logs.setdefault(asked.get("namespace") or "", ViewLog()) if query is None and at.live else None
-                status, answer = await anyio.to_thread.run_sync(graph_view, scoped, query, None, None, at, log)
-                if status == 200 and log is not None:  # (one log of versions per namespace)
-                    answer = await anyio.to_thread.run_sync(versioned, answer, log, since)
+                status, answer = await anyio.to_thread.run_sync(graph_answer, scoped, query, at, log, since)
             except InvalidInput as error:
                 status, answer = 400, {"error": str(error)}
             except StoreUnavailable as error:
