@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
@@ -17,6 +17,7 @@ from bendscope.bend.actions import commands
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.live.delta import Remote, apply_to
 from bendscope.bend.live.sync import LiveSync, known_of
+from bendscope.bend.model.elements import Edge, EdgeProps, Node, empty_document
 from bendscope.memory.core.errors import InvalidInput
 from bendscope.memory.core.service import Memory
 from bendscope.memory.store.inmemory import InMemoryStore
@@ -492,3 +493,30 @@ def document_of(remote: Remote) -> dict[str, Any]:
         "edges": list(remote.edges.values()),
     }
     return {"format": "bendscope", "version": 1, "rootPlaneId": "memory", "activePlaneId": "memory", "planes": [plane]}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    steps=st.lists(
+        st.tuples(st.sampled_from(["add", "kind", "label", "remove", "text"]), st.integers(0, 3)), max_size=25
+    )
+)
+def test_the_knowledge_made_again_from_the_edge_views_before_is_the_knowledge_made_afresh(steps):
+    doc = empty_document()
+    plane = doc.root
+    for k in range(4):
+        plane.add_node(Node(f"n{k}", f"card {k}"))
+    views: dict[str, Any] = {}
+    for what, k in steps:
+        edge_id = f"e{k}"
+        edge = plane.edges.get(edge_id)
+        if what == "add" and edge is None:
+            plane.add_edge(Edge(edge_id, f"n{k}", f"n{(k + 1) % 4}"))
+        elif what in ("kind", "label") and edge is not None:
+            props = EdgeProps(**{**edge.props.to_dict(), what: "temporal" if what == "kind" else f"l{k}"})
+            plane.replace_edge(Edge(edge.id, edge.a, edge.b, props, edge.data))
+        elif what == "remove" and edge is not None:
+            plane.remove_edge(edge_id)
+        elif what == "text":
+            plane.update_node(f"n{k}", text="" if plane.nodes[f"n{k}"].text else f"card {k}")
+        assert known_of(doc, views) == known_of(doc)

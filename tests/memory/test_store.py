@@ -78,6 +78,18 @@ def test_edges_and_cascading_delete(store: Store):
     assert store.counts() == (3, 0)
 
 
+def test_the_whole_graph_is_every_node_and_the_edges_among_them(store: Store):
+    fill(store, 5, [(0, 1), (1, 2), (2, 0), (2, 3), (4, 4)])
+    store.put_node(node("n1", "changed", metadata={"k": 1}))
+    store.delete_node("n3")
+    nodes, edges = store.whole_graph()
+    assert nodes == list(store.get_nodes(store.node_ids()).values())
+    assert edges == store.list_edges_between(store.node_ids())
+    assert [n.id for n in nodes] == ["n0", "n1", "n2", "n4"] and [e.id for e in edges] == ["e0", "e1", "e2", "e4"]
+    nodes[1].metadata["k"] = 2  # (copies, as every reading returns)
+    assert store.whole_graph()[0][1].metadata == {"k": 1}
+
+
 def test_an_edge_needs_both_nodes(store: Store):
     store.put_node(node("a"))
     with pytest.raises(NotFound):

@@ -68,8 +68,10 @@ def edge_view(edge: Edge) -> dict[str, Any]:
     }
 
 
-def known_of(doc: Document) -> Known:
+def known_of(doc: Document, views: dict[str, tuple[Edge, dict[str, Any]]] | None = None) -> Known:
     """What of ``doc`` the memory keeps (every plane; drafts and their edges left out). O(n + m).
+    ``views``: each edge's ``edge_view`` made last time, by id (an edge is immutable: the same
+    object has the same view, shared — never changed in place); it then holds this time's.
 
     >>> from bendscope.bend.model.elements import empty_document
     >>> doc = empty_document()
@@ -86,12 +88,19 @@ def known_of(doc: Document) -> Known:
                 known.nodes[node.id] = node.text
                 if node.data is not None:
                     known.data[node.id] = node.data
+    made: dict[str, tuple[Edge, dict[str, Any]]] = {}
     for plane in doc.planes.values():
         for edge in plane.edges.values():
             if edge.a in known.nodes and edge.b in known.nodes:
-                known.edges[edge.id] = edge_view(edge)
+                before = None if views is None else views.get(edge.id)
+                view = before[1] if before is not None and before[0] is edge else edge_view(edge)
+                made[edge.id] = (edge, view)
+                known.edges[edge.id] = view
                 if edge.data is not None:
                     known.data[edge.id] = edge.data
+    if views is not None:
+        views.clear()
+        views.update(made)
     return known
 
 
@@ -480,6 +489,8 @@ class LiveSync:
         self.remote_known: Known | None = None  # … and its knowledge
         self.written: set[str] = set()  # ids of the writes accepted since that fetch
         self._known_at: tuple[int, Known] | None = None
+        # (known_of's edge views: made again only for new or replaced edges)
+        self._views: dict[str, tuple[Edge, dict[str, Any]]] = {}
         self._ops_at: tuple[int, Known, list[dict[str, Any]]] | None = (
             None  # (version, base, ops); base is never changed in place
         )
@@ -489,7 +500,7 @@ class LiveSync:
         """The editor's knowledge now (computed once per document version)."""
         version = self.editor.version
         if self._known_at is None or self._known_at[0] != version:
-            self._known_at = (version, known_of(self.editor.doc))
+            self._known_at = (version, known_of(self.editor.doc, self._views))
         return self._known_at[1]
 
     def local_ops(self) -> list[dict[str, Any]]:

@@ -67,9 +67,27 @@ def drawn_label(label: object) -> str:
     return label if isinstance(label, str) and len(label) <= MAX_LABEL else ""
 
 
-def to_document(nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge], *, name: str = "Memory") -> dict[str, Any]:
+#: the records of a document made before, to make again from (:func:`to_document`'s ``reuse``):
+#: node id → (the node, its card), and edge id → (the edge, its record)
+Reuse = tuple[dict[str, tuple[MemoryNode, dict[str, Any]]], dict[str, tuple[MemoryEdge, dict[str, Any]]]]
+
+
+def to_document(
+    nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge], *, name: str = "Memory", reuse: Reuse | None = None
+) -> dict[str, Any]:
     """A one-plane Bendscope document (as JSON-ready data) of these nodes and the edges
-    among them. Positions are left out: the editor lays the graph out."""
+    among them. Positions are left out: the editor lays the graph out. ``reuse``: the cards
+    and edges made last time, by id; a node or edge equal to the one a card was made of
+    gets that same card (the same object: never change one in place), and ``reuse`` then
+    holds this document's (the live editor's server makes the whole memory again and again).
+
+    >>> from bendscope.memory.core.records import new_node
+    >>> kept = ({}, {})
+    >>> a = new_node({"id": "a", "content": "A"}, now="2026-01-01T00:00:00.000Z")
+    >>> first = to_document([a], [], reuse=kept)
+    >>> to_document([a], [], reuse=kept)["planes"][0]["nodes"][0] is first["planes"][0]["nodes"][0]
+    True
+    """
     node_list = sorted(nodes, key=lambda n: n.id)
     if len(node_list) > MAX_NODES:
         raise InvalidInput(
@@ -93,11 +111,28 @@ def to_document(nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge], *, nam
                 "parentPlaneId": None,
                 "parentNodeId": None,
                 "camera": {"x": 0, "y": 0, "zoom": 1},
-                "nodes": [_node_out(n) for n in node_list],
-                "edges": [_edge_out(e) for e in edge_list],
+                "nodes": [_node_out(n) for n in node_list] if reuse is None else _made(node_list, _node_out, reuse[0]),
+                "edges": [_edge_out(e) for e in edge_list] if reuse is None else _made(edge_list, _edge_out, reuse[1]),
             }
         ],
     }
+
+
+def _made(records: list[Any], make: Any, kept: dict[str, tuple[Any, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Each record's output, ``kept``'s for a record equal to the one it was made of; ``kept``
+    then holds these records' (and only these). O(n) comparisons."""
+    out: list[dict[str, Any]] = []
+    made: dict[str, tuple[Any, dict[str, Any]]] = {}
+    for record in records:
+        before = kept.get(record.id)
+        if before is not None and (before[0] is record or before[0] == record):
+            made[record.id] = before
+        else:
+            made[record.id] = (record, make(record))
+        out.append(made[record.id][1])
+    kept.clear()
+    kept.update(made)
+    return out
 
 
 def _node_out(node: MemoryNode) -> dict[str, Any]:

@@ -89,6 +89,12 @@ class Store(abc.ABC):
     def get_node(self, node_id: str) -> MemoryNode | None:
         return self.get_nodes([node_id]).get(node_id)
 
+    def whole_graph(self) -> tuple[list[MemoryNode], list[MemoryEdge]]:
+        """Every node and the edges among them, each sorted by id: ``get_nodes(node_ids())``
+        and ``list_edges_between`` of them (a backend may read both whole, without the ids)."""
+        nodes = list(self.get_nodes(self.node_ids()).values())
+        return nodes, self.list_edges_between([n.id for n in nodes])
+
     @abc.abstractmethod
     def put_node(self, node: MemoryNode) -> None:
         """Insert the node, or make it the current version of the node with its id: the

@@ -128,6 +128,13 @@ class SQLStore(Store):
         rows = self._query(f"SELECT id FROM nodes WHERE {self.NAMESPACE} = {self.P} ORDER BY id", (namespace,))
         return [row[0] for row in rows]
 
+    def whole_graph(self) -> tuple[list[MemoryNode], list[MemoryEdge]]:
+        with self.reading():  # (an edge's ends are nodes of the same snapshot: no list of ids to test)
+            nodes = [node_of(row) for row in self._query(f"SELECT {NODE_COLUMNS} FROM nodes ORDER BY id")]
+            edges = [edge_of(row) for row in self._query(f"SELECT {EDGE_COLUMNS} FROM edges ORDER BY id")]
+        ids = {n.id for n in nodes}
+        return nodes, [e for e in edges if e.source_id in ids and e.target_id in ids]
+
     def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
         rows = self._query(
             f"SELECT {EDGE_COLUMNS} FROM edges WHERE {self._in('id')} ORDER BY id", (self._ids(edge_ids),)

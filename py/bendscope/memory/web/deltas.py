@@ -34,6 +34,9 @@ from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
+from ..io.documents import Reuse
+from .timeline import Marked
+
 __all__ = ["KEEP_VERSIONS", "ViewLog"]
 
 #: versions a log keeps (a page more versions behind gets the whole document)
@@ -66,10 +69,15 @@ class ViewLog:
         self.version = 0
         self._versions: OrderedDict[int, Items] = OrderedDict()
         self._lock = threading.Lock()
+        #: the records of the last whole document made for this log (``to_document``'s ``reuse``,
+        #: then ``marked_holding``'s): a card unchanged since is the same object, compared at
+        #: once; held while a document is made (``making``)
+        self.made: tuple[Reuse, Marked] = (({}, {}), ({}, {}))
+        self.making = threading.Lock()
 
     def _record(self, items: Items) -> int:
         last = next(reversed(self._versions.values())) if self._versions else None
-        if last == items:
+        if last is not None and _same_items(last, items):
             return self.version
         if last is not None:
             items = (_shared(items[0], last[0]), _shared(items[1], last[1]))
@@ -96,12 +104,19 @@ class ViewLog:
             return None, version
         changes: dict[str, Any] = {
             "since": since,
-            "nodes": [v for k, v in nodes.items() if old[0].get(k) != v],
-            "edges": [v for k, v in edges.items() if old[1].get(k) != v],
+            "nodes": [v for k, v in nodes.items() if not _same(old[0].get(k), v)],
+            "edges": [v for k, v in edges.items() if not _same(old[1].get(k), v)],
             "removed_nodes": [k for k in old[0] if k not in nodes],
             "removed_edges": [k for k in old[1] if k not in edges],
         }
         return changes, version
+
+
+def _same_items(last: Items, now: Items) -> bool:
+    """Whether two versions hold the same records. O(n + m), at once for records shared."""
+    return all(
+        len(a) == len(b) and all(_same(a.get(k), v) for k, v in b.items()) for a, b in zip(last, now, strict=True)
+    )
 
 
 def _shared(now: dict[str, Mapping[str, Any]], last: dict[str, Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
@@ -109,5 +124,10 @@ def _shared(now: dict[str, Mapping[str, Any]], last: dict[str, Mapping[str, Any]
     out: dict[str, Mapping[str, Any]] = {}
     for key, record in now.items():
         before = last.get(key)
-        out[key] = before if before is not None and before == record else record
+        out[key] = before if before is not None and _same(before, record) else record
     return out
+
+
+def _same(before: Mapping[str, Any] | None, now: Mapping[str, Any]) -> bool:
+    """Whether a record is unchanged: the same object (made again from the same node or edge), or equal."""
+    return before is now or (before is not None and before == now)

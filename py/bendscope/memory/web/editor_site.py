@@ -69,7 +69,7 @@ from ..store.scoped import check_namespace
 from .changes import ChangeFeed, change_source
 from .deltas import ViewLog
 from .page_writes import Stale, check_body, write
-from .timeline import TIME_PATHS, Moment, mark_holding, moment_of, time_request
+from .timeline import TIME_PATHS, Moment, mark_holding, marked_holding, moment_of, time_request
 
 Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
 
@@ -313,6 +313,7 @@ def graph_view(
     cap: int | None = None,
     keep: list[str] | None = None,
     moment: Moment | None = None,
+    log: ViewLog | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """``/api/graph``'s and ``/api/view``'s answer: (status, JSON). Without a query or
     ``keep``, the whole memory when it holds at most ``cap`` nodes, else no document but the
@@ -321,7 +322,23 @@ def graph_view(
     before the state was read (the page sends it back with its writes). The view is read in
     one snapshot (after the query's retrieval). ``moment``: the memory as it was then
     (``timeline``); every card and edge says whether it holds then (``data.memory.holds``),
-    ``view.ended`` counts those that do not and ``view.time`` says the moment."""
+    ``view.ended`` counts those that do not and ``view.time`` says the moment. ``log``: the
+    whole memory's versions (``versioned``), whose records made last time are made again only
+    where their node or edge changed (one document made at a time per log)."""
+    if log is None:
+        return _graph_view(memory, query, cap, keep, moment, None)
+    with log.making:
+        return _graph_view(memory, query, cap, keep, moment, log)
+
+
+def _graph_view(
+    memory: Memory,
+    query: str | None,
+    cap: int | None,
+    keep: list[str] | None,
+    moment: Moment | None,
+    log: ViewLog | None,
+) -> tuple[int, dict[str, Any]]:
     cap = LIVE_MAX_NODES if cap is None else cap
     moment = moment or Moment()
     times = {"known_at": moment.known_at, "as_of": moment.as_of}
@@ -337,7 +354,9 @@ def graph_view(
                 why = f"this memory holds {total:,} nodes; the editor opens at most {cap:,} at once"
                 return 200, {**too_large(total, cap, why), "at": at}
             try:
-                document = memory.export_document({"known_at": moment.known_at})
+                document = memory.export_document(
+                    {"known_at": moment.known_at}, reuse=None if log is None else log.made[0]
+                )
             except InvalidInput as error:  # (more edges than a document holds)
                 return 200, {**too_large(total, cap, str(error)), "at": at}
             shown = len(document["planes"][0]["nodes"])
@@ -346,7 +365,11 @@ def graph_view(
             ids = subgraph_ids(memory, matched, cap, keep)
             document = memory.export_document({"node_ids": ids, "known_at": moment.known_at})
             view = {"query": query, "shown": len(document["planes"][0]["nodes"]), "total": total}
-    view["ended"] = mark_holding(document, moment.valid_time(at))
+    when = moment.valid_time(at)
+    if log is not None and query is None and keep is None:  # (records shared with those served before)
+        view["ended"] = marked_holding(document, when, log.made[1])
+    else:
+        view["ended"] = mark_holding(document, when)
     view["time"] = moment.to_dict()
     return 200, {"document": document, "view": view, "at": at}
 
@@ -363,6 +386,17 @@ def versioned(answer: dict[str, Any], log: ViewLog, since: int | None) -> dict[s
     if changes is None:
         return {**answer, "version": version}
     return {**{k: v for k, v in answer.items() if k != "document"}, "changes": changes, "version": version}
+
+
+def graph_answer(
+    memory: Memory, query: str | None, moment: Moment, log: ViewLog | None, since: int | None
+) -> tuple[int, dict[str, Any]]:
+    """``GET /api/graph``'s answer (:func:`graph_view`), ``versioned`` by ``log`` (one log of
+    versions per namespace, for the memory now) — in one worker thread's run."""
+    status, answer = graph_view(memory, query, None, None, moment, log)
+    if status == 200 and log is not None:
+        answer = versioned(answer, log, since)
+    return status, answer
 
 
 def since_of(text: str | None) -> int | None:
@@ -590,10 +624,8 @@ def editor_app(
             try:
                 at = moment_of({k: asked.get(k) or None for k in ("as_of", "known_at")}, "graph")
                 since = since_of(asked.get("since"))
-                status, answer = await anyio.to_thread.run_sync(graph_view, scoped, query, None, None, at)
-                if status == 200 and query is None and at.live:  # (one log of versions per namespace)
-                    log = logs.setdefault(asked.get("namespace") or "", ViewLog())
-                    answer = await anyio.to_thread.run_sync(versioned, answer, log, since)
+                log = logs.setdefault(asked.get("namespace") or "", ViewLog()) if query is None and at.live else None
+                status, answer = await anyio.to_thread.run_sync(graph_answer, scoped, query, at, log, since)
             except InvalidInput as error:
                 status, answer = 400, {"error": str(error)}
             except StoreUnavailable as error:

@@ -97,9 +97,9 @@ def moment_of(value: Any, where: str = "moment") -> Moment:
 
 
 def _memory_fields(item: Mapping[str, Any]) -> Mapping[str, Any]:
-    data = item.get("data")
-    fields = data.get("memory") if isinstance(data, Mapping) else None
-    return fields if isinstance(fields, Mapping) else {}
+    data = item.get("data")  # (a dict is told at once: the abstract class's check is slower)
+    fields = data.get("memory") if type(data) is dict or isinstance(data, Mapping) else None
+    return fields if type(fields) is dict or isinstance(fields, Mapping) else {}
 
 
 def mark_holding(document: Mapping[str, Any], when: str) -> int:
@@ -125,6 +125,75 @@ def mark_holding(document: Mapping[str, Any], when: str) -> int:
                 edge["data"]["memory"]["holds"] = holds
             ended += not holds
     return ended
+
+
+#: the marked records of a document served before (:func:`marked_holding`): id → (the record
+#: it was marked from, whether it held, the marked record), cards and edges apart
+Marked = tuple[dict[str, tuple[Any, bool, dict[str, Any]]], dict[str, tuple[Any, bool, dict[str, Any]]]]
+
+
+def marked_holding(document: dict[str, Any], when: str, kept: Marked) -> int:
+    """:func:`mark_holding` for a document whose records are shared with documents served
+    before (``to_document``'s ``reuse``): no record is changed in place; each one is replaced
+    by a marked copy — ``kept``'s, when made of the same record with the same mark. ``kept``
+    then holds this document's. Returns how many do not hold. O(cards + edges).
+
+    >>> kept = ({}, {})
+    >>> card = {"id": "a", "text": "A", "data": {"memory": {"valid_until": "2026-03-01"}}}
+    >>> doc = {"planes": [{"nodes": [card], "edges": []}]}
+    >>> marked_holding(doc, "2026-06-01", kept), doc["planes"][0]["nodes"][0]["data"], card["data"]
+    (1, {'memory': {'valid_until': '2026-03-01', 'holds': False}}, {'memory': {'valid_until': '2026-03-01'}})
+    >>> again = {"planes": [{"nodes": [card], "edges": []}]}
+    >>> _ = marked_holding(again, "2026-06-01", kept)
+    >>> again["planes"][0]["nodes"][0] is doc["planes"][0]["nodes"][0]
+    True
+    """
+    ended = 0
+    made: Marked = ({}, {})
+    for plane in document.get("planes", []):
+        holding = set()
+        nodes = []
+        for card in plane.get("nodes", []):
+            marked, holds = _marked(card, when, None, kept[0], made[0])
+            nodes.append(marked)
+            if holds:
+                holding.add(card["id"])
+            ended += not holds
+        edges = []
+        for edge in plane.get("edges", []):
+            marked, holds = _marked(edge, when, holding, kept[1], made[1])
+            edges.append(marked)
+            ended += not holds
+        plane["nodes"], plane["edges"] = nodes, edges
+    for before, now in zip(kept, made, strict=True):
+        before.clear()
+        before.update(now)
+    return ended
+
+
+def _marked(
+    record: dict[str, Any],
+    when: str,
+    holding: set[str] | None,
+    kept: dict[str, tuple[Any, bool, dict[str, Any]]],
+    made: dict[str, tuple[Any, bool, dict[str, Any]]],
+) -> tuple[dict[str, Any], bool]:
+    """(``record`` marked: a copy, ``kept``'s if made of it with the same mark; whether it
+    holds at ``when`` — an edge only between cards ``holding``), noted in ``made``."""
+    fields = _memory_fields(record)
+    holds = valid(fields.get("valid_from"), fields.get("valid_until"), when)
+    if holding is not None:
+        holds = holds and record.get("a") in holding and record.get("b") in holding
+    before = kept.get(record["id"])
+    if before is not None and before[0] is record and before[1] == holds:
+        made[record["id"]] = before
+        return before[2], holds
+    data = record.get("data")
+    marked = record
+    if isinstance(data, dict) and isinstance(data.get("memory"), dict):
+        marked = {**record, "data": {**data, "memory": {**data["memory"], "holds": holds}}}
+    made[record["id"]] = (record, holds, marked)
+    return marked, holds
 
 
 def moments(memory: Memory, limit: int = DEFAULT_MOMENTS, before: str | None = None) -> dict[str, Any]:

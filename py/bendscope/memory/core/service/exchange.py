@@ -7,11 +7,11 @@ import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from ...io.documents import from_document, to_document
+from ...io.documents import Reuse, from_document, to_document
 from ...io.dump import Dump, dump_lines, read_dump
 from ..arguments import id_list
 from ..errors import InvalidInput
-from ..records import RECORDING, MemoryNode, moment, same_fact
+from ..records import RECORDING, MemoryEdge, MemoryNode, moment, same_fact
 from ..requests import MAX_NODE_IDS
 from ..retrieval import (
     MAX_LIMIT,
@@ -39,10 +39,10 @@ def _upsert(put: Callable[[Any], None], old: Any, new: Any) -> str:
 class Exchange(Writing, Reading):
     """Documents and dumps in and out of the memory."""
 
-    def export_document(self, args: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def export_document(self, args: Mapping[str, Any] | None = None, *, reuse: Reuse | None = None) -> dict[str, Any]:
         """The memory (or ``node_ids``, or what ``query`` retrieves) as a Bendscope document:
         as the memory knew it at ``known_at`` (now by default); ``as_of``: only the nodes and
-        edges that held then."""
+        edges that held then. ``reuse``: the records made last time (``to_document``)."""
         args = args or {}
         if args.get("node_ids") is not None and args.get("query") is not None:
             raise InvalidInput("give node_ids or query, not both")
@@ -57,6 +57,7 @@ class Exchange(Writing, Reading):
                 "as_of": as_of,
             }
             query = self.retrieve_context(asked, record=False, gather=True)
+        edges: list[MemoryEdge] | None = None  # (read with the nodes when they are all of them)
         with self._known(known_at) as store, store.reading():
             if args.get("node_ids") is not None:
                 ids = id_list(MAX_NODE_IDS)(args["node_ids"], "node_ids")
@@ -66,14 +67,15 @@ class Exchange(Writing, Reading):
             elif query is not None:
                 nodes = list(store.get_nodes(r["id"] for r in query["results"]).values())
             else:
-                nodes = list(store.get_nodes(store.node_ids()).values())
+                nodes, edges = store.whole_graph()
             if as_of is not None:
                 nodes = [n for n in nodes if n.valid_at(as_of)]
-            edges = store.list_edges_between([n.id for n in nodes])
+            if edges is None or as_of is not None:
+                edges = store.list_edges_between([n.id for n in nodes])
         if as_of is not None:
             ends = {n.id: n for n in nodes}
             edges = [e for e in edges if _in_graph(e, ends, as_of)]
-        return to_document(nodes, edges)
+        return to_document(nodes, edges, reuse=reuse)
 
     def import_document(self, text: str | bytes, *, replace: bool = False) -> dict[str, Any]:
         """Store every node and edge of a Bendscope document (upsert by id: a changed one is a
