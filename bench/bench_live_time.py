@@ -39,7 +39,7 @@ from playwright.sync_api import Page, sync_playwright  # noqa: E402
 from bendscope.memory.core.service import Memory  # noqa: E402
 from bendscope.memory.store.sqlite import SQLiteStore  # noqa: E402
 from bendscope.memory.web.editor_site import Admission  # noqa: E402
-from tests.memory.test_editor_site import _Served  # noqa: E402
+from tests.memory.web.test_editor_site import _Served  # noqa: E402
 
 TOKEN = "bench-time-token-0123456789abcdef"
 

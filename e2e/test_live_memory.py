@@ -21,9 +21,9 @@ from playwright.sync_api import expect
 from test_keyboard_a11y import serious
 
 from bendscope.memory.web.editor_site import Admission
-from tests.memory.test_editor_site import _Served
-from tests.memory.test_mcp import run_async
-from tests.memory.test_service import BUSINESS_TEXT
+from tests.memory.core.test_service import BUSINESS_TEXT
+from tests.memory.mcp.test_mcp import run_async
+from tests.memory.web.test_editor_site import _Served
 
 TOKEN = "e2e-live-token-0123456789abcdef"
 LIVE_TARGET_S = 1.0  # the target for a change to reach the page (p95: see bench/bench_live.py)

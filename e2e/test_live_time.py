@@ -18,7 +18,7 @@ from test_keyboard_a11y import serious
 from test_live_memory import TOKEN, live_page, live_state, mcp_calls, page_topology, wait_for
 
 from bendscope.memory.web.editor_site import Admission
-from tests.memory.test_editor_site import _Served
+from tests.memory.web.test_editor_site import _Served
 
 LOOP = [
     ("store_node", {"id": "ice", "content": "Arctic sea ice"}),

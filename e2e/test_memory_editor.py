@@ -8,7 +8,7 @@ import json
 from playwright.sync_api import expect
 
 from bendscope.memory.store.inmemory import InMemoryStore
-from tests.memory.test_service import business, memory_on
+from tests.memory.core.test_service import business, memory_on
 
 
 def test_the_page_and_the_server_agree(app_factory):

@@ -20,7 +20,7 @@ from bendscope.bend.persist.clipboard import copy_fragment, paste
 from bendscope.bend.pointer.machine import Tools
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.shared.docformat import DocumentError
-from tests.memory.test_service import business, memory_on
+from tests.memory.core.test_service import business, memory_on
 
 
 def _sign(editor: Editor, edge_id: str) -> str | None:

@@ -15,7 +15,7 @@ memory no longer holds them; what it held stays readable: ``versions_known_at``,
 Backends: ``SQLiteStore`` (the embedded default: one file), ``PostgresStore`` (one
 database shared by many processes) and ``InMemoryStore`` (tests); ``opening.open_store``
 opens the one a path or URL names. The backends import this module, never the other way
-round. The contract suite in ``tests/memory/test_store.py`` runs against each.
+round. The contract suite in ``tests/memory/store/test_store.py`` runs against each.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from bendscope.memory import InvalidInput
 from bendscope.memory.core.conversations.turns import MONTHS, WEEKDAYS, dates_in, names_in
 from bendscope.memory.core.names import key_id, normal_name
 from bendscope.memory.mcp.tools import call
-from tests.memory.test_mcp import ok, over_stdio
-from tests.memory.test_service import memory_on
+from tests.memory.core.test_service import memory_on
+from tests.memory.mcp.test_mcp import ok, over_stdio
 
 SAID = "2023-05-08T13:56:00Z"  # a Monday
 LATER = "2023-05-25T13:14:00Z"
@@ -207,7 +207,7 @@ def test_the_editors_api_reads_and_writes_one_namespace():
     from bendscope.memory import Memory
     from bendscope.memory.store.inmemory import InMemoryStore
     from bendscope.memory.web.editor_site import Admission, editor_app
-    from tests.memory.test_editor_site import BEARER, PORT, SITE, TOKEN, _ask
+    from tests.memory.web.test_editor_site import BEARER, PORT, SITE, TOKEN, _ask
 
     memory = Memory(InMemoryStore())
     memory.within("alice").store_node({"id": "a1", "content": "Alice's fact"})

@@ -22,9 +22,9 @@ from bendscope.memory.core.records import MemoryEdge, MemoryNode, edge_id_for
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
-from tests.memory.test_loop_index import indexed, truth
+from tests.memory.core.test_loop_index import indexed, truth
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NOW = "2026-12-02T00:00:00.000Z"
 WORDS = ["rain", "Rain.", "floods", "crops", "prices", "rain "]
 

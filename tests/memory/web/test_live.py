@@ -22,7 +22,7 @@ from bendscope.memory.web.changes import ChangeFeed, change_source
 from bendscope.memory.web.editor_site import Admission, editor_app, graph_view
 from bendscope.memory.web.page_writes import Stale, check_body, drawn_edge, write
 from bendscope.shared.site import SITE
-from tests.memory.test_editor_site import HOST, PAGE_KEY, PORT, TOKEN, _ask
+from tests.memory.web.test_editor_site import HOST, PAGE_KEY, PORT, TOKEN, _ask
 
 COOKIE = f"bendscope_token_{PORT}={PAGE_KEY}"
 ORIGIN = f"http://{HOST}"
@@ -310,7 +310,7 @@ def test_the_feed_wakes_every_listener_and_refuses_past_its_cap():
 
 
 def test_the_event_stream_of_the_real_server_tells_of_another_processs_write_and_ends_with_it(tmp_path):
-    from tests.memory.test_editor_site import _Served
+    from tests.memory.web.test_editor_site import _Served
 
     path = tmp_path / "m.sqlite3"
     Memory(SQLiteStore(path)).store.close()

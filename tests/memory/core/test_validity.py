@@ -14,7 +14,7 @@ from bendscope.memory.core.errors import NotFound
 from bendscope.memory.io.dump import read_dump
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
-from tests.memory.test_loop_index import indexed, truth
+from tests.memory.core.test_loop_index import indexed, truth
 
 
 class Clock:

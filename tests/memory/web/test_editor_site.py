@@ -24,7 +24,7 @@ from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.web.editor_site import Admission, checked_token, editor_app, live_page
 from bendscope.shared.site import SITE, site_file
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TOKEN = "t0ken-for-the-tests-0123456789"
 PAGE_KEY = Admission(TOKEN, 8765).page_key.decode()  # (what the page's cookie holds)
 PORT = 8765

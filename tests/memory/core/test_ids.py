@@ -9,7 +9,7 @@ import pytest
 from bendscope.memory import InvalidInput, MemoryEdge, MemoryNode
 from bendscope.memory.core.errors import Conflict
 from bendscope.memory.core.records import edge_id_for, legacy_id_of, node_id_for
-from tests.memory.test_service import memory_on
+from tests.memory.core.test_service import memory_on
 
 #: two facts whose 40-bit ids (the old derivation) were the same: node-8f072ecaa0
 FIRST = "Customer 28300 prefers email contact"

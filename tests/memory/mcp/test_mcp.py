@@ -20,9 +20,9 @@ import pytest
 from kappa_helpers import BUSINESS
 from mcp import Client, StdioServerParameters
 
-from tests.memory.test_service import BUSINESS_TEXT, CANONICAL_SCC, CANONICAL_TOP
+from tests.memory.core.test_service import BUSINESS_TEXT, CANONICAL_SCC, CANONICAL_TOP
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def env(store: Path | str) -> dict[str, str]:

@@ -20,7 +20,7 @@ from bendscope.memory.core.records import OUTCOMES
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
-from tests.memory.test_service import BUSINESS_TEXT
+from tests.memory.core.test_service import BUSINESS_TEXT
 
 unit = st.floats(0.0, 1.0, allow_nan=False)
 

@@ -23,7 +23,7 @@ import pytest
 from bendscope.memory.core.errors import InvalidInput
 from bendscope.memory.web.limits import Limits
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 INIT = {
     "jsonrpc": "2.0",
     "id": 1,

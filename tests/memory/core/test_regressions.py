@@ -10,7 +10,7 @@ from bendscope.memory.core.records import MemoryEdge, MemoryNode
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
-from tests.memory.test_loop_index import indexed, truth
+from tests.memory.core.test_loop_index import indexed, truth
 
 
 class Clock:

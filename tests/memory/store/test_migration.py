@@ -23,10 +23,10 @@ from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.postgres import PostgresStore
 from bendscope.memory.store.sqlite import SQLiteStore
-from tests.memory.test_mcp import ok, over_stdio
-from tests.memory.test_namespace_index import uses_the_index
+from tests.memory.mcp.test_mcp import ok, over_stdio
+from tests.memory.store.test_namespace_index import uses_the_index
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 RELEASE_DUMP = FIXTURES / "release.dump.jsonl"
 LOOP = ("albedo", "ice", "warming")
 

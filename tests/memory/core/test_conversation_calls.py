@@ -15,9 +15,9 @@ from mcp import Client
 from bendscope.memory import InvalidInput
 from bendscope.memory.mcp.tools import call
 from bendscope.memory.store.inmemory import InMemoryStore
-from tests.memory.test_conversation import served  # noqa: F401 - the fixture
-from tests.memory.test_mcp import ok, over_stdio
-from tests.memory.test_service import memory_on
+from tests.memory.core.test_conversation import served  # noqa: F401 - the fixture
+from tests.memory.core.test_service import memory_on
+from tests.memory.mcp.test_mcp import ok, over_stdio
 
 ONE, TWO, THREE = "2023-05-08T13:56:00Z", "2023-05-25T13:14:00Z", "2023-06-09T19:00:00Z"
 #: LoCoMo's shape: two speakers over sessions; a short name said before its speaker speaks, a

@@ -12,7 +12,7 @@ import pytest
 from bendscope.memory import InvalidInput, NotFound
 from bendscope.memory.mcp.server import TEXT_LIMIT, text_of
 from bendscope.memory.mcp.tools import BY_NAME, call
-from tests.memory.test_service import memory_on
+from tests.memory.core.test_service import memory_on
 
 
 def test_store_many_stores_everything_in_one_call(store):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_routing import FOLDER, domains, past_tense, run_domain, share, summary  # noqa: E402
@@ -19,7 +19,7 @@ from bendscope.memory.core.routing.intent import asked_relation, intent  # noqa:
 from bendscope.memory.core.routing.router import question_route  # noqa: E402
 from bendscope.memory.mcp.tools import call  # noqa: E402
 from bendscope.memory.store.base import Store  # noqa: E402
-from tests.memory.test_service import memory_on  # noqa: E402
+from tests.memory.core.test_service import memory_on  # noqa: E402
 
 SETS = {"own": FOLDER, "held out": FOLDER / "heldout"}
 

@@ -18,7 +18,7 @@ import pytest
 
 from bendscope.memory.mcp.stdio import MAX_DEPTH, MAX_LINE, Reply, examine
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 #: (line, expected code, expected id): what the report found unanswered, and more
 BAD_LINES: list[tuple[bytes, int, object]] = [

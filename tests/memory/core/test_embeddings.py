@@ -18,7 +18,7 @@ from bendscope.memory import Memory
 from bendscope.memory.core.embedders import pack, unpack
 from bendscope.memory.store.base import Store
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 TOPICS = {"rain": [1.0, 0.0, 0.0], "flood": [0.9, 0.1, 0.0], "sun": [0.0, 1.0, 0.0], "drought": [0.1, 0.9, 0.0]}
 
 

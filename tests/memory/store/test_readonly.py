@@ -17,9 +17,9 @@ from bendscope.memory.mcp.server import tool_list
 from bendscope.memory.mcp.tools import TOOLS, call
 from bendscope.memory.store.opening import open_store
 from bendscope.memory.store.sqlite import SQLiteStore
-from tests.memory.test_service import memory_on
+from tests.memory.core.test_service import memory_on
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def cli(*args: str, store: Path) -> subprocess.CompletedProcess[str]:

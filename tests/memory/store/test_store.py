@@ -25,7 +25,7 @@ from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.opening import open_store, resolved_from
 from bendscope.memory.store.sqlite import SCHEMA_VERSION, SQLiteStore
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 T = "2026-11-30T10:00:00.000Z"
 
 

@@ -14,7 +14,7 @@ from bendscope.memory import InvalidInput, MemoryNode
 from bendscope.memory.io.documents import strength_to_weight, weight_to_strength
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
-from tests.memory.test_service import business, dump, memory_on
+from tests.memory.core.test_service import business, dump, memory_on
 
 
 def facts(store) -> str:

@@ -1,5 +1,5 @@
 """What is particular to the PostgreSQL store (the shared contract is in
-tests/memory/test_store.py and test_service.py, run on every backend): its schema and
+tests/memory/store/test_store.py and test_service.py, run on every backend): its schema and
 migrations, search statistics kept exact, BM25 equal to the in-memory store's, the write
 lock across processes and threads, counters beside writers, and clear errors."""
 
@@ -28,7 +28,7 @@ from bendscope.memory.store.postgres_schema import SCHEMA_VERSION
 from bendscope.memory.store.postgres_search import lexeme
 from bendscope.memory.store.sqlite import SQLiteStore
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 T = "2026-11-30T10:00:00.000Z"
 
 
@@ -309,7 +309,7 @@ MOMENTS = ((1, 0), (2, 50), (14, 45), (15, 21), (15, 28))
 def test_every_backend_answers_with_the_same_bytes(tmp_path, postgres_url):
     """The same calls on SQLite, in memory and PostgreSQL give byte-identical responses."""
     from bendscope.memory.mcp.tools import call, encode
-    from tests.memory.test_service import BUSINESS_TEXT, business, memory_on
+    from tests.memory.core.test_service import BUSINESS_TEXT, business, memory_on
 
     rng = random.Random(11)
     words = ["market", "share", "revenue", "churn", "R&D", "quality", "café", "loop", "cost", "team"]

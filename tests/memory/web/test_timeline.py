@@ -13,8 +13,8 @@ from bendscope.kappa.analyze import analyze_digraph
 from bendscope.kappa.digraph import build_digraph
 from bendscope.memory.core.service import Memory
 from bendscope.memory.store.base import Store
-from tests.memory.test_editor_site import TOKEN, _ask
-from tests.memory.test_live import COOKIE, ORIGIN, _app
+from tests.memory.web.test_editor_site import TOKEN, _ask
+from tests.memory.web.test_live import COOKIE, ORIGIN, _app
 
 PAGE = {"cookie": COOKIE, "origin": ORIGIN}
 

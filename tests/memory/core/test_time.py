@@ -14,7 +14,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from tests.memory.test_mcp import ok, over_stdio
+from tests.memory.mcp.test_mcp import ok, over_stdio
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
