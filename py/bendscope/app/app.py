@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 import js
@@ -14,7 +15,8 @@ from pyodide.ffi import create_once_callable
 
 from bendscope.bend.actions.commands import EXPORTS, IMAGES, Target
 from bendscope.bend.actions.dispatch import ActionManager, Outcome
-from bendscope.bend.editor.editor import Editor
+from bendscope.bend.editor.editor import LOADING, Editor
+from bendscope.bend.editor.loading import LoadJob
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
@@ -57,6 +59,7 @@ from .widgets import (
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
+LOAD_SLICE_MS = 12.0  # a slice of a document coming in (Editor.start_load), between frames
 LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
@@ -137,6 +140,8 @@ class App:
         self.redo_button = by_id("btn-redo")
         self._buttons: tuple[bool, bool] | None = None
         self.arranging = False  # an Arrange job is with the layout worker
+        #: the document coming in (Editor.start_load) and who is told when it is in (the error or None)
+        self.load_waiter: tuple[LoadJob, Callable[[str | None], None]] | None = None
         self._tasks: set[Any] = set()
         self.live: LiveMode | None = None  # live mode: served by the memory server, the page shows its memory
         self.events = InputWiring(self)
@@ -180,6 +185,27 @@ class App:
             self.toast.show(" ".join(notes), error=True, ms=8000)
         self.request_frame()
 
+    # ------------------------------------------------------------------ loading
+    def load_in_slices(
+        self, text: str, done: Callable[[str | None], None], *, label: str | None = None, name: str = ""
+    ) -> None:
+        """Read ``text`` in slices between frames (``Editor.start_load``) and install it whole;
+        ``done`` is told the error or None. A load still running is dropped (its ``done`` is
+        told so)."""
+        self._loaded(None)
+        self.load_waiter = (self.editor.start_load(text, label=label, name=name), done)
+        self.request_frame()
+
+    def _loaded(self, job: LoadJob | None) -> None:
+        """Tell whoever waits for ``job`` (None: for a job dropped unfinished) how it ended."""
+        waiter, self.load_waiter = self.load_waiter, None
+        if waiter is None:
+            return
+        error = "Another load replaced this one." if job is not waiter[0] else job.error
+        # told in a task of its own: what the waiter does next (fit the view, paint) is not
+        # added to the task that installed the document
+        js.setTimeout(create_once_callable(lambda: waiter[1](error)), 0)
+
     # ------------------------------------------------------------------ frames
     def request_frame(self) -> None:
         self.editor.needs_paint = True
@@ -202,7 +228,14 @@ class App:
         try:
             editor = self.editor
             start, idle = js.performance.now(), self.tools.state_name not in GESTURES  # (searches wait for gestures)
-            if editor.topology_cache.pending(editor.plane):
+            if editor.loading is not None:
+                job = editor.loading
+                if editor.compute_load(LOAD_SLICE_MS):
+                    self._schedule_pump(self.pump_budget)
+                else:
+                    self._loaded(job)
+                    self.request_frame()
+            elif editor.topology_cache.pending(editor.plane):
                 if editor.compute_topology(KAPPA_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
                 else:
@@ -265,7 +298,7 @@ class App:
                 (self.loops_pending and editor.loop_finder.pending) or (self.cuts_pending and editor.cut_finder.pending)
             )
             if not self.still and ((editor.animating and not background) or editor.topology_cache.pending(editor.plane)
-                                   or searches):  # fmt: skip
+                                   or searches or editor.loading is not None):  # fmt: skip
                 # the layout (on this thread) and κ run in their own tasks after this frame
                 self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))
             elif self.editor.needs_paint or (background and editor.animating):
@@ -359,7 +392,11 @@ class App:
         self.paints += 1
         editor.needs_paint = False
         many = len(editor.selection) > 1 and (chosen is not None or everything)
-        progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
+        loading = editor.loading
+        progress: float | str | None = (
+            f"loading {round(loading.progress * 100)}%" if loading is not None
+            else "arranging…" if self.arranging else self._layout_progress()
+        )  # fmt: skip
         self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
         self.inspector.update(editor, topology, loops, cuts)
         self.loops_panel.update(loops, cuts)
@@ -459,6 +496,9 @@ class App:
 
     def report(self, exc: BaseException) -> None:
         js.console.warn(f"Bendscope: {type(exc).__name__}: {exc}")
+        if isinstance(exc, ValueError) and str(exc) == LOADING:  # an edit by hand while a document comes in
+            self.toast.show(LOADING, error=True)
+            return
         self.toast.show(f"Something went wrong: {exc}", error=True, ms=6000)
 
     # ------------------------------------------------------------------ actions
