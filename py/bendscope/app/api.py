@@ -48,6 +48,12 @@ class AutomationApi:
             return jsnull
         return error
 
+    def hold_load(self, held: Any) -> None:
+        """Keep a document coming in (a large ``load``) where it is while ``held``, or let it go
+        on (tests act on the page meanwhile)."""
+        self.app.load_held = bool(held)
+        self.app.request_frame()
+
     def settle(self) -> int:
         steps = self.app.editor.settle()
         self.app.paint(js.performance.now())
@@ -128,6 +134,7 @@ class AutomationApi:
                 # frozen: not moving, whatever the engine's alpha; a document coming in counts
                 "active": editor.animating or editor.loading is not None,
                 "arranging": self.app.arranging,
+                "loading": editor.loading is not None,
                 "alpha": sim.alpha,
                 "engine": type(sim).__name__,
                 "overlaps": getattr(sim, "overlaps", -1),
@@ -285,6 +292,7 @@ class AutomationApi:
             "frame_times": self.frame_times,
             "layout_state": self.layout_state,
             "layout_active": lambda: self.app.editor.animating or self.app.editor.loading is not None,
+            "hold_load": self.hold_load,
             "render_counts": self.render_counts,
             "topology_state": self.topology_state,
             "loops_state": self.loops_state,

@@ -142,6 +142,7 @@ class App:
         self.arranging = False  # an Arrange job is with the layout worker
         #: the document coming in (Editor.start_load) and who is told when it is in (the error or None)
         self.load_waiter: tuple[LoadJob, Callable[[str | None], None]] | None = None
+        self.load_held = False  # the automation API keeps the document coming in where it is
         self._tasks: set[Any] = set()
         self.live: LiveMode | None = None  # live mode: served by the memory server, the page shows its memory
         self.events = InputWiring(self)
@@ -193,7 +194,11 @@ class App:
         ``done`` is told the error or None. A load still running is dropped (its ``done`` is
         told so)."""
         self._loaded(None)
-        self.load_waiter = (self.editor.start_load(text, label=label, name=name), done)
+
+        def prepare(doc: Any) -> Any:  # the first frame's edges, made ahead
+            return self.painter.planner.prepare_edges(doc.planes[doc.active_plane_id], self.measure)
+
+        self.load_waiter = (self.editor.start_load(text, label=label, name=name, prepare=prepare), done)
         self.request_frame()
 
     def _loaded(self, job: LoadJob | None) -> None:
@@ -228,11 +233,13 @@ class App:
         try:
             editor = self.editor
             start, idle = js.performance.now(), self.tools.state_name not in GESTURES  # (searches wait for gestures)
-            if editor.loading is not None:
+            if editor.loading is not None and not self.load_held:
                 job = editor.loading
                 if editor.compute_load(LOAD_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
                 else:
+                    if editor.sim().background and editor.animating:
+                        editor.tick()  # the layout worker is given the graph now, not in the first frame
                     self._loaded(job)
                     self.request_frame()
             elif editor.topology_cache.pending(editor.plane):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from bendscope.bend.editor.camera import clamp_coord
 from bendscope.bend.editor.layout_driver import LayoutDriver
@@ -37,6 +37,7 @@ from bendscope.bend.model.elements import (
 )
 from bendscope.bend.model.history import Entry, History, Transaction, apply, merged
 from bendscope.bend.render.textlayout import Measure, approx_measure
+from bendscope.kappa.steps import Steps
 from bendscope.shared.graphformats import write_graph
 
 #: set_edge's polarity argument when the polarity stays as it is
@@ -140,13 +141,20 @@ class Editor(LayoutDriver):
         self.cancel_load()
         return self._take(run_to_end(LoadJob(text, self.measure, label=label, name=name)))
 
-    def start_load(self, text: str | bytes, label: str | None = "Import", name: str = "") -> LoadJob:
+    def start_load(
+        self,
+        text: str | bytes,
+        label: str | None = "Import",
+        name: str = "",
+        prepare: Callable[[Document], Steps[None]] | None = None,
+    ) -> LoadJob:
         """:meth:`load` in slices: the job is read by :meth:`compute_load`, a slice at a time,
-        and installed whole when done; meanwhile the document shown stays as it is (saved,
-        exported and shared whole) and edits, undo and redo are refused with a message. A
-        running load is dropped (the latest load wins)."""
+        and installed whole (in a slice of its own) when done; meanwhile the document shown
+        stays as it is (saved, exported and shared whole) and edits, undo and redo are refused
+        with a message. ``prepare``: more steps on the document read whole before it is
+        installed (see ``LoadJob``). A running load is dropped (the latest load wins)."""
         self.cancel_load()
-        self.loading = LoadJob(text, self.measure, label=label, name=name)
+        self.loading = LoadJob(text, self.measure, label=label, name=name, prepare=prepare)
         self.needs_paint = True
         return self.loading
 
@@ -157,6 +165,9 @@ class Editor(LayoutDriver):
         if job is None:
             return False
         if job.advance(budget_ms):
+            return True
+        if job.loaded is not None and not job.ready:
+            job.ready = True  # (installed in the next slice, not after this one's work)
             return True
         self.loading = None
         self._take(job)

@@ -62,8 +62,14 @@ class LoadJob:
         label: str | None = "Import",
         name: str = "",
         clock: Callable[[], float] = time.perf_counter,
+        prepare: Callable[[Document], Steps[None]] | None = None,
     ) -> None:
         self.label = label
+        #: more steps on the document read whole, before it is installed (the page makes its
+        #: first frame's edges ahead: ``ScenePlanner.prepare_edges``)
+        self.prepare = prepare
+        #: the document is read and waits to be installed in a slice of its own
+        self.ready = False
         self.measure = measure
         self.clock = clock
         self.loaded: Loaded | None = None
@@ -123,6 +129,10 @@ class LoadJob:
                     self.progress = 0.5 + 0.4 * len(cards) / total
                     yield
         capacity = yield from Capacity.steps(doc)
+        if self.prepare is not None:
+            self.progress = 0.95
+            yield
+            yield from self.prepare(doc)
         return Loaded(doc, cards, capacity)
 
 
