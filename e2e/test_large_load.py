@@ -91,3 +91,27 @@ def test_a_large_document_comes_in_whole_and_is_editable_by_hand(app_factory):
             break
         page.keyboard.press("Control+z")
     assert sorted(nodes_of(app)) == sorted(n["id"] for n in doc["nodes"])
+
+
+def test_a_large_file_imported_comes_in_whole_and_undo_brings_the_graph_before_back(app_factory):
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    before = structure(app)
+    bad = giant_scc_document(1000)
+    bad["nodes"][500]["id"] = "n1"  # (a duplicate id, found only halfway through)
+    data = json.dumps(bad).encode()
+    assert len(data) >= 100_000
+    page.set_input_files("#file-input", files=[{"name": "big.json", "mimeType": "application/json", "buffer": data}])
+    toast = page.locator("#toast")
+    toast.wait_for(state="visible")
+    page.wait_for_function("document.getElementById('toast').innerText.includes('Import refused')")
+    assert "duplicate node id" in toast.inner_text()
+    assert structure(app) == before
+    doc = giant_scc_document(1000)
+    data = json.dumps(doc).encode()
+    page.set_input_files("#file-input", files=[{"name": "big.json", "mimeType": "application/json", "buffer": data}])
+    page.wait_for_function("document.getElementById('toast').innerText.includes('Imported big.json')")
+    assert sorted(nodes_of(app)) == sorted(n["id"] for n in doc["nodes"])
+    page.mouse.click(*app.api(EMPTY_SPOT))
+    page.keyboard.press("Control+z")
+    assert structure(app) == before

@@ -16,7 +16,7 @@ from pyodide.ffi import create_once_callable
 from bendscope.bend.actions.commands import EXPORTS, IMAGES, Target
 from bendscope.bend.actions.dispatch import ActionManager, Outcome
 from bendscope.bend.editor.editor import LOADING, Editor
-from bendscope.bend.editor.loading import LoadJob
+from bendscope.bend.editor.loading import SLICED_FROM, LoadJob
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
@@ -690,14 +690,20 @@ class App:
         if file.size > 10 * 1024 * 1024:
             self.toast.show(f"Import refused: the file is {file.size / 1e6:.1f} MB; the limit is 10 MB.", error=True)
             return
-        text = await file.text()
-        error = self.editor.load(str(text), name=str(file.name))
-        if error:
-            self.toast.show(f"Import refused: {error}", error=True, ms=8000)
+        text, name = str(await file.text()), str(file.name)
+
+        def done(error: str | None) -> None:
+            if error:
+                self.toast.show(f"Import refused: {error}", error=True, ms=8000)
+            else:
+                self.editor.opening_view()
+                self.toast.show(f"Imported {name}.")
+            self.request_frame()
+
+        if len(text) >= SLICED_FROM and not self.still:  # a large file comes in between frames
+            self.load_in_slices(text, done, label="Import", name=name)
         else:
-            self.editor.opening_view()
-            self.toast.show(f"Imported {file.name}.")
-        self.request_frame()
+            done(self.editor.load(text, name=name))
 
     def export_menu(self, event: Any) -> None:
         """Export…: a menu of the files (the Bendscope document first)."""
