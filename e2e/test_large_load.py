@@ -115,3 +115,16 @@ def test_a_large_file_imported_comes_in_whole_and_undo_brings_the_graph_before_b
     page.mouse.click(*app.api(EMPTY_SPOT))
     page.keyboard.press("Control+z")
     assert structure(app) == before
+
+
+def test_a_load_at_once_replaces_a_large_one_coming_in(app_factory):
+    """The latest load wins: the large one's promise says it was replaced, nothing of it stays."""
+    app = app_factory("seed=1&fresh=1")
+    app.api("window.bendscope.hold_load(true)")
+    app.api("t => { window.__loaded = window.bendscope.load(t); }", json.dumps(giant_scc_document(1000)))
+    small = {"nodes": ["a", "b"], "edges": [{"source": "a", "target": "b"}]}
+    assert app.api("t => window.bendscope.load(t)", json.dumps(small)) is None
+    assert app.api("async () => await window.__loaded") == "Another load replaced this one."
+    app.api("window.bendscope.hold_load(false)")
+    assert sorted(nodes_of(app)) == ["a", "b"]
+    assert not app.api("window.bendscope.layout_state().loading")

@@ -275,6 +275,8 @@ class App:
         try:
             start = js.performance.now()
             editor = self.editor
+            if self.load_waiter is not None and editor.loading is not self.load_waiter[0]:
+                self._loaded(None)  # (another load, at once, dropped the one it waited for)
             background = editor.sim().background and not self.still
             if background and editor.animating:
                 # the layout worker's latest positions (no layout work on this thread)
