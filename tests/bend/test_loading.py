@@ -143,3 +143,19 @@ def test_capacity_in_steps_is_capacity_at_once():
             capacity = done.value
             break
     assert capacity.size == Capacity(doc).size == len(serialize_document(doc))
+
+
+def test_whoever_waits_for_a_load_is_told_once_how_it_ended():
+    told: list[tuple[str, str | None]] = []
+    editor = Editor(demo_document(), seed=1)
+    editor.start_load(graph_text(200, []), label=None, done=lambda error: told.append(("first", error)))
+    editor.compute_load(0.0)
+    editor.start_load("[1, 2]", label=None, done=lambda error: told.append(("second", error)))
+    assert told == [("first", "Another load replaced this one.")]
+    sliced(editor)
+    assert told[1][0] == "second" and told[1][1] is not None  # (refused: nothing changed)
+    editor.start_load(graph_text(3, []), label=None, done=lambda error: told.append(("third", error)))
+    sliced(editor)
+    editor.start_load(graph_text(300, []), label=None, done=lambda error: told.append(("fourth", error)))
+    assert editor.load(graph_text(2, []), label=None) is None  # (a load at once drops it too)
+    assert told[2:] == [("third", None), ("fourth", "Another load replaced this one.")]

@@ -16,7 +16,7 @@ from pyodide.ffi import create_once_callable
 from bendscope.bend.actions.commands import EXPORTS, IMAGES, Target
 from bendscope.bend.actions.dispatch import ActionManager, Outcome
 from bendscope.bend.editor.editor import LOADING, Editor
-from bendscope.bend.editor.loading import SLICED_FROM, LoadJob
+from bendscope.bend.editor.loading import SLICED_FROM
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
@@ -141,7 +141,6 @@ class App:
         self._buttons: tuple[bool, bool] | None = None
         self.arranging = False  # an Arrange job is with the layout worker
         #: the document coming in (Editor.start_load) and who is told when it is in (the error or None)
-        self.load_waiter: tuple[LoadJob, Callable[[str | None], None]] | None = None
         self.load_held = False  # the automation API keeps the document coming in where it is
         self._tasks: set[Any] = set()
         self.live: LiveMode | None = None  # live mode: served by the memory server, the page shows its memory
@@ -190,26 +189,14 @@ class App:
     def load_in_slices(
         self, text: str, done: Callable[[str | None], None], *, label: str | None = None, name: str = ""
     ) -> None:
-        """Read ``text`` in slices between frames (``Editor.start_load``) and install it whole;
-        ``done`` is told the error or None. A load still running is dropped (its ``done`` is
-        told so)."""
-        self._loaded(None)
-
-        def prepare(doc: Any) -> Any:  # the first frame's edges, made ahead
-            return self.painter.planner.prepare_edges(doc.planes[doc.active_plane_id], self.measure)
-
-        self.load_waiter = (self.editor.start_load(text, label=label, name=name, prepare=prepare), done)
+        """Read ``text`` in slices between frames (``Editor.start_load``, the first frame's edges made
+        ahead); ``done`` is told the error or None in a task of its own (not the installing one's)."""
+        self.editor.start_load(
+            text, label=label, name=name,
+            prepare=lambda doc: self.painter.planner.prepare_edges(doc.planes[doc.active_plane_id], self.measure),
+            done=lambda error: js.setTimeout(create_once_callable(lambda: done(error)), 0),
+        )  # fmt: skip
         self.request_frame()
-
-    def _loaded(self, job: LoadJob | None) -> None:
-        """Tell whoever waits for ``job`` (None: for a job dropped unfinished) how it ended."""
-        waiter, self.load_waiter = self.load_waiter, None
-        if waiter is None:
-            return
-        error = "Another load replaced this one." if job is not waiter[0] else job.error
-        # told in a task of its own: what the waiter does next (fit the view, paint) is not
-        # added to the task that installed the document
-        js.setTimeout(create_once_callable(lambda: waiter[1](error)), 0)
 
     # ------------------------------------------------------------------ frames
     def request_frame(self) -> None:
@@ -234,13 +221,11 @@ class App:
             editor = self.editor
             start, idle = js.performance.now(), self.tools.state_name not in GESTURES  # (searches wait for gestures)
             if editor.loading is not None and not self.load_held:
-                job = editor.loading
                 if editor.compute_load(LOAD_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
                 else:
                     if editor.sim().background and editor.animating:
                         editor.tick()  # the layout worker is given the graph now, not in the first frame
-                    self._loaded(job)
                     self.request_frame()
             elif editor.topology_cache.pending(editor.plane):
                 if editor.compute_topology(KAPPA_SLICE_MS):
@@ -275,8 +260,6 @@ class App:
         try:
             start = js.performance.now()
             editor = self.editor
-            if self.load_waiter is not None and editor.loading is not self.load_waiter[0]:
-                self._loaded(None)  # (another load, at once, dropped the one it waited for)
             background = editor.sim().background and not self.still
             if background and editor.animating:
                 # the layout worker's latest positions (no layout work on this thread)
@@ -401,11 +384,9 @@ class App:
         self.paints += 1
         editor.needs_paint = False
         many = len(editor.selection) > 1 and (chosen is not None or everything)
-        loading = editor.loading
-        progress: float | str | None = (
-            f"loading {round(loading.progress * 100)}%" if loading is not None
-            else "arranging…" if self.arranging else self._layout_progress()
-        )  # fmt: skip
+        progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
+        if editor.loading is not None:
+            progress = f"loading {round(editor.loading.progress * 100)}%"
         self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
         self.inspector.update(editor, topology, loops, cuts)
         self.loops_panel.update(loops, cuts)
@@ -505,10 +486,8 @@ class App:
 
     def report(self, exc: BaseException) -> None:
         js.console.warn(f"Bendscope: {type(exc).__name__}: {exc}")
-        if isinstance(exc, ValueError) and str(exc) == LOADING:  # an edit by hand while a document comes in
-            self.toast.show(LOADING, error=True)
-            return
-        self.toast.show(f"Something went wrong: {exc}", error=True, ms=6000)
+        loading = isinstance(exc, ValueError) and str(exc) == LOADING  # (an edit by hand while a document comes in)
+        self.toast.show(LOADING if loading else f"Something went wrong: {exc}", error=True, ms=6000)
 
     # ------------------------------------------------------------------ actions
     def perform(
@@ -703,9 +682,8 @@ class App:
             self.request_frame()
 
         if len(text) >= SLICED_FROM and not self.still:  # a large file comes in between frames
-            self.load_in_slices(text, done, label="Import", name=name)
-        else:
-            done(self.editor.load(text, name=name))
+            return self.load_in_slices(text, done, label="Import", name=name)
+        done(self.editor.load(text, name=name))
 
     def export_menu(self, event: Any) -> None:
         """Export…: a menu of the files (the Bendscope document first)."""

@@ -147,14 +147,16 @@ class Editor(LayoutDriver):
         label: str | None = "Import",
         name: str = "",
         prepare: Callable[[Document], Steps[None]] | None = None,
+        done: Callable[[str | None], None] | None = None,
     ) -> LoadJob:
         """:meth:`load` in slices: the job is read by :meth:`compute_load`, a slice at a time,
         and installed whole (in a slice of its own) when done; meanwhile the document shown
         stays as it is (saved, exported and shared whole) and edits, undo and redo are refused
         with a message. ``prepare``: more steps on the document read whole before it is
-        installed (see ``LoadJob``). A running load is dropped (the latest load wins)."""
+        installed, ``done``: told how it ended (see ``LoadJob``). A running load is dropped
+        (the latest load wins)."""
         self.cancel_load()
-        self.loading = LoadJob(text, self.measure, label=label, name=name, prepare=prepare)
+        self.loading = LoadJob(text, self.measure, label=label, name=name, prepare=prepare, done=done)
         self.needs_paint = True
         return self.loading
 
@@ -171,6 +173,7 @@ class Editor(LayoutDriver):
             return True
         self.loading = None
         self._take(job)
+        job.tell()
         return False
 
     def cancel_load(self) -> None:

@@ -33,6 +33,8 @@ from bendscope.bend.render.textlayout import CardLayout, Measure, layout_card
 from bendscope.kappa.steps import Steps, advance
 from bendscope.shared.graphformats import format_of, read_graph
 
+#: what the waiter of a load dropped for a later one is told
+REPLACED = "Another load replaced this one."
 #: cards whose text is laid out between two pauses
 CARDS_CHUNK = 32
 #: a page reads a document text at least this long in slices between its frames (a shorter
@@ -63,11 +65,14 @@ class LoadJob:
         name: str = "",
         clock: Callable[[], float] = time.perf_counter,
         prepare: Callable[[Document], Steps[None]] | None = None,
+        done: Callable[[str | None], None] | None = None,
     ) -> None:
         self.label = label
         #: more steps on the document read whole, before it is installed (the page makes its
         #: first frame's edges ahead: ``ScenePlanner.prepare_edges``)
         self.prepare = prepare
+        #: told once how the load ended: None (installed), the error, or :data:`REPLACED`
+        self.done = done
         #: the document is read and waits to be installed in a slice of its own
         self.ready = False
         self.measure = measure
@@ -102,9 +107,17 @@ class LoadJob:
         return not ended
 
     def cancel(self) -> None:
-        """Stop here: nothing more is read (the job is neither loaded nor refused)."""
+        """Stop here: nothing more is read, nothing of it is kept (its ``done`` is told
+        :data:`REPLACED`)."""
         self._steps.close()
-        self.error = "cancelled"
+        self.loaded, self.error = None, REPLACED
+        self.tell()
+
+    def tell(self) -> None:
+        """Tell ``done`` (once) how the load ended: its ``error``, or None."""
+        done, self.done = self.done, None
+        if done is not None:
+            done(self.error)
 
     def _run(self, text: str | bytes, name: str) -> Steps[Loaded]:
         head = text if isinstance(text, str) else text[:4_096].decode("utf-8", "replace")
