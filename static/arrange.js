@@ -28,8 +28,8 @@
     return { xy: xy, width: size.width || 0, height: size.height || 0 };
   }
 
-  // Each block's size and its cards' centres inside it (a card; a large loop as the force layout
-  // left it; a small loop in layers of its own).
+  // Each block's size and its cards' centres inside it (a card; a large loop where the job sets it
+  // in compact rows; a small loop in layers of its own).
   function blockLayout(job, dagre) {
     var sizes = job.sizes, blocks = job.blocks, b, k, i;
     var blockSizes = new Float64Array(2 * blocks.length), offsets = [];  // offsets: member centres in the block
@@ -38,7 +38,7 @@
       if (members.length === 1) {
         i = members[0]; w = sizes[2 * i]; h = sizes[2 * i + 1];
         off[0] = w / 2; off[1] = h / 2;
-      } else if (job.kept[b]) {  // a large loop: its cards where the force layout put them
+      } else if (job.kept[b]) {  // a large loop: its cards where the job puts them (compact rows)
         var keep = job.keep[b], x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
         for (k = 0; k < members.length; k++) {
           i = members[k];

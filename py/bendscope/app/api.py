@@ -9,10 +9,11 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import js
-from pyodide.ffi import jsnull, to_js
+from pyodide.ffi import create_once_callable, jsnull, to_js
 
 from bendscope.bend.actions.commands import Target
 from bendscope.bend.editor.editor import Editor
+from bendscope.bend.editor.loading import SLICED_FROM
 from bendscope.bend.kappa_view.loops_panel import loop_marks
 from bendscope.bend.render.edge_paths import edge_label_box, edge_path
 from bendscope.bend.render.svgexport import image_view
@@ -32,13 +33,26 @@ class AutomationApi:
     def load(self, text: Any) -> Any:
         if self.app.live is not None:
             return "the page shows the agent's memory (live mode): load is off"
-        error = self.app.editor.load(str(text), label=None)
+        text = str(text)
+        if len(text) >= SLICED_FROM and not self.app.still:
+            # read between frames; the promise is kept with the error or null once it is in
+            def executor(resolve: Any, _reject: Any) -> None:
+                self.app.load_in_slices(text, lambda error: resolve(jsnull if error is None else error))
+
+            return js.Promise.new(create_once_callable(executor))
+        error = self.app.editor.load(text, label=None)
         if error is None:
             if self.app.still:
                 self.app.editor.settle()
             self.app.request_frame()
             return jsnull
         return error
+
+    def hold_load(self, held: Any) -> None:
+        """Keep a document coming in (a large ``load``) where it is while ``held``, or let it go
+        on (tests act on the page meanwhile)."""
+        self.app.load_held = bool(held)
+        self.app.request_frame()
 
     def settle(self) -> int:
         steps = self.app.editor.settle()
@@ -122,8 +136,10 @@ class AutomationApi:
         sim = editor.sim()
         return js_obj(
             {
-                "active": editor.animating,  # frozen: not moving, whatever the engine's alpha
+                # frozen: not moving, whatever the engine's alpha; a document coming in counts
+                "active": editor.animating or editor.loading is not None,
                 "arranging": self.app.arranging,
+                "loading": editor.loading is not None,
                 "alpha": sim.alpha,
                 "engine": type(sim).__name__,
                 "overlaps": getattr(sim, "overlaps", -1),
@@ -281,7 +297,8 @@ class AutomationApi:
             "world_box": self.world_box,
             "frame_times": self.frame_times,
             "layout_state": self.layout_state,
-            "layout_active": lambda: self.app.editor.animating,
+            "layout_active": lambda: self.app.editor.animating or self.app.editor.loading is not None,
+            "hold_load": self.hold_load,
             "render_counts": self.render_counts,
             "topology_state": self.topology_state,
             "loops_state": self.loops_state,

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 import js
@@ -14,7 +15,8 @@ from pyodide.ffi import create_once_callable
 
 from bendscope.bend.actions.commands import EXPORTS, IMAGES, Target
 from bendscope.bend.actions.dispatch import ActionManager, Outcome
-from bendscope.bend.editor.editor import Editor
+from bendscope.bend.editor.editor import LOADING, Editor
+from bendscope.bend.editor.loading import SLICED_FROM
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
@@ -32,7 +34,7 @@ from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom
 from .api import AutomationApi
-from .dom import by_id, coarse_pointer, download, download_blob, js_obj, on, proxy
+from .dom import by_id, coarse_pointer, download, download_blob, js_obj, name_finger_gestures, on, proxy
 from .events import InputWiring
 from .images import export_image
 from .live_mode import LiveMode, live_key
@@ -57,6 +59,7 @@ from .widgets import (
 PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at full rate
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
+LOAD_SLICE_MS = 12.0  # a slice of a document coming in (Editor.start_load), between frames
 LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
@@ -71,10 +74,6 @@ def url_params() -> dict[str, str]:
     return {k: str(params.get(k)) for k in KNOWN if params.has(k)}
 
 
-#: the empty plane's hint where the main pointer is a finger (no keyboard to ask for shortcuts)
-TOUCH_EMPTY_HINT = "Double-tap to add a node · long-press for more"
-
-
 class App:
     def __init__(self) -> None:
         params = parse_params(url_params())
@@ -86,9 +85,7 @@ class App:
         layout = factories.get(params.layout)  # None: the pure-Python layout
         self.editor = Editor(measure=self.measure, seed=params.seed, layout=layout)
         self.editor.exact_limit_override = params.exact_limit
-        if coarse_pointer():  # the words name the finger's gestures
-            self.editor.set_touch(True)
-            by_id("empty-hint").textContent = TOUCH_EMPTY_HINT
+        name_finger_gestures(self.editor)
         self.actions = ActionManager(self.editor)
         self.tools = Tools(self.editor)
         self.editor.topology_cache.on_recompute = lambda plane, topo: js.console.debug(topo.log_line())
@@ -144,6 +141,8 @@ class App:
         self.redo_button = by_id("btn-redo")
         self._buttons: tuple[bool, bool] | None = None
         self.arranging = False  # an Arrange job is with the layout worker
+        #: the document coming in (Editor.start_load) and who is told when it is in (the error or None)
+        self.load_held = False  # the automation API keeps the document coming in where it is
         self._tasks: set[Any] = set()
         self.live: LiveMode | None = None  # live mode: served by the memory server, the page shows its memory
         self.events = InputWiring(self)
@@ -187,6 +186,19 @@ class App:
             self.toast.show(" ".join(notes), error=True, ms=8000)
         self.request_frame()
 
+    # ------------------------------------------------------------------ loading
+    def load_in_slices(
+        self, text: str, done: Callable[[str | None], None], *, label: str | None = None, name: str = ""
+    ) -> None:
+        """Read ``text`` in slices between frames (``Editor.start_load``, the first frame's edges made
+        ahead); ``done`` is told the error or None in a task of its own (not the installing one's)."""
+        self.editor.start_load(
+            text, label=label, name=name,
+            prepare=lambda doc: self.painter.planner.prepare_edges(doc.planes[doc.active_plane_id], self.measure),
+            done=lambda error: js.setTimeout(create_once_callable(lambda: done(error)), 0),
+        )  # fmt: skip
+        self.request_frame()
+
     # ------------------------------------------------------------------ frames
     def request_frame(self) -> None:
         self.editor.needs_paint = True
@@ -209,7 +221,14 @@ class App:
         try:
             editor = self.editor
             start, idle = js.performance.now(), self.tools.state_name not in GESTURES  # (searches wait for gestures)
-            if editor.topology_cache.pending(editor.plane):
+            if editor.loading is not None and not self.load_held:
+                if editor.compute_load(LOAD_SLICE_MS):
+                    self._schedule_pump(self.pump_budget)
+                else:
+                    if editor.sim().background and editor.animating:
+                        editor.tick()  # the layout worker is given the graph now, not in the first frame
+                    self.request_frame()
+            elif editor.topology_cache.pending(editor.plane):
                 if editor.compute_topology(KAPPA_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
                 else:
@@ -272,7 +291,7 @@ class App:
                 (self.loops_pending and editor.loop_finder.pending) or (self.cuts_pending and editor.cut_finder.pending)
             )
             if not self.still and ((editor.animating and not background) or editor.topology_cache.pending(editor.plane)
-                                   or searches):  # fmt: skip
+                                   or searches or editor.loading is not None):  # fmt: skip
                 # the layout (on this thread) and κ run in their own tasks after this frame
                 self._schedule_pump(slice_budget(paint_ms, editor.sim().tick_ms))
             elif self.editor.needs_paint or (background and editor.animating):
@@ -367,6 +386,8 @@ class App:
         editor.needs_paint = False
         many = len(editor.selection) > 1 and (chosen is not None or everything)
         progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
+        if editor.loading is not None:
+            progress = f"loading {round(editor.loading.progress * 100)}%"
         self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
         self.inspector.update(editor, topology, loops, cuts)
         self.loops_panel.update(loops, cuts)
@@ -466,7 +487,8 @@ class App:
 
     def report(self, exc: BaseException) -> None:
         js.console.warn(f"Bendscope: {type(exc).__name__}: {exc}")
-        self.toast.show(f"Something went wrong: {exc}", error=True, ms=6000)
+        loading = isinstance(exc, ValueError) and str(exc) == LOADING  # (an edit by hand while a document comes in)
+        self.toast.show(LOADING if loading else f"Something went wrong: {exc}", error=True, ms=6000)
 
     # ------------------------------------------------------------------ actions
     def perform(
@@ -650,14 +672,19 @@ class App:
         if file.size > 10 * 1024 * 1024:
             self.toast.show(f"Import refused: the file is {file.size / 1e6:.1f} MB; the limit is 10 MB.", error=True)
             return
-        text = await file.text()
-        error = self.editor.load(str(text), name=str(file.name))
-        if error:
-            self.toast.show(f"Import refused: {error}", error=True, ms=8000)
-        else:
-            self.editor.opening_view()
-            self.toast.show(f"Imported {file.name}.")
-        self.request_frame()
+        text, name = str(await file.text()), str(file.name)
+
+        def done(error: str | None) -> None:
+            if error:
+                self.toast.show(f"Import refused: {error}", error=True, ms=8000)
+            else:
+                self.editor.opening_view()
+                self.toast.show(f"Imported {name}.")
+            self.request_frame()
+
+        if len(text) >= SLICED_FROM and not self.still:  # a large file comes in between frames
+            return self.load_in_slices(text, done, label="Import", name=name)
+        done(self.editor.load(text, name=name))
 
     def export_menu(self, event: Any) -> None:
         """Export…: a menu of the files (the Bendscope document first)."""

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import js
 from pyodide.ffi import create_once_callable, create_proxy, jsnull, to_js
+
+if TYPE_CHECKING:
+    from bendscope.bend.editor.editor import Editor
 
 _KEEP: list[Any] = []  # proxies live as long as the page
 
@@ -76,6 +79,18 @@ def follow_media(query: str, apply: Callable[[bool], None]) -> None:
 def coarse_pointer() -> bool:
     """The main pointer is a finger (a phone or tablet): the words name touch gestures."""
     return bool(js.window.matchMedia("(pointer: coarse)").matches)
+
+
+#: the empty plane's hint where the main pointer is a finger (no keyboard to ask for shortcuts)
+TOUCH_EMPTY_HINT = "Double-tap to add a node · long-press for more"
+
+
+def name_finger_gestures(editor: Editor) -> None:
+    """Where the main pointer is a finger, an empty card and the empty plane's hint name the
+    finger's gestures (a double-tap, a long press), not a mouse's or a key."""
+    if coarse_pointer():
+        editor.set_touch(True)
+        by_id("empty-hint").textContent = TOUCH_EMPTY_HINT
 
 
 def by_id(element_id: str) -> Any:

@@ -36,7 +36,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, NamedTuple
+from collections.abc import Generator
+from typing import Any, NamedTuple, TypeVar
 
 from bendscope.shared.jsonsafe import Refused, loads
 
@@ -404,8 +405,32 @@ def _bendscript(data: Any) -> dict[str, Any]:
             "planes": planes}  # fmt: skip
 
 
+#: cards or edges checked between two pauses of :func:`read_document_steps`
+CHUNK = 128
+
+T = TypeVar("T")
+#: a computation that pauses by yielding None and returns a T (as ``bendscope.kappa.steps``)
+Steps = Generator[None, None, T]
+
+
+def finish(steps: Steps[T]) -> T:
+    """Run ``steps`` to the end and return its result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+
 def read_document(text: str | bytes) -> DocumentRecord:
     """Decode and validate a document; raise DocumentError on any problem. O(size)."""
+    return finish(read_document_steps(text))
+
+
+def read_document_steps(text: str | bytes) -> Steps[DocumentRecord]:
+    """:func:`read_document` as steps (``kappa.steps``): it pauses after decoding the text and
+    after every :data:`CHUNK` cards or edges checked, so a page can read a large document
+    between its frames; the result is the same however it is sliced. O(size)."""
     if isinstance(text, bytes):
         if len(text) > MAX_BYTES:
             raise DocumentError(f"The file is {len(text) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB.")
@@ -423,11 +448,17 @@ def read_document(text: str | bytes) -> DocumentRecord:
         if exc.syntax:
             raise DocumentError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
         raise DocumentError(f"Not a usable document: {exc}.") from None
-    return validate_document(data)
+    yield
+    return (yield from validate_document_steps(data))
 
 
 def validate_document(data: Any) -> DocumentRecord:
     """Validate decoded JSON data (see read_document). O(size)."""
+    return finish(validate_document_steps(data))
+
+
+def validate_document_steps(data: Any) -> Steps[DocumentRecord]:
+    """:func:`validate_document` as steps: a pause after every :data:`CHUNK` cards or edges."""
     if isinstance(data, list) and data and all(isinstance(p, dict) and "nodes" in p for p in data):
         data = _bendscript(data)  # a BendScript list of planes
     if not isinstance(data, dict):
@@ -483,6 +514,8 @@ def validate_document(data: Any) -> DocumentRecord:
             node_home.add(card.id)
             here.add(card.id)
             cards.append(card)
+            if j % CHUNK == CHUNK - 1:
+                yield
         links: list[LinkRecord] = []
         for j, raw_edge in enumerate(raw_edges):
             link = _link(raw_edge, f"{where}.edges[{j}]", here)
@@ -490,6 +523,8 @@ def validate_document(data: Any) -> DocumentRecord:
                 raise _fail(f"{where}.edges[{j}].id", f"duplicate edge id {link.id!r:.60}")
             edge_ids.add(link.id)
             links.append(link)
+            if j % CHUNK == CHUNK - 1:
+                yield
         plane = PlaneRecord(plane_id, name, parent, parent_node, camera, tuple(cards), tuple(links))
         by_id[plane_id] = plane
         planes.append(plane)

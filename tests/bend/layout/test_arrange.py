@@ -6,6 +6,7 @@ card. Needs node and the vendored runtime (`make vendor`)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -15,9 +16,11 @@ from pathlib import Path
 
 import pytest
 from bend_helpers import editor_with
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.layout.arrange import LAYERED_LOOP, arrange_job
+from bendscope.bend.layout.arrange import LAYERED_LOOP, arrange_job, compact
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
 
@@ -116,7 +119,10 @@ def test_causes_come_before_effects_loops_stay_together_and_nothing_overlaps(dir
     assert run_arrange(editor, direction) == xy  # deterministic
 
 
-def test_a_large_loop_keeps_its_force_arrangement_as_one_block():
+def test_a_large_loop_is_one_compact_block_that_keeps_its_cards_neighbours():
+    """A large loop is one block: its cards in rows, in the order of the force layout's heights,
+    each row in its order across, no card touching another; the block is about square, far
+    denser than the force layout's box; its causes come first."""
     n = LAYERED_LOOP + 20
     arcs = [(i, (i + 1) % n, "causal") for i in range(n)] + [(n + k, k * 7, "causal") for k in range(5)]
     editor = graph(n + 5, arcs)
@@ -125,12 +131,36 @@ def test_a_large_loop_keeps_its_force_arrangement_as_one_block():
     xy = run_arrange(editor, "LR")
     after = dict(zip(editor.plane.nodes, zip(xy[0::2], xy[1::2], strict=True), strict=True))
     loop = [f"n{i}" for i in range(n)]
-    dx = after[loop[0]][0] - before[loop[0]][0]
-    dy = after[loop[0]][1] - before[loop[0]][1]
-    for node_id in loop:  # moved as one piece
-        assert math.isclose(after[node_id][0] - before[node_id][0], dx, abs_tol=1e-6)
-        assert math.isclose(after[node_id][1] - before[node_id][1], dy, abs_tol=1e-6)
+    rows: dict[float, list[str]] = {}
+    for node_id in loop:
+        rows.setdefault(round(after[node_id][1], 6), []).append(node_id)
+    assert len(rows) > 1
+    ordered = [sorted(rows[y], key=lambda m: after[m][0]) for y in sorted(rows)]
+    for upper, lower in itertools.pairwise(ordered):  # rows in the order of the force layout's heights
+        assert max(before[m][1] for m in upper) <= min(before[m][1] for m in lower)
+    for row in ordered:  # each row in its order across
+        assert [before[m][0] for m in row] == sorted(before[m][0] for m in row)
+    b = boxes(editor, xy)
+    assert overlapping(b) == []
+    assert all(b[m][2] + 40 <= b[m2][0] + 1e-6 for row in ordered for m, m2 in itertools.pairwise(row))
+    block = [b[m] for m in loop]
+    w = max(c[2] for c in block) - min(c[0] for c in block)
+    h = max(c[3] for c in block) - min(c[1] for c in block)
+    assert max(w, h) <= 2.5 * min(w, h)
     assert all(after[f"n{n + k}"][0] < min(after[m][0] for m in loop) for k in range(5))  # causes first
+    assert run_arrange(editor, "LR") == xy  # deterministic
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), st.floats(20, 400), st.floats(20, 200)),
+                min_size=1, max_size=200))  # fmt: skip
+def test_a_compact_block_has_no_card_on_another(cards):
+    xy = compact(cards)
+    assert len(xy) == 2 * len(cards) and compact(cards) == xy
+    centres = zip(cards, xy[0::2], xy[1::2], strict=True)
+    placed = [(x - w / 2, y - h / 2, x + w / 2, y + h / 2) for (_, _, w, h), x, y in centres]
+    for (i, p), (j, q) in itertools.combinations(enumerate(placed), 2):
+        assert p[2] <= q[0] or q[2] <= p[0] or p[3] <= q[1] or q[3] <= p[1], (i, j)
 
 
 def document_of(editor: Editor) -> dict:
@@ -218,3 +248,28 @@ def test_a_loop_region_with_trees_around_it_fits_a_screen():
     aspect, density = drawing_shape(editor, xy)
     assert aspect <= 4 and density >= 0.10, (aspect, density)
     assert reads_forwards(editor, xy, "LR")
+
+
+@pytest.mark.parametrize(("n", "seed"), [(1_000, 7), (2_000, 7), (2_000, 11)])
+def test_the_mixed_graph_fits_a_screen_and_is_a_tenth_cards(n, seed):
+    """The benchmark's mixed graph (a random tree of causes plus random arcs of several kinds:
+    one giant loop region and tree-like parts around it), wherever the force layout left the
+    region's cards: the drawing's long side ≤ 4 × its short one and ≥ 10 % of it is cards, no
+    card on another, every arc reads forwards."""
+    rng = random.Random(seed)
+    arcs = [(rng.randrange(i), i, "causal") for i in range(1, n)]
+    kinds = ("causal", "causal", "temporal", "associative", "context")
+    while len(arcs) < 2 * n:
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            arcs.append((a, b, kinds[rng.randrange(len(kinds))]))
+    editor = graph(n, arcs, seed)
+    region = max(editor.topology().result["sccs"], key=lambda s: len(s["nodes"]))["nodes"]
+    assert len(region) > n // 4
+    side = math.sqrt(sum(editor.plane.nodes[m].width * editor.plane.nodes[m].height for m in region) / 0.126)
+    for node_id in region:  # (spread as the force layout leaves it: ≈ 12.6 % of its box is cards)
+        editor.plane.nodes[node_id].x, editor.plane.nodes[node_id].y = rng.uniform(0, side), rng.uniform(0, side)
+    xy = run_arrange(editor, "LR")
+    aspect, density = drawing_shape(editor, xy)
+    assert aspect <= 4 and density >= 0.10, (aspect, density)
+    assert reads_forwards(editor, xy, "LR") and overlapping(boxes(editor, xy)) == []

@@ -269,3 +269,46 @@ def test_the_page_draws_the_same_frames_from_incremental_and_full_plans():
     other = run_js({"calls": plain(fresh), "frames": [frame]})
     assert one == other
     assert isinstance(positions(plane), array)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(OPS, min_size=1, max_size=30),
+    st.lists(OPS, max_size=3),
+    st.lists(OPS, max_size=3),
+    st.integers(1, 5),
+)
+def test_edges_made_ahead_give_the_plan_a_fresh_build_gives(before, after, shown, chunk):
+    """A document coming in has its first frame's edges made ahead (``prepare_edges``, in
+    steps); the plan then holds what a fresh planner's full build gives — also when the plane
+    changed after they were made (then they are made again) or another plane was shown first."""
+    old, plane = Plane("old"), Plane("new")
+    for serial, op in enumerate(shown):
+        change(old, op, serial)
+    for serial, op in enumerate(before):
+        change(plane, op, serial)
+    planner, mirror = ScenePlanner(), PlanMirror()
+    mirror.apply(update(planner, old, 1, None, {}))
+    for _ in planner.prepare_edges(plane, measure, chunk):
+        mirror.apply(update(planner, old, 1, None, {}))  # (the old plane's frames go on meanwhile)
+    for serial, op in enumerate(after, start=len(before)):
+        change(plane, op, serial)
+    mirror.apply(update(planner, plane, 2, None, {}))
+    fresh = PlanMirror().apply(update(ScenePlanner(), plane, 2, None, {}))
+    assert mirror.state() == fresh.state()
+    assert planner.edge_ids() == fresh_planner_edges(plane)
+
+
+def test_edges_made_ahead_are_sent_without_being_made_again():
+    plane = Plane("p")
+    for serial in range(6):
+        change(plane, ("node", serial, 1, 0), serial)
+    for serial in range(6, 12):
+        change(plane, ("edge", serial, serial + 1, 3), serial)
+    planner = ScenePlanner()
+    for _ in planner.prepare_edges(plane, measure, 2):
+        pass
+    made = []
+    planner._row = lambda *args: made.append(args)  # type: ignore[method-assign]
+    calls = update(planner, plane, 1, None, {})
+    assert made == [] and [name for name, _ in calls].count("setEdges") == 1

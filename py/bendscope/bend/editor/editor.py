@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from bendscope.bend.editor.camera import clamp_coord
 from bendscope.bend.editor.layout_driver import LayoutDriver
+from bendscope.bend.editor.loading import Loaded, LoadJob, run_to_end
 from bendscope.bend.kappa_view.loop_cuts import CutFinder
 from bendscope.bend.kappa_view.loop_list import LoopFinder
 from bendscope.bend.kappa_view.topology_cache import TopologyCache
 from bendscope.bend.layout.arrange import DIRECTIONS, ArrangeJob, arrange_job, arrangement_problem
 from bendscope.bend.layout.simulation import LayoutFactory, Simulation
 from bendscope.bend.model.capacity import Capacity
-from bendscope.bend.model.document import DocumentError, document_from_data, parse_document, serialize_document
+from bendscope.bend.model.document import serialize_document
 from bendscope.bend.model.elements import (
     DEFAULT_KIND,
     EDGE_KINDS,
@@ -36,10 +37,13 @@ from bendscope.bend.model.elements import (
 )
 from bendscope.bend.model.history import Entry, History, Transaction, apply, merged
 from bendscope.bend.render.textlayout import PLACEHOLDER, Measure, approx_measure
-from bendscope.shared.graphformats import format_of, read_graph, write_graph
+from bendscope.kappa.steps import Steps
+from bendscope.shared.graphformats import write_graph
 
 #: set_edge's polarity argument when the polarity stays as it is
 KEEP = "keep"
+#: what an edit, undo or redo is told while a document comes in (``start_load``)
+LOADING = "The graph is still loading; try again in a moment."
 
 
 class Editor(LayoutDriver):
@@ -97,11 +101,15 @@ class Editor(LayoutDriver):
         #: asked before every edit, undo and redo with its label: a message refuses it
         #: (ValueError), None lets it run (the live editor showing another moment: layout only)
         self.edit_guard = None
+        #: a document coming in, in slices (``start_load``); the document shown stays whole
+        self.loading: LoadJob | None = None
         self.doc = empty_document()
         self._install(doc or empty_document(), alpha=1.0)
 
     # ------------------------------------------------------------------ document
-    def _install(self, doc: Document, alpha: float) -> None:
+    def _install(self, doc: Document, alpha: float, loaded: Loaded | None = None) -> None:
+        """Show ``doc`` (its cards' sizes and capacity from ``loaded`` when it was read in
+        slices with the current measure, else computed here)."""
         doc.recorder = None
         doc.guarded = True  # from now on every change goes through a transaction
         self.doc = doc
@@ -110,11 +118,11 @@ class Editor(LayoutDriver):
         self._sims = {}
         self._ticked = None  # the engine the last tick moved
         self.rests += 1
-        self._cards = {}
+        self._cards = dict(loaded.cards) if loaded is not None else {}
         # ids only ever join this set: an id that any reachable state (undo, redo, a
         # swapped-out document) holds is never issued again
         self._used_ids |= doc.all_ids()
-        self.capacity = Capacity(doc)
+        self.capacity = loaded.capacity if loaded is not None else Capacity(doc)
         self.selection = []
         self.selected_edge = None
         self.topology_cache.invalidate()
@@ -129,38 +137,86 @@ class Editor(LayoutDriver):
         format (``graphformats``: by the file's ``name``, else by its first words); returns
         None, or the error message (and then nothing changes). With a ``label`` the
         replacement is one undoable step; with None the history is cleared instead (a fresh
-        start, as the automation API does)."""
-        try:
-            fmt = format_of(text if isinstance(text, str) else text[:4_096].decode("utf-8", "replace"), name)
-            if fmt == "json":
-                doc = parse_document(text)
-            else:
-                if isinstance(text, bytes):
-                    text = text.decode("utf-8")
-                doc = document_from_data(read_graph(text, fmt))
-        except UnicodeDecodeError:
-            return "The file is not UTF-8 text."
-        except DocumentError as exc:
-            return str(exc)
-        if label is None:
-            self.replace_document(doc, alpha=1.0 if doc.needs_layout else 0.0, edited=True)
+        start, as the automation API does). A load in slices that is still running is
+        dropped (the latest load wins)."""
+        self.cancel_load()
+        return self._take(run_to_end(LoadJob(text, self.measure, label=label, name=name, placeholder=self.placeholder)))
+
+    def start_load(
+        self,
+        text: str | bytes,
+        label: str | None = "Import",
+        name: str = "",
+        prepare: Callable[[Document], Steps[None]] | None = None,
+        done: Callable[[str | None], None] | None = None,
+    ) -> LoadJob:
+        """:meth:`load` in slices: the job is read by :meth:`compute_load`, a slice at a time,
+        and installed whole (in a slice of its own) when done; meanwhile the document shown
+        stays as it is (saved, exported and shared whole) and edits, undo and redo are refused
+        with a message. ``prepare``: more steps on the document read whole before it is
+        installed, ``done``: told how it ended (see ``LoadJob``). A running load is dropped
+        (the latest load wins)."""
+        self.cancel_load()
+        self.loading = LoadJob(
+            text, self.measure, label=label, name=name, prepare=prepare, done=done, placeholder=self.placeholder
+        )
+        self.needs_paint = True
+        return self.loading
+
+    def compute_load(self, budget_ms: float) -> bool:
+        """A slice of the running load (at least one step); whether it is still running. When
+        it ends the document is installed (or, refused, nothing changes: the job's ``error``)."""
+        job = self.loading
+        if job is None:
+            return False
+        if job.advance(budget_ms):
+            return True
+        if job.loaded is not None and not job.ready:
+            job.ready = True  # (installed in the next slice, not after this one's work)
+            return True
+        self.loading = None
+        self._take(job)
+        job.tell()
+        return False
+
+    def cancel_load(self) -> None:
+        """Drop the running load, if any (nothing of it is kept)."""
+        if self.loading is not None:
+            self.loading.cancel()
+            self.loading = None
+            self.needs_paint = True
+
+    def _take(self, job: LoadJob) -> str | None:
+        """Install what ``job`` read (as :meth:`load` says), or return its error."""
+        loaded = job.loaded
+        if loaded is None:
+            return job.error
+        if job.measure is not self.measure:  # the font changed meanwhile: measure the cards again
+            loaded.cards.clear()
+        doc = loaded.doc
+        if job.label is None:
+            self._install(doc, alpha=1.0 if doc.needs_layout else 0.0, loaded=loaded)
+            self.history.clear()
+            self.edited = True
             self._changed()
         else:
-            self.replace_with(doc, label)
+            self.replace_with(doc, job.label, loaded)
         return None
 
-    def replace_with(self, doc: Document, label: str = "Replace graph") -> None:
+    def replace_with(self, doc: Document, label: str = "Replace graph", loaded: Loaded | None = None) -> None:
         """Install ``doc`` in place of the current document as one undoable step."""
         if self._tx is not None:
             raise RuntimeError("cannot replace the document inside a transaction")
         entry = Entry(label, swap=(self.doc, doc))
         # a document with positions is shown as it was saved; one without is laid out
-        self._install(doc, alpha=1.0 if doc.needs_layout else 0.0)
+        self._install(doc, alpha=1.0 if doc.needs_layout else 0.0, loaded=loaded)
         self.history.push(entry)
         self._changed()
 
     def replace_document(self, doc: Document, *, alpha: float = 1.0, edited: bool = False) -> None:
-        """Install ``doc`` (restore from storage, demo) without an undo step."""
+        """Install ``doc`` (restore from storage, demo) without an undo step; a running load
+        is dropped."""
+        self.cancel_load()
         self._install(doc, alpha)
         self.history.clear()
         self.edited = edited
@@ -187,6 +243,8 @@ class Editor(LayoutDriver):
     # ------------------------------------------------------------------ history
     def edit_refusal(self, label: str) -> str | None:
         """Why an edit named ``label`` is refused now (``edit_guard``'s message), or None."""
+        if self.loading is not None:
+            return LOADING
         return None if self.edit_guard is None else self.edit_guard(label)
 
     @contextlib.contextmanager
@@ -297,7 +355,7 @@ class Editor(LayoutDriver):
     def _travel(self, source: list[Entry], target: list[Entry], side: int) -> bool:
         if not source or self._tx is not None:
             return False
-        refusal = None if self.edit_guard is None else self.edit_guard(source[-1].label)
+        refusal = self.edit_refusal(source[-1].label)
         if refusal is not None:
             raise ValueError(refusal)
         if self.undo_guard is not None:

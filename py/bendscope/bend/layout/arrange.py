@@ -4,8 +4,9 @@ The condensation DAG of the plane's causal and temporal arcs is drawn in layers,
 before effects: each strongly connected component (a feedback loop) is one block whose
 cards stay together, every other card is a block of its own. Small loops are drawn in
 layers inside their block too (the back arcs of the loop point against the reading
-direction); a large one keeps the arrangement the force layout gave it, shrunk to its
-bounding box. Cards with no directed edge at all are set in rows after the drawing.
+direction); a large one is set in compact rows that keep the force layout's order (who is
+above, below and beside whom: :func:`compact`), so that it does not make the layers' columns
+around it tall and empty. Cards with no directed edge at all are set in rows after the drawing.
 
 A layer holding many blocks (a cause with hundreds of effects) is wrapped into columns side by
 side, layers still in reading order, so the drawing fits a screen: the wrap chosen is the one a
@@ -19,6 +20,7 @@ that moves every card and pins it where it lands (:func:`apply_arrangement`).
 
 from __future__ import annotations
 
+import math
 from array import array
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +32,9 @@ DIRECTIONS = {"LR": "Arrange left to right", "TB": "Arrange top to bottom"}
 #: loops with at most this many cards are drawn in layers inside their block
 LAYERED_LOOP = 60
 DIRECTED = ("causal", "temporal")
+#: the space between two rows of a large loop's cards, and between two cards of a row (px)
+ROW_GAP = 40.0
+CARD_GAP = 40.0
 
 
 @dataclass
@@ -116,14 +121,44 @@ def arrange_job(plane: Plane, topology: Topology, direction: str) -> ArrangeJob:
             between.add((bi, bj))
     nodes = list(plane.nodes.values())
     for b, members in enumerate(job.blocks):
-        if len(members) > LAYERED_LOOP:  # a large loop keeps its force arrangement
+        if len(members) > LAYERED_LOOP:  # a large loop keeps its force arrangement, made compact
             job.inner.append([])
-            job.keep.append([v for i in members for v in (nodes[i].x, nodes[i].y)])
+            job.keep.append(compact([(nodes[i].x, nodes[i].y, nodes[i].width, nodes[i].height) for i in members]))
         else:
             job.inner.append([v for pair in sorted(inner[b]) for v in pair])
             job.keep.append(None)
     job.arcs = [v for pair in sorted(between) for v in pair]
     return job
+
+
+def compact(cards: list[tuple[float, float, float, float]]) -> list[float]:
+    """Centres (x, y per card) for a large loop's cards — ``(x, y, width, height)`` as the force
+    layout left them — in rows as close as :data:`ROW_GAP` and :data:`CARD_GAP` allow: the
+    cards in order of height (then across) are cut into rows of as many cards each, the rows
+    as many as make the block about square, and each row keeps its cards' order across. So a
+    card's neighbours stay its neighbours (above, below, beside), no card touches another, and
+    the block is a fraction of the force layout's box (where ~85 % is space between cards),
+    which sets the height of the layers' columns around it. O(n log n).
+
+    >>> compact([(0, 0, 40, 40), (300, 10, 40, 40), (10, 200, 40, 40), (290, 210, 40, 40)])
+    [20.0, 20.0, 100.0, 20.0, 20.0, 100.0, 100.0, 100.0]
+    """
+    n = len(cards)
+    if n == 0:
+        return []
+    pitch = max(h for _, _, _, h in cards) + ROW_GAP
+    across = sum(w for _, _, w, _ in cards) / n + CARD_GAP
+    rows = max(1, min(n, round(math.sqrt(n * across / pitch))))
+    by_height = sorted(range(n), key=lambda i: (cards[i][1], cards[i][0], i))
+    xy = [0.0] * (2 * n)
+    for r in range(rows):
+        row = sorted(by_height[r * n // rows : (r + 1) * n // rows], key=lambda i: (cards[i][0], cards[i][1], i))
+        left = 0.0
+        for i in row:
+            w = cards[i][2]
+            xy[2 * i], xy[2 * i + 1] = left + w / 2, r * pitch + pitch / 2 - ROW_GAP / 2
+            left += w + CARD_GAP
+    return xy
 
 
 def arrangement_problem(plane: Plane, job: ArrangeJob, xy: list[float]) -> str | None:

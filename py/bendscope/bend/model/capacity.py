@@ -19,9 +19,17 @@ import json
 import math
 from typing import Any
 
-from bendscope.bend.model.document import MAX_BYTES, MAX_EDGES, MAX_NODES, MAX_PLANES, serialize_document
+from bendscope.bend.model.document import (
+    MAX_BYTES,
+    MAX_EDGES,
+    MAX_NODES,
+    MAX_PLANES,
+    serialize_document,
+    serialized_pieces,
+)
 from bendscope.bend.model.elements import Document
 from bendscope.bend.model.history import Entry
+from bendscope.kappa.steps import Steps
 
 #: room left for the document's top-level fields
 LIMIT = MAX_BYTES - 8192
@@ -75,13 +83,26 @@ def _json_len(value: Any) -> int:
 class Capacity:
     """Counts and the export size of one document."""
 
-    def __init__(self, doc: Document) -> None:
+    def __init__(self, doc: Document, size: int | None = None) -> None:
         self.size = self.nodes = self.edges = self.planes = 0
-        self.measure(doc)
+        self.measure(doc, size)
 
-    def measure(self, doc: Document) -> None:
-        """Exact counts and size. O(size of the document)."""
-        self.size = len(serialize_document(doc))
+    @classmethod
+    def steps(cls, doc: Document, chunk: int = 128) -> Steps[Capacity]:
+        """The capacity of ``doc`` as steps (``kappa.steps``): its export is measured a piece
+        at a time (``serialized_pieces``), a pause after every ``chunk`` pieces; ``doc`` must
+        not change meanwhile. O(size of the document)."""
+        size = 0
+        for k, piece in enumerate(serialized_pieces(doc)):
+            size += len(piece)
+            if k % chunk == chunk - 1:
+                yield
+        return cls(doc, size)
+
+    def measure(self, doc: Document, size: int | None = None) -> None:
+        """Exact counts and size (``size``: the export's length, when it is known). O(size of
+        the document)."""
+        self.size = len(serialize_document(doc)) if size is None else size
         self.planes = len(doc.planes)
         self.nodes = sum(len(p.nodes) for p in doc.planes.values())
         self.edges = sum(len(p.edges) for p in doc.planes.values())

@@ -15,7 +15,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from bendscope.bend.model.elements import Camera, Document, Edge, EdgeProps, Node, Plane
+from bendscope.kappa.steps import Steps, finish
 from bendscope.shared.docformat import (
+    CHUNK,
     FORMAT,
     MAX_BYTES,
     MAX_DATA,
@@ -30,8 +32,8 @@ from bendscope.shared.docformat import (
     DocumentError,
     DocumentRecord,
     NewerVersion,
-    read_document,
-    validate_document,
+    read_document_steps,
+    validate_document_steps,
 )
 
 __all__ = [
@@ -50,18 +52,22 @@ __all__ = [
     "NewerVersion",
     "Positions",
     "build_document",
+    "build_document_steps",
     "document_from_data",
+    "document_from_data_steps",
     "document_to_data",
     "document_to_data_header",
     "parse_document",
+    "parse_document_steps",
     "positions_of",
     "serialize_document",
     "serialized_pieces",
 ]
 
 
-def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> None:
-    """Deterministic positions (golden-angle spiral) for nodes given without x/y.
+def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> Steps[None]:
+    """Deterministic positions (golden-angle spiral) for nodes given without x/y, as steps
+    (a pause after every ``CHUNK`` nodes placed).
 
     Nodes are taken component by component (weakly connected, breadth first), so each
     component starts in one contiguous region and the layout need not untangle them.
@@ -82,6 +88,8 @@ def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> None:
             queue = [node.id]
             for current in queue:
                 ordered.append(wanted[current])
+                if len(ordered) % CHUNK == 0:
+                    yield
                 for other in adjacent.get(current, ()):
                     if other not in seen:
                         seen.add(other)
@@ -92,21 +100,41 @@ def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> None:
         angle = i * 2.399963229728653
         node.x = round(radius * math.cos(angle), 3)
         node.y = round(radius * math.sin(angle), 3)
+        if i % CHUNK == CHUNK - 1:
+            yield
 
 
 def parse_document(text: str | bytes) -> Document:
     """Parse and validate a document; raise DocumentError on any problem. O(size)."""
-    return build_document(read_document(text))
+    return finish(parse_document_steps(text))
+
+
+def parse_document_steps(text: str | bytes) -> Steps[Document]:
+    """:func:`parse_document` as steps (``kappa.steps``): a pause after every ``CHUNK``
+    cards or edges read, checked or placed; the same document however it is sliced."""
+    record = yield from read_document_steps(text)
+    return (yield from build_document_steps(record))
 
 
 def document_from_data(data: Any) -> Document:
     """Validate decoded JSON data into a Document (see parse_document)."""
-    return build_document(validate_document(data))
+    return finish(document_from_data_steps(data))
+
+
+def document_from_data_steps(data: Any) -> Steps[Document]:
+    """:func:`document_from_data` as steps (see :func:`parse_document_steps`)."""
+    record = yield from validate_document_steps(data)
+    return (yield from build_document_steps(record))
 
 
 def build_document(record: DocumentRecord) -> Document:
     """The editor's model of a validated document; nodes without a position are placed
     on a spiral, plane by plane, and the document then asks for a layout. O(size)."""
+    return finish(build_document_steps(record))
+
+
+def build_document_steps(record: DocumentRecord) -> Steps[Document]:
+    """:func:`build_document` as steps: a pause after every ``CHUNK`` cards or edges."""
     planes: list[Plane] = []
     needs_layout = False
     for rec in record.planes:
@@ -118,9 +146,13 @@ def build_document(record: DocumentRecord) -> Document:
             if c.x is None or c.y is None:
                 unplaced.append(node)
             plane.add_node(node)
-        for e in rec.edges:
+            if len(plane.nodes) % CHUNK == 0:
+                yield
+        for k, e in enumerate(rec.edges):
             plane.add_edge(Edge(e.id, e.a, e.b, EdgeProps(e.label, e.kind, e.strength, e.polarity), e.data))
-        _spiral(unplaced, list(plane.edges.values()))
+            if k % CHUNK == CHUNK - 1:
+                yield
+        yield from _spiral(unplaced, list(plane.edges.values()))
         needs_layout = needs_layout or bool(unplaced)
         planes.append(plane)
     doc = Document(planes, record.root_plane_id)

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Generator, Iterable
+from typing import Any, NamedTuple
 
 from bendscope.bend.kappa_view.explain import kappa_span
 from bendscope.bend.kappa_view.topology_cache import Topology
@@ -134,6 +134,7 @@ class ScenePlanner:
         self._regions: list[Any] = []  # the κ > 0 regions of the last topology result
         self._regions_gen = 0
         self._comp: tuple[object, dict[str, str]] = (None, {})  # (result, node → its κ > 0 region's id)
+        self._prepared: _Prepared | None = None  # a plane's edges made ahead (see prepare_edges)
 
     def edge_ids(self) -> list[str]:
         """Edge ids by their index in the page's edge arrays (what it reports back). O(m) once per edge set."""
@@ -337,11 +338,15 @@ class ScenePlanner:
             return None
         return ("setArt", (self._taken(), art_ids, nums, texts))
 
-    def _row(self, edge: Edge, k: int, shift: float, measure: Measure, rows: _Rows) -> None:
-        """Edge ``edge`` (index ``k``) into ``rows``, its label too when it has one."""
+    def _row(
+        self, edge: Edge, k: int, shift: float, measure: Measure, rows: _Rows, index: dict[str, int] | None = None
+    ) -> None:
+        """Edge ``edge`` (index ``k``) into ``rows``, its label too when it has one (its cards'
+        indices from ``index``, else the plan's)."""
         kind = edge.props.kind
-        rows.a.append(self.index[edge.a])
-        rows.b.append(self.index[edge.b])
+        index = self.index if index is None else index
+        rows.a.append(index[edge.a])
+        rows.b.append(index[edge.b])
         rows.color.append(self._intern(theme.EDGE_COLOR[kind]))
         rows.width.append(_WIDTHS[edge.props.strength])
         rows.arrow.append(8.0 + edge.props.strength if kind in DIRECTED else 0.0)
@@ -439,8 +444,61 @@ class ScenePlanner:
         self._plane_edges = edges
         return calls
 
+    def prepare_edges(self, plane: Plane, measure: Measure, chunk: int = 256) -> Generator[None, None, None]:
+        """Make the edge arrays for the first plan of ``plane`` ahead, as steps (a pause after
+        every ``chunk`` edges): a document coming in (``Editor.start_load``) has its edges ready
+        before its first frame, which then sends them without making them. They are used only
+        if the plane has not changed since, with the same theme and its cards in the same
+        order; else they are made again as always. O(m)."""
+        self._prepared = None
+        index = {node_id: i for i, node_id in enumerate(plane.nodes)}
+        edges = list(plane.edges.values())
+        pairs: dict[tuple[str, str], list[str]] = {}
+        for edge in edges:
+            pair = (edge.a, edge.b) if edge.a <= edge.b else (edge.b, edge.a)
+            pairs.setdefault(pair, []).append(edge.id)
+        yield
+        offsets: dict[str, float] = {}
+        for ids in pairs.values():
+            if len(ids) > 1:
+                offsets.update(_pair_offsets(ids))
+        rows = _Rows()
+        edge_index: dict[str, int] = {}
+        dangling = 0
+        for k, edge in enumerate(edges):
+            i, j = index.get(edge.a), index.get(edge.b)
+            if i is None or j is None or i == j:
+                dangling += edge.a != edge.b
+            else:
+                edge_index[edge.id] = len(rows.a)
+                self._row(edge, len(rows.a), offsets.get(edge.id, 0.0), measure, rows, index)
+            if k % chunk == chunk - 1:
+                yield
+        self._prepared = _Prepared(plane, plane.version, theme.NAME, index, edges, pairs, offsets, rows, edge_index,
+                                   dangling)  # fmt: skip
+
+    def _take_prepared(self, plane: Plane, edges: list[Edge]) -> _Prepared | None:
+        """The edges made ahead for ``plane`` if they still hold (see :meth:`prepare_edges`)."""
+        ready, self._prepared = self._prepared, None
+        if ready is None or ready.plane is not plane or ready.version != plane.version or ready.theme != theme.NAME:
+            return None
+        if ready.cards != self.index or len(ready.edges) != len(edges):
+            return None
+        if any(a is not b for a, b in zip(ready.edges, edges, strict=True)):
+            return None
+        return ready
+
     def _all_edges(self, plane: Plane, edges: list[Edge], measure: Measure) -> Call:
         """Every edge of ``plane`` again (what the page's edge arrays hold is replaced). O(m)."""
+        ready = self._take_prepared(plane, edges)
+        if ready is not None:
+            self._halo_epoch += 1
+            self._pairs, self._offsets, self.edge_index = ready.pairs, ready.offsets, ready.edge_index
+            self._edge_ids = None
+            self._dangling = ready.dangling
+            self._labels = {k: i for i, k in enumerate(ready.rows.label_edge)}
+            self._plane_edges = edges
+            return ("setEdges", (self._taken(), *ready.rows.args()))
         self._halo_epoch += 1
         self._pairs = {}
         for edge in edges:
@@ -550,6 +608,21 @@ class ScenePlanner:
         loops = array("i", sorted(edge_index[e] for e in loop_edges if e in edge_index))
         cuts = array("i", sorted(edge_index[e] for e in cut_edges if e in edge_index))
         return ("setFlags", (bytes(flags), selected, faults, loops, cuts, theme.LOOP_COLOR[loop_class]))
+
+
+class _Prepared(NamedTuple):
+    """A plane's edge arrays made ahead (``ScenePlanner.prepare_edges``) and what they hold for."""
+
+    plane: Plane
+    version: int
+    theme: str
+    cards: dict[str, int]  # card id → its index in the page's node arrays
+    edges: list[Edge]
+    pairs: dict[tuple[str, str], list[str]]
+    offsets: dict[str, float]
+    rows: _Rows
+    edge_index: dict[str, int]
+    dangling: int
 
 
 class _Rows:

@@ -1,0 +1,130 @@
+"""A large document comes in between frames: meanwhile the page keeps the document it had —
+whole, exported as it was — and refuses edits and undo by hand with a message; then the new
+document is there whole, and editable by hand."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from harness import ROOT
+
+sys.path.insert(0, str(ROOT / "bench"))
+from graphs import giant_scc_document
+
+#: a point of the canvas at least 40 px from every card (screen px), or None
+EMPTY_SPOT = """() => {
+  const b = window.bendscope, plane = JSON.parse(b.export()).planes[0];
+  const boxes = plane.nodes.map(n => b.card_box(n.id));
+  for (let y = 160; y < 700; y += 20) for (let x = 80; x < 1200; x += 20) {
+    if (boxes.every(([l, t, w, h]) => x < l - 40 || x > l + w + 40 || y < t - 40 || y > t + h + 40)) return [x, y];
+  }
+  return null;
+}"""
+
+
+def nodes_of(app) -> dict[str, str]:
+    plane = json.loads(app.api("window.bendscope.export()"))["planes"][0]
+    return {n["id"]: n["text"] for n in plane["nodes"]}
+
+
+def structure(app) -> tuple:
+    """The document as the layout does not change it: its cards' ids and texts, its edges."""
+    doc = json.loads(app.api("window.bendscope.export()"))
+    return tuple(
+        (
+            p["id"],
+            sorted((n["id"], n["text"]) for n in p["nodes"]),
+            sorted((e["id"], e["a"], e["b"]) for e in p["edges"]),
+        )
+        for p in doc["planes"]
+    )
+
+
+def add_card_by_hand(app, text: str) -> None:
+    spot = app.api(EMPTY_SPOT)
+    assert spot is not None
+    app.page.mouse.dblclick(*spot)
+    app.page.keyboard.type(text)
+    app.page.keyboard.press("Control+Enter")
+
+
+def test_a_large_document_comes_in_whole_and_is_editable_by_hand(app_factory):
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    add_card_by_hand(app, "Mine")
+    before = structure(app)
+    assert "Mine" in nodes_of(app).values()
+    doc = giant_scc_document(1000)
+    text = json.dumps(doc)
+    assert len(text) >= 100_000  # (read between frames)
+    app.api("window.bendscope.hold_load(true)")
+    app.api("t => { window.__loaded = window.bendscope.load(t); }", text)
+    assert app.api("window.bendscope.layout_state().loading")
+    # meanwhile, by hand: a new card and Undo are refused with the message; the page's
+    # document is the one it had, whole
+    spot = app.api(EMPTY_SPOT)
+    assert spot is not None
+    page.mouse.dblclick(*spot)
+    toast = page.locator("#toast")
+    toast.wait_for(state="visible")
+    assert "still loading" in toast.inner_text()
+    page.keyboard.press("Escape")
+    page.mouse.click(*spot)
+    page.keyboard.press("Control+z")
+    assert structure(app) == before
+    assert app.api("window.bendscope.layout_state().loading")
+    app.api("window.bendscope.hold_load(false)")
+    assert app.api("async () => await window.__loaded") is None
+    assert not app.api("window.bendscope.layout_state().loading")
+    loaded = json.loads(app.api("window.bendscope.export()"))["planes"][0]
+    assert sorted(n["id"] for n in loaded["nodes"]) == sorted(n["id"] for n in doc["nodes"])
+    assert sorted((e["a"], e["b"]) for e in loaded["edges"]) == sorted((e["source"], e["target"]) for e in doc["edges"])
+    assert {n["text"] for n in loaded["nodes"]} == {n["text"] for n in doc["nodes"]}
+    # then editable by hand: a new card, and Undo takes it back
+    app.api("window.bendscope.action('fit-view')")
+    add_card_by_hand(app, "After")
+    assert "After" in nodes_of(app).values() and len(nodes_of(app)) == 1001
+    page.keyboard.press("Escape")
+    for _ in range(3):
+        if len(nodes_of(app)) == 1000:
+            break
+        page.keyboard.press("Control+z")
+    assert sorted(nodes_of(app)) == sorted(n["id"] for n in doc["nodes"])
+
+
+def test_a_large_file_imported_comes_in_whole_and_undo_brings_the_graph_before_back(app_factory):
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    before = structure(app)
+    bad = giant_scc_document(1000)
+    bad["nodes"][500]["id"] = "n1"  # (a duplicate id, found only halfway through)
+    data = json.dumps(bad).encode()
+    assert len(data) >= 100_000
+    page.set_input_files("#file-input", files=[{"name": "big.json", "mimeType": "application/json", "buffer": data}])
+    toast = page.locator("#toast")
+    toast.wait_for(state="visible")
+    page.wait_for_function("document.getElementById('toast').innerText.includes('Import refused')")
+    assert "duplicate node id" in toast.inner_text()
+    assert structure(app) == before
+    doc = giant_scc_document(1000)
+    data = json.dumps(doc).encode()
+    page.set_input_files("#file-input", files=[{"name": "big.json", "mimeType": "application/json", "buffer": data}])
+    page.wait_for_function("document.getElementById('toast').innerText.includes('Imported big.json')")
+    assert sorted(nodes_of(app)) == sorted(n["id"] for n in doc["nodes"])
+    page.mouse.click(*app.api(EMPTY_SPOT))
+    page.keyboard.press("Control+z")
+    assert structure(app) == before
+
+
+def test_a_load_at_once_replaces_a_large_one_coming_in(app_factory):
+    """The latest load wins: the large one's promise says it was replaced, nothing of it stays."""
+    app = app_factory("seed=1&fresh=1")
+    app.api("window.bendscope.hold_load(true)")
+    app.api("t => { window.__loaded = window.bendscope.load(t); }", json.dumps(giant_scc_document(1000)))
+    small = {"nodes": ["a", "b"], "edges": [{"source": "a", "target": "b"}]}
+    assert app.api("t => window.bendscope.load(t)", json.dumps(small)) is None
+    assert app.api("async () => await window.__loaded") == "Another load replaced this one."
+    app.api("window.bendscope.hold_load(false)")
+    assert sorted(nodes_of(app)) == ["a", "b"]
+    assert not app.api("window.bendscope.layout_state().loading")

@@ -1,0 +1,158 @@
+"""Loading a document in slices: read, checked, its cards' text laid out and its size
+counted a few milliseconds at a time, so that a page keeps its frames while a large
+document comes in (the way κ is computed: ``kappa.steps``).
+
+Nothing of the new document is seen before it is whole: the editor keeps showing, saving
+and exporting the document it has, refuses edits meanwhile, and installs the new one in one
+step when the last slice is done (``Editor.start_load``, ``Editor.compute_load``). The
+document is the same however the work is sliced.
+
+>>> from bendscope.bend.render.textlayout import approx_measure
+>>> job = LoadJob('{"nodes": ["a", "b"], "edges": [{"source": "a", "target": "b"}]}', approx_measure)
+>>> job.advance(0.0), job.error
+(True, None)
+>>> while job.advance(0.0):
+...     pass
+>>> job.loaded.capacity.nodes, sorted(job.loaded.cards), job.progress
+(2, ['a', 'b'], 1.0)
+>>> LoadJob("[1, 2, 3]", approx_measure).advance(1e9)
+False
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bendscope.bend.model.capacity import Capacity
+from bendscope.bend.model.document import DocumentError, document_from_data_steps, parse_document_steps
+from bendscope.bend.model.elements import Document
+from bendscope.bend.render.textlayout import PLACEHOLDER, CardLayout, Measure, layout_card
+from bendscope.kappa.steps import Steps, advance
+from bendscope.shared.graphformats import format_of, read_graph
+
+#: what the waiter of a load dropped for a later one is told
+REPLACED = "Another load replaced this one."
+#: cards whose text is laid out between two pauses
+CARDS_CHUNK = 32
+#: a page reads a document text at least this long in slices between its frames (a shorter
+#: one at once: its whole load fits a frame or two)
+SLICED_FROM = 100_000
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A document read whole: the cards' text layouts (by node id, with the text they are
+    for) and its capacity, ready to be installed at once."""
+
+    doc: Document
+    cards: dict[str, tuple[str, CardLayout]]
+    capacity: Capacity
+
+
+class LoadJob:
+    """One document coming in, in slices (:meth:`advance`); ``loaded`` when done, or
+    ``error``: the message a person reads (then nothing of it is kept)."""
+
+    def __init__(
+        self,
+        text: str | bytes,
+        measure: Measure,
+        *,
+        label: str | None = "Import",
+        name: str = "",
+        clock: Callable[[], float] = time.perf_counter,
+        prepare: Callable[[Document], Steps[None]] | None = None,
+        done: Callable[[str | None], None] | None = None,
+        placeholder: str = PLACEHOLDER,
+    ) -> None:
+        self.label = label
+        #: the words an empty card shows (the editor's: they name the gesture that edits it)
+        self.placeholder = placeholder
+        #: more steps on the document read whole, before it is installed (the page makes its
+        #: first frame's edges ahead: ``ScenePlanner.prepare_edges``)
+        self.prepare = prepare
+        #: told once how the load ended: None (installed), the error, or :data:`REPLACED`
+        self.done = done
+        #: the document is read and waits to be installed in a slice of its own
+        self.ready = False
+        self.measure = measure
+        self.clock = clock
+        self.loaded: Loaded | None = None
+        self.error: str | None = None
+        self.progress = 0.0  # 0 → 1, for a person's eye only
+        self.slices = 0
+        self._steps = self._run(text, name)
+
+    @property
+    def pending(self) -> bool:
+        return self.loaded is None and self.error is None
+
+    def advance(self, budget_ms: float) -> bool:
+        """Work on for up to ``budget_ms`` (at least one step); whether it is still pending."""
+        if not self.pending:
+            return False
+        start = self.clock()
+        self.slices += 1
+        try:
+            ended, loaded = advance(self._steps, lambda: (self.clock() - start) * 1000.0 >= budget_ms)
+        except UnicodeDecodeError:
+            self.error = "The file is not UTF-8 text."
+            return False
+        except DocumentError as exc:
+            self.error = str(exc)
+            return False
+        if ended:
+            self.loaded = loaded
+            self.progress = 1.0
+        return not ended
+
+    def cancel(self) -> None:
+        """Stop here: nothing more is read, nothing of it is kept (its ``done`` is told
+        :data:`REPLACED`)."""
+        self._steps.close()
+        self.loaded, self.error = None, REPLACED
+        self.tell()
+
+    def tell(self) -> None:
+        """Tell ``done`` (once) how the load ended: its ``error``, or None."""
+        done, self.done = self.done, None
+        if done is not None:
+            done(self.error)
+
+    def _run(self, text: str | bytes, name: str) -> Steps[Loaded]:
+        head = text if isinstance(text, str) else text[:4_096].decode("utf-8", "replace")
+        fmt = format_of(head, name)
+        if fmt == "json":
+            doc = yield from parse_document_steps(text)
+        else:
+            if isinstance(text, bytes):
+                text = text.decode("utf-8")
+            data = read_graph(text, fmt)
+            yield
+            doc = yield from document_from_data_steps(data)
+        self.progress = 0.5
+        total = max(1, sum(len(p.nodes) for p in doc.planes.values()))
+        cards: dict[str, tuple[str, CardLayout]] = {}
+        for plane in doc.planes.values():
+            for node in plane.nodes.values():
+                layout = layout_card(node.text, self.measure, self.placeholder)
+                cards[node.id] = (node.text, layout)
+                node.width, node.height = layout.width, layout.height
+                if len(cards) % CARDS_CHUNK == 0:
+                    self.progress = 0.5 + 0.4 * len(cards) / total
+                    yield
+        capacity = yield from Capacity.steps(doc)
+        if self.prepare is not None:
+            self.progress = 0.95
+            yield
+            yield from self.prepare(doc)
+        return Loaded(doc, cards, capacity)
+
+
+def run_to_end(job: LoadJob) -> LoadJob:
+    """``job`` done in one go (what a caller without frames to keep does)."""
+    job.advance(math.inf)
+    return job

@@ -1,0 +1,161 @@
+"""A document read in slices (Editor.start_load): the same document as read at once, however
+it is sliced; nothing of it is seen before it is whole; edits, undo and redo wait for it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bendscope.bend.editor.editor import LOADING, Editor
+from bendscope.bend.editor.loading import LoadJob, run_to_end
+from bendscope.bend.model.capacity import Capacity
+from bendscope.bend.model.demo import demo_document
+from bendscope.bend.model.document import serialize_document
+from bendscope.bend.render.textlayout import approx_measure
+
+
+def graph_text(n: int, arcs: list[tuple[int, int]], labels: bool = False) -> str:
+    more = " with a longer text"
+    nodes = [{"id": f"n{i}", "text": f"Card {i}" + (more * (i % 3) if labels else "")} for i in range(n)]
+    edges = [{"source": f"n{a % n}", "target": f"n{b % n}", "kind": "causal"} for a, b in arcs]
+    return json.dumps({"nodes": nodes, "edges": edges})
+
+
+def sliced(editor: Editor) -> int:
+    """Run the editor's load to its end in the smallest slices; how many it took."""
+    slices = 0
+    while editor.compute_load(0.0):
+        slices += 1
+    return slices + 1
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(1, 400),
+    arcs=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 10_000)), max_size=600),
+    labels=st.booleans(),
+)
+def test_a_document_read_in_slices_is_the_document_read_at_once(n: int, arcs: list[tuple[int, int]], labels: bool):
+    text = graph_text(n, arcs, labels)
+    at_once = Editor(seed=3)
+    assert at_once.load(text, label=None) is None
+    in_slices = Editor(seed=3)
+    in_slices.start_load(text, label=None)
+    sliced(in_slices)
+    assert in_slices.loading is None
+    assert in_slices.export() == at_once.export()
+    assert in_slices.capacity.size == len(serialize_document(in_slices.doc)) == at_once.capacity.size
+    assert (in_slices.capacity.nodes, in_slices.capacity.edges) == (at_once.capacity.nodes, at_once.capacity.edges)
+    for node in in_slices.plane.nodes.values():
+        twin = at_once.plane.nodes[node.id]
+        assert (node.width, node.height) == (twin.width, twin.height)
+        assert in_slices.card(node) == at_once.card(twin)
+
+
+def test_a_large_document_comes_in_many_slices():
+    editor = Editor(seed=1)
+    editor.start_load(graph_text(1_000, [(i, 7 * i + 1) for i in range(2_000)]), label=None)
+    assert sliced(editor) > 20  # (a pause at least every 128 cards or edges read, checked or placed)
+    assert len(editor.plane.nodes) == 1_000
+
+
+def test_nothing_of_the_new_document_is_seen_before_it_is_whole():
+    editor = Editor(demo_document(), seed=1)
+    editor.add_node(5, 5, "before")  # (something to undo meanwhile)
+    before = editor.export()
+    editor.start_load(graph_text(300, [(i, i + 1) for i in range(600)]), label="Import")
+    steps = 0
+    while editor.loading is not None:
+        assert editor.export() == before  # what is saved, shared and exported meanwhile: the old document, whole
+        with pytest.raises(ValueError, match="still loading"):
+            editor.add_node(0, 0, "meanwhile")
+        with pytest.raises(ValueError, match="still loading"):
+            editor.undo()
+        assert editor.edit_refusal("Move node") == LOADING
+        editor.compute_load(0.0)
+        steps += 1
+    assert steps > 3
+    assert len(editor.plane.nodes) == 300
+    assert editor.edit_refusal("Add node") is None
+    made = editor.add_node(0, 0, "after")  # editable once whole
+    assert made in editor.plane.nodes
+    assert editor.undo() and editor.undo()  # the new card, then the import (one step)
+    assert editor.export() == before
+
+
+def test_a_refused_document_leaves_everything_as_it_was():
+    editor = Editor(demo_document(), seed=1)
+    before = editor.export()
+    bad = json.dumps({"nodes": ["a"] * 300, "edges": []})
+    expected = Editor(seed=1).load(bad, label=None)
+    assert expected is not None and "duplicate" in expected
+    job = editor.start_load(bad, label=None)
+    sliced(editor)
+    assert job.error == expected
+    assert editor.export() == before
+    assert editor.loading is None and editor.edit_refusal("Add node") is None
+
+
+def test_the_latest_load_wins():
+    editor = Editor(demo_document(), seed=1)
+    first = editor.start_load(graph_text(200, []), label=None)
+    editor.compute_load(0.0)
+    second = editor.start_load(graph_text(3, [(0, 1)]), label=None)
+    assert not first.pending and first.loaded is None  # dropped: nothing of it is kept
+    sliced(editor)
+    assert second.loaded is not None and sorted(editor.plane.nodes) == ["n0", "n1", "n2"]
+    editor.start_load(graph_text(200, []), label=None)
+    assert editor.load(graph_text(2, []), label=None) is None  # a load at once drops the running one
+    assert editor.loading is None and sorted(editor.plane.nodes) == ["n0", "n1"]
+
+
+def test_cards_measured_with_another_measure_are_measured_again():
+    editor = Editor(seed=1)
+    editor.start_load(graph_text(50, [], labels=True), label=None)
+    editor.compute_load(0.0)
+
+    def wider(text: str, font: str) -> float:
+        return 2 * approx_measure(text, font)
+
+    editor.set_measure(wider)  # (the web font came in meanwhile)
+    sliced(editor)
+    node = editor.plane.nodes["n7"]
+    assert (
+        editor.card(node).width == node.width
+        and node.width
+        > run_to_end(LoadJob(graph_text(50, [], labels=True), approx_measure))
+        .loaded.doc.planes[editor.plane.id]
+        .nodes["n7"]
+        .width
+    )
+
+
+def test_capacity_in_steps_is_capacity_at_once():
+    doc = demo_document()
+    job = Capacity.steps(doc, chunk=1)
+    while True:
+        try:
+            next(job)
+        except StopIteration as done:
+            capacity = done.value
+            break
+    assert capacity.size == Capacity(doc).size == len(serialize_document(doc))
+
+
+def test_whoever_waits_for_a_load_is_told_once_how_it_ended():
+    told: list[tuple[str, str | None]] = []
+    editor = Editor(demo_document(), seed=1)
+    editor.start_load(graph_text(200, []), label=None, done=lambda error: told.append(("first", error)))
+    editor.compute_load(0.0)
+    editor.start_load("[1, 2]", label=None, done=lambda error: told.append(("second", error)))
+    assert told == [("first", "Another load replaced this one.")]
+    sliced(editor)
+    assert told[1][0] == "second" and told[1][1] is not None  # (refused: nothing changed)
+    editor.start_load(graph_text(3, []), label=None, done=lambda error: told.append(("third", error)))
+    sliced(editor)
+    editor.start_load(graph_text(300, []), label=None, done=lambda error: told.append(("fourth", error)))
+    assert editor.load(graph_text(2, []), label=None) is None  # (a load at once drops it too)
+    assert told[2:] == [("third", None), ("fourth", "Another load replaced this one.")]
