@@ -18,7 +18,7 @@ from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
-from bendscope.bend.layout.simulation import slice_budget
+from bendscope.bend.layout.simulation import moving_cards, slice_budget
 from bendscope.bend.menus import catalog
 from bendscope.bend.menus.catalog import MenuItem
 from bendscope.bend.model.demo import demo_document
@@ -116,6 +116,7 @@ class App:
             self.editor, toast=lambda text: self.toast.show(text, ms=6000), request_frame=self.request_frame
         )
         self.frame_pending, self.pulse_timer, self.last_frame = False, None, 0.0
+        self.last_ts = 0.0  # the time the last full paint was drawn for (its pulse)
         self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
         self.frame_parts: list[tuple[float, float, float, float]] = []  # (start, layout step, scene, canvas) ms
         self.scene_ms = 0.0
@@ -253,7 +254,8 @@ class App:
                 self.frame_parts.append((start, ticked - start, self.scene_ms, paint_ms - self.scene_ms))
                 # (the painter's plan update by part, and the live changes brought in since the frame before)
                 self.frame_log.append({"at": start, "tick": ticked - start, "scene": self.scene_ms, "paint": paint_ms,
-                                       "plan": self.painter.plan_parts, "applied": self.applied_since})  # fmt: skip
+                                       "plan": self.painter.plan_parts, "applied": self.applied_since,
+                                       "patch": self.painter.patch_reason})  # fmt: skip
                 self.applied_since = []
                 del self.frame_times[:-600], self.frame_parts[:-600], self.frame_log[:-600]
             elif pulsing:  # nothing changed but the pulse: redraw it over the kept frame
@@ -310,6 +312,7 @@ class App:
             )  # fmt: skip
             editor.needs_paint = True  # (the next frame shows the marks again)
             return
+        self.last_ts = ts
         t0 = js.performance.now()
         # a frame computes κ for a few ms at most; what is left runs in slices (see _pump)
         topology = editor.topology() if self.still else editor.shown_topology(TOPOLOGY_FRAME_MS)
@@ -350,6 +353,7 @@ class App:
             layered=layered,
             xy=self._shared_positions(),
             markers=self.loops_panel.markers(),
+            moving=self._moving_cards(),
             loop_edges=loop_edges,
             loop_class=loop_class,
             cut_edges=editor.shown_cuts(cuts),
@@ -382,6 +386,15 @@ class App:
             self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
+
+    def _moving_cards(self) -> frozenset[str] | None:
+        """The cards the running layout may move, when few (see ``bend.layout.simulation.moving_cards``):
+        the painter draws the rest once. None at rest: frames are drawn whole."""
+        editor = self.editor
+        if self.still or not editor.animating:
+            return None
+        sim = editor.sim()
+        return moving_cards(sim.free, sim.fixed, len(editor.plane.nodes))
 
     def gesture_overlay(self) -> Overlay:
         """The current gesture's marks, kept inside the window."""
