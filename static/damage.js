@@ -149,11 +149,12 @@
     return out;
   }
 
-  // How many pixels of two RGBA images (``width`` px wide) differ, outside the rectangles
-  // ``except`` [x, y, w, h, …] (tests); -1 when the sizes differ.
-  function differ(a, b, width, except) {
+  // How many pixels of two RGBA images (``width`` px wide) differ by more than ``tolerance`` in
+  // a channel, outside the rectangles ``except`` [x, y, w, h, …] (tests); -1 when the sizes
+  // differ. ``differ.at``: the first few such pixels [x, y, r, g, b, r, g, b].
+  function differ(a, b, width, except, tolerance) {
     if (a.length !== b.length) return -1;
-    var skip = new Uint8Array(a.length / 4), count = 0, i;
+    var skip = new Uint8Array(a.length / 4), count = 0, i, at = differ.at = [], most = tolerance || 0;
     for (i = 0; except && i < except.length; i += 4) {
       for (var y = except[i + 1]; y < except[i + 1] + except[i + 3]; y++) {
         for (var x = except[i]; x < Math.min(width, except[i] + except[i + 2]); x++) skip[y * width + x] = 1;
@@ -161,7 +162,11 @@
     }
     for (i = 0; i < a.length; i += 4) {
       if (skip[i / 4]) continue;
-      if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2] || a[i + 3] !== b[i + 3]) count++;
+      if (Math.abs(a[i] - b[i]) > most || Math.abs(a[i + 1] - b[i + 1]) > most || Math.abs(a[i + 2] - b[i + 2]) > most ||
+          Math.abs(a[i + 3] - b[i + 3]) > most) {
+        if (count < 8) at.push([(i / 4) % width, Math.floor(i / 4 / width), a[i], a[i + 1], a[i + 2], b[i], b[i + 1], b[i + 2]]);
+        count++;
+      }
     }
     return count;
   }

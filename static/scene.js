@@ -276,12 +276,12 @@
       }
       x0 -= pad; y0 -= pad; x1 += pad; y1 += pad;
       if (!(x1 >= v0 && x0 <= v2 && y1 >= v1 && y0 <= v3) || (only && side > touched)) continue;
-      var rects = [], quads = [];
+      var rects = [], quads = [], others = 0;  // others: parts in view left to the other side
       for (k = 0; k < members.length; k++) {
         i = members[k];
         var w = sizes[2 * i], hgt = sizes[2 * i + 1];
         var rx = xy[2 * i] - w / 2 - pad, ry = xy[2 * i + 1] - hgt / 2 - pad, rw = w + 2 * pad, rh = hgt + 2 * pad;
-        if (rx + rw >= cx0 && rx <= cx1 && ry + rh >= cy0 && ry <= cy1 && mine(i, i)) rects.push(rx, ry, rw, rh);
+        if (rx + rw >= cx0 && rx <= cx1 && ry + rh >= cy0 && ry <= cy1) { if (mine(i, i)) rects.push(rx, ry, rw, rh); else others++; }
       }
       // long bands of a large region: drawn after the short ones, and only when they are few
       var pairs = halo.pairs, longest = members.length > c.bandMembers ? c.longBand * c.longBand : Infinity;
@@ -293,16 +293,14 @@
           if (longPairs.length <= 2 * c.longBands) longPairs.push(pa, pb);
           continue;
         }
-        if (!mine(pa, pb)) continue;
         if (Math.max(ax, bx) + bandHalf >= cx0 && Math.min(ax, bx) - bandHalf <= cx1 &&
-            Math.max(ay, by) + bandHalf >= cy0 && Math.min(ay, by) - bandHalf <= cy1) band(quads, ax, ay, bx, by, bandHalf);
+            Math.max(ay, by) + bandHalf >= cy0 && Math.min(ay, by) - bandHalf <= cy1) { if (mine(pa, pb)) band(quads, ax, ay, bx, by, bandHalf); else others++; }
       }
       for (k = 0; longPairs.length <= 2 * c.longBands && k < longPairs.length; k += 2) {
         var la = longPairs[k], lb = longPairs[k + 1];
-        if (!mine(la, lb)) continue;
         var lax = xy[2 * la], lay = xy[2 * la + 1], lbx = xy[2 * lb], lby = xy[2 * lb + 1];
         if (Math.max(lax, lbx) + bandHalf >= cx0 && Math.min(lax, lbx) - bandHalf <= cx1 &&
-            Math.max(lay, lby) + bandHalf >= cy0 && Math.min(lay, lby) - bandHalf <= cy1) band(quads, lax, lay, lbx, lby, bandHalf);
+            Math.max(lay, lby) + bandHalf >= cy0 && Math.min(lay, lby) - bandHalf <= cy1) { if (mine(la, lb)) band(quads, lax, lay, lbx, lby, bandHalf); else others++; }
       }
       // the badge on the top-most member (ties: the right-most, then the first)
       var top = -1, topY = 0, topR = 0;
@@ -315,7 +313,7 @@
       var badgeX = xy[2 * top] + sizes[2 * top] / 2 + pad - bw / 2 - 6;
       var badgeY = xy[2 * top + 1] - sizes[2 * top + 1] / 2 - pad + 10;
       if (!only || side === touched) out.badges.push(pill(badgeX, badgeY, bw, 16, halo.badge, c.badgeFont, c.badgeFill, c.badgeText, ""));
-      var simple = side === 1 || lod === "far" || (rects.length / 4 + quads.length / 8) > c.haloDetailLimit;
+      var simple = side === 1 || lod === "far" || (rects.length / 4 + quads.length / 8 + others) > c.haloDetailLimit;
       var key = halo.fill + "|" + halo.stroke, layer = layers.get(key);
       if (!layer) {
         layer = { fill: halo.fill, farFill: halo.farFill, stroke: halo.stroke, rects: [], quads: [], simple: simple };
@@ -336,7 +334,7 @@
       for (var j = 0; j < e.a.length; j++) {
         var ia = e.a[j], ib = e.b[j];
         var ax2 = xy[2 * ia], ay2 = xy[2 * ia + 1], bx2 = xy[2 * ib], by2 = xy[2 * ib + 1];
-        if ((ax2 < vx0 && bx2 < vx0) || (ax2 > vx1 && bx2 > vx1) || (ay2 < vy0 && by2 < vy0) || (ay2 > vy1 && by2 > vy1) || !mine(ia, ib)) continue;
+        if ((ax2 < vx0 && bx2 < vx0) || (ax2 > vx1 && bx2 > vx1) || (ay2 < vy0 && by2 < vy0) || (ay2 > vy1 && by2 > vy1)) continue;
         var sx, sy, ex, ey, off = 0;
         if (far) {  // centre to centre: borders and parallel offsets are under a pixel there
           if (ax2 === bx2 && ay2 === by2) continue;
@@ -353,7 +351,8 @@
         else if (shown) bkey = (shown === 2 ? "c" : "h") + Math.max(e.width[j] + 1.5, 3.0);
         else if (plan.faults[j]) bkey = "f" + Math.max(e.width[j], 2.2);
         else bkey = e.style[j];
-        if (shown && j !== plan.selectedEdge) out.shownEdges.push(j);
+        var theirs = !mine(ia, ib);  // (its batch is made all the same: batches keep the whole frame's order)
+        if (shown && j !== plan.selectedEdge && !theirs) out.shownEdges.push(j);
         var batch = batches.get(bkey);
         if (!batch) {
           var color, dash, width = e.width[j], keep = true;
@@ -367,6 +366,7 @@
           out.edges.push(batch);
         }
         color = batch.color;
+        if (theirs) { total++; batch.extra = (batch.extra || 0) + (off !== 0 ? 4 * CURVE_PIECES : 4); continue; }
         var size = far ? 0 : e.arrow[j];  // (far: hairlines without arrowheads)
         var fx = sx, fy = sy, ux, uy;
         if (off !== 0) {  // a curve: its first pieces, then the last one as a straight edge's line
@@ -636,7 +636,7 @@
       // Skia strokes each line as a polygon instead of drawing a hairline, 20× slower
       ctx.lineWidth = batch.width || HAIRLINE / k;
       if (batch.dash.length) { ctx.setLineDash(batch.dash); ctx.lineCap = "butt"; }
-      if (batch.width && !batch.dash.length && batch.segments.length <= 4 * c.edgeDetailLimit) paths.strokeEach(ctx, batch.segments);
+      if (batch.width && !batch.dash.length && batch.segments.length + (batch.extra || 0) <= 4 * c.edgeDetailLimit) paths.strokeEach(ctx, batch.segments);
       else paths.strokeSegments(ctx, batch.segments);
       if (batch.dash.length) { ctx.setLineDash([]); ctx.lineCap = "round"; }
     }

@@ -80,6 +80,7 @@ class Painter:
         self._moving: tuple[list[str], int, Collection[str], Any] | None = None  # (plan's ids, count, moving, indices)
         self.patched = 0  # frames in a row drawn over the layer (0: the last was drawn whole)
         self.patch_reason = ""  # why the last such frame drew the layer again ("kept": it did not)
+        self.patch_reasons: dict[str, int] = {}  # how many frames over the layer, by that reason
         self.last_env: Any = None  # the last paint's drawing environment (tests: where it may differ)
         self.last_xy: Any = None  # and its positions
         self.paint_whole = False  # (tests) paints draw whole frames, as at rest
@@ -249,6 +250,7 @@ class Painter:
             self._kept = True
             self.patched += 1
             self.patch_reason = str(drawn.reason)
+            self.patch_reasons[self.patch_reason] = self.patch_reasons.get(self.patch_reason, 0) + 1
         else:
             geometry = self.scene.geometry(self.plan, xy, js_obj(view))
             drawn = self.scene.draw(ctx, self.plan, geometry, env_js)
