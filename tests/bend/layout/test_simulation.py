@@ -239,3 +239,31 @@ def test_layout_engines_of_planes_left_or_gone_are_paused_and_freed():
     editor.go_to_plane(child)
     editor.sim()
     assert editor.sim().plane is editor.doc.planes[child]
+
+
+def test_the_cards_a_drag_may_move_are_its_neighbourhood_and_every_card_that_moves_is_one():
+    """The page draws what a drag does not move once (``moving_cards``): the held card and its
+    two-hop neighbourhood, the only cards the layout moves until it rests; a whole-plane run
+    (an import) gives none, so its frames are drawn whole."""
+    from bendscope.bend.layout.simulation import moving_cards
+    from bendscope.bend.pointer.inputs import PointerInput
+    from bendscope.bend.pointer.machine import Tools
+
+    editor = _random_graph(160)
+    tools = Tools(editor)
+    before = _where(editor)
+    target = "n7"
+    sx, sy = editor.world_to_screen(*before[target])
+    for kind, dx in (("down", 0), ("move", 10), ("move", 25)):
+        tools.pointer(PointerInput(kind, 1, sx + dx, sy, 0, "mouse"))
+    sim = editor.sim()
+    cards = moving_cards(sim.free, sim.fixed, len(editor.plane.nodes))
+    hops = _hops(editor, target)
+    assert cards == {n for n, h in hops.items() if h <= 2}
+    tools.pointer(PointerInput("up", 1, sx + 25, sy, 0, "mouse"))
+    while editor.tick():
+        pass
+    moved = {n for n, at in _where(editor).items() if at != before[n]}
+    assert target in moved and moved <= cards
+    editor.sim().reheat()  # (a whole-plane run)
+    assert moving_cards(editor.sim().free, editor.sim().fixed, len(editor.plane.nodes)) is None
