@@ -267,3 +267,29 @@ def test_the_cards_a_drag_may_move_are_its_neighbourhood_and_every_card_that_mov
     assert target in moved and moved <= cards
     editor.sim().reheat()  # (a whole-plane run)
     assert moving_cards(editor.sim().free, editor.sim().fixed, len(editor.plane.nodes)) is None
+
+
+def test_a_step_that_moves_nothing_while_the_layout_runs_is_not_a_rest():
+    """A worker's engine moves nothing in a frame its next positions have not come in yet; that
+    was counted as coming to rest, and each such count made the page's halos again (in a drag
+    on 3,000 cards, one frame in five)."""
+    from bendscope.bend.layout.simulation import Simulation
+
+    class Waiting(Simulation):
+        """Steps as the worker's engine does: every other step has nothing new."""
+
+        calls = 0
+
+        def step(self, budget_ms: float = 0.0) -> bool:
+            self.calls += 1
+            return super().step(budget_ms) if self.calls % 2 else False
+
+    editor = Editor(demo_document(), seed=1, layout=lambda plane, seed: Waiting(plane, seed))
+    rests = editor.rests
+    assert editor.tick() and editor.sim().active
+    assert not editor.tick() and editor.sim().active  # nothing new, still running
+    assert editor.rests == rests
+    while editor.sim().active:
+        editor.tick()
+    editor.tick()
+    assert editor.rests == rests + 1
