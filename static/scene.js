@@ -233,6 +233,13 @@
     paths: paths,
   };
 
+  // every setter counts on ``plan.rev``: a kept frame is drawn again whole after any (static/damage.js)
+  ["setConstants", "setNodes", "setArt", "appendNodes", "patchNodes", "forgetArt", "setEdges", "appendEdges",
+    "patchEdges", "setHalos", "setMarkers", "setFlags"].forEach(function (name) {
+    var set = api[name];
+    api[name] = function (plan) { plan.rev = (plan.rev || 0) + 1; return set.apply(null, arguments); };
+  });
+
   function levelOfDetail(c, zoom) { return zoom < c.farZoom ? "far" : zoom < c.greekZoom ? "greek" : "detail"; }
 
   // ---------------------------------------------------------------- geometry (build_scene + draw_list)
@@ -250,12 +257,17 @@
     var pad = c.haloPad, bandHalf = c.haloBand, reach = 4.0 / zoom;
     var cx0 = v0 - reach, cy0 = v1 - reach, cx1 = v2 + reach, cy1 = v3 + reach;
     var layers = new Map();
+    // view.only (one flag per card, 1: it moves) and view.side: draw only what does not move (0)
+    // or only what does (1: cards, the edges and bands touching them, their halos filled plainly)
+    var only = view.only || null, side = view.side ? 1 : 0, touched;
+    function mine(a, b) { return !only || ((only[a] | only[b]) ? 1 : 0) === side; }
     for (var h = 0; h < plan.halos.length; h++) {
       var halo = plan.halos[h], members = halo.members;
       if (!members.length) continue;
       var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, m, i, k;
-      for (k = 0; k < members.length; k++) {
+      for (k = 0, touched = 0; k < members.length; k++) {
         i = members[k];
+        if (only && only[i]) touched = 1;
         var hw = sizes[2 * i] / 2, hh = sizes[2 * i + 1] / 2, nx = xy[2 * i], ny = xy[2 * i + 1];
         if (nx - hw < x0) x0 = nx - hw;
         if (ny - hh < y0) y0 = ny - hh;
@@ -263,13 +275,13 @@
         if (ny + hh > y1) y1 = ny + hh;
       }
       x0 -= pad; y0 -= pad; x1 += pad; y1 += pad;
-      if (!(x1 >= v0 && x0 <= v2 && y1 >= v1 && y0 <= v3)) continue;
-      var rects = [], quads = [];
+      if (!(x1 >= v0 && x0 <= v2 && y1 >= v1 && y0 <= v3) || (only && side > touched)) continue;
+      var rects = [], quads = [], others = 0;  // others: parts in view left to the other side
       for (k = 0; k < members.length; k++) {
         i = members[k];
         var w = sizes[2 * i], hgt = sizes[2 * i + 1];
         var rx = xy[2 * i] - w / 2 - pad, ry = xy[2 * i + 1] - hgt / 2 - pad, rw = w + 2 * pad, rh = hgt + 2 * pad;
-        if (rx + rw >= cx0 && rx <= cx1 && ry + rh >= cy0 && ry <= cy1) rects.push(rx, ry, rw, rh);
+        if (rx + rw >= cx0 && rx <= cx1 && ry + rh >= cy0 && ry <= cy1) { if (mine(i, i)) rects.push(rx, ry, rw, rh); else others++; }
       }
       // long bands of a large region: drawn after the short ones, and only when they are few
       var pairs = halo.pairs, longest = members.length > c.bandMembers ? c.longBand * c.longBand : Infinity;
@@ -282,13 +294,13 @@
           continue;
         }
         if (Math.max(ax, bx) + bandHalf >= cx0 && Math.min(ax, bx) - bandHalf <= cx1 &&
-            Math.max(ay, by) + bandHalf >= cy0 && Math.min(ay, by) - bandHalf <= cy1) band(quads, ax, ay, bx, by, bandHalf);
+            Math.max(ay, by) + bandHalf >= cy0 && Math.min(ay, by) - bandHalf <= cy1) { if (mine(pa, pb)) band(quads, ax, ay, bx, by, bandHalf); else others++; }
       }
       for (k = 0; longPairs.length <= 2 * c.longBands && k < longPairs.length; k += 2) {
         var la = longPairs[k], lb = longPairs[k + 1];
         var lax = xy[2 * la], lay = xy[2 * la + 1], lbx = xy[2 * lb], lby = xy[2 * lb + 1];
         if (Math.max(lax, lbx) + bandHalf >= cx0 && Math.min(lax, lbx) - bandHalf <= cx1 &&
-            Math.max(lay, lby) + bandHalf >= cy0 && Math.min(lay, lby) - bandHalf <= cy1) band(quads, lax, lay, lbx, lby, bandHalf);
+            Math.max(lay, lby) + bandHalf >= cy0 && Math.min(lay, lby) - bandHalf <= cy1) { if (mine(la, lb)) band(quads, lax, lay, lbx, lby, bandHalf); else others++; }
       }
       // the badge on the top-most member (ties: the right-most, then the first)
       var top = -1, topY = 0, topR = 0;
@@ -300,8 +312,8 @@
       var bw = halo.badgeWidth;
       var badgeX = xy[2 * top] + sizes[2 * top] / 2 + pad - bw / 2 - 6;
       var badgeY = xy[2 * top + 1] - sizes[2 * top + 1] / 2 - pad + 10;
-      out.badges.push(pill(badgeX, badgeY, bw, 16, halo.badge, c.badgeFont, c.badgeFill, c.badgeText, ""));
-      var simple = lod === "far" || (rects.length / 4 + quads.length / 8) > c.haloDetailLimit;
+      if (!only || side === touched) out.badges.push(pill(badgeX, badgeY, bw, 16, halo.badge, c.badgeFont, c.badgeFill, c.badgeText, ""));
+      var simple = side === 1 || lod === "far" || (rects.length / 4 + quads.length / 8 + others) > c.haloDetailLimit;
       var key = halo.fill + "|" + halo.stroke, layer = layers.get(key);
       if (!layer) {
         layer = { fill: halo.fill, farFill: halo.farFill, stroke: halo.stroke, rects: [], quads: [], simple: simple };
@@ -339,7 +351,8 @@
         else if (shown) bkey = (shown === 2 ? "c" : "h") + Math.max(e.width[j] + 1.5, 3.0);
         else if (plan.faults[j]) bkey = "f" + Math.max(e.width[j], 2.2);
         else bkey = e.style[j];
-        if (shown && j !== plan.selectedEdge) out.shownEdges.push(j);
+        var theirs = !mine(ia, ib);  // (its batch is made all the same: batches keep the whole frame's order)
+        if (shown && j !== plan.selectedEdge && !theirs) out.shownEdges.push(j);
         var batch = batches.get(bkey);
         if (!batch) {
           var color, dash, width = e.width[j], keep = true;
@@ -353,6 +366,7 @@
           out.edges.push(batch);
         }
         color = batch.color;
+        if (theirs) { total++; batch.extra = (batch.extra || 0) + (off !== 0 ? 4 * CURVE_PIECES : 4); continue; }
         var size = far ? 0 : e.arrow[j];  // (far: hairlines without arrowheads)
         var fx = sx, fy = sy, ux, uy;
         if (off !== 0) {  // a curve: its first pieces, then the last one as a straight edge's line
@@ -406,7 +420,7 @@
     for (i = 0; i < n; i++) {
       var cw = sizes[2 * i], ch = sizes[2 * i + 1];
       var cxl = xy[2 * i] - cw / 2, cyt = xy[2 * i + 1] - ch / 2;
-      if (cxl + cw < v0 || cxl > v2 || cyt + ch < v1 || cyt > v3) continue;
+      if (cxl + cw < v0 || cxl > v2 || cyt + ch < v1 || cyt > v3 || !mine(i, i)) continue;
       var f = flags[i];
       if (f & DIMMED) out.dim.push(cxl - 1, cyt - 1, cw + 2, ch + 2);
       var gate = plan.stargate[i];
@@ -442,6 +456,8 @@
       var marker = plan.markers[mk], ms = marker.members, count = ms.length, mx = 0, my = 0, area = 0;
       for (k = 0; k < count; k++) { mx += xy[2 * ms[k]]; my += xy[2 * ms[k] + 1]; }
       mx /= count; my /= count;
+      for (k = 0, touched = 0; only && k < count; k++) touched |= only[ms[k]];
+      if (only && touched !== side) continue;
       if (!(mx + disk >= v0 && mx - disk <= v2 && my + disk >= v1 && my - disk <= v3)) continue;
       for (k = 0; k < count; k++) {
         var p = ms[k], q2 = ms[(k + 1) % count];
@@ -620,7 +636,7 @@
       // Skia strokes each line as a polygon instead of drawing a hairline, 20× slower
       ctx.lineWidth = batch.width || HAIRLINE / k;
       if (batch.dash.length) { ctx.setLineDash(batch.dash); ctx.lineCap = "butt"; }
-      if (batch.width && !batch.dash.length && batch.segments.length <= 4 * c.edgeDetailLimit) paths.strokeEach(ctx, batch.segments);
+      if (batch.width && !batch.dash.length && batch.segments.length + (batch.extra || 0) <= 4 * c.edgeDetailLimit) paths.strokeEach(ctx, batch.segments);
       else paths.strokeSegments(ctx, batch.segments);
       if (batch.dash.length) { ctx.setLineDash([]); ctx.lineCap = "round"; }
     }

@@ -258,6 +258,39 @@ class AutomationApi:
     def render_counts(self) -> Any:
         return js_obj({"paints": self.app.paints, "pulse_frames": self.app.pulse_frames})
 
+    def redraw_check(self) -> Any:
+        """The last frame against the same frame drawn whole (at the same time, so the same
+        pulse): how many pixels differ outside where a frame drawn over the layer of what does
+        not move may differ (``outside``; ``outside_visible``: by more than 8 levels of 255 —
+        the rasteriser may round a path's antialiasing differently when it holds fewer shapes) and in
+        all (``differ``); ``patched``: frames in a row
+        drawn over the layer (0: the last was drawn whole); ``moving``: the cards drawn over it."""
+        app, painter = self.app, self.app.painter
+        canvas = app.canvas
+        ctx = canvas.getContext("2d")
+        shown = ctx.getImageData(0, 0, canvas.width, canvas.height)
+        patched, env = painter.patched, painter.last_env
+        where = painter.damage.footprint(painter.plan, painter.last_xy, env)
+        moving = -1 if painter.plan.layer is None or not patched else sum(painter.plan.layer.only.to_py())
+        painter.paint_whole = True
+        try:
+            app.paint(app.last_ts, layered=patched > 0)
+        finally:
+            painter.paint_whole = False
+        whole = ctx.getImageData(0, 0, canvas.width, canvas.height)
+        differ = painter.damage.differ
+        visible = differ(shown.data, whole.data, canvas.width, where, 8)
+        return js_obj(
+            {
+                "outside_visible": visible,
+                "at": differ.at,  # (the first few of them)
+                "patched": patched,
+                "moving": moving,
+                "differ": differ(shown.data, whole.data, canvas.width, None, 0),
+                "outside": differ(shown.data, whole.data, canvas.width, where, 0),
+            }
+        )
+
     def paint_now(self) -> None:
         self.app.paint(js.performance.now())
 
@@ -309,6 +342,14 @@ class AutomationApi:
             "drawn_halos": lambda: json.dumps(self.app.painter.drawn_halos()),
             "profile_paint": self.profile_paint,
             "paint": self.paint_now,
+            "redraw_check": self.redraw_check,
+            "patch_state": lambda: js_obj(
+                {
+                    "patched": self.app.painter.patched,
+                    "reason": self.app.painter.patch_reason,
+                    "reasons": self.app.painter.patch_reasons,
+                }
+            ),
             "check_wheel": self.check_wheel,
             "save_status": lambda: json.dumps(self.app.saving.status()),
             "save_now": self.save_now,

@@ -20,19 +20,18 @@ from bendscope.bend.editor.loading import SLICED_FROM
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
-from bendscope.bend.layout.simulation import slice_budget
+from bendscope.bend.layout.simulation import moving_cards, slice_budget
 from bendscope.bend.menus import catalog
 from bendscope.bend.menus.catalog import MenuItem
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import empty_document
-from bendscope.bend.persist.share import LinkTooLong, has_graph, read_fragment, share_fragment
 from bendscope.bend.pointer.machine import Tools
 from bendscope.bend.pointer.states import GESTURES
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
 from bendscope.shared.graphformats import SAVED_AS
 
-from . import d3layout, dom
+from . import d3layout, dom, links
 from .api import AutomationApi
 from .dom import by_id, coarse_pointer, download, download_blob, js_obj, name_finger_gestures, on, proxy
 from .events import InputWiring
@@ -120,6 +119,7 @@ class App:
             self.editor, toast=lambda text: self.toast.show(text, ms=6000), request_frame=self.request_frame
         )
         self.frame_pending, self.pulse_timer, self.last_frame = False, None, 0.0
+        self.last_ts = 0.0  # the time the last full paint was drawn for (its pulse)
         self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
         self.frame_parts: list[tuple[float, float, float, float]] = []  # (start, layout step, scene, canvas) ms
         self.scene_ms = 0.0
@@ -279,7 +279,8 @@ class App:
                 self.frame_parts.append((start, ticked - start, self.scene_ms, paint_ms - self.scene_ms))
                 # (the painter's plan update by part, and the live changes brought in since the frame before)
                 self.frame_log.append({"at": start, "tick": ticked - start, "scene": self.scene_ms, "paint": paint_ms,
-                                       "plan": self.painter.plan_parts, "applied": self.applied_since})  # fmt: skip
+                                       "plan": self.painter.plan_parts, "applied": self.applied_since,
+                                       "patch": self.painter.patch_reason})  # fmt: skip
                 self.applied_since = []
                 del self.frame_times[:-600], self.frame_parts[:-600], self.frame_log[:-600]
             elif pulsing:  # nothing changed but the pulse: redraw it over the kept frame
@@ -336,6 +337,7 @@ class App:
             )  # fmt: skip
             editor.needs_paint = True  # (the next frame shows the marks again)
             return
+        self.last_ts = ts
         t0 = js.performance.now()
         # a frame computes κ for a few ms at most; what is left runs in slices (see _pump)
         topology = editor.topology() if self.still else editor.shown_topology(TOPOLOGY_FRAME_MS)
@@ -376,6 +378,7 @@ class App:
             layered=layered,
             xy=self._shared_positions(),
             markers=self.loops_panel.markers(),
+            moving=self._moving_cards(),
             loop_edges=loop_edges,
             loop_class=loop_class,
             cut_edges=editor.shown_cuts(cuts),
@@ -410,6 +413,15 @@ class App:
             self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
+
+    def _moving_cards(self) -> frozenset[str] | None:
+        """The cards the running layout may move, when few (see ``bend.layout.simulation.moving_cards``):
+        the painter draws the rest once. None at rest: frames are drawn whole."""
+        editor = self.editor
+        if self.still or not editor.animating:
+            return None
+        sim = editor.sim()
+        return moving_cards(sim.free, sim.fixed, len(editor.plane.nodes))
 
     def gesture_overlay(self) -> Overlay:
         """The current gesture's marks, kept inside the window."""
@@ -701,57 +713,12 @@ class App:
 
     # ------------------------------------------------------------------ links
     async def open_link(self) -> None:
-        """A graph in the URL's fragment (``bend.persist.share``): shown, as one undoable step, without
-        overwriting the visitor's own graph — unsaved edits are saved first, and the next save
-        keeps the saved graph as a saved copy. The fragment is then taken off the address (a
-        reload shows the saved graph). Nothing a link holds can stop the page: any failure is
-        a message and the graph stays as it was."""
-        fragment = str(js.window.location.hash or "")
-        if not has_graph(fragment) or self._live_refuses("Opening a shared link"):
-            return
-        with contextlib.suppress(Exception):  # (an old browser: the fragment just stays)
-            js.history.replaceState(js.history.state, "", str(js.window.location.href).split("#", 1)[0])
-        saver = self.saving.saver
-        try:
-            text = read_fragment(fragment)
-            if saver is not None and saver.dirty:
-                await self.saving.save_now()  # (the visitor's latest edits, before another graph)
-            error = self.editor.load(text, label="Open a shared link")
-        except Exception as exc:  # (a damaged link: DocumentError; anything else: still only a message)
-            error = str(exc) or type(exc).__name__
-        if error:
-            self.toast.show(f"This link's graph cannot be opened: {error.rstrip('.')}.", error=True, ms=8000)
-            self.request_frame()
-            return
-        if saver is not None:
-            saver.keep_aside_before_next_save("shared-link")
-        self.editor.opening_view()
-        self.toast.show(
-            "Opened the graph from the link. Your own graph is kept: Undo goes back to it, and once this one "
-            "is saved, Saved copies… holds yours.",
-            ms=9000,
-        )
-        self.request_frame()
+        """A graph in the URL's fragment, shown without overwriting the visitor's own (``app.links``)."""
+        await links.open_link(self)
 
     async def copy_link(self) -> None:
-        """Put a link holding the document on the clipboard (or show it to copy by hand)."""
-        try:
-            fragment = share_fragment(self.editor.export(indent=None))
-        except LinkTooLong as exc:
-            self.dialog.confirm(
-                str(exc), lambda ok: ok and download("bendscope.json", self.editor.export()), ok_label="Export JSON"
-            )
-            return
-        location = js.window.location
-        link = f"{location.origin}{location.pathname}#{fragment}"
-        try:
-            await js.navigator.clipboard.writeText(link)
-        except Exception:  # no clipboard here (permissions, an insecure origin): the link to copy by hand
-            self.dialog.prompt("Copy this link (Ctrl/⌘+C):", link, lambda text: None, ok_label="Done")
-            return
-        self.toast.show(
-            f"Link copied ({len(link) / 1024:,.1f} KB). The graph is in the link itself: nothing is sent to a server."
-        )
+        """Put a link holding the document on the clipboard (``app.links``)."""
+        await links.copy_link(self)
 
     def image_menu(self, event: Any) -> None:
         """Image…: a menu of the images (the vector one first)."""

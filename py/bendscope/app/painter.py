@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 import js
@@ -74,6 +74,16 @@ class Painter:
         #: the last paint's plan update in ms: "update" (Python: the calls made), then each call's name (JS)
         self.plan_parts: dict[str, float] = {}
         self.last_halos: tuple[Any, Any, tuple[float, float, float, float, float]] | None = None
+        self.damage = js.window.bendscopeDamage
+        self._layer: Any = None  # what does not move while cards move (see ``paint``'s ``moving``)
+        self._kept = False  # the layer is the one the last paint drew on
+        self._moving: tuple[list[str], int, Collection[str], Any] | None = None  # (plan's ids, count, moving, indices)
+        self.patched = 0  # frames in a row drawn over the layer (0: the last was drawn whole)
+        self.patch_reason = ""  # why the last such frame drew the layer again ("kept": it did not)
+        self.patch_reasons: dict[str, int] = {}  # how many frames over the layer, by that reason
+        self.last_env: Any = None  # the last paint's drawing environment (tests: where it may differ)
+        self.last_xy: Any = None  # and its positions
+        self.paint_whole = False  # (tests) paints draw whole frames, as at rest
 
     def drawn_halos(self) -> dict[str, list[list[float]]]:
         """The last frame's halos on the screen (CSS px): the κ badges (left, top, width, height),
@@ -159,8 +169,12 @@ class Painter:
         loop_class: str = "?",
         cut_edges: Iterable[str] = (),
         tree_epoch: int = 0,
+        moving: Collection[str] | None = None,
     ) -> None:
         """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid.
+        ``moving`` (the cards the layout may move, while few do): what does not move is drawn
+        once into an offscreen layer and each frame copies it and draws the moving part over it
+        (static/damage.js says when the layer must be drawn again), pulses over both.
         ``layered`` (pulses animate, nothing else moves): the
         pulsing borders go on top of a copy of everything else, kept so that :meth:`repulse`
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
@@ -219,13 +233,31 @@ class Painter:
             pattern = theme.BACKGROUND  # (what a halo's inside is repainted with)
         cam = camera or plane.camera
         view = {"cx": cam.x, "cy": cam.y, "zoom": cam.zoom, "width": w, "height": h, "pulse": pulse, "pins": pins}
-        geometry = self.scene.geometry(self.plan, xy, js_obj(view))
-        self.last_halos = (geometry.halos, geometry.badges, (cam.x, cam.y, cam.zoom, w, h))
-        env = {**view, "dpr": dpr, "background": theme.BACKGROUND, "layered": layered}
+        grid_key = "" if grid is None else f"{grid.spacing}|{grid.offset_x}|{grid.offset_y}"
+        env = {**view, "dpr": dpr, "background": theme.BACKGROUND, "layered": layered, "grid": grid_key}
         env_js = js_obj(env)
         env_js.pattern = pattern
         env_js.skip = getattr(js.window, "__skip", None)  # (diagnostics: bench/bench_large.py)
-        drawn = self.scene.draw(ctx, self.plan, geometry, env_js)
+        self.last_env, self.last_xy = env_js, xy
+        whole = moving is None or self.detail or self.paint_whole
+        indices = None if whole else self._moving_indices(moving)
+        if indices is not None:
+            # cards move: the layer of what does not move, copied, and the moving part over it
+            drawn = self.damage.paint(
+                ctx, self._layer_canvas(), self.plan, xy, js_obj(view), env_js, indices, self._kept
+            )
+            geometry = drawn.geometry
+            self._kept = True
+            self.patched += 1
+            self.patch_reason = str(drawn.reason)
+            self.patch_reasons[self.patch_reason] = self.patch_reasons.get(self.patch_reason, 0) + 1
+        else:
+            geometry = self.scene.geometry(self.plan, xy, js_obj(view))
+            drawn = self.scene.draw(ctx, self.plan, geometry, env_js)
+            self._kept = False
+            self.patched = 0
+            self.patch_reason = ""
+        self.last_halos = (geometry.halos, geometry.badges, (cam.x, cam.y, cam.zoom, w, h))
         self.cards_drawn = int(drawn.cards)
         self.pulses_in_view = int(drawn.pulses)
         self.drawn_markers = [
@@ -237,7 +269,7 @@ class Painter:
         self._overlay(overlay, cam.zoom)
         if self.after is not None:
             self.after(ctx, cam.zoom)
-        if layered:
+        if layered and indices is None:
             base = self._base_canvas()
             bctx = base.getContext("2d")
             bctx.setTransform(1, 0, 0, 1, 0, 0)
@@ -303,6 +335,25 @@ class Painter:
             ctx.fillStyle = theme.TEXT["body"]
             ctx.fillText(entry.text, x + SWATCH + 8, mid + 4)
         ctx.setLineDash(js_obj([]))
+
+    def _moving_indices(self, moving: Collection[str]) -> Any:
+        """The plan's indices of ``moving`` as a JS array, made again only when the set or the
+        plan's cards changed. O(len(moving))"""
+        ids = self.planner.ids
+        kept = self._moving
+        if kept is None or kept[0] is not ids or kept[1] != len(ids) or kept[2] != moving:
+            index = self.planner.index
+            kept = self._moving = (ids, len(ids), moving, to_js([index[n] for n in moving if n in index]))
+        return kept[3]
+
+    def forget_kept(self) -> None:
+        """The next paint draws its layer afresh."""
+        self._kept = False
+
+    def _layer_canvas(self) -> Any:
+        if self._layer is None:
+            self._layer = js.document.createElement("canvas")
+        return self._layer
 
     def _base_canvas(self) -> Any:
         """The copy of the last frame without pulses (same size as the canvas)."""

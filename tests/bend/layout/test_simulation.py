@@ -239,3 +239,57 @@ def test_layout_engines_of_planes_left_or_gone_are_paused_and_freed():
     editor.go_to_plane(child)
     editor.sim()
     assert editor.sim().plane is editor.doc.planes[child]
+
+
+def test_the_cards_a_drag_may_move_are_its_neighbourhood_and_every_card_that_moves_is_one():
+    """The page draws what a drag does not move once (``moving_cards``): the held card and its
+    two-hop neighbourhood, the only cards the layout moves until it rests; a whole-plane run
+    (an import) gives none, so its frames are drawn whole."""
+    from bendscope.bend.layout.simulation import moving_cards
+    from bendscope.bend.pointer.inputs import PointerInput
+    from bendscope.bend.pointer.machine import Tools
+
+    editor = _random_graph(160)
+    tools = Tools(editor)
+    before = _where(editor)
+    target = "n7"
+    sx, sy = editor.world_to_screen(*before[target])
+    for kind, dx in (("down", 0), ("move", 10), ("move", 25)):
+        tools.pointer(PointerInput(kind, 1, sx + dx, sy, 0, "mouse"))
+    sim = editor.sim()
+    cards = moving_cards(sim.free, sim.fixed, len(editor.plane.nodes))
+    hops = _hops(editor, target)
+    assert cards == {n for n, h in hops.items() if h <= 2}
+    tools.pointer(PointerInput("up", 1, sx + 25, sy, 0, "mouse"))
+    while editor.tick():
+        pass
+    moved = {n for n, at in _where(editor).items() if at != before[n]}
+    assert target in moved and moved <= cards
+    editor.sim().reheat()  # (a whole-plane run)
+    assert moving_cards(editor.sim().free, editor.sim().fixed, len(editor.plane.nodes)) is None
+
+
+def test_a_step_that_moves_nothing_while_the_layout_runs_is_not_a_rest():
+    """A worker's engine moves nothing in a frame its next positions have not come in yet; that
+    was counted as coming to rest, and each such count made the page's halos again (in a drag
+    on 3,000 cards, one frame in five)."""
+    from bendscope.bend.layout.simulation import Simulation
+
+    class Waiting(Simulation):
+        """Steps as the worker's engine does: every other step has nothing new."""
+
+        calls = 0
+
+        def step(self, budget_ms: float = 0.0) -> bool:
+            self.calls += 1
+            return super().step(budget_ms) if self.calls % 2 else False
+
+    editor = Editor(demo_document(), seed=1, layout=lambda plane, seed: Waiting(plane, seed))
+    rests = editor.rests
+    assert editor.tick() and editor.sim().active
+    assert not editor.tick() and editor.sim().active  # nothing new, still running
+    assert editor.rests == rests
+    while editor.sim().active:
+        editor.tick()
+    editor.tick()
+    assert editor.rests == rests + 1

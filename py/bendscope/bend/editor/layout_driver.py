@@ -85,7 +85,8 @@ class LayoutDriver(KappaDriver):
         if moving:
             self.needs_paint = True
             self._moved = True
-        elif self._moved:  # it has just come to rest
+        elif self._moved and not sim.active:  # it has just come to rest (a worker's step
+            # with no new frame yet moved nothing, but the layout still runs)
             self._moved = False
             self.rests += 1
             self.needs_paint = True

@@ -112,6 +112,27 @@ def neighbourhood(plane: Plane, seeds: Iterable[str], hops: int = LOCAL_HOPS) ->
     return region
 
 
+#: while a local reheat runs, its cards are drawn over a layer of the rest when at most this
+#: share of the plane (or 64 cards) may move (see ``moving_cards``)
+MOVING_SHARE = 0.25
+
+
+def moving_cards(free: set[str] | None, fixed: set[str], total: int) -> frozenset[str] | None:
+    """The cards a running layout may move — a local reheat's region and the held (dragged)
+    cards — when they are few enough for the page to draw the rest once and only them per frame;
+    None when every card may move (a run over the whole plane) or too many may. O(region)
+
+    >>> sorted(moving_cards({"a", "b"}, {"c"}, 1000))
+    ['a', 'b', 'c']
+    >>> moving_cards(None, {"c"}, 1000) is None, moving_cards(set(map(str, range(300))), set(), 1000) is None
+    (True, True)
+    """
+    if free is None:
+        return None
+    cards = frozenset(free | fixed)
+    return cards if len(cards) <= max(64, total * MOVING_SHARE) else None
+
+
 def reheat_region(active: bool, free: set[str] | None, plane: Plane, around: Iterable[str] | None) -> set[str] | None:
     """Which nodes a reheat lets move: the rule every layout engine follows.
 
