@@ -7,6 +7,7 @@ error, or on PyScript's error box (.py-error).
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from dataclasses import dataclass, field
@@ -101,6 +102,25 @@ class AppPage:
     def reload(self) -> None:
         self.page.reload()
         self.wait_ready()
+
+
+def press_region_card(app: AppPage, cards: int) -> tuple[str, float, float]:
+    """Load the benchmarks' mixed graph of ``cards`` cards (a giant loop region and tree-like
+    parts), wait for rest, reset the zoom and press the region's card nearest the middle of the
+    view: its id and where it was pressed (the pointer stays down)."""
+    from graphs import giant_scc_document  # (bench/: on the tests' and the benchmarks' path)
+
+    page = app.page
+    assert app.api("t => window.bendscope.load(t)", json.dumps(giant_scc_document(cards))) is None
+    page.wait_for_function("!window.bendscope.layout_active() && !window.bendscope.topology_state().pending",
+                           timeout=120_000)  # fmt: skip
+    app.api("window.bendscope.action('zoom-reset')")
+    region = max(json.loads(app.api("window.bendscope.topology()"))["sccs"], key=lambda s: len(s["nodes"]))["nodes"]
+    spots = app.api("ids => ids.map(id => window.bendscope.screen_position(id))", region)
+    node, (x, y) = min(zip(region, spots, strict=True), key=lambda c: abs(c[1][0] - 640) + abs(c[1][1] - 400))
+    page.mouse.move(x, y)
+    page.mouse.down()
+    return node, x, y
 
 
 def new_context(browser: Browser, **context_args) -> BrowserContext:

@@ -8,28 +8,15 @@ frames are drawn whole again."""
 from __future__ import annotations
 
 import json
-import sys
 
-from harness import ROOT
-
-sys.path.insert(0, str(ROOT / "bench"))
-from graphs import giant_scc_document
+from harness import press_region_card
 
 NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))"
 
 
 def press_central_card(app, cards: int = 600) -> tuple[float, float]:
     """Load the mixed graph, wait for rest, and press the loop region's card nearest the middle."""
-    page = app.page
-    assert app.api("t => window.bendscope.load(t)", json.dumps(giant_scc_document(cards))) is None
-    page.wait_for_function("!window.bendscope.layout_active() && !window.bendscope.topology_state().pending",
-                           timeout=120_000)  # fmt: skip
-    app.api("window.bendscope.action('zoom-reset')")
-    region = max(json.loads(app.api("window.bendscope.topology()"))["sccs"], key=lambda s: len(s["nodes"]))["nodes"]
-    spots = app.api("ids => ids.map(id => window.bendscope.screen_position(id))", region)
-    _, (x, y) = min(zip(region, spots, strict=True), key=lambda c: abs(c[1][0] - 640) + abs(c[1][1] - 400))
-    page.mouse.move(x, y)
-    page.mouse.down()
+    _, x, y = press_region_card(app, cards)
     return x, y
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from harness import press_region_card
 from playwright.sync_api import expect
 
 
@@ -53,24 +54,9 @@ def test_new_node_here_by_keyboard_twice_makes_two_cards_side_by_side(app_factor
 def test_the_loop_search_waits_while_a_card_is_dragged(app_factory):
     """Pressing a card in a large loop region asks for its loops and fewest cuts (the inspector);
     their slices ran between the drag's frames. They wait until the card is let go."""
-    import sys
-
-    from harness import ROOT
-
-    sys.path.insert(0, str(ROOT / "bench"))
-    from graphs import giant_scc_document
-
     app = app_factory("seed=1&fresh=1")
     page = app.page
-    assert app.api("t => window.bendscope.load(t)", json.dumps(giant_scc_document(1000))) is None
-    page.wait_for_function("!window.bendscope.layout_active() && !window.bendscope.topology_state().pending",
-                           timeout=120_000)  # fmt: skip
-    app.api("window.bendscope.action('zoom-reset')")
-    region = max(json.loads(app.api("window.bendscope.topology()"))["sccs"], key=lambda s: len(s["nodes"]))["nodes"]
-    spots = app.api("ids => ids.map(id => window.bendscope.screen_position(id))", region)
-    node, (x, y) = min(zip(region, spots, strict=True), key=lambda c: abs(c[1][0] - 640) + abs(c[1][1] - 400))
-    page.mouse.move(x, y)
-    page.mouse.down()
+    node, x, y = press_region_card(app, 1000)
     for k in range(1, 16):
         page.mouse.move(x + 6 * k, y)
         page.wait_for_timeout(60)
