@@ -43,6 +43,7 @@ from bendscope.bend.render.scene import (
     level_of_detail,
 )
 from bendscope.bend.render.textlayout import CardLayout, Measure
+from bendscope.kappa.steps import finish
 
 #: per-node flags (the page's plan reads the same bits)
 SELECTED, PULSING, DIMMED, EDITING = 1, 2, 4, 8
@@ -453,11 +454,21 @@ class ScenePlanner:
         self._prepared = None
         index = {node_id: i for i, node_id in enumerate(plane.nodes)}
         edges = list(plane.edges.values())
+        made = yield from self._edge_rows(edges, index, measure, chunk)
+        self._prepared = _Prepared(plane, plane.version, theme.NAME, index, edges, *made)
+
+    def _edge_rows(
+        self, edges: list[Edge], index: dict[str, int], measure: Measure, chunk: int = 0
+    ) -> Generator[None, None, tuple[dict[tuple[str, str], list[str]], dict[str, float], _Rows, dict[str, int], int]]:
+        """The edge arrays of ``edges`` between the cards of ``index``: the parallel pairs, their
+        offsets, the rows, each drawn edge's row and how many edges are not drawn (an end not a
+        card); a pause after every ``chunk`` edges (none when 0). O(m)."""
         pairs: dict[tuple[str, str], list[str]] = {}
         for edge in edges:
             pair = (edge.a, edge.b) if edge.a <= edge.b else (edge.b, edge.a)
             pairs.setdefault(pair, []).append(edge.id)
-        yield
+        if chunk:
+            yield
         offsets: dict[str, float] = {}
         for ids in pairs.values():
             if len(ids) > 1:
@@ -472,10 +483,9 @@ class ScenePlanner:
             else:
                 edge_index[edge.id] = len(rows.a)
                 self._row(edge, len(rows.a), offsets.get(edge.id, 0.0), measure, rows, index)
-            if k % chunk == chunk - 1:
+            if chunk and k % chunk == chunk - 1:
                 yield
-        self._prepared = _Prepared(plane, plane.version, theme.NAME, index, edges, pairs, offsets, rows, edge_index,
-                                   dangling)  # fmt: skip
+        return pairs, offsets, rows, edge_index, dangling
 
     def _take_prepared(self, plane: Plane, edges: list[Edge]) -> _Prepared | None:
         """The edges made ahead for ``plane`` if they still hold (see :meth:`prepare_edges`)."""
@@ -491,34 +501,13 @@ class ScenePlanner:
     def _all_edges(self, plane: Plane, edges: list[Edge], measure: Measure) -> Call:
         """Every edge of ``plane`` again (what the page's edge arrays hold is replaced). O(m)."""
         ready = self._take_prepared(plane, edges)
-        if ready is not None:
-            self._halo_epoch += 1
-            self._pairs, self._offsets, self.edge_index = ready.pairs, ready.offsets, ready.edge_index
-            self._edge_ids = None
-            self._dangling = ready.dangling
-            self._labels = {k: i for i, k in enumerate(ready.rows.label_edge)}
-            self._plane_edges = edges
-            return ("setEdges", (self._taken(), *ready.rows.args()))
+        pairs, offsets, rows, edge_index, dangling = (
+            finish(self._edge_rows(edges, self.index, measure)) if ready is None
+            else (ready.pairs, ready.offsets, ready.rows, ready.edge_index, ready.dangling)
+        )  # fmt: skip
         self._halo_epoch += 1
-        self._pairs = {}
-        for edge in edges:
-            pair = (edge.a, edge.b) if edge.a <= edge.b else (edge.b, edge.a)
-            self._pairs.setdefault(pair, []).append(edge.id)
-        self._offsets = {}
-        for ids in self._pairs.values():
-            if len(ids) > 1:
-                self._offsets.update(_pair_offsets(ids))
-        rows = _Rows()
-        self.edge_index = {}
+        self._pairs, self._offsets, self.edge_index, self._dangling = pairs, offsets, edge_index, dangling
         self._edge_ids = None
-        self._dangling = 0
-        for edge in edges:
-            if not self._drawn(edge):
-                self._dangling += edge.a != edge.b
-                continue
-            k = len(rows.a)
-            self.edge_index[edge.id] = k
-            self._row(edge, k, self._offsets.get(edge.id, 0.0), measure, rows)
         self._labels = {k: i for i, k in enumerate(rows.label_edge)}
         self._plane_edges = edges
         return ("setEdges", (self._taken(), *rows.args()))
