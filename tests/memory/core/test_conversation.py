@@ -201,6 +201,11 @@ def test_the_words_of_a_conversation():
     assert dates_in("In May 2022, on May 5, 2021; we may go. May I? 31 June", SAID) == {}
     assert names_in("Thanks Mel! The Pride parade in New York was great.", set()) == ["Mel", "Pride", "New York"]
     assert names_in("Painting helps me. Sam's dog too.", {"sam"}) == ["Sam"]
+    # names in any Latin, Greek or Cyrillic capitals; a question's auxiliary is no part of a name;
+    # a title's full stop ends no sentence
+    assert names_in("We met Émile, Åsa, Łukasz, Ölaf and Ирина.", set()) == ["Émile", "Åsa", "Łukasz", "Ölaf", "Ирина"]
+    assert names_in("Did Jon like it? Does Anna know? I'm Jo.", {"jo"}) == ["Jon", "Anna", "Jo"]
+    assert names_in("I saw Dr. Smith, then Mr. Brown.", set()) == ["Dr Smith", "Mr Brown"]
 
 
 def test_the_editors_api_reads_and_writes_one_namespace():

@@ -328,8 +328,11 @@ def kind_of(value: Any) -> str:
 
 def check_id(value: Any, what: str = "id") -> str:
     """A node or edge id: a non-empty string of at most MAX_ID characters, valid Unicode."""
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str):
         raise InvalidInput(f"{what} must be a non-empty string, got {kind_of(value)}")
+    if not value.strip():
+        got = "an empty string" if not value else "only spaces"
+        raise InvalidInput(f"{what} must be a non-empty string, got {got}")
     if len(value) > MAX_ID:
         raise InvalidInput(f"{what} is longer than {MAX_ID} characters")
     if _SURROGATE.search(value):

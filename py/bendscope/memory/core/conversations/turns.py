@@ -26,6 +26,7 @@ the same nodes and edges as one call would make.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -69,14 +70,19 @@ _NOT_NAMES = (
     sure well so and but or the a an this that these those it its my your our their we you he she they his her
     what when where why how who which congrats congratulations sounds good hope glad love happy sorry bye
     omg lol haha hahaha right totally definitely absolutely really amazing gonna gotta let lets mine
-    yesterday today tonight tomorrow last next just also""".split()  # noqa: SIM905
+    yesterday today tonight tomorrow last next just also did does do is are was were am can could would should
+    will shall might must has have had""".split()  # noqa: SIM905
     )
     | frozenset(WEEKDAYS)
     | frozenset(MONTHS)
 )
-_WORD = r"[A-Z][\w'’-]*"
+#: the capital letters a name may begin with (Latin, Greek, Cyrillic: "Émile", "Åsa", "Łukasz")
+_UPPER = "".join(re.escape(chr(c)) for c in range(0x41, 0x530) if chr(c).isupper())
+_WORD = rf"[{_UPPER}][\w'’-]*"
 _CAPITALISED = re.compile(rf"{_WORD}(?:\s+{_WORD})*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?…:;\"“(]\s*)$")
+#: a title's full stop, which ends no sentence ("Dr. Smith" is one name)
+_TITLE = re.compile(rf"\b(Dr|Mr|Mrs|Ms|Mx|Prof|St)\.(?=\s+[{_UPPER}])")
 
 
 def _day(moment_: datetime) -> str:
@@ -172,8 +178,9 @@ def names_in(text: str, known: set[str]) -> list[str]:
     off). A single word beginning a sentence is a name only if ``known`` has its normal form
     (a speaker, or a word capitalised inside a sentence elsewhere); common words never are."""
     found: dict[str, str] = {}
+    text = _TITLE.sub(r"\1", text)
     for match in _CAPITALISED.finditer(text):
-        words = [w for w in re.split(r"\s+", match.group(0)) if normal_name(w) not in _NOT_NAMES]
+        words = [w for w in re.split(r"\s+", match.group(0)) if normal_name(w).replace(" ", "") not in _NOT_NAMES]
         starts = bool(_SENTENCE_START.search(text[: match.start()]))
         if not words:
             continue
@@ -222,7 +229,7 @@ def written_out(text: str, people: Mapping[str, str]) -> str:
             return word
         return people.get(short_of(key, people), word)
 
-    return re.sub(r"(?<![\w'’])[A-Z]\w*", full, text)
+    return re.sub(rf"(?<![\w'’])[{_UPPER}]\w*", full, text)
 
 
 def _capitalised_inside(texts: Sequence[str]) -> set[str]:
@@ -247,8 +254,11 @@ def _turn(item: Any, where: str) -> dict[str, Any]:
         raise InvalidInput(f"{where}: time is required (when it was said: an ISO 8601 time or a date)")
     when = moment(item["time"], f"{where}: time")
     session = item.get("session")
+    if session is None:
+        raise InvalidInput(f"{where}: session is required: a name or a whole number")
     if isinstance(session, bool) or not isinstance(session, (str, int)) or not str(session).strip():
-        raise InvalidInput(f"{where}: session is required: a name or a number")
+        shown = "an empty name" if isinstance(session, str) else f"{kind_of(session)}, {json.dumps(session)[:40]}"
+        raise InvalidInput(f"{where}: session must be a name or a whole number, got {shown}")
     caption = item.get("caption")
     if caption is not None:
         caption = check_text(caption, f"{where}: caption", MAX_CONTENT)
@@ -336,11 +346,16 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     earlier ones read anew, their edges and entities. O(the conversation's text)."""
     derived = Derived()
     read: list[dict[str, Any]] = []
+    first: dict[str, int] = {}
     for i, item in enumerate(turns):
         try:
-            read.append(_turn(item, f"turns[{i}]"))
+            turn = _turn(item, f"turns[{i}]")
         except InvalidInput as exc:
             derived.errors.append(str(exc))
+            continue
+        if turn["id"] is not None and first.setdefault(turn["id"], i) != i:
+            derived.errors.append(f"turns[{i}]: the id {turn['id']!r} is given to turns[{first[turn['id']]}] too")
+        read.append(turn)
     if derived.errors:
         return derived
     before = {n.id: n for n in earlier}

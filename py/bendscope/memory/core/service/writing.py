@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from ...store.scoped import check_namespace, namespace_of
 from ..conversations.turns import conversation_items
 from ..embedders import pack
 from ..errors import Conflict, InvalidInput, NotFound
@@ -133,6 +134,8 @@ class Writing(MemoryState):
             given = merged.get("metadata")
             base = given if isinstance(given, dict) else old.metadata if old is not None else {}
             merged["metadata"] = {"namespace": self.namespace, **base}
+        elif isinstance(merged.get("metadata"), dict):
+            merged["metadata"] = _kept_namespace(merged["metadata"], old)
         node = new_node(merged, now=self.clock(), existing=old)
         into = {"merged_into": node.id} if old is not None and keyed is not None else {}
         if args.get("id") is None:  # the id derives from the content: that node, or none
@@ -240,6 +243,8 @@ class Writing(MemoryState):
         if typed and args.get("edge_type") is None and (args.get("id") is None or self.store.get_edge(edge.id) is None):
             raise InvalidInput(TYPE_REQUIRED)
         _unknown([edge.source_id, edge.target_id], ends)
+        if self.namespace is None:
+            _one_namespace(edge, {**ends, **self.store.get_nodes({edge.source_id, edge.target_id} - ends.keys())})
         old = self.store.get_edge(edge.id) if args.get("id") is not None else self._derived_edge(edge)
         touched = {edge.source_id, edge.target_id} | ({old.source_id, old.target_id} if old else set())
         self.loops.extend(batch.watch, touched)
@@ -412,6 +417,9 @@ class Writing(MemoryState):
         with self.store.transaction():
             said = conversation_items(turns, self.namespace, self._earlier_turns() if turns else ())
             said_nodes, said_edges, errors = said.nodes, said.edges, said.errors
+            errors += self._turn_clashes(said_nodes, nodes, said.turns) if not errors else []
+            place = {turn_id: i for i, turn_id in enumerate(said.turns)}
+            failed: set[str] = set()  # (turns not written: their edges' errors would only repeat it)
             batch = self._batch()
             written: list[MemoryNode] = []
             edge_writer = functools.partial(self._put_edge, batch=batch, typed=typed)
@@ -428,10 +436,19 @@ class Writing(MemoryState):
                     if unknown:  # (a misspelt field would silently take its default)
                         errors.append(f"{what}[{i}]: no field {unknown[0]!r}; an item takes {', '.join(fields)}")
                         continue
+                    if what == "turn" and failed & {item.get("source_id"), item.get("target_id")}:
+                        continue
                     try:
                         answer = store(item)
                     except InvalidInput as exc:
-                        errors.append(f"{what}[{i}]: {exc}" if what != "turn" else f"turns: {exc}")
+                        if what != "turn":
+                            errors.append(f"{what}[{i}]: {exc}")
+                        elif store is node_writer and "key" not in item:
+                            failed.add(item["id"])
+                            at = place.get(item["id"])
+                            errors.append(f"turns[{at}]: {exc}" if at is not None else f"turns: {exc}")
+                        else:
+                            errors.append(f"turns: {exc}")
                         continue
                     record = answer["node" if store is node_writer else "edge"]
                     item_answer = {"status": answer["status"], "id": record["id"]}
@@ -458,8 +475,30 @@ class Writing(MemoryState):
         return {"status": "stored", **done, **conversation, "topology": effect(change.before, change.after)}
 
     def _earlier_turns(self) -> list[MemoryNode]:
-        """The turns of a conversation stored before (the namespace's: O(its nodes))."""
-        return [n for n in self.store.get_nodes(self.store.node_ids()).values() if "speaker" in n.metadata]
+        """The turns of a conversation stored before: the namespace's (O(its nodes)), or
+        without one the turns of no namespace (O(the store))."""
+        nodes = self.store.get_nodes(self.store.node_ids()).values()
+        return [n for n in nodes if "speaker" in n.metadata and (self.namespace or namespace_of(n) is None)]
+
+    def _turn_clashes(self, said: list[dict[str, Any]], nodes: Sequence[Any], asked: Sequence[str]) -> list[str]:
+        """What is wrong with the ids a call's turns take: one a node item of the call takes
+        too, or one held by a stored node that is not a turn (a fact never becomes a turn)."""
+        place = {turn_id: i for i, turn_id in enumerate(asked)}
+
+        def where(turn_id: str) -> str:
+            return f"turns[{place[turn_id]}]" if turn_id in place else "turns"
+
+        ids = [n["id"] for n in said if "key" not in n]
+        items = {n.get("id") for n in nodes if isinstance(n, Mapping)}
+        errors = [f"{where(i)}: the id {i!r} is given to one of the call's nodes too" for i in ids if i in items]
+        held = self.store.get_nodes(ids)
+        errors += [
+            f"{where(i)}: the id {i!r} is held by a node that is not a turn of a conversation: give the turn "
+            "another id (or none)"
+            for i in ids
+            if i in held and "speaker" not in held[i].metadata
+        ]
+        return errors
 
     def _forget_mentions(self, stale: Iterable[tuple[str, str]], orphans: Iterable[str], batch: _Batch) -> None:
         """Remove the mentions the conversation no longer holds (an earlier turn's name read
@@ -562,3 +601,42 @@ class Writing(MemoryState):
             self.store.delete_edge(edge_id)
             change = self.loops.settle(batch.watch, removed=edge is not None and edge.directed)
         return {"status": "deleted", "id": edge_id, "topology": effect(change.before, change.after)}
+
+
+def _kept_namespace(metadata: dict[str, Any], old: MemoryNode | None) -> dict[str, Any]:
+    """A node's metadata as an unscoped write gives it: a node stays in the namespace it was
+    written in (the metadata need not repeat it); one named must be a namespace's name, and
+    the node's own if it has one."""
+    if "namespace" not in metadata:
+        was = namespace_of(old) if old is not None else None
+        return {**metadata, "namespace": was} if was is not None else metadata
+    try:
+        named = check_namespace(metadata["namespace"])
+    except InvalidInput as exc:
+        raise InvalidInput(f"metadata.namespace: {exc}") from None
+    was = namespace_of(old) if old is not None else None
+    if old is not None and was != named:
+        where = f"namespace {was!r}" if was is not None else "no namespace"
+        raise InvalidInput(
+            f"node {old.id!r} is in {where}: a node stays in the namespace it was written in (metadata.namespace "
+            f"{named!r}); nothing was stored"
+        )
+    return metadata
+
+
+def _one_namespace(edge: MemoryEdge, ends: Mapping[str, MemoryNode]) -> None:
+    """Refuse an edge between nodes of two namespaces: edges never cross namespaces, so each
+    namespace's loops, κ and views are its own."""
+    source, target = ends.get(edge.source_id), ends.get(edge.target_id)
+    if source is None or target is None:
+        return
+    a, b = namespace_of(source), namespace_of(target)
+    if a != b:
+
+        def name(ns: str | None) -> str:
+            return f"namespace {ns!r}" if ns is not None else "no namespace"
+
+        raise InvalidInput(
+            f"{edge.source_id!r} is in {name(a)} and {edge.target_id!r} in {name(b)}: an edge joins two nodes of one "
+            "namespace (each namespace's loops and views are its own); nothing was stored"
+        )
