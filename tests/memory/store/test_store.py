@@ -318,6 +318,10 @@ def test_store_urls(tmp_path, postgres_url, monkeypatch):
         open_store("mysql://localhost/db")
     with pytest.raises(InvalidInput, match="sqlite:///relative/path or sqlite:////absolute/path"):
         open_store("sqlite://relative.db")
+    for half in ("sqlite:/abs/x.db", "sqlite:x.db", "SQLite:/x.db", "postgresql:/db"):  # (no folder "sqlite:")
+        with pytest.raises(InvalidInput, match="is neither a path nor a store URL"):
+            open_store(half)
+    assert not list(tmp_path.glob("*:*"))
     with pytest.raises(InvalidInput, match="pool_size must be from 1"):
         open_store(postgres_url + "?pool_size=0")
     with pytest.raises(InvalidInput, match="whole number"):

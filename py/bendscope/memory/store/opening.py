@@ -64,6 +64,12 @@ def open_store(
         raise InvalidInput(
             f"store URLs of scheme {scheme!r} are not supported (use a path, sqlite:///path or postgresql://…)"
         )
+    half = re.match(r"^(sqlite|postgresql|postgres):(?!//)", text, re.IGNORECASE)
+    if half is not None:  # (taken as a path, it would make a folder named "sqlite:")
+        raise InvalidInput(
+            f"{text!r} is neither a path nor a store URL: an sqlite URL is sqlite:///relative/path or "
+            "sqlite:////absolute/path, a PostgreSQL one postgresql://user@host/db (or give the bare path)"
+        )
     return SQLiteStore(store_file(text, read_only), read_only=read_only)
 
 
