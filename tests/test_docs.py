@@ -25,3 +25,21 @@ def test_the_readme_counts_the_tools_the_agent_gets():
 
     said = re.search(r"The agent gets (\d+) tools", (ROOT / "README.md").read_text(encoding="utf-8"))
     assert said is not None and int(said.group(1)) == len(TOOLS)
+
+
+def test_the_conversation_examples_are_what_the_server_answers_now():
+    """The calls the conversations page shows, replayed by a real server over stdio on fresh
+    stores, answer exactly what the page shows (but the times of the writes)."""
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("doc_examples", ROOT / "scripts" / "doc_examples.py")
+    assert spec is not None and spec.loader is not None
+    examples = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = examples  # (its dataclass is looked up there)
+    spec.loader.exec_module(examples)
+    page = (ROOT / "docs" / "memory" / "conversations.md").read_text(encoding="utf-8")
+    done = examples.replay(page)
+    assert len(done) >= 10
+    wrong = [(e.tool, e.call, sent) for e, sent in done if not examples.same(e.answer, sent)]
+    assert not wrong, "run `python scripts/doc_examples.py docs/memory/conversations.md --write`"
