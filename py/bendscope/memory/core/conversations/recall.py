@@ -18,6 +18,9 @@ A turn's score adds up what the memory knows of it:
   sits one turn after the question that matches;
 
 the best ``top_k`` are the seeds (expansion then adds nothing: the neighbours are weighed).
+A fact or a note beside the conversation (a node that is not a turn, nor an entity holding its
+name alone) competes by its lexical relevance, and the speaker it is keyed by: a lookup whose
+best match is a fact gets it, however many turns share its words.
 Weighing down further turns of a session already taken, for questions whose evidence lies in
 several sessions, lowered recall on the dev conversations at every strength tried, so the
 turns of several sessions come in by their own scores. Deterministic: ties by id.
@@ -63,6 +66,12 @@ def is_turn(node: MemoryNode) -> bool:
     return isinstance(node.metadata.get("speaker"), str) and "session" in node.metadata
 
 
+def is_answer(node: MemoryNode) -> bool:
+    """Whether a node that is not a turn may stand among a conversation's results: a fact or a
+    note — not an entity that holds its name alone (``metadata.key``), which answers nothing."""
+    return node.content != node.metadata.get("key")
+
+
 def about_turns(seeds: Sequence[MemoryNode]) -> bool:
     """Whether a question's usual seeds are mostly a conversation's turns (``TURN_SHARE``)."""
     return bool(seeds) and sum(1 for n in seeds if is_turn(n)) >= TURN_SHARE * len(seeds)
@@ -101,12 +110,13 @@ def conversation_seeds(
     if not found:
         return None
     best = found[0][1]
-    lexical = {i: s / best for i, s in found if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
-    if not lexical:
+    lexical = {i: s / best for i, s in found if i in nodes and keep(nodes[i]) and
+               (is_turn(nodes[i]) or is_answer(nodes[i]))}  # fmt: skip
+    if not any(is_turn(nodes[i]) for i in lexical):
         return None
     words = set(tokenize(query))
     asked = {normal_name(query[m.start() : m.end()]) for m in re.finditer(r"[\w'’]+", query)}
-    speakers = {normal_name(str(nodes[i].metadata["speaker"])) for i in lexical}
+    speakers = {normal_name(str(nodes[i].metadata["speaker"])) for i in lexical if is_turn(nodes[i])}
     named_speakers = {s for s in speakers if s in asked or set(s.split()) <= words}
     if len(named_speakers) == len(speakers):
         named_speakers = set()  # (every speaker named: no one is favoured)
@@ -115,6 +125,9 @@ def conversation_seeds(
 
     def base(node: MemoryNode) -> float:
         score = lexical.get(node.id, 0.0)
+        if not is_turn(node):  # (a fact or a note: its relevance, and the speaker it is about)
+            key = node.metadata.get("key")
+            return score + (SPEAKER if isinstance(key, str) and normal_name(key) in named_speakers else 0.0)
         if normal_name(str(node.metadata["speaker"])) in named_speakers:
             score += SPEAKER
         names = node.metadata.get("names")
