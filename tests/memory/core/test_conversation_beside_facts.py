@@ -76,3 +76,24 @@ def test_an_agents_note_on_a_speaker_comes_back_when_it_matches_best(store):
     # an entity that holds its name alone is no answer: it never takes a turn's place
     melanie = call(memory, "store_many", {"namespace": "w", "nodes": [{"key": "Melanie"}]})["nodes"][0]["id"]
     assert melanie not in _ids(memory, "What did Melanie's sister adopt?", 10)
+
+
+def test_a_month_and_a_year_asked_are_that_month_of_that_year(store):
+    memory = memory_on(store)
+    said = [
+        ("2022-05-14", "I planted tomatoes in the garden."),
+        ("2023-03-10", "I started a gardening course."),
+        ("2023-05-12", "We got a dog from the shelter."),
+        ("2023-06-02", "Last Saturday I ran a marathon."),  # (27 May 2023)
+        ("2023-07-01", "We flew to Italy for a week."),
+        ("2023-08-20", "I went to a pottery class."),
+    ]
+    turns = [{"speaker": "Ann", "text": text, "time": day, "session": i + 1} for i, (day, text) in enumerate(said)]
+    call(memory, "store_many", {"turns": turns, "namespace": "ann"})
+    content = {n["id"]: n["content"] for n in call(memory, "query_graph", {"namespace": "ann"})["nodes"]}
+    may_2023 = {"Ann: We got a dog from the shelter.", "Ann: Last Saturday I ran a marathon."}
+    for question in ("What did Ann do in May 2023?", "What did Ann do in May, 2023?", "What did Ann do on 12 May 2023"):
+        answer = call(memory, "retrieve_context", {"namespace": "ann", "query": question, "limit": 3})
+        assert {content[r["id"]] for r in answer["results"][:2]} == may_2023, question
+    answer = call(memory, "retrieve_context", {"namespace": "ann", "query": "What did Ann do in May?", "limit": 3})
+    assert {content[r["id"]] for r in answer["results"]} == may_2023 | {"Ann: I planted tomatoes in the garden."}

@@ -11,8 +11,8 @@ A turn's score adds up what the memory knows of it:
   speaker said (``SPEAKER``); a speaker's short name ("Mel" for Melanie, as a turn's is read
   when written) asks as the full name does;
 * the names the turn mentions that the question names too (``NAMES``);
-* dates: a month or a year the question names, when the turn was said or what its time words
-  stand for (``DATES``);
+* dates: a month or a year the question names (both, when it names both), when the turn was
+  said or what its time words stand for (``DATES``);
 * its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
   their score (``NEXT``, ``PREVIOUS``: along the session's temporal edges) — an answer often
   sits one turn after the question that matches;
@@ -81,11 +81,23 @@ def _date_words(words: set[str]) -> set[str]:
     return {w for w in words if w in _MONTHS or _YEAR.match(w)}
 
 
-def _turn_dates(node: MemoryNode) -> set[str]:
-    said = str(node.metadata.get("said", ""))
+def _turn_dates(node: MemoryNode) -> list[set[str]]:
+    """The months and years of each date a turn has: when it was said, and what its time words
+    stand for."""
     dates = node.metadata.get("dates")
-    spoken = " ".join(str(v) for v in dates.values()) if isinstance(dates, Mapping) else ""
-    return _date_words(set(tokenize(f"{said} {spoken}")))
+    spoken = [str(v) for v in dates.values()] if isinstance(dates, Mapping) else []
+    return [_date_words(set(tokenize(d))) for d in [str(node.metadata.get("said", "")), *spoken]]
+
+
+def _on_date(asked: set[str], dates: list[set[str]]) -> bool:
+    """Whether one of a turn's dates is in a month and a year the question names ("in May
+    2023": May of 2023, not any day of 2023 nor May of another year).
+
+    >>> _on_date({"may", "2023"}, [{"june", "2023"}, {"may", "2022"}]), _on_date({"may"}, [{"may", "2022"}])
+    (False, True)
+    """
+    months, years = asked & set(_MONTHS), asked - set(_MONTHS)
+    return any((not months or months & d) and (not years or years & d) for d in dates)
 
 
 def conversation_seeds(
@@ -135,7 +147,7 @@ def conversation_seeds(
             mentioned = {n for n in names if isinstance(n, str)} - speakers
             hits = [n for n in mentioned if set(n.split()) <= words]
             score += NAMES * min(1.0, len(hits) / 2)
-        if query_dates and query_dates & _turn_dates(node):
+        if query_dates and _on_date(query_dates, _turn_dates(node)):
             score += DATES
         return score
 
