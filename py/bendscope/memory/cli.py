@@ -75,6 +75,11 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="bendscope-memory", description="Bendscope agent memory (κ-aware)")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     serve = sub.add_parser("serve", parents=[common], help="serve the MCP tools (stdio by default)")
+    serve.add_argument(
+        "--namespace",
+        help="serve this namespace of the store alone: every tool (those addressing an id too) and the editor read "
+        "and write it only, and a call naming another namespace is refused",
+    )
     serve.add_argument("--http", type=int, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT (0: a free port)")
     limits = Limits()
     serve.add_argument(

@@ -177,7 +177,9 @@ class ScopedView(Store):
         self, node_ids: Iterable[str], edge_ids: Iterable[str]
     ) -> tuple[dict[str, list[MemoryNode]], dict[str, list[MemoryEdge]]]:
         nodes, edges = self.store.history(node_ids, edge_ids)
-        return {i: vs for i, vs in nodes.items() if self._in(vs[-1])}, edges
+        ends = self.get_nodes({n for vs in edges.values() for n in (vs[-1].source_id, vs[-1].target_id)})
+        kept = {i: vs for i, vs in edges.items() if vs[-1].source_id in ends and vs[-1].target_id in ends}
+        return {i: vs for i, vs in nodes.items() if self._in(vs[-1])}, kept
 
     def edge_versions_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
         return self.store.edge_versions_between(node_ids)

@@ -10,6 +10,7 @@ from bendscope.kappa import DEFAULT_EXACT_LIMIT
 
 from ...store.base import Store
 from ...store.scoped import ScopedView
+from ..errors import InvalidInput
 from ..loop_index import LoopIndex
 from ..records import (
     EDGE_TYPES,
@@ -69,9 +70,12 @@ class Memory(Exchange, Outcomes):
     def within(self, namespace: str | None) -> Memory:
         """This memory as one namespace of its store (``store.scoped``): it reads and writes the
         nodes of that namespace alone; the loop index, telemetry and embedder stay shared.
-        None: the whole store (this memory)."""
-        if namespace is None:
+        None: this memory. A memory of one namespace (a server serving one) never reads
+        another: naming another is refused."""
+        if namespace is None or namespace == self.namespace:
             return self
+        if self.namespace is not None:
+            raise InvalidInput(f"this memory is namespace {self.namespace!r}'s alone: it cannot read {namespace!r}")
         scoped = copy.copy(self)
         base = self.store.store if isinstance(self.store, ScopedView) else self.store
         scoped.store = ScopedView(base, namespace)
