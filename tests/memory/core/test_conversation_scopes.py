@@ -135,3 +135,20 @@ def test_a_wrong_session_says_what_it_got(store, session, said):
         call(memory, "store_many", {"turns": [turn]})
     with pytest.raises(InvalidInput, match="got an empty string"):
         call(memory, "store_many", {"turns": [{**TURNS[0], "id": ""}]})
+
+
+def test_a_turn_said_before_the_one_it_follows_is_refused(store):
+    memory = memory_on(store)
+    late = {"speaker": "Ann", "text": "Lunch at noon?", "time": "2023-05-08T10:05:00Z", "session": "s1"}
+    early = {"speaker": "Bob", "text": "Morning!", "time": "2023-05-08T10:00:00Z", "session": "s1"}
+    other = {"speaker": "Bob", "text": "Another day.", "time": "2023-05-01T09:00:00Z", "session": "s0"}
+    with pytest.raises(InvalidInput, match=r"turns\[1\]: said at 2023-05-08T10:00:00.000Z, before a turn it follows"):
+        call(memory, "store_many", {"turns": [late, early]})
+    call(memory, "store_many", {"turns": [late]})
+    before = _held(store)
+    with pytest.raises(InvalidInput, match=r"turns\[1\]: said at .* in session 's1'"):
+        call(memory, "store_many", {"turns": [other, early]})  # (a later call: the same)
+    assert _held(store) == before
+    # another session, and the same turn sent again, are in order
+    answer = call(memory, "store_many", {"turns": [other, late]})
+    assert [t["status"] for t in answer["turns"]] == ["created", "unchanged"]

@@ -338,6 +338,23 @@ def _joined(earlier: list[dict[str, Any]], read: list[dict[str, Any]]) -> tuple[
     return turns, asked
 
 
+def _out_of_order(conversation: list[dict[str, Any]], stored: int, new: list[int]) -> list[str]:
+    """The call's new turns (the conversation's after its ``stored`` first; ``new``: their
+    places in the call) said before a turn they follow in their session: a session goes on in
+    the order it was said, and a turn cannot be put back before one stored after it."""
+    errors: list[str] = []
+    latest: dict[str, str] = {}
+    for index, turn in enumerate(conversation):
+        session, when = str(turn["session"]), turn["time"]
+        if index >= stored and session in latest and when < latest[session]:
+            errors.append(
+                f"turns[{new[index - stored]}]: said at {when}, before a turn it follows in session {session!r} "
+                f"(said at {latest[session]}): give a session's turns in the order they were said"
+            )
+        latest[session] = max(latest.get(session, when), when)
+    return errors
+
+
 def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Sequence[MemoryNode] = ()) -> Derived:
     """The nodes and edges (store_many items) a call's turns make, as one call with the
     conversation's ``earlier`` turns (stored nodes) would: a session goes on where it stopped,
@@ -361,6 +378,10 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     before = {n.id: n for n in earlier}
     stored = stored_turns(earlier)
     conversation, asked = _joined(stored, read)
+    known_ids = {t["id"] for t in stored}
+    derived.errors += _out_of_order(conversation, len(stored), [i for i, a in enumerate(asked) if a not in known_ids])
+    if derived.errors:
+        return derived
     known = _capitalised_inside([t["text"] for t in conversation]) | {normal_name(t["speaker"]) for t in conversation}
     people = {normal_name(t["speaker"]): t["speaker"] for t in conversation}
     same = _unchanged(stored, conversation, known, people)
