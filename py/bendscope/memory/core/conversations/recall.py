@@ -13,6 +13,9 @@ A turn's score adds up what the memory knows of it:
 * the names the turn mentions that the question names too (``NAMES``);
 * dates: a month or a year the question names, when the turn was said or what its time words
   stand for (``DATES``);
+* kinds: a question that asks for things of a kind ("What martial arts …", "Which cities …")
+  favours the ``KIND_POOL`` turns that best match the nouns of that kind (``KIND``; ``kinds``:
+  WordNet's hyponyms), which share no word with the question — they join the candidates;
 * its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
   their score (``NEXT``, ``PREVIOUS``: along the session's temporal edges) — an answer often
   sits one turn after the question that matches;
@@ -21,7 +24,8 @@ the best ``top_k`` are the seeds (expansion then adds nothing: the neighbours ar
 Weighing down further turns of a session already taken, for questions whose evidence lies in
 several sessions, lowered recall on the dev conversations at every strength tried, so the
 turns of several sessions come in by their own scores. Deterministic: ties by id.
-O(the candidate pool: ``POOL`` lexical matches and the neighbours of the best ``NEAR``).
+O(the candidate pool: ``POOL`` lexical matches, ``KIND_POOL`` kind matches and the neighbours of
+the best ``NEAR``).
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ from .turns import written_out
 #: an embedder's ``embed``: texts to vectors
 Embed = Callable[[Sequence[str]], list[list[float]]]
 # The weights were chosen on the three LoCoMo dev conversations (bench/bench_locomo.py), a few
-# values each; WordLlama's similarity above 0.2 lowered recall there.
+# values each; WordLlama's similarity above 0.2 lowered recall there. KIND: chosen leaving one
+# conversation out (0.35 on each pair of the three, of 0.1–0.5).
 POOL = 100
 NEAR = 8
 SPEAKER = 0.3
@@ -164,6 +169,8 @@ def _kinds(store: Store, query: str, speakers: set[str]) -> set[str]:
     """The ``KIND_POOL`` turns that best match the nouns of the kind a question asks for
     ("What martial arts …": judo, taekwondo; ``kinds``) and not its own words: none when it
     names no kind or the memory holds none of its nouns. O(the kind's nouns in the index)."""
+    if KIND <= 0:
+        return set()
     people = {w for s in speakers for w in s.split()}
     asked = asked_kind(query, people)
     wanted = set().union(*map(kind_terms, asked))
