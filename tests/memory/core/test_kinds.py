@@ -25,7 +25,7 @@ FILLER = ["went to the store", "fixed the sink", "read the news", "walked the do
 SAID_BY_JOHN = [f"Yesterday I {thing}." for thing in FILLER]
 TURNS = [
     *({"speaker": "John", "text": text, "time": SAID, "session": 1 + i // 4} for i, text in enumerate(SAID_BY_JOHN)),
-    {"id": "tkd", "speaker": "John", "text": "Taekwondo twice a week keeps me sharp.", "time": SAID, "session": 5},
+    {"id": "tkd", "speaker": "John", "text": "I do taekwondo twice a week.", "time": SAID, "session": 5},
     {"speaker": "Maria", "text": "Good for you!", "time": SAID, "session": 5},
     {"id": "judo", "speaker": "John", "text": "The judo class was tough today.", "time": SAID, "session": 6},
     {"speaker": "Maria", "text": "Rest well.", "time": SAID, "session": 6},
@@ -81,6 +81,7 @@ def test_the_ranking_is_the_same_on_every_call(store):
         ("What are the names of John's children?", ["children"]),
         ("What did John do yesterday?", []),
         ("Where has Maria made friends?", []),
+        ("What sparked John's interest in education?", ["sparked"]),  # (a verb before the name: not its kind)
     ],
 )
 def test_the_kind_a_question_asks_for(question, kind):

@@ -22,6 +22,8 @@ University, under the WordNet 3.0 licence: ``kinds.LICENSE``) is read once, on f
 ['pets', 'names']
 >>> asked_kind("When did Melanie go camping?", {"melanie"})
 []
+>>> asked_kind("What sparked Melanie's interest?", {"melanie"}), kind_terms("sparked")  # (a verb: no kind)
+(['sparked'], frozenset())
 """
 
 from __future__ import annotations
@@ -96,14 +98,15 @@ def kind_terms(word: str) -> frozenset[str]:
 
 def asked_kind(question: str, people: set[str]) -> list[str]:
     """The words of a "What …" / "Which …" question that name the kind it asks for: those
-    after "what" (past "kind of", "types of"), or after a person's name and "'s" ("What are
-    Melanie's pets' names?"), up to the verb; none for other questions. ``people``: folded
+    after "what" (past "kind of", "types of"), or after a person's name and "'s" when only a
+    verb comes between ("What are Melanie's pets' names?", not "What sparked John's interest
+    …?"), up to the verb; none for other questions. ``people``: folded
     words of the speakers' names."""
     words = tokenize(question)
     if not words or words[0] not in _ASKING:
         return []
     for k in range(1, len(words) - 2):
-        if words[k] in people and words[k + 1] == "s":
+        if words[k] in people and words[k + 1] == "s" and all(w in _VERBS or w in _LEADING for w in words[1:k]):
             return _until_verb(words[k + 2 :], people)
     head = words[1:]
     while head and head[0] in _LEADING:
