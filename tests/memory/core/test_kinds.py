@@ -128,9 +128,9 @@ def test_the_table_is_made_from_wordnet_files_the_same_each_time(tmp_path: Path)
         (tmp_path / name).write_text(text, encoding="latin-1")
     lines = kinds_make.make(tmp_path)
     assert lines == [
-        "0\t\tart\t",  # (a member: a kind's thing, and a kind)
-        "1\t0\t\tfighting_art martial_art",  # (two words: a kind, no thing)
-        "2\t1\tjudo\t",
+        "0\t\tart\tart",  # (a member: a kind's thing, and a kind)
+        "1\t0\tfighting_art martial_art\t",  # (two words: a kind, no thing)
+        "2\t1\tjudo\tjudo",
         "3\t0\t\t",  # ("spar": more a verb, and no kind: not named)
         "X\tarts\tart",
     ]

@@ -32,7 +32,7 @@ import functools
 import gzip
 from pathlib import Path
 
-from ..text import STOP_WORDS, terms, tokenize
+from ..text import STOP_WORDS, tokenize
 
 TABLE = Path(__file__).with_name("kinds.tsv.gz")
 #: a kind whose first sense has more synsets under it than this is too broad to stand for one
@@ -44,7 +44,8 @@ _PLURALS = (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("ses", "s"), ("xes", 
 
 
 class _Table:
-    """The noun hierarchy: each synset's hyponyms and member nouns, each noun's first sense."""
+    """The noun hierarchy: each synset's hyponyms and its members' index terms, each noun's
+    first sense."""
 
     def __init__(self, text: str) -> None:
         self.children: dict[int, list[int]] = {}
@@ -59,8 +60,8 @@ class _Table:
             synset = int(fields[0])
             for parent in fields[1].split():
                 self.children.setdefault(int(parent), []).append(synset)
-            self.members[synset] = fields[2].split()
-            for lemma in (*fields[2].split(), *fields[3].split()):
+            self.members[synset] = fields[3].split()
+            for lemma in fields[2].split():
                 self.first[lemma] = synset
 
     def lemma(self, word: str) -> str | None:
@@ -93,7 +94,7 @@ def kind_terms(word: str) -> frozenset[str]:
                 stack.append(child)
         if len(seen) > MAX_SYNSETS:
             return frozenset()
-    return frozenset(t for s in seen for noun in table.members[s] for t in terms(noun.replace("_", " ")))
+    return frozenset(t for s in seen for t in table.members[s])
 
 
 def asked_kind(question: str, people: set[str]) -> list[str]:

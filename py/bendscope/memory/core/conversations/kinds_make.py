@@ -6,8 +6,9 @@
 The table holds, for the nouns of one or two words, the synset of each one's first (most
 frequent) sense, the synsets' hypernyms (instances' too), and which nouns may stand for a kind
 (a member: one index term, more often a noun than a verb in WordNet's sense-tagged counts).
-Lines, tab-separated: a synset's ``<number> <hypernyms> <members> <other nouns>`` (lists
-space-separated; the nouns whose first sense it is), then ``X <inflected form> <lemma>``
+Lines, tab-separated: a synset's ``<number> <hypernyms> <nouns> <members' index terms>`` (lists
+space-separated; the nouns whose first sense it is, and the index terms — stems — of those that
+are members), then ``X <inflected form> <lemma>``
 (WordNet's irregular plurals). Synsets are numbered in offset order; the output is
 deterministic.
 """
@@ -72,12 +73,15 @@ def make(wordnet: Path) -> list[str]:
     for number, offset in enumerate(sorted(kept)):
         kept[offset] = number
     has_children = {p for o in kept for p in parents[o]}
-    named: dict[str, tuple[list[str], list[str]]] = {o: ([], []) for o in kept}
+    nouns: dict[str, list[str]] = {o: [] for o in kept}
+    stems: dict[str, set[str]] = {o: set() for o in kept}
     for lemma, (offset, member) in sorted(firsts.items()):
         if member or offset in has_children:
-            named[offset][0 if member else 1].append(lemma)
+            nouns[offset].append(lemma)
+        if member:
+            stems[offset].update(terms(lemma.replace("_", " ")))
     lines = [
-        f"{kept[o]}\t{' '.join(str(kept[p]) for p in parents[o])}\t{' '.join(named[o][0])}\t{' '.join(named[o][1])}"
+        f"{kept[o]}\t{' '.join(str(kept[p]) for p in parents[o])}\t{' '.join(nouns[o])}\t{' '.join(sorted(stems[o]))}"
         for o in sorted(kept)
     ]
     for line in (wordnet / "noun.exc").read_text(encoding="latin-1").splitlines():
