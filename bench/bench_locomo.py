@@ -10,7 +10,9 @@ lower-case words, no stemming) over the same turns is the baseline of the same r
 the write rate, the calls' latency p50 / p95, and on one 700-turn conversation the latency and
 the calling thread's CPU time (what the load of a shared machine does not inflate), and the load.
 
-    python bench/bench_locomo.py [--embedder wordllama] [--json]
+    python bench/bench_locomo.py [--embedder wordllama] [--kind WEIGHT] [--json]
+
+``--kind 0`` ranks without kinds (what a question asks for: the ranking before them).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
 
 from bendscope.memory import Memory  # noqa: E402
+from bendscope.memory.core.conversations import recall as conversation_recall  # noqa: E402
 from bendscope.memory.core.embedders import EMBEDDERS, load_embedder  # noqa: E402
 from bendscope.memory.store.inmemory import InMemoryStore  # noqa: E402
 
@@ -154,6 +157,7 @@ def run(embedder_name: str | None) -> dict[str, Any]:
     both, and of BM25."""
     embedder = load_embedder(embedder_name) if embedder_name else None
     scores: dict[str, dict[int, list[float]]] = {"bm25": {}, "turns": {}, "conversation": {}}
+    each: dict[str, list[tuple[int, float]]] = {}  # (each conversation's, stored as a conversation)
     ms: dict[str, list[float]] = {"turns": [], "conversation": []}
     turns_stored = 0
     write_s = {"turns": 0.0, "conversation": 0.0}
@@ -178,6 +182,8 @@ def run(embedder_name: str | None) -> dict[str, Any]:
                 ms[name].append((time.perf_counter() - start) * 1000)
                 found = [r["id"] for r in answer["results"]]
                 scores[name].setdefault(q["category"], []).append(recall(found, q["evidence"]))
+                if name == "conversation":
+                    each.setdefault(tag, []).append((q["category"], scores[name][q["category"]][-1]))
     return {
         "scores": {
             name: {
@@ -185,6 +191,10 @@ def run(embedder_name: str | None) -> dict[str, Any]:
                 **{CATEGORIES[c]: statistics.mean(vs) for c, vs in sorted(by.items())},
             }
             for name, by in scores.items()
+        },
+        "each": {
+            tag: {"all": statistics.mean(v for _, v in r), "multi-hop": statistics.mean(v for c, v in r if c == 1)}
+            for tag, r in each.items()
         },
         "questions": sum(len(vs) for vs in scores["turns"].values()),
         "turns": turns_stored,
@@ -224,13 +234,16 @@ def latency_at(size: int, embedder: Any) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--embedder", choices=sorted(EMBEDDERS))
+    parser.add_argument("--kind", type=float, default=None, help="weight of kinds (0: none); the memory's otherwise")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.kind is not None:
+        conversation_recall.KIND = args.kind
     load = os.getloadavg()[0]
     result = run(args.embedder)
     when = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, CPython {sys.version.split()[0]}, {os.cpu_count()} cores"
     print(f"LoCoMo dev (3 conversations), {when}, load {load:.2f} → {os.getloadavg()[0]:.2f}, "
-          f"embedder {args.embedder or 'none'}")  # fmt: skip
+          f"embedder {args.embedder or 'none'}, kinds weighed {conversation_recall.KIND}")  # fmt: skip
     print(f"{result['questions']} questions of categories 1–4, {result['turns']} turns")
     for name in ("turns", "conversation"):
         print(f"  as {name}: written at {result['turns_per_s'][name]:,.0f} turns/s; retrieve_context "
@@ -250,6 +263,8 @@ def main() -> None:
     for label, key in rows:
         row = result["scores"][key]
         print(f"| {label} | " + " | ".join(f"{row[n]:.3f}" for n in names) + " |")
+    print("each conversation (as a conversation), all / multi-hop: " + ", ".join(
+        f"{tag} {row['all']:.3f} / {row['multi-hop']:.3f}" for tag, row in result["each"].items()))  # fmt: skip
     if args.json:
         print(json.dumps(result))
 

@@ -13,6 +13,9 @@ A turn's score adds up what the memory knows of it:
 * the names the turn mentions that the question names too (``NAMES``);
 * dates: a month or a year the question names (both, when it names both), when the turn was
   said or what its time words stand for (``DATES``);
+* kinds: a question that asks for things of a kind ("What martial arts …", "Which cities …")
+  favours the ``KIND_POOL`` turns that best match the nouns of that kind (``KIND``; ``kinds``:
+  WordNet's hyponyms), which share no word with the question — they join the candidates;
 * its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
   their score (``NEXT``, ``PREVIOUS``: along the session's temporal edges) — an answer often
   sits one turn after the question that matches;
@@ -24,7 +27,8 @@ best match is a fact gets it, however many turns share its words.
 Weighing down further turns of a session already taken, for questions whose evidence lies in
 several sessions, lowered recall on the dev conversations at every strength tried, so the
 turns of several sessions come in by their own scores. Deterministic: ties by id.
-O(the candidate pool: ``POOL`` lexical matches and the neighbours of the best ``NEAR``).
+O(the candidate pool: ``POOL`` lexical matches, ``KIND_POOL`` kind matches and the neighbours of
+the best ``NEAR``).
 """
 
 from __future__ import annotations
@@ -38,13 +42,15 @@ from ...store.base import Store
 from ..embedders import normalised, pack, similarities
 from ..names import normal_name
 from ..records import MemoryNode
-from ..text import query_terms, terms, tokenize
+from ..text import MAX_QUERY_TERMS, query_terms, terms, tokenize
+from .kinds import asked_kind, kind_terms
 from .turns import written_out
 
 #: an embedder's ``embed``: texts to vectors
 Embed = Callable[[Sequence[str]], list[list[float]]]
 # The weights were chosen on the three LoCoMo dev conversations (bench/bench_locomo.py), a few
-# values each; WordLlama's similarity above 0.2 lowered recall there.
+# values each; WordLlama's similarity above 0.2 lowered recall there. KIND: chosen leaving one
+# conversation out (0.3 on each pair of the three, of 0.1–0.5, the smaller of equals).
 POOL = 100
 NEAR = 8
 SPEAKER = 0.3
@@ -54,6 +60,8 @@ NEXT = 0.5
 PREVIOUS = 0.3
 COVERAGE = 0.3
 SEMANTIC = 0.2
+KIND = 0.3
+KIND_POOL = 30
 #: share of the best lexical matches that must be turns for a question to be one about a conversation
 TURN_SHARE = 0.5
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
@@ -133,6 +141,8 @@ def conversation_seeds(
     if len(named_speakers) == len(speakers):
         named_speakers = set()  # (every speaker named: no one is favoured)
     _cover(store, query, lexical, nodes)
+    kinds = _kinds(store, query, speakers)
+    nodes.update(store.get_nodes(i for i in kinds if i not in nodes))
     query_dates = _date_words(words)
 
     def base(node: MemoryNode) -> float:
@@ -149,9 +159,12 @@ def conversation_seeds(
             score += NAMES * min(1.0, len(hits) / 2)
         if query_dates and _on_date(query_dates, _turn_dates(node)):
             score += DATES
+        if node.id in kinds:
+            score += KIND
         return score
 
-    scores = {i: base(nodes[i]) for i in lexical}
+    pool = set(lexical) | {i for i in kinds if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
+    scores = {i: base(nodes[i]) for i in pool}
     if embed is not None and model is not None:
         _blend(store, scores, nodes, query, embed, model)
     leaders = sorted(scores, key=lambda i: (-scores[i], i))[:NEAR]
@@ -175,6 +188,29 @@ def conversation_seeds(
     taken = sorted(scores, key=lambda i: (-scores[i], i))[:top_k]
     top = scores[taken[0]] if taken and scores[taken[0]] > 0 else 1.0
     return {i: round(max(scores[i] / top, 1e-6), 12) for i in taken}, nodes, best
+
+
+def _kinds(store: Store, query: str, speakers: set[str]) -> set[str]:
+    """The ``KIND_POOL`` turns that best match the nouns of the kind a question asks for
+    ("What martial arts …": judo, taekwondo; ``kinds``) and not its own words: none when it
+    names no kind or the memory holds none of its nouns. O(the kind's nouns in the index)."""
+    if KIND <= 0:
+        return set()
+    people = {w for s in speakers for w in s.split()}
+    asked = asked_kind(query, people)
+    wanted = set().union(*map(kind_terms, asked))
+    if len(asked) > 1:
+        wanted |= kind_terms("_".join(asked[-2:]))  # ("martial arts": a noun of two words)
+    wanted -= set(query_terms(query))
+    if not wanted:
+        return set()
+    _, _, frequency = store.term_weights(sorted(wanted))
+    present = sorted((w for w, f in frequency.items() if f > 0), key=lambda w: (frequency[w], w))
+    found: dict[str, float] = {}
+    for start in range(0, len(present), MAX_QUERY_TERMS):
+        for node_id, score in store.search(" ".join(present[start : start + MAX_QUERY_TERMS]), KIND_POOL):
+            found[node_id] = max(found.get(node_id, 0.0), score)
+    return set(sorted(found, key=lambda i: (-found[i], i))[:KIND_POOL])
 
 
 @functools.lru_cache(maxsize=50_000)
