@@ -18,6 +18,7 @@ nothing passes or fails here.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -100,6 +101,8 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
     state = json.loads(page.evaluate("window.bendscope.live_state()"))
     fetches = state["fetches"] - fetched_before
     parts = state["timings"][-fetches:] if fetches else []  # (the page's own ms: JSON read, merge; ≤ 50 kept)
+    asked = state["asked"][-fetches:] if fetches else []  # (when each fetch began, ms until its answer's text)
+    starts = [a[0] for a in asked]
     return {
         "rate": rate,
         "achieved": achieved,
@@ -111,6 +114,8 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
         "fetches": fetches,
         "read_p50": statistics.median(p[0] for p in parts) if parts else float("nan"),
         "merge_p50": statistics.median(p[1] for p in parts) if parts else float("nan"),
+        "ask_p50": statistics.median(a[1] for a in asked) if asked else float("nan"),
+        "gap_p50": statistics.median(b - a for a, b in itertools.pairwise(starts)) if len(starts) > 1 else float("nan"),
         "frame_p50": statistics.median(frames) if frames else float("nan"),
         "frame_p95": percentile(frames, 0.95) if frames else float("nan"),
     }
@@ -188,8 +193,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
         default=[0, 2000],
         help="cards in the memory before the page opens (one giant loop)",
     )
+    parser.add_argument("--rates", default="1,10,100", help="writes per second, one run each")
     parser.add_argument("--quick", action="store_true", help="a few writes per rate, small memories (a smoke run)")
     args = parser.parse_args(argv)
+    rates = tuple(int(r) for r in args.rates.split(",") if r)
     if args.quick:
         args.seconds, args.cards = 0.3, [0, 60]
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
@@ -199,19 +206,19 @@ def main(argv: list[str] | None = None) -> list[dict]:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         for backend in backends:
             for cards in args.cards:
-                rows += bench(backend, args.seconds, browser, cards, args.quick)
+                rows += bench(backend, args.seconds, browser, cards, args.quick, rates)
         browser.close()
     load_after = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores; load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
     print("change-to-page latency (ms): an agent's write committed → its card on the open page (motion on)")
     print(
         f"{'backend':<11}{'cards':>6}{'rate/s':>7}{'got/s':>7}{'writes':>7}{'lost':>5}{'p50':>8}{'p95':>8}{'max':>8}"
-        f"{'fetches':>8}{'read p50':>9}{'merge p50':>10}{'frame p50':>10}{'frame p95':>10}"
+        f"{'fetches':>8}{'ask p50':>8}{'gap p50':>8}{'read p50':>9}{'merge p50':>10}{'frame p50':>10}{'frame p95':>10}"
     )
     for r in rows:
         print(
             f"{r['backend']:<11}{r['cards']:>6}{r['rate']:>7}{r['achieved']:>7.1f}{r['writes']:>7}{r['missing']:>5}"
-            f"{r['p50']:>8.0f}{r['p95']:>8.0f}{r['max']:>8.0f}{r['fetches']:>8}"
+            f"{r['p50']:>8.0f}{r['p95']:>8.0f}{r['max']:>8.0f}{r['fetches']:>8}{r['ask_p50']:>8.0f}{r['gap_p50']:>8.0f}"
             f"{r['read_p50']:>9.1f}{r['merge_p50']:>10.1f}"
             f"{r['frame_p50']:>10.1f}{r['frame_p95']:>10.1f}"
         )

@@ -110,7 +110,7 @@ def test_an_sqlite_store_of_the_release_is_migrated_losing_nothing(tmp_path, mon
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
     with SQLiteStore(path) as store:
-        assert store.schema_version == 9
+        assert store.schema_version == 10
         said = capsys.readouterr().err
         assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
         lost_nothing(store)
@@ -126,7 +126,7 @@ def test_a_postgresql_store_of_the_release_is_migrated_losing_nothing(postgres_u
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT value FROM bendscope_meta WHERE key = 'schema_version'").fetchone() == ("5",)
     with PostgresStore(url) as store:
-        assert store.schema_version == 8
+        assert store.schema_version == 9
         said = capsys.readouterr().err
         assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
         lost_nothing(store)
