@@ -182,6 +182,60 @@ def bench(
     return rows
 
 
+def server_answers(backend: str, cards: int, writes: int = 40) -> dict:
+    """The server's answer to ``?since=V`` after one write (a node and an edge), in the same run
+    both ways: from the store's change numbers (``since.answer_since``) and from the whole
+    memory read, made and compared (what the server did before); median and max ms of the
+    answering thread's CPU time and of wall time, no page."""
+    from bendscope.memory.web.deltas import ViewLog
+    from bendscope.memory.web.editor_site import graph_answer, graph_view, versioned
+    from bendscope.memory.web.timeline import Moment
+
+    cluster = None
+    folder = tempfile.TemporaryDirectory()
+    if backend == "sqlite":
+        location = str(Path(folder.name) / "m.sqlite3")
+    else:
+        from pg_cluster import Cluster
+
+        cluster = Cluster()
+        location = cluster.create_database("benchanswer")
+    writer, server = open_writer(backend, location), None
+    try:
+        preload(writer, cards)
+        server = open_writer(backend, location)
+        logs = {"numbers": ViewLog(), "whole": ViewLog()}
+        versions = {k: versioned(graph_view(server, None, log=log)[1], log, None)["version"] for k, log in logs.items()}
+        times: dict[str, list[tuple[float, float]]] = {k: [] for k in logs}
+        for k in range(writes):
+            with writer.store.transaction():
+                writer.store_node({"id": f"s{k}", "content": f"Observation {k}"})
+                if k:
+                    writer.store_edge({"id": f"se{k}", "source_id": f"s{k - 1}", "target_id": f"s{k}"})
+            for way, log in logs.items():
+                wall, cpu = time.perf_counter(), time.thread_time()
+                if way == "numbers":
+                    answer = graph_answer(server, None, Moment(), log, versions[way])[1]
+                else:
+                    answer = versioned(graph_view(server, None, log=log)[1], log, versions[way])
+                times[way].append(((time.thread_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000))
+                assert "changes" in answer and answer["changes"]["nodes"]
+                versions[way] = answer["version"]
+    finally:
+        writer.store.close()
+        if server is not None:
+            server.store.close()
+        if cluster is not None:
+            cluster.stop()
+        folder.cleanup()
+    row: dict = {"backend": backend, "cards": cards, "writes": writes}
+    for way, pairs in times.items():
+        for part, index in (("cpu", 0), ("wall", 1)):
+            values = [p[index] for p in pairs]
+            row[f"{way}_{part}_p50"], row[f"{way}_{part}_max"] = statistics.median(values), max(values)
+    return row
+
+
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
@@ -194,6 +248,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         help="cards in the memory before the page opens (one giant loop)",
     )
     parser.add_argument("--rates", default="1,10,100", help="writes per second, one run each")
+    parser.add_argument("--answers", action="store_true", help="only the server's answers to ?since=V, both ways")
     parser.add_argument("--quick", action="store_true", help="a few writes per rate, small memories (a smoke run)")
     args = parser.parse_args(argv)
     rates = tuple(int(r) for r in args.rates.split(",") if r)
@@ -201,6 +256,16 @@ def main(argv: list[str] | None = None) -> list[dict]:
         args.seconds, args.cards = 0.3, [0, 60]
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     load_before = os.getloadavg()
+    if args.answers:
+        found = [server_answers(b, c) for b in backends for c in args.cards if c]
+        load_after = os.getloadavg()
+        print(f"machine: {os.cpu_count()} cores; load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+        print("the server's answer to ?since=V after one write, ms (the answering thread's CPU / wall; median, max)")
+        for r in found:
+            print(f"{r['backend']:<11}{r['cards']:>6} cards: from the change numbers {r['numbers_cpu_p50']:.2f} / "
+                  f"{r['numbers_wall_p50']:.2f} (max {r['numbers_wall_max']:.1f}); whole memory read and compared "
+                  f"{r['whole_cpu_p50']:.2f} / {r['whole_wall_p50']:.2f} (max {r['whole_wall_max']:.1f})")  # fmt: skip
+        return found
     rows: list[dict] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)

@@ -92,8 +92,8 @@ class InMemoryStore(Store):
         return self.changes
 
     def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
-        nodes, edges = self._changed
-        return [i for i, k in nodes.items() if k > number], [i for i, k in edges.items() if k > number]
+        nodes, edges = (list(numbers.items()) for numbers in self._changed)  # (a copy made at once)
+        return [i for i, k in nodes if k > number], [i for i, k in edges if k > number]
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
