@@ -1,6 +1,7 @@
 """What a person does with their hands on a large graph, measured as they feel it.
 
-    python bench/bench_hand.py [--sizes 2000,3000] [--runs 3] [--live sqlite,postgresql] [--only-load] [--quick]
+    python bench/bench_hand.py [--sizes 2000,3000] [--runs 3] [--live sqlite,postgresql] [--only-load] [--only-live]
+                               [--quick]
 
 Headless Chromium (Debian's, ``--disable-gpu``), Pyodide, a 1280×800 page, motion on. Graphs:
 ``bench.graphs.giant_scc_document`` (a random spanning tree of causal edges plus random arcs up to
@@ -397,6 +398,10 @@ def report(figures: dict, live: list[dict], sizes: list[int]) -> None:
          lambda n: ", ".join(f"**{r['long']}** ({fmt(r['long_max'], 0)})" for r in ld[n]))  # fmt: skip
     line("load call ms / rest s (median)",
          lambda n: f"{fmt(median(runs_of(n, 'load_ms')), 0)} / {fmt(median(runs_of(n, 'rest_s')), 2)}")  # fmt: skip
+    report_live(live)
+
+
+def report_live(live: list[dict]) -> None:
     if live:
         print("\n| live, 100 writes/s | cards | writes (lost) | change → page p50 / **p95** / max ms | fetches | "
               "frame interval p50 / **p95** ms during the burst |")  # fmt: skip
@@ -419,6 +424,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--drags", type=int, default=3, help="drags per size (pooled)")
     parser.add_argument("--only-drag", action="store_true", help="only load and drag (the drag's figures)")
     parser.add_argument("--only-load", action="store_true", help="only load → rest (the load's figures)")
+    parser.add_argument("--only-live", action="store_true", help="only the live burst (--live, --live-cards)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one run each (a smoke test)")
     args = parser.parse_args(argv)
     if args.quick:
@@ -434,7 +440,9 @@ def main(argv: list[str] | None = None) -> dict:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             parts = "drag" if args.only_drag else "load" if args.only_load else "all"
-            figures = page_figures(browser, base, sizes, args.runs, args.limit, args.connects, args.drags, parts)
+            figures: dict = {}
+            if not args.only_live:
+                figures = page_figures(browser, base, sizes, args.runs, args.limit, args.connects, args.drags, parts)
             backends = [] if parts != "all" else [b for b in args.live.split(",") if b]
             live = live_figures(backends, args.seconds, args.live_cards, browser)
             browser.close()
@@ -455,6 +463,8 @@ def main(argv: list[str] | None = None) -> dict:
                   f"{', '.join(str(r['long']) for r in runs)} (longest {max(r['long_max'] for r in runs):.0f} ms); "
                   f"load → in {median([r['load_ms'] for r in runs]):.0f} ms, rest "
                   f"{median([r['rest_s'] for r in runs]):.2f} s")  # fmt: skip
+    elif args.only_live:
+        report_live(live)
     else:
         report(figures, live, sizes)
     load = os.getloadavg()

@@ -18,6 +18,7 @@ nothing passes or fails here.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import statistics
@@ -100,6 +101,8 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
     state = json.loads(page.evaluate("window.bendscope.live_state()"))
     fetches = state["fetches"] - fetched_before
     parts = state["timings"][-fetches:] if fetches else []  # (the page's own ms: JSON read, merge; ≤ 50 kept)
+    asked = state["asked"][-fetches:] if fetches else []  # (when each fetch began, ms until its answer's text)
+    starts = [a[0] for a in asked]
     return {
         "rate": rate,
         "achieved": achieved,
@@ -111,6 +114,8 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
         "fetches": fetches,
         "read_p50": statistics.median(p[0] for p in parts) if parts else float("nan"),
         "merge_p50": statistics.median(p[1] for p in parts) if parts else float("nan"),
+        "ask_p50": statistics.median(a[1] for a in asked) if asked else float("nan"),
+        "gap_p50": statistics.median(b - a for a, b in itertools.pairwise(starts)) if len(starts) > 1 else float("nan"),
         "frame_p50": statistics.median(frames) if frames else float("nan"),
         "frame_p95": percentile(frames, 0.95) if frames else float("nan"),
     }
@@ -177,6 +182,60 @@ def bench(
     return rows
 
 
+def server_answers(backend: str, cards: int, writes: int = 40) -> dict:
+    """The server's answer to ``?since=V`` after one write (a node and an edge), in the same run
+    both ways: from the store's change numbers (``since.answer_since``) and from the whole
+    memory read, made and compared (what the server did before); median and max ms of the
+    answering thread's CPU time and of wall time, no page."""
+    from bendscope.memory.web.deltas import ViewLog
+    from bendscope.memory.web.editor_site import graph_answer, graph_view, versioned
+    from bendscope.memory.web.timeline import Moment
+
+    cluster = None
+    folder = tempfile.TemporaryDirectory()
+    if backend == "sqlite":
+        location = str(Path(folder.name) / "m.sqlite3")
+    else:
+        from pg_cluster import Cluster
+
+        cluster = Cluster()
+        location = cluster.create_database("benchanswer")
+    writer, server = open_writer(backend, location), None
+    try:
+        preload(writer, cards)
+        server = open_writer(backend, location)
+        logs = {"numbers": ViewLog(), "whole": ViewLog()}
+        versions = {k: versioned(graph_view(server, None, log=log)[1], log, None)["version"] for k, log in logs.items()}
+        times: dict[str, list[tuple[float, float]]] = {k: [] for k in logs}
+        for k in range(writes):
+            with writer.store.transaction():
+                writer.store_node({"id": f"s{k}", "content": f"Observation {k}"})
+                if k:
+                    writer.store_edge({"id": f"se{k}", "source_id": f"s{k - 1}", "target_id": f"s{k}"})
+            for way, log in logs.items():
+                wall, cpu = time.perf_counter(), time.thread_time()
+                if way == "numbers":
+                    answer = graph_answer(server, None, Moment(), log, versions[way])[1]
+                else:
+                    answer = versioned(graph_view(server, None, log=log)[1], log, versions[way])
+                times[way].append(((time.thread_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000))
+                assert "changes" in answer and answer["changes"]["nodes"]
+                versions[way] = answer["version"]
+    finally:
+        writer.store.close()
+        if server is not None:
+            server.store.close()
+        if cluster is not None:
+            cluster.stop()
+        folder.cleanup()
+    row: dict = {"backend": backend, "cards": cards, "writes": writes}
+    for way, pairs in times.items():
+        for part, index in (("cpu", 0), ("wall", 1)):
+            values = [p[index] for p in pairs]
+            row[f"{way}_{part}_p50"], row[f"{way}_{part}_max"] = statistics.median(values), max(values)
+    return row
+
+
 def main(argv: list[str] | None = None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
@@ -188,30 +247,43 @@ def main(argv: list[str] | None = None) -> list[dict]:
         default=[0, 2000],
         help="cards in the memory before the page opens (one giant loop)",
     )
+    parser.add_argument("--rates", default="1,10,100", help="writes per second, one run each")
+    parser.add_argument("--answers", action="store_true", help="only the server's answers to ?since=V, both ways")
     parser.add_argument("--quick", action="store_true", help="a few writes per rate, small memories (a smoke run)")
     args = parser.parse_args(argv)
+    rates = tuple(int(r) for r in args.rates.split(",") if r)
     if args.quick:
         args.seconds, args.cards = 0.3, [0, 60]
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     load_before = os.getloadavg()
+    if args.answers:
+        found = [server_answers(b, c) for b in backends for c in args.cards if c]
+        load_after = os.getloadavg()
+        print(f"machine: {os.cpu_count()} cores; load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
+        print("the server's answer to ?since=V after one write, ms (the answering thread's CPU / wall; median, max)")
+        for r in found:
+            print(f"{r['backend']:<11}{r['cards']:>6} cards: from the change numbers {r['numbers_cpu_p50']:.2f} / "
+                  f"{r['numbers_wall_p50']:.2f} (max {r['numbers_wall_max']:.1f}); whole memory read and compared "
+                  f"{r['whole_cpu_p50']:.2f} / {r['whole_wall_p50']:.2f} (max {r['whole_wall_max']:.1f})")  # fmt: skip
+        return found
     rows: list[dict] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         for backend in backends:
             for cards in args.cards:
-                rows += bench(backend, args.seconds, browser, cards, args.quick)
+                rows += bench(backend, args.seconds, browser, cards, args.quick, rates)
         browser.close()
     load_after = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores; load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")
     print("change-to-page latency (ms): an agent's write committed → its card on the open page (motion on)")
     print(
         f"{'backend':<11}{'cards':>6}{'rate/s':>7}{'got/s':>7}{'writes':>7}{'lost':>5}{'p50':>8}{'p95':>8}{'max':>8}"
-        f"{'fetches':>8}{'read p50':>9}{'merge p50':>10}{'frame p50':>10}{'frame p95':>10}"
+        f"{'fetches':>8}{'ask p50':>8}{'gap p50':>8}{'read p50':>9}{'merge p50':>10}{'frame p50':>10}{'frame p95':>10}"
     )
     for r in rows:
         print(
             f"{r['backend']:<11}{r['cards']:>6}{r['rate']:>7}{r['achieved']:>7.1f}{r['writes']:>7}{r['missing']:>5}"
-            f"{r['p50']:>8.0f}{r['p95']:>8.0f}{r['max']:>8.0f}{r['fetches']:>8}"
+            f"{r['p50']:>8.0f}{r['p95']:>8.0f}{r['max']:>8.0f}{r['fetches']:>8}{r['ask_p50']:>8.0f}{r['gap_p50']:>8.0f}"
             f"{r['read_p50']:>9.1f}{r['merge_p50']:>10.1f}"
             f"{r['frame_p50']:>10.1f}{r['frame_p95']:>10.1f}"
         )

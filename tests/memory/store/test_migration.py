@@ -59,6 +59,26 @@ def namespaces_indexed(store: Store) -> None:
     assert store.namespace_ids("alice") == ["a1"] and uses_the_index(store)
 
 
+def changes_numbered(store: Store) -> None:
+    """The migrated store numbers its changes: a write, an access count and a deletion are each
+    read back as changed since the number before."""
+    zero = store.change_number()
+    assert zero is not None and store.changed_since(zero) == ([], [])
+    first = store.all_edges()[0].source_id  # (a node with edges)
+    store.put_node(dataclasses.replace(store.get_nodes([first])[first], content="Changed after the migration"))
+    assert store.changed_since(zero) == ([first], [])
+    one = store.change_number()
+    assert one is not None and one > zero
+    edge = store.edges_touching([first])[0]
+    store.record_retrieval([], [edge.id], "2026-02-01T00:00:00.000Z")
+    assert store.changed_since(one) == ([], [edge.id])
+    two = store.change_number()
+    assert two is not None and two > one
+    gone = store.delete_node(first)
+    nodes, edges = store.changed_since(two) or ([], [])
+    assert nodes == [first] and sorted(edges) == sorted(gone)
+
+
 def retrieval_id_of(store: Store) -> str:
     """The id of the one retrieval the release logged."""
     if isinstance(store, SQLiteStore):
@@ -110,11 +130,12 @@ def test_an_sqlite_store_of_the_release_is_migrated_losing_nothing(tmp_path, mon
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == 6
     with SQLiteStore(path) as store:
-        assert store.schema_version == 9
+        assert store.schema_version == 10
         said = capsys.readouterr().err
         assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
         lost_nothing(store)
         namespaces_indexed(store)
+        changes_numbered(store)
 
 
 def test_a_postgresql_store_of_the_release_is_migrated_losing_nothing(postgres_url, monkeypatch, capsys):
@@ -126,11 +147,12 @@ def test_a_postgresql_store_of_the_release_is_migrated_losing_nothing(postgres_u
     with psycopg.connect(url) as conn:
         assert conn.execute("SELECT value FROM bendscope_meta WHERE key = 'schema_version'").fetchone() == ("5",)
     with PostgresStore(url) as store:
-        assert store.schema_version == 8
+        assert store.schema_version == 9
         said = capsys.readouterr().err
         assert "recording 11 nodes as versions: 100%" in said and "recording 9 edges as versions: 100%" in said
         lost_nothing(store)
         namespaces_indexed(store)
+        changes_numbered(store)
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "memory", "postgresql"])

@@ -135,6 +135,16 @@ def _made(records: list[Any], make: Any, kept: dict[str, tuple[Any, dict[str, An
     return out
 
 
+def card_of(node: MemoryNode) -> dict[str, Any]:
+    """A node as its document's card (``to_document`` makes each one so)."""
+    return _node_out(node)
+
+
+def link_of(edge: MemoryEdge) -> dict[str, Any]:
+    """An edge as its document's edge (``to_document`` makes each one so)."""
+    return _edge_out(edge)
+
+
 def _node_out(node: MemoryNode) -> dict[str, Any]:
     fields = node.to_dict()
     del fields["id"], fields["content"]

@@ -190,6 +190,30 @@ class Store(abc.ABC):
     def edges_touching(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
         """Edges with at least one endpoint in ``node_ids``, sorted by id."""
 
+    # -- change numbers (the live editor's deltas: ``memory.web.since``)
+    def change_number(self) -> int | None:
+        """The number of the store's last change to a node or an edge (any field: a write, a
+        deletion, an access count), read in the open snapshot; None: this store does not
+        number its changes (a reader then reads everything). Every number up to it is of a
+        committed change the snapshot sees."""
+        return None
+
+    def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
+        """(the ids of the nodes, of the edges) changed or deleted after change ``number``
+        — at least those: a few more do no harm —, or None when the store cannot tell."""
+        return None
+
+    def bounds_between(self, after: str, until: str) -> tuple[list[str], list[str]]:
+        """The ids of the nodes and of the edges with a validity bound (``valid_from`` or
+        ``valid_until``) in (``after``, ``until``]: those whose holding may differ between the
+        two moments. O(records) here; the SQL stores ask their database."""
+        nodes, edges = self.whole_graph()
+
+        def crossing(r: MemoryNode | MemoryEdge) -> bool:
+            return any(b is not None and after < b <= until for b in (r.valid_from, r.valid_until))
+
+        return [n.id for n in nodes if crossing(n)], [e.id for e in edges if crossing(e)]
+
     def arcs_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
         """The causal and temporal edges among the nodes, sorted by id; a backend may leave
         their weight, metadata and times at the defaults (what a κ analysis reads)."""

@@ -48,6 +48,9 @@ class InMemoryStore(Store):
         #: transactions committed, and a condition notified at each (``changes``)
         self.commits = 0
         self.committed = threading.Condition()
+        #: change numbers (``change_number``): the last one, and each node's and edge's last
+        self.changes = 0
+        self._changed: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def _snapshot(self) -> tuple[object, ...]:
         return (
@@ -73,6 +76,25 @@ class InMemoryStore(Store):
          self.vector_version, self.node_versions, self.edge_versions,
          self.merges) = saved  # type: ignore[assignment]  # fmt: skip
 
+    def _number(self, nodes: dict[str, MemoryNode], edges: dict[str, MemoryEdge]) -> None:
+        """Number the nodes and edges a committed transaction wrote or deleted (those not the
+        same objects as before it). O(nodes + edges), as the transaction's snapshot."""
+        changed = False
+        for before, now, numbers in ((nodes, self.nodes, self._changed[0]), (edges, self.edges, self._changed[1])):
+            ids = [i for i, r in now.items() if before.get(i) is not r] + [i for i in before if i not in now]
+            if ids and not changed:
+                self.changes += 1
+                changed = True
+            for i in ids:
+                numbers[i] = self.changes
+
+    def change_number(self) -> int | None:
+        return self.changes
+
+    def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
+        nodes, edges = (list(numbers.items()) for numbers in self._changed)  # (a copy made at once)
+        return [i for i, k in nodes if k > number], [i for i, k in edges if k > number]
+
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
         yield  # one thread, no concurrent writer: every read is consistent
@@ -94,6 +116,7 @@ class InMemoryStore(Store):
         finally:
             self._depth = 0
             self._saved = None
+        self._number(saved[0], saved[1])  # type: ignore[arg-type]
         with self.committed:
             self.commits += 1
             self.committed.notify_all()

@@ -202,9 +202,10 @@ class PostgresStore(SQLStore):
 
     # ------------------------------------------------------------ transactions
     @contextlib.contextmanager
-    def _open(self, mode: int, begin: str, lock: str | None) -> Iterator[None]:
+    def _open(self, mode: int, begin: str, lock: str | None, then: str = "") -> Iterator[None]:
         """Open a transaction on a pooled connection for this thread (``lock``: the
-        advisory lock function to take first), commit it at the end, roll it back on error.
+        advisory lock function to take first; ``then``: a statement after it), commit it at the
+        end, roll it back on error.
         Nested calls join the open one; ``mode`` (READ < COUNT < WRITE) says what the
         body may do, and a nested call may not do more than the transaction it joins."""
         if self._depth:
@@ -226,7 +227,7 @@ class PostgresStore(SQLStore):
                 else:  # one round trip: no parameters, so the simple protocol takes all three
                     conn.execute(
                         f"{begin}; SET LOCAL lock_timeout = {int(LOCK_TIMEOUT_MS)}; "
-                        f"SELECT {lock}({int(self._lock_key)})"
+                        f"SELECT {lock}({int(self._lock_key)})" + (f"; {then}" if then else "")
                     )
                 yield
                 delta = self._local.delta
@@ -294,7 +295,12 @@ class PostgresStore(SQLStore):
 
     def _counting(self) -> contextlib.AbstractContextManager[None]:
         """A transaction that only increments counters: shared with other counting ones."""
-        return self._open(_COUNT, "BEGIN ISOLATION LEVEL READ COMMITTED", "pg_advisory_xact_lock_shared")
+        return self._open(
+            _COUNT,
+            "BEGIN ISOLATION LEVEL READ COMMITTED",
+            "pg_advisory_xact_lock_shared",
+            "SELECT FROM corpus FOR UPDATE",
+        )
 
     def _apply(self, delta: _Delta) -> None:
         """Write a transaction's statistics changes: one statement per table."""
@@ -347,6 +353,8 @@ class PostgresStore(SQLStore):
 
     P = "%s"
     NAMESPACE = NAMESPACE_SQL
+    CHANGES = "SELECT changes FROM corpus"
+    BY_CODE = ' COLLATE "C"'
 
     def namespace_ids(self, namespace: str) -> list[str]:
         """(the index ``nodes_by_namespace``, and the few nodes whose metadata holds an escaped

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 import psycopg
+import psycopg.sql
 
 from ..core.errors import StoreUnavailable
 from .postgres_search import _reindex_terms
@@ -204,7 +205,24 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         f"CREATE INDEX nodes_by_namespace ON nodes (({NAMESPACE}), id)",
         f"CREATE INDEX nodes_with_nul ON nodes (id) WHERE {WITH_NUL}",
     ),
+    # 9: change numbers (the live editor's deltas, store.changes): every write to a node or an
+    # edge (any column) takes its transaction's number (corpus.changes, counted once per
+    # transaction: see change_triggers) into its row's ``changed``; a deletion leaves its id in
+    # ``removed`` with its number. Rows written before have 0
+    (
+        "ALTER TABLE nodes ADD COLUMN changed bigint NOT NULL DEFAULT 0",
+        "ALTER TABLE edges ADD COLUMN changed bigint NOT NULL DEFAULT 0",
+        "ALTER TABLE corpus ADD COLUMN changes bigint NOT NULL DEFAULT 0",
+        "CREATE INDEX nodes_by_change ON nodes (changed)",
+        "CREATE INDEX edges_by_change ON edges (changed)",
+        """CREATE TABLE removed (
+            kind text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, changed bigint NOT NULL,
+            PRIMARY KEY (kind, id)
+        )""",
+        "CREATE INDEX removed_by_change ON removed (changed)",
+    ),
 )
+CHANGES_AT = 9
 
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -232,6 +250,43 @@ def record_rows(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
             if total >= PROGRESS_FROM and done * 10 // total > said:
                 said = done * 10 // total
                 print(f"memory: recording {total:,} {table} as versions: {said * 10}%", file=sys.stderr)
+
+
+def change_triggers(conn: psycopg.Connection[tuple[Any, ...]], schema: str) -> None:
+    """Migration 9's triggers. A transaction's first change to a node or an edge counts
+    ``corpus.changes`` up by one and keeps the number (a transaction-local setting) for its
+    other rows. The counter's row stays locked until the commit, so transactions that change
+    rows take their numbers in the order they commit: a reader's snapshot that sees number N
+    sees every change numbered up to N (the writers hold the store's lock anyway; the access
+    counters' transactions lock that row first, ``PostgresStore._counting``)."""
+    s = psycopg.sql.Identifier(schema).as_string(conn)
+    conn.execute(
+        f"""CREATE FUNCTION {s}.bendscope_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            number bigint := nullif(current_setting('bendscope.change', true), '')::bigint;
+        BEGIN
+            IF number IS NULL THEN
+                UPDATE {s}.corpus SET changes = changes + 1 RETURNING changes INTO number;
+                PERFORM set_config('bendscope.change', number::text, true);
+            END IF;
+            IF TG_OP = 'DELETE' THEN
+                INSERT INTO {s}.removed (kind, id, changed) VALUES (TG_ARGV[0], OLD.id, number)
+                    ON CONFLICT (kind, id) DO UPDATE SET changed = excluded.changed;
+                RETURN OLD;
+            END IF;
+            NEW.changed := number;
+            RETURN NEW;
+        END $$"""
+    )
+    for table, kind in (("nodes", "node"), ("edges", "edge")):
+        conn.execute(
+            f"CREATE TRIGGER {table}_changed BEFORE INSERT OR UPDATE ON {s}.{table} "
+            f"FOR EACH ROW EXECUTE FUNCTION {s}.bendscope_changed('{kind}')"
+        )
+        conn.execute(
+            f"CREATE TRIGGER {table}_removed AFTER DELETE ON {s}.{table} "
+            f"FOR EACH ROW EXECUTE FUNCTION {s}.bendscope_changed('{kind}')"
+        )
 
 
 def migrate(conn: psycopg.Connection[tuple[Any, ...]], lock_key: int, schema: str, read_only: bool) -> None:
@@ -277,6 +332,8 @@ def migrate(conn: psycopg.Connection[tuple[Any, ...]], lock_key: int, schema: st
                 _reindex_terms(conn)
             if step + 1 == RECORD_AT:
                 record_rows(conn)
+            if step + 1 == CHANGES_AT:
+                change_triggers(conn, schema)
             conn.execute(
                 "INSERT INTO bendscope_meta (key, value) VALUES ('schema_version', %s) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",

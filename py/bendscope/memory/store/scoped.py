@@ -161,6 +161,16 @@ class ScopedView(Store):
     def record_activation(self, edge_ids: Iterable[str], when: str) -> None:
         self.store.record_activation(edge_ids, when)
 
+    # -- change numbers (the store's: its ids, then read through this view, are this namespace's)
+    def change_number(self) -> int | None:
+        return self.store.change_number()
+
+    def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
+        return self.store.changed_since(number)
+
+    def bounds_between(self, after: str, until: str) -> tuple[list[str], list[str]]:
+        return self.store.bounds_between(after, until)
+
     # -- versions
     def put_versions(self, nodes: Iterable[MemoryNode], edges: Iterable[MemoryEdge]) -> None:
         self.store.put_versions(nodes, edges)

@@ -161,6 +161,32 @@ class SQLStore(Store):
         )
         return [edge_of(row) for row in rows]
 
+    # ------------------------------------------------------------ change numbers
+    #: the store's last change number (the triggers of schema 10 / 9 keep it)
+    CHANGES: ClassVar[str] = "SELECT value FROM counters WHERE key = 'changes'"
+    #: how validity times are compared: as text, by code point (as Python compares them)
+    BY_CODE: ClassVar[str] = ""
+
+    def change_number(self) -> int | None:
+        rows = self._query(self.CHANGES)
+        return int(rows[0][0]) if rows else None
+
+    def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
+        """(the indexes ``nodes_by_change``, ``edges_by_change``, ``removed_by_change``)"""
+        at = (number,)
+        nodes = [r[0] for r in self._query(f"SELECT id FROM nodes WHERE changed > {self.P}", at)]
+        edges = [r[0] for r in self._query(f"SELECT id FROM edges WHERE changed > {self.P}", at)]
+        for kind, found in self._query(f"SELECT kind, id FROM removed WHERE changed > {self.P}", at):
+            (nodes if kind == "node" else edges).append(found)
+        return nodes, edges
+
+    def bounds_between(self, after: str, until: str) -> tuple[list[str], list[str]]:
+        c, p = self.BY_CODE, self.P
+        test = " OR ".join(f"({b}{c} > {p} AND {b}{c} <= {p})" for b in ("valid_from", "valid_until"))
+        times = (after, until, after, until)
+        found = [[r[0] for r in self._query(f"SELECT id FROM {t} WHERE {test}", times)] for t in ("nodes", "edges")]
+        return found[0], found[1]
+
     def arcs_between(self, node_ids: Iterable[str]) -> list[MemoryEdge]:
         ids = self._ids(node_ids)
         rows = self._query(

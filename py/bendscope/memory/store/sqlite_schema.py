@@ -255,6 +255,46 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX nodes_by_namespace ON nodes ((CASE WHEN json_valid(metadata) AND json_type(metadata, '$.namespace')
         = 'text' THEN json_extract(metadata, '$.namespace') END), id);
     """,
+    # 10: change numbers (the live editor's deltas, store.changes): every write to a node or an
+    # edge (any column) takes the next number of the counter 'changes' into its row's
+    # ``changed``; a deletion leaves its id in ``removed`` with its number. Rows written before
+    # have 0 (the editor's first read is a whole one)
+    """
+    ALTER TABLE nodes ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE edges ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX nodes_by_change ON nodes (changed);
+    CREATE INDEX edges_by_change ON edges (changed);
+    CREATE TABLE removed (kind TEXT NOT NULL, id TEXT NOT NULL, changed INTEGER NOT NULL, PRIMARY KEY (kind, id))
+        WITHOUT ROWID;
+    CREATE INDEX removed_by_change ON removed (changed);
+    INSERT INTO counters (key, value) VALUES ('changes', 0);
+    CREATE TRIGGER nodes_changed_insert AFTER INSERT ON nodes BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'changes';
+        UPDATE nodes SET changed = (SELECT value FROM counters WHERE key = 'changes') WHERE rowid = new.rowid;
+    END;
+    CREATE TRIGGER nodes_changed_update AFTER UPDATE ON nodes WHEN new.changed IS old.changed BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'changes';
+        UPDATE nodes SET changed = (SELECT value FROM counters WHERE key = 'changes') WHERE rowid = new.rowid;
+    END;
+    CREATE TRIGGER nodes_changed_delete AFTER DELETE ON nodes BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'changes';
+        INSERT OR REPLACE INTO removed (kind, id, changed)
+        VALUES ('node', old.id, (SELECT value FROM counters WHERE key = 'changes'));
+    END;
+    CREATE TRIGGER edges_changed_insert AFTER INSERT ON edges BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'changes';
+        UPDATE edges SET changed = (SELECT value FROM counters WHERE key = 'changes') WHERE rowid = new.rowid;
+    END;
+    CREATE TRIGGER edges_changed_update AFTER UPDATE ON edges WHEN new.changed IS old.changed BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'changes';
+        UPDATE edges SET changed = (SELECT value FROM counters WHERE key = 'changes') WHERE rowid = new.rowid;
+    END;
+    CREATE TRIGGER edges_changed_delete AFTER DELETE ON edges BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'changes';
+        INSERT OR REPLACE INTO removed (kind, id, changed)
+        VALUES ('edge', old.id, (SELECT value FROM counters WHERE key = 'changes'));
+    END;
+    """,
 )
 
 

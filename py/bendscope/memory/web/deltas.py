@@ -37,12 +37,16 @@ from typing import Any
 from ..io.documents import Reuse
 from .timeline import Marked
 
-__all__ = ["KEEP_VERSIONS", "ViewLog"]
+__all__ = ["KEEP_VERSIONS", "UNMARKED", "Items", "Mark", "ViewLog"]
 
 #: versions a log keeps (a page more versions behind gets the whole document)
 KEEP_VERSIONS = 64
 
 Items = tuple[dict[str, Mapping[str, Any]], dict[str, Mapping[str, Any]]]
+#: what a version was read at: the store's change number (None: the store numbers none), the
+#: valid time its items' ``holds`` are for, and how many of its items do not hold
+Mark = tuple[int | None, str, int]
+UNMARKED: Mark = (None, "", 0)
 
 
 def _items(document: Mapping[str, Any]) -> tuple[dict[str, Mapping[str, Any]], dict[str, Mapping[str, Any]]]:
@@ -74,32 +78,52 @@ class ViewLog:
         #: once; held while a document is made (``making``)
         self.made: tuple[Reuse, Marked] = (({}, {}), ({}, {}))
         self.making = threading.Lock()
+        #: the mark of the whole document being made (set while it is read, under ``making``)
+        self.pending: Mark = UNMARKED
+        self._marks: dict[int, Mark] = {}
 
-    def _record(self, items: Items) -> int:
+    def _record(self, items: Items, mark: Mark, shared: bool = False) -> int:
         last = next(reversed(self._versions.values())) if self._versions else None
         if last is not None and _same_items(last, items):
+            if mark[0] is not None:  # (the same items, read later: a later mark holds for them)
+                self._marks[self.version] = mark
             return self.version
-        if last is not None:
+        if last is not None and not shared:
             items = (_shared(items[0], last[0]), _shared(items[1], last[1]))
         self.version += 1
         self._versions[self.version] = items
+        self._marks[self.version] = mark
         while len(self._versions) > self.keep:
-            self._versions.popitem(last=False)
+            self._marks.pop(self._versions.popitem(last=False)[0], None)
         return self.version
 
-    def record(self, document: Mapping[str, Any]) -> int:
-        """The version of ``document`` (a new one unless it equals the last recorded)."""
+    def record(self, document: Mapping[str, Any], mark: Mark = UNMARKED) -> int:
+        """The version of ``document`` (a new one unless it equals the last recorded), read at ``mark``."""
         items = _items(document)
         with self._lock:
-            return self._record(items)
+            return self._record(items, mark)
 
-    def changes_since(self, since: int, document: Mapping[str, Any]) -> tuple[dict[str, Any] | None, int]:
+    def record_items(self, items: Items, mark: Mark) -> int:
+        """The version of a document of these cards and edges (``since``: made from a version
+        this log holds, sharing its records), read at ``mark``."""
+        with self._lock:
+            return self._record(items, mark, shared=True)
+
+    def held(self, version: int) -> tuple[Items, Mark] | None:
+        """A version's cards and edges and its mark, or None when this log no longer holds it."""
+        with self._lock:
+            items = self._versions.get(version)
+            return None if items is None else (items, self._marks.get(version, UNMARKED))
+
+    def changes_since(
+        self, since: int, document: Mapping[str, Any], mark: Mark = UNMARKED
+    ) -> tuple[dict[str, Any] | None, int]:
         """(the changes from version ``since`` to ``document``, or None when this log no longer
         holds ``since``; ``document``'s version)."""
         nodes, edges = _items(document)
         with self._lock:
             old = self._versions.get(since)
-            version = self._record((nodes, edges))
+            version = self._record((nodes, edges), mark)
         if old is None:
             return None, version
         changes: dict[str, Any] = {

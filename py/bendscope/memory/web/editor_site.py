@@ -67,8 +67,9 @@ from ..core.records import check_id
 from ..core.service import Memory
 from ..store.scoped import check_namespace
 from .changes import ChangeFeed, change_source
-from .deltas import ViewLog
+from .deltas import UNMARKED, ViewLog
 from .page_writes import Stale, check_body, write
+from .since import answer_since
 from .timeline import TIME_PATHS, Moment, mark_holding, marked_holding, moment_of, time_request
 
 Asgi = Callable[[dict[str, Any], Any, Any], Awaitable[None]]
@@ -349,6 +350,7 @@ def _graph_view(
     with memory.store.reading():
         at = memory.clock()
         total, _ = memory.store.counts()
+        number = memory.store.change_number() if log is not None and moment.live else None
         if query is None and keep is None:
             if total > cap:
                 why = f"this memory holds {total:,} nodes; the editor opens at most {cap:,} at once"
@@ -368,6 +370,7 @@ def _graph_view(
     when = moment.valid_time(at)
     if log is not None and query is None and keep is None:  # (records shared with those served before)
         view["ended"] = marked_holding(document, when, log.made[1])
+        log.pending = (number, when, view["ended"])
     else:
         view["ended"] = mark_holding(document, when)
     view["time"] = moment.to_dict()
@@ -380,9 +383,10 @@ def versioned(answer: dict[str, Any], log: ViewLog, since: int | None) -> dict[s
     document = answer.get("document")
     if document is None:
         return answer
+    mark, log.pending = log.pending, UNMARKED
     if since is None:
-        return {**answer, "version": log.record(document)}
-    changes, version = log.changes_since(since, document)
+        return {**answer, "version": log.record(document, mark)}
+    changes, version = log.changes_since(since, document, mark)
     if changes is None:
         return {**answer, "version": version}
     return {**{k: v for k, v in answer.items() if k != "document"}, "changes": changes, "version": version}
@@ -392,11 +396,20 @@ def graph_answer(
     memory: Memory, query: str | None, moment: Moment, log: ViewLog | None, since: int | None
 ) -> tuple[int, dict[str, Any]]:
     """``GET /api/graph``'s answer (:func:`graph_view`), ``versioned`` by ``log`` (one log of
-    versions per namespace, for the memory now) — in one worker thread's run."""
-    status, answer = graph_view(memory, query, None, None, moment, log)
-    if status == 200 and log is not None:
-        answer = versioned(answer, log, since)
-    return status, answer
+    versions per namespace, for the memory now) — in one worker thread's run. ``since`` a
+    version the log holds: read from the store's change numbers (``since.answer_since``) when
+    it numbers them, else from the whole document compared."""
+    if log is None:
+        return graph_view(memory, query, None, None, moment, None)
+    with log.making:
+        if since is not None and query is None and moment.live:
+            answer = answer_since(memory, log, since, LIVE_MAX_NODES)
+            if answer is not None:
+                return 200, answer
+        status, answer = _graph_view(memory, query, None, None, moment, log)
+        if status == 200:
+            answer = versioned(answer, log, since)
+        return status, answer
 
 
 def since_of(text: str | None) -> int | None:
