@@ -59,10 +59,16 @@ def apply(t: IncrementalTopology, nodes: set[str], arcs: list[tuple[str, str]], 
     edits=st.lists(edit, min_size=1, max_size=25),
     budget=st.sampled_from([0, 40, 10**9]),
     limit=st.sampled_from([3, 10**9]),
+    restored=st.booleans(),
 )
-def test_every_edit_gives_the_full_computation(start, present, edits, budget, limit) -> None:
+def test_every_edit_gives_the_full_computation(start, present, edits, budget, limit, restored) -> None:
     nodes, arcs = set(present), list(start)
-    t = IncrementalTopology.of_graph(sorted(nodes), arcs, exact_limit=limit, work_budget=budget, cache=KappaCache())
+    options = {"exact_limit": limit, "work_budget": budget}
+    if restored:  # from a full computation's result
+        result = json.loads(full(nodes, arcs, **options))
+        t = finish(IncrementalTopology.of_result_steps(sorted(nodes), arcs, result, cache=KappaCache(), **options))
+    else:
+        t = IncrementalTopology.of_graph(sorted(nodes), arcs, cache=KappaCache(), **options)
     assert now(t) == full(nodes, arcs, exact_limit=limit, work_budget=budget)
     for step in edits:
         apply(t, nodes, arcs, step)
