@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .analyze import DEFAULT_EXACT_LIMIT, DEFAULT_WORK_BUDGET, KappaCache, SccKappa, scc_kappa_bounds_steps, scc_object
+from .analyze import DEFAULT_EXACT_LIMIT, DEFAULT_WORK_BUDGET, KappaCache, SccKappa, local_kappa_steps, scc_object
 from .digraph import digraph_of_arcs
 from .scc import strongly_connected_components
 from .steps import Meter, Steps
@@ -77,7 +77,9 @@ class IncrementalTopology:
         self._kappa: dict[int, SccKappa] = {}  # loop regions whose κ is known
         self._owed: set[int] = set()  # loop regions whose κ must be computed
         self._broken: set[int] = set()  # SCCs that lost an arc or a node: they may split
+        self._local: dict[int, tuple[dict[str, int], list[list[int]]]] = {}  # a region's own digraph
         self._next = 0
+        self._shape: tuple[list[tuple[str, int]], list[str]] | None = None  # regions in order, DAG nodes
         self.recomputed: list[list[str]] = []  # the regions whose κ the last result computed
 
     # -- bulk start --
@@ -154,17 +156,19 @@ class IncrementalTopology:
         """Remove a node (its counted arcs stay counted). O(its arcs) plus, later, a search of its SCC."""
         if node not in self._nodes:
             raise KeyError(node)
+        number = self._comp_of[node]
+        if len(self._members[number]) > 1:
+            self._broken.add(number)  # searched again before the next arc or result
         for v in list(self.succ[node]):
             self._unlink(node, v)
         for u in list(self.pred[node]):
             self._unlink(u, node)
         self._nodes.discard(node)
-        del self.succ[node], self.pred[node]
-        number = self._comp_of.pop(node)
-        members = self._members[number]
-        members.remove(node)
-        if members:
-            self._broken.add(number)
+        del self.succ[node], self.pred[node], self._comp_of[node]
+        if number in self._broken:
+            self._members[number] = [n for n in self._members[number] if n != node]
+            self._local.pop(number, None)
+            self._shape = None
         else:
             self._drop(number)
 
@@ -188,14 +192,19 @@ class IncrementalTopology:
         self.recomputed = []
         for number in sorted(self._owed, key=lambda k: self._members[k][0]):
             members = self._members[number]
-            graph = digraph_of_arcs(members, [(u, v) for u in members for v in self.succ[u]])
-            found = yield from scc_kappa_bounds_steps(
-                graph, list(range(len(members))), self.exact_limit, self.cache, meter, work_budget=self.work_budget
+            _, out = self._local_of(number)
+            found = yield from local_kappa_steps(
+                members, out, self.exact_limit, self.cache, meter, work_budget=self.work_budget
             )
             self._kappa[number] = found
             self._owed.discard(number)
             self.recomputed.append(list(members))
-        regions = sorted((self._members[k][0], k) for k in self._kappa)
+        if self._shape is None:  # the SCCs changed: their order and the DAG nodes again, O(n log n)
+            self._shape = (
+                sorted((self._members[k][0], k) for k in self._kappa),
+                sorted(n for n in self._nodes if len(self._members[self._comp_of[n]]) == 1),
+            )
+        regions, dag = self._shape
         sccs = []
         max_kappa = 0
         for i, (_, number) in enumerate(regions):
@@ -205,7 +214,7 @@ class IncrementalTopology:
             sccs.append(scc_object(i, list(self._members[number]), SccKappa(found.kappa, found.lower, fault)))
         return {
             "sccs": sccs,
-            "dag_nodes": sorted(n for n in self._nodes if len(self._members[self._comp_of[n]]) == 1),
+            "dag_nodes": list(dag),
             "routing": "deliberate" if max_kappa > 0 else "fast",
             "max_kappa": max_kappa,
             "scc_count": len(sccs),
@@ -230,9 +239,21 @@ class IncrementalTopology:
         u, v = arc
         return (count == 1 if step == 1 else count == 0) and u != v and u in self._nodes and v in self._nodes
 
+    def _local_of(self, number: int) -> tuple[dict[str, int], list[list[int]]]:
+        """A region's own digraph (its sorted ids numbered, sorted adjacency lists), kept
+        while the region lasts. O(its size) the first time."""
+        local = self._local.get(number)
+        if local is None:
+            members = self._members[number]
+            index = {node: i for i, node in enumerate(members)}
+            out = [sorted(index[w] for w in self.succ[u] if w in index) for u in members]
+            local = self._local[number] = (index, out)
+        return local
+
     def _new_component(self, members: list[str]) -> int:
         number = self._next
         self._next += 1
+        self._shape = None
         self._members[number] = members
         for node in members:
             self._comp_of[node] = number
@@ -241,6 +262,8 @@ class IncrementalTopology:
         return number
 
     def _drop(self, number: int) -> None:
+        self._shape = None
+        self._local.pop(number, None)
         del self._members[number]
         self._kappa.pop(number, None)
         self._owed.discard(number)
@@ -255,8 +278,15 @@ class IncrementalTopology:
         self.pred[v].add(u)
         cu, cv = self._comp_of[u], self._comp_of[v]
         if cu == cv:
-            self._kappa.pop(cu, None)
+            self._kappa.pop(cu, None)  # (the regions' order stays: their nodes are the same)
             self._owed.add(cu)
+            local = self._local.get(cu)
+            if local is not None:
+                row = local[1][local[0][u]]
+                row.append(local[0][v])
+                row.sort()
+            return
+        if not self.pred[u] or len(self.succ[v]) == 0:  # nothing enters u, or nothing leaves v
             return
         reached = {v}  # forward from v: does it reach u?
         front = [v]
@@ -293,8 +323,31 @@ class IncrementalTopology:
         self.succ[u].discard(v)
         self.pred[v].discard(u)
         number = self._comp_of[u]
-        if number == self._comp_of[v]:
+        if number != self._comp_of[v] or number in self._broken:
+            return
+        self._kappa.pop(number, None)
+        self._owed.add(number)
+        if not self._reaches(u, v, number):  # u → v was its only way from u to v: it splits
             self._broken.add(number)
+            return
+        local = self._local.get(number)  # still one region, without that arc
+        if local is not None:
+            local[1][local[0][u]].remove(local[0][v])
+
+    def _reaches(self, u: str, v: str, number: int) -> bool:
+        """Whether u still reaches v inside SCC ``number``. O(what it searches)."""
+        comp_of = self._comp_of
+        seen = {u}
+        front = [u]
+        while front:
+            x = front.pop()
+            for y in self.succ[x]:
+                if y == v:
+                    return True
+                if y not in seen and comp_of[y] == number:
+                    seen.add(y)
+                    front.append(y)
+        return False
 
     def _settle(self) -> None:
         """Search each SCC that lost an arc or a node again (it may split). O(its size)."""
