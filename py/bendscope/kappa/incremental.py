@@ -79,6 +79,8 @@ class IncrementalTopology:
         self._broken: set[int] = set()  # SCCs that lost an arc or a node: they may split
         self._local: dict[int, tuple[dict[str, int], list[list[int]]]] = {}  # a region's own digraph
         self._next = 0
+        #: nodes searched by the edits so far (a caller may compare it with a whole computation's cost)
+        self.work = 0
         self._shape: tuple[list[tuple[str, int]], list[str]] | None = None  # regions in order, DAG nodes
         self.recomputed: list[list[str]] = []  # the regions whose κ the last result computed
 
@@ -296,6 +298,7 @@ class IncrementalTopology:
                 if y not in reached:
                     reached.add(y)
                     front.append(y)
+        self.work += len(reached)
         if u not in reached:
             return
         while front:  # the rest of v's reach (the merged SCC lies inside it)
@@ -312,6 +315,7 @@ class IncrementalTopology:
                 if y in reached and y not in merged:
                     merged.add(y)
                     front.append(y)
+        self.work += len(reached) + len(merged)
         for number in {self._comp_of[x] for x in merged}:
             self._drop(number)
         self._new_component(sorted(merged))
@@ -343,16 +347,19 @@ class IncrementalTopology:
             x = front.pop()
             for y in self.succ[x]:
                 if y == v:
+                    self.work += len(seen)
                     return True
                 if y not in seen and comp_of[y] == number:
                     seen.add(y)
                     front.append(y)
+        self.work += len(seen)
         return False
 
     def _settle(self) -> None:
         """Search each SCC that lost an arc or a node again (it may split). O(its size)."""
         for number in sorted(self._broken):
             members = self._members[number]
+            self.work += len(members)
             self._drop(number)
             graph = digraph_of_arcs(members, [(u, w) for u in members for w in self.succ[u]])
             for component in strongly_connected_components(graph.out):

@@ -108,6 +108,26 @@ def test_many_edits_at_once_compute_the_plane_whole() -> None:
     assert kept(cache, plane.plane) == whole(plane.plane)
 
 
+def test_edits_whose_searches_cost_more_than_the_plane_compute_it_whole() -> None:
+    plane = PlaneEdits()
+    for i in range(30):
+        plane.add_node(f"c{i:02}")
+        plane.add_node(f"d{i:02}")
+    for i in range(29):
+        plane.add_edge(f"c{i:02}", f"c{i + 1:02}", "causal")
+        plane.add_edge(f"d{i:02}", f"d{i + 1:02}", "causal")
+    cache = TopologyCache()
+    cache.get(plane.plane)
+    plane.add_edge("d05", "c00", "causal")  # c00 reaches 30 cards, none of them d05: no cycle
+    assert cache.get(plane.plane).incremental
+    for i in range(1, 25):  # each searches 30 cards: more than twice the plane's size in all
+        plane.add_edge(f"d{i:02}", "c00", "causal")
+    assert not cache.get(plane.plane).incremental
+    plane.add_edge("c29", "d00", "causal")  # one loop region of 55 cards
+    assert cache.get(plane.plane).incremental
+    assert kept(cache, plane.plane) == whole(plane.plane)
+
+
 class SlicedEdits(RuleBasedStateMachine):
     """Edits, frames that show the topology with no time to compute it (the computation goes
     on in slices or is dropped by the next edit), and exact asks, in any order."""

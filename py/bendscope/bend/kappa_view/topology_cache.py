@@ -125,11 +125,13 @@ class _Known:
             return None
         return gone_nodes, new_nodes, gone, new
 
-    def apply(self, plane: Plane, changes: tuple[list[str], list[str], list[Edge], list[Edge]]) -> None:
-        """Bring the state to the plane now (``changes`` from :meth:`changes`). O(the edits'
-        reach, see ``kappa.incremental``)."""
+    def apply(self, plane: Plane, changes: tuple[list[str], list[str], list[Edge], list[Edge]], work: int) -> bool:
+        """Bring the state to the plane now (``changes`` from :meth:`changes`); False when its
+        searches passed ``work`` nodes first (the state is then half-way: drop it). O(the
+        edits' reach, see ``kappa.incremental``)."""
         gone_nodes, new_nodes, gone, new = changes
         state = self.state
+        limit = state.work + work
         for edge in gone:
             if edge.props.kind in DIRECTED_KINDS:
                 state.remove_arc(edge.a, edge.b)
@@ -145,8 +147,11 @@ class _Known:
             if edge.props.kind in DIRECTED_KINDS:
                 state.add_arc(edge.a, edge.b)
                 self.arc_edges.setdefault((edge.a, edge.b), set()).add(edge.id)
+                if state.work > limit:
+                    return False
         self.nodes = set(plane.nodes)
         self.edges = dict(plane.edges)
+        return True
 
     def topology(self, result: dict[str, Any]) -> Topology:
         """The Topology of ``result`` (its lookups from the arcs' edge ids). O(n + fault lines)."""
@@ -159,8 +164,10 @@ class _Known:
         return topology
 
 
-#: at most this many nodes and edges changed since the last topology: it is updated edit by
-#: edit (``kappa.incremental``); more (a load, a long burst) compute it whole, in slices
+#: at most this many nodes and edges changed since the last topology (or a quarter of the
+#: plane's nodes and edges, if more): it is updated edit by edit (``kappa.incremental``),
+#: unless the edits' searches pass twice the plane's nodes and edges; more (a load) compute
+#: it whole, in slices
 INCREMENTAL_EDITS = 64
 
 
@@ -183,16 +190,18 @@ class _Job:
         plane = self.plane
         held = known.get(plane.id)
         if held is not None and held.plane is plane and held.exact_limit == self.exact_limit:
-            changes = held.changes(plane, INCREMENTAL_EDITS)
+            size = len(plane.nodes) + len(plane.edges)
+            changes = held.changes(plane, max(INCREMENTAL_EDITS, size // 4))
             if changes is not None:
-                self.incremental = True
                 try:
-                    held.apply(plane, changes)  # at once: the state never holds half an update
+                    done = held.apply(plane, changes, 2 * size)  # at once: no pause half-way
                 except BaseException:
                     del known[plane.id]
                     raise
-                result = yield from held.state.result_steps(Meter(QUANTUM))
-                return held.topology(result)
+                if done:
+                    self.incremental = True
+                    result = yield from held.state.result_steps(Meter(QUANTUM))
+                    return held.topology(result)
         known.pop(plane.id, None)
         topology = yield from self._whole(cache, known)
         return topology
