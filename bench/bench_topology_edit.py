@@ -10,7 +10,9 @@ topology can be shown) is measured, ``repeats`` times per kind of edit. Two plan
 with a chord back every 7 cards (κ = 1 everywhere) and ``bench_hand.region_document`` (a
 Hamiltonian cycle plus random causal arcs, ≈ 2n). Kinds: a card added; an arc from a new
 card into the region (closes no cycle); an arc added inside the region, then removed; a ring
-arc of the cycle removed (the region may split), then put back (the pieces merge); the new card removed.
+arc of the cycle removed (the region may split), then put back (the pieces merge); the new card removed;
+30 live writes brought at once (a card joined to the card before it, each: what one fetch
+brings at 100 writes/s).
 Also: how often the exact topology is ready within a frame's κ budget (6 ms, the page's
 ``TOPOLOGY_FRAME_MS``). Medians and p95 in ms; the load (``os.getloadavg``) before and
 after. ``--py`` runs the code of another tree (e.g. ``git archive 44d4328 py | tar -x -C
@@ -117,6 +119,13 @@ def run(n: int, arcs: list[tuple[int, int]], repeats: int, seed: int = 1) -> dic
         plane.remove_edge(into)
         plane.remove_node(card)
         timed("card and its arc removed")
+        previous = f"n{rng.randrange(n)}"
+        for w in range(30):  # what a live fetch brings at 100 writes/s: cards, each joined to the one before
+            card = f"live{r}-{w}"
+            plane.add_node(Node(card, card))
+            edge(card, previous)
+            previous = card
+        timed("30 live writes at once (card + arc each)")
     figures = {kind: {"median": statistics.median(v), "p95": p95(v), "count": len(v)} for kind, v in times.items()}
     figures["(first, whole)"] = {"median": first_ms, "p95": first_ms, "count": 1}
     figures["(ready within a frame's 6 ms)"] = {"median": sum(in_frame) / len(in_frame), "p95": 0.0, "count": 0}

@@ -327,20 +327,23 @@ class IncrementalTopology:
         self.succ[u].discard(v)
         self.pred[v].discard(u)
         number = self._comp_of[u]
-        if number != self._comp_of[v] or number in self._broken:
+        if number != self._comp_of[v]:
+            return
+        local = self._local.get(number)  # (kept through a split: the pieces are searched on it)
+        if local is not None:
+            local[1][local[0][u]].remove(local[0][v])
+        if number in self._broken:
             return
         self._kappa.pop(number, None)
         self._owed.add(number)
         if not self._reaches(u, v, number):  # u → v was its only way from u to v: it splits
             self._broken.add(number)
-            return
-        local = self._local.get(number)  # still one region, without that arc
-        if local is not None:
-            local[1][local[0][u]].remove(local[0][v])
 
     def _reaches(self, u: str, v: str, number: int) -> bool:
         """Whether u still reaches v inside SCC ``number``. O(what it searches)."""
         comp_of = self._comp_of
+        if not any(comp_of[y] == number for y in self.succ[u]) or not any(comp_of[x] == number for x in self.pred[v]):
+            return False  # nothing of the SCC leaves u, or enters v, any more
         seen = {u}
         front = [u]
         while front:
@@ -356,11 +359,24 @@ class IncrementalTopology:
         return False
 
     def _settle(self) -> None:
-        """Search each SCC that lost an arc or a node again (it may split). O(its size)."""
+        """Search each SCC that lost an arc or a node again (it may split), on its own digraph
+        when it is kept (the pieces keep theirs). O(its size)."""
         for number in sorted(self._broken):
             members = self._members[number]
             self.work += len(members)
+            local = self._local.get(number)
             self._drop(number)
-            graph = digraph_of_arcs(members, [(u, w) for u in members for w in self.succ[u]])
-            for component in strongly_connected_components(graph.out):
-                self._new_component([graph.ids[i] for i in component])
+            if local is None:
+                graph = digraph_of_arcs(members, [(u, w) for u in members for w in self.succ[u]])
+                for component in strongly_connected_components(graph.out):
+                    self._new_component([graph.ids[i] for i in component])
+                continue
+            out = local[1]
+            for component in strongly_connected_components(out):  # sorted local indices: sorted ids
+                piece = self._new_component([members[i] for i in component])
+                if len(component) > 1:
+                    index = {i: k for k, i in enumerate(component)}
+                    self._local[piece] = (
+                        {members[i]: k for k, i in enumerate(component)},
+                        [[index[w] for w in out[i] if w in index] for i in component],
+                    )
