@@ -82,6 +82,7 @@ class IncrementalTopology:
         #: nodes searched by the edits so far (a caller may compare it with a whole computation's cost)
         self.work = 0
         self._shape: tuple[list[tuple[str, int]], list[str]] | None = None  # regions in order, DAG nodes
+        self._ordered: list[str] | None = None  # the nodes, sorted
         self.recomputed: list[list[str]] = []  # the regions whose κ the last result computed
 
     # -- bulk start --
@@ -148,6 +149,7 @@ class IncrementalTopology:
         if node in self._nodes:
             raise ValueError(f"node {node!r} is already there")
         self._nodes.add(node)
+        self._ordered = None
         self.succ[node] = set()
         self.pred[node] = set()
         self._new_component([node])
@@ -166,6 +168,7 @@ class IncrementalTopology:
         for u in list(self.pred[node]):
             self._unlink(u, node)
         self._nodes.discard(node)
+        self._ordered = None
         del self.succ[node], self.pred[node], self._comp_of[node]
         if number in self._broken:
             self._members[number] = [n for n in self._members[number] if n != node]
@@ -204,7 +207,7 @@ class IncrementalTopology:
         if self._shape is None:  # the SCCs changed: their order and the DAG nodes again, O(n log n)
             self._shape = (
                 sorted((self._members[k][0], k) for k in self._kappa),
-                sorted(n for n in self._nodes if len(self._members[self._comp_of[n]]) == 1),
+                [n for n in self._sorted_nodes() if len(self._members[self._comp_of[n]]) == 1],
             )
         regions, dag = self._shape
         sccs = []
@@ -241,6 +244,11 @@ class IncrementalTopology:
         u, v = arc
         return (count == 1 if step == 1 else count == 0) and u != v and u in self._nodes and v in self._nodes
 
+    def _sorted_nodes(self) -> list[str]:
+        if self._ordered is None:
+            self._ordered = sorted(self._nodes)
+        return self._ordered
+
     def _local_of(self, number: int) -> tuple[dict[str, int], list[list[int]]]:
         """A region's own digraph (its sorted ids numbered, sorted adjacency lists), kept
         while the region lasts. O(its size) the first time."""
@@ -248,7 +256,7 @@ class IncrementalTopology:
         if local is None:
             members = self._members[number]
             index = {node: i for i, node in enumerate(members)}
-            out = [sorted(index[w] for w in self.succ[u] if w in index) for u in members]
+            out = [sorted([index[w] for w in self.succ[u] if w in index]) for u in members]
             local = self._local[number] = (index, out)
         return local
 
