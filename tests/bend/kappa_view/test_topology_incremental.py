@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from bendscope.bend.kappa_view import topology_cache
-from bendscope.bend.kappa_view.topology_cache import INCREMENTAL_EDITS, TopologyCache
+from bendscope.bend.kappa_view.topology_cache import INCREMENTAL_EDITS, SEARCH_FLOOR, TopologyCache
 from bendscope.bend.model.elements import Edge, EdgeProps, Node, Plane
 
 NAMES = ["a", "b", "c", "d", "e", "f", "g", "b2"]
@@ -110,20 +110,21 @@ def test_many_edits_at_once_compute_the_plane_whole() -> None:
 
 def test_edits_whose_searches_cost_more_than_the_plane_compute_it_whole() -> None:
     plane = PlaneEdits()
-    for i in range(30):
-        plane.add_node(f"c{i:02}")
-        plane.add_node(f"d{i:02}")
-    for i in range(29):
-        plane.add_edge(f"c{i:02}", f"c{i + 1:02}", "causal")
-        plane.add_edge(f"d{i:02}", f"d{i + 1:02}", "causal")
+    for i in range(200):
+        plane.add_node(f"c{i:03}")
+        plane.add_node(f"d{i:03}")
+    for i in range(199):
+        plane.add_edge(f"c{i:03}", f"c{i + 1:03}", "causal")
+        plane.add_edge(f"d{i:03}", f"d{i + 1:03}", "causal")
     cache = TopologyCache()
     cache.get(plane.plane)
-    plane.add_edge("d05", "c00", "causal")  # c00 reaches 30 cards, none of them d05: no cycle
+    plane.add_edge("d005", "c000", "causal")  # c000 reaches 200 cards, none of them d005: no cycle
     assert cache.get(plane.plane).incremental
-    for i in range(1, 25):  # each searches 30 cards: more than twice the plane's size in all
-        plane.add_edge(f"d{i:02}", "c00", "causal")
+    assert SEARCH_FLOOR < 24 * 200
+    for i in range(1, 25):  # each searches 200 cards: more than SEARCH_FLOOR (and twice the plane) in all
+        plane.add_edge(f"d{i:03}", "c000", "causal")
     assert not cache.get(plane.plane).incremental
-    plane.add_edge("c29", "d00", "causal")  # one loop region of 55 cards
+    plane.add_edge("c199", "d000", "causal")  # one loop region of 225 cards
     assert cache.get(plane.plane).incremental
     assert kept(cache, plane.plane) == whole(plane.plane)
 

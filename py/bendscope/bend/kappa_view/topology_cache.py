@@ -166,9 +166,11 @@ class _Known:
 
 #: at most this many nodes and edges changed since the last topology (or a quarter of the
 #: plane's nodes and edges, if more): it is updated edit by edit (``kappa.incremental``),
-#: unless the edits' searches pass twice the plane's nodes and edges; more (a load) compute
-#: it whole, in slices
+#: unless the edits' searches pass twice the plane's nodes and edges (and ``SEARCH_FLOOR``);
+#: more (a load) compute it whole, in slices
 INCREMENTAL_EDITS = 64
+#: the edits' searches may always pass this many nodes (a small plane's are cheap either way)
+SEARCH_FLOOR = 4096
 
 
 class _Job:
@@ -194,7 +196,7 @@ class _Job:
             changes = held.changes(plane, max(INCREMENTAL_EDITS, size // 4))
             if changes is not None:
                 try:
-                    done = held.apply(plane, changes, 2 * size)  # at once: no pause half-way
+                    done = held.apply(plane, changes, max(2 * size, SEARCH_FLOOR))  # at once: no pause half-way
                 except BaseException:
                     del known[plane.id]
                     raise
