@@ -44,6 +44,7 @@ __all__ = [
     "analyze_digraph",
     "analyze_digraph_steps",
     "analyze_steps",
+    "local_kappa_steps",
     "scc_kappa",
     "scc_kappa_bounds",
     "scc_kappa_bounds_steps",
@@ -197,31 +198,46 @@ def scc_kappa_bounds_steps(
     work_budget: int = DEFAULT_WORK_BUDGET,
 ) -> Steps[SccKappa]:
     """:func:`scc_kappa_bounds` in steps."""
-    budget = 0 if len(members) > exact_limit else work_budget
     ids = graph.ids
     local = {v: i for i, v in enumerate(members)}
     out: list[list[int]] = []
-    rows: list[tuple[int, ...]] = []  # the cache key's arcs
     pending = 0
     for v in members:
         succ = graph.out[v]
         out.append([local[w] for w in succ if w in local])
-        if cache is not None:
-            rows.append(tuple(out[-1]))
         pending += 2 * len(succ) + 1
         if pending > 1024:
             if meter.spend(pending):
                 yield
             pending = 0
+    found = yield from local_kappa_steps(
+        [ids[v] for v in members], out, exact_limit, cache, meter, work_budget=work_budget
+    )
+    return found
+
+
+def local_kappa_steps(
+    ids: list[str],
+    out: list[list[int]],
+    exact_limit: int,
+    cache: KappaCache | None,
+    meter: Meter,
+    *,
+    work_budget: int = DEFAULT_WORK_BUDGET,
+) -> Steps[SccKappa]:
+    """:func:`scc_kappa_bounds_steps` of one SCC given as its own digraph: its sorted node
+    ``ids`` and ``out``, sorted adjacency lists on 0..k-1 (what that function builds from the
+    whole graph). O(k + m) plus the cut search."""
+    budget = 0 if len(ids) > exact_limit else work_budget
     key: tuple[Any, ...] = ()
     if cache is not None:
-        key = (tuple(ids[v] for v in members), tuple(rows))
+        key = (tuple(ids), tuple(map(tuple, out)))
         hit = cache.get(key)
         if hit is not None and (hit[3] == budget or (hit[0] == hit[1] and hit[4] < budget)):
             return SccKappa(hit[0], hit[1], [{"source": s, "target": t} for s, t in hit[2]])
     start = meter.total
     found = yield from kappa_cut_steps(out, meter, work_budget=budget)
-    pairs = tuple((ids[members[u]], ids[members[v]]) for u, v in found.arcs)
+    pairs = tuple((ids[u], ids[v]) for u, v in found.arcs)
     if cache is not None:
         cache.put(key, (found.kappa, found.lower, pairs, budget, meter.total - start))
     return SccKappa(found.kappa, found.lower, [{"source": s, "target": t} for s, t in pairs])

@@ -67,8 +67,12 @@ def test_unchanged_sccs_are_not_cut_again():
     cache = editor.topology_cache._kappa_caches["plane-root"]
     misses = cache.misses
     editor.add_edge("a", "x")  # joins nothing: both SCCs keep their arcs
-    editor.topology()
-    assert cache.misses == misses and cache.hits >= 2
+    assert editor.topology().incremental
+    assert cache.misses == misses
+    editor.topology_cache.invalidate()  # computed whole: both SCCs come from the cache
+    hits = cache.hits
+    assert not editor.topology().incremental
+    assert cache.misses == misses and cache.hits == hits + 2
 
 
 def test_log_line_format():

@@ -136,4 +136,9 @@ class CutFinder(SlicedFinder[CutReport]):
 
     def __init__(self, clock: Callable[[], float] = time.perf_counter, budget: int = PAGE_ARCSET_BUDGET) -> None:
         self.budget = budget
-        super().__init__(_key, lambda plane, topology, scope: _cut_steps(plane, topology, scope, self.budget), clock)
+        super().__init__(
+            _key,
+            lambda plane, topology, scope: _cut_steps(plane, topology, scope, self.budget),
+            clock,
+            lambda report, topology: report,  # (its regions' ids and arcs are the same)
+        )

@@ -157,4 +157,9 @@ class LoopFinder(SlicedFinder[LoopReport]):
     """Reports of loops, one search at a time, in slices (see the module docstring)."""
 
     def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
-        super().__init__(loop_key, _loop_steps, clock)
+        super().__init__(loop_key, _loop_steps, clock, _rebind)
+
+
+def _rebind(report: LoopReport, topology: Topology) -> LoopReport:
+    """A whole plane's report for its next topology (same regions, same edges inside them)."""
+    return LoopReport(report.groups, report.selection, report.complete, topology.result)

@@ -3,7 +3,10 @@ of the scope's arcs, and a finder that keeps one report per (plane, key, scope, 
 and runs at most one search at a time, in slices off the frame.
 
 A search works on a snapshot; a plane edited during it (its key changed) drops it and the
-next ask starts a new one. A report is kept for the exact topology it was made with.
+next ask starts a new one. A report is kept for the exact topology it was made with, and
+carried over to the plane's next topology when what it depends on did not change: the same
+loop regions (ids, cards, κ, fault lines) and the same directed edges inside them (a card or
+an edge added or removed outside every region searches nothing again).
 
 >>> from bendscope.bend.model.elements import Edge, EdgeProps, Node, Plane
 >>> from bendscope.kappa.steps import finish
@@ -28,11 +31,11 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from bendscope.bend.kappa_view.topology_cache import Topology
-from bendscope.bend.model.elements import Plane
+from bendscope.bend.model.elements import Edge, Plane
 from bendscope.kappa import DIRECTED_KINDS
 from bendscope.kappa.steps import Steps, advance
 
-__all__ = ["ScopeArcs", "SlicedFinder", "scope_arcs"]
+__all__ = ["ScopeArcs", "SlicedFinder", "regions_of", "scope_arcs"]
 
 R = TypeVar("R")
 
@@ -70,6 +73,34 @@ def scope_arcs(plane: Plane, selection: Scope) -> Steps[ScopeArcs]:
     return ScopeArcs(nodes, edges, by_arc)
 
 
+#: what a whole plane's report depends on: its loop regions, and its directed edges inside
+#: them (each with its region), in the plane's order
+Regions = tuple[list[dict[str, Any]], list[tuple[int, Edge]]]
+
+
+def regions_of(plane: Plane, topology: Topology) -> Regions:
+    """The loop regions of ``plane`` (its exact ``topology``) and the directed edges inside
+    each, in the plane's order. O(m).
+
+    >>> from bendscope.bend.model.elements import EdgeProps, Node
+    >>> from bendscope.bend.kappa_view.topology_cache import TopologyCache
+    >>> plane = Plane("p")
+    >>> for node_id in "abc":
+    ...     plane.add_node(Node(node_id, node_id))
+    >>> for k, (a, b) in enumerate([("a", "b"), ("b", "a"), ("b", "c")]):
+    ...     plane.add_edge(Edge(f"e{k}", a, b, EdgeProps(kind="causal")))
+    >>> [(i, e.id) for i, e in regions_of(plane, TopologyCache().get(plane))[1]]
+    [(0, 'e0'), (0, 'e1')]
+    """
+    scc_of = topology.scc_of
+    inside = []
+    for edge in plane.edges.values():
+        region = scc_of.get(edge.a)
+        if region is not None and region == scc_of.get(edge.b) and edge.props.kind in DIRECTED_KINDS:
+            inside.append((region, edge))
+    return topology.result["sccs"], inside
+
+
 class _Search(Generic[R]):
     def __init__(self, plane: Plane, key: Key, selection: Scope, topology: Topology, steps: Steps[R]) -> None:
         self.plane = plane
@@ -78,24 +109,32 @@ class _Search(Generic[R]):
         self.topology = topology
         self.steps = steps
         self.busy_ms = 0.0  # time spent in its slices
+        # (the plane's now, unchanged while the search is current: what its report depends on)
+        self.regions = regions_of(plane, topology) if selection is None else None
 
 
 class SlicedFinder(Generic[R]):
     """One report per (plane, ``key_of(plane, scope)``, scope, topology) and at most one
-    search in progress. ``search(plane, topology, scope)`` makes a search's steps."""
+    search in progress. ``search(plane, topology, scope)`` makes a search's steps;
+    ``rebind(report, topology)`` gives a whole plane's report carried over to its next
+    topology (the module doc: when its regions and their edges are the same)."""
 
     def __init__(
         self,
         key_of: Callable[[Plane, Scope], Key],
         search: Callable[[Plane, Topology, Scope], Steps[R]],
         clock: Callable[[], float] = time.perf_counter,
+        rebind: Callable[[R, Topology], R] | None = None,
     ) -> None:
         self.clock = clock
         self._key_of = key_of
         self._make = search
+        self._rebind = rebind
         self._report: tuple[Plane, Key, R, Any] | None = None
+        self._regions: Regions | None = None  # what the held report depends on (a whole plane's)
         self._search: _Search[R] | None = None
         self.searches = 0  # searches finished (tests count them)
+        self.carried = 0  # reports carried over to a new topology without a search
 
     def report(self, plane: Plane, topology: Topology, selection: Scope, budget_ms: float = 0.0) -> R | None:
         """The report for ``plane`` (or the ``selection`` of it, whose exact topology is
@@ -109,9 +148,26 @@ class SlicedFinder(Generic[R]):
         if search is None or not self._current(search, plane) or search.topology.result is not topology.result:
             if search is not None:
                 search.steps.close()
+                self._search = None
+            carried = self._carry(plane, key, topology, selection)
+            if carried is not None:
+                return carried
             steps = self._make(plane, topology, selection)
             search = self._search = _Search(plane, key, selection, topology, steps)
         return self._run(search, budget_ms)
+
+    def _carry(self, plane: Plane, key: Key, topology: Topology, selection: Scope) -> R | None:
+        """The held report, carried over to ``topology`` if nothing it depends on changed. O(m)."""
+        held, regions = self._report, self._regions
+        if self._rebind is None or held is None or held[0] is not plane or selection is not None or regions is None:
+            return None
+        now = regions_of(plane, topology)
+        if now != regions:
+            return None
+        report = self._rebind(held[2], topology)
+        self._report = (plane, key, report, topology.result)
+        self.carried += 1
+        return report
 
     def _current(self, search: _Search[R], plane: Plane) -> bool:
         return search.plane is plane and search.key == self._key_of(plane, search.selection)
@@ -150,5 +206,6 @@ class SlicedFinder(Generic[R]):
             return None
         self._search = None
         self._report = (search.plane, search.key, report, search.topology.result)
+        self._regions = search.regions
         self.searches += 1
         return report

@@ -1,8 +1,13 @@
 """The κ topology of a plane, cached under the plane's dirty flag, computed in slices.
 
 Only structural edits raise ``plane.topology_dirty`` (see model.Plane); moves
-never do, and nothing here runs per frame. Each plane keeps a KappaCache, so
-SCCs whose arcs did not change are not cut again on recompute.
+never do, and nothing here runs per frame. After a few edits (up to
+``INCREMENTAL_EDITS`` nodes and edges changed since the last topology) the topology is
+updated edit by edit (``kappa.incremental``): a new card or an arc that closes no cycle
+computes no κ, an arc inside or between loop regions computes only the region it changes,
+a removal only the region it may split; the result is the whole computation's, byte for
+byte. More changes (a load) compute the plane whole, where each plane's KappaCache keeps
+SCCs whose arcs did not change from being cut again.
 
 Two ways to ask:
 
@@ -24,9 +29,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bendscope.bend.model.elements import Plane
+from bendscope.bend.model.elements import Edge, Plane
 from bendscope.kappa import DEFAULT_EXACT_LIMIT, DIRECTED_KINDS, KappaCache
 from bendscope.kappa.analyze import analyze_steps
+from bendscope.kappa.incremental import IncrementalTopology
 from bendscope.kappa.steps import Meter, Steps, advance, finish
 
 #: units of engine work between pauses (~0.3 ms in CPython): a slice ends within a pause of its budget
@@ -54,6 +60,7 @@ class Topology:
     fault_edges: set[str] = field(default_factory=set)  # edge ids on a fault line
     pending: bool = False
     slices: int = 1  # how many slices the computation took
+    incremental: bool = False  # updated from the previous one edit by edit (not computed whole)
 
     @property
     def max_kappa(self) -> int:
@@ -79,24 +86,135 @@ class Topology:
 EMPTY_RESULT: dict[str, Any] = {"sccs": [], "dag_nodes": [], "routing": "fast", "max_kappa": 0, "scc_count": 0}
 
 
+class _Known:
+    """What a plane's last computation saw, kept to update its topology edit by edit: the
+    incremental topology, the plane's nodes and edges then (Edge objects are immutable: an
+    edge changed is another object) and the edge ids of each directed arc."""
+
+    def __init__(
+        self, plane: Plane, exact_limit: int, state: IncrementalTopology, nodes: set[str], edges: dict[str, Edge]
+    ) -> None:
+        self.plane = plane
+        self.exact_limit = exact_limit
+        self.state = state
+        self.nodes = nodes
+        self.edges = edges
+        self.arc_edges: dict[tuple[str, str], set[str]] = {}
+        for edge in edges.values():
+            if edge.props.kind in DIRECTED_KINDS:
+                self.arc_edges.setdefault((edge.a, edge.b), set()).add(edge.id)
+
+    def changes(self, plane: Plane, limit: int) -> tuple[list[str], list[str], list[Edge], list[Edge]] | None:
+        """(nodes gone, nodes new, edges gone, edges new) since then, or None when more than
+        ``limit`` (a whole computation is then cheaper). O(n + m), in C but one loop over the edges."""
+        now = plane.nodes.keys()
+        gone_nodes = sorted(self.nodes - now)
+        new_nodes = sorted(now - self.nodes)
+        if len(gone_nodes) + len(new_nodes) > limit:
+            return None
+        old = self.edges
+        gone = [old[i] for i in sorted(old.keys() - plane.edges.keys())]
+        new: list[Edge] = []
+        for edge_id, edge in plane.edges.items():
+            was = old.get(edge_id)
+            if was is not edge:
+                if was is not None:
+                    gone.append(was)
+                new.append(edge)
+        if len(gone_nodes) + len(new_nodes) + len(gone) + len(new) > limit:
+            return None
+        return gone_nodes, new_nodes, gone, new
+
+    def apply(self, plane: Plane, changes: tuple[list[str], list[str], list[Edge], list[Edge]], work: int) -> bool:
+        """Bring the state to the plane now (``changes`` from :meth:`changes`); False when its
+        searches passed ``work`` nodes first (the state is then half-way: drop it). O(the
+        edits' reach, see ``kappa.incremental``)."""
+        gone_nodes, new_nodes, gone, new = changes
+        state = self.state
+        limit = state.work + work
+        for edge in gone:
+            if edge.props.kind in DIRECTED_KINDS:
+                state.remove_arc(edge.a, edge.b)
+                ids = self.arc_edges[(edge.a, edge.b)]
+                ids.discard(edge.id)
+                if not ids:
+                    del self.arc_edges[(edge.a, edge.b)]
+        for node in gone_nodes:
+            state.remove_node(node)
+        for node in new_nodes:
+            state.add_node(node)
+        for edge in new:
+            if edge.props.kind in DIRECTED_KINDS:
+                state.add_arc(edge.a, edge.b)
+                self.arc_edges.setdefault((edge.a, edge.b), set()).add(edge.id)
+                if state.work > limit:
+                    return False
+        self.nodes = set(plane.nodes)
+        self.edges = dict(plane.edges)
+        return True
+
+    def topology(self, result: dict[str, Any]) -> Topology:
+        """The Topology of ``result`` (its lookups from the arcs' edge ids). O(n + fault lines)."""
+        topology = Topology(result, 0.0)
+        for i, scc in enumerate(result["sccs"]):
+            for node in scc["nodes"]:
+                topology.scc_of[node] = i
+            for arc in scc["fault_line_edges"]:
+                topology.fault_edges.update(self.arc_edges.get((arc["source"], arc["target"]), ()))
+        return topology
+
+
+#: at most this many nodes and edges changed since the last topology (or a quarter of the
+#: plane's nodes and edges, if more): it is updated edit by edit (``kappa.incremental``),
+#: unless the edits' searches pass twice the plane's nodes and edges (and ``SEARCH_FLOOR``);
+#: more (a load) compute it whole, in slices
+INCREMENTAL_EDITS = 64
+#: the edits' searches may always pass this many nodes (a small plane's are cheap either way)
+SEARCH_FLOOR = 4096
+
+
 class _Job:
     """One computation in progress: its plane, the state it started from, its steps."""
 
-    def __init__(self, plane: Plane, exact_limit: int, cache: KappaCache) -> None:
+    def __init__(self, plane: Plane, exact_limit: int, cache: KappaCache, known: dict[str, _Known]) -> None:
         self.plane = plane
         self.version = plane.topology_version
         self.exact_limit = exact_limit
         self.busy_ms = 0.0  # time spent computing, over all slices
         self.slices = 0
-        self.steps = self._steps(cache)
+        self.incremental = False
+        self.steps = self._steps(cache, known)
 
     def current(self, plane: Plane, exact_limit: int) -> bool:
         return self.plane is plane and self.version == plane.topology_version and self.exact_limit == exact_limit
 
-    def _steps(self, cache: KappaCache) -> Steps[Topology]:
+    def _steps(self, cache: KappaCache, known: dict[str, _Known]) -> Steps[Topology]:
+        plane = self.plane
+        held = known.get(plane.id)
+        if held is not None and held.plane is plane and held.exact_limit == self.exact_limit:
+            size = len(plane.nodes) + len(plane.edges)
+            changes = held.changes(plane, max(INCREMENTAL_EDITS, size // 4))
+            if changes is not None:
+                try:
+                    done = held.apply(plane, changes, max(2 * size, SEARCH_FLOOR))  # at once: no pause half-way
+                except BaseException:
+                    del known[plane.id]
+                    raise
+                if done:
+                    self.incremental = True
+                    result = yield from held.state.result_steps(Meter(QUANTUM))
+                    return held.topology(result)
+        known.pop(plane.id, None)
+        topology = yield from self._whole(cache, known)
+        return topology
+
+    def _whole(self, cache: KappaCache, known: dict[str, _Known]) -> Steps[Topology]:
+        """The whole plane's topology (``analyze_steps``), and the state to update it edit by
+        edit afterwards."""
         plane = self.plane
         nodes = list(plane.nodes)
         edges = list(plane.edges.values())  # Edge objects are immutable: a snapshot
+        by_id = dict(plane.edges)
         directed: list[dict[str, str]] = []  # only these kinds take part (the engine would skip the rest)
         for start in range(0, len(edges), _SNAPSHOT_CHUNK):
             directed.extend(
@@ -126,6 +244,10 @@ class _Job:
                 )
                 if start + _SNAPSHOT_CHUNK < len(edges):
                     yield
+        state = yield from IncrementalTopology.of_result_steps(
+            nodes, [(d["source"], d["target"]) for d in directed], result, exact_limit=self.exact_limit, cache=cache
+        )
+        known[plane.id] = _Known(plane, self.exact_limit, state, set(nodes), by_id)
         return topology
 
 
@@ -176,6 +298,7 @@ class TopologyCache:
         self._topology: dict[str, Topology] = {}
         self._stale: dict[str, Topology] = {}  # the pending-marked copy shown meanwhile
         self._kappa_caches: dict[str, KappaCache] = {}
+        self._known: dict[str, _Known] = {}  # per plane: what its last computation saw
         self._job: _Job | None = None
         self.clock = clock
         self.recomputes = 0
@@ -252,7 +375,7 @@ class TopologyCache:
         if job is None or not job.current(plane, limit):
             if job is not None:
                 job.steps.close()
-            job = self._job = _Job(plane, limit, self._kappa_caches.setdefault(plane.id, KappaCache()))
+            job = self._job = _Job(plane, limit, self._kappa_caches.setdefault(plane.id, KappaCache()), self._known)
         return job
 
     def _run(self, job: _Job, budget_ms: float) -> Topology | None:
@@ -282,6 +405,7 @@ class TopologyCache:
             self._job = None
         topology.duration_ms = job.busy_ms
         topology.slices = max(1, job.slices)
+        topology.incremental = job.incremental
         plane = job.plane
         plane.topology_dirty = False
         self._topology[plane.id] = topology
@@ -294,6 +418,7 @@ class TopologyCache:
     def invalidate(self, exact_limit_changed: bool = False) -> None:
         self._topology.clear()
         self._stale.clear()
+        self._known.clear()
         self._induced = None
         if self._job is not None:
             self._job.steps.close()
