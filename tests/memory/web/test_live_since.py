@@ -1,6 +1,7 @@
 """The live editor's changes since a version, read from the store's change numbers
 (``since.answer_since``): on every store, after writes, deletions, invalidations, retrievals,
-validity ends passing as the clock moves and nodes moving between namespaces, they are exactly
+validity ends passing as the clock moves, and attempts to move nodes or join edges between
+namespaces (refused: they change nothing), they are exactly
 the changes the whole document compared with that version gives — for the whole memory and for
 one namespace — and the page's copy with them applied is the whole document."""
 
