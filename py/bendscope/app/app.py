@@ -20,13 +20,13 @@ from bendscope.bend.editor.loading import SLICED_FROM
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
-from bendscope.bend.layout.simulation import moving_cards, slice_budget
+from bendscope.bend.layout.simulation import drag_moving, moving_cards, slice_budget
 from bendscope.bend.menus import catalog
 from bendscope.bend.menus.catalog import MenuItem
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import empty_document
 from bendscope.bend.pointer.machine import Tools
-from bendscope.bend.pointer.states import GESTURES
+from bendscope.bend.pointer.states import GESTURES, PointingNode
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
 from bendscope.shared.graphformats import SAVED_AS
@@ -417,9 +417,12 @@ class App:
     def _moving_cards(self) -> frozenset[str] | None:
         """The cards the running layout may move, when few (see ``bend.layout.simulation.moving_cards``):
         the painter draws the rest once. None at rest: frames are drawn whole."""
-        editor = self.editor
-        if self.still or not editor.animating:
+        editor, state = self.editor, self.tools.state
+        if self.still:
             return None
+        if not editor.animating:  # a card pressed, not yet dragged: what its drag will move (the rest drawn now)
+            held = isinstance(state, PointingNode) and state.plane is editor.plane and not editor.layout_frozen
+            return drag_moving(editor.sim(), state.group) if held else None
         sim = editor.sim()
         return moving_cards(sim.free, sim.fixed, len(editor.plane.nodes))
 
