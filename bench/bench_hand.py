@@ -148,7 +148,8 @@ STOP = """async () => {
   const gaps = w.frames.slice(1).map((t, i) => t - w.frames[i]);
   const t0 = w.frames[0], t1 = w.frames[w.frames.length - 1];
   const painted = JSON.parse(window.bendscope.frame_log()).filter(f => f.at >= t0 && f.at <= t1)
-    .map(f => [f.at, f.tick, f.scene, f.paint, f.patch,
+    .map(f => [f.at, f.tick, f.scene, f.paint,
+      f.patch + (f.widgets > 1 ? ' (widgets ' + f.widgets.toFixed(1) + ')' : ''),
       Object.entries(f.plan).filter(([k, v]) => k !== 'update' || v > 1)
         .map(([k, v]) => k + ' ' + v.toFixed(1)).join(', ')]);
   return {gaps, lags: w.lags, long: w.long, frames: w.frames, tasks: w.tasks, events: w.events, painted};
@@ -221,6 +222,7 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
     long: list[float] = []
     each = []
     explained: list[list[str]] = []
+    painted: dict[str, int] = {}  # the drags' painted frames by what they drew ("whole", the layer's reason)
     for k in range(drags):
         node = central(app, region)
         drag = gesture(app, app.node_xy(node), moves, step if k % 2 == 0 else -step, True)
@@ -229,6 +231,9 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
         long += drag["long"]
         each.append(p95(drag["gaps"]))
         explained.append(explain(drag))
+        for frame in drag["painted"]:
+            kind = frame[4].split(" (")[0] or "whole"
+            painted[kind] = painted.get(kind, 0) + 1
         app.api(WAIT_REST, 30_000)
     pan = gesture(app, (8.0, 790.0), moves, step, False)  # (hover only: what moving the pointer costs)
     return {
@@ -236,6 +241,7 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
         "drags": drags,
         "each_p95": each,
         "explained": explained,
+        "painted": painted,
         "frame_median": median(gaps),
         "frame_p95": p95(gaps),
         "lag_median": median(lags),
@@ -489,6 +495,7 @@ def main(argv: list[str] | None = None) -> dict:
             each = ", ".join(map(fmt, d["each_p95"]))
             print(f"drag {n:,} cards: frame p95 {d['frame_p95']:.1f} ms (each drag {each}); input → frame p95 "
                   f"{d['lag_p95']:.1f} ms; long tasks {d['long']} (max {d['long_max']:.0f})")  # fmt: skip
+            print(f"  painted frames: {', '.join(f'{k} {v}' for k, v in sorted(d['painted'].items()))}")
             for k, lines in enumerate(d["explained"] if args.explain else []):
                 print(f"  drag {k + 1}: " + ("\n    ".join(["", *lines]) if lines else "no frame over 20 ms"))
     elif args.only_load:

@@ -123,6 +123,7 @@ class App:
         self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
         self.frame_parts: list[tuple[float, float, float, float]] = []  # (start, layout step, scene, canvas) ms
         self.scene_ms = 0.0
+        self.widgets_ms = 0.0  # the last paint's HUD, inspector, outline and other widgets
         self.frame_log: list[dict[str, Any]] = []  # the last painted frames' parts in ms (see _frame)
         self.applied_since: list[float] = []  # ms of each live change brought in since the last painted frame
         self._frame_proxy = proxy(self._frame)
@@ -280,7 +281,7 @@ class App:
                 # (the painter's plan update by part, and the live changes brought in since the frame before)
                 self.frame_log.append({"at": start, "tick": ticked - start, "scene": self.scene_ms, "paint": paint_ms,
                                        "plan": self.painter.plan_parts, "applied": self.applied_since,
-                                       "patch": self.painter.patch_reason})  # fmt: skip
+                                       "patch": self.painter.patch_reason, "widgets": self.widgets_ms})  # fmt: skip
                 self.applied_since = []
                 del self.frame_times[:-600], self.frame_parts[:-600], self.frame_log[:-600]
             elif pulsing:  # nothing changed but the pulse: redraw it over the kept frame
@@ -387,6 +388,7 @@ class App:
         self.scene_ms += self.painter.plan_ms
         self.paints += 1
         editor.needs_paint = False
+        widgets = js.performance.now()
         many = len(editor.selection) > 1 and (chosen is not None or everything)
         progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
         if editor.loading is not None:
@@ -413,6 +415,7 @@ class App:
             self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
+        self.widgets_ms = js.performance.now() - widgets
 
     def _moving_cards(self) -> frozenset[str] | None:
         """The cards the running layout may move, when few (see ``bend.layout.simulation.moving_cards``):
