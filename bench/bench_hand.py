@@ -1,6 +1,7 @@
 """What a person does with their hands on a large graph, measured as they feel it.
 
     python bench/bench_hand.py [--sizes 2000,3000] [--runs 3] [--live sqlite,postgresql] [--only-load] [--quick]
+    python bench/bench_hand.py --only-drag [--drags 5] [--explain]
 
 Headless Chromium (Debian's, ``--disable-gpu``), Pyodide, a 1280×800 page, motion on. Graphs:
 ``bench.graphs.giant_scc_document`` (a random spanning tree of causal edges plus random arcs up to
@@ -12,7 +13,9 @@ it). Each figure of the target table:
   200 px in 20 real mouse moves (``page.mouse``); the page's own ``requestAnimationFrame`` loop
   gives the frame intervals from the press to the release, and a capturing ``pointermove``
   listener the time from each move's ``event.timeStamp`` to the next animation frame callback
-  (``performance.now()`` there): input received → next frame;
+  (``performance.now()`` there): input received → next frame; the drags' painted frames
+  tallied by what they drew (``whole``; over the kept layer: ``kept`` only copied it, else the
+  reason it was drawn again), and with ``--explain`` each interval over 20 ms with what ran in it;
 * **Connect to…**: the region's cards with the most neighbours within 500 px are selected and
   ``c`` pressed; the time until the submenu's items are in the DOM (polled each animation frame)
   and the longest task meanwhile;
