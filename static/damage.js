@@ -5,8 +5,8 @@
 //
 // The layer is drawn again whole when anything it shows may have changed: the plan (any of its
 // setters ran: styles, flags, selection, art, the theme, the document — but for a change to
-// the flags, pin or size of cards the layer leaves out alone, such as selecting or dropping the
-// held card: ``plan.touched``), the view (camera, size,
+// the flags, art, pin or size of cards the layer leaves out alone, such as selecting or dropping
+// the held card: ``plan.touched``), the view (camera, size,
 // pixel ratio, grid, pins), the set of moving cards grew, or a card the layer shows moved (a
 // card held by a local reheat can make way for a moving one). So a frame costs the copy, the
 // moving cards with the edges and halo bands touching them, and the pulses — not the graph.
@@ -56,7 +56,7 @@
   }
 
   // Whether every card changed since the layer was drawn (``touched`` from ``since`` on: the
-  // cards whose flags, pin or size alone changed, static/scene.js) is one the layer leaves out.
+  // cards whose flags, art, pin or size alone changed, static/scene.js) is one the layer leaves out.
   function leftOut(only, touched, since) {
     if (touched.length < since) return false;  // (the list was started again: anything may have changed)
     for (var i = since; i < touched.length; i++) if (!only[touched[i]]) return false;

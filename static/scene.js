@@ -130,8 +130,11 @@
     },
     // cards' art: per card in nums [nItems, hasHeader, nBars, nDecos, items (font, colour, dx,
     // dy)…, bars (x, y, w, h)…, decorations (colour, x, y, w, h)…], item texts in ``texts``
+    // (returns the indices of those cards: only they look different)
     setArt: function (plan, added, ids, nums, texts) {
       intern(plan, added);
+      var index = new Map(), cards = [];
+      for (var i = 0; i < plan.ids.length; i++) index.set(plan.ids[i], i);
       var at = 0, t = 0;
       for (var k = 0; k < ids.length; k++) {
         var nItems = nums[at], hasHeader = nums[at + 1], nBars = nums[at + 2], nDecos = nums[at + 3];
@@ -141,7 +144,9 @@
         var decos = nums.slice(at, at + 5 * nDecos); at += 5 * nDecos;
         plan.art.set(ids[k], { items: items, texts: texts.slice(t, t + nItems), header: hasHeader, bars: bars, decos: decos });
         t += nItems;
+        if (index.has(ids[k])) cards.push(index.get(ids[k]));
       }
+      return cards;
     },
     // cards added at the end of the plane's order (as setNodes takes them, for those alone)
     appendNodes: function (plan, ids, sizes, stargate, pinned) {
@@ -243,7 +248,7 @@
   };
 
   // every setter counts on ``plan.rev`` (a kept layer is drawn again after any, static/damage.js),
-  // but a change to some cards' flags, pin or size alone: it lists those cards in
+  // but a change to some cards' flags, art, pin or size alone: it lists those cards in
   // ``plan.touched`` instead (a layer that leaves them out stays good). The list is kept to
   // a few times the cards (then it is a change to the plan).
   ["setConstants", "setNodes", "setArt", "appendNodes", "patchNodes", "forgetArt", "setEdges", "appendEdges",

@@ -36,7 +36,8 @@ def run(steps: list[dict[str, Any]]) -> list[list[Any]]:
 
 
 def planned() -> tuple[list[dict[str, Any]], list[float], list[Any]]:
-    """The demo plane's plan calls, positions and its ``setFlags`` arguments."""
+    """The demo plane's plan calls, positions and its ``setFlags`` arguments (the card ids
+    last)."""
     editor = Editor(demo_document())
     editor.settle()
     calls = ScenePlanner().update(
@@ -44,6 +45,7 @@ def planned() -> tuple[list[dict[str, Any]], list[float], list[Any]]:
         viewport=editor.viewport,
     )  # fmt: skip
     flags = next(list(plain(args)) for name, args in calls if name == "setFlags")
+    flags.append(list(editor.plane.nodes))
     return [{"call": [name, plain(args)]} for name, args in calls], plain(positions(editor.plane)), flags
 
 
@@ -55,12 +57,12 @@ def with_flag(flags: list[Any], card: int, bit: int = 1) -> dict[str, Any]:
     """``setFlags`` with ``card``'s ``bit`` (1: selected) turned over, nothing else changed."""
     cards = list(flags[0])
     cards[card] ^= bit
-    return {"call": ["setFlags", [cards, *flags[1:]]]}
+    return {"call": ["setFlags", [cards, *flags[1:-1]]]}
 
 
 def test_the_look_of_a_card_the_layer_leaves_out_keeps_it_and_of_one_it_shows_does_not():
     calls, xy, flags = planned()
-    n = len(xy) // 2
+    n, ids = len(xy) // 2, flags[-1]
     out = run([
         *calls,
         prepare(xy, [0, 1]),
@@ -73,13 +75,19 @@ def test_the_look_of_a_card_the_layer_leaves_out_keeps_it_and_of_one_it_shows_do
         prepare(xy, [0, 1]),
         {"call": ["patchNodes", [[3], [150.0, 60.0], [0], [1]]]},  # a card it shows pinned
         prepare(xy, [0, 1]),
-        {"call": ["setFlags", [flags[0], 0, *flags[2:]]]},  # an edge selected
+        {"call": ["setArt", [[], [ids[1]], [0, 0, 0, 0], []]]},  # the held card's text (no lines now)
+        prepare(xy, [0, 1]),
+        {"call": ["setArt", [[], [ids[4]], [0, 0, 0, 0], []]]},  # the text of a card it shows
+        prepare(xy, [0, 1]),
+        {"call": ["setFlags", [flags[0], 0, *flags[2:-1]]]},  # an edge selected
         prepare(xy, [0, 1]),
         {"call": ["setHalos", [[]]]},
         prepare(xy, [0, 1]),
     ])  # fmt: skip
     assert n > 4
-    assert [reason for reason, _ in out] == ["nothing kept", "kept", "kept", "kept", "plan", "plan", "plan", "plan"]
+    assert [reason for reason, _ in out] == [
+        "nothing kept", "kept", "kept", "kept", "plan", "plan", "kept", "plan", "plan", "plan"
+    ]  # fmt: skip
     assert all(only == [0, 1] for _, only in out)
 
 
@@ -106,7 +114,7 @@ def test_after_any_flag_changes_the_layer_is_kept_exactly_when_only_cards_it_lea
     expected = []
     for card, bit in changes:
         cards[card] ^= bit
-        steps += [{"call": ["setFlags", [list(cards), *flags[1:]]]}, prepare(xy, moving)]
+        steps += [{"call": ["setFlags", [list(cards), *flags[1:-1]]]}, prepare(xy, moving)]
         expected.append("kept" if card in moving else "plan")  # (a layer drawn again holds the change)
     out = run(steps)
     assert [reason for reason, _ in out[1:]] == expected
