@@ -2,6 +2,7 @@
 
     python bench/bench_hand.py [--sizes 2000,3000] [--runs 3] [--live sqlite,postgresql] [--only-load] [--only-live]
                                [--quick]
+    python bench/bench_hand.py --only-drag [--drags 5] [--explain]
 
 Headless Chromium (Debian's, ``--disable-gpu``), Pyodide, a 1280×800 page, motion on. Graphs:
 ``bench.graphs.giant_scc_document`` (a random spanning tree of causal edges plus random arcs up to
@@ -13,7 +14,9 @@ it). Each figure of the target table:
   200 px in 20 real mouse moves (``page.mouse``); the page's own ``requestAnimationFrame`` loop
   gives the frame intervals from the press to the release, and a capturing ``pointermove``
   listener the time from each move's ``event.timeStamp`` to the next animation frame callback
-  (``performance.now()`` there): input received → next frame;
+  (``performance.now()`` there): input received → next frame; the drags' painted frames
+  tallied by what they drew (``whole``; over the kept layer: ``kept`` only copied it, else the
+  reason it was drawn again), and with ``--explain`` each interval over 20 ms with what ran in it;
 * **Connect to…**: the region's cards with the most neighbours within 500 px are selected and
   ``c`` pressed; the time until the submenu's items are in the DOM (polled each animation frame)
   and the longest task meanwhile;
@@ -119,9 +122,17 @@ WAIT_REST = """async (limitMs) => {
 
 #: frame stamps and input → next frame, from now until ``__hand_stop()``
 WATCH = """() => {
-  const w = window.__hand = {frames: [], lags: [], pending: [], long: [], run: true};
-  w.obs = new PerformanceObserver(l => { for (const e of l.getEntries()) w.long.push(e.duration); });
+  const w = window.__hand = {frames: [], lags: [], pending: [], long: [], tasks: [], events: [], run: true};
+  w.obs = new PerformanceObserver(l => {
+    for (const e of l.getEntries()) { w.long.push(e.duration); w.tasks.push([e.startTime, e.duration]); }
+  });
   w.obs.observe({type: 'longtask'});
+  w.evs = new PerformanceObserver(l => {
+    for (const e of l.getEntries()) {
+      if (e.name.startsWith('pointer')) w.events.push([e.name, e.processingStart, e.processingEnd - e.processingStart]);
+    }
+  });
+  w.evs.observe({type: 'event', durationThreshold: 16, buffered: false});
   w.onmove = e => w.pending.push(e.timeStamp);
   window.addEventListener('pointermove', w.onmove, true);
   const step = () => {
@@ -136,10 +147,16 @@ WATCH = """() => {
 
 STOP = """async () => {
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
-  const w = window.__hand; w.run = false; w.obs.disconnect();
+  const w = window.__hand; w.run = false; w.obs.disconnect(); w.evs.disconnect();
   window.removeEventListener('pointermove', w.onmove, true);
   const gaps = w.frames.slice(1).map((t, i) => t - w.frames[i]);
-  return {gaps, lags: w.lags, long: w.long};
+  const t0 = w.frames[0], t1 = w.frames[w.frames.length - 1];
+  const painted = JSON.parse(window.bendscope.frame_log()).filter(f => f.at >= t0 && f.at <= t1)
+    .map(f => [f.at, f.tick, f.scene, f.paint,
+      f.patch + (f.widgets > 1 ? ' (widgets ' + f.widgets.toFixed(1) + ')' : ''),
+      Object.entries(f.plan).filter(([k, v]) => k !== 'update' || v > 1)
+        .map(([k, v]) => k + ' ' + v.toFixed(1)).join(', ')]);
+  return {gaps, lags: w.lags, long: w.long, frames: w.frames, tasks: w.tasks, events: w.events, painted};
 }"""
 
 
@@ -172,6 +189,32 @@ def gesture(app, start: tuple[float, float], moves: int, step: float, button: bo
     return app.api(STOP)
 
 
+def explain(run: dict, over: float = 20.0) -> list[str]:
+    """Each frame interval longer than ``over`` ms of a gesture, with what ran in it: the frames
+    painted (the layer's reason: "" a whole frame, "kept" the layer only copied, else why it was
+    drawn again; Python's scene work and the paint in ms), pointer events handled for > 16 ms and
+    long tasks (start, duration).
+
+    >>> explain({"frames": [0.0, 10.0, 45.0], "painted": [[12.0, 0.1, 2.0, 30.0, "nothing kept", ""]],
+    ...          "events": [["pointerdown", 11.0, 20.0]], "tasks": [[11.0, 33.0]]})
+    ['#1 35.0 ms: paint nothing kept 30.0 (layout 0.1, scene 2.0); pointerdown 20.0; task 33.0']
+    """
+    frames = run["frames"]
+    out = []
+    for i, (a, b) in enumerate(itertools.pairwise(frames)):
+        if b - a <= over:
+            continue
+        parts = [
+            f"paint {p[4] or 'whole'} {p[3]:.1f} (layout {p[1]:.1f}, scene {p[2]:.1f}{': ' + p[5] if p[5] else ''})"
+            for p in run["painted"]
+            if a <= p[0] < b
+        ]
+        parts += [f"{name} {ms:.1f}" for name, at, ms in run["events"] if a <= at < b]
+        parts += [f"task {ms:.1f}" for at, ms in run["tasks"] if a <= at < b]
+        out.append(f"#{i} {b - a:.1f} ms: " + "; ".join(parts))
+    return out
+
+
 def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: float = 10.0) -> dict:
     """Drag the region's most central card 200 px in 20 moves at zoom 1, ``drags`` times (each
     after the layout rested again; the figures pooled, and each drag's p95); and the baseline:
@@ -182,6 +225,8 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
     lags: list[float] = []
     long: list[float] = []
     each = []
+    explained: list[list[str]] = []
+    painted: dict[str, int] = {}  # the drags' painted frames by what they drew ("whole", the layer's reason)
     for k in range(drags):
         node = central(app, region)
         drag = gesture(app, app.node_xy(node), moves, step if k % 2 == 0 else -step, True)
@@ -189,12 +234,18 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
         lags += drag["lags"]
         long += drag["long"]
         each.append(p95(drag["gaps"]))
+        explained.append(explain(drag))
+        for frame in drag["painted"]:
+            kind = frame[4].split(" (")[0] or "whole"
+            painted[kind] = painted.get(kind, 0) + 1
         app.api(WAIT_REST, 30_000)
     pan = gesture(app, (8.0, 790.0), moves, step, False)  # (hover only: what moving the pointer costs)
     return {
         "zoom": app.stats()["zoom"],
         "drags": drags,
         "each_p95": each,
+        "explained": explained,
+        "painted": painted,
         "frame_median": median(gaps),
         "frame_p95": p95(gaps),
         "lag_median": median(lags),
@@ -423,6 +474,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of the live burst")
     parser.add_argument("--drags", type=int, default=3, help="drags per size (pooled)")
     parser.add_argument("--only-drag", action="store_true", help="only load and drag (the drag's figures)")
+    parser.add_argument("--explain", action="store_true", help="with --only-drag: each drag's long frames and why")
     parser.add_argument("--only-load", action="store_true", help="only load → rest (the load's figures)")
     parser.add_argument("--only-live", action="store_true", help="only the live burst (--live, --live-cards)")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one run each (a smoke test)")
@@ -454,6 +506,9 @@ def main(argv: list[str] | None = None) -> dict:
             each = ", ".join(map(fmt, d["each_p95"]))
             print(f"drag {n:,} cards: frame p95 {d['frame_p95']:.1f} ms (each drag {each}); input → frame p95 "
                   f"{d['lag_p95']:.1f} ms; long tasks {d['long']} (max {d['long_max']:.0f})")  # fmt: skip
+            print(f"  painted frames: {', '.join(f'{k} {v}' for k, v in sorted(d['painted'].items()))}")
+            for k, lines in enumerate(d["explained"] if args.explain else []):
+                print(f"  drag {k + 1}: " + ("\n    ".join(["", *lines]) if lines else "no frame over 20 ms"))
     elif args.only_load:
         for n in sizes:
             runs = figures["load"][n]

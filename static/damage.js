@@ -4,7 +4,9 @@
 // card in view and the gesture's marks. app/painter.py calls ``paint`` for such frames.
 //
 // The layer is drawn again whole when anything it shows may have changed: the plan (any of its
-// setters ran: styles, flags, selection, art, the theme, the document), the view (camera, size,
+// setters ran: styles, flags, selection, art, the theme, the document — but for a change to
+// the flags, art, pin or size of cards the layer leaves out alone, such as selecting or dropping
+// the held card: ``plan.touched``), the view (camera, size,
 // pixel ratio, grid, pins), the set of moving cards grew, or a card the layer shows moved (a
 // card held by a local reheat can make way for a moving one). So a frame costs the copy, the
 // moving cards with the edges and halo bands touching them, and the pulses — not the graph.
@@ -34,17 +36,31 @@
     if (!kept || !last) reason = "nothing kept";
     else if (last.key !== key) reason = last.key.split("#")[0] !== key.split("#")[0] ? "plan" : "view";
     else if (last.xy.length !== xy.length || last.only.length !== n) reason = "cards";
+    else if (!leftOut(last.only, plan.touched || [], last.touched)) reason = "plan";
     else {
-      var grew = false;
+      var joined = 0, moved = 0;  // cards that move now, cards the layer shows that moved
       for (i = 0; i < n; i++) {
         if (last.only[i]) { only[i] = 1; continue; }
-        if (only[i] || last.xy[2 * i] !== xy[2 * i] || last.xy[2 * i + 1] !== xy[2 * i + 1]) { only[i] = 1; grew = true; }
+        if (only[i]) joined++;
+        else if (last.xy[2 * i] !== xy[2 * i] || last.xy[2 * i + 1] !== xy[2 * i + 1]) { only[i] = 1; moved++; }
       }
-      if (grew) reason = "moved";
+      if (joined || moved) reason = "moved";
     }
-    if (reason) plan.layer = { key: key, only: only, xy: Float64Array.from(xy), drawn: null, rebuilt: (last ? last.rebuilt : 0) + 1 };
+    if (reason) {
+      plan.touched = [];
+      plan.layer = { key: key, only: only, xy: Float64Array.from(xy), drawn: null, rebuilt: (last ? last.rebuilt : 0) + 1, touched: 0,
+        grew: reason === "moved" ? [joined, moved] : null };
+    }
     plan.layer.reason = reason || "kept";
     return plan.layer;
+  }
+
+  // Whether every card changed since the layer was drawn (``touched`` from ``since`` on: the
+  // cards whose flags, art, pin or size alone changed, static/scene.js) is one the layer leaves out.
+  function leftOut(only, touched, since) {
+    if (touched.length < since) return false;  // (the list was started again: anything may have changed)
+    for (var i = since; i < touched.length; i++) if (!only[touched[i]]) return false;
+    return true;
   }
 
   function background(ctx, env) {

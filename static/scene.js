@@ -130,8 +130,11 @@
     },
     // cards' art: per card in nums [nItems, hasHeader, nBars, nDecos, items (font, colour, dx,
     // dy)…, bars (x, y, w, h)…, decorations (colour, x, y, w, h)…], item texts in ``texts``
+    // (returns the indices of those cards: only they look different)
     setArt: function (plan, added, ids, nums, texts) {
       intern(plan, added);
+      var index = new Map(), cards = [];
+      for (var i = 0; i < plan.ids.length; i++) index.set(plan.ids[i], i);
       var at = 0, t = 0;
       for (var k = 0; k < ids.length; k++) {
         var nItems = nums[at], hasHeader = nums[at + 1], nBars = nums[at + 2], nDecos = nums[at + 3];
@@ -141,7 +144,9 @@
         var decos = nums.slice(at, at + 5 * nDecos); at += 5 * nDecos;
         plan.art.set(ids[k], { items: items, texts: texts.slice(t, t + nItems), header: hasHeader, bars: bars, decos: decos });
         t += nItems;
+        if (index.has(ids[k])) cards.push(index.get(ids[k]));
       }
+      return cards;
     },
     // cards added at the end of the plane's order (as setNodes takes them, for those alone)
     appendNodes: function (plan, ids, sizes, stargate, pinned) {
@@ -152,12 +157,14 @@
       if (plan.flags.length !== plan.n) plan.flags = grown(plan.flags, new Uint8Array(plan.n - plan.flags.length));
     },
     // cards whose size or flags changed: their indices, [w, h, …], stargate and pinned flags
+    // (returns them: only those cards look different)
     patchNodes: function (plan, index, sizes, stargate, pinned) {
       for (var i = 0; i < index.length; i++) {
         var k = index[i];
         plan.sizes[2 * k] = sizes[2 * i]; plan.sizes[2 * k + 1] = sizes[2 * i + 1];
         plan.stargate[k] = stargate[i]; plan.pinned[k] = pinned[i];
       }
+      return Array.from(index);
     },
     forgetArt: function (plan, ids) { for (var k = 0; k < ids.length; k++) plan.art.delete(ids[k]); },
     // edges in the plane's order: endpoints (indices), colour (interned), width, arrow size (0:
@@ -217,15 +224,22 @@
     // per node: 1 selected, 2 in a κ > 0 SCC (pulses), 4 faded by find, 8 being edited;
     // the selected edge's index (-1: none); fault-line edges' indices; the shown loop's edges
     // (drawn in ``loopColor``) and the edges shown as breaking every loop
+    // (returns the cards whose flags changed when nothing else did: only they look different)
     setFlags: function (plan, flags, selectedEdge, faults, loopEdges, cutEdges, loopColor) {
-      plan.flags = flags; plan.selectedEdge = selectedEdge;
       var m = plan.edges ? plan.edges.a.length : 0, i;
-      plan.faults = new Uint8Array(m);
-      for (i = 0; i < faults.length; i++) plan.faults[faults[i]] = 1;
-      plan.shown = new Uint8Array(m);  // 1: on the shown loop, 2: breaks every loop
-      for (i = 0; loopEdges && i < loopEdges.length; i++) plan.shown[loopEdges[i]] = 1;
-      for (i = 0; cutEdges && i < cutEdges.length; i++) plan.shown[cutEdges[i]] = 2;
+      var fault = new Uint8Array(m), shown = new Uint8Array(m);  // shown: 1 on the shown loop, 2 breaks every loop
+      for (i = 0; i < faults.length; i++) fault[faults[i]] = 1;
+      for (i = 0; loopEdges && i < loopEdges.length; i++) shown[loopEdges[i]] = 1;
+      for (i = 0; cutEdges && i < cutEdges.length; i++) shown[cutEdges[i]] = 2;
+      var changed = null;
+      if (selectedEdge === plan.selectedEdge && (loopColor || "") === plan.loopColor && flags.length === plan.flags.length &&
+          same(fault, plan.faults) && same(shown, plan.shown)) {
+        changed = [];
+        for (i = 0; i < flags.length; i++) if (flags[i] !== plan.flags[i]) changed.push(i);
+      }
+      plan.flags = flags; plan.selectedEdge = selectedEdge; plan.faults = fault; plan.shown = shown;
       plan.loopColor = loopColor || "";
+      return changed;
     },
     geometry: geometry,
     draw: draw,
@@ -233,12 +247,29 @@
     paths: paths,
   };
 
-  // every setter counts on ``plan.rev``: a kept frame is drawn again whole after any (static/damage.js)
+  // every setter counts on ``plan.rev`` (a kept layer is drawn again after any, static/damage.js),
+  // but a change to some cards' flags, art, pin or size alone: it lists those cards in
+  // ``plan.touched`` instead (a layer that leaves them out stays good). The list is kept to
+  // a few times the cards (then it is a change to the plan).
   ["setConstants", "setNodes", "setArt", "appendNodes", "patchNodes", "forgetArt", "setEdges", "appendEdges",
     "patchEdges", "setHalos", "setMarkers", "setFlags"].forEach(function (name) {
     var set = api[name];
-    api[name] = function (plan) { plan.rev = (plan.rev || 0) + 1; return set.apply(null, arguments); };
+    api[name] = function (plan) {
+      var cards = set.apply(null, arguments), touched = plan.touched || (plan.touched = []);
+      if (!cards || touched.length + cards.length > 4 * plan.n + 64) {
+        plan.rev = (plan.rev || 0) + 1;
+        plan.touched = [];
+      } else {
+        for (var i = 0; i < cards.length; i++) touched.push(cards[i]);
+      }
+    };
   });
+
+  function same(a, b) {
+    if (a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
 
   function levelOfDetail(c, zoom) { return zoom < c.farZoom ? "far" : zoom < c.greekZoom ? "greek" : "detail"; }
 

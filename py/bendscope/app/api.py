@@ -348,6 +348,9 @@ class AutomationApi:
                     "patched": self.app.painter.patched,
                     "reason": self.app.painter.patch_reason,
                     "reasons": self.app.painter.patch_reasons,
+                    "left_out": self.app.painter.left_out(),
+                    # (the last layer drawn because cards moved: [cards that came to move, cards it showed that moved])
+                    "grew": getattr(self.app.painter.plan.layer, "grew", None),
                 }
             ),
             "check_wheel": self.check_wheel,

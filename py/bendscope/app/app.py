@@ -20,13 +20,13 @@ from bendscope.bend.editor.loading import SLICED_FROM
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
-from bendscope.bend.layout.simulation import moving_cards, slice_budget
+from bendscope.bend.layout.simulation import drag_moving, moving_cards, slice_budget
 from bendscope.bend.menus import catalog
 from bendscope.bend.menus.catalog import MenuItem
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import empty_document
 from bendscope.bend.pointer.machine import Tools
-from bendscope.bend.pointer.states import GESTURES
+from bendscope.bend.pointer.states import GESTURES, PointingNode
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
 from bendscope.shared.graphformats import SAVED_AS
@@ -123,6 +123,7 @@ class App:
         self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
         self.frame_parts: list[tuple[float, float, float, float]] = []  # (start, layout step, scene, canvas) ms
         self.scene_ms = 0.0
+        self.widgets_ms = 0.0  # the last paint's HUD, inspector, outline and other widgets
         self.frame_log: list[dict[str, Any]] = []  # the last painted frames' parts in ms (see _frame)
         self.applied_since: list[float] = []  # ms of each live change brought in since the last painted frame
         self._frame_proxy = proxy(self._frame)
@@ -280,7 +281,7 @@ class App:
                 # (the painter's plan update by part, and the live changes brought in since the frame before)
                 self.frame_log.append({"at": start, "tick": ticked - start, "scene": self.scene_ms, "paint": paint_ms,
                                        "plan": self.painter.plan_parts, "applied": self.applied_since,
-                                       "patch": self.painter.patch_reason})  # fmt: skip
+                                       "patch": self.painter.patch_reason, "widgets": self.widgets_ms})  # fmt: skip
                 self.applied_since = []
                 del self.frame_times[:-600], self.frame_parts[:-600], self.frame_log[:-600]
             elif pulsing:  # nothing changed but the pulse: redraw it over the kept frame
@@ -387,6 +388,7 @@ class App:
         self.scene_ms += self.painter.plan_ms
         self.paints += 1
         editor.needs_paint = False
+        widgets = js.performance.now()
         many = len(editor.selection) > 1 and (chosen is not None or everything)
         progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
         if editor.loading is not None:
@@ -413,13 +415,17 @@ class App:
             self.redo_button.disabled = not buttons[1]
         if self.overlay.node_id is not None:
             self.overlay.place()
+        self.widgets_ms = js.performance.now() - widgets
 
     def _moving_cards(self) -> frozenset[str] | None:
         """The cards the running layout may move, when few (see ``bend.layout.simulation.moving_cards``):
         the painter draws the rest once. None at rest: frames are drawn whole."""
-        editor = self.editor
-        if self.still or not editor.animating:
+        editor, state = self.editor, self.tools.state
+        if self.still:
             return None
+        if not editor.animating:  # a card pressed, not yet dragged: what its drag will move (the rest drawn now)
+            held = isinstance(state, PointingNode) and state.plane is editor.plane and not editor.layout_frozen
+            return drag_moving(editor.sim(), state.group) if held else None
         sim = editor.sim()
         return moving_cards(sim.free, sim.fixed, len(editor.plane.nodes))
 

@@ -76,7 +76,7 @@ class Painter:
         self.last_halos: tuple[Any, Any, tuple[float, float, float, float, float]] | None = None
         self.damage = js.window.bendscopeDamage
         self._layer: Any = None  # what does not move while cards move (see ``paint``'s ``moving``)
-        self._kept = False  # the layer is the one the last paint drew on
+        self._kept = False  # the layer holds what a paint with ``moving`` drew (damage.js checks it is still good)
         self._moving: tuple[list[str], int, Collection[str], Any] | None = None  # (plan's ids, count, moving, indices)
         self.patched = 0  # frames in a row drawn over the layer (0: the last was drawn whole)
         self.patch_reason = ""  # why the last such frame drew the layer again ("kept": it did not)
@@ -254,7 +254,7 @@ class Painter:
         else:
             geometry = self.scene.geometry(self.plan, xy, js_obj(view))
             drawn = self.scene.draw(ctx, self.plan, geometry, env_js)
-            self._kept = False
+            # (the layer stays: whole frames never draw on it, and the next drag may find it good)
             self.patched = 0
             self.patch_reason = ""
         self.last_halos = (geometry.halos, geometry.badges, (cam.x, cam.y, cam.zoom, w, h))
@@ -345,6 +345,15 @@ class Painter:
             index = self.planner.index
             kept = self._moving = (ids, len(ids), moving, to_js([index[n] for n in moving if n in index]))
         return kept[3]
+
+    def left_out(self) -> list[str]:
+        """The cards the kept layer leaves out (drawn over it each frame), in the plan's order
+        (diagnostics)."""
+        layer, ids = self.plan.layer, self.planner.ids
+        if layer is None or not self._kept:
+            return []
+        only = layer.only.to_py()
+        return [ids[i] for i in range(min(len(ids), len(only))) if only[i]]
 
     def forget_kept(self) -> None:
         """The next paint draws its layer afresh."""

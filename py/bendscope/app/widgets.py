@@ -78,13 +78,15 @@ class Hud:
 class OutlineView:
     """The graph outline a screen reader reads (``bend.kappa_view.outline``), rebuilt when the plane
     or its exact topology changed, at most once a second (every 5 s on large planes): an
-    edit within that time is taken in by a timer of its own, which draws no frame."""
+    edit within that time is taken in by a timer of its own, which draws no frame. A change to
+    where cards lie (a drag, the layout) words nothing new: no rebuild."""
 
     def __init__(self) -> None:
         self.summary = by_id("outline-summary")
         self.loops = by_id("outline-loops")
         self.cards = by_id("outline-cards")
         self._key: tuple | None = None
+        self._seen: tuple | None = None  # (plane, document version, topology) last looked at
         self._at = -1e9
         self._timer: Any = None
         self._latest: tuple[Editor, Topology] | None = None
@@ -92,13 +94,20 @@ class OutlineView:
     def update(self, editor: Editor, topo: Topology) -> None:
         if topo.pending:
             return
-        key = (editor.plane.id, editor.version, topo.max_kappa, topo.scc_count, id(topo))
+        seen = (editor.plane.id, editor.version, id(topo))
+        if seen == self._seen:
+            return
+        self._seen = seen
+        # what the outline words: the cards, their texts and kinds, the edges, the topology. O(n)
+        cards = tuple((node.text, node.type) for node in editor.plane.nodes.values())
+        key = (editor.plane.id, editor.plane.version, cards, topo.max_kappa, topo.scc_count, id(topo))
         if key == self._key:
             return
         self._latest = (editor, topo)
         now = float(js.performance.now())
         wait = (5000.0 if len(editor.plane.nodes) > 2000 else 1000.0) - (now - self._at)
         if wait > 0:  # rebuilt a moment ago: once more when the wait is over
+            self._seen = None  # (that update looks again)
             if self._timer is None:
                 self._timer = js.setTimeout(create_once_callable(self._woken), wait + 16)
             return

@@ -269,6 +269,33 @@ def test_the_cards_a_drag_may_move_are_its_neighbourhood_and_every_card_that_mov
     assert moving_cards(editor.sim().free, editor.sim().fixed, len(editor.plane.nodes)) is None
 
 
+def test_the_cards_a_press_says_its_drag_will_move_are_those_the_drag_moves():
+    """At the press, before any move, ``drag_moving`` gives the cards the drag's local reheat
+    will let move (the page draws the rest then, not in the drag's first frame): alone, and
+    for a selection of two dragged together."""
+    from bendscope.bend.layout.simulation import drag_moving, moving_cards
+    from bendscope.bend.pointer.inputs import PointerInput
+    from bendscope.bend.pointer.machine import Tools
+    from bendscope.bend.pointer.states import PointingNode
+
+    editor = _random_graph(160)
+    for chosen in (["n7"], ["n7", "n40"]):
+        editor.select(chosen)
+        tools = Tools(editor)
+        sx, sy = editor.world_to_screen(*_where(editor)["n7"])
+        tools.pointer(PointerInput("down", 1, sx, sy, 0, "mouse"))
+        state = tools.state
+        assert isinstance(state, PointingNode) and not editor.sim().active
+        told = drag_moving(editor.sim(), state.group)
+        assert told is not None and set(chosen) <= told
+        tools.pointer(PointerInput("move", 1, sx + 20, sy, 0, "mouse"))
+        sim = editor.sim()
+        assert told == moving_cards(sim.free, sim.fixed, len(editor.plane.nodes))
+        tools.pointer(PointerInput("up", 1, sx + 20, sy, 0, "mouse"))
+        while editor.tick():
+            pass
+
+
 def test_a_step_that_moves_nothing_while_the_layout_runs_is_not_a_rest():
     """A worker's engine moves nothing in a frame its next positions have not come in yet; that
     was counted as coming to rest, and each such count made the page's halos again (in a drag

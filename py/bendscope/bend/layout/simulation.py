@@ -133,6 +133,27 @@ def moving_cards(free: set[str] | None, fixed: set[str], total: int) -> frozense
     return cards if len(cards) <= max(64, total * MOVING_SHARE) else None
 
 
+def drag_moving(sim: LayoutEngine, held: Iterable[str]) -> frozenset[str] | None:
+    """The cards a drag of ``held`` will let the layout move (:func:`moving_cards` of the local
+    reheat its first move makes), known at the press: the page can draw the rest once then,
+    not in the drag's first frame. O(region)
+
+    >>> from bendscope.bend.model.elements import Edge, Node, Plane
+    >>> p = Plane("p", "P")
+    >>> for i in "abcd":
+    ...     p.add_node(Node(i))
+    >>> for k, (a, b) in enumerate(("ab", "bc", "cd")):
+    ...     p.add_edge(Edge(str(k), a, b))
+    >>> sim = Simulation(p)
+    >>> sim.stop()
+    >>> sorted(drag_moving(sim, ["a"]))
+    ['a', 'b', 'c']
+    """
+    held = set(held)
+    region = reheat_region(sim.active, sim.free, sim.plane, held)
+    return moving_cards(region, sim.fixed | held, len(sim.plane.nodes))
+
+
 def reheat_region(active: bool, free: set[str] | None, plane: Plane, around: Iterable[str] | None) -> set[str] | None:
     """Which nodes a reheat lets move: the rule every layout engine follows.
 
