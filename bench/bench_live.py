@@ -5,7 +5,8 @@
 A real memory server (``serve --http 0 --editor``) serves the real page in headless
 Chromium, motion on. A writer — another process's view of the store: its own SQLite
 connection, or its own PostgreSQL pool with the page's server a separate process — stores
-cards at 1, 10 and 100 writes per second, each joined to the card before it (a node and an
+cards at 1, 10 and 100 writes per second (from when the page shows the memory and its
+layout rests; ``--while-opening``: as soon as it listens), each joined to the card before it (a node and an
 edge per write, one transaction each). The page notes when each card first arrives
 (``window.bendscope.live_arrivals()``, ``Date.now()``); the latency of a write is that time
 minus the moment its transaction returned. Reported: p50 / p95 / max per rate, cards that
@@ -140,7 +141,13 @@ def preload(writer: Memory, cards: int) -> None:
 
 
 def bench(
-    backend: str, seconds: float, browser, cards: int = 0, quick: bool = False, rates: tuple[int, ...] = RATES
+    backend: str,
+    seconds: float,
+    browser,
+    cards: int = 0,
+    quick: bool = False,
+    rates: tuple[int, ...] = RATES,
+    while_opening: bool = False,
 ) -> list[dict]:
     cluster = None
     folder = tempfile.TemporaryDirectory()
@@ -166,11 +173,17 @@ def bench(
         page.goto(base + "index.html")
         page.wait_for_function("window.bendscope && window.bendscope.ready === true", timeout=120_000)
         page.wait_for_function("JSON.parse(window.bendscope.live_state()).events >= 1", timeout=30_000)
+        waited = time.monotonic()
+        if not while_opening:  # (the memory open on the page, its layout at rest: else the burst measures the opening)
+            page.wait_for_function(f"window.bendscope.stats().nodes >= {cards}", timeout=120_000)
+            page.wait_for_function("!window.bendscope.layout_active()", timeout=180_000)
+        waited = time.monotonic() - waited
         start = 0
         for rate in rates:
             row = run_rate(page, writer, rate, seconds if rate > 1 or quick else max(seconds, 10), start)
             start += row["writes"]
-            rows.append({"backend": backend, "cards": cards, **row})
+            rows.append({"backend": backend, "cards": cards, "opening_s": waited, **row})
+            waited = 0.0
             page.wait_for_timeout(1000)
         context.close()
     finally:
@@ -250,6 +263,9 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--rates", default="1,10,100", help="writes per second, one run each")
     parser.add_argument("--answers", action="store_true", help="only the server's answers to ?since=V, both ways")
     parser.add_argument("--quick", action="store_true", help="a few writes per rate, small memories (a smoke run)")
+    parser.add_argument(
+        "--while-opening", action="store_true", help="write as soon as the page listens (it opens the memory)"
+    )
     args = parser.parse_args(argv)
     rates = tuple(int(r) for r in args.rates.split(",") if r)
     if args.quick:
@@ -271,7 +287,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         for backend in backends:
             for cards in args.cards:
-                rows += bench(backend, args.seconds, browser, cards, args.quick, rates)
+                rows += bench(backend, args.seconds, browser, cards, args.quick, rates, args.while_opening)
         browser.close()
     load_after = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores; load average before {load_before[0]:.2f}, after {load_after[0]:.2f}")

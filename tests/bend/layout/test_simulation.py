@@ -79,6 +79,29 @@ def test_reheat_after_edit():
     assert editor.animating
 
 
+def test_changes_during_a_run_over_the_whole_plane_let_it_cool_as_it_was():
+    """A stream of changes (an agent writing) while the whole plane is laid out must not keep
+    every card moving: each change used to raise the whole run's alpha again. At rest, a
+    change still moves only its neighbourhood."""
+    from bendscope.bend.layout.simulation import LOCAL_ALPHA
+
+    editor = Editor(demo_document())
+    sim = editor.sim()
+    while sim.alpha >= LOCAL_ALPHA / 2:
+        assert editor.tick()
+    cooled = sim.alpha
+    assert sim.active and sim.free is None
+    first = editor.add_node(0, 0, "new")
+    with editor.remote_change():  # (a live change, through the same mutators)
+        second = editor.add_node(40, 40, "from the agent")
+    assert editor.add_edge(first, second) is not None
+    assert sim.free is None and sim.alpha == cooled
+    editor.settle()
+    assert not editor.animating
+    editor.add_node(0, 0, "at rest")
+    assert sim.free is not None and sim.alpha == LOCAL_ALPHA
+
+
 def test_inline_markup_becomes_styled_runs_never_literal_markers():
     """`**bold**` showed literally on the card."""
     from bendscope.bend.render.textlayout import approx_measure, layout_card, run_font

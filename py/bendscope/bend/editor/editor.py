@@ -326,8 +326,12 @@ class Editor(LayoutDriver):
                 if plane.layout_dirty:  # not for changes that move nothing (type, portal, name)
                     plane.layout_dirty = False
                     if not self.layout_frozen:  # frozen: nothing moves, now or when unfrozen
-                        # local: only what is near the change moves (never a reshuffle)
-                        self.sim(plane).reheat(around=entry.touched_nodes(plane_id))
+                        # local: only what is near the change moves (never a reshuffle); a run
+                        # over the whole plane under way moves it too and keeps cooling as it was
+                        # (raised on every change, a stream of changes kept every card moving)
+                        sim = self.sim(plane)
+                        whole = sim.active and sim.free is None
+                        sim.reheat(alpha=0.0 if whole else None, around=entry.touched_nodes(plane_id))
         self._changed()
 
     def _refresh_touched(self, plane: Plane, entry: Entry) -> None:
