@@ -454,7 +454,7 @@ def report(figures: dict, live: list[dict], sizes: list[int]) -> None:
     report_live(live)
 
 
-def report_live(live: list[dict]) -> None:
+def report_live(live: list[dict], while_opening: bool = False) -> None:
     if live:
         print("\n| live, 100 writes/s | cards | writes (lost) | change → page p50 / **p95** / max ms | fetches | "
               "frame interval p50 / **p95** ms during the burst |")  # fmt: skip
@@ -463,6 +463,9 @@ def report_live(live: list[dict]) -> None:
             print(f"| {r['backend']} | {r['cards']:,} | {r['writes']} ({r['missing']}) | {r['p50']:.0f} / "
                   f"**{r['p95']:.0f}** / {r['max']:.0f} | {r['fetches']} | {r['frame_p50']:.1f} / "
                   f"**{r['frame_p95']:.1f}** |")  # fmt: skip
+        if while_opening:
+            print("\n(the burst began as the page listened, while it opened the memory and laid it out)")
+            return
         waits = ", ".join(f"{r['backend']} {r['opening_s']:.1f} s" for r in live)
         print(f"\n(the page opened the memory and its layout came to rest before the burst: {waits})")
 
@@ -524,7 +527,7 @@ def main(argv: list[str] | None = None) -> dict:
                   f"load → in {median([r['load_ms'] for r in runs]):.0f} ms, rest "
                   f"{median([r['rest_s'] for r in runs]):.2f} s")  # fmt: skip
     elif args.only_live:
-        report_live(live)
+        report_live(live, args.while_opening)
     else:
         report(figures, live, sizes)
     load = os.getloadavg()
