@@ -90,7 +90,7 @@
     return {
       strings: [],  // interned fonts and colours (bend.sceneplan keeps the same table)
       c: null,  // constants (theme, sizes, thresholds)
-      ids: [], n: 0, sizes: new Float64Array(0), stargate: new Uint8Array(0), pinned: new Uint8Array(0),
+      ids: [], at: new Map(), n: 0, sizes: new Float64Array(0), stargate: new Uint8Array(0), pinned: new Uint8Array(0),
       art: new Map(),  // node id → {items: Float64Array (font, colour, dx, dy), texts: [...], header, bars, decos}
       edges: null, labels: null, halos: [],
       flags: new Uint8Array(0), selectedEdge: -1, faults: new Uint8Array(0),
@@ -126,6 +126,8 @@
     // node order (index → id), card sizes [w, h, …], stargate and pinned flags per node
     setNodes: function (plan, ids, sizes, stargate, pinned) {
       plan.ids = Array.from(ids); plan.n = plan.ids.length; plan.sizes = sizes; plan.stargate = stargate; plan.pinned = pinned;
+      plan.at = new Map();  // id → index
+      for (var i = 0; i < plan.n; i++) plan.at.set(plan.ids[i], i);
       if (plan.flags.length !== plan.n) plan.flags = new Uint8Array(plan.n);
     },
     // cards' art: per card in nums [nItems, hasHeader, nBars, nDecos, items (font, colour, dx,
@@ -133,8 +135,7 @@
     // (returns the indices of those cards: only they look different)
     setArt: function (plan, added, ids, nums, texts) {
       intern(plan, added);
-      var index = new Map(), cards = [];
-      for (var i = 0; i < plan.ids.length; i++) index.set(plan.ids[i], i);
+      var cards = [];
       var at = 0, t = 0;
       for (var k = 0; k < ids.length; k++) {
         var nItems = nums[at], hasHeader = nums[at + 1], nBars = nums[at + 2], nDecos = nums[at + 3];
@@ -144,13 +145,13 @@
         var decos = nums.slice(at, at + 5 * nDecos); at += 5 * nDecos;
         plan.art.set(ids[k], { items: items, texts: texts.slice(t, t + nItems), header: hasHeader, bars: bars, decos: decos });
         t += nItems;
-        if (index.has(ids[k])) cards.push(index.get(ids[k]));
+        if (plan.at.has(ids[k])) cards.push(plan.at.get(ids[k]));
       }
       return cards;
     },
     // cards added at the end of the plane's order (as setNodes takes them, for those alone)
     appendNodes: function (plan, ids, sizes, stargate, pinned) {
-      for (var i = 0; i < ids.length; i++) plan.ids.push(ids[i]);
+      for (var i = 0; i < ids.length; i++) { plan.at.set(ids[i], plan.ids.length); plan.ids.push(ids[i]); }
       plan.n = plan.ids.length;
       plan.sizes = grown(plan.sizes, sizes); plan.stargate = grown(plan.stargate, stargate);
       plan.pinned = grown(plan.pinned, pinned);
