@@ -326,3 +326,19 @@ def test_a_broken_bendscript_file_gets_a_clear_message():
         parse_document(json.dumps(broken))
     with pytest.raises(DocumentError):
         parse_document(json.dumps({"planes": "not a list"}))
+
+
+def test_a_cards_words_change_its_planes_words_version_and_a_move_never_does():
+    """What the outline words (cards' texts and types) is versioned apart from where cards lie."""
+    from bendscope.bend.model.elements import Node, Plane
+
+    plane = Plane("p", "P")
+    plane.add_node(Node("a", text="A"))
+    before = plane.words_version
+    plane.update_node("a", x=40.0, y=-12.0, pinned=True)
+    assert plane.words_version == before
+    plane.update_node("a", text="A")  # (the same text: no change)
+    assert plane.words_version == before
+    plane.update_node("a", text="B")
+    plane.update_node("a", type="stargate")
+    assert plane.words_version == before + 2

@@ -98,9 +98,9 @@ class OutlineView:
         if seen == self._seen:
             return
         self._seen = seen
-        # what the outline words: the cards, their texts and kinds, the edges, the topology. O(n)
-        cards = tuple((node.text, node.type) for node in editor.plane.nodes.values())
-        key = (editor.plane.id, editor.plane.version, cards, topo.max_kappa, topo.scc_count, id(topo))
+        # what the outline words: the cards, their texts and kinds, the edges, the topology
+        plane = editor.plane
+        key = (plane.id, plane.version, plane.words_version, topo.max_kappa, topo.scc_count, id(topo))
         if key == self._key:
             return
         self._latest = (editor, topo)

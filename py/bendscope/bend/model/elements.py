@@ -261,6 +261,8 @@ class Plane:
         self.layout_dirty = False
         #: bumped by every change to the node or edge set (caches key on it)
         self.version = 0
+        #: bumped by every change to a card's text or type (what the outline words, moves never)
+        self.words_version = 0
 
     @property
     def name(self) -> str:
@@ -311,6 +313,8 @@ class Plane:
         self._will_change("node", node_id)
         for key, value in changes.items():
             setattr(node, _NODE_FIELDS[key], value)
+        if "text" in changes or "type" in changes:
+            self.words_version += 1
         if not _LAYOUT_NEUTRAL.issuperset(changes):
             self.layout_dirty = True
 
