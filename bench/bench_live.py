@@ -19,6 +19,7 @@ nothing passes or fails here.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -26,6 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -140,6 +142,23 @@ def preload(writer: Memory, cards: int) -> None:
     writer.import_document(json.dumps(document))
 
 
+@contextlib.contextmanager
+def store_location(backend: str, name: str) -> Iterator[str]:
+    """Where a fresh store of ``backend`` lives for the length of the block: an SQLite file in a
+    temporary folder, or a database ``name`` of a PostgreSQL cluster of its own."""
+    if backend == "sqlite":
+        with tempfile.TemporaryDirectory() as folder:
+            yield str(Path(folder) / "m.sqlite3")
+        return
+    from pg_cluster import Cluster
+
+    cluster = Cluster()
+    try:
+        yield cluster.create_database(name)
+    finally:
+        cluster.stop()
+
+
 def bench(
     backend: str,
     seconds: float,
@@ -149,15 +168,20 @@ def bench(
     rates: tuple[int, ...] = RATES,
     while_opening: bool = False,
 ) -> list[dict]:
-    cluster = None
-    folder = tempfile.TemporaryDirectory()
-    if backend == "sqlite":
-        location = str(Path(folder.name) / "m.sqlite3")
-    else:
-        from pg_cluster import Cluster
+    with store_location(backend, "benchlive") as location:
+        return _bench(backend, location, seconds, browser, cards, quick, rates, while_opening)
 
-        cluster = Cluster()
-        location = cluster.create_database("benchlive")
+
+def _bench(
+    backend: str,
+    location: str,
+    seconds: float,
+    browser,
+    cards: int,
+    quick: bool,
+    rates: tuple[int, ...],
+    while_opening: bool,
+) -> list[dict]:
     writer = open_writer(backend, location)
     preload(writer, cards)
     served = _Served(location, "--token", TOKEN)  # type: ignore[arg-type]
@@ -189,9 +213,6 @@ def bench(
     finally:
         served.stop()
         writer.store.close()
-        if cluster is not None:
-            cluster.stop()
-        folder.cleanup()
     return rows
 
 
@@ -200,19 +221,22 @@ def server_answers(backend: str, cards: int, writes: int = 40) -> dict:
     both ways: from the store's change numbers (``since.answer_since``) and from the whole
     memory read, made and compared (what the server did before); median and max ms of the
     answering thread's CPU time and of wall time, no page."""
+    with store_location(backend, "benchanswer") as location:
+        times = _answer_times(backend, location, cards, writes)
+    row: dict = {"backend": backend, "cards": cards, "writes": writes}
+    for way, pairs in times.items():
+        for part, index in (("cpu", 0), ("wall", 1)):
+            values = [p[index] for p in pairs]
+            row[f"{way}_{part}_p50"], row[f"{way}_{part}_max"] = statistics.median(values), max(values)
+    return row
+
+
+def _answer_times(backend: str, location: str, cards: int, writes: int) -> dict[str, list[tuple[float, float]]]:
+    """Per write, (CPU ms, wall ms) of the answer both ways (``server_answers``)."""
     from bendscope.memory.web.deltas import ViewLog
     from bendscope.memory.web.editor_site import graph_answer, graph_view, versioned
     from bendscope.memory.web.timeline import Moment
 
-    cluster = None
-    folder = tempfile.TemporaryDirectory()
-    if backend == "sqlite":
-        location = str(Path(folder.name) / "m.sqlite3")
-    else:
-        from pg_cluster import Cluster
-
-        cluster = Cluster()
-        location = cluster.create_database("benchanswer")
     writer, server = open_writer(backend, location), None
     try:
         preload(writer, cards)
@@ -238,15 +262,7 @@ def server_answers(backend: str, cards: int, writes: int = 40) -> dict:
         writer.store.close()
         if server is not None:
             server.store.close()
-        if cluster is not None:
-            cluster.stop()
-        folder.cleanup()
-    row: dict = {"backend": backend, "cards": cards, "writes": writes}
-    for way, pairs in times.items():
-        for part, index in (("cpu", 0), ("wall", 1)):
-            values = [p[index] for p in pairs]
-            row[f"{way}_{part}_p50"], row[f"{way}_{part}_max"] = statistics.median(values), max(values)
-    return row
+    return times
 
 
 def main(argv: list[str] | None = None) -> list[dict]:

@@ -20,11 +20,11 @@ from bendscope.memory.core.errors import InvalidInput
 from bendscope.memory.core.service import Memory
 from bendscope.memory.store.base import Store
 from bendscope.memory.web.deltas import ViewLog
-from bendscope.memory.web.editor_site import LIVE_MAX_NODES, graph_answer, graph_view, versioned
+from bendscope.memory.web.editor_site import LIVE_MAX_NODES, graph_answer, versioned
 from bendscope.memory.web.since import answer_since
 from bendscope.memory.web.timeline import Moment
 
-from .test_live_reuse import Clock
+from .test_live_reuse import Clock, _whole
 
 IDS = st.sampled_from(["a", "b", "c", "d"])
 SPACES = st.sampled_from(["ns", "other"])
@@ -116,12 +116,6 @@ class Page:
         plane = _whole(self.memory)["document"]["planes"][0]
         assert self.remote.nodes == {n["id"]: n for n in plane["nodes"]}
         assert self.remote.edges == {e["id"]: e for e in plane["edges"]}
-
-
-def _whole(memory: Memory, log: ViewLog | None = None) -> dict[str, Any]:
-    status, answer = graph_view(memory, None, None, None, Moment(), log)
-    assert status == 200
-    return answer
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
