@@ -158,3 +158,24 @@ def test_when_a_loop_closed_and_who_wrote_the_edge_that_closed_it(store: Store):
     status, refused = _post(app, "/api/loop", {"node_ids": ["x", "y"]})
     assert status == 400 and "do not form one loop" in refused["error"]
     assert _post(app, "/api/loop", {"node_ids": ["x"]})[0] == 400
+
+
+def test_a_namespaces_moments_are_its_own(store: Store):
+    clock = iter(f"2026-12-01T10:00:{s:02d}.000Z" for s in range(60))
+    memory = Memory(store, clock=lambda: next(clock))
+    alice_memory, bob_memory = memory.within("alice"), memory.within("bob")
+    alice_memory.store_many({"nodes": [{"id": "a", "content": "Ice melts"}, {"id": "b", "content": "Sea rises"}]})
+    alice_memory.store_edge({"id": "ab", "source_id": "a", "target_id": "b", "edge_type": "causal"})
+    alice_memory.store_node({"id": "a", "content": "Ice melts faster"})
+    said = bob_memory.store_node({"id": "c", "content": "Chess club on Monday"})["node"]["recorded_at"]
+    app = _app(memory)
+    whole = {m["at"]: m["changes"] for m in _get(app, "/api/history")[1]["moments"]}
+    alice = {m["at"]: m["changes"] for m in _get(app, "/api/history", "namespace=alice")[1]["moments"]}
+    bob = {m["at"]: m["changes"] for m in _get(app, "/api/history", "namespace=bob")[1]["moments"]}
+    assert bob == {said: 1}
+    assert alice and not set(alice) & set(bob)
+    assert {**alice, **bob} == whole
+    # a namespace's versions in a dump are its own too (the edge's among them)
+    nodes, edges = memory.within("bob").store.all_versions()
+    assert {n.id for n in nodes} <= {"c"} and edges == []
+    assert {e.id for e in memory.within("alice").store.all_versions()[1]} <= {"ab"}

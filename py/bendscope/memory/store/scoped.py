@@ -22,6 +22,7 @@ each store keeps the nodes of a namespace indexed (``Store.namespace_ids``).
 from __future__ import annotations
 
 import contextlib
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -196,10 +197,20 @@ class ScopedView(Store):
 
     def all_versions(self) -> tuple[list[MemoryNode], list[MemoryEdge]]:
         nodes, edges = self.store.all_versions()
-        return [n for n in nodes if self._in(n)], edges
+        kept = [n for n in nodes if self._in(n)]
+        ids = {n.id for n in kept} | set(self.node_ids())
+        return kept, [e for e in edges if e.source_id in ids and e.target_id in ids]
 
     def recorded_moments(self) -> list[tuple[str, int]]:
-        return self.store.recorded_moments()
+        """This namespace's moments alone: those of its nodes' and edges' versions, now and past
+        (as the store counts them). O(the store's versions)."""
+        nodes, edges = self.all_versions()
+        current: list[MemoryNode | MemoryEdge] = [*self.get_nodes(self.node_ids()).values(), *self.all_edges()]
+        times: Counter[str] = Counter(r.recorded_at for r in current)
+        past: list[MemoryNode | MemoryEdge] = [*nodes, *edges]
+        for v in past:
+            times.update([v.recorded_at, v.recorded_until or v.recorded_at])
+        return sorted(times.items())
 
     def put_forwards(self, merged: Mapping[str, str], at: str) -> None:
         self.store.put_forwards(merged, at)
