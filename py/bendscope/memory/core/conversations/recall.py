@@ -44,7 +44,7 @@ from ..names import normal_name
 from ..records import MemoryNode
 from ..text import MAX_QUERY_TERMS, query_terms, terms, tokenize
 from .kinds import asked_kind, kind_terms
-from .turns import written_out
+from .turns import speaker_of, written_out
 
 #: an embedder's ``embed``: texts to vectors
 Embed = Callable[[Sequence[str]], list[list[float]]]
@@ -122,7 +122,8 @@ def conversation_seeds(
     embedder's (with ``model``, the stored vectors' name)."""
     found = store.search(query, POOL)
     nodes = store.get_nodes(i for i, _ in found)
-    people = {normal_name(str(n.metadata["speaker"])): str(n.metadata["speaker"]) for n in nodes.values() if is_turn(n)}
+    people = {speaker_of(n.metadata): str(n.metadata["speaker"]) for n in nodes.values()
+              if is_turn(n) and "speaker_key" not in n.metadata}  # fmt: skip
     full = written_out(query, people)
     if full != query:  # (a speaker's short name asked: the question as its full name asks it)
         query, found = full, store.search(full, POOL)
@@ -136,7 +137,7 @@ def conversation_seeds(
         return None
     words = set(tokenize(query))
     asked = {normal_name(query[m.start() : m.end()]) for m in re.finditer(r"[\w'’]+", query)}
-    speakers = {normal_name(str(nodes[i].metadata["speaker"])) for i in lexical if is_turn(nodes[i])}
+    speakers = {speaker_of(nodes[i].metadata) for i in lexical if is_turn(nodes[i])}
     named_speakers = {s for s in speakers if s in asked or set(s.split()) <= words}
     if len(named_speakers) == len(speakers):
         named_speakers = set()  # (every speaker named: no one is favoured)
@@ -150,7 +151,7 @@ def conversation_seeds(
         if not is_turn(node):  # (a fact or a note: its relevance, and the speaker it is about)
             key = node.metadata.get("key")
             return score + (SPEAKER if isinstance(key, str) and normal_name(key) in named_speakers else 0.0)
-        if normal_name(str(node.metadata["speaker"])) in named_speakers:
+        if speaker_of(node.metadata) in named_speakers:
             score += SPEAKER
         names = node.metadata.get("names")
         if isinstance(names, list):
