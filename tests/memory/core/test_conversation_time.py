@@ -186,3 +186,32 @@ def test_speaker_aliases():
     assert speaker_aliases(["liz", "elizabeth", "caroline"]) == {"liz": "elizabeth"}
     assert speaker_aliases(["jo", "joanna"]) == {}  # (two letters: too short to tell)
     assert speaker_aliases(["mel", "melanie smith"]) == {"mel": "melanie smith"}
+
+
+BOUNDED = [
+    {"id": "A", "speaker": "Caroline", "text": "I painted a portrait.", "time": "2023-07-01T10:00:00Z", "session": 3},
+    {"id": "B", "speaker": "Caroline", "text": "I painted a mural.", "time": "2023-05-08T10:00:00Z", "session": 1},
+    {"id": "P", "speaker": "Caroline", "text": "The Pride parade was amazing.", "time": "2023-06-10T10:00:00Z",
+     "session": 2},
+    {"id": "M", "speaker": "Melanie", "text": "Lovely to hear.", "time": "2023-06-10T10:00:00Z", "session": 2},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("july", ["A", "B"])  # (ties go by id: each side is shown against it)
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        ("What did Caroline paint before the parade?", "may"),
+        ("What did Caroline paint after the parade?", "july"),
+        ("What did Caroline paint before June 2023?", "may"),
+        ("What did Caroline paint since June 10, 2023?", "july"),
+    ],
+)
+def test_a_question_bound_in_time_favours_the_turns_on_its_side(store, question, first, july):
+    memory = memory_on(store)
+    ids = {"july": july, "may": "B" if july == "A" else "A"}
+    turns = [{**t, "id": ids["july"] if t["id"] == "A" else ids["may"] if t["id"] == "B" else t["id"]} for t in BOUNDED]
+    call(memory, "store_many", {"turns": turns})
+    found = [r["id"] for r in call(memory, "retrieve_context", {"query": question})["results"]]
+    painted = [i for i in found if i in ("A", "B")]
+    assert painted[0] == ids[first], found

@@ -12,7 +12,8 @@ A turn's score adds up what the memory knows of it:
   when written) asks as the full name does;
 * the names the turn mentions that the question names too (``NAMES``);
 * dates: a month or a year the question names (both, when it names both), when the turn was
-  said or what its time words stand for (``DATES``);
+  said or what its time words stand for (``DATES``); a question bound in time ("before the
+  parade", "after June 2023") favours the turns on its side of the bound (``bounds``);
 * kinds: a question that asks for things of a kind ("What martial arts …", "Which cities …")
   favours the ``KIND_POOL`` turns that best match the nouns of that kind (``KIND``; ``kinds``:
   WordNet's hyponyms), which share no word with the question — they join the candidates;
@@ -43,6 +44,7 @@ from ..embedders import normalised, pack, similarities
 from ..names import normal_name
 from ..records import MemoryNode
 from ..text import MAX_QUERY_TERMS, query_terms, terms, tokenize
+from . import bounds
 from .kinds import asked_kind, kind_terms
 from .turns import speaker_of, written_out
 
@@ -145,6 +147,7 @@ def conversation_seeds(
     kinds = _kinds(store, query, speakers)
     nodes.update(store.get_nodes(i for i in kinds if i not in nodes))
     query_dates = _date_words(words)
+    bound = bounds.time_bound(store, query, keep)
 
     def base(node: MemoryNode) -> float:
         score = lexical.get(node.id, 0.0)
@@ -162,6 +165,8 @@ def conversation_seeds(
             score += DATES
         if node.id in kinds:
             score += KIND
+        if bound is not None and bound.holds(node.metadata):
+            score += bounds.BOUND
         return score
 
     pool = set(lexical) | {i for i in kinds if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
