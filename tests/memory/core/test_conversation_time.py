@@ -215,3 +215,29 @@ def test_a_question_bound_in_time_favours_the_turns_on_its_side(store, question,
     found = [r["id"] for r in call(memory, "retrieve_context", {"query": question})["results"]]
     painted = [i for i in found if i in ("A", "B")]
     assert painted[0] == ids[first], found
+
+
+def test_turns_stored_before_are_read_anew_at_the_next_write(store):
+    """A conversation stored before weekends and short speakers were read so (its turns' metadata
+    as that reading left it, "Mel" an entity of its own) is read anew at its next write, as
+    one call now makes it; a turn stored without its offset or precision keeps its day until
+    it is given again (``test_a_turn_given_again_with_its_offset_is_read_anew``)."""
+    import dataclasses
+
+    memory = memory_on(store)
+    weekend = {"speaker": "Caroline", "text": "Camping this weekend!", "time": "2023-05-08T10:00:00Z", "session": 1}
+    turns = [{k: v for k, v in t.items() if k != "id"} for t in [*SPOKEN, weekend]]
+    call(memory, "store_many", {"namespace": "now", "turns": turns})
+    call(memory, "store_many", {"namespace": "before", "turns": turns})
+    with store.transaction():  # (what the turns held when stored before)
+        for node in store.get_nodes(store.namespace_ids("before")).values():
+            metadata = {k: v for k, v in node.metadata.items() if k != "speaker_key"}
+            if "dates" in metadata:
+                metadata["dates"] = {"this weekend": "the weekend of 6 May 2023"}
+            store.put_node(dataclasses.replace(node, metadata=metadata))
+    call(memory, "store_many", {"namespace": "before", "nodes": [{"key": "Mel"}]})
+    assert _held(memory, "before") != _held(memory, "now")
+    later = {"speaker": "Melanie", "text": "Have fun!", "time": "2023-05-08T10:05:00Z", "session": 1}
+    for namespace in ("before", "now"):
+        call(memory, "store_many", {"namespace": namespace, "turns": [later]})
+    assert _held(memory, "before") == _held(memory, "now")

@@ -42,6 +42,9 @@ from .when import MONTHS, WEEKDAYS, dates_in, said_in_words
 TURN_FIELDS = ("speaker", "text", "time", "session", "id", "caption")
 MAX_SPEAKER = 200
 _PHOTO = " [shares a photo: "
+#: words read otherwise than turns stored before were ("this weekend" said on a weekday: once the
+#: past weekend, now the coming one): a stored turn that holds one is read anew at each write
+_REREAD = re.compile(r"\bweekend\b", re.IGNORECASE)
 #: capitalised words that begin sentences or stand for the speaker, not names
 _NOT_NAMES = (
     frozenset(
@@ -266,10 +269,11 @@ def stored_turns(nodes: Iterable[MemoryNode]) -> list[dict[str, Any]]:
         cut = text.rfind(_PHOTO)
         if cut > 0 and text.endswith("]"):
             text, caption = text[:cut], text[cut + len(_PHOTO) : -1]
-        offset, precision = node.metadata.get("offset"), node.metadata.get("precision")
+        offset, precision, alias = (node.metadata.get(k) for k in ("offset", "precision", "speaker_key"))
         turn = {"speaker": speaker, "text": text, "time": node.valid_from, "session": session, "caption": caption,
                 "id": node.id, "offset": offset if isinstance(offset, str) and re.fullmatch(r"[+-]\d\d:\d\d", offset)
-                else None, "precision": precision if precision in ("month", "year") else None}  # fmt: skip
+                else None, "precision": precision if precision in ("month", "year") else None,
+                "speaker_key": alias if isinstance(alias, str) else None}  # fmt: skip
         found.append((node.valid_from, str(session), place, turn))
     return [turn for *_, turn in sorted(found, key=lambda t: t[:3])]
 
@@ -351,7 +355,7 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     speakers = {normal_name(t["speaker"]): t["speaker"] for t in conversation}
     aliases = speaker_aliases(speakers)  # (a speaker written short: "Mel" beside "Melanie")
     people = {key: name for key, name in speakers.items() if key not in aliases}
-    same = _unchanged(stored, conversation, known, speakers)
+    same = _unchanged(stored, conversation, known, speakers, aliases)
     mentioned: set[str] = set()  # (the entities of the earlier turns not read again)
     entities: dict[str, str] = {}  # normal name → the name as first written
     places: dict[str, int] = {}
@@ -418,12 +422,21 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
 
 
 def _unchanged(
-    stored: list[dict[str, Any]], conversation: list[dict[str, Any]], known: set[str], people: Mapping[str, str]
+    stored: list[dict[str, Any]],
+    conversation: list[dict[str, Any]],
+    known: set[str],
+    people: Mapping[str, str],
+    aliases: Mapping[str, str],
 ) -> set[str]:
     """The ids of the earlier turns whose reading the call's turns cannot change: none when the
-    call brings a new speaker (a short name may now be theirs); else those that hold no word
-    the call made known (capitalised inside a sentence). The call's own turns are not among them."""
+    call brings a new speaker (a short name may now be theirs) or a stored turn's speaker reads
+    otherwise (stored before speakers written short were read so); else those that hold no word
+    the call made known (capitalised inside a sentence), nor a word read otherwise since they
+    were stored (``_REREAD``: read anew, written only if their reading changed). The call's own
+    turns are not among them."""
     if set(people) != {normal_name(t["speaker"]) for t in stored}:
+        return set()
+    if any(t["speaker_key"] != aliases.get(normal_name(t["speaker"])) for t in stored):
         return set()
     fresh = known - _capitalised_inside([t["text"] for t in stored]) - set(people)
     kept = {id(t) for t in conversation}  # (an earlier turn the call gives again is the call's)
@@ -432,7 +445,9 @@ def _unchanged(
         said = f" {normal_name(turn['text'] + ' ' + (turn['caption'] or ''))} "
         return any(f" {word} " in said for word in fresh)
 
-    return {t["id"] for t in stored if id(t) in kept and not (fresh and holds_fresh(t))}
+    return {
+        t["id"] for t in stored if id(t) in kept and not (fresh and holds_fresh(t)) and not _REREAD.search(t["text"])
+    }
 
 
 def _differs(old: MemoryNode, node: Mapping[str, Any]) -> bool:
