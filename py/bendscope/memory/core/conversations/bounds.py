@@ -2,19 +2,20 @@
 "… since starting boot camps". The bound is a period — a date the question gives ("April 10,
 2023", "June 2023", "2023") or, when it names an event ("the parade"), the day said of the turn
 that best matches the event's words — and the turns on its side of it are favoured: said (or
-naming a date, ``metadata.dates``) no later than the bound's end for "before" / "until" /
-"prior to", no earlier than its start for "after" / "since". The bound's own period counts on
-both sides: what is said on a day tells of what came before it ("two weeks before August 11":
-said on August 11), and an event's own turn is often the answer ("after the race I realised").
+naming a date, ``metadata.dates``) before the bound's period for "before" / "until" / "prior
+to", after it for "after" / "since". An event's own day counts on both sides: its turn (and
+its session, said that day) is often the answer ("after the race I realised"). A date the
+question gives is its bound, not a date it asks about (``words``: not matched as "in June").
 A month named without a year bounds nothing (which May is meant is not known).
 
 >>> asked_bound("What did Jean go through before meeting Maria?")
 ('before', 'meeting Maria')
 >>> period("April 10, 2023"), period("June 2023")
 ((datetime.date(2023, 4, 10), datetime.date(2023, 4, 10)), (datetime.date(2023, 6, 1), datetime.date(2023, 6, 30)))
->>> Bound("before", *period("June 2023")).holds({"said": "8 May 2023"})
-True
->>> Bound("after", *period("June 2023")).holds({"said": "8 May 2023", "dates": {"next month": "June 2023"}})
+>>> june = period("June 2023")
+>>> Bound("before", *june).holds({"said": "8 May 2023"}), Bound("before", *june).holds({"said": "June 2023"})
+(True, False)
+>>> Bound("after", *june).holds({"said": "8 May 2023", "dates": {"in july": "July 2023"}})
 True
 """
 
@@ -29,7 +30,7 @@ from typing import Any
 
 from ...store.base import Store
 from ..records import MemoryNode
-from ..text import query_terms
+from ..text import query_terms, tokenize
 from .when import MONTHS
 
 #: what a turn on the question's side of its bound gains (a share of the best match's relevance).
@@ -55,21 +56,25 @@ _PERIOD = re.compile(
 
 @dataclass(frozen=True)
 class Bound:
-    """A question's bound: its side (``before`` or ``after``) and the period it is relative to."""
+    """A question's bound: its side (``before`` or ``after``), the period it is relative to,
+    whether that period itself counts (an event's day), and the question's words that give it
+    (a date's)."""
 
     side: str
     start: date
     end: date
+    inclusive: bool = False
+    words: frozenset[str] = frozenset()
 
     def holds(self, metadata: Mapping[str, Any]) -> bool:
-        """Whether a turn (its metadata) is on the bound's side: said, or naming a date, no later
-        than its end ("before"), no earlier than its start ("after")."""
+        """Whether a turn (its metadata) is on the bound's side: said, or naming a date, before
+        the period ("before"; or in it when ``inclusive``), after it ("after"; or in it)."""
         dates = metadata.get("dates")
         words = [metadata.get("said"), *(dates.values() if isinstance(dates, Mapping) else ())]
         periods = [p for p in (period(w) for w in words if isinstance(w, str)) if p is not None]
         if self.side == "before":
-            return any(start <= self.end for start, _ in periods)
-        return any(end >= self.start for _, end in periods)
+            return any(start < self.start or (self.inclusive and start <= self.end) for start, _ in periods)
+        return any(end > self.end or (self.inclusive and end >= self.start) for _, end in periods)
 
 
 def asked_bound(question: str) -> tuple[str, str] | None:
@@ -111,7 +116,7 @@ def time_bound(store: Store, question: str, keep: Callable[[MemoryNode], bool]) 
     side, phrase = asked
     given = period(phrase.removeprefix("the "))
     if given is not None:
-        return Bound(side, *given)
+        return Bound(side, *given, words=frozenset(tokenize(phrase)))
     if not query_terms(phrase):
         return None
     found = store.search(phrase, EVENT_POOL)
@@ -121,5 +126,5 @@ def time_bound(store: Store, question: str, keep: Callable[[MemoryNode], bool]) 
         said = node.metadata.get("said") if node is not None else None
         if node is not None and "speaker" in node.metadata and keep(node) and isinstance(said, str):
             when = period(said)
-            return Bound(side, *when) if when is not None else None
+            return Bound(side, *when, inclusive=True) if when is not None else None
     return None

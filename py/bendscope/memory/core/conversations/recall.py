@@ -146,8 +146,8 @@ def conversation_seeds(
     _cover(store, query, lexical, nodes)
     kinds = _kinds(store, query, speakers)
     nodes.update(store.get_nodes(i for i in kinds if i not in nodes))
-    query_dates = _date_words(words)
     bound = bounds.time_bound(store, query, keep)
+    query_dates = _date_words(words - bound.words if bound is not None else words)
 
     def base(node: MemoryNode) -> float:
         score = lexical.get(node.id, 0.0)
