@@ -104,10 +104,11 @@ DIMINUTIVES = {
 
 
 def _shortens(key: str, person: str) -> bool:
-    """Whether the one-word name ``key`` may stand for ``person``: it begins the name's first
-    word (three letters at least), or is a known short form of it (``DIMINUTIVES``)."""
+    """Whether the one-word name ``key`` (not ``person``'s own) may stand for ``person``: it
+    begins the name's first word (three letters at least: "mel", "melanie" for "Melanie Smith"),
+    or is a known short form of it (``DIMINUTIVES``)."""
     first = person.split(" ", 1)[0]
-    return (len(key) >= 3 and first.startswith(key) and first != key) or first in DIMINUTIVES.get(key, ())
+    return key != person and ((len(key) >= 3 and first.startswith(key)) or first in DIMINUTIVES.get(key, ()))
 
 
 def short_of(key: str, people: Mapping[str, str]) -> str:
@@ -121,6 +122,8 @@ def short_of(key: str, people: Mapping[str, str]) -> str:
     ('jo', 'melanie')
     >>> short_of("liz", {"elizabeth": "Elizabeth"}), short_of("mel", {"melanie": "Melanie", "melissa": "Melissa"})
     ('elizabeth', 'mel')
+    >>> short_of("melanie", {"melanie smith": "Melanie Smith"})
+    'melanie smith'
     """
     if " " in key or key in people:
         return key
