@@ -12,7 +12,8 @@ A turn's score adds up what the memory knows of it:
   when written) asks as the full name does;
 * the names the turn mentions that the question names too (``NAMES``);
 * dates: a month or a year the question names (both, when it names both), when the turn was
-  said or what its time words stand for (``DATES``);
+  said or what its time words stand for (``DATES``); a question bound in time ("before the
+  parade", "after June 2023") favours the turns on its side of the bound (``bounds``);
 * kinds: a question that asks for things of a kind ("What martial arts …", "Which cities …")
   favours the ``KIND_POOL`` turns that best match the nouns of that kind (``KIND``; ``kinds``:
   WordNet's hyponyms), which share no word with the question — they join the candidates;
@@ -43,8 +44,9 @@ from ..embedders import normalised, pack, similarities
 from ..names import normal_name
 from ..records import MemoryNode
 from ..text import MAX_QUERY_TERMS, query_terms, terms, tokenize
+from . import bounds
 from .kinds import asked_kind, kind_terms
-from .turns import written_out
+from .turns import speaker_of, written_out
 
 #: an embedder's ``embed``: texts to vectors
 Embed = Callable[[Sequence[str]], list[list[float]]]
@@ -122,7 +124,8 @@ def conversation_seeds(
     embedder's (with ``model``, the stored vectors' name)."""
     found = store.search(query, POOL)
     nodes = store.get_nodes(i for i, _ in found)
-    people = {normal_name(str(n.metadata["speaker"])): str(n.metadata["speaker"]) for n in nodes.values() if is_turn(n)}
+    people = {speaker_of(n.metadata): str(n.metadata["speaker"]) for n in nodes.values()
+              if is_turn(n) and "speaker_key" not in n.metadata}  # fmt: skip
     full = written_out(query, people)
     if full != query:  # (a speaker's short name asked: the question as its full name asks it)
         query, found = full, store.search(full, POOL)
@@ -136,21 +139,22 @@ def conversation_seeds(
         return None
     words = set(tokenize(query))
     asked = {normal_name(query[m.start() : m.end()]) for m in re.finditer(r"[\w'’]+", query)}
-    speakers = {normal_name(str(nodes[i].metadata["speaker"])) for i in lexical if is_turn(nodes[i])}
+    speakers = {speaker_of(nodes[i].metadata) for i in lexical if is_turn(nodes[i])}
     named_speakers = {s for s in speakers if s in asked or set(s.split()) <= words}
     if len(named_speakers) == len(speakers):
         named_speakers = set()  # (every speaker named: no one is favoured)
     _cover(store, query, lexical, nodes)
     kinds = _kinds(store, query, speakers)
     nodes.update(store.get_nodes(i for i in kinds if i not in nodes))
-    query_dates = _date_words(words)
+    bound = bounds.time_bound(store, query, keep)
+    query_dates = _date_words(words - bound.words if bound is not None else words)
 
     def base(node: MemoryNode) -> float:
         score = lexical.get(node.id, 0.0)
         if not is_turn(node):  # (a fact or a note: its relevance, and the speaker it is about)
             key = node.metadata.get("key")
             return score + (SPEAKER if isinstance(key, str) and normal_name(key) in named_speakers else 0.0)
-        if normal_name(str(node.metadata["speaker"])) in named_speakers:
+        if speaker_of(node.metadata) in named_speakers:
             score += SPEAKER
         names = node.metadata.get("names")
         if isinstance(names, list):
@@ -161,6 +165,8 @@ def conversation_seeds(
             score += DATES
         if node.id in kinds:
             score += KIND
+        if bound is not None and bound.holds(node.metadata):
+            score += bounds.BOUND
         return score
 
     pool = set(lexical) | {i for i in kinds if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}

@@ -30,39 +30,21 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from ..errors import InvalidInput
 from ..names import normal_name
 from ..records import ID_HEX, MAX_CONTENT, MemoryNode, check_id, check_text, kind_of, moment
+from .when import MONTHS, WEEKDAYS, dates_in, said_in_words
 
 #: fields a turn takes
 TURN_FIELDS = ("speaker", "text", "time", "session", "id", "caption")
 MAX_SPEAKER = 200
 _PHOTO = " [shares a photo: "
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-MONTHS = (
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
-)  # fmt: skip
-_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-           "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2}  # fmt: skip
-_RELATIVE = re.compile(
-    r"\b(yesterday|today|tonight|tomorrow|last night|last weekend|this weekend|"
-    r"(?:last|next) (?:week|month|year|" + "|".join(WEEKDAYS) + r")|"
-    r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of) "
-    r"(day|week|month|year)s? ago)\b",
-    re.IGNORECASE,
-)
-_MONTH = "|".join(m.capitalize() for m in MONTHS)
-_ORDINAL = r"(\d{1,2})(?:st|nd|rd|th)?"
-#: a month named without a year ("in May", "last March", "on May 5th", "the 3rd of June"); a
-#: year just after it makes it a full date, not one of these
-_MONTH_DAY = re.compile(
-    rf"\b(?:(?:(?i:in|this|last|next|since|until|by|during|early|mid|late)[ -]+)+({_MONTH})|"
-    rf"({_MONTH}) {_ORDINAL}|{_ORDINAL}(?: of)? ({_MONTH}))\b(?!,? *\d)"
-)
+#: words read otherwise than turns stored before were ("this weekend" said on a weekday: once the
+#: past weekend, now the coming one): a stored turn that holds one is read anew at each write
+_REREAD = re.compile(r"\bweekend\b", re.IGNORECASE)
 #: capitalised words that begin sentences or stand for the speaker, not names
 _NOT_NAMES = (
     frozenset(
@@ -83,94 +65,6 @@ _CAPITALISED = re.compile(rf"{_WORD}(?:\s+{_WORD})*")
 _SENTENCE_START = re.compile(r"(?:^|[.!?…:;\"“(]\s*)$")
 #: a title's full stop, which ends no sentence ("Dr. Smith" is one name)
 _TITLE = re.compile(rf"\b(Dr|Mr|Mrs|Ms|Mx|Prof|St)\.(?=\s+[{_UPPER}])")
-
-
-def _day(moment_: datetime) -> str:
-    return f"{moment_.day} {moment_:%B %Y}"
-
-
-def _months_before(moment_: datetime, count: int) -> datetime:
-    month = moment_.month - 1 - count
-    return moment_.replace(year=moment_.year + month // 12, month=month % 12 + 1, day=1)
-
-
-def _year_of(said: datetime, month: int, step: str) -> int:
-    """The year of the ``month`` a speaker means on the day ``said``: "last" the one before that
-    day's month, "next" the one after, "this" the day's year; otherwise the nearest (half a
-    year away: the one past)."""
-    if step == "last":
-        return said.year - (month >= said.month)
-    if step == "next":
-        return said.year + (month <= said.month)
-    if step == "this":
-        return said.year
-    ahead = month - said.month
-    return said.year - (ahead >= 6) + (ahead < -6)
-
-
-def _months_and_days(text: str, said: datetime, found: dict[str, str]) -> None:
-    """Add to ``found`` the months and days ``text`` names without a year, in the year meant."""
-    for match in _MONTH_DAY.finditer(text):
-        phrase = " ".join(match.group(0).lower().split())
-        if phrase in found:
-            continue
-        name = match.group(1) or match.group(2) or match.group(5)
-        month = MONTHS.index(name.lower()) + 1
-        step = phrase.split()[0].split("-")[0]
-        year = _year_of(said, month, step)
-        day = match.group(3) or match.group(4)
-        if day is None:
-            found[phrase] = f"{name} {year}"
-        elif 1 <= int(day) <= 31:
-            try:
-                found[phrase] = _day(datetime(year, month, int(day)))
-            except ValueError:  # (a day the month has not: 31 June)
-                continue
-
-
-def dates_in(text: str, when: str) -> dict[str, str]:
-    """The relative time words of ``text`` (said at ``when``, a record timestamp), each with the
-    date or period it stands for, in words, in the order they come — then the months and days
-    it names without a year, in the year meant (``_year_of``)."""
-    said = datetime.fromisoformat(when.replace("Z", "+00:00"))
-    found: dict[str, str] = {}
-    for match in _RELATIVE.finditer(text):
-        phrase = " ".join(match.group(1).lower().split())
-        if phrase in found:
-            continue
-        if phrase in ("yesterday", "last night"):
-            found[phrase] = _day(said - timedelta(days=1))
-        elif phrase in ("today", "tonight"):
-            found[phrase] = _day(said)
-        elif phrase == "tomorrow":
-            found[phrase] = _day(said + timedelta(days=1))
-        elif phrase in ("last weekend", "this weekend"):
-            back = (said.weekday() - 5) % 7 or (7 if phrase == "last weekend" else 0)
-            found[phrase] = f"the weekend of {_day(said - timedelta(days=back))}"
-        elif phrase.endswith("ago"):
-            count_word, unit = match.group(2).lower(), match.group(3).lower()
-            count = int(count_word) if count_word.isdigit() else _COUNTS.get(count_word.removeprefix("a "), 1)
-            if unit in ("day", "week"):
-                found[phrase] = _day(said - timedelta(days=count * (7 if unit == "week" else 1)))
-            elif unit == "month":
-                found[phrase] = f"{_months_before(said, count):%B %Y}"
-            else:
-                found[phrase] = str(said.year - count)
-        else:
-            step, unit = phrase.split(" ", 1)
-            sign = -1 if step == "last" else 1
-            if unit == "week":
-                found[phrase] = f"the week of {_day(said + timedelta(days=7 * sign))}"
-            elif unit == "month":
-                found[phrase] = f"{_months_before(said, -sign):%B %Y}"
-            elif unit == "year":
-                found[phrase] = str(said.year + sign)
-            else:  # a weekday: the one before the day it was said (or after, "next")
-                target = WEEKDAYS.index(unit)
-                days = (said.weekday() - target) % 7 or 7 if sign < 0 else (target - said.weekday()) % 7 or 7
-                found[phrase] = _day(said + timedelta(days=sign * days))
-    _months_and_days(text, said, found)
-    return found
 
 
 def names_in(text: str, known: set[str]) -> list[str]:
@@ -195,19 +89,69 @@ def names_in(text: str, known: set[str]) -> list[str]:
     return list(found.values())
 
 
+#: short forms of first names that begin no letters of the name (one short form, its full names)
+DIMINUTIVES = {
+    "liz": ("elizabeth",), "beth": ("elizabeth", "bethany"), "betty": ("elizabeth",), "bob": ("robert",),
+    "rob": ("robert", "robin"), "bill": ("william",), "will": ("william",), "jim": ("james",),
+    "jimmy": ("james",), "mike": ("michael",), "kate": ("katherine", "catherine", "kathryn"),
+    "katie": ("katherine", "catherine", "kathryn"), "dave": ("david",), "tom": ("thomas",),
+    "dan": ("daniel",), "danny": ("daniel",), "jen": ("jennifer",), "jenny": ("jennifer",),
+    "chris": ("christopher", "christine", "christina"), "alex": ("alexander", "alexandra"),
+    "nick": ("nicholas",), "joe": ("joseph",), "jon": ("jonathan",), "andy": ("andrew",),
+    "tony": ("anthony",), "peggy": ("margaret",), "maggie": ("margaret",), "meg": ("margaret",),
+    "sue": ("susan",), "dick": ("richard",), "rick": ("richard",), "ted": ("edward",), "ed": ("edward",),
+}  # fmt: skip
+
+
+def _shortens(key: str, person: str) -> bool:
+    """Whether the one-word name ``key`` (not ``person``'s own) may stand for ``person``: it
+    begins the name's first word (three letters at least: "mel", "melanie" for "Melanie Smith"),
+    or is a known short form of it (``DIMINUTIVES``)."""
+    first = person.split(" ", 1)[0]
+    return key != person and ((len(key) >= 3 and first.startswith(key)) or first in DIMINUTIVES.get(key, ()))
+
+
 def short_of(key: str, people: Mapping[str, str]) -> str:
     """The speaker a one-word name is short for — the one speaker whose name it begins, three
-    letters at least ("mel" for "melanie") — else the name itself. O(speakers).
+    letters at least ("mel" for "melanie"), or whose name it is a known short form of ("liz"
+    for "elizabeth") — else the name itself. O(speakers).
 
     >>> short_of("mel", {"melanie": "Melanie", "caroline": "Caroline"}), short_of("jo", {"joanna": "Joanna"})
     ('melanie', 'jo')
     >>> short_of("jo", {"joanna": "Joanna", "josh": "Josh"}), short_of("melanie", {"melanie": "Melanie"})
     ('jo', 'melanie')
+    >>> short_of("liz", {"elizabeth": "Elizabeth"}), short_of("mel", {"melanie": "Melanie", "melissa": "Melissa"})
+    ('elizabeth', 'mel')
+    >>> short_of("melanie", {"melanie smith": "Melanie Smith"})
+    'melanie smith'
     """
-    if len(key) < 3 or " " in key or key in people:
+    if " " in key or key in people:
         return key
-    whose = [person for person in people if person.startswith(key) and " " not in person[: len(key)]]
+    whose = [person for person in people if _shortens(key, person)]
     return whose[0] if len(whose) == 1 else key
+
+
+def speaker_aliases(speakers: Iterable[str]) -> dict[str, str]:
+    """The speakers (normal forms) who are another speaker of the conversation written short
+    (``short_of`` the others): "mel" beside "melanie" is Melanie — not beside "melissa" too.
+
+    >>> speaker_aliases(["mel", "melanie", "caroline"]), speaker_aliases(["mel", "melanie", "melissa"])
+    ({'mel': 'melanie'}, {})
+    """
+    keys = sorted(set(speakers))
+    aliases = {}
+    for key in keys:
+        full = short_of(key, {k: k for k in keys if k != key})
+        if full != key:
+            aliases[key] = full
+    return {key: full for key, full in aliases.items() if full not in aliases}
+
+
+def speaker_of(metadata: Mapping[str, Any]) -> str:
+    """The key of the speaker a turn's metadata names: the speaker's normal form, or the
+    speaker it is short for (``speaker_key``)."""
+    key = metadata.get("speaker_key")
+    return key if isinstance(key, str) else normal_name(str(metadata.get("speaker", "")))
 
 
 def written_out(text: str, people: Mapping[str, str]) -> str:
@@ -253,6 +197,9 @@ def _turn(item: Any, where: str) -> dict[str, Any]:
     if item.get("time") is None:
         raise InvalidInput(f"{where}: time is required (when it was said: an ISO 8601 time or a date)")
     when = moment(item["time"], f"{where}: time")
+    given = str(item["time"])
+    precision = {4: "year", 7: "month"}.get(len(given)) if re.fullmatch(r"\d{4}(-\d\d)?", given) else None
+    offset = given[-6:] if re.search(r"[+-]\d\d:\d\d$", given) and given[-5:] != "00:00" else None
     session = item.get("session")
     if session is None:
         raise InvalidInput(f"{where}: session is required: a name or a whole number")
@@ -263,7 +210,27 @@ def _turn(item: Any, where: str) -> dict[str, Any]:
     if caption is not None:
         caption = check_text(caption, f"{where}: caption", MAX_CONTENT)
     turn_id = None if item.get("id") is None else check_id(item["id"], f"{where}: id")
-    return {"speaker": speaker, "text": text, "time": when, "session": session, "caption": caption, "id": turn_id}
+    return {"speaker": speaker, "text": text, "time": when, "session": session, "caption": caption, "id": turn_id,
+            "offset": offset, "precision": precision}  # fmt: skip
+
+
+def local_time(turn: Mapping[str, Any]) -> str:
+    """When a turn was said as its writer gave it (``said_at`` reads it): the UTC time at the
+    offset given (the speaker's local day), or the month or year alone.
+
+    >>> local_time({"time": "2023-05-09T06:30:00.000Z", "offset": "-07:00", "precision": None})
+    '2023-05-08T23:30:00-07:00'
+    >>> local_time({"time": "2023-05-01T00:00:00.000Z", "offset": None, "precision": "month"})
+    '2023-05'
+    """
+    if turn.get("precision") == "year":
+        return str(turn["time"])[:4]
+    if turn.get("precision") == "month":
+        return str(turn["time"])[:7]
+    if not turn.get("offset"):
+        return str(turn["time"])
+    zone = datetime.fromisoformat(f"2000-01-01T00:00:00{turn['offset']}").tzinfo
+    return datetime.fromisoformat(turn["time"].replace("Z", "+00:00")).astimezone(zone).isoformat()
 
 
 def turn_id_for(namespace: str | None, session: str | int, place: int, turn: Mapping[str, Any]) -> str:
@@ -287,6 +254,8 @@ class Derived:
     turn_ids: set[str] = field(default_factory=set)
     #: the entity keys no turn of the conversation names any more
     orphans: list[str] = field(default_factory=list)
+    #: the call's speakers written short, each with the speaker it is (``speaker_aliases``)
+    aliases: dict[str, str] = field(default_factory=dict)
 
 
 def stored_turns(nodes: Iterable[MemoryNode]) -> list[dict[str, Any]]:
@@ -303,8 +272,11 @@ def stored_turns(nodes: Iterable[MemoryNode]) -> list[dict[str, Any]]:
         cut = text.rfind(_PHOTO)
         if cut > 0 and text.endswith("]"):
             text, caption = text[:cut], text[cut + len(_PHOTO) : -1]
-        turn = {"speaker": speaker, "text": text, "time": node.valid_from, "session": session,
-                "caption": caption, "id": node.id}  # fmt: skip
+        offset, precision, alias = (node.metadata.get(k) for k in ("offset", "precision", "speaker_key"))
+        turn = {"speaker": speaker, "text": text, "time": node.valid_from, "session": session, "caption": caption,
+                "id": node.id, "offset": offset if isinstance(offset, str) and re.fullmatch(r"[+-]\d\d:\d\d", offset)
+                else None, "precision": precision if precision in ("month", "year") else None,
+                "speaker_key": alias if isinstance(alias, str) else None}  # fmt: skip
         found.append((node.valid_from, str(session), place, turn))
     return [turn for *_, turn in sorted(found, key=lambda t: t[:3])]
 
@@ -383,8 +355,10 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     if derived.errors:
         return derived
     known = _capitalised_inside([t["text"] for t in conversation]) | {normal_name(t["speaker"]) for t in conversation}
-    people = {normal_name(t["speaker"]): t["speaker"] for t in conversation}
-    same = _unchanged(stored, conversation, known, people)
+    speakers = {normal_name(t["speaker"]): t["speaker"] for t in conversation}
+    aliases = speaker_aliases(speakers)  # (a speaker written short: "Mel" beside "Melanie")
+    people = {key: name for key, name in speakers.items() if key not in aliases}
+    same = _unchanged(stored, conversation, known, speakers, aliases)
     mentioned: set[str] = set()  # (the entities of the earlier turns not read again)
     entities: dict[str, str] = {}  # normal name → the name as first written
     places: dict[str, int] = {}
@@ -397,9 +371,10 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
         turn_id = turn["id"] or turn_id_for(namespace, turn["session"], place, turn)
         if turn["id"] is None:
             asked[next(new)] = turn_id
+        speaker = aliases.get(normal_name(turn["speaker"]), normal_name(turn["speaker"]))
         if turn_id in same:  # (nothing the call teaches changes how it reads)
             was = before[turn_id].metadata.get("names")
-            mentioned.update([normal_name(turn["speaker"]), *(was if isinstance(was, list) else [])])
+            mentioned.update([speaker, *(was if isinstance(was, list) else [])])
             previous[session] = turn_id
             continue
         content = f"{turn['speaker']}: {turn['text']}"
@@ -407,10 +382,12 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
             content += f"{_PHOTO}{turn['caption']}]"
         named = list(dict.fromkeys(people.get(short_of(normal_name(n), people), n)
                                    for n in names_in(f"{turn['text']} {turn['caption'] or ''}", known)))  # fmt: skip
-        said = datetime.fromisoformat(turn["time"].replace("Z", "+00:00"))
         metadata: dict[str, Any] = {"speaker": turn["speaker"], "session": turn["session"], "turn": place,
-                                    "said": _day(said)}  # fmt: skip
-        dates = dates_in(turn["text"], turn["time"])
+                                    "said": said_in_words(local_time(turn))}  # fmt: skip
+        metadata.update({k: turn[k] for k in ("offset", "precision") if turn.get(k)})
+        if speaker != normal_name(turn["speaker"]):
+            metadata["speaker_key"] = speaker
+        dates = dates_in(turn["text"], local_time(turn))
         if dates:
             metadata["dates"] = dates
         keys = [normal_name(n) for n in named]
@@ -422,7 +399,9 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
         change = old is None or turn_id in asked or _differs(old, node)
         if change:
             derived.nodes.append(node)
-            wanted.update(normal_name(n) for n in [turn["speaker"], *named])
+            wanted.update([speaker, *keys])
+            if speaker != normal_name(turn["speaker"]):
+                derived.aliases[turn["speaker"]] = people[speaker]
         if old is not None and change:
             was = old.metadata.get("names")
             gone = [k for k in was if isinstance(k, str) and k not in keys] if isinstance(was, list) else []
@@ -430,26 +409,37 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
         if session in previous and (change or previous[session] in derived.turn_ids):
             derived.edges.append({"source_id": previous[session], "target_id": turn_id, "edge_type": "temporal"})
         previous[session] = turn_id
-        for name in [turn["speaker"], *named]:
+        entities.setdefault(speaker, people[speaker])
+        for name in named:
             entities.setdefault(normal_name(name), name)
         if change:
             derived.turn_ids.add(turn_id)
             for key in dict.fromkeys(keys):
                 derived.edges.append({"source_id": turn_id, "target_key": key, "edge_type": "related"})
     derived.turns = asked
-    derived.orphans = sorted({key for _, key in derived.stale} - set(entities) - mentioned)
+    was_speaking = {speaker_of(n.metadata) for n in earlier if "speaker" in n.metadata}
+    derived.orphans = sorted(({key for _, key in derived.stale} | was_speaking) - set(entities) - mentioned)
     entity_nodes = [{"key": name} for key, name in entities.items() if key in wanted]  # (a stored one stays)
     derived.nodes[:0] = entity_nodes
     return derived
 
 
 def _unchanged(
-    stored: list[dict[str, Any]], conversation: list[dict[str, Any]], known: set[str], people: Mapping[str, str]
+    stored: list[dict[str, Any]],
+    conversation: list[dict[str, Any]],
+    known: set[str],
+    people: Mapping[str, str],
+    aliases: Mapping[str, str],
 ) -> set[str]:
     """The ids of the earlier turns whose reading the call's turns cannot change: none when the
-    call brings a new speaker (a short name may now be theirs); else those that hold no word
-    the call made known (capitalised inside a sentence). The call's own turns are not among them."""
+    call brings a new speaker (a short name may now be theirs) or a stored turn's speaker reads
+    otherwise (stored before speakers written short were read so); else those that hold no word
+    the call made known (capitalised inside a sentence), nor a word read otherwise since they
+    were stored (``_REREAD``: read anew, written only if their reading changed). The call's own
+    turns are not among them."""
     if set(people) != {normal_name(t["speaker"]) for t in stored}:
+        return set()
+    if any(t["speaker_key"] != aliases.get(normal_name(t["speaker"])) for t in stored):
         return set()
     fresh = known - _capitalised_inside([t["text"] for t in stored]) - set(people)
     kept = {id(t) for t in conversation}  # (an earlier turn the call gives again is the call's)
@@ -458,7 +448,9 @@ def _unchanged(
         said = f" {normal_name(turn['text'] + ' ' + (turn['caption'] or ''))} "
         return any(f" {word} " in said for word in fresh)
 
-    return {t["id"] for t in stored if id(t) in kept and not (fresh and holds_fresh(t))}
+    return {
+        t["id"] for t in stored if id(t) in kept and not (fresh and holds_fresh(t)) and not _REREAD.search(t["text"])
+    }
 
 
 def _differs(old: MemoryNode, node: Mapping[str, Any]) -> bool:

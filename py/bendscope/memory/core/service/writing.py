@@ -466,11 +466,15 @@ class Writing(MemoryState):
                 shown = "; ".join(errors[:MAX_ERRORS])
                 more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
                 raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
-            if said.stale:
+            if said.stale or said.orphans:
                 self._forget_mentions(said.stale, said.orphans, batch)
             change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
             self._embed(written)
         heard["turns"] = [heard["turns"][i] for i in said.turns]
+        merged = {short: heard["entities"][full] for short, full in said.aliases.items() if full in heard["entities"]}
+        if merged:  # (a speaker written short is the speaker it stands for: one entity, as a key merged)
+            heard["entities"].update(merged)
+            heard["merged_into"] = merged
         conversation = heard if turns else {}
         return {"status": "stored", **done, **conversation, "topology": effect(change.before, change.after)}
 
