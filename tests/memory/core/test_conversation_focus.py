@@ -7,8 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bendscope.memory.core.conversations import focus
+from bendscope.memory.core.text import terms
 from bendscope.memory.mcp.tools import call
 from tests.memory.core.test_service import memory_on
 
@@ -85,3 +88,20 @@ def test_a_question_naming_every_speaker_or_none_favours_no_one(store, monkeypat
 def test_a_statement_is_never_weighed_down():
     assert focus.asking_share("Jon: I dance. Do you?", ["danc"]) == 0.0
     assert focus.asked_only("Jon: Dance? [shares a photo: a dance class]") == frozenset()
+
+
+WORDS = st.sampled_from(["pottery", "dance", "studio", "class", "Gina", "yesterday", "paint", "horse"])
+SENTENCES = st.lists(st.lists(WORDS, min_size=1, max_size=5).map(" ".join), min_size=1, max_size=4)
+
+
+@given(SENTENCES, SENTENCES, st.lists(WORDS, max_size=4))
+def test_only_what_a_turn_asks_and_never_tells_is_weighed(told, asked, question):
+    """A turn of statements only is never weighed down; with questions added, only the words
+    of its questions that none of its statements holds are."""
+    statements = " ".join(f"{s}." for s in told)
+    assert focus.asked_only(f"Jon: {statements}") == frozenset()
+    turn = f"Jon: {statements} " + " ".join(f"{s}?" for s in asked)
+    words = [w for q in question for w in terms(q)]
+    share = focus.asking_share(turn, words)
+    assert 0.0 <= share <= 1.0
+    assert focus.asked_only(turn) == frozenset(terms(" ".join(asked))) - frozenset(terms(statements))

@@ -43,8 +43,9 @@ _SENTENCE = re.compile(r"[^.!?…]+[.!?…]*")
 
 @functools.lru_cache(maxsize=50_000)
 def asked_only(content: str) -> frozenset[str]:
-    """The index terms a turn ("Speaker: text") holds only in its questions: not in a sentence
-    that tells, nor in its speaker's name or a shared photo's caption. O(len(content)), cached."""
+    """The index terms a turn ("Speaker: text") holds only in its questions, not also in a
+    sentence that tells or in a shared photo's caption (its speaker's name left out).
+    O(len(content)), cached."""
     said, _, caption = content.partition(": ")[2].partition(_PHOTO)
     asking: set[str] = set()
     telling = set(terms(caption))
