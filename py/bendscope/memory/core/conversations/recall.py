@@ -20,6 +20,9 @@ A turn's score adds up what the memory knows of it:
 * its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
   their score (``NEXT``, ``PREVIOUS``: along the session's temporal edges) — an answer often
   sits one turn after the question that matches;
+* then what a turn tells, and who (``focus``): a turn holding the question's words only in its
+  own questions loses a share of its lexical relevance, and when the question names one
+  speaker the other speakers' turns a share of their score;
 
 the best ``top_k`` are the seeds (expansion then adds nothing: the neighbours are weighed).
 A fact or a note beside the conversation (a node that is not a turn, nor an entity holding its
@@ -44,7 +47,7 @@ from ..embedders import normalised, pack, similarities
 from ..names import normal_name
 from ..records import MemoryNode
 from ..text import MAX_QUERY_TERMS, query_terms, terms, tokenize
-from . import bounds
+from . import bounds, focus
 from .kinds import asked_kind, kind_terms
 from .turns import speaker_of, written_out
 
@@ -191,6 +194,7 @@ def conversation_seeds(
         if node_id not in scores:
             scores[node_id] = base(node)
         scores[node_id] += bonus
+    focus.weigh(scores, nodes, lexical, query_terms(query), named_speakers)
     taken = sorted(scores, key=lambda i: (-scores[i], i))[:top_k]
     top = scores[taken[0]] if taken and scores[taken[0]] > 0 else 1.0
     return {i: round(max(scores[i] / top, 1e-6), 12) for i in taken}, nodes, best
