@@ -46,10 +46,47 @@ from tests.memory.web.test_editor_site import _Served  # noqa: E402
 TOKEN = "bench-live-token-0123456789abcdef"
 RATES = (1, 10, 100)
 FRAMES = """
-() => { window.__frames = []; let last = performance.now();
-  const step = (t) => { window.__frames.push(t - last); last = t; window.__raf = requestAnimationFrame(step); };
+() => { window.__frames = []; window.__stamps = []; window.__long = []; let last = performance.now();
+  window.__obs = new PerformanceObserver(l => {
+    for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); });
+  window.__obs.observe({type: 'longtask'});
+  const step = (t) => { window.__frames.push(t - last); window.__stamps.push(t); last = t;
+    window.__raf = requestAnimationFrame(step); };
   window.__raf = requestAnimationFrame(step); }
 """
+#: the frame stamps, long tasks, painted frames' parts and background tasks of the burst
+FRAMES_END = """() => { cancelAnimationFrame(window.__raf); window.__obs.disconnect();
+  const s = window.__stamps, t0 = s[0], t1 = s[s.length - 1], b = window.bendscope;
+  const inside = (at) => at >= t0 - 50 && at <= t1;
+  return {frames: window.__frames.slice(1), stamps: s, long: window.__long,
+    painted: JSON.parse(b.frame_log()).filter(f => inside(f.at)),
+    tasks: b.task_log ? JSON.parse(b.task_log()).filter(t => inside(t[0])) : []}; }"""
+
+
+def explain(burst: dict, over: float = 20.0) -> list[str]:
+    """Each frame interval of a burst longer than ``over`` ms with what ran in it: the frames
+    painted (the layout step, Python's scene work, the whole paint, the live changes brought
+    in since the frame before), the page's background tasks (fetches with the cards they
+    brought, κ and layout slices) and long tasks.
+
+    >>> explain({"stamps": [0.0, 10.0, 45.0], "long": [[12.0, 51.0]], "tasks": [[11.0, 9.0, "fetch +2"]],
+    ...          "painted": [{"at": 30.0, "tick": 1.0, "scene": 4.0, "paint": 12.0, "applied": [8.0]}]})
+    ['#1 35.0 ms: frame tick 1.0 scene 4.0 paint 12.0 (whole) applied 8.0; fetch +2 9.0; long 51.0']
+    """
+    stamps, out = burst["stamps"], []
+    for i, (a, b) in enumerate(itertools.pairwise(stamps)):
+        if b - a <= over:
+            continue
+        parts = [
+            f"frame tick {f['tick']:.1f} scene {f['scene']:.1f} paint {f['paint']:.1f} ({f.get('patch') or 'whole'})"
+            + (" applied " + "+".join(f"{x:.1f}" for x in f["applied"]) if f["applied"] else "")
+            for f in burst["painted"]
+            if a <= f["at"] < b
+        ]
+        parts += [f"{what} {ms:.1f}" for at, ms, what in burst["tasks"] if a - ms <= at < b]
+        parts += [f"long {ms:.1f}" for at, ms in burst["long"] if a - ms <= at < b]
+        out.append(f"#{i} {b - a:.1f} ms: " + "; ".join(parts))
+    return out
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -99,7 +136,8 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
         if all(n in arrivals for n in committed):
             break
         page.wait_for_timeout(50)
-    frames = page.evaluate("() => { cancelAnimationFrame(window.__raf); return window.__frames.slice(1); }")
+    burst = page.evaluate(FRAMES_END)
+    frames = burst["frames"]
     latencies = [arrivals[n] - t for n, t in committed.items() if n in arrivals]
     state = json.loads(page.evaluate("window.bendscope.live_state()"))
     fetches = state["fetches"] - fetched_before
@@ -121,6 +159,8 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
         "gap_p50": statistics.median(b - a for a, b in itertools.pairwise(starts)) if len(starts) > 1 else float("nan"),
         "frame_p50": statistics.median(frames) if frames else float("nan"),
         "frame_p95": percentile(frames, 0.95) if frames else float("nan"),
+        "explained": explain(burst),
+        "brought": [int(t[2].split("+")[1]) for t in burst["tasks"] if t[2].startswith("fetch +")],
     }
 
 
