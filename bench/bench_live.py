@@ -79,6 +79,7 @@ def explain(burst: dict, over: float = 20.0) -> list[str]:
             continue
         parts = [
             f"frame tick {f['tick']:.1f} scene {f['scene']:.1f} paint {f['paint']:.1f} ({f.get('patch') or 'whole'})"
+            + "".join(f" {k} {v:.1f}" for k, v in f.get("plan", {}).items() if v >= 1.0)
             + (" applied " + "+".join(f"{x:.1f}" for x in f["applied"]) if f["applied"] else "")
             for f in burst["painted"]
             if a <= f["at"] < b
