@@ -536,6 +536,9 @@ def main(argv: list[str] | None = None) -> dict:
                 f"\n{r['backend']}: {len(brought)} fetches brought cards {sum(brought)} (per fetch median "
                 f"{median([float(b) for b in brought]) if brought else 0:.0f}, max {max(brought, default=0)})"
             )
+            print(f"  fetch asked → answered p50 {r['ask_p50']:.0f} ms, between fetches p50 {r['gap_p50']:.0f} ms, "
+                  f"JSON read p50 {r['read_p50']:.1f} ms, merge p50 {r['merge_p50']:.1f} ms")  # fmt: skip
+            print("  cores busy during the writes: " + ", ".join(f"{k} {v:.2f}" for k, v in r["cpu"].items()))
             print("  " + ("\n  ".join(r["explained"]) if r["explained"] else "no frame over 20 ms"))
     else:
         report(figures, live, sizes)

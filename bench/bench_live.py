@@ -105,8 +105,52 @@ def open_writer(backend: str, location: str) -> Memory:
     return Memory(PostgresStore(location, pool_size=2))
 
 
-def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dict:
+def _stat(pid: int) -> tuple[str, int, float] | None:
+    """A process's name, parent and CPU seconds (user + system) from /proc; None if gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    name, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
+    return name, int(rest[1]), (int(rest[11]) + int(rest[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_part(server_pid: int, location: str) -> dict[str, float]:
+    """CPU seconds used so far by the parts of one run (Linux /proc): the browser (this
+    process's chromium), the page's server, the PostgreSQL cluster of ``location`` (its
+    postmaster, found by its port, and every backend) and this process (the writer)."""
+    procs = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (found := _stat(int(entry.name))) is not None:
+            procs[int(entry.name)] = found
+    children: dict[int, list[int]] = {}
+    for pid, (_name, parent, _cpu) in procs.items():
+        children.setdefault(parent, []).append(pid)
+
+    def tree(root: int) -> list[int]:
+        out, todo = [], [root]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            todo += children.get(pid, [])
+        return out
+
+    port = location.rsplit(":", 1)[-1].split("/")[0] if location.startswith("postgresql") else None
+    master = next((pid for pid, (name, _p, _c) in procs.items() if name == "postgres" and port
+                   and f"port={port}" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")), None)  # fmt: skip
+    mine = tree(os.getpid())
+    parts = {
+        "browser": sum(procs[p][2] for p in mine if "chrom" in procs[p][0] or "headless" in procs[p][0]),
+        "server": sum(procs[p][2] for p in tree(server_pid) if p in procs),
+        "postgres": sum(procs[p][2] for p in tree(master) if p in procs) if master else 0.0,
+        "writer": sum(os.times()[:2]),
+    }
+    return parts
+
+
+def run_rate(page, writer: Memory, rate: int, seconds: float, start: int, cpu=None) -> dict:
     count = max(3, round(rate * seconds))
+    cpu_before = cpu() if cpu else {}
     fetched_before = json.loads(page.evaluate("window.bendscope.live_state()"))["fetches"]
     page.evaluate(FRAMES)
     committed: dict[str, float] = {}
@@ -130,6 +174,8 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
                 )
         committed[node_id] = time.time() * 1000
     achieved = count / (time.perf_counter() - began)
+    cpu_after = cpu() if cpu else {}
+    wall = time.perf_counter() - began
     deadline = time.monotonic() + 15
     arrivals: dict[str, float] = {}
     while time.monotonic() < deadline:
@@ -161,6 +207,7 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
         "frame_p50": statistics.median(frames) if frames else float("nan"),
         "frame_p95": percentile(frames, 0.95) if frames else float("nan"),
         "explained": explain(burst),
+        "cpu": {k: (cpu_after[k] - cpu_before[k]) / wall for k in cpu_after},  # (cores busy during the writes)
         "brought": [int(t[2].split("+")[1]) for t in burst["tasks"] if t[2].startswith("fetch +")],
     }
 
@@ -245,7 +292,8 @@ def _bench(
         waited = time.monotonic() - waited
         start = 0
         for rate in rates:
-            row = run_rate(page, writer, rate, seconds if rate > 1 or quick else max(seconds, 10), start)
+            cpu = lambda: cpu_by_part(served.proc.pid, location)  # noqa: E731
+            row = run_rate(page, writer, rate, seconds if rate > 1 or quick else max(seconds, 10), start, cpu)
             start += row["writes"]
             rows.append({"backend": backend, "cards": cards, "opening_s": waited, **row})
             waited = 0.0
