@@ -538,6 +538,12 @@ def main(argv: list[str] | None = None) -> dict:
             )
             print(f"  fetch asked → answered p50 {r['ask_p50']:.0f} ms, between fetches p50 {r['gap_p50']:.0f} ms, "
                   f"JSON read p50 {r['read_p50']:.1f} ms, merge p50 {r['merge_p50']:.1f} ms")  # fmt: skip
+            c = r["change_frames"]
+            if c["frames"]:
+                print(
+                    f"  {c['frames']} frames showed a change: median ms layout step {c['tick']:.1f}, scene "
+                    f"{c['scene']:.1f}, paint {c['paint']:.1f} (scene included); merge {c['applied']:.1f}"
+                )
             print("  cores busy during the writes: " + ", ".join(f"{k} {v:.2f}" for k, v in r["cpu"].items()))
             print("  " + ("\n  ".join(r["explained"]) if r["explained"] else "no frame over 20 ms"))
     else:

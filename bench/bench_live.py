@@ -63,6 +63,24 @@ FRAMES_END = """() => { cancelAnimationFrame(window.__raf); window.__obs.disconn
     tasks: b.task_log ? JSON.parse(b.task_log()).filter(t => inside(t[0])) : []}; }"""
 
 
+def change_frames(painted: list[dict]) -> dict:
+    """The painted frames that showed a live change: how many, and the medians of their main
+    thread's ms (the layout step, the scene work, the whole paint) and of the changes' merges.
+
+    >>> change_frames([{"tick": 1.0, "scene": 2.0, "paint": 5.0, "applied": [3.0]},
+    ...                {"tick": 0.5, "scene": 0.0, "paint": 1.0, "applied": []}])
+    {'frames': 1, 'tick': 1.0, 'scene': 2.0, 'paint': 5.0, 'applied': 3.0}
+    """
+    shown = [f for f in painted if f["applied"]]
+    if not shown:
+        return {"frames": 0}
+    out: dict = {"frames": len(shown)}
+    for part in ("tick", "scene", "paint"):
+        out[part] = statistics.median(f[part] for f in shown)
+    out["applied"] = statistics.median(a for f in shown for a in f["applied"])
+    return out
+
+
 def explain(burst: dict, over: float = 20.0) -> list[str]:
     """Each frame interval of a burst longer than ``over`` ms with what ran in it: the frames
     painted (the layout step, Python's scene work, the whole paint, the live changes brought
@@ -207,6 +225,7 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int, cpu=No
         "frame_p50": statistics.median(frames) if frames else float("nan"),
         "frame_p95": percentile(frames, 0.95) if frames else float("nan"),
         "explained": explain(burst),
+        "change_frames": change_frames(burst["painted"]),
         "cpu": {k: (cpu_after[k] - cpu_before[k]) / wall for k in cpu_after},  # (cores busy during the writes)
         "brought": [int(t[2].split("+")[1]) for t in burst["tasks"] if t[2].startswith("fetch +")],
     }
