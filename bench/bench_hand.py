@@ -481,7 +481,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of the live burst")
     parser.add_argument("--drags", type=int, default=3, help="drags per size (pooled)")
     parser.add_argument("--only-drag", action="store_true", help="only load and drag (the drag's figures)")
-    parser.add_argument("--explain", action="store_true", help="with --only-drag: each drag's long frames and why")
+    parser.add_argument(
+        "--explain", action="store_true", help="with --only-drag or --only-live: each long frame and what ran in it"
+    )
     parser.add_argument("--only-load", action="store_true", help="only load → rest (the load's figures)")
     parser.add_argument("--only-live", action="store_true", help="only the live burst (--live, --live-cards)")
     parser.add_argument("--while-opening", action="store_true", help="the burst while the page opens the memory")
@@ -528,6 +530,22 @@ def main(argv: list[str] | None = None) -> dict:
                   f"{median([r['rest_s'] for r in runs]):.2f} s")  # fmt: skip
     elif args.only_live:
         report_live(live, args.while_opening)
+        for r in live if args.explain else []:
+            brought = r["brought"]
+            print(
+                f"\n{r['backend']}: {len(brought)} fetches brought cards {sum(brought)} (per fetch median "
+                f"{median([float(b) for b in brought]) if brought else 0:.0f}, max {max(brought, default=0)})"
+            )
+            print(f"  fetch asked → answered p50 {r['ask_p50']:.0f} ms, between fetches p50 {r['gap_p50']:.0f} ms, "
+                  f"JSON read p50 {r['read_p50']:.1f} ms, merge p50 {r['merge_p50']:.1f} ms")  # fmt: skip
+            c = r["change_frames"]
+            if c["frames"]:
+                print(
+                    f"  {c['frames']} frames showed a change: median ms layout step {c['tick']:.1f}, scene "
+                    f"{c['scene']:.1f}, paint {c['paint']:.1f} (scene included); merge {c['applied']:.1f}"
+                )
+            print("  cores busy during the writes: " + ", ".join(f"{k} {v:.2f}" for k, v in r["cpu"].items()))
+            print("  " + ("\n  ".join(r["explained"]) if r["explained"] else "no frame over 20 ms"))
     else:
         report(figures, live, sizes)
     load = os.getloadavg()

@@ -46,10 +46,66 @@ from tests.memory.web.test_editor_site import _Served  # noqa: E402
 TOKEN = "bench-live-token-0123456789abcdef"
 RATES = (1, 10, 100)
 FRAMES = """
-() => { window.__frames = []; let last = performance.now();
-  const step = (t) => { window.__frames.push(t - last); last = t; window.__raf = requestAnimationFrame(step); };
+() => { window.__frames = []; window.__stamps = []; window.__long = []; let last = performance.now();
+  window.__obs = new PerformanceObserver(l => {
+    for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); });
+  window.__obs.observe({type: 'longtask'});
+  const step = (t) => { window.__frames.push(t - last); window.__stamps.push(t); last = t;
+    window.__raf = requestAnimationFrame(step); };
   window.__raf = requestAnimationFrame(step); }
 """
+#: the frame stamps, long tasks, painted frames' parts and background tasks of the burst
+FRAMES_END = """() => { cancelAnimationFrame(window.__raf); window.__obs.disconnect();
+  const s = window.__stamps, t0 = s[0], t1 = s[s.length - 1], b = window.bendscope;
+  const inside = (at) => at >= t0 - 50 && at <= t1;
+  return {frames: window.__frames.slice(1), stamps: s, long: window.__long,
+    painted: JSON.parse(b.frame_log()).filter(f => inside(f.at)),
+    tasks: b.task_log ? JSON.parse(b.task_log()).filter(t => inside(t[0])) : []}; }"""
+
+
+def change_frames(painted: list[dict]) -> dict:
+    """The painted frames that showed a live change: how many, and the medians of their main
+    thread's ms (the layout step, the scene work, the whole paint) and of the changes' merges.
+
+    >>> change_frames([{"tick": 1.0, "scene": 2.0, "paint": 5.0, "applied": [3.0]},
+    ...                {"tick": 0.5, "scene": 0.0, "paint": 1.0, "applied": []}])
+    {'frames': 1, 'tick': 1.0, 'scene': 2.0, 'paint': 5.0, 'applied': 3.0}
+    """
+    shown = [f for f in painted if f["applied"]]
+    if not shown:
+        return {"frames": 0}
+    out: dict = {"frames": len(shown)}
+    for part in ("tick", "scene", "paint"):
+        out[part] = statistics.median(f[part] for f in shown)
+    out["applied"] = statistics.median(a for f in shown for a in f["applied"])
+    return out
+
+
+def explain(burst: dict, over: float = 20.0) -> list[str]:
+    """Each frame interval of a burst longer than ``over`` ms with what ran in it: the frames
+    painted (the layout step, Python's scene work, the whole paint, the live changes brought
+    in since the frame before), the page's background tasks (fetches with the cards they
+    brought, κ and layout slices) and long tasks.
+
+    >>> explain({"stamps": [0.0, 10.0, 45.0], "long": [[12.0, 51.0]], "tasks": [[11.0, 9.0, "fetch +2"]],
+    ...          "painted": [{"at": 30.0, "tick": 1.0, "scene": 4.0, "paint": 12.0, "applied": [8.0]}]})
+    ['#1 35.0 ms: frame tick 1.0 scene 4.0 paint 12.0 (whole) applied 8.0; fetch +2 9.0; long 51.0']
+    """
+    stamps, out = burst["stamps"], []
+    for i, (a, b) in enumerate(itertools.pairwise(stamps)):
+        if b - a <= over:
+            continue
+        parts = [
+            f"frame tick {f['tick']:.1f} scene {f['scene']:.1f} paint {f['paint']:.1f} ({f.get('patch') or 'whole'})"
+            + "".join(f" {k} {v:.1f}" for k, v in f.get("plan", {}).items() if v >= 1.0)
+            + (" applied " + "+".join(f"{x:.1f}" for x in f["applied"]) if f["applied"] else "")
+            for f in burst["painted"]
+            if a <= f["at"] < b
+        ]
+        parts += [f"{what} {ms:.1f}" for at, ms, what in burst["tasks"] if a - ms <= at < b]
+        parts += [f"long {ms:.1f}" for at, ms in burst["long"] if a - ms <= at < b]
+        out.append(f"#{i} {b - a:.1f} ms: " + "; ".join(parts))
+    return out
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -67,8 +123,52 @@ def open_writer(backend: str, location: str) -> Memory:
     return Memory(PostgresStore(location, pool_size=2))
 
 
-def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dict:
+def _stat(pid: int) -> tuple[str, int, float] | None:
+    """A process's name, parent and CPU seconds (user + system) from /proc; None if gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    name, rest = text[text.index("(") + 1 : text.rindex(")")], text[text.rindex(")") + 2 :].split()
+    return name, int(rest[1]), (int(rest[11]) + int(rest[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_part(server_pid: int, location: str) -> dict[str, float]:
+    """CPU seconds used so far by the parts of one run (Linux /proc): the browser (this
+    process's chromium), the page's server, the PostgreSQL cluster of ``location`` (its
+    postmaster, found by its port, and every backend) and this process (the writer)."""
+    procs = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and (found := _stat(int(entry.name))) is not None:
+            procs[int(entry.name)] = found
+    children: dict[int, list[int]] = {}
+    for pid, (_name, parent, _cpu) in procs.items():
+        children.setdefault(parent, []).append(pid)
+
+    def tree(root: int) -> list[int]:
+        out, todo = [], [root]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            todo += children.get(pid, [])
+        return out
+
+    port = location.rsplit(":", 1)[-1].split("/")[0] if location.startswith("postgresql") else None
+    master = next((pid for pid, (name, _p, _c) in procs.items() if name == "postgres" and port
+                   and f"port={port}" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")), None)  # fmt: skip
+    mine = tree(os.getpid())
+    parts = {
+        "browser": sum(procs[p][2] for p in mine if "chrom" in procs[p][0] or "headless" in procs[p][0]),
+        "server": sum(procs[p][2] for p in tree(server_pid) if p in procs),
+        "postgres": sum(procs[p][2] for p in tree(master) if p in procs) if master else 0.0,
+        "writer": sum(os.times()[:2]),
+    }
+    return parts
+
+
+def run_rate(page, writer: Memory, rate: int, seconds: float, start: int, cpu=None) -> dict:
     count = max(3, round(rate * seconds))
+    cpu_before = cpu() if cpu else {}
     fetched_before = json.loads(page.evaluate("window.bendscope.live_state()"))["fetches"]
     page.evaluate(FRAMES)
     committed: dict[str, float] = {}
@@ -92,6 +192,8 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
                 )
         committed[node_id] = time.time() * 1000
     achieved = count / (time.perf_counter() - began)
+    cpu_after = cpu() if cpu else {}
+    wall = time.perf_counter() - began
     deadline = time.monotonic() + 15
     arrivals: dict[str, float] = {}
     while time.monotonic() < deadline:
@@ -99,7 +201,8 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
         if all(n in arrivals for n in committed):
             break
         page.wait_for_timeout(50)
-    frames = page.evaluate("() => { cancelAnimationFrame(window.__raf); return window.__frames.slice(1); }")
+    burst = page.evaluate(FRAMES_END)
+    frames = burst["frames"]
     latencies = [arrivals[n] - t for n, t in committed.items() if n in arrivals]
     state = json.loads(page.evaluate("window.bendscope.live_state()"))
     fetches = state["fetches"] - fetched_before
@@ -121,6 +224,10 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int) -> dic
         "gap_p50": statistics.median(b - a for a, b in itertools.pairwise(starts)) if len(starts) > 1 else float("nan"),
         "frame_p50": statistics.median(frames) if frames else float("nan"),
         "frame_p95": percentile(frames, 0.95) if frames else float("nan"),
+        "explained": explain(burst),
+        "change_frames": change_frames(burst["painted"]),
+        "cpu": {k: (cpu_after[k] - cpu_before[k]) / wall for k in cpu_after},  # (cores busy during the writes)
+        "brought": [int(t[2].split("+")[1]) for t in burst["tasks"] if t[2].startswith("fetch +")],
     }
 
 
@@ -204,7 +311,8 @@ def _bench(
         waited = time.monotonic() - waited
         start = 0
         for rate in rates:
-            row = run_rate(page, writer, rate, seconds if rate > 1 or quick else max(seconds, 10), start)
+            cpu = lambda: cpu_by_part(served.proc.pid, location)  # noqa: E731
+            row = run_rate(page, writer, rate, seconds if rate > 1 or quick else max(seconds, 10), start, cpu)
             start += row["writes"]
             rows.append({"backend": backend, "cards": cards, "opening_s": waited, **row})
             waited = 0.0

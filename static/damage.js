@@ -6,7 +6,8 @@
 // The layer is drawn again whole when anything it shows may have changed: the plan (any of its
 // setters ran: styles, flags, selection, art, the theme, the document — but for a change to
 // the flags, art, pin or size of cards the layer leaves out alone, such as selecting or dropping
-// the held card: ``plan.touched``), the view (camera, size,
+// the held card, or cards and edges appended among them, such as a live change's:
+// ``plan.touched``), the view (camera, size,
 // pixel ratio, grid, pins), the set of moving cards grew, or a card the layer shows moved (a
 // card held by a local reheat can make way for a moving one). So a frame costs the copy, the
 // moving cards with the edges and halo bands touching them, and the pulses — not the graph.
@@ -35,7 +36,7 @@
     for (i = 0; i < moving.length; i++) if (moving[i] < n) only[moving[i]] = 1;
     if (!kept || !last) reason = "nothing kept";
     else if (last.key !== key) reason = last.key.split("#")[0] !== key.split("#")[0] ? "plan" : "view";
-    else if (last.xy.length !== xy.length || last.only.length !== n) reason = "cards";
+    else if ((last.xy.length !== xy.length || last.only.length !== n) && !appended(last, xy, n, only)) reason = "cards";
     else if (!leftOut(last.only, plan.touched || [], last.touched)) reason = "plan";
     else {
       var joined = 0, moved = 0;  // cards that move now, cards the layer shows that moved
@@ -53,6 +54,20 @@
     }
     plan.layer.reason = reason || "kept";
     return plan.layer;
+  }
+
+  // Cards appended to the plan since the layer was drawn (a live change) that all move now: the
+  // layer never showed them, so it stays good for what it shows; it is extended to leave them
+  // out (their positions noted). Whether it was. O(n)
+  function appended(last, xy, n, only) {
+    var was = last.only.length, i;
+    if (n <= was || xy.length !== 2 * n || last.xy.length !== 2 * was) return false;
+    for (i = was; i < n; i++) if (!only[i]) return false;
+    var out = new Uint8Array(n), at = new Float64Array(2 * n);
+    out.set(last.only); at.set(last.xy);
+    for (i = was; i < n; i++) { out[i] = 1; at[2 * i] = xy[2 * i]; at[2 * i + 1] = xy[2 * i + 1]; }
+    last.only = out; last.xy = at;
+    return true;
   }
 
   // Whether every card changed since the layer was drawn (``touched`` from ``since`` on: the

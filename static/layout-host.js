@@ -4,18 +4,19 @@
 (function (root) {
   "use strict";
   var base = document.currentScript ? document.currentScript.src : root.location.href;
-  var worker = null, latest = {}, received = 0, failure = null, arranging = {}, jobs = 0;
+  var worker = null, latest = {}, received = 0, failure = null, arranging = {}, jobs = 0, patches = null, resend = {};
   function start() {
     if (worker) return worker;
     worker = new Worker(new URL("layout-worker.js", base));
     worker.onmessage = function (event) {
       var m = event.data;
-      if (m.type === "frame") { latest[m.sim] = m; received++; }
+      if (m.type === "frame") { latest[m.sim] = m; received++; patches = m.patches; }
       else if (m.type === "arranged") {
         var wait = arranging[m.id];
         delete arranging[m.id];
         if (wait) { if (m.error) wait.reject(new Error(m.error)); else wait.resolve(m); }
       }
+      else if (m.type === "resend") resend[m.sim] = true;
       else if (m.type === "error") { failure = m.message; console.warn("Bendscope layout worker: " + m.message); }
     };
     worker.onerror = function (event) {
@@ -38,7 +39,12 @@
       delete latest[sim];
       return frame;
     },
-    stats: function () { return { received: received, failure: failure }; },
+    // frames received, the worker's failure, its count of states given as patches (checked
+    // against the whole state and mismatched, with the check on: static/layout.js)
+    // whether the worker asked for ``sim``'s whole state (a patch came over a frame it no
+    // longer keeps); asked once
+    resend: function (sim) { var asked = !!resend[sim]; delete resend[sim]; return asked; },
+    stats: function () { return { received: received, failure: failure, patches: patches }; },
     // a promise of {xy: Float64Array of card centres, ms} for an Arrange job (bend/layout/arrange.py)
     arrange: function (job) {
       var id = ++jobs;

@@ -358,21 +358,53 @@
   //   {type: "graph", sim, gen, epoch, seed, params, state, pairs, rest, k}  (re)build, no run
   //   {type: "grow", sim, gen, epoch, seed, params, state, pairs, rest}  cards and springs appended
   //   {type: "run", sim, epoch, alpha, state?}   set the state (7 per node) if given, run to rest
+  //   {type: "run", sim, epoch, alpha, patch: {base, index, state, check?}}  the same, the state
+  //                                              given as what changed (below); if its base
+  //                                              frame is no longer kept the worker posts
+  //                                              {type: "resend", sim} and waits for a whole one
   //   {type: "heat", sim, alpha, held?, index?, xy?}  a drag: the alpha rises; held flags (one per
   //                                              node) and cards released (where the page has them)
   //   {type: "hold", sim, index, xy}             held cards (a drag) stand at these positions
   //   {type: "stop", sim, epoch}                 stop where it is
   //   {type: "drop", sim}                        forget the kernel
-  // A frame names the gen and epoch it was computed from, so the page ignores stale ones.
+  // A frame names the gen and epoch it was computed from, so the page ignores stale ones, and
+  // its ``seq`` (a number per plane layout).
+  //
+  // A patch stands for the whole state the page would send (``given``: the state last given,
+  // whole or patched, with grown cards; the x, y of the frame ``base`` the page last took, if
+  // it took one since — the page's positions are that frame's), with the ``index``ed cards'
+  // 7 values replaced: what the page changed (cards it moved or added, held flags). It costs
+  // the page what changed; the worker makes the whole state, O(n). ``check`` (tests): the whole
+  // state the page made too; the worker counts the cards where the two differ (``stats``).
+  var KEPT_FRAMES = 64;  // frames' positions kept for a patch's base (64 slices: the page may be busy for ~0.8 s)
   function runner(post, schedule) {
-    var sims = {}, current = null, pending = false;
+    var sims = {}, current = null, pending = false, stats = { patched: 0, checked: 0, mismatched: 0, unknownBase: 0 };
     function frame(s, head) {
       var nodes = s.h.nodes, xy = new Float64Array(2 * nodes.length);
       for (var i = 0; i < nodes.length; i++) { xy[2 * i] = nodes[i].x; xy[2 * i + 1] = nodes[i].y; }
+      s.seq++;
+      s.kept[s.seq % KEPT_FRAMES] = { seq: s.seq, xy: Float64Array.from(xy) };
       post({
-        type: "frame", sim: s.id, gen: s.gen, epoch: s.epoch, alpha: head[0], ticks: head[1],
-        settled: head[2], overlaps: head[2] ? overlaps(s.h) : -1, xy: xy,
+        type: "frame", sim: s.id, gen: s.gen, epoch: s.epoch, seq: s.seq, alpha: head[0], ticks: head[1],
+        settled: head[2], overlaps: head[2] ? overlaps(s.h) : -1, xy: xy, patches: stats,
       }, [xy.buffer]);
+    }
+    // the whole state a patch stands for (see above); null when its base frame is no longer kept
+    function patched(s, patch) {
+      var state = Float64Array.from(s.given), i, j, k;
+      if (patch.base >= 0) {
+        var base = s.kept[patch.base % KEPT_FRAMES];
+        if (!base || base.seq !== patch.base) return null;
+        var xy = base.xy, n = Math.min(xy.length / 2, state.length / 7);
+        for (i = 0; i < n; i++) { state[7 * i] = xy[2 * i]; state[7 * i + 1] = xy[2 * i + 1]; }
+      }
+      for (k = 0; k < patch.index.length; k++) {
+        for (i = 7 * patch.index[k], j = 7 * k; j < 7 * k + 7; i++, j++) state[i] = patch.state[j];
+      }
+      return state;
+    }
+    function given(s, state) {  // the state the page gave, kept for patches
+      s.given = Float64Array.from(state);
     }
     function pump() {
       pending = false;
@@ -396,18 +428,39 @@
     function handle(m) {
       var s = sims[m.sim];
       if (m.type === "graph") {
-        s = sims[m.sim] = { id: m.sim, gen: m.gen, epoch: m.epoch, h: create(m.seed, m.params), alpha: 0, running: false };
+        s = sims[m.sim] = { id: m.sim, gen: m.gen, epoch: m.epoch, h: create(m.seed, m.params), alpha: 0, running: false,
+          seq: s ? s.seq : 0, kept: new Array(KEPT_FRAMES), given: null };
         setGraph(s.h, m.state, m.pairs, m.rest, m.k);
+        given(s, m.state);
         return;
       }
       if (!s) return;
       if (m.type === "grow") {
         grow(s.h, m.seed, m.params, m.state, m.pairs, m.rest);
         s.gen = m.gen; s.epoch = m.epoch;
+        var more = new Float64Array(s.given.length + m.state.length);
+        more.set(s.given); more.set(m.state, s.given.length);
+        s.given = more;
         return;
       }
       if (m.type === "run") {
-        if (m.state) setState(s.h, m.state);
+        var state = m.state;
+        if (m.patch) {
+          state = patched(s, m.patch);
+          if (state === null) {  // (its frame is too old: the page sends the whole state again)
+            stats.unknownBase++;
+            post({ type: "resend", sim: s.id });
+            return;
+          }
+          stats.patched++;
+          if (m.patch.check) {
+            stats.checked++;
+            var check = m.patch.check, bad = state.length !== check.length;
+            for (var c = 0; !bad && c < state.length; c++) bad = state[c] !== check[c];
+            if (bad) stats.mismatched++;
+          }
+        }
+        if (state) { setState(s.h, state); given(s, state); }
         s.epoch = m.epoch;
         s.alpha = m.alpha;
         restart(s.h);  // (also when it resumes in the middle of separating: from the state given)
@@ -442,7 +495,7 @@
         delete sims[m.sim];
       }
     }
-    return { handle: handle, pump: pump };
+    return { handle: handle, pump: pump, stats: function () { return stats; } };
   }
 
   root.bendscopeLayout = {

@@ -150,12 +150,15 @@
       return cards;
     },
     // cards added at the end of the plane's order (as setNodes takes them, for those alone)
+    // (returns their indices: nothing else looks different)
     appendNodes: function (plan, ids, sizes, stargate, pinned) {
-      for (var i = 0; i < ids.length; i++) { plan.at.set(ids[i], plan.ids.length); plan.ids.push(ids[i]); }
+      var cards = [];
+      for (var i = 0; i < ids.length; i++) { cards.push(plan.ids.length); plan.at.set(ids[i], plan.ids.length); plan.ids.push(ids[i]); }
       plan.n = plan.ids.length;
       plan.sizes = grown(plan.sizes, sizes); plan.stargate = grown(plan.stargate, stargate);
       plan.pinned = grown(plan.pinned, pinned);
       if (plan.flags.length !== plan.n) plan.flags = grown(plan.flags, new Uint8Array(plan.n - plan.flags.length));
+      return cards;
     },
     // cards whose size or flags changed: their indices, [w, h, …], stargate and pinned flags
     // (returns them: only those cards look different)
@@ -189,9 +192,10 @@
       if (plan.shown.length !== a.length) plan.shown = new Uint8Array(a.length);
     },
     // edges added at the end (as setEdges takes them, for those alone: labelEdge holds their
-    // indices among all the edges)
+    // indices among all the edges) (returns their cards: the edges before keep their batches,
+    // so only the new edges, at those cards, look different)
     appendEdges: function (plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText, polarity) {
-      if (!plan.edges) { api.setEdges(plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText, polarity); return; }
+      if (!plan.edges) { api.setEdges(plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText, polarity); return null; }
       intern(plan, added);
       var e = plan.edges, l = plan.labels, i;
       e.a = grown(e.a, a); e.b = grown(e.b, b); e.color = grown(e.color, color); e.width = grown(e.width, width);
@@ -200,8 +204,9 @@
       for (i = 0; i < labelEdge.length; i++) e.label[labelEdge[i]] = l.text.length + i;
       l.width = grown(l.width, labelWidth); l.border = grown(l.border, labelBorder);
       for (i = 0; i < labelText.length; i++) l.text.push(labelText[i]);
-      restyle(plan);
+      restyle(plan);  // (numbers in order of first use: the edges before keep theirs)
       plan.faults = grown(plan.faults, new Uint8Array(a.length)); plan.shown = grown(plan.shown, new Uint8Array(a.length));
+      return Array.from(a).concat(Array.from(b));
     },
     // edges changed in place: their indices, then their rows as setEdges takes them; labelAt:
     // the index in the label arrays of each of them that has a label, in order
@@ -221,7 +226,17 @@
     // halos: [{members, pairs (flat index pairs), fill, stroke, badge, badgeWidth}] of the κ > 0 SCCs
     setHalos: function (plan, halos) { plan.halos = Array.from(halos); },
     // loop markers: [{members (node indices in loop order), label ("R1"), color}]
-    setMarkers: function (plan, markers) { plan.markers = Array.from(markers); },
+    // (returns no card when they are the markers already set: nothing looks different)
+    setMarkers: function (plan, markers) {
+      var next = Array.from(markers), was = plan.markers, i, k, alike = next.length === was.length;
+      for (i = 0; alike && i < next.length; i++) {
+        var p = next[i], q = was[i];
+        alike = p.label === q.label && p.color === q.color && p.members.length === q.members.length;
+        for (k = 0; alike && k < p.members.length; k++) alike = p.members[k] === q.members[k];
+      }
+      plan.markers = next;
+      return alike ? [] : null;
+    },
     // per node: 1 selected, 2 in a κ > 0 SCC (pulses), 4 faded by find, 8 being edited;
     // the selected edge's index (-1: none); fault-line edges' indices; the shown loop's edges
     // (drawn in ``loopColor``) and the edges shown as breaking every loop
@@ -249,7 +264,8 @@
   };
 
   // every setter counts on ``plan.rev`` (a kept layer is drawn again after any, static/damage.js),
-  // but a change to some cards' flags, art, pin or size alone: it lists those cards in
+  // but a change to some cards' flags, art, pin or size alone, cards or edges appended, or the
+  // same markers again: it lists those cards in
   // ``plan.touched`` instead (a layer that leaves them out stays good). The list is kept to
   // a few times the cards (then it is a change to the plan).
   ["setConstants", "setNodes", "setArt", "appendNodes", "patchNodes", "forgetArt", "setEdges", "appendEdges",

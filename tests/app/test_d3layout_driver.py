@@ -81,6 +81,9 @@ class FakeHost:
         self.sent: list[dict[str, Any]] = []
         self.sims: dict[int, dict[str, Any]] = {}
         self.latest: dict[int, Any] = {}
+        self.seq = 0
+        self.frames: dict[int, list[float]] = {}  # seq → the frame's positions (a patch's base)
+        self.patches: list[tuple[list[float], list[float]]] = []  # (state made from a patch, the check)
 
     def send(self, message, transfer=None) -> None:
         m = dict(message)
@@ -88,14 +91,31 @@ class FakeHost:
         sim = self.sims.get(m["sim"])
         if m["type"] == "graph":
             self.sims[m["sim"]] = {"h": self.kernel.create(0, m["params"]), "gen": m["gen"], "epoch": m["epoch"],
-                                   "state": list(m["state"]), "alpha": 0.0, "running": False}  # fmt: skip
+                                   "state": list(m["state"]), "given": list(m["state"]), "alpha": 0.0,
+                                   "running": False}  # fmt: skip
             self.latest.pop(m["sim"], None)
             self.kernel.setGraph(self.sims[m["sim"]]["h"], m["state"], m["pairs"], m["rest"], m["k"])
         elif sim is None:
             return
+        elif m["type"] == "grow":
+            sim["h"]["n"] += len(m["state"]) // 7
+            sim["state"] += list(m["state"])
+            sim["given"] += list(m["state"])
+            sim.update(gen=m["gen"], epoch=m["epoch"])
         elif m["type"] == "run":
-            if m["state"] is not None:
-                sim["state"] = list(m["state"])
+            state = m.get("state")
+            if m.get("patch") is not None:  # (as static/layout.js makes the whole state of a patch)
+                patch = m["patch"]
+                state = list(sim["given"])
+                for i, xy in enumerate(zip(*[iter(self.frames.get(patch["base"], []))] * 2, strict=True)):
+                    state[7 * i], state[7 * i + 1] = xy
+                for k, index in enumerate(patch["index"]):
+                    state[7 * index : 7 * index + 7] = patch["state"][7 * k : 7 * k + 7]
+                if "check" in patch:
+                    self.patches.append((state, list(patch["check"])))
+            if state is not None:
+                sim["state"] = list(state)
+                sim["given"] = list(state)
             sim.update(epoch=m["epoch"], alpha=m["alpha"], running=True)
         elif m["type"] == "hold":
             for i, k in enumerate(m["index"]):
@@ -123,8 +143,17 @@ class FakeHost:
         if out[2]:
             sim["running"] = False
         xy = Positions(v for i in range(n) for v in (out[3 + 4 * i], out[4 + 4 * i]))
+        self.seq += 1
+        self.frames[self.seq] = list(xy)
         self.latest[sim_id] = types.SimpleNamespace(
-            gen=sim["gen"], epoch=sim["epoch"], alpha=out[0], ticks=out[1], settled=out[2], overlaps=0, xy=xy
+            gen=sim["gen"],
+            epoch=sim["epoch"],
+            seq=self.seq,
+            alpha=out[0],
+            ticks=out[1],
+            settled=out[2],
+            overlaps=0,
+            xy=xy,
         )
 
     def take(self, sim_id: int):
@@ -132,6 +161,9 @@ class FakeHost:
 
     def stats(self):
         return types.SimpleNamespace(received=0, failure=self.failure)
+
+    def resend(self, sim_id: int) -> bool:
+        return False
 
     failure = None
 
@@ -269,8 +301,8 @@ def test_frames_of_an_older_state_are_never_taken(d3layout):
     assert sim.step() is False  # the waiting frame was stale: not applied
     assert plane.nodes["n2"].x == -500.0
     run = host.sent[-1]
-    assert run["type"] == "run" and run["state"] is not None and run["epoch"] == 2
-    state = run["state"]
+    assert run["type"] == "run" and run["patch"] is not None and run["epoch"] == 2  # (what changed)
+    state = host.sims[sim.id]["given"]  # the whole state the worker made of it
     assert state[7 * 2] == -500.0 and state[7 * 2 + 6] == 0.0  # n2 is free, where Python put it
     assert state[6] == 0.0 and state[7 + 6] == 0.0  # the first layout was still running: it stays whole
     host.work(sim.id)

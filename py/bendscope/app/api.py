@@ -170,6 +170,10 @@ class AutomationApi:
     def frame_parts(self) -> Any:
         return to_js([list(p) for p in self.app.frame_parts])
 
+    def task_log(self) -> str:
+        """The last background tasks (``App.task_log``: start, ms, what), as JSON."""
+        return json.dumps(self.app.task_log)
+
     def frame_log(self) -> str:
         """The last painted frames' parts in ms (``App.frame_log``), as JSON."""
         return json.dumps(self.app.frame_log)
@@ -339,6 +343,7 @@ class AutomationApi:
             "interaction": self.interaction,
             "frame_parts": self.frame_parts,
             "frame_log": self.frame_log,
+            "task_log": self.task_log,
             "drawn_halos": lambda: json.dumps(self.app.painter.drawn_halos()),
             "profile_paint": self.profile_paint,
             "paint": self.paint_now,

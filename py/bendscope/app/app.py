@@ -126,6 +126,7 @@ class App:
         self.widgets_ms = 0.0  # the last paint's HUD, inspector, outline and other widgets
         self.frame_log: list[dict[str, Any]] = []  # the last painted frames' parts in ms (see _frame)
         self.applied_since: list[float] = []  # ms of each live change brought in since the last painted frame
+        self.task_log: list[tuple[float, float, str]] = []  # the last background tasks: (start, ms, what)
         self._frame_proxy = proxy(self._frame)
         self._pump_proxy = proxy(self._pump)
         self.pump_pending = False
@@ -254,8 +255,14 @@ class App:
                 self.layout_slices.append(js.performance.now() - start)
                 del self.layout_slices[:-600]
                 self.request_frame()
+            self.log_task(start, "background")
         except Exception as exc:
             self.report(exc)
+
+    def log_task(self, start: float, what: str) -> None:
+        """Note a task that began at ``start`` (diagnostics: the benchmarks' long frames)."""
+        self.task_log.append((start, js.performance.now() - start, what))
+        del self.task_log[:-600]
 
     def _frame(self, ts: float) -> None:
         self.frame_pending = False

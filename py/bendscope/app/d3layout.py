@@ -168,7 +168,12 @@ class WorkerSimulation(KernelSimulation):
         self._wshape: KernelShape | None = None  # what the worker's graph was made from
         self._wshape_version = -1
         self._sent: tuple[frozenset[str], frozenset[str] | None] | None = None  # held and free, as last sent
-        self._dirty = True  # Python moved cards the worker does not know of: send the whole state
+        self._dirty = True  # Python moved cards the worker does not know of: send the state
+        self._whole = True  # … and which cards is not known: the whole state (else a patch)
+        self._touched: set[str] = set()  # cards Python may have moved or changed since the state it sent
+        self._base = -1  # the seq of the worker's frame applied since that state (-1: none)
+        self._held_seen: set[str] = set()  # cards held when a frame was applied since (kept where Python has them)
+        self.check = bool(getattr(js.window, "bendscopeLayoutCheck", False))  # (tests: patches checked in the worker)
         self._heat = False  # the alpha rose (a drag): tell the worker
         self._running = False  # the worker was asked to run and has not said it rests
         self._index: dict[str, int] = {}  # node id → index in the worker's graph
@@ -176,12 +181,15 @@ class WorkerSimulation(KernelSimulation):
         self._xy_version: int | None = None
         self.frames = 0  # frames applied (diagnostics)
         self.rebuilt = self.grown = 0  # the worker's graph made afresh, grown (diagnostics)
+        self.patched = 0  # states given as patches (diagnostics)
 
     def _post(self, message: dict[str, Any], transfer: list[Any] | None = None) -> None:
         self._host.send(js_obj({"sim": self.id, **message}), to_js(transfer or []))
 
     def _send_state(self) -> None:
-        """Give the worker the plane's state (a new epoch: frames computed before are stale)."""
+        """Give the worker the plane's state (a new epoch: frames computed before are stale):
+        what changed (a patch) when Python knows it, else the whole state."""
+        patch = self._running and self._dirty and not self._whole and self._sent is not None
         self._epoch += 1
         self._xy = None
         # cards and edges appended: the worker's graph grows (O(changes) sent); else it is made again
@@ -225,14 +233,43 @@ class WorkerSimulation(KernelSimulation):
             )
             self._wshape = KernelShape.of(self.plane, graph)
             self.rebuilt += 1
-            state = None
+            self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "state": None})
         else:
-            state = self._state()
+            changed = self._changed() if patch else None
+            if changed is None:
+                self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "state": self._state()})
+            else:
+                self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "patch": self._patch(changed)})
+                self.patched += 1
         self._wshape_version = self.plane.version
-        self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "state": state})
         self._sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
-        self._dirty = self._heat = False
+        self._dirty = self._heat = self._whole = False
+        self._touched, self._held_seen, self._base = set(), set(), -1
         self._running = True
+
+    def _changed(self) -> list[int] | None:
+        """The worker indices of the cards whose state may differ from what the worker makes of
+        the state last sent and the frame Python last applied (``bendscopeLayout.runner``'s
+        patch): cards Python moved or changed, held now, then or when a frame came, and whose
+        freedom changed; None when that is not known (the whole state is sent). O(changes)"""
+        assert self._sent is not None
+        held_then, free_then = self._sent
+        if (self.free is None) != (free_then is None):
+            return None
+        cards = self._touched | self.fixed | held_then | self._held_seen
+        if self.free is not None and free_then is not None:
+            cards |= self.free ^ free_then
+        index = self._index
+        return sorted(index[n] for n in cards if n in index)
+
+    def _patch(self, changed: list[int]) -> Any:
+        """A patch of the cards ``changed`` over the frame last applied (see ``_changed``)."""
+        nodes = (self.plane.nodes[self._ids[i]] for i in changed)
+        state = kernel_state(nodes, self.fixed, self.free)
+        patch = {"base": self._base, "index": to_js(changed), "state": to_js(state)}
+        if self.check:
+            patch["check"] = self._state()
+        return js_obj(patch)
 
     def _send_heat(self, held_before: frozenset[str]) -> None:
         """A drag goes on: the alpha, the held flags and the cards no longer held (where Python
@@ -240,6 +277,7 @@ class WorkerSimulation(KernelSimulation):
         sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
         message: dict[str, Any] = {"type": "heat", "alpha": self.alpha}
         if sent != self._sent:  # O(n): only when what is held or free changed, not on every move
+            self._whole = True  # (the worker's flags and positions changed: its next state is whole)
             message["held"] = to_js(kernel_state((self.plane.nodes[i] for i in self._ids), self.fixed, self.free)[6::7])
             released = [n for n in held_before if n not in self.fixed and n in self._index]
             xy: list[float] = []
@@ -254,9 +292,16 @@ class WorkerSimulation(KernelSimulation):
 
     def reheat(self, alpha: float | None = None, around: Iterable[str] | None = None, moved: bool = True) -> None:
         before = self.alpha
+        around = None if around is None else list(around)
         super().reheat(alpha, around, moved)
         if moved:
-            self._dirty = True  # Python moved cards: the next step gives the worker the whole state
+            # Python moved cards (the ones changed, ``around``, or unknown): the next step gives
+            # the worker the state, as a patch of those cards when known
+            self._dirty = True
+            if around is None:
+                self._whole = True
+            else:
+                self._touched.update(around)
         elif self.alpha > before:
             self._heat = True  # a drag: the worker only needs the alpha (and the held flags)
 
@@ -274,7 +319,7 @@ class WorkerSimulation(KernelSimulation):
             self._epoch += 1
             self._post({"type": "stop", "epoch": self._epoch})
             self._running = False
-            self._dirty = True
+            self._dirty = self._whole = True
 
     def close(self) -> None:
         self.pause()
@@ -305,6 +350,8 @@ class WorkerSimulation(KernelSimulation):
         # (a card's size changes only through an edit, whose reheat marks the state dirty)
         if self._failed():
             return KernelSimulation.step(self, 8.0)
+        if self._host.resend(self.id):  # (a patch came over a frame the worker no longer keeps)
+            self._dirty = self._whole = True
         if not self._running or self._dirty or self._sent is None or self.plane.version != self._wshape_version:
             self._send_state()
         elif self._heat or (frozenset(self.fixed), None if self.free is None else frozenset(self.free)) != self._sent:
@@ -345,6 +392,8 @@ class WorkerSimulation(KernelSimulation):
         self._xy, self._xy_version = frame.xy, None
         values = frame.xy.to_py().tolist()
         held = self.fixed
+        self._base = int(frame.seq)
+        self._held_seen |= held
         nodes = self.plane.nodes
         it = iter(values)
         for node_id, x, y in zip(self._ids, it, it, strict=True):
@@ -365,7 +414,7 @@ class WorkerSimulation(KernelSimulation):
         """Run to rest on the main thread, in one call (the same kernel: the worker would have
         ended at the same positions); the worker is stopped."""
         self.pause()
-        self._dirty = True
+        self._dirty = self._whole = True
         self._xy = None
         self._handle = None  # a fresh kernel from the plane's state, as the worker's run starts
         return super().settle(max_steps)

@@ -279,6 +279,7 @@ class LiveMode:
         self.app.request_frame()
         self.show()
         self.time.fetched(answer, [] if first else brought.added, ended)
+        self.app.log_task(began, f"fetch +{len(brought.added)}")
         # ms: reading the JSON, bringing it in (all), of which the editor's merge, then the time control's look
         self.timings = [*self.timings[-199:], (parsed - began, done - parsed, merged, js.performance.now() - done)]
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from bendscope.bend.model.elements import COORD_LIMIT, Node, Plane
+from bendscope.bend.model.elements import COORD_LIMIT, Edge, Node, Plane
 
 
 class LayoutEngine(Protocol):
@@ -66,23 +66,64 @@ LOCAL_HOPS = 2
 LOCAL_ALPHA = 0.3
 
 
-# keyed by the plane object: (plane.version, adjacency)
-_ADJACENCY: weakref.WeakKeyDictionary[Plane, tuple[int, dict[str, list[str]]]] = weakref.WeakKeyDictionary()
+@dataclass
+class _Adjacency:
+    """A plane's adjacency as of ``version``, with the node ids and edges it was made from."""
+
+    version: int
+    found: dict[str, list[str]]
+    ids: list[str]
+    edges: list[Edge]
+    dangling: bool  # an edge with an end not on the plane (a card added later would join it)
+
+
+# keyed by the plane object
+_ADJACENCY: weakref.WeakKeyDictionary[Plane, _Adjacency] = weakref.WeakKeyDictionary()
 
 
 def adjacency(plane: Plane) -> dict[str, list[str]]:
     """Each node's neighbours over edges of every kind, both ways; memoised per plane
-    structure (``plane.version``). O(n + m)."""
+    structure (``plane.version``). O(n + m); when the plane only gained cards and edges at the
+    end of its order since (an agent's change), O(n) comparisons in C and O(changes) work —
+    the memo is grown in place.
+
+    >>> from bendscope.bend.model.elements import Edge, Node, Plane
+    >>> p = Plane("p", "P")
+    >>> for i in "abc":
+    ...     p.add_node(Node(i))
+    >>> p.add_edge(Edge("1", "a", "b"))
+    >>> adjacency(p)["a"], adjacency(p)["c"]
+    (['b'], [])
+    >>> p.add_node(Node("d"))
+    >>> p.add_edge(Edge("2", "c", "d"))
+    >>> adjacency(p)["c"], adjacency(p)["d"]
+    (['d'], ['c'])
+    """
     cached = _ADJACENCY.get(plane)
-    if cached is not None and cached[0] == plane.version:
-        return cached[1]
-    found: dict[str, list[str]] = {node_id: [] for node_id in plane.nodes}
-    for edge in plane.edges.values():
+    if cached is not None and cached.version == plane.version:
+        return cached.found
+    ids, edges = list(plane.nodes), list(plane.edges.values())
+    if cached is not None and not cached.dangling and _appended(cached, ids, edges):
+        found, fresh = cached.found, edges[len(cached.edges) :]
+        for node_id in ids[len(cached.ids) :]:
+            found[node_id] = []
+    else:
+        found, fresh = {node_id: [] for node_id in ids}, edges
+    dangling = False  # (a memo grown had none)
+    for edge in fresh:
         if edge.a != edge.b and edge.a in found and edge.b in found:
             found[edge.a].append(edge.b)
             found[edge.b].append(edge.a)
-    _ADJACENCY[plane] = (plane.version, found)
+        elif edge.a not in found or edge.b not in found:
+            dangling = True
+    _ADJACENCY[plane] = _Adjacency(plane.version, found, ids, edges, dangling)
     return found
+
+
+def _appended(cached: _Adjacency, ids: list[str], edges: list[Edge]) -> bool:
+    """Whether ``ids`` and ``edges`` are the cached ones with more at the end."""
+    held, known = len(cached.ids), len(cached.edges)
+    return len(ids) >= held and len(edges) >= known and ids[:held] == cached.ids and edges[:known] == cached.edges
 
 
 def neighbourhood(plane: Plane, seeds: Iterable[str], hops: int = LOCAL_HOPS) -> set[str]:
