@@ -10,8 +10,8 @@ last session") is not the conversation's, and names none.
 
 ``session_turns`` finds the named session among the conversation's turns (those of the
 question's speakers): the last and the first by when their turns were said; the N-th is the
-session named N when there is one, else the N-th by time. O(the store's turns), for a
-question that names a session only.
+session named N when there is one, else the N-th by time. O(the store's nodes: the
+namespace's, when one is read), for a question that names a session only.
 
 >>> asked_session("What did Jo say in session 4?"), asked_session("Who led a session of yoga?")
 (('number', 4), None)
