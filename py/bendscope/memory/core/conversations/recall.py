@@ -17,6 +17,8 @@ A turn's score adds up what the memory knows of it:
 * kinds: a question that asks for things of a kind ("What martial arts …", "Which cities …")
   favours the ``KIND_POOL`` turns that best match the nouns of that kind (``KIND``; ``kinds``:
   WordNet's hyponyms), which share no word with the question — they join the candidates;
+* the session a question names ("in the last session", "in session 4": ``sessions``): its
+  turns join the candidates and gain ``sessions.SESSION``;
 * its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
   their score (``NEXT``, ``PREVIOUS``: along the session's temporal edges) — an answer often
   sits one turn after the question that matches;
@@ -47,7 +49,7 @@ from ..embedders import normalised, pack, similarities
 from ..names import normal_name
 from ..records import MemoryNode
 from ..text import MAX_QUERY_TERMS, query_terms, terms, tokenize
-from . import bounds, focus
+from . import bounds, focus, sessions
 from .kinds import asked_kind, kind_terms
 from .turns import speaker_of, written_out
 
@@ -149,6 +151,9 @@ def conversation_seeds(
     _cover(store, query, lexical, nodes)
     kinds = _kinds(store, query, speakers)
     nodes.update(store.get_nodes(i for i in kinds if i not in nodes))
+    asked_session = sessions.asked_session(query)
+    session = sessions.session_turns(store, asked_session, speakers, keep) if asked_session else {}
+    nodes.update(session)
     bound = bounds.time_bound(store, query, keep)
     query_dates = _date_words(words - bound.words if bound is not None else words)
 
@@ -168,11 +173,13 @@ def conversation_seeds(
             score += DATES
         if node.id in kinds:
             score += KIND
+        if node.id in session:
+            score += sessions.SESSION
         if bound is not None and bound.holds(node.metadata):
             score += bounds.BOUND
         return score
 
-    pool = set(lexical) | {i for i in kinds if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
+    pool = set(lexical) | set(session) | {i for i in kinds if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
     scores = {i: base(nodes[i]) for i in pool}
     if embed is not None and model is not None:
         _blend(store, scores, nodes, query, embed, model)
