@@ -3,6 +3,7 @@
     python bench/bench_hand.py [--sizes 2000,3000] [--runs 3] [--live sqlite,postgresql] [--only-load] [--only-live]
                                [--quick]
     python bench/bench_hand.py --only-drag [--drags 5] [--explain]
+    python bench/bench_hand.py --only-load --sizes 1000 --live "" [--explain]
 
 Headless Chromium (Debian's, ``--disable-gpu``), Pyodide, a 1280×800 page, motion on. Graphs:
 ``bench.graphs.giant_scc_document`` (a random spanning tree of causal edges plus random arcs up to
@@ -16,7 +17,8 @@ it). Each figure of the target table:
   listener the time from each move's ``event.timeStamp`` to the next animation frame callback
   (``performance.now()`` there): input received → next frame; the drags' painted frames
   tallied by what they drew (``whole``; over the kept layer: ``kept`` only copied it, else the
-  reason it was drawn again), and with ``--explain`` each interval over 20 ms with what ran in it;
+  reason it was drawn again), and with ``--explain`` each interval over 20 ms with what ran in it
+  (``--only-load --explain``: the same for each page's load → rest);
 * **Connect to…**: the region's cards with the most neighbours within 500 px are selected and
   ``c`` pressed; the time until the submenu's items are in the DOM (polled each animation frame)
   and the longest task meanwhile;
@@ -160,6 +162,13 @@ STOP = """async () => {
         .map(([k, v]) => k + ' ' + v.toFixed(1)).join(', ')]);
   return {gaps, lags: w.lags, long: w.long, frames: w.frames, tasks: w.tasks, events: w.events, painted};
 }"""
+
+
+#: the page's painted frames between two times, as ``explain`` reads them
+PAINTED = """([t0, t1]) => JSON.parse(window.bendscope.frame_log()).filter(f => f.at >= t0 && f.at <= t1)
+  .map(f => [f.at, f.tick, f.scene, f.paint, f.patch + (f.widgets > 1 ? ' (widgets ' + f.widgets.toFixed(1) + ')' : ''),
+    Object.entries(f.plan).filter(([k, v]) => k !== 'update' || v > 1)
+      .map(([k, v]) => k + ' ' + v.toFixed(1)).join(', ')])"""
 
 
 def region_nodes(app) -> list[str]:
@@ -345,10 +354,16 @@ def arrange_run(app) -> dict:
             "pinned": sum(1 for n in plane["nodes"] if n["pinned"])}  # fmt: skip
 
 
-def load_run(app, doc: dict, limit_s: float, first: int = 60) -> dict:
+def load_run(app, doc: dict, limit_s: float, first: int = 60, explaining: bool = False) -> dict:
     run = app.api(LOAD, [json.dumps(doc), limit_s * 1000])
     assert run["error"] is None, run["error"]
     gaps = [b - a for a, b in itertools.pairwise(run["stamps"])]
+    explained = []
+    if explaining:  # (each long interval with the frames painted in it, as for a drag)
+        t0, t1 = run["stamps"][0], run["stamps"][-1]
+        painted = app.api(PAINTED, [t0, t1])
+        tasks = [[at + run["t0"], ms] for at, ms in run["long"]]
+        explained = explain({"frames": run["stamps"], "painted": painted, "events": [], "tasks": tasks})
     head = gaps[:first]
     long = [d for _, d in run["long"] if d > 50]
     early = [d for s, d in run["long"] if d > 50 and s < sum(head)]
@@ -361,6 +376,7 @@ def load_run(app, doc: dict, limit_s: float, first: int = 60) -> dict:
         "long_max": max(long, default=0.0),
         "head_long": len(early),
         "load_ms": run["load"],
+        "explained": explained,
     }
 
 
@@ -369,7 +385,15 @@ def fmt(v: float, digits: int = 1) -> str:
 
 
 def page_figures(
-    browser, base: str, sizes: list[int], runs: int, limit: float, repeats: int, drags: int = 1, parts: str = "all"
+    browser,
+    base: str,
+    sizes: list[int],
+    runs: int,
+    limit: float,
+    repeats: int,
+    drags: int = 1,
+    parts: str = "all",
+    explaining: bool = False,
 ) -> dict:
     out: dict = {"load": {}, "drag": {}, "connect": {}, "arrange": {}}
 
@@ -383,7 +407,7 @@ def page_figures(
             if app is not None:
                 app.page.context.close()
             app = fresh()
-            loads.append(load_run(app, doc, limit))
+            loads.append(load_run(app, doc, limit, explaining=explaining))
         out["load"][n] = loads
         assert app is not None
         if parts == "load":
@@ -481,7 +505,11 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of the live burst")
     parser.add_argument("--drags", type=int, default=3, help="drags per size (pooled)")
     parser.add_argument("--only-drag", action="store_true", help="only load and drag (the drag's figures)")
-    parser.add_argument("--explain", action="store_true", help="with --only-drag: each drag's long frames and why")
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="with --only-drag or --only-load: each drag's or page's long frames and why",
+    )
     parser.add_argument("--only-load", action="store_true", help="only load → rest (the load's figures)")
     parser.add_argument("--only-live", action="store_true", help="only the live burst (--live, --live-cards)")
     parser.add_argument("--while-opening", action="store_true", help="the burst while the page opens the memory")
@@ -502,7 +530,9 @@ def main(argv: list[str] | None = None) -> dict:
             parts = "drag" if args.only_drag else "load" if args.only_load else "all"
             figures: dict = {}
             if not args.only_live:
-                figures = page_figures(browser, base, sizes, args.runs, args.limit, args.connects, args.drags, parts)
+                figures = page_figures(
+                    browser, base, sizes, args.runs, args.limit, args.connects, args.drags, parts, args.explain
+                )
             backends = [] if parts != "all" else [b for b in args.live.split(",") if b]
             live = live_figures(backends, args.seconds, args.live_cards, browser, args.while_opening)
             browser.close()
@@ -526,6 +556,9 @@ def main(argv: list[str] | None = None) -> dict:
                   f"{', '.join(str(r['long']) for r in runs)} (longest {max(r['long_max'] for r in runs):.0f} ms); "
                   f"load → in {median([r['load_ms'] for r in runs]):.0f} ms, rest "
                   f"{median([r['rest_s'] for r in runs]):.2f} s")  # fmt: skip
+            for k, r in enumerate(runs if args.explain else []):
+                lines = r["explained"]
+                print(f"  page {k + 1}: " + ("\n    ".join(["", *lines]) if lines else "no frame over 20 ms"))
     elif args.only_live:
         report_live(live, args.while_opening)
     else:
