@@ -17,7 +17,8 @@ it). Each figure of the target table:
   listener the time from each move's ``event.timeStamp`` to the next animation frame callback
   (``performance.now()`` there): input received → next frame; the drags' painted frames
   tallied by what they drew (``whole``; over the kept layer: ``kept`` only copied it, else the
-  reason it was drawn again), and with ``--explain`` each interval over 20 ms with what ran in it
+  reason it was drawn again) and by their work on the page's thread (layout step + paint, and the
+  Python scene work in it: less sensitive to a busy machine than the intervals), and with ``--explain`` each interval over 20 ms with what ran in it
   (``--only-load --explain``: the same for each page's load → rest);
 * **Connect to…**: the region's cards with the most neighbours within 500 px are selected and
   ``c`` pressed; the time until the submenu's items are in the DOM (polled each animation frame)
@@ -238,6 +239,8 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
     each = []
     explained: list[list[str]] = []
     painted: dict[str, int] = {}  # the drags' painted frames by what they drew ("whole", the layer's reason)
+    work: list[float] = []  # each painted frame's work on the page's thread (layout step + paint), ms
+    scene: list[float] = []  # and its Python scene work
     for k in range(drags):
         node = central(app, region)
         drag = gesture(app, app.node_xy(node), moves, step if k % 2 == 0 else -step, True)
@@ -249,6 +252,8 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
         for frame in drag["painted"]:
             kind = frame[4].split(" (")[0] or "whole"
             painted[kind] = painted.get(kind, 0) + 1
+            work.append(frame[1] + frame[3])
+            scene.append(frame[2])
         app.api(WAIT_REST, 30_000)
     pan = gesture(app, (8.0, 790.0), moves, step, False)  # (hover only: what moving the pointer costs)
     return {
@@ -257,6 +262,9 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
         "each_p95": each,
         "explained": explained,
         "painted": painted,
+        "work_median": median(work),
+        "work_p95": p95(work),
+        "scene_median": median(scene),
         "frame_median": median(gaps),
         "frame_p95": p95(gaps),
         "lag_median": median(lags),
@@ -544,7 +552,9 @@ def main(argv: list[str] | None = None) -> dict:
             each = ", ".join(map(fmt, d["each_p95"]))
             print(f"drag {n:,} cards: frame p95 {d['frame_p95']:.1f} ms (each drag {each}); input → frame p95 "
                   f"{d['lag_p95']:.1f} ms; long tasks {d['long']} (max {d['long_max']:.0f})")  # fmt: skip
-            print(f"  painted frames: {', '.join(f'{k} {v}' for k, v in sorted(d['painted'].items()))}")
+            print(f"  painted frames: {', '.join(f'{k} {v}' for k, v in sorted(d['painted'].items()))}; work per "
+                  f"frame (layout step + paint) median {d['work_median']:.1f} / p95 {d['work_p95']:.1f} ms, Python "
+                  f"scene work median {d['scene_median']:.2f} ms")  # fmt: skip
             for k, lines in enumerate(d["explained"] if args.explain else []):
                 print(f"  drag {k + 1}: " + ("\n    ".join(["", *lines]) if lines else "no frame over 20 ms"))
     elif args.only_load:
