@@ -18,8 +18,9 @@ it). Each figure of the target table:
   (``performance.now()`` there): input received → next frame; the drags' painted frames
   tallied by what they drew (``whole``; over the kept layer: ``kept`` only copied it, else the
   reason it was drawn again) and by their work on the page's thread (layout step + paint, and the
-  Python scene work in it: less sensitive to a busy machine than the intervals), and with ``--explain`` each interval over 20 ms with what ran in it
-  (``--only-load --explain``: the same for each page's load → rest);
+  Python scene work in it: less sensitive to a busy machine than the intervals), and with
+  ``--explain`` each interval over 20 ms with what ran in it (``--only-load --explain``: the
+  same for each page's load → rest);
 * **Connect to…**: the region's cards with the most neighbours within 500 px are selected and
   ``c`` pressed; the time until the submenu's items are in the DOM (polled each animation frame)
   and the longest task meanwhile;
