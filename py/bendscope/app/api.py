@@ -5,9 +5,7 @@ of :class:`AutomationApi`, answered with plain JS values or JSON."""
 
 from __future__ import annotations
 
-import gc
 import json
-import weakref
 from typing import TYPE_CHECKING, Any
 
 import js
@@ -31,16 +29,6 @@ class AutomationApi:
 
     def __init__(self, app: App) -> None:
         self.app = app
-        self._documents: weakref.WeakSet[Any] = weakref.WeakSet()  # every document ``heap`` saw
-
-    def heap(self) -> Any:
-        """Python's heap as the page keeps it (tests): the objects left out of cyclic
-        collections (``App._heap``) and, after a full collection, how many of the documents
-        seen by earlier calls (and the one shown now) are still alive."""
-        self._documents.add(self.app.editor.doc)
-        frozen = gc.get_freeze_count()
-        gc.collect()
-        return js_obj({"frozen": frozen, "documents": len(self._documents)})
 
     def load(self, text: Any) -> Any:
         if self.app.live is not None:
@@ -329,7 +317,6 @@ class AutomationApi:
             "topology": lambda: self.app.editor.topology().json(),
             "settle": self.settle,
             "stats": self.stats,
-            "heap": self.heap,
             "screen_position": self.screen_position,
             "edge_points": self.edge_points,
             "card_box": self.card_box,

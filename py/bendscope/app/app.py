@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import math
 from collections.abc import Callable
@@ -126,8 +125,6 @@ class App:
         self.scene_ms = 0.0
         self.widgets_ms = 0.0  # the last paint's HUD, inspector, outline and other widgets
         self.frame_log: list[dict[str, Any]] = []  # the last painted frames' parts in ms (see _frame)
-        self.frozen_doc: object = None  # the document whose first rest froze the page's objects (see _heap)
-        self.thawed_at = -1  # full collections counted when the objects were last unfrozen (see _heap)
         self.applied_since: list[float] = []  # ms of each live change brought in since the last painted frame
         self._frame_proxy = proxy(self._frame)
         self._pump_proxy = proxy(self._pump)
@@ -292,7 +289,6 @@ class App:
                 self.pulse_frames += 1
             if not editor.animating:
                 self.layout_since = None  # (e.g. another plane, or a document at rest, is shown now)
-            self._heap()
             searches = self.tools.state_name not in GESTURES and (
                 (self.loops_pending and editor.loop_finder.pending) or (self.cuts_pending and editor.cut_finder.pending)
             )
@@ -309,23 +305,6 @@ class App:
             self.saving.schedule()
         except Exception as exc:
             self.report(exc)
-
-    def _heap(self) -> None:
-        """Once a document is open and at rest, what the page holds (the document, its plan, topology
-        and halos) is left out of Python's cyclic collections (``gc.freeze``), which then walk only
-        what is made since: one that walked it all took 37–46 ms of a frame at a press or a release
-        on 2,000 cards. Undone when another document is shown; frozen again only after a full
-        collection has run since (the old document, garbage by then, is never frozen)."""
-        editor = self.editor
-        if self.frozen_doc is not None and self.frozen_doc is not editor.doc:
-            gc.unfreeze()
-            self.frozen_doc = None
-            self.thawed_at = gc.get_stats()[2]["collections"]
-        if (self.frozen_doc is None and not editor.animating and editor.loading is None
-                and not editor.topology_cache.pending(editor.plane)
-                and gc.get_stats()[2]["collections"] > self.thawed_at):  # fmt: skip
-            gc.freeze()
-            self.frozen_doc = editor.doc
 
     def _pulse_tick(self) -> None:
         self.pulse_timer = None
