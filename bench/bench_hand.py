@@ -3,6 +3,7 @@
     python bench/bench_hand.py [--sizes 2000,3000] [--runs 3] [--live sqlite,postgresql] [--only-load] [--only-live]
                                [--quick]
     python bench/bench_hand.py --only-drag [--drags 5] [--explain]
+    python bench/bench_hand.py --only-load --sizes 1000 --live "" [--explain]
 
 Headless Chromium (Debian's, ``--disable-gpu``), Pyodide, a 1280×800 page, motion on. Graphs:
 ``bench.graphs.giant_scc_document`` (a random spanning tree of causal edges plus random arcs up to
@@ -16,7 +17,10 @@ it). Each figure of the target table:
   listener the time from each move's ``event.timeStamp`` to the next animation frame callback
   (``performance.now()`` there): input received → next frame; the drags' painted frames
   tallied by what they drew (``whole``; over the kept layer: ``kept`` only copied it, else the
-  reason it was drawn again), and with ``--explain`` each interval over 20 ms with what ran in it;
+  reason it was drawn again) and by their work on the page's thread (layout step + paint, and the
+  Python scene work in it: less sensitive to a busy machine than the intervals), and with
+  ``--explain`` each interval over 20 ms with what ran in it (``--only-load --explain``: the
+  same for each page's load → rest);
 * **Connect to…**: the region's cards with the most neighbours within 500 px are selected and
   ``c`` pressed; the time until the submenu's items are in the DOM (polled each animation frame)
   and the longest task meanwhile;
@@ -162,6 +166,13 @@ STOP = """async () => {
 }"""
 
 
+#: the page's painted frames between two times, as ``explain`` reads them
+PAINTED = """([t0, t1]) => JSON.parse(window.bendscope.frame_log()).filter(f => f.at >= t0 && f.at <= t1)
+  .map(f => [f.at, f.tick, f.scene, f.paint, f.patch + (f.widgets > 1 ? ' (widgets ' + f.widgets.toFixed(1) + ')' : ''),
+    Object.entries(f.plan).filter(([k, v]) => k !== 'update' || v > 1)
+      .map(([k, v]) => k + ' ' + v.toFixed(1)).join(', ')])"""
+
+
 def region_nodes(app) -> list[str]:
     """The nodes of the largest loop region."""
     topology = json.loads(app.api("window.bendscope.topology()"))
@@ -229,6 +240,8 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
     each = []
     explained: list[list[str]] = []
     painted: dict[str, int] = {}  # the drags' painted frames by what they drew ("whole", the layer's reason)
+    work: list[float] = []  # each painted frame's work on the page's thread (layout step + paint), ms
+    scene: list[float] = []  # and its Python scene work
     for k in range(drags):
         node = central(app, region)
         drag = gesture(app, app.node_xy(node), moves, step if k % 2 == 0 else -step, True)
@@ -240,6 +253,8 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
         for frame in drag["painted"]:
             kind = frame[4].split(" (")[0] or "whole"
             painted[kind] = painted.get(kind, 0) + 1
+            work.append(frame[1] + frame[3])
+            scene.append(frame[2])
         app.api(WAIT_REST, 30_000)
     pan = gesture(app, (8.0, 790.0), moves, step, False)  # (hover only: what moving the pointer costs)
     return {
@@ -248,6 +263,9 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
         "each_p95": each,
         "explained": explained,
         "painted": painted,
+        "work_median": median(work),
+        "work_p95": p95(work),
+        "scene_median": median(scene),
         "frame_median": median(gaps),
         "frame_p95": p95(gaps),
         "lag_median": median(lags),
@@ -345,10 +363,16 @@ def arrange_run(app) -> dict:
             "pinned": sum(1 for n in plane["nodes"] if n["pinned"])}  # fmt: skip
 
 
-def load_run(app, doc: dict, limit_s: float, first: int = 60) -> dict:
+def load_run(app, doc: dict, limit_s: float, first: int = 60, explaining: bool = False) -> dict:
     run = app.api(LOAD, [json.dumps(doc), limit_s * 1000])
     assert run["error"] is None, run["error"]
     gaps = [b - a for a, b in itertools.pairwise(run["stamps"])]
+    explained = []
+    if explaining:  # (each long interval with the frames painted in it, as for a drag)
+        t0, t1 = run["stamps"][0], run["stamps"][-1]
+        painted = app.api(PAINTED, [t0, t1])
+        tasks = [[at + run["t0"], ms] for at, ms in run["long"]]
+        explained = explain({"frames": run["stamps"], "painted": painted, "events": [], "tasks": tasks})
     head = gaps[:first]
     long = [d for _, d in run["long"] if d > 50]
     early = [d for s, d in run["long"] if d > 50 and s < sum(head)]
@@ -361,6 +385,7 @@ def load_run(app, doc: dict, limit_s: float, first: int = 60) -> dict:
         "long_max": max(long, default=0.0),
         "head_long": len(early),
         "load_ms": run["load"],
+        "explained": explained,
     }
 
 
@@ -369,7 +394,15 @@ def fmt(v: float, digits: int = 1) -> str:
 
 
 def page_figures(
-    browser, base: str, sizes: list[int], runs: int, limit: float, repeats: int, drags: int = 1, parts: str = "all"
+    browser,
+    base: str,
+    sizes: list[int],
+    runs: int,
+    limit: float,
+    repeats: int,
+    drags: int = 1,
+    parts: str = "all",
+    explaining: bool = False,
 ) -> dict:
     out: dict = {"load": {}, "drag": {}, "connect": {}, "arrange": {}}
 
@@ -383,7 +416,7 @@ def page_figures(
             if app is not None:
                 app.page.context.close()
             app = fresh()
-            loads.append(load_run(app, doc, limit))
+            loads.append(load_run(app, doc, limit, explaining=explaining))
         out["load"][n] = loads
         assert app is not None
         if parts == "load":
@@ -482,7 +515,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--drags", type=int, default=3, help="drags per size (pooled)")
     parser.add_argument("--only-drag", action="store_true", help="only load and drag (the drag's figures)")
     parser.add_argument(
-        "--explain", action="store_true", help="with --only-drag or --only-live: each long frame and what ran in it"
+        "--explain",
+        action="store_true",
+        help="with --only-drag, --only-load or --only-live: each drag's, page's or burst's long frames and why",
     )
     parser.add_argument("--only-load", action="store_true", help="only load → rest (the load's figures)")
     parser.add_argument("--only-live", action="store_true", help="only the live burst (--live, --live-cards)")
@@ -504,7 +539,9 @@ def main(argv: list[str] | None = None) -> dict:
             parts = "drag" if args.only_drag else "load" if args.only_load else "all"
             figures: dict = {}
             if not args.only_live:
-                figures = page_figures(browser, base, sizes, args.runs, args.limit, args.connects, args.drags, parts)
+                figures = page_figures(
+                    browser, base, sizes, args.runs, args.limit, args.connects, args.drags, parts, args.explain
+                )
             backends = [] if parts != "all" else [b for b in args.live.split(",") if b]
             live = live_figures(backends, args.seconds, args.live_cards, browser, args.while_opening)
             browser.close()
@@ -516,7 +553,9 @@ def main(argv: list[str] | None = None) -> dict:
             each = ", ".join(map(fmt, d["each_p95"]))
             print(f"drag {n:,} cards: frame p95 {d['frame_p95']:.1f} ms (each drag {each}); input → frame p95 "
                   f"{d['lag_p95']:.1f} ms; long tasks {d['long']} (max {d['long_max']:.0f})")  # fmt: skip
-            print(f"  painted frames: {', '.join(f'{k} {v}' for k, v in sorted(d['painted'].items()))}")
+            print(f"  painted frames: {', '.join(f'{k} {v}' for k, v in sorted(d['painted'].items()))}; work per "
+                  f"frame (layout step + paint) median {d['work_median']:.1f} / p95 {d['work_p95']:.1f} ms, Python "
+                  f"scene work median {d['scene_median']:.2f} ms")  # fmt: skip
             for k, lines in enumerate(d["explained"] if args.explain else []):
                 print(f"  drag {k + 1}: " + ("\n    ".join(["", *lines]) if lines else "no frame over 20 ms"))
     elif args.only_load:
@@ -528,6 +567,9 @@ def main(argv: list[str] | None = None) -> dict:
                   f"{', '.join(str(r['long']) for r in runs)} (longest {max(r['long_max'] for r in runs):.0f} ms); "
                   f"load → in {median([r['load_ms'] for r in runs]):.0f} ms, rest "
                   f"{median([r['rest_s'] for r in runs]):.2f} s")  # fmt: skip
+            for k, r in enumerate(runs if args.explain else []):
+                lines = r["explained"]
+                print(f"  page {k + 1}: " + ("\n    ".join(["", *lines]) if lines else "no frame over 20 ms"))
     elif args.only_live:
         report_live(live, args.while_opening)
         for r in live if args.explain else []:

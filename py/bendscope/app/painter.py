@@ -200,6 +200,7 @@ class Painter:
             loop_class=loop_class,
             cut_edges=cut_edges,
             tree_epoch=tree_epoch,
+            moving=moving,
         )
         t1 = js.performance.now()
         parts = self.plan_parts = {"update": t1 - t0}

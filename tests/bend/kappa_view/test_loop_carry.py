@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from bendscope.bend.kappa_view.loop_cuts import CutFinder
 from bendscope.bend.kappa_view.loop_list import LoopFinder
+from bendscope.bend.kappa_view.sliced import EDGES_PER_STEP, regions_of, regions_steps, scope_arcs
 from bendscope.bend.kappa_view.topology_cache import TopologyCache
 from bendscope.bend.model.elements import Edge, EdgeProps, Node, Plane
 
@@ -102,3 +103,39 @@ def test_a_carried_report_is_what_a_new_search_gives(arcs, edits) -> None:
             want_loops.topology,
         )
         assert cut == want_cuts
+
+
+def test_a_search_over_many_edges_begins_in_small_steps() -> None:
+    """A search's first steps (the regions' edges, the snapshot of the arcs) pause every
+    ``EDGES_PER_STEP`` edges: the first slice of a search on a large plane is short. The
+    regions so taken are :func:`regions_of`'s, and the report carried over after an edit
+    outside every region is what a new search gives."""
+    n = 3 * EDGES_PER_STEP
+    plane = Plane("p")
+    for k in range(n):
+        plane.add_node(Node(f"n{k}", f"n{k}"))
+    for k in range(n):
+        plane.add_edge(Edge(f"e{k}", f"n{k}", f"n{(k + 1) % n}", EdgeProps(kind="causal")))
+    topology = TopologyCache().get(plane)
+    steps = regions_steps(plane, topology)
+    pauses = 0
+    try:
+        while True:
+            next(steps)
+            pauses += 1
+    except StopIteration as stop:
+        assert stop.value == regions_of(plane, topology)
+    assert pauses >= n // EDGES_PER_STEP - 1
+    assert sum(1 for _ in scope_arcs(plane, None)) >= n // EDGES_PER_STEP - 1
+    ticks = iter(range(10**9))
+    finder = LoopFinder(clock=lambda: float(next(ticks)))  # (every slice is over its budget at once)
+    cache = TopologyCache()
+    slices = 1
+    while finder.report(plane, cache.get(plane), None, 0.0) is None:
+        slices += 1
+    assert slices > 2 * (n // EDGES_PER_STEP - 1)  # (the regions', then the arcs', then the search's)
+    plane.add_node(Node("x", "x"))
+    plane.add_edge(Edge("out", "n0", "x", EdgeProps(kind="causal")))
+    carried = finder.report(plane, cache.get(plane), None, 0.0)
+    assert finder.carried == 1 and carried is not None
+    assert carried.groups == fresh(plane)[0].groups

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bendscope.bend.kappa_view.topology_cache import Topology, TopologyCache
-from bendscope.bend.model.elements import Edge, EdgeProps, Node, Plane
+from bendscope.bend.model.elements import Camera, Edge, EdgeProps, Node, Plane
 from bendscope.bend.render.sceneplan import ScenePlanner, positions
 from bendscope.bend.render.textlayout import CardLayout, layout_card
 from tests.bend.render.test_scene_geometry import plain, run_js
@@ -312,3 +312,79 @@ def test_edges_made_ahead_are_sent_without_being_made_again():
     planner._row = lambda *args: made.append(args)  # type: ignore[method-assign]
     calls = update(planner, plane, 1, None, {})
     assert made == [] and [name for name, _ in calls].count("setEdges") == 1
+
+
+MOVES = st.lists(
+    st.tuples(
+        st.sampled_from(["move"] * 4 + ["op", "camera", "rest"]),
+        OPS,
+        st.lists(st.integers(0, 50), min_size=1, max_size=4),
+        st.floats(-600, 600),
+        st.floats(-600, 600),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(OPS, min_size=1, max_size=20), MOVES)
+def test_art_looked_for_among_the_moving_cards_is_the_art_of_a_fresh_build(before, steps):
+    """While a local reheat moves only some cards (``moving``), the planner looks for art only
+    among them; every card in or near the view still has the art a fresh planner gives it —
+    through moves, edits, camera changes and rests in between."""
+    plane = Plane("p")
+    for serial, op in enumerate(before):
+        change(plane, op, serial)
+    for k, node in enumerate(plane.nodes.values()):
+        node.x, node.y = 97.0 * (k % 13) - 600.0, 71.0 * (k // 13) - 300.0
+    planner, mirror = ScenePlanner(), PlanMirror()
+    version, moving = 1, None
+    cam = Camera(0.0, 0.0, 1.0)
+    viewport = (400.0, 300.0)
+
+    def frame(moving: frozenset[str] | None) -> None:
+        mirror.apply(update(planner, plane, version, None, {"viewport": viewport, "camera": cam, "moving": moving}))
+        fresh = PlanMirror().apply(update(ScenePlanner(), plane, version, None, {"viewport": viewport, "camera": cam}))
+        assert {card: mirror.art.get(card) for card in fresh.art} == fresh.art
+
+    frame(None)
+    for serial, (what, op, picks, dx, dy) in enumerate(steps, start=len(before)):
+        ids = list(plane.nodes)
+        if what == "move" and ids:
+            moving = frozenset(ids[p % len(ids)] for p in picks)
+            for card in moving:
+                plane.nodes[card].x += dx
+                plane.nodes[card].y += dy
+        elif what == "op":
+            change(plane, op, serial)
+            version += 1
+        elif what == "camera":
+            cam = Camera(dx, dy, 1.0)
+        else:
+            moving = None
+        frame(moving)
+
+
+def test_art_is_looked_for_among_the_moving_cards_alone():
+    plane = Plane("p")
+    for i in range(40):
+        plane.add_node(Node(f"n{i}", f"card {i}", x=20.0 * i, y=0.0))
+    looked: list[str] = []
+
+    def counted(node: Node) -> CardLayout:
+        looked.append(node.id)
+        return card_of(node)
+
+    planner = ScenePlanner()
+    state = {"viewport": (2000.0, 800.0), "camera": Camera(400.0, 0.0, 1.0)}
+    planner.update(plane, counted, doc_version=1, topology=None, measure=measure, **state)  # type: ignore[arg-type]
+    assert len(looked) == 40
+    looked.clear()
+    plane.nodes["n3"].x += 50.0
+    moving = frozenset({"n3", "n4"})
+    planner.update(plane, counted, doc_version=1, topology=None, measure=measure, moving=moving, **state)  # type: ignore[arg-type]
+    assert sorted(looked) == ["n3", "n4"]
+    looked.clear()
+    planner.update(plane, counted, doc_version=2, topology=None, measure=measure, moving=moving, **state)  # type: ignore[arg-type]
+    assert len(looked) == 40  # (the document changed: every card is looked at again)

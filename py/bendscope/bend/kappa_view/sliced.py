@@ -35,7 +35,7 @@ from bendscope.bend.model.elements import Edge, Plane
 from bendscope.kappa import DIRECTED_KINDS
 from bendscope.kappa.steps import Steps, advance
 
-__all__ = ["ScopeArcs", "SlicedFinder", "regions_of", "scope_arcs"]
+__all__ = ["EDGES_PER_STEP", "ScopeArcs", "SlicedFinder", "regions_of", "regions_steps", "scope_arcs"]
 
 R = TypeVar("R")
 
@@ -54,15 +54,19 @@ class ScopeArcs:
     by_arc: dict[tuple[str, str], list[str]]
 
 
+#: edges looked at between two pauses of a search's first steps (a pause every ~1–2 ms in the page)
+EDGES_PER_STEP = 512
+
+
 def scope_arcs(plane: Plane, selection: Scope) -> Steps[ScopeArcs]:
     """A snapshot of the directed edges of ``plane`` (or among the ``selection``'s cards),
-    pausing every 4,096 edges. O(n + m)."""
+    pausing every :data:`EDGES_PER_STEP` edges. O(n + m)."""
     nodes = list(plane.nodes) if selection is None else [n for n in selection if n in plane.nodes]
     inside = None if selection is None else set(nodes)
     by_arc: dict[tuple[str, str], list[str]] = {}
     edges: list[dict[str, Any]] = []
     for k, edge in enumerate(list(plane.edges.values())):  # Edge objects are immutable: a snapshot
-        if k and not k % 4096:
+        if k and not k % EDGES_PER_STEP:
             yield
         if edge.props.kind not in DIRECTED_KINDS or edge.a == edge.b:
             continue
@@ -101,16 +105,39 @@ def regions_of(plane: Plane, topology: Topology) -> Regions:
     return topology.result["sccs"], inside
 
 
+def regions_steps(plane: Plane, topology: Topology) -> Steps[Regions]:
+    """:func:`regions_of` pausing every :data:`EDGES_PER_STEP` edges (on a snapshot of the
+    edge list). O(m)."""
+    scc_of = topology.scc_of
+    inside = []
+    for k, edge in enumerate(list(plane.edges.values())):
+        if k and not k % EDGES_PER_STEP:
+            yield
+        region = scc_of.get(edge.a)
+        if region is not None and region == scc_of.get(edge.b) and edge.props.kind in DIRECTED_KINDS:
+            inside.append((region, edge))
+    return topology.result["sccs"], inside
+
+
 class _Search(Generic[R]):
     def __init__(self, plane: Plane, key: Key, selection: Scope, topology: Topology, steps: Steps[R]) -> None:
         self.plane = plane
         self.key = key
         self.selection = selection
         self.topology = topology
-        self.steps = steps
+        self.steps = self._first_regions(steps)
         self.busy_ms = 0.0  # time spent in its slices
-        # (the plane's now, unchanged while the search is current: what its report depends on)
-        self.regions = regions_of(plane, topology) if selection is None else None
+        # (the plane's as the search begins, unchanged while it is current: what its report depends on)
+        self.regions: Regions | None = None
+
+    def _first_regions(self, steps: Steps[R]) -> Steps[R]:
+        """``steps`` after the whole plane's regions are taken (in steps of their own)."""
+        try:
+            if self.selection is None:
+                self.regions = yield from regions_steps(self.plane, self.topology)
+            return (yield from steps)
+        finally:
+            steps.close()
 
 
 class SlicedFinder(Generic[R]):

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Collection, Generator, Iterable
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from bendscope.bend.kappa_view.explain import kappa_span
@@ -120,9 +121,6 @@ class ScenePlanner:
         self.edge_index: dict[str, int] = {}  # edge id → index in the page's edge arrays
         self._edge_ids: list[str] | None = None
         # what the page's node and edge arrays hold, to send only what changed (see _nodes, _edges)
-        self._sizes = array("d")
-        self._stargate = b""
-        self._pinned = b""
         self._sent_nodes = False  # the page's node arrays hold this plane's nodes
         self._rebuilt = True  # the edges must be sent whole (nodes renumbered, a new theme)
         self._dangling = 0  # edges not drawn because a card of theirs is not on the plane
@@ -136,6 +134,9 @@ class ScenePlanner:
         self._regions_gen = 0
         self._comp: tuple[object, dict[str, str]] = (None, {})  # (result, node → its κ > 0 region's id)
         self._prepared: _Prepared | None = None  # a plane's edges made ahead (see prepare_edges)
+        self._looks: list[tuple[Any, ...]] = []  # each card's (width, height, type, pinned) as sent
+        self._art_key: tuple[Any, ...] | None = None  # what the last scan for art saw besides positions
+        self._art_moved: Collection[str] = ()  # the cards given as moving at that scan
 
     def edge_ids(self) -> list[str]:
         """Edge ids by their index in the page's edge arrays (what it reports back). O(m) once per edge set."""
@@ -180,6 +181,7 @@ class ScenePlanner:
         loop_class: str = "?",
         cut_edges: Iterable[str] = (),
         tree_epoch: int = 0,
+        moving: Collection[str] | None = None,
     ) -> list[Call]:
         """The calls that make the page's plan show ``plane`` in this state (seen through its
         camera — or ``camera``, an export's — in ``viewport``; None: everything is in view).
@@ -187,7 +189,9 @@ class ScenePlanner:
         theme), O(1) for the parts that did not; a selection change is O(n) small work. Cards'
         art is made only for the cards in or near the view, and not at all at the far level of
         detail (boxes only): O(n) to find them. ``markers``, ``loop_edges``, ``loop_class`` and
-        ``cut_edges`` and ``tree_epoch`` as for ``bend.render.scene.build_scene``."""
+        ``cut_edges`` and ``tree_epoch`` as for ``bend.render.scene.build_scene``. ``moving``:
+        the only cards that moved since the last update (a local reheat holds the others): when
+        nothing else the art depends on changed, only they are looked at for art — O(len(moving))."""
         calls: list[Call] = []
         if self._theme != theme.NAME:
             self._theme = theme.NAME
@@ -213,7 +217,7 @@ class ScenePlanner:
         if nodes_key != self._nodes_key:
             self._nodes_key = nodes_key
             calls.extend(self._nodes(plane))
-        art = self._visible_art(plane, card_of, viewport, camera or plane.camera)
+        art = self._visible_art(plane, card_of, viewport, camera or plane.camera, measure, moving, doc_version)
         if art is not None:
             calls.append(art)
         edges_key = (self._plane_gen, plane.version, theme.NAME)
@@ -244,29 +248,19 @@ class ScenePlanner:
     def _nodes(self, plane: Plane) -> list[Call]:
         """The calls that bring the page's node arrays to ``plane``: the cards appended at the
         end and those whose size or flags changed, or all of them again when cards went or were
-        reordered (indices change). O(n) small work to compare, O(changes) sent."""
+        reordered (indices change). O(n) to compare (one tuple per card, compared in C), O(changes)
+        sent."""
         ids = list(plane.nodes)
-        nodes = list(plane.nodes.values())
-        sizes = array("d")
-        for node in nodes:
-            sizes.extend((node.width, node.height))
-        stargate = bytes(1 if node.type == "stargate" else 0 for node in nodes)
-        pinned = bytes(1 if node.pinned else 0 for node in nodes)
+        looks = list(map(_LOOKS, plane.nodes.values()))
         held = len(self.ids)
         calls: list[Call] = []
         if not self._rebuilt_needed(ids, held):
-            if sizes[: 2 * held] != self._sizes or stargate[:held] != self._stargate or pinned[:held] != self._pinned:
-                old_sizes, old_gate, old_pin = self._sizes, self._stargate, self._pinned
-                changed = array("i", (i for i in range(held) if sizes[2 * i] != old_sizes[2 * i]
-                                      or sizes[2 * i + 1] != old_sizes[2 * i + 1] or stargate[i] != old_gate[i]
-                                      or pinned[i] != old_pin[i]))  # fmt: skip
-                patch = array("d")
-                for i in changed:
-                    patch.extend((sizes[2 * i], sizes[2 * i + 1]))
-                calls.append(("patchNodes", (changed, patch, bytes(stargate[i] for i in changed),
-                                             bytes(pinned[i] for i in changed))))  # fmt: skip
+            old = self._looks
+            if (looks if len(looks) == held else looks[:held]) != old:
+                changed = array("i", (i for i in range(held) if looks[i] != old[i]))
+                calls.append(("patchNodes", (changed, *_node_arrays([looks[i] for i in changed]))))
             if len(ids) > held:
-                calls.append(("appendNodes", (ids[held:], sizes[2 * held :], stargate[held:], pinned[held:])))
+                calls.append(("appendNodes", (ids[held:], *_node_arrays(looks[held:]))))
                 self._appended += ids[held:]
                 for i in range(held, len(ids)):
                     self.index[ids[i]] = i
@@ -283,8 +277,8 @@ class ScenePlanner:
                 calls.append(("forgetArt", (gone,)))
             self.ids = ids
             self.index = {node_id: i for i, node_id in enumerate(ids)}
-            calls.append(("setNodes", (ids, sizes, stargate, pinned)))
-        self._sizes, self._stargate, self._pinned = sizes, stargate, pinned
+            calls.append(("setNodes", (ids, *_node_arrays(looks))))
+        self._looks = looks
         self._sent_nodes = True
         return calls
 
@@ -299,10 +293,28 @@ class ScenePlanner:
         card_of: Callable[[Node], CardLayout],
         viewport: tuple[float, float] | None,
         cam: Camera,
+        measure: Measure,
+        moving: Collection[str] | None = None,
+        doc_version: int = 0,
     ) -> Call | None:
-        """The art of the cards in or near the view of ``cam`` that the page lacks or holds stale."""
+        """The art of the cards in or near the view of ``cam`` that the page lacks or holds stale.
+        Every card is looked at, unless ``moving`` is given and nothing else the art depends on
+        (the plane, its words, the document, the view, the theme, the measure) changed since the
+        last look: then only ``moving`` and the cards that moved at the last update. O(n), or
+        O(moving)."""
         if level_of_detail(cam.zoom) == "far":
+            self._art_key = None
             return None  # boxes only: no card shows its art
+        seen = (self._plane_gen, plane.version, plane.words_version, doc_version, theme.NAME, viewport,
+                cam.x, cam.y, cam.zoom, measure, card_of)  # fmt: skip
+        nodes: Iterable[Node]
+        if moving is not None and seen == self._art_key:
+            by_id = plane.nodes
+            nodes = [by_id[n] for n in {*moving, *self._art_moved} if n in by_id]
+        else:
+            nodes = plane.nodes.values()
+        self._art_key = seen
+        self._art_moved = () if moving is None else moving
         if viewport is None:
             x0 = y0 = -math.inf
             x1 = y1 = math.inf
@@ -313,7 +325,7 @@ class ScenePlanner:
         nums = array("d")
         texts: list[str] = []
         held = self._art
-        for node in plane.nodes.values():
+        for node in nodes:
             hw, hh = node.width / 2, node.height / 2
             if node.x + hw < x0 or node.x - hw > x1 or node.y + hh < y0 or node.y - hh > y1:
                 continue
@@ -639,6 +651,27 @@ def _pair_offsets(edge_ids: list[str]) -> dict[str, float]:
     """
     count = len(edge_ids)
     return {edge_id: (i - (count - 1) / 2) * PARALLEL_SPACING for i, edge_id in enumerate(edge_ids)}
+
+
+#: what the page's node arrays hold of a card besides its id
+_LOOKS = attrgetter("width", "height", "type", "pinned")
+
+
+def _node_arrays(looks: list[tuple[Any, ...]]) -> tuple[array[float], bytes, bytes]:
+    """The sizes (w, h, …), stargate and pinned flags of cards as the page's node arrays take them.
+
+    >>> sizes, gate, pin = _node_arrays([(180.0, 60.0, "stargate", False), (90.0, 30.0, "normal", True)])
+    >>> list(sizes), gate, pin
+    ([180.0, 60.0, 90.0, 30.0], b'\\x01\\x00', b'\\x00\\x01')
+    """
+    sizes = array("d")
+    for width, height, _, _ in looks:
+        sizes.extend((width, height))
+    return (
+        sizes,
+        bytes(1 if look[2] == "stargate" else 0 for look in looks),
+        bytes(1 if look[3] else 0 for look in looks),
+    )
 
 
 def positions(plane: Plane) -> array[float]:
