@@ -354,6 +354,7 @@ class PostgresStore(SQLStore):
     P = "%s"
     NAMESPACE = NAMESPACE_SQL
     CHANGES = "SELECT changes FROM corpus"
+    HORIZON = "SELECT removed_horizon FROM corpus"
     BY_CODE = ' COLLATE "C"'
 
     def namespace_ids(self, namespace: str) -> list[str]:
@@ -683,6 +684,11 @@ class PostgresStore(SQLStore):
         self._flush()
         row = self._query("SELECT arc_version, loops_version FROM corpus")[0]
         return int(row[0]), int(row[1])
+
+    def keep_deletions(self, count: int) -> None:
+        super().keep_deletions(count)
+        with self.transaction():
+            self._conn.execute("UPDATE corpus SET removed_keep = %s", (count,))
 
     def set_loops_version(self, version: int) -> None:
         with self.transaction():

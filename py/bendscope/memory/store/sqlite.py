@@ -658,6 +658,10 @@ class SQLiteStore(SQLStore):
         found = dict(self._query("SELECT key, value FROM counters"))
         return int(found["arc_version"]), int(found["loops_version"])
 
+    def keep_deletions(self, count: int) -> None:
+        super().keep_deletions(count)
+        self._write("UPDATE counters SET value = ? WHERE key = 'removed_keep'", (count,))
+
     def set_loops_version(self, version: int) -> None:
         self._write("UPDATE counters SET value = ? WHERE key = 'loops_version'", (version,))
 

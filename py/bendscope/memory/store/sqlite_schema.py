@@ -5,6 +5,22 @@ from __future__ import annotations
 
 import sqlite3
 
+from .base import KEEP_DELETIONS
+
+
+def _deletion_trigger(table: str, kind: str) -> str:
+    """Migration 11's trigger for a deletion from ``table``: numbered, kept in ``removed``, and
+    the deletions older than the last ``removed_keep`` numbers dropped. O(log n + dropped)."""
+    number = "(SELECT value FROM counters WHERE key = 'changes')"
+    return f"""CREATE TRIGGER {table}_changed_delete AFTER DELETE ON {table} BEGIN
+        UPDATE counters SET value = value + 1 WHERE key = 'changes';
+        INSERT OR REPLACE INTO removed (kind, id, changed) VALUES ('{kind}', old.id, {number});
+        UPDATE counters SET value = {number} - (SELECT value FROM counters WHERE key = 'removed_keep')
+        WHERE key = 'removed_horizon' AND value < {number} - (SELECT value FROM counters WHERE key = 'removed_keep');
+        DELETE FROM removed WHERE changed <= (SELECT value FROM counters WHERE key = 'removed_horizon');
+    END;"""
+
+
 #: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -294,6 +310,17 @@ MIGRATIONS: tuple[str, ...] = (
         INSERT OR REPLACE INTO removed (kind, id, changed)
         VALUES ('edge', old.id, (SELECT value FROM counters WHERE key = 'changes'));
     END;
+    """,
+    # 11: deletions are kept for the last ``removed_keep`` change numbers only: each deletion
+    # moves the horizon ('removed_horizon', never back) to that many numbers before its own and
+    # drops the deletions at or below it; the changes since a number below the horizon are not
+    # told (store.changed_since: None, the editor reads the whole view)
+    f"""
+    INSERT INTO counters (key, value) VALUES ('removed_keep', {KEEP_DELETIONS}), ('removed_horizon', 0);
+    DROP TRIGGER nodes_changed_delete;
+    DROP TRIGGER edges_changed_delete;
+    {_deletion_trigger("nodes", "node")}
+    {_deletion_trigger("edges", "edge")}
     """,
 )
 
