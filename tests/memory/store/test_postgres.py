@@ -97,7 +97,7 @@ def test_a_version_1_store_is_migrated_and_keeps_its_contents(postgres_url, monk
         )
         conn.execute("UPDATE corpus SET nodes = 2, edges = 1, tokens = 7")
     with PostgresStore(postgres_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 9
+        assert store.schema_version == SCHEMA_VERSION == 10
         assert [i for i, _ in store.search("versions one", 5)] == ["a"] and store.get_edge("e") is not None
         assert store.arc_versions() == (0, -1) and store.all_loops() == []  # (the index: made at the first write)
         with psycopg.connect(postgres_url) as conn:

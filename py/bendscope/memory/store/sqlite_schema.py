@@ -314,8 +314,11 @@ MIGRATIONS: tuple[str, ...] = (
     # 11: deletions are kept for the last ``removed_keep`` change numbers only: each deletion
     # moves the horizon ('removed_horizon', never back) to that many numbers before its own and
     # drops the deletions at or below it; the changes since a number below the horizon are not
-    # told (store.changed_since: None, the editor reads the whole view)
+    # told (store.changed_since: None, the editor reads the whole view). And the few nodes whose
+    # metadata SQLite's JSON functions refuse (NaN, an infinity: Python's json writes them) are
+    # indexed apart, so that a namespace's reading finds them (SQLiteStore.namespace_ids)
     f"""
+    CREATE INDEX nodes_not_json ON nodes (id) WHERE NOT json_valid(metadata);
     INSERT INTO counters (key, value) VALUES ('removed_keep', {KEEP_DELETIONS}), ('removed_horizon', 0);
     DROP TRIGGER nodes_changed_delete;
     DROP TRIGGER edges_changed_delete;
