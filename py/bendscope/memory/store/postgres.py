@@ -299,7 +299,7 @@ class PostgresStore(SQLStore):
             _COUNT,
             "BEGIN ISOLATION LEVEL READ COMMITTED",
             "pg_advisory_xact_lock_shared",
-            "SELECT FROM corpus FOR UPDATE",
+            "SELECT FROM corpus FOR UPDATE; SET LOCAL bendscope.counting = 'on'",
         )
 
     def _apply(self, delta: _Delta) -> None:
@@ -355,6 +355,7 @@ class PostgresStore(SQLStore):
     NAMESPACE = NAMESPACE_SQL
     CHANGES = "SELECT changes FROM corpus"
     HORIZON = "SELECT removed_horizon FROM corpus"
+    TOUCHED = "SELECT kind, id FROM touched WHERE changed > %s"
     BY_CODE = ' COLLATE "C"'
 
     def namespace_ids(self, namespace: str) -> list[str]:

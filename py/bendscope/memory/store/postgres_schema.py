@@ -225,10 +225,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     # 10: deletions are kept for the last ``removed_keep`` change numbers only: a transaction's
     # first change moves the horizon (never back) to that many numbers before its own and drops
     # the deletions at or below it (change_function); the changes since a number below the
-    # horizon are not told (store.changed_since: None, the editor reads the whole view)
+    # horizon are not told (store.changed_since: None, the editor reads the whole view). An
+    # access count's number is kept in ``touched``, so the node's row keeps its indexed columns
     (
         f"ALTER TABLE corpus ADD COLUMN removed_keep bigint NOT NULL DEFAULT {KEEP_DELETIONS}, "
         "ADD COLUMN removed_horizon bigint NOT NULL DEFAULT 0",
+        """CREATE TABLE touched (
+            kind text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, changed bigint NOT NULL,
+            PRIMARY KEY (kind, id)
+        )""",
+        "CREATE INDEX touched_by_change ON touched (changed)",
     ),
 )
 CHANGES_AT = 9
@@ -269,17 +275,31 @@ def change_function(conn: psycopg.Connection[tuple[Any, ...]], schema: str, prun
     commit, so transactions that change rows take their numbers in the order they commit: a
     reader's snapshot that sees number N sees every change numbered up to N (the writers hold
     the store's lock anyway; the access counters' transactions lock that row first,
-    ``PostgresStore._counting``). ``pruned``: that first change also raises the deletions'
-    horizon to ``removed_keep`` numbers before its own and drops the deletions at or below it,
-    under the same lock (one index probe a transaction; a dropped deletion, once)."""
+    ``PostgresStore._counting``).
+
+    ``pruned``: that first change also raises the deletions' horizon to ``removed_keep``
+    numbers before its own and drops the deletions and touches at or below it, under the same
+    lock (one index probe a transaction; a dropped row, once). And an access counters'
+    transaction (``bendscope.counting`` set) leaves its number in ``touched``, not in the row:
+    the row's indexed columns stay as they were, so PostgreSQL can update it in place (HOT)."""
     s = psycopg.sql.Identifier(schema).as_string(conn)
     take = (
         f"""UPDATE {s}.corpus SET changes = changes + 1,
                     removed_horizon = greatest(removed_horizon, changes + 1 - removed_keep)
                     RETURNING changes, removed_horizon INTO number, horizon;
-                DELETE FROM {s}.removed WHERE changed <= horizon;"""
+                DELETE FROM {s}.removed WHERE changed <= horizon;
+                DELETE FROM {s}.touched WHERE changed <= horizon;"""
         if pruned
         else f"UPDATE {s}.corpus SET changes = changes + 1 RETURNING changes INTO number;"
+    )
+    counted = (
+        f"""IF TG_OP = 'UPDATE' AND current_setting('bendscope.counting', true) = 'on' THEN
+                INSERT INTO {s}.touched (kind, id, changed) VALUES (TG_ARGV[0], NEW.id, number)
+                    ON CONFLICT (kind, id) DO UPDATE SET changed = excluded.changed;
+                RETURN NEW;
+            END IF;"""
+        if pruned
+        else ""
     )
     conn.execute(
         f"""CREATE OR REPLACE FUNCTION {s}.bendscope_changed() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -296,6 +316,7 @@ def change_function(conn: psycopg.Connection[tuple[Any, ...]], schema: str, prun
                     ON CONFLICT (kind, id) DO UPDATE SET changed = excluded.changed;
                 RETURN OLD;
             END IF;
+            {counted}
             NEW.changed := number;
             RETURN NEW;
         END $$"""

@@ -166,6 +166,8 @@ class SQLStore(Store):
     CHANGES: ClassVar[str] = "SELECT value FROM counters WHERE key = 'changes'"
     #: the deletions' horizon (``changed_since``)
     HORIZON: ClassVar[str] = "SELECT value FROM counters WHERE key = 'removed_horizon'"
+    #: the nodes and edges whose access counters changed after a number, when kept apart ("": in their rows)
+    TOUCHED: ClassVar[str] = ""
     #: how validity times are compared: as text, by code point (as Python compares them)
     BY_CODE: ClassVar[str] = ""
 
@@ -181,7 +183,8 @@ class SQLStore(Store):
         at = (number,)
         nodes = [r[0] for r in self._query(f"SELECT id FROM nodes WHERE changed > {self.P}", at)]
         edges = [r[0] for r in self._query(f"SELECT id FROM edges WHERE changed > {self.P}", at)]
-        for kind, found in self._query(f"SELECT kind, id FROM removed WHERE changed > {self.P}", at):
+        touched = self._query(self.TOUCHED, at) if self.TOUCHED else []
+        for kind, found in [*self._query(f"SELECT kind, id FROM removed WHERE changed > {self.P}", at), *touched]:
             (nodes if kind == "node" else edges).append(found)
         horizon = self._query(self.HORIZON)
         if horizon and number < int(horizon[0][0]):
