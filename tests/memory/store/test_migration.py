@@ -100,8 +100,11 @@ def deletions_bounded(store: Store, before: int) -> None:
 def kept_deletions(store: Store) -> int:
     """How many deletions the store keeps (its ``removed`` table's rows)."""
     if isinstance(store, SQLiteStore):
-        with sqlite3.connect(store.path) as conn:
-            return int(conn.execute("SELECT count(*) FROM removed").fetchone()[0])
+        with sqlite3.connect(store.path) as conn:  # (changes of ids no longer there)
+            return int(conn.execute(
+                "SELECT count(*) FROM changes c WHERE NOT EXISTS (SELECT 1 FROM nodes n WHERE c.kind = 'node' "
+                "AND n.id = c.id) AND NOT EXISTS (SELECT 1 FROM edges e WHERE c.kind = 'edge' AND e.id = c.id)"
+            ).fetchone()[0])  # fmt: skip
     if isinstance(store, PostgresStore):
         return int(store._query("SELECT count(*) FROM removed")[0][0])
     assert isinstance(store, InMemoryStore)

@@ -355,7 +355,12 @@ class PostgresStore(SQLStore):
     NAMESPACE = NAMESPACE_SQL
     CHANGES = "SELECT changes FROM corpus"
     HORIZON = "SELECT removed_horizon FROM corpus"
-    TOUCHED = "SELECT kind, id FROM touched WHERE changed > %s"
+    CHANGED = (
+        "SELECT 'node', id FROM nodes WHERE changed > %s",
+        "SELECT 'edge', id FROM edges WHERE changed > %s",
+        "SELECT kind, id FROM removed WHERE changed > %s",
+        "SELECT kind, id FROM touched WHERE changed > %s",
+    )
     BY_CODE = ' COLLATE "C"'
 
     def namespace_ids(self, namespace: str) -> list[str]:
