@@ -6,9 +6,9 @@ and the ratio, with the machine load. The disk is the one under the temporary fo
     python bench/bench_durability.py [--writes 300] [--rounds 5]
     python bench/bench_durability.py --bulk [--rounds 3]   # a bulk import, SQLite and PostgreSQL
 
-``--bulk``: what the change numbers cost a bulk import (the live editor's deltas: SQLite's
-schema 10 triggers, PostgreSQL's 9): 10,000 nodes, then 20,000 edges between them, by
-``store_many`` calls of 2,000 items (one transaction each), into a fresh store with the
+``--bulk``: what the change numbers cost a bulk import (the live editor's deltas: the
+triggers of SQLite's schema 10 and 11, PostgreSQL's 9 and 10): 10,000 nodes, then 20,000
+edges between them, by ``store_many`` calls of 2,000 items (one transaction each), into a fresh store with the
 triggers and into one they were dropped from, alternated in rounds; medians and the ratio.
 PostgreSQL: a throwaway server on 127.0.0.1 (``tests/support/pg_cluster.py``, fsync off).
 """
