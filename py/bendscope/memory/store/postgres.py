@@ -46,7 +46,7 @@ from psycopg.types.json import Jsonb
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from ..core.text import load_metadata, terms
-from .postgres_schema import LOCK_TIMEOUT_MS, WITH_NUL, migrate
+from .postgres_schema import CHANGED_SQL, LOCK_TIMEOUT_MS, WITH_NUL, migrate
 from .postgres_schema import NAMESPACE as NAMESPACE_SQL
 from .postgres_search import _Scorer, lexeme, scorer_for, tsquery, weights_of
 from .postgres_url import (
@@ -355,12 +355,7 @@ class PostgresStore(SQLStore):
     NAMESPACE = NAMESPACE_SQL
     CHANGES = "SELECT changes FROM corpus"
     HORIZON = "SELECT removed_horizon FROM corpus"
-    CHANGED = (
-        "SELECT 'node', id FROM nodes WHERE changed > %s",
-        "SELECT 'edge', id FROM edges WHERE changed > %s",
-        "SELECT kind, id FROM removed WHERE changed > %s",
-        "SELECT kind, id FROM touched WHERE changed > %s",
-    )
+    CHANGED = CHANGED_SQL
     BY_CODE = ' COLLATE "C"'
 
     def namespace_ids(self, namespace: str) -> list[str]:

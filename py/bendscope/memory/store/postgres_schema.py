@@ -239,6 +239,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 CHANGES_AT = 9
 PRUNED_AT = 10
+#: the (kind, id) of the nodes and edges changed or deleted after a number (``changed_since``):
+#: written or deleted (their rows, ``removed``), or their access counters (``touched``)
+CHANGED_SQL = (
+    "SELECT 'node', id FROM nodes WHERE changed > %s",
+    "SELECT 'edge', id FROM edges WHERE changed > %s",
+    "SELECT kind, id FROM removed WHERE changed > %s",
+    "SELECT kind, id FROM touched WHERE changed > %s",
+)
 
 
 SCHEMA_VERSION = len(MIGRATIONS)
