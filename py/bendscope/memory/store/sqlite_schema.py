@@ -327,8 +327,9 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 11: the change numbers move out of the rows into ``changes`` (kind, id, its last number:
     # a write, an access count or a deletion), so that numbering a row no longer writes it
-    # again (a bulk import paid 1.4x for that); ``removed`` and the rows' numbers are copied in
-    # (the later of the two for an id deleted and written again). Changes are kept for the last
+    # again and every change, not only a deletion, is dropped at the horizon; ``removed`` and
+    # the rows' numbers are copied in (the later of the two for an id deleted and written
+    # again). Changes are kept for the last
     # ``removed_keep`` change numbers only: each deletion moves the horizon ('removed_horizon',
     # never back) to that many numbers before its own and drops the changes at or below it; the
     # changes since a number below the horizon are not told (store.changed_since: None, the
