@@ -97,6 +97,7 @@ bench-live-time: venv vendor chromium
 bench-memory: venv postgresql
 	$(VPY) bench/bench_memory.py
 	$(VPY) bench/bench_durability.py
+	$(VPY) bench/bench_durability.py --bulk --rounds 3
 	$(VPY) bench/bench_time.py --backends sqlite,postgresql
 
 load-memory: venv postgresql

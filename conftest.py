@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from pg_cluster import Cluster
@@ -49,3 +50,26 @@ def store(request: pytest.FixtureRequest, tmp_path) -> Iterator[Store]:
         made = PostgresStore(request.getfixturevalue("postgres_url"), pool_size=2)
     yield made
     made.close()
+
+
+def _location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a served store lives, by the fixture's parameter: an SQLite file, the in-memory
+    store, or a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return tmp_path / "m.sqlite3"
+    if request.param == "memory":
+        return ":memory:"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a served store that persists lives: an SQLite file, or a fresh PostgreSQL database."""
+    return _location(request, tmp_path)
+
+
+@pytest.fixture(params=BACKENDS)
+def any_location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """Where a served store lives: an SQLite file, the in-memory store, or a fresh PostgreSQL database."""
+    return _location(request, tmp_path)

@@ -20,6 +20,10 @@ last acknowledged write; each shared node holds one of the contents acknowledged
 every acknowledged edge exists between its ends, every acknowledged deletion is gone;
 the access counts add up to exactly the results the acknowledged retrievals returned
 (no increment lost); the search statistics equal those recomputed from the nodes.
+
+Then, whatever the machine's load: how many updates of ``nodes`` and ``edges`` PostgreSQL made in
+place (HOT, no new index entries: a retrieval's access counts, when the rows' indexed columns stay)
+and how many bytes of write-ahead log the run wrote.
 """
 
 from __future__ import annotations
@@ -230,6 +234,7 @@ def run(servers: int, calls: int, pool_size: int, postgres_url: str | None) -> d
         url = postgres_url
     try:
         seed(url)
+        wal_before = wal_position(url)
         load_before = os.getloadavg()
         with tempfile.TemporaryDirectory() as tmp:
             outs = [str(Path(tmp) / f"w{i}.json") for i in range(servers)]
@@ -249,6 +254,7 @@ def run(servers: int, calls: int, pool_size: int, postgres_url: str | None) -> d
                         p.wait()
             results = [json.loads(Path(o).read_text()) for o, c in zip(outs, codes, strict=True) if c == 0]
         load_after = os.getloadavg()
+        rows = rows_written(url, wal_before)
         problems = check(url, results)
     finally:
         if cluster is not None:
@@ -297,7 +303,38 @@ def run(servers: int, calls: int, pool_size: int, postgres_url: str | None) -> d
     )
     for problem in problems[:10]:
         print(f"problem: {problem}")
+    summary["rows"] = rows
+    print(
+        f"rows: nodes updated {rows['nodes_upd']:,}, in place (HOT) {rows['nodes_hot']:,}; edges updated "
+        f"{rows['edges_upd']:,}, in place {rows['edges_hot']:,}; WAL written {rows['wal'] / 1e6:,.1f} MB"
+    )
     return summary
+
+
+def wal_position(url: str) -> str:
+    """The server's write-ahead log position now."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()
+    return str(row[0]) if row else "0/0"
+
+
+def rows_written(url: str, wal_before: str) -> dict[str, int]:
+    """How the run wrote its rows, whatever the load: the updates of ``nodes`` and ``edges`` and how
+    many of them were made in place (HOT: no new index entries), and the WAL bytes written since
+    ``wal_before`` (the servers have exited: their statistics are flushed)."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        stats = dict.fromkeys(("nodes_upd", "nodes_hot", "edges_upd", "edges_hot"), 0)
+        for name, upd, hot in conn.execute(
+            "SELECT relname, n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables WHERE relname IN ('nodes', 'edges')"
+        ).fetchall():
+            stats[f"{name}_upd"], stats[f"{name}_hot"] = int(upd), int(hot)
+        row = conn.execute("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), %s::pg_lsn)::bigint", (wal_before,)).fetchone()
+        stats["wal"] = int(row[0]) if row else 0
+    return stats
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

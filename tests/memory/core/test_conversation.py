@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime
 import json
 import string
-from pathlib import Path
 
 import pytest
 from hypothesis import assume, given
@@ -307,16 +306,7 @@ def test_consolidation_never_merges_across_namespaces(store):
     assert sorted(store.node_ids()) == ["alice-tea", "bob-tea"]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def served(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """Where the served store lives: an SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        return tmp_path / "m.sqlite3"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-def test_a_conversation_keys_and_namespaces_over_stdio(served):
+def test_a_conversation_keys_and_namespaces_over_stdio(location):
     async def work(client: Client) -> None:
         stored = await ok(client, "store_many", {"namespace": "alice", "turns": TURNS})
         assert [t["id"] for t in stored["turns"]] == [t["id"] for t in TURNS]
@@ -331,7 +321,7 @@ def test_a_conversation_keys_and_namespaces_over_stdio(served):
         other = await ok(client, "retrieve_context", {"namespace": "bob", "query": asked})
         assert other["results"] == []
 
-    over_stdio(served, work)
+    over_stdio(location, work)
 
 
 def test_a_speakers_short_name_is_that_speaker(store):

@@ -15,7 +15,6 @@ from mcp import Client
 from bendscope.memory import InvalidInput
 from bendscope.memory.mcp.tools import call
 from bendscope.memory.store.inmemory import InMemoryStore
-from tests.memory.core.test_conversation import served  # noqa: F401 - the fixture
 from tests.memory.core.test_service import memory_on
 from tests.memory.mcp.test_mcp import ok, over_stdio
 
@@ -154,7 +153,7 @@ def test_a_wrong_continuation_stores_nothing(store):
     assert held() == before
 
 
-def test_a_session_continued_over_stdio(served):  # noqa: F811 - the fixture
+def test_a_session_continued_over_stdio(location):
     async def work(client: Client) -> None:
         turns = _turns(ids=True)
         for start in range(0, len(turns), 2):
@@ -167,7 +166,7 @@ def test_a_session_continued_over_stdio(served):  # noqa: F811 - the fixture
         found = await ok(client, "retrieve_context", {"namespace": "mel", "query": "What did Melanie paint?"})
         assert found["results"][0]["id"] == "T3"
 
-    over_stdio(served, work)
+    over_stdio(location, work)
 
 
 def _asked(memory: Any, question: str) -> list[tuple[str, float]]:

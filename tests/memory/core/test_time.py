@@ -7,7 +7,6 @@ became; learning credits what the retrieval returned."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -17,17 +16,6 @@ from mcp import Client
 from tests.memory.mcp.test_mcp import ok, over_stdio
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-@pytest.fixture(params=["sqlite", "memory", "postgresql"])
-def served(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """Where the served store lives: an SQLite file, the in-memory store, or PostgreSQL."""
-    if request.param == "sqlite":
-        return tmp_path / "m.sqlite3"
-    if request.param == "memory":
-        return ":memory:"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
 
 
 async def refused(client: Client, name: str, arguments: dict[str, Any]) -> str:
@@ -43,7 +31,7 @@ async def recorded(client: Client, item: str) -> str:
     return str(versions[-1]["recorded_at"])
 
 
-def test_an_edit_keeps_the_version_it_replaces(served):
+def test_an_edit_keeps_the_version_it_replaces(any_location):
     async def work(client: Client) -> None:
         await ok(client, "store_node", {"id": "co2", "content": "CO2 is about 410 ppm", "valid_from": "2019-01-01"})
         t1 = await recorded(client, "co2")
@@ -77,10 +65,10 @@ def test_an_edit_keeps_the_version_it_replaces(served):
         before = await ok(client, "query_graph", {"known_at": "2020-01-01"})
         assert before["nodes"] == [] and before["store"] == {"nodes": 0, "edges": 0}
 
-    over_stdio(served, work)
+    over_stdio(any_location, work)
 
 
-def test_a_back_dated_invalidation_leaves_what_was_believed(served):
+def test_a_back_dated_invalidation_leaves_what_was_believed(any_location):
     """The issue's first finding: a loop noted at t1, then one of its edges invalidated as of
     2000. Now the loop never held (as_of t1: κ 0); what the memory believed at t1 still says κ 1."""
 
@@ -110,10 +98,10 @@ def test_a_back_dated_invalidation_leaves_what_was_believed(served):
         listed = await ok(client, "list_edges", {"known_at": t1})
         assert {e["id"]: e["valid_until"] for e in listed["edges"]} == {"melt": None, "warm": None}
 
-    over_stdio(served, work)
+    over_stdio(any_location, work)
 
 
-def test_a_fact_without_valid_from_held_from_an_unknown_past(served):
+def test_a_fact_without_valid_from_held_from_an_unknown_past(any_location):
     """The issue's third finding: one rule for both facts, whenever they were recorded."""
 
     async def work(client: Client) -> None:
@@ -134,10 +122,10 @@ def test_a_fact_without_valid_from_held_from_an_unknown_past(served):
         known = await ok(client, "retrieve_context", {"query": "CO2 ppm", "known_at": t1, "as_of": "2020-06-01"})
         assert sorted(r["id"] for r in known["results"]) == ["co2-now", "co2-pre"]
 
-    over_stdio(served, work)
+    over_stdio(any_location, work)
 
 
-def test_history_lists_versions_and_delete_erases_them(served):
+def test_history_lists_versions_and_delete_erases_them(any_location):
     async def work(client: Client) -> None:
         await ok(client, "store_node", {"id": "fact", "content": "first"})
         await anyio.sleep(0.01)
@@ -159,10 +147,10 @@ def test_history_lists_versions_and_delete_erases_them(served):
         earlier = await ok(client, "query_graph", {"known_at": versions[0]["recorded_at"]})
         assert earlier["nodes"] == []  # (erased: no version is left to read)
 
-    over_stdio(served, work)
+    over_stdio(any_location, work)
 
 
-def test_merged_ids_read_link_and_credit_the_node_they_became(served):
+def test_merged_ids_read_link_and_credit_the_node_they_became(any_location):
     """The issue's last finding: after consolidate merges dup-albedo into def-albedo, naming the
     merged id reaches the survivor and says so; a read naming both never fails whole."""
 
@@ -223,4 +211,4 @@ def test_merged_ids_read_link_and_credit_the_node_they_became(served):
         gone = await refused(client, "query_graph", {"node_ids": ["dup-albedo"]})
         assert "no node with id 'dup-albedo'" in gone
 
-    over_stdio(served, work)
+    over_stdio(any_location, work)

@@ -29,15 +29,6 @@ def env(store: Path | str) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(ROOT / "py"), BENDSCOPE_MEMORY_STORE=str(store))
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def location(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """Where the served store lives: an SQLite file, or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        return tmp_path / "m.sqlite3"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
 def run_async(main: Callable[[], Awaitable[None]]) -> None:
     """Run ``main`` on a fresh event loop in its own thread (a browser test's Playwright may own
     this thread's loop when the suites run in one session); its exception is raised here."""
@@ -303,18 +294,7 @@ def test_one_server_serves_calls_at_once_on_postgresql(postgres_url):
         assert len([i for i in nodes if i.startswith("extra-")]) == 20
 
 
-@pytest.fixture(params=["sqlite", "memory", "postgresql"])
-def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """Where the served store lives: an SQLite file, the in-memory store, or PostgreSQL."""
-    if request.param == "sqlite":
-        return tmp_path / "m.sqlite3"
-    if request.param == "memory":
-        return ":memory:"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
-
-
-def test_the_agent_loop_end_to_end(any_store):
+def test_the_agent_loop_end_to_end(any_location):
     """The worked example over the real protocol: retrieve → route → deliberate →
     learn_from_outcome → confidence and metrics change → consolidate without losing a loop
     (and, on a store that persists, the metrics are there after a restart)."""
@@ -366,14 +346,14 @@ def test_the_agent_loop_end_to_end(any_store):
         assert topology["max_kappa"] == 1 and len(topology["sccs"][0]["nodes"]) == 5
         seen["metrics"] = (await ok(client, "get_metrics", {}))["outcomes"]
 
-    over_stdio(any_store, work)
-    if any_store == ":memory:":
+    over_stdio(any_location, work)
+    if any_location == ":memory:":
         return
 
     async def again(client: Client) -> None:
         assert (await ok(client, "get_metrics", {}))["outcomes"] == seen["metrics"]
 
-    over_stdio(any_store, again)
+    over_stdio(any_location, again)
 
 
 def test_kappa_as_of_a_date_over_the_protocol(location):

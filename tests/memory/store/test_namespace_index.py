@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bendscope.memory.core.errors import InvalidInput
 from bendscope.memory.core.records import MemoryEdge, MemoryNode
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
@@ -88,3 +89,25 @@ def test_the_index_reads_as_every_node_does(writes):
             store.put_node(_node(f"n{number}", space))
     for space in ("alice", "bob", ""):
         assert store.namespace_ids(space) == _scan(store, space)
+
+
+def test_a_node_whose_metadata_holds_a_number_json_does_not_is_found_in_its_namespace(store):
+    """Metadata holding NaN or an infinity (as Python's json writes them; the memory's own
+    writes refuse them, a store's caller may not): SQLite's JSON functions refuse it, so its
+    node is read apart and found in its namespace, as in memory; PostgreSQL's jsonb refuses
+    it, so the write is refused with a reason and changes nothing."""
+    values = {"nan": float("nan"), "inf": float("inf"), "ninf": float("-inf"), "one": 1.0}
+    store.put_node(_node("seen", "alice"))
+    for node_id, value in values.items():
+        made = MemoryNode(node_id, f"fact {node_id}", metadata={"namespace": "alice", "score": value},
+                          created_at=T, updated_at=T, recorded_at=T)  # fmt: skip
+        if isinstance(store, PostgresStore) and value != 1.0:
+            with pytest.raises(InvalidInput, match="refused a value"):
+                store.put_node(made)
+            continue
+        store.put_node(made)
+    found = ["one", "seen"] if isinstance(store, PostgresStore) else ["inf", "nan", "ninf", "one", "seen"]
+    assert store.namespace_ids("alice") == _scan(store, "alice") == found
+    assert ScopedView(store, "alice").node_ids() == found and store.namespace_ids("bob") == []
+    if not isinstance(store, InMemoryStore):
+        assert uses_the_index(store)

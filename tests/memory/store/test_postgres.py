@@ -97,7 +97,7 @@ def test_a_version_1_store_is_migrated_and_keeps_its_contents(postgres_url, monk
         )
         conn.execute("UPDATE corpus SET nodes = 2, edges = 1, tokens = 7")
     with PostgresStore(postgres_url) as store:
-        assert store.schema_version == SCHEMA_VERSION == 9
+        assert store.schema_version == SCHEMA_VERSION == 10
         assert [i for i, _ in store.search("versions one", 5)] == ["a"] and store.get_edge("e") is not None
         assert store.arc_versions() == (0, -1) and store.all_loops() == []  # (the index: made at the first write)
         with psycopg.connect(postgres_url) as conn:
@@ -560,3 +560,31 @@ def test_every_statement_waits_at_most_the_lock_timeout(postgres_url, monkeypatc
             assert time.monotonic() - started < 5
             locker.rollback()
         assert memory.get_metrics()["store"]
+
+
+def test_an_access_count_updates_its_row_in_place_and_is_still_told(postgres_url):
+    """A retrieval's access counters leave the node's and the edge's indexed columns as they
+    were (their change number goes to ``touched``), so PostgreSQL updates the rows in place
+    (HOT: no new index entries, the terms' GIN index untouched); the change is still told
+    since the number before, once for the retrieval."""
+    with PostgresStore(postgres_url, pool_size=1) as store:
+        store.put_node(node("a", "albedo warms the ice"))
+        store.put_node(node("b", "ice melts"))
+        store.put_edge(edge("ab", "a", "b"))
+        before = store.change_number()
+        assert before is not None
+        rows = store._query("SELECT id, changed FROM nodes UNION ALL SELECT id, changed FROM edges ORDER BY id")
+        with store._counting():
+            store.record_retrieval(["a", "b"], ["ab"], "2026-12-01T00:00:00.000Z")
+            updated = store._query(
+                "SELECT relname, n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables "
+                "WHERE relname IN ('nodes', 'edges') ORDER BY relname"
+            )
+        assert updated == [("edges", 1, 1), ("nodes", 2, 2)]
+        assert store._query("SELECT id, changed FROM nodes UNION ALL SELECT id, changed FROM edges ORDER BY id") == rows
+        assert store.change_number() == before + 1
+        nodes, edges = store.changed_since(before) or ([], [])
+        assert sorted(nodes) == ["a", "b"] and edges == ["ab"]
+        assert store.get_nodes(["a"])["a"].access_count == 1
+        store.put_node(node("a", "albedo warms the ice, again"))  # (a write numbers the row itself)
+        assert store.changed_since(before + 1) == (["a"], [])

@@ -442,7 +442,7 @@ def test_sqlite_migrates_an_older_store(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(module, "PROGRESS_FROM", 2)
     with SQLiteStore(path) as store:
-        assert store.schema_version == SCHEMA_VERSION == 10
+        assert store.schema_version == SCHEMA_VERSION == 11
         assert [i for i, _ in store.search("upgrading the", 5)] == ["a"]  # (re-indexed: stems, stop words)
         said = capsys.readouterr().err
         assert "re-indexing 2 nodes (stems, stop words): 100%" in said

@@ -319,6 +319,39 @@ def test_after_the_whole_memory_the_page_gets_only_what_changed():
     assert _ask(app, "/api/graph", query="since=-1", **BEARER)[0] == 400
 
 
+def test_a_page_behind_the_stores_deletions_horizon_gets_the_whole_view_compared(tmp_path):
+    """The store keeps deletions for its last change numbers only: a page further behind is
+    answered from the whole memory compared with its version (the deletions dropped from the
+    store's table are in it), and its copy with the answer applied is the whole memory."""
+    from bendscope.bend.live.delta import Remote, apply_to
+    from bendscope.memory.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "m.sqlite3")
+    memory = Memory(store)
+    for k in range(8):
+        memory.store_node({"id": f"n{k}", "content": f"Card {k}"})
+    app = editor_app(lambda *a: None, memory, Admission(TOKEN, PORT), SITE)  # type: ignore[arg-type]
+    first = json.loads(_ask(app, "/api/graph", **BEARER)[2])
+    page = Remote.of_document(first["document"], first["version"])
+    number = store.change_number()
+    assert number is not None
+    store.keep_deletions(2)
+    for k in range(5):
+        memory.delete_node(f"n{k}")
+    memory.store_node({"id": "n7", "content": "Card 7, edited"})
+    assert store.changed_since(number) is None  # (the first deletions are dropped from the store's table)
+    answer = json.loads(_ask(app, "/api/graph", query=f"since={page.version}", **BEARER)[2])
+    changes = answer["changes"]
+    assert changes["removed_nodes"] == [f"n{k}" for k in range(5)] and [n["id"] for n in changes["nodes"]] == ["n7"]
+    page = apply_to(page, changes, answer["version"])
+    whole = json.loads(_ask(app, "/api/graph", **BEARER)[2])["document"]["planes"][0]
+    assert page.nodes == {n["id"]: n for n in whole["nodes"]} and sorted(page.nodes) == ["n5", "n6", "n7"]
+    memory.delete_node("n5")  # (a deletion since the version now held: told too)
+    answer = json.loads(_ask(app, "/api/graph", query=f"since={answer['version']}", **BEARER)[2])
+    assert answer["changes"]["removed_nodes"] == ["n5"] and "document" not in answer
+    store.close()
+
+
 def test_the_versions_kept_are_bounded():
     from bendscope.memory.web.deltas import ViewLog
 

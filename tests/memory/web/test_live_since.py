@@ -87,8 +87,9 @@ class Page:
     """One page of a view (the whole memory, or a namespace): its copy, kept by the changes
     read from the change numbers; and a log answering the same versions from whole documents."""
 
-    def __init__(self, memory: Memory) -> None:
+    def __init__(self, memory: Memory, pruned: bool = False) -> None:
         self.memory = memory
+        self.pruned = pruned
         self.log, self.whole_log = ViewLog(keep=4), ViewLog(keep=4)
         status, first = graph_answer(memory, None, Moment(), self.log, None)
         compared = versioned(_whole(memory, self.whole_log), self.whole_log, None)
@@ -102,7 +103,12 @@ class Page:
         nothing writes meanwhile: ``still``)."""
         with self.log.making:
             answer = answer_since(self.memory, self.log, self.remote.version, LIVE_MAX_NODES)
-        assert answer is not None  # (every store numbers its changes)
+        if answer is None:  # (every store numbers its changes: the page is behind its deletions' horizon)
+            held = self.log.held(self.remote.version)
+            assert held is not None and held[1][0] is not None and self.pruned
+            assert self.memory.store.changed_since(held[1][0]) is None
+            status, answer = graph_answer(self.memory, None, Moment(), self.log, self.remote.version)
+            assert status == 200 and "changes" in answer  # (the whole view, compared with the page's version)
         if compared:
             whole = versioned(_whole(self.memory, self.whole_log), self.whole_log, self.compared)
             self.compared = whole["version"]
@@ -126,6 +132,24 @@ def test_changes_read_from_the_change_numbers_are_the_whole_documents_diff(store
     pages = [Page(memory), Page(memory.within(tag + "ns"))]
     for op in [*ops, ("fetch",)]:
         with contextlib.suppress(InvalidInput):  # (a write the memory refuses changes nothing)
+            _apply(memory, clock, op, tag)
+        if op[0] == "fetch":
+            for page in pages:
+                page.fetch()
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(OPS, max_size=30), keep=st.integers(1, 3), tag=st.uuids().map(lambda u: u.hex[:6]))
+def test_changes_stay_the_whole_documents_diff_while_deletions_are_dropped(store: Store, ops, keep, tag):
+    """The store keeps its deletions for the last ``keep`` change numbers: a page behind them
+    gets the whole view compared with its version, one within them the changes read from the
+    numbers — each the whole document's diff."""
+    store.keep_deletions(keep)
+    clock = Clock()
+    memory = Memory(store, clock=clock)
+    pages = [Page(memory, pruned=True), Page(memory.within(tag + "ns"), pruned=True)]
+    for op in [*ops, ("fetch",)]:
+        with contextlib.suppress(InvalidInput):
             _apply(memory, clock, op, tag)
         if op[0] == "fetch":
             for page in pages:

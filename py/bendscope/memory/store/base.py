@@ -39,6 +39,9 @@ def _holds(edge: MemoryEdge, ends: Mapping[str, MemoryNode], at: str) -> bool:
 
 #: BM25's parameters, as SQLite FTS5's bm25() has them: every store ranks alike
 K1, B = 1.2, 0.75
+#: for how many change numbers a store keeps its deletions (``Store.changed_since``): a reader
+#: further behind reads the whole view
+KEEP_DELETIONS = 10_000
 
 
 class Store(abc.ABC):
@@ -200,8 +203,17 @@ class Store(abc.ABC):
 
     def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
         """(the ids of the nodes, of the edges) changed or deleted after change ``number``
-        — at least those: a few more do no harm —, or None when the store cannot tell."""
+        — at least those: a few more do no harm —, or None when the store cannot tell: it
+        numbers no changes, or ``number`` is below its deletions' horizon (it keeps deletions
+        for the last ``keep_deletions`` change numbers only: those before are dropped)."""
         return None
+
+    def keep_deletions(self, count: int) -> None:
+        """Keep deletions for the last ``count`` change numbers from the next deletion on (at
+        least 1; ``KEEP_DELETIONS`` by default). The horizon never moves back: a reader below
+        it is told None, never changes missing a deletion. A store numbering no changes: nothing."""
+        if count < 1:
+            raise ValueError(f"keep at least one change number's deletions, got {count!r}")
 
     def bounds_between(self, after: str, until: str) -> tuple[list[str], list[str]]:
         """The ids of the nodes and of the edges with a validity bound (``valid_from`` or

@@ -16,7 +16,7 @@ from typing import Any
 from ..core.errors import NotFound
 from ..core.records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from ..core.text import query_terms, terms
-from .base import K1, B, Store
+from .base import K1, KEEP_DELETIONS, B, Store
 
 MIN_IDF = 1e-6  # FTS5 clamps the IDF of terms in more than half the rows to this
 
@@ -51,6 +51,9 @@ class InMemoryStore(Store):
         #: change numbers (``change_number``): the last one, and each node's and edge's last
         self.changes = 0
         self._changed: tuple[dict[str, int], dict[str, int]] = ({}, {})
+        #: deletions are kept for the last ``removed_keep`` change numbers (``changed_since``)
+        self.removed_keep = KEEP_DELETIONS
+        self.removed_horizon = 0
 
     def _snapshot(self) -> tuple[object, ...]:
         return (
@@ -78,22 +81,35 @@ class InMemoryStore(Store):
 
     def _number(self, nodes: dict[str, MemoryNode], edges: dict[str, MemoryEdge]) -> None:
         """Number the nodes and edges a committed transaction wrote or deleted (those not the
-        same objects as before it). O(nodes + edges), as the transaction's snapshot."""
+        same objects as before it), raise the deletions' horizon and drop the deletions at or
+        below it (as the PostgreSQL store does). O(nodes + edges), as the transaction's snapshot."""
         changed = False
         for before, now, numbers in ((nodes, self.nodes, self._changed[0]), (edges, self.edges, self._changed[1])):
             ids = [i for i, r in now.items() if before.get(i) is not r] + [i for i in before if i not in now]
             if ids and not changed:
                 self.changes += 1
+                self.removed_horizon = max(self.removed_horizon, self.changes - self.removed_keep)
                 changed = True
             for i in ids:
                 numbers[i] = self.changes
+        if changed:
+            for numbers, now in ((self._changed[0], self.nodes), (self._changed[1], self.edges)):
+                for i in [i for i, k in numbers.items() if k <= self.removed_horizon and i not in now]:
+                    del numbers[i]
 
     def change_number(self) -> int | None:
         return self.changes
 
     def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
+        if number < self.removed_horizon:
+            return None
         nodes, edges = (list(numbers.items()) for numbers in self._changed)  # (a copy made at once)
         return [i for i, k in nodes if k > number], [i for i, k in edges if k > number]
+
+    def keep_deletions(self, count: int) -> None:
+        super().keep_deletions(count)
+        self._refuse_writes()
+        self.removed_keep = count
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:

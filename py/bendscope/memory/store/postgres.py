@@ -46,7 +46,7 @@ from psycopg.types.json import Jsonb
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from ..core.text import load_metadata, terms
-from .postgres_schema import LOCK_TIMEOUT_MS, WITH_NUL, migrate
+from .postgres_schema import CHANGED_SQL, LOCK_TIMEOUT_MS, WITH_NUL, migrate
 from .postgres_schema import NAMESPACE as NAMESPACE_SQL
 from .postgres_search import _Scorer, lexeme, scorer_for, tsquery, weights_of
 from .postgres_url import (
@@ -299,7 +299,7 @@ class PostgresStore(SQLStore):
             _COUNT,
             "BEGIN ISOLATION LEVEL READ COMMITTED",
             "pg_advisory_xact_lock_shared",
-            "SELECT FROM corpus FOR UPDATE",
+            "SELECT FROM corpus FOR UPDATE; SET LOCAL bendscope.counting = 'on'",
         )
 
     def _apply(self, delta: _Delta) -> None:
@@ -354,6 +354,8 @@ class PostgresStore(SQLStore):
     P = "%s"
     NAMESPACE = NAMESPACE_SQL
     CHANGES = "SELECT changes FROM corpus"
+    HORIZON = "SELECT removed_horizon FROM corpus"
+    CHANGED = CHANGED_SQL
     BY_CODE = ' COLLATE "C"'
 
     def namespace_ids(self, namespace: str) -> list[str]:
@@ -683,6 +685,11 @@ class PostgresStore(SQLStore):
         self._flush()
         row = self._query("SELECT arc_version, loops_version FROM corpus")[0]
         return int(row[0]), int(row[1])
+
+    def keep_deletions(self, count: int) -> None:
+        super().keep_deletions(count)
+        with self.transaction():
+            self._conn.execute("UPDATE corpus SET removed_keep = %s", (count,))
 
     def set_loops_version(self, version: int) -> None:
         with self.transaction():

@@ -10,6 +10,7 @@ import psycopg
 import psycopg.sql
 
 from ..core.errors import StoreUnavailable
+from .base import KEEP_DELETIONS
 from .postgres_search import _reindex_terms
 
 #: how long a transaction waits for the write lock before it says the store is busy
@@ -207,7 +208,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     # 9: change numbers (the live editor's deltas, store.changes): every write to a node or an
     # edge (any column) takes its transaction's number (corpus.changes, counted once per
-    # transaction: see change_triggers) into its row's ``changed``; a deletion leaves its id in
+    # transaction: see change_function) into its row's ``changed``; a deletion leaves its id in
     # ``removed`` with its number. Rows written before have 0
     (
         "ALTER TABLE nodes ADD COLUMN changed bigint NOT NULL DEFAULT 0",
@@ -221,8 +222,31 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX removed_by_change ON removed (changed)",
     ),
+    # 10: deletions are kept for the last ``removed_keep`` change numbers only: a transaction's
+    # first change moves the horizon (never back) to that many numbers before its own and drops
+    # the deletions at or below it (change_function); the changes since a number below the
+    # horizon are not told (store.changed_since: None, the editor reads the whole view). An
+    # access count's number is kept in ``touched``, so the node's row keeps its indexed columns
+    (
+        f"ALTER TABLE corpus ADD COLUMN removed_keep bigint NOT NULL DEFAULT {KEEP_DELETIONS}, "
+        "ADD COLUMN removed_horizon bigint NOT NULL DEFAULT 0",
+        """CREATE TABLE touched (
+            kind text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, changed bigint NOT NULL,
+            PRIMARY KEY (kind, id)
+        )""",
+        "CREATE INDEX touched_by_change ON touched (changed)",
+    ),
 )
 CHANGES_AT = 9
+PRUNED_AT = 10
+#: the (kind, id) of the nodes and edges changed or deleted after a number (``changed_since``):
+#: written or deleted (their rows, ``removed``), or their access counters (``touched``)
+CHANGED_SQL = (
+    "SELECT 'node', id FROM nodes WHERE changed > %s",
+    "SELECT 'edge', id FROM edges WHERE changed > %s",
+    "SELECT kind, id FROM removed WHERE changed > %s",
+    "SELECT kind, id FROM touched WHERE changed > %s",
+)
 
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -252,21 +276,47 @@ def record_rows(conn: psycopg.Connection[tuple[Any, ...]]) -> None:
                 print(f"memory: recording {total:,} {table} as versions: {said * 10}%", file=sys.stderr)
 
 
-def change_triggers(conn: psycopg.Connection[tuple[Any, ...]], schema: str) -> None:
-    """Migration 9's triggers. A transaction's first change to a node or an edge counts
-    ``corpus.changes`` up by one and keeps the number (a transaction-local setting) for its
-    other rows. The counter's row stays locked until the commit, so transactions that change
-    rows take their numbers in the order they commit: a reader's snapshot that sees number N
-    sees every change numbered up to N (the writers hold the store's lock anyway; the access
-    counters' transactions lock that row first, ``PostgresStore._counting``)."""
+def change_function(conn: psycopg.Connection[tuple[Any, ...]], schema: str, pruned: bool) -> None:
+    """Migration 9's trigger function (10's: ``pruned``). A transaction's first change to
+    a node or an edge counts ``corpus.changes`` up by one and keeps the number (a
+    transaction-local setting) for its other rows. The counter's row stays locked until the
+    commit, so transactions that change rows take their numbers in the order they commit: a
+    reader's snapshot that sees number N sees every change numbered up to N (the writers hold
+    the store's lock anyway; the access counters' transactions lock that row first,
+    ``PostgresStore._counting``).
+
+    ``pruned``: that first change also raises the deletions' horizon to ``removed_keep``
+    numbers before its own and drops the deletions and touches at or below it, under the same
+    lock (one index probe a transaction; a dropped row, once). And an access counters'
+    transaction (``bendscope.counting`` set) leaves its number in ``touched``, not in the row:
+    the row's indexed columns stay as they were, so PostgreSQL can update it in place (HOT)."""
     s = psycopg.sql.Identifier(schema).as_string(conn)
+    take = (
+        f"""UPDATE {s}.corpus SET changes = changes + 1,
+                    removed_horizon = greatest(removed_horizon, changes + 1 - removed_keep)
+                    RETURNING changes, removed_horizon INTO number, horizon;
+                DELETE FROM {s}.removed WHERE changed <= horizon;
+                DELETE FROM {s}.touched WHERE changed <= horizon;"""
+        if pruned
+        else f"UPDATE {s}.corpus SET changes = changes + 1 RETURNING changes INTO number;"
+    )
+    counted = (
+        f"""IF TG_OP = 'UPDATE' AND current_setting('bendscope.counting', true) = 'on' THEN
+                INSERT INTO {s}.touched (kind, id, changed) VALUES (TG_ARGV[0], NEW.id, number)
+                    ON CONFLICT (kind, id) DO UPDATE SET changed = excluded.changed;
+                RETURN NEW;
+            END IF;"""
+        if pruned
+        else ""
+    )
     conn.execute(
-        f"""CREATE FUNCTION {s}.bendscope_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        f"""CREATE OR REPLACE FUNCTION {s}.bendscope_changed() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE
             number bigint := nullif(current_setting('bendscope.change', true), '')::bigint;
+            horizon bigint;
         BEGIN
             IF number IS NULL THEN
-                UPDATE {s}.corpus SET changes = changes + 1 RETURNING changes INTO number;
+                {take}
                 PERFORM set_config('bendscope.change', number::text, true);
             END IF;
             IF TG_OP = 'DELETE' THEN
@@ -274,10 +324,17 @@ def change_triggers(conn: psycopg.Connection[tuple[Any, ...]], schema: str) -> N
                     ON CONFLICT (kind, id) DO UPDATE SET changed = excluded.changed;
                 RETURN OLD;
             END IF;
+            {counted}
             NEW.changed := number;
             RETURN NEW;
         END $$"""
     )
+
+
+def change_triggers(conn: psycopg.Connection[tuple[Any, ...]], schema: str) -> None:
+    """Migration 9's triggers: every write and deletion of a node or an edge runs ``change_function``."""
+    change_function(conn, schema, pruned=False)
+    s = psycopg.sql.Identifier(schema).as_string(conn)
     for table, kind in (("nodes", "node"), ("edges", "edge")):
         conn.execute(
             f"CREATE TRIGGER {table}_changed BEFORE INSERT OR UPDATE ON {s}.{table} "
@@ -334,6 +391,8 @@ def migrate(conn: psycopg.Connection[tuple[Any, ...]], lock_key: int, schema: st
                 record_rows(conn)
             if step + 1 == CHANGES_AT:
                 change_triggers(conn, schema)
+            if step + 1 == PRUNED_AT:
+                change_function(conn, schema, pruned=True)
             conn.execute(
                 "INSERT INTO bendscope_meta (key, value) VALUES ('schema_version', %s) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",

@@ -164,6 +164,11 @@ class SQLStore(Store):
     # ------------------------------------------------------------ change numbers
     #: the store's last change number (the triggers of schema 10 / 9 keep it)
     CHANGES: ClassVar[str] = "SELECT value FROM counters WHERE key = 'changes'"
+    #: the deletions' horizon (``changed_since``)
+    HORIZON: ClassVar[str] = "SELECT value FROM counters WHERE key = 'removed_horizon'"
+    #: the (kind, id) of the nodes and edges changed or deleted after a number (the triggers keep
+    #: them: SQLite schema 11, PostgreSQL 9 and 10)
+    CHANGED: ClassVar[tuple[str, ...]] = ("SELECT kind, id FROM changes WHERE changed > ?",)
     #: how validity times are compared: as text, by code point (as Python compares them)
     BY_CODE: ClassVar[str] = ""
 
@@ -172,12 +177,18 @@ class SQLStore(Store):
         return int(rows[0][0]) if rows else None
 
     def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
-        """(the indexes ``nodes_by_change``, ``edges_by_change``, ``removed_by_change``)"""
-        at = (number,)
-        nodes = [r[0] for r in self._query(f"SELECT id FROM nodes WHERE changed > {self.P}", at)]
-        edges = [r[0] for r in self._query(f"SELECT id FROM edges WHERE changed > {self.P}", at)]
-        for kind, found in self._query(f"SELECT kind, id FROM removed WHERE changed > {self.P}", at):
-            (nodes if kind == "node" else edges).append(found)
+        """(the changes' indexes: ``CHANGED``) The horizon is read after the changes: it only
+        rises, and a change is dropped in the transaction that raises it past the change's
+        number, so changes read without a snapshot and missing one read a horizon above
+        ``number`` (None)."""
+        nodes: list[str] = []
+        edges: list[str] = []
+        for query in self.CHANGED:
+            for kind, found in self._query(query, (number,)):
+                (nodes if kind == "node" else edges).append(found)
+        horizon = self._query(self.HORIZON)
+        if horizon and number < int(horizon[0][0]):
+            return None
         return nodes, edges
 
     def bounds_between(self, after: str, until: str) -> tuple[list[str], list[str]]:

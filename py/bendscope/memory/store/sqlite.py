@@ -29,7 +29,7 @@ from typing import Any
 
 from ..core.errors import NotFound, StoreUnavailable
 from ..core.records import LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
-from ..core.text import query_terms, terms
+from ..core.text import load_metadata, query_terms, terms
 from .base import K1, B
 from .sql import EDGE_COLUMNS as _EDGE_COLUMNS
 from .sql import NODE_COLUMNS as _NODE_COLUMNS
@@ -657,6 +657,18 @@ class SQLiteStore(SQLStore):
     def arc_versions(self) -> tuple[int, int]:
         found = dict(self._query("SELECT key, value FROM counters"))
         return int(found["arc_version"]), int(found["loops_version"])
+
+    def namespace_ids(self, namespace: str) -> list[str]:
+        """(the index ``nodes_by_namespace``, and the few nodes whose metadata SQLite's JSON
+        functions refuse — NaN, an infinity —, read apart by ``nodes_not_json``)"""
+        found = set(super().namespace_ids(namespace))
+        rows = self._query("SELECT id, metadata FROM nodes WHERE NOT json_valid(metadata)")
+        found.update(row[0] for row in rows if load_metadata(row[1]).get("namespace") == namespace)
+        return sorted(found)
+
+    def keep_deletions(self, count: int) -> None:
+        super().keep_deletions(count)
+        self._write("UPDATE counters SET value = ? WHERE key = 'removed_keep'", (count,))
 
     def set_loops_version(self, version: int) -> None:
         self._write("UPDATE counters SET value = ? WHERE key = 'loops_version'", (version,))

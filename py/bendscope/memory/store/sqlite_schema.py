@@ -5,6 +5,36 @@ from __future__ import annotations
 
 import sqlite3
 
+from .base import KEEP_DELETIONS
+
+
+def _change_triggers(table: str, kind: str) -> str:
+    """Migration 11's triggers on ``table``: each insert, update and deletion takes the next
+    change number into ``changes`` (the row itself is not written again); a deletion also
+    raises the horizon to ``removed_keep`` numbers before its own and drops the changes at or
+    below it. O(log n) a row, and each dropped change once."""
+    number = "(SELECT value FROM counters WHERE key = 'changes')"
+    keep = "(SELECT value FROM counters WHERE key = 'removed_keep')"
+    count = "UPDATE counters SET value = value + 1 WHERE key = 'changes';"
+    # (an upsert, not OR REPLACE: a statement's own conflict clause would override a trigger's)
+    upsert = "ON CONFLICT (kind, id) DO UPDATE SET changed = excluded.changed"
+    return f"""CREATE TRIGGER {table}_changed_insert AFTER INSERT ON {table} BEGIN
+        {count}
+        INSERT INTO changes (kind, id, changed) VALUES ('{kind}', new.id, {number}) {upsert};
+    END;
+    CREATE TRIGGER {table}_changed_update AFTER UPDATE ON {table} BEGIN
+        {count}
+        INSERT INTO changes (kind, id, changed) VALUES ('{kind}', new.id, {number}) {upsert};
+        INSERT INTO changes (kind, id, changed) SELECT '{kind}', old.id, {number} WHERE old.id IS NOT new.id {upsert};
+    END;
+    CREATE TRIGGER {table}_changed_delete AFTER DELETE ON {table} BEGIN
+        {count}
+        INSERT INTO changes (kind, id, changed) VALUES ('{kind}', old.id, {number}) {upsert};
+        UPDATE counters SET value = {number} - {keep} WHERE key = 'removed_horizon' AND value < {number} - {keep};
+        DELETE FROM changes WHERE changed <= (SELECT value FROM counters WHERE key = 'removed_horizon');
+    END;"""
+
+
 #: schema migrations: MIGRATIONS[i] takes a store from version i to i + 1
 MIGRATIONS: tuple[str, ...] = (
     """
@@ -294,6 +324,41 @@ MIGRATIONS: tuple[str, ...] = (
         INSERT OR REPLACE INTO removed (kind, id, changed)
         VALUES ('edge', old.id, (SELECT value FROM counters WHERE key = 'changes'));
     END;
+    """,
+    # 11: the change numbers move out of the rows into ``changes`` (kind, id, its last number:
+    # a write, an access count or a deletion), so that numbering a row no longer writes it
+    # again and every change, not only a deletion, is dropped at the horizon; ``removed`` and
+    # the rows' numbers are copied in (the later of the two for an id deleted and written
+    # again). Changes are kept for the last
+    # ``removed_keep`` change numbers only: each deletion moves the horizon ('removed_horizon',
+    # never back) to that many numbers before its own and drops the changes at or below it; the
+    # changes since a number below the horizon are not told (store.changed_since: None, the
+    # editor reads the whole view). And the few nodes whose metadata SQLite's JSON functions
+    # refuse (NaN, an infinity: Python's json writes them) are indexed apart, so that a
+    # namespace's reading finds them (SQLiteStore.namespace_ids)
+    f"""
+    CREATE INDEX nodes_not_json ON nodes (id) WHERE NOT json_valid(metadata);
+    INSERT INTO counters (key, value) VALUES ('removed_keep', {KEEP_DELETIONS}), ('removed_horizon', 0);
+    DROP TRIGGER nodes_changed_insert;
+    DROP TRIGGER nodes_changed_update;
+    DROP TRIGGER nodes_changed_delete;
+    DROP TRIGGER edges_changed_insert;
+    DROP TRIGGER edges_changed_update;
+    DROP TRIGGER edges_changed_delete;
+    CREATE TABLE changes (kind TEXT NOT NULL, id TEXT NOT NULL, changed INTEGER NOT NULL, PRIMARY KEY (kind, id))
+        WITHOUT ROWID;
+    INSERT INTO changes (kind, id, changed)
+    SELECT kind, id, max(changed) FROM (
+        SELECT 'node' AS kind, id, changed FROM nodes WHERE changed > 0
+        UNION ALL SELECT 'edge', id, changed FROM edges WHERE changed > 0
+        UNION ALL SELECT kind, id, changed FROM removed
+    ) GROUP BY kind, id;
+    CREATE INDEX changes_by_number ON changes (changed);
+    DROP TABLE removed;
+    DROP INDEX nodes_by_change;
+    DROP INDEX edges_by_change;
+    {_change_triggers("nodes", "node")}
+    {_change_triggers("edges", "edge")}
     """,
 )
 
