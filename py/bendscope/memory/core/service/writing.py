@@ -15,6 +15,8 @@ from ..embedders import pack
 from ..errors import Conflict, InvalidInput, NotFound
 from ..names import check_key, key_id, normal_name, scoped_content_id
 from ..records import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_NODE_TYPE,
     EDGE_FIELDS,
     MAX_CONTENT,
     NODE_FIELDS,
@@ -467,7 +469,9 @@ class Writing(MemoryState):
                 more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
                 raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
             if said.stale or said.orphans:
-                self._forget_mentions(said.stale, said.orphans, batch)
+                forgotten = self._forget_mentions(said.stale, said.orphans, batch)
+                if forgotten:  # (an entity no turn names any more, which the conversation alone made)
+                    heard["forgotten"] = forgotten
             change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
             self._embed(written)
         heard["turns"] = [heard["turns"][i] for i in said.turns]
@@ -504,18 +508,24 @@ class Writing(MemoryState):
         ]
         return errors
 
-    def _forget_mentions(self, stale: Iterable[tuple[str, str]], orphans: Iterable[str], batch: _Batch) -> None:
+    def _forget_mentions(
+        self, stale: Iterable[tuple[str, str]], orphans: Iterable[str], batch: _Batch
+    ) -> dict[str, str]:
         """Remove the mentions the conversation no longer holds (an earlier turn's name read
         anew: "Mel" once Melanie has spoken), and the entity nodes no turn names any more
-        that hold their key alone and have no edge left."""
+        that a conversation made and nothing else wrote to (``_only_derived``) and that have
+        no edge left. Returns the removed entities: key → id."""
         ends = {(turn_id, key_id(self.namespace, key)) for turn_id, key in stale}
         for edge in self.store.edges_touching(sorted({turn_id for turn_id, _ in ends})):
             if edge.edge_type == "related" and (edge.source_id, edge.target_id) in ends:
                 self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
                 self.store.delete_edge(edge.id)
+        removed: dict[str, str] = {}
         for entity_id, node in sorted(self.store.get_nodes(key_id(self.namespace, k) for k in orphans).items()):
-            if node.content == node.metadata.get("key") and not self.store.edges_touching([entity_id]):
+            if _only_derived(node) and not self.store.edges_touching([entity_id]):
                 self.store.delete_node(entity_id)
+                removed[node.content] = entity_id
+        return removed
 
     def append_observation(self, request: AppendObservation | Mapping[str, Any]) -> dict[str, Any]:
         """Add ``observation`` to the end of node ``id``'s content (a new line between), as
@@ -605,6 +615,21 @@ class Writing(MemoryState):
             self.store.delete_edge(edge_id)
             change = self.loops.settle(batch.watch, removed=edge is not None and edge.directed)
         return {"status": "deleted", "id": edge_id, "topology": effect(change.before, change.after)}
+
+
+def _only_derived(node: MemoryNode) -> bool:
+    """Whether an entity node is one a conversation made and nothing else wrote to: its key
+    alone for content and metadata (and its namespace), no source, validity, or confidence
+    or type but the defaults, and no version after its first. An agent's node is never removed
+    by a conversation's bookkeeping."""
+    return (
+        node.content == node.metadata.get("key")
+        and set(node.metadata) <= {"key", "namespace"}
+        and (node.source, node.node_type, node.confidence) == ("", DEFAULT_NODE_TYPE, DEFAULT_CONFIDENCE)
+        and node.valid_from is None
+        and node.valid_until is None
+        and node.updated_at == node.created_at
+    )
 
 
 def _kept_namespace(metadata: dict[str, Any], old: MemoryNode | None) -> dict[str, Any]:
