@@ -59,3 +59,16 @@ def test_an_entity_the_agent_wrote_again_is_kept(store):
     call(memory, "store_node", {"namespace": "m", "key": "Mel", "content": "Mel"})
     later = call(memory, "store_many", {"namespace": "m", "turns": [GREAT]})
     assert "forgotten" not in later and mel in _ids(store)
+
+
+def test_a_sentences_common_first_word_is_no_part_of_the_name_after_it(store):
+    memory = memory_on(store)
+    turns = [
+        {"speaker": "Jo", "text": "Paris! Like Paris Hilton? Met Tom Hanks yesterday.", "time": SAID, "session": 1},
+        {"speaker": "Zoe", "text": "Visiting New York next June! Caroline Smith went too.", "time": SAID, "session": 1},
+    ]
+    answer = call(memory, "store_many", {"namespace": "n", "turns": turns})
+    assert list(answer["entities"]) == ["Jo", "Paris Hilton", "Tom Hanks", "Zoe", "New York", "Caroline Smith"]
+    # a word the conversation knows as a name is kept: "Met" capitalised inside a sentence
+    said = {"speaker": "Jo", "text": "We love the Met. Met Gala tickets!", "time": SAID, "session": 2}
+    assert "Met Gala" in call(memory, "store_many", {"namespace": "n", "turns": [said]})["entities"]

@@ -58,6 +58,22 @@ _NOT_NAMES = (
     | frozenset(WEEKDAYS)
     | frozenset(MONTHS)
 )
+#: common words (verbs, adverbs, prepositions) that, capitalised as a sentence's first word, are
+#: no part of the name after them ("Met Tom Hanks", "Visiting New York") — unless the
+#: conversation knows them as a name (a speaker, or capitalised inside a sentence)
+_LEADING = frozenset(
+    """like liked likes love loved loves met meet meeting saw see seeing seen went go going goes got get getting
+    made make making took take taking came come coming visited visit visiting visits watched watch watching
+    read reading played play playing called call calling told tell telling asked ask asking found find finding
+    met saw heard hear hearing thought think thinking knew know guess hoped hoping wanted want wish wished
+    tried try trying started start starting finished finish bought buy buying tried talked talking talk
+    speaking moved moving left leaving stayed staying spent spending traveled travelled traveling travelling
+    flew flying drove driving walked walking ran running joined joining loving enjoyed enjoying enjoy
+    after before since during from with without at in on for to of about as if because then now there here
+    not never always sometimes often maybe perhaps actually honestly anyway finally recently also even still
+    only once both either neither every each some any all many most more much such than though although
+    while until unless speaking regarding between into onto over under near through""".split()  # noqa: SIM905
+)
 #: the capital letters a name may begin with (Latin, Greek, Cyrillic: "Émile", "Åsa", "Łukasz")
 _UPPER = "".join(re.escape(chr(c)) for c in range(0x41, 0x530) if chr(c).isupper())
 _WORD = rf"[{_UPPER}][\w'’-]*"
@@ -70,7 +86,14 @@ _TITLE = re.compile(rf"\b(Dr|Mr|Mrs|Ms|Mx|Prof|St)\.(?=\s+[{_UPPER}])")
 def names_in(text: str, known: set[str]) -> list[str]:
     """The names ``text`` mentions: runs of capitalised words, each once, in order ("'s" left
     off). A single word beginning a sentence is a name only if ``known`` has its normal form
-    (a speaker, or a word capitalised inside a sentence elsewhere); common words never are."""
+    (a speaker, or a word capitalised inside a sentence elsewhere); common words never are,
+    nor a common word beginning a sentence before a name (``_LEADING``) that ``known`` lacks.
+
+    >>> names_in("Paris! Like Paris Hilton? Met Tom Hanks. Visiting New York next June!", set())
+    ['Paris Hilton', 'Tom Hanks', 'New York']
+    >>> names_in("Caroline went to Paris. Sam Jones came. Like Sam said. Met Gala!", {"caroline", "met"})
+    ['Caroline', 'Paris', 'Sam Jones', 'Sam', 'Met Gala']
+    """
     found: dict[str, str] = {}
     text = _TITLE.sub(r"\1", text)
     for match in _CAPITALISED.finditer(text):
@@ -78,6 +101,9 @@ def names_in(text: str, known: set[str]) -> list[str]:
         starts = bool(_SENTENCE_START.search(text[: match.start()]))
         if not words:
             continue
+        lead = normal_name(words[0])
+        if starts and len(words) > 1 and match.group(0).split()[0] == words[0] and lead in _LEADING - known:
+            words = words[1:]  # (the sentence's first word is no part of the name after it)
         if starts and match.group(0).split()[0] != words[0] and len(words) == 1:
             pass  # (the sentence's first word was dropped: the rest is mid-sentence)
         elif starts and len(words) == 1 and normal_name(words[0]) not in known:
