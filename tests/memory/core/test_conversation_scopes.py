@@ -152,3 +152,19 @@ def test_a_turn_said_before_the_one_it_follows_is_refused(store):
     # another session, and the same turn sent again, are in order
     answer = call(memory, "store_many", {"turns": [other, late]})
     assert [t["status"] for t in answer["turns"]] == ["created", "unchanged"]
+
+
+def test_a_namespaces_turn_sent_without_the_namespace_is_refused_by_its_namespace(store):
+    """The refusal names the turn and its namespace — no entity or edge the caller never sent."""
+    memory = memory_on(store)
+    turn = {"id": "S1:1", "speaker": "Jo", "text": "Hi Zoe!", "time": "2023-05-08", "session": 1}
+    call(memory, "store_many", {"namespace": "jo-zoe", "turns": [turn]})
+    before = _held(store)
+    for sent in (turn, {**turn, "text": "Hi Zoe!!"}):
+        with pytest.raises(InvalidInput) as caught:
+            call(memory, "store_many", {"turns": [sent]})
+        assert str(caught.value) == (
+            "nothing was stored: 1 of the items are wrong: turns[0]: turn 'S1:1' belongs to namespace 'jo-zoe'; "
+            "give namespace 'jo-zoe' to write to its conversation (or the turn another id)"
+        )
+        assert _held(store) == before

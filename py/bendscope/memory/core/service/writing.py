@@ -419,9 +419,10 @@ class Writing(MemoryState):
         with self.store.transaction():
             said = conversation_items(turns, self.namespace, self._earlier_turns() if turns else ())
             said_nodes, said_edges, errors = said.nodes, said.edges, said.errors
-            errors += self._turn_clashes(said_nodes, nodes, said.turns) if not errors else []
+            clashes = self._turn_clashes(said_nodes, nodes, said.turns) if not errors else {}
+            errors += list(clashes.values())
             place = {turn_id: i for i, turn_id in enumerate(said.turns)}
-            failed: set[str] = set()  # (turns not written: their edges' errors would only repeat it)
+            failed: set[str] = set(clashes)  # (turns not written: their edges' errors would only repeat it)
             batch = self._batch()
             written: list[MemoryNode] = []
             edge_writer = functools.partial(self._put_edge, batch=batch, typed=typed)
@@ -488,9 +489,10 @@ class Writing(MemoryState):
         nodes = self.store.get_nodes(self.store.node_ids()).values()
         return [n for n in nodes if "speaker" in n.metadata and (self.namespace or namespace_of(n) is None)]
 
-    def _turn_clashes(self, said: list[dict[str, Any]], nodes: Sequence[Any], asked: Sequence[str]) -> list[str]:
-        """What is wrong with the ids a call's turns take: one a node item of the call takes
-        too, or one held by a stored node that is not a turn (a fact never becomes a turn)."""
+    def _turn_clashes(self, said: list[dict[str, Any]], nodes: Sequence[Any], asked: Sequence[str]) -> dict[str, str]:
+        """What is wrong with the ids a call's turns take (turn id → error): one a node item of
+        the call takes too, one held by a stored node that is not a turn (a fact never becomes a
+        turn), or, written without a namespace, a turn of a namespace's conversation."""
         place = {turn_id: i for i, turn_id in enumerate(asked)}
 
         def where(turn_id: str) -> str:
@@ -498,14 +500,18 @@ class Writing(MemoryState):
 
         ids = [n["id"] for n in said if "key" not in n]
         items = {n.get("id") for n in nodes if isinstance(n, Mapping)}
-        errors = [f"{where(i)}: the id {i!r} is given to one of the call's nodes too" for i in ids if i in items]
         held = self.store.get_nodes(ids)
-        errors += [
-            f"{where(i)}: the id {i!r} is held by a node that is not a turn of a conversation: give the turn "
-            "another id (or none)"
-            for i in ids
-            if i in held and "speaker" not in held[i].metadata
-        ]
+        errors: dict[str, str] = {}
+        for i in ids:
+            ns = namespace_of(held[i]) if i in held else None
+            if i in items:
+                errors[i] = f"{where(i)}: the id {i!r} is given to one of the call's nodes too"
+            elif i in held and "speaker" not in held[i].metadata:
+                errors[i] = (f"{where(i)}: the id {i!r} is held by a node that is not a turn of a conversation: "
+                             "give the turn another id (or none)")  # fmt: skip
+            elif ns is not None and self.namespace is None:
+                errors[i] = (f"{where(i)}: turn {i!r} belongs to namespace {ns!r}; give namespace {ns!r} to write "
+                             "to its conversation (or the turn another id)")  # fmt: skip
         return errors
 
     def _forget_mentions(
