@@ -191,3 +191,21 @@ def test_a_speakers_short_name_in_a_question_asks_as_the_full_name(store):
     assert _asked(memory, "What did Mel paint?")[0][0] == "T3"
     assert _asked(memory, "Will Melanie paint?") == _asked(memory, "will Melanie paint?")
     assert _asked(memory, "Will Melanie paint?") != _asked(memory, "Willow Melanie paint?")
+
+
+def test_a_turn_sent_again_with_blanks_around_or_its_session_as_text_is_the_same_turn(store):
+    memory = memory_on(store)
+    turn = {"speaker": "Jo", "text": "Hi Zoe!", "time": ONE, "session": 2, "caption": "a dog"}
+    first = call(memory, "store_many", {"turns": [turn]})["turns"]
+    for again in (
+        {**turn, "text": "Hi Zoe!  \n", "speaker": " Jo", "caption": "a dog "},
+        {**turn, "session": "2"},
+        {**turn, "id": first[0]["id"], "session": "2", "text": " Hi Zoe!"},
+    ):
+        assert call(memory, "store_many", {"turns": [again]})["turns"] == [{**first[0], "status": "unchanged"}]
+    later = {**turn, "text": "Zoe?", "time": TWO, "session": "2"}  # (the session goes on: still the number 2)
+    call(memory, "store_many", {"turns": [later]})
+    nodes = call(memory, "query_graph", {"node_type": "episodic"})["nodes"]
+    assert sorted((n["metadata"]["session"], n["metadata"]["turn"], n["content"]) for n in nodes) == [
+        (2, 1, "Jo: Hi Zoe! [shares a photo: a dog]"), (2, 2, "Jo: Zoe? [shares a photo: a dog]")
+    ]  # fmt: skip

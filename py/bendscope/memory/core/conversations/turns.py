@@ -218,8 +218,8 @@ def _turn(item: Any, where: str) -> dict[str, Any]:
     unknown = [k for k in item if k not in TURN_FIELDS]
     if unknown:
         raise InvalidInput(f"{where}: no field {unknown[0]!r}; a turn takes {', '.join(TURN_FIELDS)}")
-    speaker = check_text(item.get("speaker"), f"{where}: speaker", MAX_SPEAKER, empty_ok=False)
-    text = check_text(item.get("text"), f"{where}: text", MAX_CONTENT, empty_ok=False)
+    speaker = check_text(item.get("speaker"), f"{where}: speaker", MAX_SPEAKER, empty_ok=False).strip()
+    text = check_text(item.get("text"), f"{where}: text", MAX_CONTENT, empty_ok=False).strip()
     if item.get("time") is None:
         raise InvalidInput(f"{where}: time is required (when it was said: an ISO 8601 time or a date)")
     when = moment(item["time"], f"{where}: time")
@@ -234,7 +234,7 @@ def _turn(item: Any, where: str) -> dict[str, Any]:
         raise InvalidInput(f"{where}: session must be a name or a whole number, got {shown}")
     caption = item.get("caption")
     if caption is not None:
-        caption = check_text(caption, f"{where}: caption", MAX_CONTENT)
+        caption = check_text(caption, f"{where}: caption", MAX_CONTENT).strip()
     turn_id = None if item.get("id") is None else check_id(item["id"], f"{where}: id")
     return {"speaker": speaker, "text": text, "time": when, "session": session, "caption": caption, "id": turn_id,
             "offset": offset, "precision": precision}  # fmt: skip
@@ -309,7 +309,8 @@ def stored_turns(nodes: Iterable[MemoryNode]) -> list[dict[str, Any]]:
 
 def _same_turn(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     def said(turn: Mapping[str, Any]) -> tuple[Any, ...]:
-        return turn["speaker"], turn["text"], turn["time"], turn["caption"] or None, str(turn["session"])
+        text, caption = turn["text"].strip(), (turn["caption"] or "").strip() or None
+        return turn["speaker"].strip(), text, turn["time"], caption, str(turn["session"])
 
     return said(a) == said(b)
 
@@ -331,7 +332,12 @@ def _joined(earlier: list[dict[str, Any]], read: list[dict[str, Any]]) -> tuple[
             asked.append(turn["id"] or "")
             continue
         taken.add(place)
-        turns[place] = {**turn, "id": earlier[place]["id"]}
+        was = earlier[place]["session"]  # (the same session given 2 or "2" keeps the one stored)
+        turns[place] = {
+            **turn,
+            "id": earlier[place]["id"],
+            "session": was if str(was) == str(turn["session"]) else turn["session"],
+        }
         asked.append(earlier[place]["id"])
     return turns, asked
 
@@ -376,6 +382,9 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     before = {n.id: n for n in earlier}
     stored = stored_turns(earlier)
     conversation, asked = _joined(stored, read)
+    named: dict[str, str | int] = {}  # (a session keeps the name or number it was first given: 2, not "2")
+    for turn in conversation:  # (in place: a stored turn stays the dict it was)
+        turn["session"] = named.setdefault(str(turn["session"]), turn["session"])
     known_ids = {t["id"] for t in stored}
     derived.errors += _out_of_order(conversation, len(stored), [i for i, a in enumerate(asked) if a not in known_ids])
     if derived.errors:
