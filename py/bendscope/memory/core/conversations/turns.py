@@ -382,9 +382,9 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     before = {n.id: n for n in earlier}
     stored = stored_turns(earlier)
     conversation, asked = _joined(stored, read)
-    named: dict[str, str | int] = {}  # (a session keeps the name or number it was first given: 2, not "2")
+    sessions: dict[str, str | int] = {}  # (a session keeps the name or number it was first given: 2, not "2")
     for turn in conversation:  # (in place: a stored turn stays the dict it was)
-        turn["session"] = named.setdefault(str(turn["session"]), turn["session"])
+        turn["session"] = sessions.setdefault(str(turn["session"]), turn["session"])
     known_ids = {t["id"] for t in stored}
     derived.errors += _out_of_order(conversation, len(stored), [i for i, a in enumerate(asked) if a not in known_ids])
     if derived.errors:
