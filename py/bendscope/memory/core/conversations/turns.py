@@ -280,6 +280,8 @@ class Derived:
     turn_ids: set[str] = field(default_factory=set)
     #: the entity keys no turn of the conversation names any more
     orphans: list[str] = field(default_factory=list)
+    #: the temporal links between stored turns that are neighbours no more (a turn said between them)
+    unlinked: list[tuple[str, str]] = field(default_factory=list)
     #: the call's speakers written short, each with the speaker it is (``speaker_aliases``)
     aliases: dict[str, str] = field(default_factory=dict)
 
@@ -342,23 +344,6 @@ def _joined(earlier: list[dict[str, Any]], read: list[dict[str, Any]]) -> tuple[
     return turns, asked
 
 
-def _out_of_order(conversation: list[dict[str, Any]], stored: int, new: list[int]) -> list[str]:
-    """The call's new turns (the conversation's after its ``stored`` first; ``new``: their
-    places in the call) said before a turn they follow in their session: a session goes on in
-    the order it was said, and a turn cannot be put back before one stored after it."""
-    errors: list[str] = []
-    latest: dict[str, str] = {}
-    for index, turn in enumerate(conversation):
-        session, when = str(turn["session"]), turn["time"]
-        if index >= stored and session in latest and when < latest[session]:
-            errors.append(
-                f"turns[{new[index - stored]}]: said at {when}, before a turn it follows in session {session!r} "
-                f"(said at {latest[session]}): give a session's turns in the order they were said"
-            )
-        latest[session] = max(latest.get(session, when), when)
-    return errors
-
-
 def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Sequence[MemoryNode] = ()) -> Derived:
     """The nodes and edges (store_many items) a call's turns make, as one call with the
     conversation's ``earlier`` turns (stored nodes) would: a session goes on where it stopped,
@@ -382,13 +367,12 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     before = {n.id: n for n in earlier}
     stored = stored_turns(earlier)
     conversation, asked = _joined(stored, read)
+    for slot, turn in enumerate(conversation[len(stored) :]):
+        turn["slot"] = slot  # (a new turn's place in the call's answer, once the turns are in time order)
+    conversation.sort(key=lambda turn: turn["time"])  # (stable: turns said at once stay in the order given)
     sessions: dict[str, str | int] = {}  # (a session keeps the name or number it was first given: 2, not "2")
     for turn in conversation:  # (in place: a stored turn stays the dict it was)
         turn["session"] = sessions.setdefault(str(turn["session"]), turn["session"])
-    known_ids = {t["id"] for t in stored}
-    derived.errors += _out_of_order(conversation, len(stored), [i for i, a in enumerate(asked) if a not in known_ids])
-    if derived.errors:
-        return derived
     known = _capitalised_inside([t["text"] for t in conversation]) | {normal_name(t["speaker"]) for t in conversation}
     speakers = {normal_name(t["speaker"]): t["speaker"] for t in conversation}
     aliases = speaker_aliases(speakers)  # (a speaker written short: "Mel" beside "Melanie")
@@ -399,17 +383,22 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     places: dict[str, int] = {}
     previous: dict[str, str] = {}  # session → the id of its last turn so far
     wanted: set[str] = set()
-    new = iter(i for i, turn_id in enumerate(asked) if not turn_id)
+    new = [i for i, turn_id in enumerate(asked) if turn_id not in before]  # (the call's new turns)
+    chain: set[tuple[str, str]] = set()
     for turn in conversation:
         session = str(turn["session"])
         place = places[session] = places.get(session, 0) + 1
         turn_id = turn["id"] or turn_id_for(namespace, turn["session"], place, turn)
         if turn["id"] is None:
-            asked[next(new)] = turn_id
+            asked[new[turn["slot"]]] = turn_id
+        if session in previous:
+            chain.add((previous[session], turn_id))
         speaker = aliases.get(normal_name(turn["speaker"]), normal_name(turn["speaker"]))
-        if turn_id in same:  # (nothing the call teaches changes how it reads)
+        if turn_id in same and before[turn_id].metadata.get("turn") == place:  # (the call changes nothing of it)
             was = before[turn_id].metadata.get("names")
             mentioned.update([speaker, *(was if isinstance(was, list) else [])])
+            if previous.get(session) in derived.turn_ids:  # (a turn moved before it: its new neighbour)
+                derived.edges.append({"source_id": previous[session], "target_id": turn_id, "edge_type": "temporal"})
             previous[session] = turn_id
             continue
         content = f"{turn['speaker']}: {turn['text']}"
@@ -452,6 +441,12 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
             for key in dict.fromkeys(keys):
                 derived.edges.append({"source_id": turn_id, "target_key": key, "edge_type": "related"})
     derived.turns = asked
+    last: dict[str, str] = {}
+    for turn in stored:  # (the chain stored: a session's turns in time order)
+        if str(turn["session"]) in last:
+            derived.unlinked.append((last[str(turn["session"])], turn["id"]))
+        last[str(turn["session"])] = turn["id"]
+    derived.unlinked = [pair for pair in derived.unlinked if pair not in chain]
     was_speaking = {speaker_of(n.metadata) for n in earlier if "speaker" in n.metadata}
     derived.orphans = sorted(({key for _, key in derived.stale} | was_speaking) - set(entities) - mentioned)
     entity_nodes = [{"key": name} for key, name in entities.items() if key in wanted]  # (a stored one stays)

@@ -424,6 +424,8 @@ class Writing(MemoryState):
             place = {turn_id: i for i, turn_id in enumerate(said.turns)}
             failed: set[str] = set(clashes)  # (turns not written: their edges' errors would only repeat it)
             batch = self._batch()
+            if said.unlinked and not errors:  # (a turn said between two stored neighbours: before the new links)
+                self._unlink(said.unlinked, batch)
             written: list[MemoryNode] = []
             edge_writer = functools.partial(self._put_edge, batch=batch, typed=typed)
             node_writer = functools.partial(self._put_node, batch=[batch], written=written)
@@ -513,6 +515,14 @@ class Writing(MemoryState):
                 errors[i] = (f"{where(i)}: turn {i!r} belongs to namespace {ns!r}; give namespace {ns!r} to write "
                              "to its conversation (or the turn another id)")  # fmt: skip
         return errors
+
+    def _unlink(self, pairs: Iterable[tuple[str, str]], batch: _Batch) -> None:
+        """Remove the temporal links between stored turns that are neighbours no more."""
+        ends = set(pairs)
+        for edge in self.store.edges_touching(sorted({source for source, _ in ends})):
+            if edge.edge_type == "temporal" and (edge.source_id, edge.target_id) in ends:
+                self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
+                self.store.delete_edge(edge.id)
 
     def _forget_mentions(
         self, stale: Iterable[tuple[str, str]], orphans: Iterable[str], batch: _Batch
