@@ -190,3 +190,37 @@ def test_a_speakers_short_name_in_a_question_asks_as_the_full_name(store):
     assert _asked(memory, "What did Mel paint?")[0][0] == "T3"
     assert _asked(memory, "Will Melanie paint?") == _asked(memory, "will Melanie paint?")
     assert _asked(memory, "Will Melanie paint?") != _asked(memory, "Willow Melanie paint?")
+
+
+def test_a_turn_sent_again_with_blanks_around_or_its_session_as_text_is_the_same_turn(store):
+    memory = memory_on(store)
+    turn = {"speaker": "Jo", "text": "Hi Zoe!", "time": ONE, "session": 2, "caption": "a dog"}
+    first = call(memory, "store_many", {"turns": [turn]})["turns"]
+    for again in (
+        {**turn, "text": "Hi Zoe!  \n", "speaker": " Jo", "caption": "a dog "},
+        {**turn, "session": "2"},
+        {**turn, "id": first[0]["id"], "session": "2", "text": " Hi Zoe!"},
+    ):
+        assert call(memory, "store_many", {"turns": [again]})["turns"] == [{**first[0], "status": "unchanged"}]
+    later = {**turn, "text": "Zoe?", "time": TWO, "session": "2"}  # (the session goes on: still the number 2)
+    call(memory, "store_many", {"turns": [later]})
+    nodes = call(memory, "query_graph", {"node_type": "episodic"})["nodes"]
+    assert sorted((n["metadata"]["session"], n["metadata"]["turn"], n["content"]) for n in nodes) == [
+        (2, 1, "Jo: Hi Zoe! [shares a photo: a dog]"), (2, 2, "Jo: Zoe? [shares a photo: a dog]")
+    ]  # fmt: skip
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    order=st.permutations(range(len(CONVERSATION))),
+    cuts=st.sets(st.integers(1, len(CONVERSATION) - 1)),
+    ids=st.booleans(),
+)
+def test_a_conversation_said_in_any_order_is_the_one_in_time_order(order, cuts, ids):
+    """Turns said at distinct times, written in any order and chunks: each takes its place in
+    its session by time (places, neighbours, readings), as written at once in time order."""
+    memory, at_once = memory_on(InMemoryStore()), memory_on(InMemoryStore())
+    turns = [{**t, "time": f"{t['time'][:14]}{i:02d}:00Z"} for i, t in enumerate(_turns(ids))]
+    _written(at_once, "times", turns, set())
+    _written(memory, "times", [turns[i] for i in order], cuts)
+    assert _read(memory, "times", ids) == _read(at_once, "times", ids)  # (without ids, ties go by derived id)

@@ -137,18 +137,40 @@ def test_a_wrong_session_says_what_it_got(store, session, said):
         call(memory, "store_many", {"turns": [{**TURNS[0], "id": ""}]})
 
 
-def test_a_turn_said_before_the_one_it_follows_is_refused(store):
+def test_a_turn_said_before_the_one_it_follows_takes_its_place(store):
     memory = memory_on(store)
-    late = {"speaker": "Ann", "text": "Lunch at noon?", "time": "2023-05-08T10:05:00Z", "session": "s1"}
-    early = {"speaker": "Bob", "text": "Morning!", "time": "2023-05-08T10:00:00Z", "session": "s1"}
-    other = {"speaker": "Bob", "text": "Another day.", "time": "2023-05-01T09:00:00Z", "session": "s0"}
-    with pytest.raises(InvalidInput, match=r"turns\[1\]: said at 2023-05-08T10:00:00.000Z, before a turn it follows"):
-        call(memory, "store_many", {"turns": [late, early]})
-    call(memory, "store_many", {"turns": [late]})
+    late = {"id": "L", "speaker": "Ann", "text": "Lunch at noon?", "time": "2023-05-08T10:05:00Z", "session": "s1"}
+    early = {"id": "E", "speaker": "Bob", "text": "Morning!", "time": "2023-05-08T10:00:00Z", "session": "s1"}
+    last = {"id": "Z", "speaker": "Bob", "text": "Sure.", "time": "2023-05-08T10:09:00Z", "session": "s1"}
+    other = {"id": "O", "speaker": "Bob", "text": "Another day.", "time": "2023-05-01T09:00:00Z", "session": "s0"}
+
+    def held() -> tuple[Any, ...]:
+        nodes = call(memory, "query_graph", {"node_type": "episodic"})["nodes"]
+        edges = call(memory, "list_edges", {"edge_type": "temporal"})["edges"]
+        return sorted((n["id"], n["metadata"]["turn"]) for n in nodes), sorted(
+            (e["source_id"], e["target_id"]) for e in edges
+        )
+
+    call(memory, "store_many", {"turns": [late, last]})
+    answer = call(memory, "store_many", {"turns": [other, early]})  # (said before the turns stored)
+    assert [t["status"] for t in answer["turns"]] == ["created", "created"]
+    assert held() == ([("E", 1), ("L", 2), ("O", 1), ("Z", 3)], [("E", "L"), ("L", "Z")])
+    # a turn given again with another time takes its place by that time
+    call(memory, "store_many", {"turns": [{**early, "time": "2023-05-08T10:07:00Z"}]})
+    assert held() == ([("E", 2), ("L", 1), ("O", 1), ("Z", 3)], [("E", "Z"), ("L", "E")])
+
+
+def test_a_namespaces_turn_sent_without_the_namespace_is_refused_by_its_namespace(store):
+    """The refusal names the turn and its namespace — no entity or edge the caller never sent."""
+    memory = memory_on(store)
+    turn = {"id": "S1:1", "speaker": "Jo", "text": "Hi Zoe!", "time": "2023-05-08", "session": 1}
+    call(memory, "store_many", {"namespace": "jo-zoe", "turns": [turn]})
     before = _held(store)
-    with pytest.raises(InvalidInput, match=r"turns\[1\]: said at .* in session 's1'"):
-        call(memory, "store_many", {"turns": [other, early]})  # (a later call: the same)
-    assert _held(store) == before
-    # another session, and the same turn sent again, are in order
-    answer = call(memory, "store_many", {"turns": [other, late]})
-    assert [t["status"] for t in answer["turns"]] == ["created", "unchanged"]
+    for sent in (turn, {**turn, "text": "Hi Zoe!!"}):
+        with pytest.raises(InvalidInput) as caught:
+            call(memory, "store_many", {"turns": [sent]})
+        assert str(caught.value) == (
+            "nothing was stored: 1 of the items are wrong: turns[0]: turn 'S1:1' belongs to namespace 'jo-zoe'; "
+            "give namespace 'jo-zoe' to write to its conversation (or the turn another id)"
+        )
+        assert _held(store) == before

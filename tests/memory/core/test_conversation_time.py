@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bendscope.memory.core.conversations.turns import dates_in
+from bendscope.memory.core.conversations.turns import MONTHS, dates_in
 from bendscope.memory.core.names import key_id
 from bendscope.memory.mcp.tools import call
 from bendscope.memory.store.inmemory import InMemoryStore
@@ -241,3 +241,38 @@ def test_turns_stored_before_are_read_anew_at_the_next_write(store):
     for namespace in ("before", "now"):
         call(memory, "store_many", {"namespace": namespace, "turns": [later]})
     assert _held(memory, "before") == _held(memory, "now")
+
+
+def _date(words: str) -> datetime.date:
+    return datetime.datetime.strptime(words, "%d %B %Y").date()
+
+
+def test_two_days_weeks_months_or_years_away_are_not_one():
+    said = "2023-05-08"
+    assert dates_in("The day before yesterday I swam. Yesterday I ran.", said) == {
+        "the day before yesterday": "6 May 2023", "yesterday": "7 May 2023"}  # fmt: skip
+    assert dates_in("We fly the day after tomorrow, not tomorrow.", said) == {
+        "the day after tomorrow": "10 May 2023", "tomorrow": "9 May 2023"}  # fmt: skip
+    assert dates_in("The week before last, the month before last; the year after next.", said) == {
+        "the week before last": "the week of 24 April 2023", "the month before last": "March 2023",
+        "the year after next": "2025"}  # fmt: skip
+    assert dates_in("the day before yesterday", "2023-05") == {}  # (a month said: any day)
+
+
+@given(st.dates(min_value=datetime.date(1900, 1, 8), max_value=datetime.date(2200, 1, 1)), st.sampled_from(MONTHS))
+def test_since_a_month_is_past_and_until_a_month_is_to_come(day, month):
+    name = month.capitalize()
+    found = dates_in(f"Since {name} I have been taking pottery classes, until {name}.", day.isoformat())
+    since = datetime.datetime.strptime(found[f"since {month}"], "%B %Y").date()
+    until = datetime.datetime.strptime(found[f"until {month}"], "%B %Y").date()
+    assert since <= day and (day - since).days < 366 and since.month == until.month == MONTHS.index(month) + 1
+    assert until >= day.replace(day=1) and (until - day).days < 366
+
+
+@given(st.dates(min_value=datetime.date(1900, 1, 8), max_value=datetime.date(2200, 1, 1)))
+def test_last_and_next_christmas_are_the_ones_either_side(day):
+    found = dates_in("Last Christmas I gave you my heart; next Christmas, since New Year's Day.", day.isoformat())
+    last, after, since = (_date(found[k]) for k in ("last christmas", "next christmas", "since new year's day"))
+    assert (last.month, last.day, after.month, after.day) == (12, 25, 12, 25) and last < day < after
+    assert after.year - last.year in (1, 2) and since == datetime.date(day.year, 1, 1)
+    assert dates_in("Since April I have been taking pottery classes", "2024-02-29") == {"since april": "April 2023"}

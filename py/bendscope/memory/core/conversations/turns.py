@@ -58,6 +58,22 @@ _NOT_NAMES = (
     | frozenset(WEEKDAYS)
     | frozenset(MONTHS)
 )
+#: common words (verbs, adverbs, prepositions) that, capitalised as a sentence's first word, are
+#: no part of the name after them ("Met Tom Hanks", "Visiting New York") — unless the
+#: conversation knows them as a name (a speaker, or capitalised inside a sentence)
+_LEADING = frozenset(
+    """like liked likes love loved loves met meet meeting saw see seeing seen went go going goes got get getting
+    made make making took take taking came come coming visited visit visiting visits watched watch watching
+    read reading played play playing called call calling told tell telling asked ask asking found find finding
+    met saw heard hear hearing thought think thinking knew know guess hoped hoping wanted want wish wished
+    tried try trying started start starting finished finish bought buy buying tried talked talking talk
+    speaking moved moving left leaving stayed staying spent spending traveled travelled traveling travelling
+    flew flying drove driving walked walking ran running joined joining loving enjoyed enjoying enjoy
+    after before since during from with without at in on for to of about as if because then now there here
+    not never always sometimes often maybe perhaps actually honestly anyway finally recently also even still
+    only once both either neither every each some any all many most more much such than though although
+    while until unless speaking regarding between into onto over under near through""".split()  # noqa: SIM905
+)
 #: the capital letters a name may begin with (Latin, Greek, Cyrillic: "Émile", "Åsa", "Łukasz")
 _UPPER = "".join(re.escape(chr(c)) for c in range(0x41, 0x530) if chr(c).isupper())
 _WORD = rf"[{_UPPER}][\w'’-]*"
@@ -70,7 +86,14 @@ _TITLE = re.compile(rf"\b(Dr|Mr|Mrs|Ms|Mx|Prof|St)\.(?=\s+[{_UPPER}])")
 def names_in(text: str, known: set[str]) -> list[str]:
     """The names ``text`` mentions: runs of capitalised words, each once, in order ("'s" left
     off). A single word beginning a sentence is a name only if ``known`` has its normal form
-    (a speaker, or a word capitalised inside a sentence elsewhere); common words never are."""
+    (a speaker, or a word capitalised inside a sentence elsewhere); common words never are,
+    nor a common word beginning a sentence before a name (``_LEADING``) that ``known`` lacks.
+
+    >>> names_in("Paris! Like Paris Hilton? Met Tom Hanks. Visiting New York next June!", set())
+    ['Paris Hilton', 'Tom Hanks', 'New York']
+    >>> names_in("Caroline went to Paris. Sam Jones came. Like Sam said. Met Gala!", {"caroline", "met"})
+    ['Caroline', 'Paris', 'Sam Jones', 'Sam', 'Met Gala']
+    """
     found: dict[str, str] = {}
     text = _TITLE.sub(r"\1", text)
     for match in _CAPITALISED.finditer(text):
@@ -78,6 +101,9 @@ def names_in(text: str, known: set[str]) -> list[str]:
         starts = bool(_SENTENCE_START.search(text[: match.start()]))
         if not words:
             continue
+        lead = normal_name(words[0])
+        if starts and len(words) > 1 and match.group(0).split()[0] == words[0] and lead in _LEADING - known:
+            words = words[1:]  # (the sentence's first word is no part of the name after it)
         if starts and match.group(0).split()[0] != words[0] and len(words) == 1:
             pass  # (the sentence's first word was dropped: the rest is mid-sentence)
         elif starts and len(words) == 1 and normal_name(words[0]) not in known:
@@ -192,8 +218,8 @@ def _turn(item: Any, where: str) -> dict[str, Any]:
     unknown = [k for k in item if k not in TURN_FIELDS]
     if unknown:
         raise InvalidInput(f"{where}: no field {unknown[0]!r}; a turn takes {', '.join(TURN_FIELDS)}")
-    speaker = check_text(item.get("speaker"), f"{where}: speaker", MAX_SPEAKER, empty_ok=False)
-    text = check_text(item.get("text"), f"{where}: text", MAX_CONTENT, empty_ok=False)
+    speaker = check_text(item.get("speaker"), f"{where}: speaker", MAX_SPEAKER, empty_ok=False).strip()
+    text = check_text(item.get("text"), f"{where}: text", MAX_CONTENT, empty_ok=False).strip()
     if item.get("time") is None:
         raise InvalidInput(f"{where}: time is required (when it was said: an ISO 8601 time or a date)")
     when = moment(item["time"], f"{where}: time")
@@ -208,7 +234,7 @@ def _turn(item: Any, where: str) -> dict[str, Any]:
         raise InvalidInput(f"{where}: session must be a name or a whole number, got {shown}")
     caption = item.get("caption")
     if caption is not None:
-        caption = check_text(caption, f"{where}: caption", MAX_CONTENT)
+        caption = check_text(caption, f"{where}: caption", MAX_CONTENT).strip()
     turn_id = None if item.get("id") is None else check_id(item["id"], f"{where}: id")
     return {"speaker": speaker, "text": text, "time": when, "session": session, "caption": caption, "id": turn_id,
             "offset": offset, "precision": precision}  # fmt: skip
@@ -254,6 +280,8 @@ class Derived:
     turn_ids: set[str] = field(default_factory=set)
     #: the entity keys no turn of the conversation names any more
     orphans: list[str] = field(default_factory=list)
+    #: the temporal links between stored turns that are neighbours no more (a turn said between them)
+    unlinked: list[tuple[str, str]] = field(default_factory=list)
     #: the call's speakers written short, each with the speaker it is (``speaker_aliases``)
     aliases: dict[str, str] = field(default_factory=dict)
 
@@ -283,7 +311,8 @@ def stored_turns(nodes: Iterable[MemoryNode]) -> list[dict[str, Any]]:
 
 def _same_turn(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     def said(turn: Mapping[str, Any]) -> tuple[Any, ...]:
-        return turn["speaker"], turn["text"], turn["time"], turn["caption"] or None, str(turn["session"])
+        text, caption = turn["text"].strip(), (turn["caption"] or "").strip() or None
+        return turn["speaker"].strip(), text, turn["time"], caption, str(turn["session"])
 
     return said(a) == said(b)
 
@@ -305,26 +334,14 @@ def _joined(earlier: list[dict[str, Any]], read: list[dict[str, Any]]) -> tuple[
             asked.append(turn["id"] or "")
             continue
         taken.add(place)
-        turns[place] = {**turn, "id": earlier[place]["id"]}
+        was = earlier[place]["session"]  # (the same session given 2 or "2" keeps the one stored)
+        turns[place] = {
+            **turn,
+            "id": earlier[place]["id"],
+            "session": was if str(was) == str(turn["session"]) else turn["session"],
+        }
         asked.append(earlier[place]["id"])
     return turns, asked
-
-
-def _out_of_order(conversation: list[dict[str, Any]], stored: int, new: list[int]) -> list[str]:
-    """The call's new turns (the conversation's after its ``stored`` first; ``new``: their
-    places in the call) said before a turn they follow in their session: a session goes on in
-    the order it was said, and a turn cannot be put back before one stored after it."""
-    errors: list[str] = []
-    latest: dict[str, str] = {}
-    for index, turn in enumerate(conversation):
-        session, when = str(turn["session"]), turn["time"]
-        if index >= stored and session in latest and when < latest[session]:
-            errors.append(
-                f"turns[{new[index - stored]}]: said at {when}, before a turn it follows in session {session!r} "
-                f"(said at {latest[session]}): give a session's turns in the order they were said"
-            )
-        latest[session] = max(latest.get(session, when), when)
-    return errors
 
 
 def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Sequence[MemoryNode] = ()) -> Derived:
@@ -350,10 +367,12 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     before = {n.id: n for n in earlier}
     stored = stored_turns(earlier)
     conversation, asked = _joined(stored, read)
-    known_ids = {t["id"] for t in stored}
-    derived.errors += _out_of_order(conversation, len(stored), [i for i, a in enumerate(asked) if a not in known_ids])
-    if derived.errors:
-        return derived
+    for slot, turn in enumerate(conversation[len(stored) :]):
+        turn["slot"] = slot  # (a new turn's place in the call's answer, once the turns are in time order)
+    conversation.sort(key=lambda turn: turn["time"])  # (stable: turns said at once stay in the order given)
+    sessions: dict[str, str | int] = {}  # (a session keeps the name or number it was first given: 2, not "2")
+    for turn in conversation:  # (in place: a stored turn stays the dict it was)
+        turn["session"] = sessions.setdefault(str(turn["session"]), turn["session"])
     known = _capitalised_inside([t["text"] for t in conversation]) | {normal_name(t["speaker"]) for t in conversation}
     speakers = {normal_name(t["speaker"]): t["speaker"] for t in conversation}
     aliases = speaker_aliases(speakers)  # (a speaker written short: "Mel" beside "Melanie")
@@ -364,17 +383,22 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     places: dict[str, int] = {}
     previous: dict[str, str] = {}  # session → the id of its last turn so far
     wanted: set[str] = set()
-    new = iter(i for i, turn_id in enumerate(asked) if not turn_id)
+    new = [i for i, turn_id in enumerate(asked) if turn_id not in before]  # (the call's new turns)
+    chain: set[tuple[str, str]] = set()
     for turn in conversation:
         session = str(turn["session"])
         place = places[session] = places.get(session, 0) + 1
         turn_id = turn["id"] or turn_id_for(namespace, turn["session"], place, turn)
         if turn["id"] is None:
-            asked[next(new)] = turn_id
+            asked[new[turn["slot"]]] = turn_id
+        if session in previous:
+            chain.add((previous[session], turn_id))
         speaker = aliases.get(normal_name(turn["speaker"]), normal_name(turn["speaker"]))
-        if turn_id in same:  # (nothing the call teaches changes how it reads)
+        if turn_id in same and before[turn_id].metadata.get("turn") == place:  # (the call changes nothing of it)
             was = before[turn_id].metadata.get("names")
             mentioned.update([speaker, *(was if isinstance(was, list) else [])])
+            if previous.get(session) in derived.turn_ids:  # (a turn moved before it: its new neighbour)
+                derived.edges.append({"source_id": previous[session], "target_id": turn_id, "edge_type": "temporal"})
             previous[session] = turn_id
             continue
         content = f"{turn['speaker']}: {turn['text']}"
@@ -417,6 +441,12 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
             for key in dict.fromkeys(keys):
                 derived.edges.append({"source_id": turn_id, "target_key": key, "edge_type": "related"})
     derived.turns = asked
+    last: dict[str, str] = {}
+    for turn in stored:  # (the chain stored: a session's turns in time order)
+        if str(turn["session"]) in last:
+            derived.unlinked.append((last[str(turn["session"])], turn["id"]))
+        last[str(turn["session"])] = turn["id"]
+    derived.unlinked = [pair for pair in derived.unlinked if pair not in chain]
     was_speaking = {speaker_of(n.metadata) for n in earlier if "speaker" in n.metadata}
     derived.orphans = sorted(({key for _, key in derived.stale} | was_speaking) - set(entities) - mentioned)
     entity_nodes = [{"key": name} for key, name in entities.items() if key in wanted]  # (a stored one stays)

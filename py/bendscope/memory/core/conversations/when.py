@@ -20,7 +20,9 @@ MONTHS = (
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10, "few": 3, "couple of": 2}  # fmt: skip
 _RELATIVE = re.compile(
-    r"\b(yesterday|today|tonight|tomorrow|last night|(?:last|this|next) weekend|"
+    r"\b((?:the )?day before yesterday|(?:the )?day after tomorrow|"
+    r"(?:the )?(?:week|month|year) (?:before last|after next)|"
+    r"yesterday|today|tonight|tomorrow|last night|(?:last|this|next) weekend|"
     r"(?:last|next) (?:week|month|year|" + "|".join(WEEKDAYS) + r")|"
     r"(\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of) "
     r"(day|week|month|year)s? ago)\b",
@@ -36,6 +38,26 @@ _MONTH_DAY = re.compile(
 )
 
 
+#: a day, week, month or year two away: "the day before yesterday", "the week after next"
+_TWO_AWAY = re.compile(r"(?:the )?(day|week|month|year) (before|after) (?:yesterday|tomorrow|last|next)")
+
+
+def _two_away(said: datetime, unit: str, sign: int) -> str:
+    """The day, week, month or year two before (``sign`` -1) or after the one ``said`` is in.
+
+    >>> said = datetime(2023, 5, 8)
+    >>> _two_away(said, "day", -1), _two_away(said, "week", 1), _two_away(said, "month", -1), _two_away(said, "year", 1)
+    ('6 May 2023', 'the week of 22 May 2023', 'March 2023', '2025')
+    """
+    if unit == "day":
+        return _day(said + timedelta(days=2 * sign))
+    if unit == "week":
+        return f"the week of {_day(said + timedelta(days=14 * sign))}"
+    if unit == "month":
+        return f"{_months_before(said, -2 * sign):%B %Y}"
+    return str(said.year + 2 * sign)
+
+
 def _day(moment_: datetime) -> str:
     return f"{moment_.day} {moment_:%B %Y}"
 
@@ -47,12 +69,21 @@ def _months_before(moment_: datetime, count: int) -> datetime:
 
 def _year_of(said: datetime, month: int, step: str) -> int:
     """The year of the ``month`` a speaker means on the day ``said``: "last" the one before that
-    day's month, "next" the one after, "this" the day's year; otherwise the nearest (half a
-    year away: the one past)."""
+    day's month, "next" the one after, "since" the last one begun by then (the past), "until"
+    and "by" the next one not yet over (the future), "this" the day's year; otherwise the nearest
+    (half a year away: the one past).
+
+    >>> [_year_of(datetime(2024, 2, 29), 4, step) for step in ("since", "until", "in", "last")]
+    [2023, 2024, 2024, 2023]
+    """
     if step == "last":
         return said.year - (month >= said.month)
     if step == "next":
         return said.year + (month <= said.month)
+    if step == "since":
+        return said.year - (month > said.month)
+    if step in ("until", "by"):
+        return said.year + (month < said.month)
     if step == "this":
         return said.year
     ahead = month - said.month
@@ -77,6 +108,46 @@ def _months_and_days(text: str, said: datetime, found: dict[str, str]) -> None:
                 found[phrase] = _day(datetime(year, month, int(day)))
             except ValueError:  # (a day the month has not: 31 June)
                 continue
+
+
+#: the holidays on a fixed date, each with its month and day
+HOLIDAYS = {"christmas eve": (12, 24), "christmas": (12, 25), "new year's eve": (12, 31), "new year's day": (1, 1),
+            "halloween": (10, 31), "valentine's day": (2, 14)}  # fmt: skip
+_HOLIDAY = re.compile(
+    r"\b(last|this|next|since|until|by) (christmas eve|christmas|new year['’]s eve|new year['’]s day|halloween|"
+    r"valentine['’]s day)\b",
+    re.IGNORECASE,
+)
+
+
+def _holidays(text: str, said: datetime, month_only: bool, found: dict[str, str]) -> None:
+    """Add to ``found`` the holidays on a fixed date ``text`` names after "last", "this", "next",
+    "since", "until" or "by" ("last Christmas"): "last" the one before the day said, "next" the
+    one after, "since" the last one by then, "until"/"by" the next one from then, "this" the
+    year's. Said in a month alone (``month_only``), one in that month could be either side.
+
+    >>> found = {}
+    >>> _holidays("Last Christmas, since Halloween, until New Year's Eve", datetime(2024, 2, 29), False, found)
+    >>> list(found.values())
+    ['25 December 2023', '31 October 2023', '31 December 2024']
+    """
+    day = said.replace(hour=0, minute=0, second=0, microsecond=0, tzinfo=None)
+    for match in _HOLIDAY.finditer(text):
+        phrase = " ".join(match.group(0).lower().replace("’", "'").split())
+        step, name = phrase.split(" ", 1)
+        month, date = HOLIDAYS[name]
+        if phrase in found or (month_only and month == said.month and step != "this"):
+            continue
+        this = datetime(said.year, month, date)
+        if step == "this":
+            when = this
+        elif step in ("last", "since"):
+            past = this < day or (step == "since" and this == day)
+            when = this if past else this.replace(year=said.year - 1)
+        else:
+            ahead = this > day or (step != "next" and this == day)
+            when = this if ahead else this.replace(year=said.year + 1)
+        found[phrase] = _day(when)
 
 
 #: how fine a time or a time word is: a day (or finer), a week, a month, a year
@@ -138,11 +209,14 @@ def dates_in(text: str, when: str) -> dict[str, str]:
         phrase = " ".join(match.group(1).lower().split())
         if phrase in found:
             continue
-        unit = match.group(3).lower() if phrase.endswith("ago") else phrase.rsplit(" ", 1)[-1]
+        two = _TWO_AWAY.fullmatch(phrase)  # ("the day before yesterday", "the week after next")
+        unit = match.group(3).lower() if phrase.endswith("ago") else two[1] if two else phrase.rsplit(" ", 1)[-1]
         unit = unit if unit in _FINENESS else "day"  # (weekdays, weekends, yesterday, …)
         if _FINENESS[unit] < coarse:
             continue
-        if phrase in ("yesterday", "last night"):
+        if two:
+            found[phrase] = _two_away(said, unit, -1 if two[2] in ("before", "last") else 1)
+        elif phrase in ("yesterday", "last night"):
             found[phrase] = _day(said - timedelta(days=1))
         elif phrase in ("today", "tonight"):
             found[phrase] = _day(said)
@@ -174,4 +248,5 @@ def dates_in(text: str, when: str) -> dict[str, str]:
                 found[phrase] = _day(said + timedelta(days=sign * days))
     if coarse <= _FINENESS["month"]:  # (a month named without a year needs the month it is said in)
         _months_and_days(text, said, found)
+        _holidays(text, said, precision == "month", found)
     return found

@@ -15,6 +15,8 @@ from ..embedders import pack
 from ..errors import Conflict, InvalidInput, NotFound
 from ..names import check_key, key_id, normal_name, scoped_content_id
 from ..records import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_NODE_TYPE,
     EDGE_FIELDS,
     MAX_CONTENT,
     NODE_FIELDS,
@@ -417,10 +419,13 @@ class Writing(MemoryState):
         with self.store.transaction():
             said = conversation_items(turns, self.namespace, self._earlier_turns() if turns else ())
             said_nodes, said_edges, errors = said.nodes, said.edges, said.errors
-            errors += self._turn_clashes(said_nodes, nodes, said.turns) if not errors else []
+            clashes = self._turn_clashes(said_nodes, nodes, said.turns) if not errors else {}
+            errors += list(clashes.values())
             place = {turn_id: i for i, turn_id in enumerate(said.turns)}
-            failed: set[str] = set()  # (turns not written: their edges' errors would only repeat it)
+            failed: set[str] = set(clashes)  # (turns not written: their edges' errors would only repeat it)
             batch = self._batch()
+            if said.unlinked and not errors:  # (a turn said between two stored neighbours: before the new links)
+                self._unlink(said.unlinked, batch)
             written: list[MemoryNode] = []
             edge_writer = functools.partial(self._put_edge, batch=batch, typed=typed)
             node_writer = functools.partial(self._put_node, batch=[batch], written=written)
@@ -467,7 +472,9 @@ class Writing(MemoryState):
                 more = f"; and {len(errors) - MAX_ERRORS} more" if len(errors) > MAX_ERRORS else ""
                 raise InvalidInput(f"nothing was stored: {len(errors)} of the items are wrong: {shown}{more}")
             if said.stale or said.orphans:
-                self._forget_mentions(said.stale, said.orphans, batch)
+                forgotten = self._forget_mentions(said.stale, said.orphans, batch)
+                if forgotten:  # (an entity no turn names any more, which the conversation alone made)
+                    heard["forgotten"] = forgotten
             change = self.loops.settle(batch.watch, batch.inserted, batch.removed)
             self._embed(written)
         heard["turns"] = [heard["turns"][i] for i in said.turns]
@@ -484,9 +491,10 @@ class Writing(MemoryState):
         nodes = self.store.get_nodes(self.store.node_ids()).values()
         return [n for n in nodes if "speaker" in n.metadata and (self.namespace or namespace_of(n) is None)]
 
-    def _turn_clashes(self, said: list[dict[str, Any]], nodes: Sequence[Any], asked: Sequence[str]) -> list[str]:
-        """What is wrong with the ids a call's turns take: one a node item of the call takes
-        too, or one held by a stored node that is not a turn (a fact never becomes a turn)."""
+    def _turn_clashes(self, said: list[dict[str, Any]], nodes: Sequence[Any], asked: Sequence[str]) -> dict[str, str]:
+        """What is wrong with the ids a call's turns take (turn id → error): one a node item of
+        the call takes too, one held by a stored node that is not a turn (a fact never becomes a
+        turn), or, written without a namespace, a turn of a namespace's conversation."""
         place = {turn_id: i for i, turn_id in enumerate(asked)}
 
         def where(turn_id: str) -> str:
@@ -494,28 +502,46 @@ class Writing(MemoryState):
 
         ids = [n["id"] for n in said if "key" not in n]
         items = {n.get("id") for n in nodes if isinstance(n, Mapping)}
-        errors = [f"{where(i)}: the id {i!r} is given to one of the call's nodes too" for i in ids if i in items]
         held = self.store.get_nodes(ids)
-        errors += [
-            f"{where(i)}: the id {i!r} is held by a node that is not a turn of a conversation: give the turn "
-            "another id (or none)"
-            for i in ids
-            if i in held and "speaker" not in held[i].metadata
-        ]
+        errors: dict[str, str] = {}
+        for i in ids:
+            ns = namespace_of(held[i]) if i in held else None
+            if i in items:
+                errors[i] = f"{where(i)}: the id {i!r} is given to one of the call's nodes too"
+            elif i in held and "speaker" not in held[i].metadata:
+                errors[i] = (f"{where(i)}: the id {i!r} is held by a node that is not a turn of a conversation: "
+                             "give the turn another id (or none)")  # fmt: skip
+            elif ns is not None and self.namespace is None:
+                errors[i] = (f"{where(i)}: turn {i!r} belongs to namespace {ns!r}; give namespace {ns!r} to write "
+                             "to its conversation (or the turn another id)")  # fmt: skip
         return errors
 
-    def _forget_mentions(self, stale: Iterable[tuple[str, str]], orphans: Iterable[str], batch: _Batch) -> None:
+    def _unlink(self, pairs: Iterable[tuple[str, str]], batch: _Batch) -> None:
+        """Remove the temporal links between stored turns that are neighbours no more."""
+        ends = set(pairs)
+        for edge in self.store.edges_touching(sorted({source for source, _ in ends})):
+            if edge.edge_type == "temporal" and (edge.source_id, edge.target_id) in ends:
+                self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
+                self.store.delete_edge(edge.id)
+
+    def _forget_mentions(
+        self, stale: Iterable[tuple[str, str]], orphans: Iterable[str], batch: _Batch
+    ) -> dict[str, str]:
         """Remove the mentions the conversation no longer holds (an earlier turn's name read
         anew: "Mel" once Melanie has spoken), and the entity nodes no turn names any more
-        that hold their key alone and have no edge left."""
+        that a conversation made and nothing else wrote to (``_only_derived``) and that have
+        no edge left. Returns the removed entities: key → id."""
         ends = {(turn_id, key_id(self.namespace, key)) for turn_id, key in stale}
         for edge in self.store.edges_touching(sorted({turn_id for turn_id, _ in ends})):
             if edge.edge_type == "related" and (edge.source_id, edge.target_id) in ends:
                 self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
                 self.store.delete_edge(edge.id)
+        removed: dict[str, str] = {}
         for entity_id, node in sorted(self.store.get_nodes(key_id(self.namespace, k) for k in orphans).items()):
-            if node.content == node.metadata.get("key") and not self.store.edges_touching([entity_id]):
+            if _only_derived(node) and not self.store.edges_touching([entity_id]):
                 self.store.delete_node(entity_id)
+                removed[node.content] = entity_id
+        return removed
 
     def append_observation(self, request: AppendObservation | Mapping[str, Any]) -> dict[str, Any]:
         """Add ``observation`` to the end of node ``id``'s content (a new line between), as
@@ -605,6 +631,21 @@ class Writing(MemoryState):
             self.store.delete_edge(edge_id)
             change = self.loops.settle(batch.watch, removed=edge is not None and edge.directed)
         return {"status": "deleted", "id": edge_id, "topology": effect(change.before, change.after)}
+
+
+def _only_derived(node: MemoryNode) -> bool:
+    """Whether an entity node is one a conversation made and nothing else wrote to: its key
+    alone for content and metadata (and its namespace), no source, validity, or confidence
+    or type but the defaults, and no version after its first. An agent's node is never removed
+    by a conversation's bookkeeping."""
+    return (
+        node.content == node.metadata.get("key")
+        and set(node.metadata) <= {"key", "namespace"}
+        and (node.source, node.node_type, node.confidence) == ("", DEFAULT_NODE_TYPE, DEFAULT_CONFIDENCE)
+        and node.valid_from is None
+        and node.valid_until is None
+        and node.updated_at == node.created_at
+    )
 
 
 def _kept_namespace(metadata: dict[str, Any], old: MemoryNode | None) -> dict[str, Any]:
