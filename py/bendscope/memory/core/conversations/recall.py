@@ -17,7 +17,7 @@ A turn's score adds up what the memory knows of it:
 * kinds: a question that asks for things of a kind ("What martial arts …", "Which cities …")
   favours the ``KIND_POOL`` turns that best match the nouns of that kind (``KIND``; ``kinds``:
   WordNet's hyponyms), which share no word with the question — they join the candidates;
-* the session a question names ("in the last session", "in session 4": ``sessions``): its
+* the session a question names ("in the last session", "in our third session": ``sessions``): its
   turns join the candidates and gain ``sessions.SESSION``;
 * its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
   their score (``NEXT``, ``PREVIOUS``: along the session's temporal edges) — an answer often

@@ -1,9 +1,9 @@
 """A question that names a session of the conversation: "What did we talk about in the last
-session?", "What did Joanna say in session 4?", "… in our first session", "… in the third
-session". The turns of that session join the candidates and gain ``SESSION``.
+session?", "What did Joanna say in session number four?" (in digits), "… in our first session",
+"… in the third session". The turns of that session join the candidates and gain ``SESSION``.
 
-``asked_session`` reads the session a question names: a number after "session" ("session 4"),
-or "the" / "our" / "that" / "this" and an ordinal ("first" … "tenth", "1st", "12th"), "last",
+``asked_session`` reads the session a question names: a number in digits after "session" (or
+"session number"), or "the" / "our" / "that" / "this" and an ordinal ("first" … "tenth", "1st", "12th"), "last",
 "latest", "previous" or "most recent" before it. A session of something ("a session of yoga",
 "the last session of yoga", "the first session with her therapist") or one of someone ("her
 last session") is not the conversation's, and names none.
@@ -13,7 +13,7 @@ question's speakers): the last and the first by when their turns were said; the 
 session named N when there is one, else the N-th by time. O(the store's nodes: the
 namespace's, when one is read), for a question that names a session only.
 
->>> asked_session("What did Jo say in session 4?"), asked_session("Who led a session of yoga?")
+>>> asked_session("What did Jo say in session number 4?"), asked_session("Who led a session of yoga?")
 (('number', 4), None)
 """
 
@@ -46,7 +46,7 @@ def asked_session(question: str) -> Asked | None:
 
     >>> asked_session("What did we talk about in the last session?")
     ('last', 0)
-    >>> asked_session("What did Joanna say in session 4?"), asked_session("…in our third session?")
+    >>> asked_session("What did Joanna say in session no. 4?"), asked_session("…in our third session?")
     (('number', 4), ('number', 3))
     >>> asked_session("How long was her last session of yoga?"), asked_session("Who led a yoga session?")
     (None, None)
