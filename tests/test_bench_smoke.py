@@ -127,3 +127,23 @@ def test_hand_bench_quick_runs(capsys):
     assert all(a["pinned"] == 150 for a in figures["arrange"].values())
     assert [r["backend"] for r in result["live"]] == ["sqlite"] and result["live"][0]["missing"] == 0
     assert "| drag at zoom ≈ 1: frame interval" in out and "machine load after" in out
+
+
+def test_tune_folds_chooses_on_the_other_conversations():
+    """tune_folds: the value best on the pair (recall@10, then recall@5), never one that lowers
+    single-hop or temporal there; the held-out conversation does not choose."""
+    import tune_folds
+
+    def rows(single: float, temporal: float, at5: float) -> list:
+        return [tune_folds.Row(4, single, at5, False), tune_folds.Row(2, temporal, at5, True)]
+
+    found = {
+        "a": {0.0: rows(0.5, 0.5, 0.5), 1.0: rows(0.5, 0.5, 0.9), 2.0: rows(1.0, 0.4, 0.5)},
+        "b": {0.0: rows(0.5, 0.5, 0.5), 1.0: rows(0.5, 0.5, 0.9), 2.0: rows(1.0, 0.4, 0.5)},
+        "c": {0.0: rows(0.0, 0.0, 0.0), 1.0: rows(0.0, 0.0, 0.0), 2.0: rows(1.0, 1.0, 1.0)},
+    }
+    # (2.0 scores best on a+b but lowers temporal there; 1.0 ties 0.0 at recall@10, wins at recall@5)
+    assert tune_folds.choose(found, [0.0, 1.0, 2.0], "c") == 1.0
+    # (leaving a out: on b+c together 2.0 raises temporal too, so it is chosen)
+    assert tune_folds.choose(found, [0.0, 1.0, 2.0], "a") == 2.0
+    assert tune_folds.summary(found["a"][0.0])["asked_n"] == 1
