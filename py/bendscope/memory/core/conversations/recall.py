@@ -19,6 +19,12 @@ A turn's score adds up what the memory knows of it:
   WordNet's hyponyms), which share no word with the question — they join the candidates;
 * the session a question names ("in the last session", "in our third session": ``sessions``): its
   turns join the candidates and gain ``sessions.SESSION``;
+* its session's part in the question's topic (``sessions.TOPIC``): the session whose turns hold
+  the most of the question's words (by idf, the speakers' names aside) lends each of its turns
+  ``TOPIC``, another session a share by what its turns hold — a turn that answers without the
+  question's words, in the session that talks of them, comes before one naming them in passing
+  elsewhere; not when the question names a session (that one is its topic) or a kind whose
+  things the memory holds (those are its answers);
 * its session's neighbours: the turns just after and before the ``NEAR`` best take a share of
   their score (``NEXT``, ``PREVIOUS``: along the session's temporal edges) — an answer often
   sits one turn after the question that matches;
@@ -183,6 +189,8 @@ def conversation_seeds(
     scores = {i: base(nodes[i]) for i in pool}
     if embed is not None and model is not None:
         _blend(store, scores, nodes, query, embed, model)
+    if sessions.TOPIC > 0 and not session and not kinds:
+        _topic(store, query, scores, nodes, speakers)
     leaders = sorted(scores, key=lambda i: (-scores[i], i))[:NEAR]
     leading = set(leaders)
     near: dict[str, float] = {}
@@ -236,19 +244,37 @@ def _term_set(content: str) -> frozenset[str]:
     return frozenset(terms(content))
 
 
-def _cover(store: Store, query: str, lexical: dict[str, float], nodes: Mapping[str, MemoryNode]) -> None:
-    """Blend into each lexical relevance the share of the question's terms (by idf) its turn
-    holds, however long the turn."""
-    words = query_terms(query)
+def _topic(
+    store: Store, query: str, scores: dict[str, float], nodes: Mapping[str, MemoryNode], speakers: set[str]
+) -> None:
+    """Add to each candidate turn's score its session's part in the question's topic
+    (``sessions.topic_shares`` of the share of the question's terms each turn holds, the
+    speakers' names aside: every turn of a speaker holds their name). O(the candidates)."""
+    named = {t for s in speakers for t in terms(s)}
+    turns = {i: nodes[i] for i in scores if is_turn(nodes[i])}
+    told = _shares(store, [w for w in query_terms(query) if w not in named], turns)
+    for node_id, share in sessions.topic_shares(told, turns).items():
+        scores[node_id] += sessions.TOPIC * share
+
+
+def _shares(store: Store, words: list[str], nodes: Mapping[str, MemoryNode]) -> dict[str, float]:
+    """The share of ``words`` (index terms, weighed by idf) each node holds, however long it is."""
     rows, _, frequency = store.term_weights(words)
     idf = {w: max(0.0, math.log((rows - frequency.get(w, 0) + 0.5) / (frequency.get(w, 0) + 0.5))) for w in words}
     total = sum(idf.values())
     if total <= 0:
+        return {}
+    return {i: sum(v for w, v in idf.items() if w in _term_set(n.content)) / total for i, n in nodes.items()}
+
+
+def _cover(store: Store, query: str, lexical: dict[str, float], nodes: Mapping[str, MemoryNode]) -> None:
+    """Blend into each lexical relevance the share of the question's terms (by idf) its turn
+    holds, however long the turn."""
+    shares = _shares(store, query_terms(query), {i: nodes[i] for i in lexical})
+    if not shares:
         return
     for node_id in lexical:
-        held = _term_set(nodes[node_id].content)
-        share = sum(v for w, v in idf.items() if w in held) / total
-        lexical[node_id] = (1 - COVERAGE) * lexical[node_id] + COVERAGE * share
+        lexical[node_id] = (1 - COVERAGE) * lexical[node_id] + COVERAGE * shares[node_id]
 
 
 def _blend(

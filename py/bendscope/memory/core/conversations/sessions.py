@@ -20,7 +20,7 @@ namespace's, when one is read), for a question that names a session only.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from ...store.base import Store
 from ..records import MemoryNode
@@ -29,6 +29,10 @@ from .turns import speaker_of
 #: the bonus of the named session's turns: a whole best match's relevance (the session a question
 #: names is where its answer is; its turns that match best come first among them)
 SESSION = 1.0
+#: what a turn gains when its session holds the most of the question's lexical matches (a share of
+#: it for a session holding less). Chosen leaving one LoCoMo dev conversation out
+#: (bench/tune_folds.py, of 0–0.3).
+TOPIC = 0.2
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _LAST = ("last", "latest", "previous", "most recent")
 _NUMBER = re.compile(r"\bsession\s+(?:number\s+|no\.?\s*|#\s*)?(\d{1,4})\b", re.IGNORECASE)
@@ -99,3 +103,28 @@ def session_turns(
         else:
             return {}
     return {n.id: n for n in by_session[chosen]}
+
+
+def topic_shares(relevance: Mapping[str, float], turns: Mapping[str, MemoryNode]) -> dict[str, float]:
+    """Each of ``turns``' share of the question's topic: the summed ``relevance`` (lexical, by id)
+    of its session's turns among ``turns``, over the heaviest session's — 1 for the turns of the
+    session the question's words are most said in, whether or not the turn holds them itself.
+    A session is its name and the day said (two conversations' "session 3" are two). O(len(turns)).
+
+    >>> def turn(i: str, session: int) -> MemoryNode:
+    ...     return MemoryNode(id=i, content="", metadata={"speaker": "Jo", "session": session, "said": "8 May 2023"})
+    >>> turns = {"a": turn("a", 1), "b": turn("b", 1), "c": turn("c", 2), "d": turn("d", 1)}
+    >>> topic_shares({"a": 0.5, "b": 0.3, "c": 0.4}, turns)
+    {'a': 1.0, 'b': 1.0, 'c': 0.5, 'd': 1.0}
+    """
+
+    def session_of(node: MemoryNode) -> tuple[str, str]:
+        return str(node.metadata.get("session")), str(node.metadata.get("said", ""))
+
+    mass: dict[tuple[str, str], float] = {}
+    for node_id, node in turns.items():
+        mass[session_of(node)] = mass.get(session_of(node), 0.0) + relevance.get(node_id, 0.0)
+    heaviest = max(mass.values(), default=0.0)
+    if heaviest <= 0:
+        return {}
+    return {node_id: mass[session_of(node)] / heaviest for node_id, node in turns.items()}
