@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bendscope.memory.core.conversations import sessions
+from bendscope.memory.core.conversations import recall, sessions
 from bendscope.memory.core.records import MemoryNode
 from bendscope.memory.mcp.tools import call
 from tests.memory.core.test_service import memory_on
@@ -76,10 +76,22 @@ def test_a_question_naming_a_session_is_left_as_it_was(store, monkeypatch):
     assert ranked(store, question) == with_topic
 
 
-def test_topic_shares_keep_sessions_of_two_conversations_apart():
+def test_topic_weights_keep_sessions_of_two_conversations_apart():
     def turn(node_id: str, session: int, said: str) -> MemoryNode:
         return MemoryNode(id=node_id, content="", metadata={"speaker": "Jo", "session": session, "said": said})
 
     turns = {"a": turn("a", 3, "8 May 2023"), "b": turn("b", 3, "9 June 2024"), "c": turn("c", 3, "8 May 2023")}
-    assert sessions.topic_shares({"a": 0.6, "b": 0.3}, turns) == {"a": 1.0, "b": 0.5, "c": 1.0}
-    assert sessions.topic_shares({}, turns) == {}
+    assert sessions.topic_weights({"a": 0.6, "b": 0.3}, turns) == {("3", "8 May 2023"): 1.0, ("3", "9 June 2024"): 0.5}
+    assert sessions.topic_weights({}, turns) == {}
+
+
+def test_a_neighbour_joining_gains_its_sessions_part_too(store, monkeypatch):
+    """ "Ha, they would." holds none of the question's words and joins as a neighbour; with the
+    neighbours' shares at 0 what it scores is its session's part alone, as a candidate's is."""
+    monkeypatch.setattr(recall, "NEXT", 0.0)
+    monkeypatch.setattr(recall, "PREVIOUS", 0.0)
+    memory = memory_on(store)
+    call(memory, "store_many", {"turns": TURNS})
+    found = call(memory, "retrieve_context", {"query": "What is growing on Joanna's allotment?", "limit": 13})
+    score = {r["id"]: r["score"] for r in found["results"]}
+    assert score["s1t4"] > 0.01 > score["s2t2"]

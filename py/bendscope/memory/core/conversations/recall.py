@@ -163,6 +163,10 @@ def conversation_seeds(
     bound = bounds.time_bound(store, query, keep)
     query_dates = _date_words(words - bound.words if bound is not None else words)
 
+    pool = set(lexical) | set(session) | {i for i in kinds if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
+    # (a session named, or a kind's things: there is the answer, not in the session of its words)
+    topic = {} if session or kinds else _topic(store, query, {i: nodes[i] for i in pool if is_turn(nodes[i])}, speakers)
+
     def base(node: MemoryNode) -> float:
         score = lexical.get(node.id, 0.0)
         if not is_turn(node):  # (a fact or a note: its relevance, and the speaker it is about)
@@ -183,14 +187,11 @@ def conversation_seeds(
             score += sessions.SESSION
         if bound is not None and bound.holds(node.metadata):
             score += bounds.BOUND
-        return score
+        return score + sessions.TOPIC * topic.get(sessions.session_key(node), 0.0)
 
-    pool = set(lexical) | set(session) | {i for i in kinds if i in nodes and is_turn(nodes[i]) and keep(nodes[i])}
     scores = {i: base(nodes[i]) for i in pool}
     if embed is not None and model is not None:
         _blend(store, scores, nodes, query, embed, model)
-    if sessions.TOPIC > 0 and not session and not kinds:
-        _topic(store, query, scores, nodes, speakers)
     leaders = sorted(scores, key=lambda i: (-scores[i], i))[:NEAR]
     leading = set(leaders)
     near: dict[str, float] = {}
@@ -245,16 +246,15 @@ def _term_set(content: str) -> frozenset[str]:
 
 
 def _topic(
-    store: Store, query: str, scores: dict[str, float], nodes: Mapping[str, MemoryNode], speakers: set[str]
-) -> None:
-    """Add to each candidate turn's score its session's part in the question's topic
-    (``sessions.topic_shares`` of the share of the question's terms each turn holds, the
-    speakers' names aside: every turn of a speaker holds their name). O(the candidates)."""
+    store: Store, query: str, turns: Mapping[str, MemoryNode], speakers: set[str]
+) -> dict[tuple[str, str], float]:
+    """Each session's part in the question's topic (``sessions.topic_weights``) by the share of
+    the question's terms each of the candidate ``turns`` holds, the speakers' names aside (every
+    turn of a speaker holds their name); none when ``sessions.TOPIC`` is 0. O(the candidates)."""
+    if sessions.TOPIC <= 0:
+        return {}
     named = {t for s in speakers for t in terms(s)}
-    turns = {i: nodes[i] for i in scores if is_turn(nodes[i])}
-    told = _shares(store, [w for w in query_terms(query) if w not in named], turns)
-    for node_id, share in sessions.topic_shares(told, turns).items():
-        scores[node_id] += sessions.TOPIC * share
+    return sessions.topic_weights(_shares(store, [w for w in query_terms(query) if w not in named], turns), turns)
 
 
 def _shares(store: Store, words: list[str], nodes: Mapping[str, MemoryNode]) -> dict[str, float]:

@@ -31,8 +31,9 @@ from .turns import speaker_of
 SESSION = 1.0
 #: what a turn gains when its session holds the most of the question's lexical matches (a share of
 #: it for a session holding less). Chosen leaving one LoCoMo dev conversation out
-#: (bench/tune_folds.py, of 0–0.3: 0.2, 0.25 and 0.3 on the three pairs; no held-out category
-#: drops by more than one question's share); 0.2 is the best on the three together.
+#: (bench/tune_folds.py, of 0–0.3: 0.3, 0.25 and 0.2 on the three pairs; held out, recall@10
+#: rises on two conversations, the third's falls by a part of one multi-hop question); 0.2 is
+#: the best on the three together.
 TOPIC = 0.2
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _LAST = ("last", "latest", "previous", "most recent")
@@ -106,26 +107,24 @@ def session_turns(
     return {n.id: n for n in by_session[chosen]}
 
 
-def topic_shares(relevance: Mapping[str, float], turns: Mapping[str, MemoryNode]) -> dict[str, float]:
-    """Each of ``turns``' share of the question's topic: the summed ``relevance`` (lexical, by id)
-    of its session's turns among ``turns``, over the heaviest session's — 1 for the turns of the
-    session the question's words are most said in, whether or not the turn holds them itself.
-    A session is its name and the day said (two conversations' "session 3" are two). O(len(turns)).
+def session_key(node: MemoryNode) -> tuple[str, str]:
+    """A turn's session: its name and the day said (two conversations' "session 3" are two)."""
+    return str(node.metadata.get("session")), str(node.metadata.get("said", ""))
+
+
+def topic_weights(relevance: Mapping[str, float], turns: Mapping[str, MemoryNode]) -> dict[tuple[str, str], float]:
+    """Each session's part in the question's topic (by ``session_key``): the summed ``relevance``
+    (by id) of its turns among ``turns``, over the heaviest session's — 1 for the session the
+    question's words are most said in. O(len(turns)).
 
     >>> def turn(i: str, session: int) -> MemoryNode:
     ...     return MemoryNode(id=i, content="", metadata={"speaker": "Jo", "session": session, "said": "8 May 2023"})
-    >>> turns = {"a": turn("a", 1), "b": turn("b", 1), "c": turn("c", 2), "d": turn("d", 1)}
-    >>> topic_shares({"a": 0.5, "b": 0.3, "c": 0.4}, turns)
-    {'a': 1.0, 'b': 1.0, 'c': 0.5, 'd': 1.0}
+    >>> turns = {"a": turn("a", 1), "b": turn("b", 1), "c": turn("c", 2), "d": turn("d", 3)}
+    >>> topic_weights({"a": 0.5, "b": 0.3, "c": 0.4}, turns)
+    {('1', '8 May 2023'): 1.0, ('2', '8 May 2023'): 0.5, ('3', '8 May 2023'): 0.0}
     """
-
-    def session_of(node: MemoryNode) -> tuple[str, str]:
-        return str(node.metadata.get("session")), str(node.metadata.get("said", ""))
-
     mass: dict[tuple[str, str], float] = {}
     for node_id, node in turns.items():
-        mass[session_of(node)] = mass.get(session_of(node), 0.0) + relevance.get(node_id, 0.0)
+        mass[session_key(node)] = mass.get(session_key(node), 0.0) + relevance.get(node_id, 0.0)
     heaviest = max(mass.values(), default=0.0)
-    if heaviest <= 0:
-        return {}
-    return {node_id: mass[session_of(node)] / heaviest for node_id, node in turns.items()}
+    return {key: weight / heaviest for key, weight in mass.items()} if heaviest > 0 else {}
