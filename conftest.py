@@ -10,11 +10,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from pg_cluster import Cluster
 
 from bendscope.memory.store.base import Store
 from bendscope.memory.store.inmemory import InMemoryStore
 from bendscope.memory.store.sqlite import SQLiteStore
+
+# No time limit per example: a test asserts what is computed, never how fast (a shared two-core
+# machine under load takes several times the default 200 ms on an ordinary example).
+settings.register_profile("bendscope", deadline=None)
+settings.load_profile("bendscope")
 
 BACKENDS = ["sqlite", "memory", "postgresql"]
 _names = itertools.count()
