@@ -18,7 +18,7 @@ the same nodes and edges as one call would make.
 >>> dates_in("I went to a support group yesterday and last Saturday.", when)
 {'yesterday': '7 May 2023', 'last saturday': '6 May 2023'}
 >>> dates_in("We met in December, moved last May and marry on June 3rd.", when)
-{'in december': 'December 2022', 'last may': 'May 2022', 'june 3rd': '3 June 2023'}
+{'in december': 'December 2022', 'last may': 'May 2022', 'on june 3rd': '3 June 2023'}
 >>> names_in("Yesterday Caroline and I went to New York with Mel's dog.", {"caroline"})
 ['Caroline', 'New York', 'Mel']
 """
