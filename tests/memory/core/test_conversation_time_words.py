@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import datetime
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bendscope.memory.core.conversations import bounds
 from bendscope.memory.core.conversations.holidays import easter, holiday_day
 from bendscope.memory.core.conversations.when import MONTHS, dates_in
+from bendscope.memory.mcp.tools import call
+from tests.memory.core.test_service import memory_on
 
 MONDAY = "2023-05-08T13:56:00Z"  # a Monday
 DAYS = st.dates(min_value=datetime.date(1900, 3, 1), max_value=datetime.date(2200, 1, 1))
@@ -118,3 +122,46 @@ def test_weekends_and_weekdays_by_the_clause_tense():
     assert dates_in("On Friday I will go to the pottery class.", MONDAY) == {"on friday": "12 May 2023"}
     assert dates_in("This Friday we meet.", MONDAY) == {"this friday": "12 May 2023"}
     assert dates_in("On Friday the class meets.", MONDAY) == {}  # (neither past nor ahead: which Friday?)
+
+
+EVENTS = [
+    ("2023-01-10T10:00:00Z", "Sam", "I worked at a bakery, baking bread every morning."),
+    ("2023-03-10T10:00:00Z", "Sam", "Guess what, I joined Acme last month as an engineer!"),
+    ("2023-03-10T10:05:00Z", "Kim", "Congrats on Acme!"),
+    ("2023-07-10T10:00:00Z", "Kim", "We moved to Denver, the move was hard."),
+]
+
+
+def test_an_event_told_with_its_time_bounds_a_question_by_that_time(store):
+    memory = memory_on(store)
+    turns = [
+        {"id": f"t{i}", "speaker": s, "text": t, "time": w, "session": i + 1} for i, (w, s, t) in enumerate(EVENTS)
+    ]
+    call(memory, "store_many", {"turns": turns})
+    joined = bounds.time_bound(store, "What did Sam do before joining Acme?", lambda node: True)
+    assert joined is not None and (joined.side, joined.start, joined.end) == (
+        "before", datetime.date(2023, 2, 1), datetime.date(2023, 2, 28)
+    )  # fmt: skip
+    # (told "last month": the congratulations said on the day it was told are after it)
+    assert not joined.holds({"said": "10 March 2023"}) and joined.holds({"said": "10 January 2023"})
+    moved = bounds.time_bound(store, "What did Kim do after the move?", lambda node: True)
+    assert moved is not None and (moved.start, moved.end) == (datetime.date(2023, 7, 10),) * 2  # (said that day)
+    assert bounds.period("summer 2023") == (datetime.date(2023, 6, 1), datetime.date(2023, 8, 31))
+    assert bounds.period("winter 2022–2023") == (datetime.date(2022, 12, 1), datetime.date(2023, 2, 28))
+
+
+@pytest.mark.parametrize("summer", ["A", "B"])  # (ties go by id: each side is shown against it)
+def test_a_question_naming_a_season_favours_the_turns_of_its_months(store, summer):
+    memory = memory_on(store)
+    winter = "B" if summer == "A" else "A"
+    turns = [
+        {"id": summer, "speaker": "Kim", "text": "I went hiking with friends.", "time": "2023-07-10T10:00:00Z",
+         "session": 2},
+        {"id": winter, "speaker": "Kim", "text": "I went hiking with friends.", "time": "2023-01-10T10:00:00Z",
+         "session": 1},
+    ]  # fmt: skip
+    call(memory, "store_many", {"turns": turns})
+    found = [
+        r["id"] for r in call(memory, "retrieve_context", {"query": "When did Kim go hiking in the summer?"})["results"]
+    ]
+    assert found[0] == summer, found
