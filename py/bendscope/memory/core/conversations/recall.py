@@ -141,8 +141,9 @@ def conversation_seeds(
     nodes = store.get_nodes(i for i, _ in found)
     people = {speaker_of(n.metadata): str(n.metadata["speaker"]) for n in nodes.values()
               if is_turn(n) and "speaker_key" not in n.metadata}  # fmt: skip
-    full = written_out(query, people)
-    if full != query:  # (a speaker's short name asked: the question as its full name asks it)
+    mentioned = {k for n in nodes.values() if is_turn(n) for k in n.metadata.get("names") or () if isinstance(k, str)}
+    full = written_out(query, people, mentioned)
+    if full != query:  # (a short name asked: the question as its full name asks it)
         query, found = full, store.search(full, POOL)
         nodes = store.get_nodes(i for i, _ in found)
     if not found:
