@@ -468,7 +468,8 @@ def dates_in(text: str, when: str) -> dict[str, str]:
     said, precision = said_at(when)
     coarse = _FINENESS[precision]
     found: dict[str, str] = {}
-    for match in _RELATIVE.finditer(text):
+    words = set(_WORDS.findall(text.lower()))  # (each reading runs only where its words are: writes stay fast)
+    for match in _RELATIVE.finditer(text) if words & _RELATIVE_WORDS else ():
         phrase = " ".join(match.group(1).lower().split())
         if phrase in found:
             continue
@@ -509,9 +510,27 @@ def dates_in(text: str, when: str) -> dict[str, str]:
                 target = WEEKDAYS.index(unit)
                 days = (said.weekday() - target) % 7 or 7 if sign < 0 else (target - said.weekday()) % 7 or 7
                 found[phrase] = _day(said + timedelta(days=sign * days))
-    _more(text, said, coarse, found)
+    if words & _MORE_WORDS:
+        _more(text, said, coarse, found)
     if coarse <= _FINENESS["month"]:  # (a month named without a year needs the month it is said in)
-        _months_and_days(text, said, precision == "month", found)
-        _holidays(text, said, precision == "month", found)
-        _seasons(text, said, found)
+        if words & _MONTH_WORDS:
+            _months_and_days(text, said, precision == "month", found)
+        if words & _HOLIDAY_WORDS:
+            _holidays(text, said, precision == "month", found)
+        if words & SEASONS.keys():
+            _seasons(text, said, found)
     return found
+
+
+_WORDS = re.compile(r"[a-z]+")
+#: the words without one of which a reading finds nothing (``dates_in`` skips it)
+_UNITS = {f"{unit}{s}" for unit in ("day", "week", "weekend", "month", "year") for s in ("", "s")}
+_RELATIVE_WORDS = frozenset({"yesterday", "today", "tonight", "tomorrow", "night", *_UNITS, *WEEKDAYS})
+_MORE_WORDS = frozenset({"this", *_UNITS, *WEEKDAYS})
+_MONTH_WORDS = frozenset(MONTHS)
+_HOLIDAY_WORDS = frozenset(
+    form
+    for word in re.findall(r"[a-z']+", " ".join(holidays.NAMES))
+    for form in (word.replace("'", ""), word.split("'")[0])  # ("mothers", "mother": "Mother’s")
+    if len(form) > 2 and form not in ("day", "eve")
+)
