@@ -165,3 +165,23 @@ def test_a_question_naming_a_season_favours_the_turns_of_its_months(store, summe
         r["id"] for r in call(memory, "retrieve_context", {"query": "When did Kim go hiking in the summer?"})["results"]
     ]
     assert found[0] == summer, found
+
+
+EVERY_FORM = (
+    "Yesterday, last Saturday, on Friday I went, this Friday I will, over the weekend we went, two weekends ago, "
+    "in two weeks, a year from now, this month, earlier this year; since May 5th I ran; I will run on the fifth of "
+    "May; we went in June; next Christmas, at Easter we went; on Thanksgiving we will; last summer; next winter; "
+    "in the spring we went; on February 29th we went; the thirty-first of June; the year after next, 3 years ago."
+)
+
+
+@given(
+    st.dates(min_value=datetime.date(1, 1, 1), max_value=datetime.date(9999, 12, 31)),
+    st.sampled_from(["", "T12:00:00Z", "T23:30:00-07:00", "month", "year"]),
+)
+def test_every_form_reads_on_any_day_a_turn_may_be_said(day, tail):
+    when = {"month": day.isoformat()[:7], "year": day.isoformat()[:4]}.get(tail, day.isoformat() + tail)
+    found = dates_in(EVERY_FORM, when)
+    assert "the thirty-first of june" not in found  # (a day the month has not)
+    if 1900 <= day.year <= 2200 and tail in ("", "T12:00:00Z"):
+        assert {"since may 5th", "at easter", "last summer", "two weekends ago"} <= set(found)

@@ -10,6 +10,7 @@ relative to. Deterministic, no model.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from . import holidays
@@ -386,8 +387,7 @@ def _more(text: str, said: datetime, coarse: int, found: dict[str, str]) -> None
             found[phrase] = {"week": f"the week of {_day(monday)}", "month": f"{said:%B %Y}"}.get(unit, str(said.year))
         elif "weekends" in words or ("weekend" in words and words[-1] in ("ago", "last")):
             count = 2 if words[-1] == "last" else _count(match.group(3))
-            saturday = datetime.strptime(_weekend(said, "last weekend")[15:], "%d %B %Y")
-            found[phrase] = f"the weekend of {_day(saturday - timedelta(days=7 * (count - 1)))}"
+            found[phrase] = _weekend(said, "last weekend", 7 * (count - 1))
         elif words[-1] == "weekend":
             tense = _tense(text, match.start(), match.end())
             if tense is not None:
@@ -442,13 +442,13 @@ def said_in_words(when: str) -> str:
     return _day(said) if precision == "day" else f"{said:%B %Y}" if precision == "month" else str(said.year)
 
 
-def _weekend(said: datetime, phrase: str) -> str:
+def _weekend(said: datetime, phrase: str, back: int = 0) -> str:
     """The weekend "this weekend" / "last weekend" / "next weekend" stands for, said on ``said``:
     "this" the coming one said Monday to Friday, the current one said on a Saturday or a
-    Sunday; "last" the one before that, "next" the one after it."""
+    Sunday; "last" the one before that, "next" the one after it (``back`` days before it)."""
     saturday = said - timedelta(days=1) if said.weekday() == 6 else said + timedelta(days=5 - said.weekday())
     step = {"last": -7, "this": 0, "next": 7}[phrase.split()[0]]
-    return f"the weekend of {_day(saturday + timedelta(days=step))}"
+    return f"the weekend of {_day(saturday + timedelta(days=step - back))}"
 
 
 def dates_in(text: str, when: str) -> dict[str, str]:
@@ -510,15 +510,22 @@ def dates_in(text: str, when: str) -> dict[str, str]:
                 target = WEEKDAYS.index(unit)
                 days = (said.weekday() - target) % 7 or 7 if sign < 0 else (target - said.weekday()) % 7 or 7
                 found[phrase] = _day(said + timedelta(days=sign * days))
-    if words & _MORE_WORDS:
-        _more(text, said, coarse, found)
+    month_only = precision == "month"
+    readings: list[tuple[frozenset[str] | set[str], Callable[[], None]]] = [
+        (_MORE_WORDS, lambda: _more(text, said, coarse, found))
+    ]
     if coarse <= _FINENESS["month"]:  # (a month named without a year needs the month it is said in)
-        if words & _MONTH_WORDS:
-            _months_and_days(text, said, precision == "month", found)
-        if words & _HOLIDAY_WORDS:
-            _holidays(text, said, precision == "month", found)
-        if words & SEASONS.keys():
-            _seasons(text, said, found)
+        readings += [
+            (_MONTH_WORDS, lambda: _months_and_days(text, said, month_only, found)),
+            (_HOLIDAY_WORDS, lambda: _holidays(text, said, month_only, found)),
+            (set(SEASONS), lambda: _seasons(text, said, found)),
+        ]
+    for needed, reading in readings:
+        if words & needed:
+            try:
+                reading()
+            except (ValueError, OverflowError):  # (a date past the calendar's ends, year 1 or 9999: not one)
+                continue
     return found
 
 
