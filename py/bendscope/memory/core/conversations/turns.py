@@ -176,10 +176,11 @@ def speaker_aliases(speakers: Iterable[str]) -> dict[str, str]:
 
 def _short_form(key: str, name: str) -> bool:
     """Whether the one-word name ``key`` is ``name`` written short: it begins the name's first
-    word and is shorter (three letters at least: "mel" for "melanie", not "sam" for "sam jones"),
-    or is a known short form of it (``DIMINUTIVES``)."""
+    word and is shorter (three letters at least: "mel" for "melanie", not "sam" for "sam jones").
+    The short forms that begin no letters of a name ("Liz", ``DIMINUTIVES``) are read for
+    speakers only: for any name a conversation mentions, a table would need a source to cite."""
     first = name.split(" ", 1)[0]
-    return (len(key) >= 3 and first.startswith(key) and first != key) or first in DIMINUTIVES.get(key, ())
+    return len(key) >= 3 and first.startswith(key) and first != key
 
 
 def name_aliases(keys: Iterable[str]) -> dict[str, str]:
@@ -189,8 +190,8 @@ def name_aliases(keys: Iterable[str]) -> dict[str, str]:
 
     >>> name_aliases(["mel", "melanie", "jo"]), name_aliases(["mel", "melanie", "melissa"])
     ({'mel': 'melanie'}, {})
-    >>> name_aliases(["sam", "sam jones", "liz", "elizabeth"])
-    {'liz': 'elizabeth'}
+    >>> name_aliases(["sam", "sam jones", "liz", "elizabeth", "eli"])
+    {'eli': 'elizabeth'}
     """
     names = sorted(set(keys))
     by_letter: dict[str, list[str]] = {}
@@ -200,8 +201,7 @@ def name_aliases(keys: Iterable[str]) -> dict[str, str]:
     for key in names:
         if " " in key:
             continue
-        near = [*by_letter.get(key[:1], ()), *(n for d in DIMINUTIVES.get(key, ()) for n in by_letter.get(d[:1], ()))]
-        whose = {n for n in near if n != key and _short_form(key, n)}
+        whose = {n for n in by_letter.get(key[:1], ()) if n != key and _short_form(key, n)}
         if len(whose) == 1:
             found[key] = whose.pop()
     return {key: full for key, full in found.items() if full not in found}
@@ -565,7 +565,7 @@ def _unchanged(
         if any(f" {word} " in said for word in fresh):
             return True
         words = set(said.split())  # (a short form of a fresh name: "Mel", said before "Melanie" was)
-        return any(_short_form(w, f) for f in fresh for w in words if w[:1] == f[:1] or w in DIMINUTIVES)
+        return any(_short_form(w, f) for f in fresh for w in words if w[:1] == f[:1])
 
     return {
         t["id"] for t in stored if id(t) in kept and not (fresh and holds_fresh(t)) and not _REREAD.search(t["text"])
