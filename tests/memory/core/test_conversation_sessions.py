@@ -43,6 +43,9 @@ def ask(store: Any, question: str, limit: int = 2, turns: list[dict[str, Any]] =
         ("What did Joanna talk about in session 2?", 2),
         ("What did we talk about in the second session?", 2),
         ("What did we talk about in the 4th session?", 4),
+        ("What did we talk about in the previous session?", 3),
+        ("What did we talk about in the session before?", 3),
+        ("What did we talk about in the second to last session?", 3),
     ],
 )
 def test_a_question_naming_a_session_favours_its_turns(store, question, session):

@@ -58,6 +58,24 @@ def _bounds(schema: dict[str, Any]) -> str:
     return "; ".join(said)
 
 
+#: what a tool takes that its description (sent at every tools/list, on a budget) leaves out:
+#: on this page only
+NOTES = {
+    "store_many": (
+        "A turn's `time` is when it was said: an ISO 8601 time (its offset is the speaker's local day: "
+        "`2023-05-08T23:30:00-07:00`), a time in UTC or a date (`2023-05-08`), a month (`2023-05`) or a year "
+        "(`2023`); a time word finer than that is not resolved. From that day a turn's time words are "
+        'resolved into `metadata.dates`: days ("yesterday", "last Saturday", "on Friday" told in '
+        'the past or ahead, "this morning", "in two weeks"), weeks and weekends ("last week", '
+        '"this weekend", "two weekends ago"), months and years ("last month", "earlier this '
+        'year", "two years ago"), a month or a day of one without a year ("in May", "since May '
+        '5th", "the fifth of May": in the year its words or its clause\'s tense say), seasons ("over '
+        'the summer") and holidays after a word that places them ("at Christmas", "on '
+        "Thanksgiving\", Easter, Mother's Day, …). See [conversations](conversations.md)."
+    ),
+}
+
+
 def reference(tools: Any) -> str:
     """The tools' reference page (Markdown): each tool's description, its arguments (name,
     type, required, bounds, meaning) and the fields every answer has."""
@@ -71,6 +89,8 @@ def reference(tools: Any) -> str:
     ]
     for tool in tools:
         lines += [f"## `{tool.name}`", "", tool.description, ""]
+        if tool.name in NOTES:
+            lines += [NOTES[tool.name], ""]
         marks = []
         if tool.read_only:
             marks.append("read-only (`readOnlyHint`)")

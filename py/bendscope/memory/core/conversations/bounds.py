@@ -1,7 +1,8 @@
 """Questions bound in time: "What did Caroline do before the parade?", "… after June 2023",
 "… since starting boot camps". The bound is a period — a date the question gives ("April 10,
-2023", "June 2023", "2023") or, when it names an event ("the parade"), the day said of the turn
-that best matches the event's words — and the turns on its side of it are favoured: said (or
+2023", "June 2023", "2023") or, when it names an event ("the parade", "joining Acme"), the day
+said of the turn that best matches the event's words (or the one date its time words name: "I
+joined Acme last month" is February's) — and the turns on its side of it are favoured: said (or
 naming a date, ``metadata.dates``) before the bound's period for "before" / "until" / "prior
 to", after it for "after" / "since". An event's own day counts on both sides: its turn (and
 its session, said that day) is often the answer ("after the race I realised"). A date the
@@ -31,7 +32,7 @@ from typing import Any
 from ...store.base import Store
 from ..records import MemoryNode
 from ..text import query_terms, tokenize
-from .when import MONTHS
+from .when import MONTHS, SEASONS
 
 #: what a turn on the question's side of its bound gains (a share of the best match's relevance).
 #: Chosen leaving one LoCoMo dev conversation out (bench/tune_folds.py, of 0–0.3): no value
@@ -51,6 +52,8 @@ _PERIOD = re.compile(
     r"((?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
+#: a season in words ("summer 2023", "winter 2022–2023": ``when.season_words``)
+_SEASON = re.compile(r"^(spring|summer|autumn|fall|winter) ((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,17 @@ def asked_bound(question: str) -> tuple[str, str] | None:
 
 def period(words: str) -> tuple[date, date] | None:
     """The first and last day of the period ``words`` begin with, or None when they begin with
-    no date that has a year. O(len(words))."""
+    no date that has a year (a season's: its three months). O(len(words)).
+
+    >>> period("summer 2023"), period("winter 2023–2024")[1]
+    ((datetime.date(2023, 6, 1), datetime.date(2023, 8, 31)), datetime.date(2024, 2, 29))
+    """
+    season = _SEASON.match(words.strip())
+    if season is not None:
+        first = date(int(season.group(2)), SEASONS[season.group(1).lower()], 1)
+        end = first.month + 1  # (the season's last month, counted from 0)
+        last_year, last_month = first.year + end // 12, end % 12 + 1
+        return first, date(last_year, last_month, calendar.monthrange(last_year, last_month)[1])
     match = _PERIOD.match(" ".join(words.replace(",", ", ").split()))
     if match is None:
         return None
@@ -124,6 +137,15 @@ def time_bound(store: Store, question: str, keep: Callable[[MemoryNode], bool]) 
         node = nodes.get(node_id)
         said = node.metadata.get("said") if node is not None else None
         if node is not None and "speaker" in node.metadata and keep(node) and isinstance(said, str):
-            when = period(said)
+            when = _told(node.metadata.get("dates")) or period(said)
             return Bound(side, *when, inclusive=True) if when is not None else None
     return None
+
+
+def _told(dates: Any) -> tuple[date, date] | None:
+    """The period of the one date a turn's time words name ("I joined Acme last month": the
+    event is then, not on the day it is told), or None when they name none or several."""
+    if not isinstance(dates, Mapping):
+        return None
+    found = {p for p in (period(w) for w in dates.values() if isinstance(w, str)) if p is not None}
+    return found.pop() if len(found) == 1 else None

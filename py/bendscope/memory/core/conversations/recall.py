@@ -11,8 +11,8 @@ A turn's score adds up what the memory knows of it:
   speaker said (``SPEAKER``); a speaker's short name ("Mel" for Melanie, as a turn's is read
   when written) asks as the full name does;
 * the names the turn mentions that the question names too (``NAMES``);
-* dates: a month or a year the question names (both, when it names both), when the turn was
-  said or what its time words stand for (``DATES``); a question bound in time ("before the
+* dates: a month, a season (its months) or a year the question names (both, when it names
+  both), when the turn was said or what its time words stand for (``DATES``); a question bound in time ("before the
   parade", "after June 2023") favours the turns on its side of the bound (``bounds``);
 * kinds: a question that asks for things of a kind ("What martial arts …", "Which cities …")
   favours the ``KIND_POOL`` turns that best match the nouns of that kind (``KIND``; ``kinds``:
@@ -58,6 +58,7 @@ from ..text import MAX_QUERY_TERMS, query_terms, terms, tokenize
 from . import bounds, focus, sessions
 from .kinds import asked_kind, kind_terms
 from .turns import speaker_of, written_out
+from .when import SEASONS
 
 #: an embedder's ``embed``: texts to vectors
 Embed = Callable[[Sequence[str]], list[list[float]]]
@@ -99,7 +100,16 @@ def about_turns(seeds: Sequence[MemoryNode]) -> bool:
 
 
 def _date_words(words: set[str]) -> set[str]:
-    return {w for w in words if w in _MONTHS or _YEAR.match(w)}
+    """The months and years among ``words``; a season stands for its three months ("fall", as
+    often the verb, does not).
+
+    >>> sorted(_date_words({"summer", "2023", "went"}))
+    ['2023', 'august', 'july', 'june']
+    """
+    found = {w for w in words if w in _MONTHS or _YEAR.match(w)}
+    for word in words & (SEASONS.keys() - {"fall"}):
+        found.update(_MONTHS[(SEASONS[word] + k - 1) % 12] for k in range(3))
+    return found
 
 
 def _turn_dates(node: MemoryNode) -> list[set[str]]:
@@ -137,8 +147,9 @@ def conversation_seeds(
     nodes = store.get_nodes(i for i, _ in found)
     people = {speaker_of(n.metadata): str(n.metadata["speaker"]) for n in nodes.values()
               if is_turn(n) and "speaker_key" not in n.metadata}  # fmt: skip
-    full = written_out(query, people)
-    if full != query:  # (a speaker's short name asked: the question as its full name asks it)
+    mentioned = {k for n in nodes.values() if is_turn(n) for k in n.metadata.get("names") or () if isinstance(k, str)}
+    full = written_out(query, people, mentioned)
+    if full != query:  # (a short name asked: the question as its full name asks it)
         query, found = full, store.search(full, POOL)
         nodes = store.get_nodes(i for i, _ in found)
     if not found:

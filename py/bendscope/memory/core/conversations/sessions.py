@@ -1,10 +1,13 @@
 """A question that names a session of the conversation: "What did we talk about in the last
 session?", "What did Joanna say in session number four?" (in digits), "… in our first session",
-"… in the third session". The turns of that session join the candidates and gain ``SESSION``.
+"… in the third session", "… in the previous session" (the one before the last). The turns of
+that session join the candidates and gain ``SESSION``.
 
 ``asked_session`` reads the session a question names: a number in digits after "session" (or
 "session number"), or "the" / "our" / "that" / "this" and an ordinal ("first" … "tenth", "1st", "12th"), "last",
-"latest", "previous" or "most recent" before it. A session of something ("a session of yoga",
+"latest" or "most recent" before it — or "previous", "penultimate", "second to last", "last but
+one" before it, "before last" or "before" alone after it ("the session before"): the one
+before the last. A session of something ("a session of yoga",
 "the last session of yoga", "the first session with her therapist") or one of someone ("her
 last session") is not the conversation's, and names none.
 
@@ -36,19 +39,28 @@ SESSION = 1.0
 #: the best on the three together.
 TOPIC = 0.2
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-_LAST = ("last", "latest", "previous", "most recent")
+_LAST = ("last", "latest", "most recent")
+#: the words for the session before the last
+_BEFORE_LAST = ("previous", "penultimate", "second to last", "second-to-last", "last but one")
 _NUMBER = re.compile(r"\bsession\s+(?:number\s+|no\.?\s*|#\s*)?(\d{1,4})\b", re.IGNORECASE)
 _NAMED = re.compile(
-    r"\b(?:the|our|that|this)\s+(" + "|".join((*_ORDINALS, *_LAST)) + r"|\d{1,4}(?:st|nd|rd|th))\s+session\b"
-    r"(?!\s+(?:of|with|at|for|on|in)\b)",
+    r"\b(?:the|our|that|this)\s+("
+    + "|".join(w.replace(" ", r"\s+") for w in (*_BEFORE_LAST, *_ORDINALS, *_LAST))
+    + r"|\d{1,4}(?:st|nd|rd|th))\s+session\b(?!\s+(?:of|with|at|for|on|in)\b)",
+    re.IGNORECASE,
+)
+#: "the session before", "the session before last" (the words end there: "the session before
+#: the party" is no session of the conversation's)
+_BEFORE = re.compile(
+    r"\b(?:the|our)\s+session\s+before(?:\s+(?:last|the\s+last(?:\s+one|\s+session)?))?(?=\s*(?:[?.!,;]|$))",
     re.IGNORECASE,
 )
 Asked = tuple[str, int]
 
 
 def asked_session(question: str) -> Asked | None:
-    """The session a question names: ``("last", 0)``, or ``("number", n)`` — "first" is 1 —,
-    or None.
+    """The session a question names: ``("last", n)`` — the n-th before the last, 0 the last —
+    or ``("number", n)`` — "first" is 1 —, or None.
 
     >>> asked_session("What did we talk about in the last session?")
     ('last', 0)
@@ -57,14 +69,21 @@ def asked_session(question: str) -> Asked | None:
     >>> asked_session("How long was her last session of yoga?"), asked_session("Who led a yoga session?")
     (None, None)
     >>> asked_session("What did Caroline do after the first session with her therapist?")
+    >>> asked_session("What did we say in the previous session?"), asked_session("… in the session before?")
+    (('last', 1), ('last', 1))
+    >>> asked_session("What did she do in the session before the party?")
     """
     found = _NUMBER.search(question)
     if found:
         return ("number", int(found.group(1)))
+    if _BEFORE.search(question):
+        return ("last", 1)
     found = _NAMED.search(question)
     if not found:
         return None
     word = " ".join(found.group(1).lower().split())
+    if word in _BEFORE_LAST:
+        return ("last", 1)
     if word in _LAST:
         return ("last", 0)
     if word in _ORDINALS:
@@ -99,7 +118,9 @@ def session_turns(
         order = sorted(by_session, key=lambda s: (min(n.valid_from or "" for n in by_session[s]), s))
         if kind == "last":
             order = sorted(by_session, key=lambda s: (max(n.valid_from or "" for n in by_session[s]), s))
-            chosen = order[-1]
+            if number >= len(order):
+                return {}
+            chosen = order[-1 - number]
         elif 1 <= number <= len(order):
             chosen = order[number - 1]
         else:

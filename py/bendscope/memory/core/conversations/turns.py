@@ -18,7 +18,7 @@ the same nodes and edges as one call would make.
 >>> dates_in("I went to a support group yesterday and last Saturday.", when)
 {'yesterday': '7 May 2023', 'last saturday': '6 May 2023'}
 >>> dates_in("We met in December, moved last May and marry on June 3rd.", when)
-{'in december': 'December 2022', 'last may': 'May 2022', 'june 3rd': '3 June 2023'}
+{'in december': 'December 2022', 'last may': 'May 2022', 'on june 3rd': '3 June 2023'}
 >>> names_in("Yesterday Caroline and I went to New York with Mel's dog.", {"caroline"})
 ['Caroline', 'New York', 'Mel']
 """
@@ -36,6 +36,7 @@ from typing import Any
 from ..errors import InvalidInput
 from ..names import normal_name
 from ..records import ID_HEX, MAX_CONTENT, MemoryNode, check_id, check_text, kind_of, moment
+from ..text import fold
 from .when import MONTHS, WEEKDAYS, dates_in, said_in_words
 
 #: fields a turn takes
@@ -173,6 +174,39 @@ def speaker_aliases(speakers: Iterable[str]) -> dict[str, str]:
     return {key: full for key, full in aliases.items() if full not in aliases}
 
 
+def _short_form(key: str, name: str) -> bool:
+    """Whether the one-word name ``key`` is ``name`` written short: it begins the name's first
+    word and is shorter (three letters at least: "mel" for "melanie", not "sam" for "sam jones").
+    The short forms that begin no letters of a name ("Liz", ``DIMINUTIVES``) are read for
+    speakers only: for any name a conversation mentions, a table would need a source to cite."""
+    first = name.split(" ", 1)[0]
+    return len(key) >= 3 and first.startswith(key) and first != key
+
+
+def name_aliases(keys: Iterable[str]) -> dict[str, str]:
+    """The names a conversation mentions (normal forms) that are another of its names written
+    short (``_short_form``) — of exactly one: "mel" beside "melanie" is Melanie, not beside
+    "melissa" too. O(names × the names sharing their first letter).
+
+    >>> name_aliases(["mel", "melanie", "jo"]), name_aliases(["mel", "melanie", "melissa"])
+    ({'mel': 'melanie'}, {})
+    >>> name_aliases(["sam", "sam jones", "liz", "elizabeth", "eli"])
+    {'eli': 'elizabeth'}
+    """
+    names = sorted(set(keys))
+    by_letter: dict[str, list[str]] = {}
+    for name in names:
+        by_letter.setdefault(name[:1], []).append(name)
+    found = {}
+    for key in names:
+        if " " in key:
+            continue
+        whose = {n for n in by_letter.get(key[:1], ()) if n != key and _short_form(key, n)}
+        if len(whose) == 1:
+            found[key] = whose.pop()
+    return {key: full for key, full in found.items() if full not in found}
+
+
 def speaker_of(metadata: Mapping[str, Any]) -> str:
     """The key of the speaker a turn's metadata names: the speaker's normal form, or the
     speaker it is short for (``speaker_key``)."""
@@ -180,24 +214,37 @@ def speaker_of(metadata: Mapping[str, Any]) -> str:
     return key if isinstance(key, str) else normal_name(str(metadata.get("speaker", "")))
 
 
-def written_out(text: str, people: Mapping[str, str]) -> str:
+def written_out(text: str, people: Mapping[str, str], names: Iterable[str] = ()) -> str:
     """``text`` (a question) with each speaker's short name written out, as a turn's would be
     read (``short_of``): a capitalised word inside a sentence — never its first word, nor a
-    common word, nor a word in lower case. O(words × speakers).
+    common word, nor a word in lower case; and a short name of one of the other ``names`` (normal
+    forms: those the turns mention, ``name_aliases``) followed by that name, and a name followed
+    by those of its short forms among them. O(words × speakers + names).
 
     >>> people = {"melanie": "Melanie", "willow": "Willow"}
     >>> written_out("What did Mel paint? And is Mel's dog well?", people)
     "What did Melanie paint? And is Melanie's dog well?"
     >>> written_out("Will Melanie paint? What will she melt?", people)
     'Will Melanie paint? What will she melt?'
+    >>> written_out("Did Caroline see Mel?", {}, ["melanie", "caroline"]), written_out("Is Melanie in?", {}, ["mel"])
+    ('Did Caroline see Mel melanie?', 'Is Melanie mel in?')
     """
+    asked = {normal_name(w) for w in re.findall(rf"[{_UPPER}]\w*", text)} - _NOT_NAMES
+    aliases = name_aliases([*names, *asked])
+    shorts: dict[str, list[str]] = {}
+    for short, name in aliases.items():
+        shorts.setdefault(name, []).append(short)
 
     def full(match: re.Match[str]) -> str:
         word = match.group(0)
         key = normal_name(word)
         if key in _NOT_NAMES or _SENTENCE_START.search(text[: match.start()]):
             return word
-        return people.get(short_of(key, people), word)
+        speaker = people.get(short_of(key, people))
+        if speaker is not None:
+            return speaker
+        more = [aliases[key]] if key in aliases else shorts.get(key, [])
+        return " ".join([word, *sorted(more)])
 
     return re.sub(rf"(?<![\w'’])[{_UPPER}]\w*", full, text)
 
@@ -378,6 +425,8 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     aliases = speaker_aliases(speakers)  # (a speaker written short: "Mel" beside "Melanie")
     people = {key: name for key, name in speakers.items() if key not in aliases}
     same = _unchanged(stored, conversation, known, speakers, aliases)
+    raw, mentioned_as = _mentions(conversation, same, before, known)
+    short = name_aliases(set(mentioned_as) - set(people))  # (a name written short: "Mel" beside "Melanie")
     mentioned: set[str] = set()  # (the entities of the earlier turns not read again)
     entities: dict[str, str] = {}  # normal name → the name as first written
     places: dict[str, int] = {}
@@ -404,8 +453,8 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
         content = f"{turn['speaker']}: {turn['text']}"
         if turn["caption"]:
             content += f"{_PHOTO}{turn['caption']}]"
-        named = list(dict.fromkeys(people.get(short_of(normal_name(n), people), n)
-                                   for n in names_in(f"{turn['text']} {turn['caption'] or ''}", known)))  # fmt: skip
+        said_names = raw.get(id(turn)) or names_in(f"{turn['text']} {turn['caption'] or ''}", known)
+        named = list(dict.fromkeys(_written_as(n, people, short, mentioned_as) for n in said_names))
         metadata: dict[str, Any] = {"speaker": turn["speaker"], "session": turn["session"], "turn": place,
                                     "said": said_in_words(local_time(turn))}  # fmt: skip
         metadata.update({k: turn[k] for k in ("offset", "precision") if turn.get(k)})
@@ -454,6 +503,43 @@ def conversation_items(turns: Sequence[Any], namespace: str | None, earlier: Seq
     return derived
 
 
+def _mentions(
+    conversation: list[dict[str, Any]], same: set[str], before: Mapping[str, MemoryNode], known: set[str]
+) -> tuple[dict[int, list[str]], dict[str, str]]:
+    """The names the turns to be read mention (by the turn's ``id()``), and every name the
+    conversation mentions (normal form → as written; a stored turn's not read again, as
+    stored)."""
+    raw: dict[int, list[str]] = {}
+    written: dict[str, str] = {}
+    for turn in conversation:
+        kept = before[turn["id"]].metadata.get("names") if turn["id"] in same else None
+        if isinstance(kept, list):
+            for key in kept:
+                if isinstance(key, str):
+                    written.setdefault(key, _as_said(key, turn["text"]))
+            continue
+        raw[id(turn)] = names_in(f"{turn['text']} {turn['caption'] or ''}", known)
+        for name in raw[id(turn)]:
+            written[normal_name(name)] = name
+    return raw, written
+
+
+def _as_said(key: str, text: str) -> str:
+    """A name (normal form) as ``text`` writes it, or capitalised when it cannot be found."""
+    found = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, key.split())) + r"(?!\w)", fold(text))
+    return text[found.start() : found.end()] if found and len(fold(text)) == len(text) else key.title()
+
+
+def _written_as(name: str, people: Mapping[str, str], short: Mapping[str, str], written: Mapping[str, str]) -> str:
+    """The name a turn's ``name`` stands for: the speaker it is short for (``short_of``), else
+    the other name it is short for (``name_aliases``), else itself."""
+    key = normal_name(name)
+    speaker = people.get(short_of(key, people))
+    if speaker is not None:
+        return speaker
+    return written[short[key]] if key in short else name
+
+
 def _unchanged(
     stored: list[dict[str, Any]],
     conversation: list[dict[str, Any]],
@@ -476,7 +562,10 @@ def _unchanged(
 
     def holds_fresh(turn: Mapping[str, Any]) -> bool:
         said = f" {normal_name(turn['text'] + ' ' + (turn['caption'] or ''))} "
-        return any(f" {word} " in said for word in fresh)
+        if any(f" {word} " in said for word in fresh):
+            return True
+        words = set(said.split())  # (a short form of a fresh name: "Mel", said before "Melanie" was)
+        return any(_short_form(w, f) for f in fresh for w in words if w[:1] == f[:1])
 
     return {
         t["id"] for t in stored if id(t) in kept and not (fresh and holds_fresh(t)) and not _REREAD.search(t["text"])
