@@ -1,0 +1,102 @@
+"""What a PostgreSQL write transaction remembers of the rows it read or wrote (``Known``), so
+that reading them again costs no round trip to the server.
+
+>>> kept: dict[str, int | None] = {}
+>>> reads = []
+>>> def read(ids):
+...     reads.append(ids)
+...     return {i: len(i) for i in ids if i != "gone"}
+>>> remembered(kept, ["ab", "gone"], read), remembered(kept, ["gone", "ab", "c"], read)
+({'ab': 2}, {'ab': 2, 'c': 1})
+>>> reads  # (each id read once: "gone" is remembered as absent)
+[['ab', 'gone'], ['c']]
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+from ..core.records import MemoryEdge, MemoryNode
+from .sql import SQLStore
+
+__all__ = ["Known", "RememberingStore", "remembered"]
+
+
+class Known:
+    """The rows a write transaction has read or written, by id (None: read, and not there), so
+    that reading them again costs no round trip. Exact while the transaction holds the store's
+    write lock: no other transaction writes these tables meanwhile (the access counters'
+    transactions wait for that lock too), and every statement of this one that may write
+    anything else forgets them all (``PostgresStore._conn``); a write of a node or an edge
+    tells the row it left (``put_node``, ``put_edge``). Each record is handed out as a copy."""
+
+    def __init__(self) -> None:
+        self.nodes: dict[str, MemoryNode | None] = {}
+        self.edges: dict[str, MemoryEdge | None] = {}
+        self.forwards: dict[str, tuple[str, str] | None] = {}
+        self.loops: dict[str, str | None] = {}
+        #: the corpus's arc and loops versions (``arc_versions``), None until read
+        self.versions: tuple[int, int] | None = None
+
+    def forget(self) -> None:
+        for kept in (self.nodes, self.edges, self.forwards, self.loops):
+            kept.clear()
+        self.versions = None
+
+
+Found = TypeVar("Found")
+
+
+def remembered(
+    kept: dict[str, Found | None], ids: Iterable[str], read: Callable[[list[str]], dict[str, Found]]
+) -> dict[str, Found]:
+    """The records of ``ids`` (those that exist), by id in id order: what ``kept`` holds, the
+    rest read at once (one statement) and kept, absent ones as None. O(ids) and one round trip
+    at most."""
+    wanted = list(dict.fromkeys(ids))
+    missing = [i for i in wanted if i not in kept]
+    if missing:
+        found = read(missing)
+        for i in missing:
+            kept[i] = found.get(i)
+    return {i: copy.deepcopy(v) for i in sorted(wanted) if (v := kept[i]) is not None}
+
+
+class RememberingStore(SQLStore):
+    """An SQL store whose write transactions read nodes, edges, merges and loop members through
+    ``Known`` (``_known``: what the open write transaction remembers, None outside one)."""
+
+    #: a write transaction remembers the rows it read or wrote: reading them again is free
+    remembers = True
+
+    @property
+    def _known(self) -> Known | None:
+        """What the open write transaction remembers of its rows, or None outside one."""
+        return None
+
+    def get_nodes(self, node_ids: Iterable[str]) -> dict[str, MemoryNode]:
+        known = self._known
+        if known is None:
+            return super().get_nodes(node_ids)
+        return remembered(known.nodes, node_ids, super().get_nodes)
+
+    def get_edges(self, edge_ids: Iterable[str]) -> dict[str, MemoryEdge]:
+        known = self._known
+        if known is None:
+            return super().get_edges(edge_ids)
+        return remembered(known.edges, edge_ids, super().get_edges)
+
+    def forwards(self, node_ids: Iterable[str] | None = None) -> dict[str, tuple[str, str]]:
+        known = self._known
+        if known is None or node_ids is None:
+            return super().forwards(node_ids)
+        return remembered(known.forwards, node_ids, super().forwards)
+
+    def node_loops(self, node_ids: Iterable[str]) -> dict[str, str]:
+        known = self._known
+        if known is None:
+            return super().node_loops(node_ids)
+        found = remembered(known.loops, node_ids, super().node_loops)
+        return dict(found)
