@@ -1,7 +1,8 @@
-"""A conversation stored in one ``store_many`` call (its ``turns``: the LoCoMo dev conversations'
-turns, speaker, text, time and session, up to ``--turns``), into a fresh SQLite file and a fresh
-PostgreSQL database: turns per second, the writer's CPU, and on PostgreSQL the statements it sent
-(round trips) and the server's CPU (its processes' user + system time, from ``/proc``).
+"""A conversation stored in one ``store_many`` call (its ``turns``: the LoCoMo dev
+conversations' turns, speaker, text, time and session, repeated as later sessions up to
+``--turns``), into a fresh SQLite file and a fresh PostgreSQL database: turns per second, the
+writer's CPU, and on PostgreSQL the statements it sent (round trips) and the server's CPU (its
+processes' user + system time, from ``/proc``).
 
     python bench/bench_turns.py [--turns 2000] [--rounds 3] [--backend sqlite|postgresql|both]
 """
@@ -36,6 +37,9 @@ def conversation(size: int) -> list[dict[str, Any]]:
         loaded = json.loads(path.read_text(encoding="utf-8"))
         last = max((t["session"] for t in items), default=0)
         items += [{**t, "session": last + t["session"]} for t in as_conversation(turns(loaded, path.stem), loaded)]
+    if not items:  # (without the dataset: a conversation of the same shape, made up)
+        items = [{"id": f"t{k}", "speaker": ("Ann", "Bob")[k % 2], "text": f"We met Carol at the lake on day {k}.",
+                  "time": "2026-05-01T10:00:00Z", "session": 1 + k // 20} for k in range(100)]  # fmt: skip
     base = list(items)
     while len(items) < size:  # (more: the same conversations again, as other turns in later sessions)
         last = max(t["session"] for t in items)
@@ -78,12 +82,12 @@ def count_statements() -> list[int]:
     return counter
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--backend", choices=("sqlite", "postgresql", "both"), default="both")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     items = conversation(args.turns)
     print(f"machine load before: {' '.join(f'{v:.2f}' for v in os.getloadavg())} (1/5/15 min)")
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]

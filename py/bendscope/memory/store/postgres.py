@@ -48,7 +48,7 @@ from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, O
 from ..core.text import load_metadata, terms
 from .postgres_known import Known as _Known
 from .postgres_known import RememberingStore
-from .postgres_schema import CHANGED_SQL, LOCK_TIMEOUT_MS, WITH_NUL, migrate
+from .postgres_schema import BOUNDS_BETWEEN, CHANGED_AND_HORIZON, CHANGED_SQL, LOCK_TIMEOUT_MS, WITH_NUL, migrate
 from .postgres_schema import NAMESPACE as NAMESPACE_SQL
 from .postgres_search import _Scorer, lexeme, scorer_for, tsquery, weights_of
 from .postgres_url import (
@@ -384,6 +384,23 @@ class PostgresStore(RememberingStore):
     HORIZON = "SELECT removed_horizon FROM corpus"
     CHANGED = CHANGED_SQL
     BY_CODE = ' COLLATE "C"'
+
+    def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
+        """(as ``SQLStore.changed_since``, in one statement: one snapshot sees the changes and
+        the horizon alike)"""
+        nodes: list[str] = []
+        edges: list[str] = []
+        horizon = 0
+        for kind, found in self._query(CHANGED_AND_HORIZON, {"number": number}):
+            if kind == "horizon":
+                horizon = int(found)
+            else:
+                (nodes if kind == "node" else edges).append(found)
+        return None if number < horizon else (nodes, edges)
+
+    def bounds_between(self, after: str, until: str) -> tuple[list[str], list[str]]:
+        rows = self._query(BOUNDS_BETWEEN, {"after": after, "until": until})
+        return [r[1] for r in rows if r[0] == "node"], [r[1] for r in rows if r[0] == "edge"]
 
     def namespace_ids(self, namespace: str) -> list[str]:
         """(the index ``nodes_by_namespace``, and the few nodes whose metadata holds an escaped

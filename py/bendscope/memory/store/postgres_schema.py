@@ -248,6 +248,17 @@ CHANGED_SQL = (
     "SELECT kind, id FROM touched WHERE changed > %s",
 )
 
+#: ``CHANGED_SQL`` and the deletions' horizon in one statement (one snapshot, one round trip):
+#: the horizon is the row of kind 'horizon'
+CHANGED_AND_HORIZON = " UNION ALL ".join(
+    [*(q.replace("%s", "%(number)s") for q in CHANGED_SQL), "SELECT 'horizon', removed_horizon::text FROM corpus"]
+)
+#: the nodes and edges whose validity begins or ends in a span of time, in one statement
+_BOUND = '({0} COLLATE "C" > %(after)s AND {0} COLLATE "C" <= %(until)s)'
+BOUNDS_BETWEEN = " UNION ALL ".join(
+    f"SELECT '{kind}', id FROM {kind}s WHERE {_BOUND.format('valid_from')} OR {_BOUND.format('valid_until')}"
+    for kind in ("node", "edge")
+)
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
