@@ -26,6 +26,8 @@ OPS = st.one_of(
     st.tuples(st.just("merge"), IDS, IDS),
     st.tuples(st.just("loops"), st.lists(IDS, min_size=2, max_size=3, unique=True)),
     st.tuples(st.just("weights"), IDS, IDS),
+    st.tuples(st.just("state"), st.sampled_from(["k", "l"]), st.sampled_from(["1", "2"])),
+    st.tuples(st.just("loops_version"), st.integers(0, 9)),
     st.tuples(st.just("read"), st.lists(IDS, max_size=4)),
 )
 
@@ -33,17 +35,24 @@ OPS = st.one_of(
 def _truth(store: PostgresStore, ids: list[str]) -> tuple[object, ...]:
     """What the database holds for ``ids`` now (the reads that remember nothing)."""
     edges = [f"{a}-{b}" for a in ids for b in ids]
+    store._flush()  # (the statistics a write transaction keeps until read, as arc_versions does)
+    state = {k: store._query("SELECT value FROM bendscope_meta WHERE key = %s", ("state:" + k,)) for k in "kl"}
+    versions = store._query("SELECT arc_version, loops_version FROM corpus")[0]
     return (
         SQLStore.get_nodes(store, ids),
         SQLStore.get_edges(store, edges),
         SQLStore.forwards(store, ids),
         SQLStore.node_loops(store, ids),
+        {k: rows[0][0] if rows else None for k, rows in state.items()},
+        (int(versions[0]), int(versions[1])),
     )
 
 
 def _remembered(store: PostgresStore, ids: list[str]) -> tuple[object, ...]:
     edges = [f"{a}-{b}" for a in ids for b in ids]
-    return store.get_nodes(ids), store.get_edges(edges), store.forwards(ids), store.node_loops(ids)
+    state = {k: store.get_state(k) for k in "kl"}
+    return (store.get_nodes(ids), store.get_edges(edges), store.forwards(ids), store.node_loops(ids), state,
+            store.arc_versions())  # fmt: skip
 
 
 def _run(store: PostgresStore, op: tuple, tag: str, at: str) -> None:
@@ -63,6 +72,10 @@ def _run(store: PostgresStore, op: tuple, tag: str, at: str) -> None:
         members = tuple(sorted(tag + i for i in op[1] if store.get_node(tag + i) is not None))
         if len(members) >= 2:
             store.replace_loops([loop.id for loop in store.all_loops()], [LoopRecord(tag + "L", members, 1, False)])
+    elif kind == "state":
+        store.set_state(op[1], op[2])
+    elif kind == "loops_version":
+        store.set_loops_version(op[1])
     elif kind == "weights":
         store.set_weights({f"{tag}{op[1]}-{tag}{op[2]}": 0.5})
 

@@ -757,7 +757,10 @@ class PostgresStore(RememberingStore):
 
     def set_loops_version(self, version: int) -> None:
         with self.transaction():
-            self._conn.execute("UPDATE corpus SET loops_version = %s", (version,))
+            self._raw.execute("UPDATE corpus SET loops_version = %s", (version,))
+            known = self._known
+            if known is not None and known.versions is not None:
+                known.versions = (known.versions[0], version)
 
     def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
         wanted = _unique(loop_ids)
@@ -845,16 +848,25 @@ class PostgresStore(RememberingStore):
         return int(row[0])
 
     def get_state(self, key: str) -> str | None:
+        known = self._known
+        if known is not None and key in known.state:
+            return known.state[key]
         rows = self._query("SELECT value FROM bendscope_meta WHERE key = %s", ("state:" + key,))
-        return str(rows[0][0]) if rows else None
+        value = str(rows[0][0]) if rows else None
+        if known is not None:
+            known.state[key] = value
+        return value
 
     def set_state(self, key: str, value: str) -> None:
         with self.transaction():
-            self._conn.execute(
+            self._raw.execute(
                 "INSERT INTO bendscope_meta (key, value) VALUES (%s, %s) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 ("state:" + key, value),
             )
+            known = self._known
+            if known is not None:
+                known.state[key] = value
 
     def change_channel(self) -> tuple[str, str]:
         """How to hear this store's writes: (connection string, channel to LISTEN on)."""

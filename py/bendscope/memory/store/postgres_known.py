@@ -39,9 +39,11 @@ class Known:
         self.loops: dict[str, str | None] = {}
         #: the corpus's arc and loops versions (``arc_versions``), None until read
         self.versions: tuple[int, int] | None = None
+        #: the store's state values (``get_state``) by key, None: not set
+        self.state: dict[str, str | None] = {}
 
     def forget(self) -> None:
-        for kept in (self.nodes, self.edges, self.forwards, self.loops):
+        for kept in (self.nodes, self.edges, self.forwards, self.loops, self.state):
             kept.clear()
         self.versions = None
 
