@@ -46,9 +46,21 @@ from psycopg.types.json import Jsonb
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from ..core.text import load_metadata, terms
+from .postgres_known import Delta as _Delta
 from .postgres_known import Known as _Known
 from .postgres_known import RememberingStore
-from .postgres_schema import BOUNDS_BETWEEN, CHANGED_AND_HORIZON, CHANGED_SQL, LOCK_TIMEOUT_MS, WITH_NUL, migrate
+from .postgres_schema import (
+    BOUNDS_BETWEEN,
+    CHANGED_AND_HORIZON,
+    CHANGED_SQL,
+    LOCK_TIMEOUT_MS,
+    PUT_EDGE,
+    PUT_NODE,
+    VALID_ARC,
+    WITH_NUL,
+    bounded_waits,
+    migrate,
+)
 from .postgres_schema import NAMESPACE as NAMESPACE_SQL
 from .postgres_search import _Scorer, lexeme, scorer_for, tsquery, weights_of
 from .postgres_url import (
@@ -58,7 +70,6 @@ from .postgres_url import (
     split_url,
     without_password,
 )
-from .sql import EDGE_COLUMNS as _EDGE_COLUMNS
 from .sql import NODE_COLUMNS as _NODE_COLUMNS
 from .sql import canonical_json as _json
 from .sql import edge_of as _edge
@@ -71,57 +82,11 @@ BULK_ROWS = 5_000
 #: as in the SQLite store: a query word in more nodes than this is "common" (see ``search``)
 COMMON_DF = 2_000
 
-#: the causal and temporal arcs of ``edges e`` valid at %(at)s, with both ends valid then
-_VALID_ARC = (
-    "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id "
-    "AND (e.valid_from IS NULL OR e.valid_from <= %(at)s) AND (e.valid_until IS NULL OR e.valid_until > %(at)s) "
-    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.source_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
-    "AND (n.valid_until IS NULL OR n.valid_until > %(at)s)) "
-    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.target_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
-    "AND (n.valid_until IS NULL OR n.valid_until > %(at)s))"
-)
-#: a written row's columns as the write's ``new`` returns them
-_NEW_NODE = ", ".join(f"new.{c.strip()}" for c in _NODE_COLUMNS.split(","))
-_NEW_EDGE = ", ".join(f"new.{c.strip()}" for c in _EDGE_COLUMNS.split(","))
 _READ, _COUNT, _WRITE = 0, 1, 2  # what a transaction may do
 
 
 def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
-
-
-class _Delta:
-    """What a write transaction changes in the search statistics, applied once at commit."""
-
-    def __init__(self) -> None:
-        self.df: Counter[str] = Counter()
-        self.nodes = 0
-        self.tokens = 0
-        self.edges = 0
-        self.arcs = 0  # changes to causal and temporal edges (the arc version)
-        self.vectors = 0  # vectors kept or gone (the vectors version)
-        self.applied_rows = 0  # nodes and edges changed by parts already applied (see PostgresStore._flush)
-
-    @property
-    def rows(self) -> int:
-        """How many nodes and edges the transaction added or removed, in all."""
-        return self.applied_rows + abs(self.nodes) + abs(self.edges)
-
-    def add(self, counts: dict[str, int], total: int, sign: int) -> None:
-        for term in counts:
-            self.df[term] += sign
-        self.nodes += sign
-        self.tokens += sign * total
-
-    def __bool__(self) -> bool:
-        return bool(self.nodes or self.tokens or self.edges or self.arcs or self.vectors or any(self.df.values()))
-
-
-def _bounded_waits(conn: psycopg.Connection[Any]) -> None:
-    """Every statement of a pooled connection waits at most LOCK_TIMEOUT_MS for a lock
-    another session holds (a LOCK TABLE in psql made get_metrics wait for good, and four
-    such calls took every connection of the pool)."""
-    conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
 
 
 class PostgresStore(RememberingStore):
@@ -167,7 +132,7 @@ class PostgresStore(RememberingStore):
                 open=False,
                 timeout=LOCK_TIMEOUT_MS / 1000 + 10,
                 name="bendscope-memory",
-                configure=_bounded_waits,
+                configure=bounded_waits,
             )
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
         except StoreUnavailable as exc:
@@ -386,8 +351,7 @@ class PostgresStore(RememberingStore):
     BY_CODE = ' COLLATE "C"'
 
     def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
-        """(as ``SQLStore.changed_since``, in one statement: one snapshot sees the changes and
-        the horizon alike)"""
+        """(``SQLStore.changed_since`` in one statement: one snapshot for the changes and the horizon)"""
         nodes: list[str] = []
         edges: list[str] = []
         horizon = 0
@@ -439,25 +403,7 @@ class PostgresStore(RememberingStore):
         with self.transaction():
             self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
             row = self._raw.execute(  # (changes nodes and node_versions alone: the node is told to _known)
-                "WITH old AS (SELECT term_counts, term_total, content, valid_from, valid_until FROM nodes "
-                "WHERE id = %(id)s), "
-                f"kept AS (INSERT INTO node_versions ({_NODE_COLUMNS}, recorded_until) SELECT {_NODE_COLUMNS}, "
-                "greatest(recorded_at, %(recorded_at)s) FROM nodes "
-                "WHERE id = %(id)s AND recorded_at <> %(recorded_at)s), "
-                f"new AS (INSERT INTO nodes ({_NODE_COLUMNS}, terms, term_counts, term_total) VALUES "
-                "(%(id)s, %(content)s, %(node_type)s, %(confidence)s, %(metadata)s, %(source)s, %(access_count)s, "
-                "%(created_at)s, %(updated_at)s, %(last_accessed_at)s, %(valid_from)s, %(valid_until)s, "
-                "%(recorded_at)s, array_to_tsvector(%(terms)s::text[]), %(counts)s, %(total)s) "
-                "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
-                "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
-                "access_count = excluded.access_count, created_at = excluded.created_at, "
-                "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at, "
-                "valid_from = excluded.valid_from, valid_until = excluded.valid_until, "
-                "recorded_at = excluded.recorded_at, "
-                "terms = excluded.terms, term_counts = excluded.term_counts, term_total = excluded.term_total "
-                f"RETURNING {_NODE_COLUMNS}) "
-                "SELECT old.term_counts, old.term_total, old.content, old.valid_from, old.valid_until, "
-                f"{_NEW_NODE} FROM new LEFT JOIN old ON true",
+                PUT_NODE,
                 {
                     "id": node.id,
                     "content": node.content,
@@ -546,26 +492,7 @@ class PostgresStore(RememberingStore):
         with self.transaction():
             self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
             row = self._raw.execute(  # (changes edges and edge_versions alone: the edge is told to _known)
-                "WITH old AS (SELECT source_id, target_id, edge_type, valid_from, valid_until FROM edges "
-                "WHERE id = %(id)s), "
-                f"kept AS (INSERT INTO edge_versions ({_EDGE_COLUMNS}, recorded_until) SELECT {_EDGE_COLUMNS}, "
-                "greatest(recorded_at, %(recorded_at)s) FROM edges "
-                "WHERE id = %(id)s AND recorded_at <> %(recorded_at)s "
-                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
-                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s)), "
-                f"new AS (INSERT INTO edges ({_EDGE_COLUMNS}) SELECT %(id)s, %(source)s, %(target)s, %(type)s, "
-                "%(weight)s, %(metadata)s, %(created_at)s, %(last_activated_at)s, %(valid_from)s, %(valid_until)s, "
-                "%(provenance)s, %(recorded_at)s "
-                "WHERE EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
-                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s) "
-                "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
-                "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
-                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at, "
-                "valid_from = excluded.valid_from, valid_until = excluded.valid_until, source = excluded.source, "
-                "recorded_at = excluded.recorded_at "
-                f"RETURNING (xmax = 0) AS inserted, {_EDGE_COLUMNS}) "
-                "SELECT new.inserted, old.source_id, old.target_id, old.edge_type, old.valid_from, old.valid_until, "
-                f"{_NEW_EDGE} FROM new LEFT JOIN old ON true",
+                PUT_EDGE,
                 {
                     "id": edge.id,
                     "source": edge.source_id,
@@ -609,7 +536,7 @@ class PostgresStore(RememberingStore):
 
     def arcs_from(self, node_ids: Iterable[str], forward: bool = True, at: str | None = None) -> list[tuple[str, str]]:
         side = "source_id" if forward else "target_id"
-        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
+        valid = VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
         rows = self._query(
             f"SELECT e.source_id, e.target_id FROM edges e WHERE e.{side} = ANY(%(ids)s::text[]) AND {valid}",
             {"ids": _unique(node_ids), "at": at},
@@ -696,7 +623,7 @@ class PostgresStore(RememberingStore):
             )
 
     def all_arcs(self, at: str | None = None) -> list[tuple[str, str]]:
-        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
+        valid = VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
         rows = self._query(f"SELECT e.source_id, e.target_id FROM edges e WHERE {valid}", {"at": at})
         return [(row[0], row[1]) for row in rows]
 
@@ -704,7 +631,7 @@ class PostgresStore(RememberingStore):
         self, node_ids: Iterable[str], forward: bool = True, at: str | None = None
     ) -> list[tuple[str, str | None]]:
         near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
-        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
+        valid = VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
         rows = self._query(
             f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
             f"WHERE e.{near} = ANY(%(ids)s::text[]) AND {valid}",

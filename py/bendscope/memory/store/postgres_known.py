@@ -1,4 +1,5 @@
-"""What a PostgreSQL write transaction remembers of the rows it read or wrote (``Known``), so
+"""What a PostgreSQL write transaction keeps while it runs: the search statistics it changes,
+applied once (``Delta``), and what it remembers of the rows it read or wrote (``Known``), so
 that reading them again costs no round trip to the server.
 
 >>> kept: dict[str, int | None] = {}
@@ -15,13 +16,41 @@ that reading them again costs no round trip to the server.
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from ..core.records import MemoryEdge, MemoryNode
 from .sql import SQLStore
 
-__all__ = ["Known", "RememberingStore", "remembered"]
+__all__ = ["Delta", "Known", "RememberingStore", "remembered"]
+
+
+class Delta:
+    """What a write transaction changes in the search statistics, applied once at commit."""
+
+    def __init__(self) -> None:
+        self.df: Counter[str] = Counter()
+        self.nodes = 0
+        self.tokens = 0
+        self.edges = 0
+        self.arcs = 0  # changes to causal and temporal edges (the arc version)
+        self.vectors = 0  # vectors kept or gone (the vectors version)
+        self.applied_rows = 0  # nodes and edges changed by parts already applied (see ``PostgresStore._flush``)
+
+    @property
+    def rows(self) -> int:
+        """How many nodes and edges the transaction added or removed, in all."""
+        return self.applied_rows + abs(self.nodes) + abs(self.edges)
+
+    def add(self, counts: dict[str, int], total: int, sign: int) -> None:
+        for term in counts:
+            self.df[term] += sign
+        self.nodes += sign
+        self.tokens += sign * total
+
+    def __bool__(self) -> bool:
+        return bool(self.nodes or self.tokens or self.edges or self.arcs or self.vectors or any(self.df.values()))
 
 
 class Known:
