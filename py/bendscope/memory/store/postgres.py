@@ -50,8 +50,6 @@ from .postgres_known import Delta as _Delta
 from .postgres_known import Known as _Known
 from .postgres_known import RememberingStore
 from .postgres_schema import (
-    BOUNDS_BETWEEN,
-    CHANGED_AND_HORIZON,
     CHANGED_SQL,
     LOCK_TIMEOUT_MS,
     PUT_EDGE,
@@ -349,22 +347,6 @@ class PostgresStore(RememberingStore):
     HORIZON = "SELECT removed_horizon FROM corpus"
     CHANGED = CHANGED_SQL
     BY_CODE = ' COLLATE "C"'
-
-    def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
-        """(``SQLStore.changed_since`` in one statement: one snapshot for the changes and the horizon)"""
-        nodes: list[str] = []
-        edges: list[str] = []
-        horizon = 0
-        for kind, found in self._query(CHANGED_AND_HORIZON, {"number": number}):
-            if kind == "horizon":
-                horizon = int(found)
-            else:
-                (nodes if kind == "node" else edges).append(found)
-        return None if number < horizon else (nodes, edges)
-
-    def bounds_between(self, after: str, until: str) -> tuple[list[str], list[str]]:
-        rows = self._query(BOUNDS_BETWEEN, {"after": after, "until": until})
-        return [r[1] for r in rows if r[0] == "node"], [r[1] for r in rows if r[0] == "edge"]
 
     def namespace_ids(self, namespace: str) -> list[str]:
         """(the index ``nodes_by_namespace``, and the few nodes whose metadata holds an escaped

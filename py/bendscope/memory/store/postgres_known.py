@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from ..core.records import MemoryEdge, MemoryNode
+from .postgres_schema import BOUNDS_BETWEEN, CHANGED_AND_HORIZON
 from .sql import SQLStore
 
 __all__ = ["Delta", "Known", "RememberingStore", "remembered"]
@@ -96,8 +97,9 @@ def remembered(
 
 
 class RememberingStore(SQLStore):
-    """An SQL store whose write transactions read nodes, edges, merges and loop members through
-    ``Known`` (``_known``: what the open write transaction remembers, None outside one)."""
+    """An SQL store whose reads take few round trips: its write transactions read nodes, edges,
+    merges and loop members through ``Known`` (``_known``: what the open write transaction
+    remembers, None outside one), and the live editor's change reads are one statement each."""
 
     #: a write transaction remembers the rows it read or wrote: reading them again is free
     remembers = True
@@ -131,3 +133,19 @@ class RememberingStore(SQLStore):
             return super().node_loops(node_ids)
         found = remembered(known.loops, node_ids, super().node_loops)
         return dict(found)
+
+    def changed_since(self, number: int) -> tuple[list[str], list[str]] | None:
+        """(``SQLStore.changed_since`` in one statement: one snapshot for the changes and the horizon)"""
+        nodes: list[str] = []
+        edges: list[str] = []
+        horizon = 0
+        for kind, found in self._query(CHANGED_AND_HORIZON, {"number": number}):
+            if kind == "horizon":
+                horizon = int(found)
+            else:
+                (nodes if kind == "node" else edges).append(found)
+        return None if number < horizon else (nodes, edges)
+
+    def bounds_between(self, after: str, until: str) -> tuple[list[str], list[str]]:
+        rows = self._query(BOUNDS_BETWEEN, {"after": after, "until": until})
+        return [r[1] for r in rows if r[0] == "node"], [r[1] for r in rows if r[0] == "edge"]
