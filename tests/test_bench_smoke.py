@@ -21,6 +21,15 @@ def test_memory_bench_quick_runs(capsys):
     assert "| sqlite | 2,000 |" in out and "| postgresql | 2,000 |" in out and "machine load after" in out
 
 
+def test_conversation_store_bench_quick_runs(capsys):
+    """bench_turns.py on a short conversation, both stores: the table and its statements."""
+    import bench_turns
+
+    bench_turns.main(["--turns", "30", "--rounds", "1"])
+    out = capsys.readouterr().out
+    assert "| sqlite |" in out and "| postgresql |" in out and "statements" in out
+
+
 def test_write_effect_bench_quick_runs(capsys):
     import bench_write_effect
 

@@ -20,56 +20,7 @@ from bendscope.memory.web.deltas import ViewLog
 from bendscope.memory.web.editor_site import graph_view, versioned
 from bendscope.memory.web.timeline import Moment
 
-
-class Clock:
-    """A clock the test moves: milliseconds since 2026-01-01."""
-
-    def __init__(self) -> None:
-        self.ms = 0
-
-    def at(self, ms: int) -> str:
-        return f"2026-01-01T{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}Z"
-
-    def __call__(self) -> str:
-        return self.at(self.ms)
-
-
-IDS = st.sampled_from(["a", "b", "c", "d"])
-OPS = st.one_of(
-    st.tuples(st.just("store"), IDS, st.sampled_from(["A", "B!", "C c"])),
-    st.tuples(st.just("ends"), IDS, st.integers(1, 5)),  # (valid until a few ticks from now)
-    st.tuples(st.just("delete"), IDS),
-    st.tuples(st.just("edge"), IDS, IDS, st.sampled_from(["causal", "related"])),
-    st.tuples(st.just("edge_ends"), IDS, IDS, st.integers(1, 5)),
-    st.tuples(st.just("unedge"), IDS, IDS),
-    st.tuples(st.just("retrieve"), st.sampled_from(["A", "C"])),
-    st.tuples(st.just("tick"), st.integers(1, 4)),
-    st.tuples(st.just("fetch")),
-)
-
-
-def _apply(memory: Memory, clock: Clock, op: tuple[Any, ...], tag: str) -> None:
-    kind = op[0]
-    if kind == "store":
-        memory.store_node({"id": tag + op[1], "content": op[2]})
-    elif kind == "ends":
-        memory.store_node({"id": tag + op[1], "content": "ending", "valid_until": clock.at(clock.ms + op[2])})
-    elif kind == "delete":
-        if memory.store.get_node(tag + op[1]) is not None:
-            memory.delete_node(tag + op[1])
-    elif kind in ("edge", "edge_ends"):
-        a, b = tag + op[1], tag + op[2]
-        if len(memory.store.get_nodes([a, b])) == len({a, b}):
-            extra = {"edge_type": op[3]} if kind == "edge" else {"valid_until": clock.at(clock.ms + op[3])}
-            memory.store_edge({"id": f"{a}-{b}", "source_id": a, "target_id": b, "edge_type": "causal", **extra})
-    elif kind == "unedge":
-        if memory.store.get_edges([f"{tag}{op[1]}-{tag}{op[2]}"]):
-            memory.delete_edge(f"{tag}{op[1]}-{tag}{op[2]}")
-    elif kind == "retrieve":
-        memory.retrieve_context({"query": op[1]})
-    elif kind == "tick":
-        clock.ms += op[1]
-    clock.ms += 1
+from .live_ops import OPS, Clock, apply_op
 
 
 def _whole(memory: Memory, log: ViewLog | None = None) -> dict[str, Any]:
@@ -88,7 +39,7 @@ def test_the_view_made_again_is_the_view_made_afresh_and_its_changes_a_whole_dif
     remote = Remote.of_document(json.loads(json.dumps(first["document"])), first["version"])
     for op in [*ops, ("fetch",)]:
         with contextlib.suppress(InvalidInput):  # (a write the memory refuses changes nothing)
-            _apply(memory, clock, op, tag)
+            apply_op(memory, clock, op, tag)
         if op[0] != "fetch":
             continue
         fresh = _whole(memory)

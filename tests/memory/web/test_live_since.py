@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import multiprocessing
-from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,63 +23,8 @@ from bendscope.memory.web.editor_site import LIVE_MAX_NODES, graph_answer, versi
 from bendscope.memory.web.since import answer_since
 from bendscope.memory.web.timeline import Moment
 
-from .test_live_reuse import Clock, _whole
-
-IDS = st.sampled_from(["a", "b", "c", "d"])
-SPACES = st.sampled_from(["ns", "other"])
-OPS = st.one_of(
-    st.tuples(st.just("store"), IDS, st.sampled_from(["A", "B!", "C c"])),
-    st.tuples(st.just("store_in"), IDS, st.sampled_from(["A", "D"])),  # (through the namespace's view)
-    st.tuples(st.just("ends"), IDS, st.integers(1, 5)),  # (valid until a few ticks from now)
-    st.tuples(st.just("starts"), IDS, st.integers(1, 5)),  # (valid from a few ticks from now)
-    st.tuples(st.just("invalidate"), IDS),
-    st.tuples(st.just("move"), IDS, SPACES),
-    st.tuples(st.just("delete"), IDS),
-    st.tuples(st.just("edge"), IDS, IDS, st.sampled_from(["causal", "related"])),
-    st.tuples(st.just("edge_ends"), IDS, IDS, st.integers(1, 5)),
-    st.tuples(st.just("invalidate_edge"), IDS, IDS),
-    st.tuples(st.just("unedge"), IDS, IDS),
-    st.tuples(st.just("retrieve"), st.sampled_from(["A", "C"])),
-    st.tuples(st.just("tick"), st.integers(1, 4)),
-    st.tuples(st.just("fetch")),
-)
-
-
-def _apply(memory: Memory, clock: Clock, op: tuple[Any, ...], tag: str) -> None:
-    kind = op[0]
-    node = tag + op[1] if len(op) > 1 and isinstance(op[1], str) else ""
-    if kind == "store":
-        memory.store_node({"id": node, "content": op[2]})
-    elif kind == "store_in":
-        memory.within(tag + "ns").store_node({"id": node, "content": op[2]})
-    elif kind in ("ends", "starts"):
-        bound = "valid_until" if kind == "ends" else "valid_from"
-        memory.store_node({"id": node, "content": "timed", bound: clock.at(clock.ms + op[2])})
-    elif kind == "invalidate":
-        memory.invalidate_node({"id": node})
-    elif kind == "move":
-        found = memory.store.get_node(node)
-        if found is not None:
-            memory.store_node({"id": node, "content": found.content, "metadata": {"namespace": tag + op[2]}})
-    elif kind == "delete":
-        if memory.store.get_node(node) is not None:
-            memory.delete_node(node)
-    elif kind in ("edge", "edge_ends"):
-        a, b = node, tag + op[2]
-        if len(memory.store.get_nodes([a, b])) == len({a, b}):
-            extra = {"edge_type": op[3]} if kind == "edge" else {"valid_until": clock.at(clock.ms + op[3])}
-            memory.store_edge({"id": f"{a}-{b}", "source_id": a, "target_id": b, "edge_type": "causal", **extra})
-    elif kind == "invalidate_edge":
-        if memory.store.get_edges([f"{node}-{tag}{op[2]}"]):
-            memory.invalidate_edge({"id": f"{node}-{tag}{op[2]}"})
-    elif kind == "unedge":
-        if memory.store.get_edges([f"{node}-{tag}{op[2]}"]):
-            memory.delete_edge(f"{node}-{tag}{op[2]}")
-    elif kind == "retrieve":
-        memory.retrieve_context({"query": op[1]})
-    elif kind == "tick":
-        clock.ms += op[1]
-    clock.ms += 1
+from .live_ops import OPS, Clock, apply_op
+from .test_live_reuse import _whole
 
 
 class Page:
@@ -132,7 +76,7 @@ def test_changes_read_from_the_change_numbers_are_the_whole_documents_diff(store
     pages = [Page(memory), Page(memory.within(tag + "ns"))]
     for op in [*ops, ("fetch",)]:
         with contextlib.suppress(InvalidInput):  # (a write the memory refuses changes nothing)
-            _apply(memory, clock, op, tag)
+            apply_op(memory, clock, op, tag)
         if op[0] == "fetch":
             for page in pages:
                 page.fetch()
@@ -150,7 +94,7 @@ def test_changes_stay_the_whole_documents_diff_while_deletions_are_dropped(store
     pages = [Page(memory, pruned=True), Page(memory.within(tag + "ns"), pruned=True)]
     for op in [*ops, ("fetch",)]:
         with contextlib.suppress(InvalidInput):
-            _apply(memory, clock, op, tag)
+            apply_op(memory, clock, op, tag)
         if op[0] == "fetch":
             for page in pages:
                 page.fetch()

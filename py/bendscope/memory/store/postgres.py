@@ -46,7 +46,19 @@ from psycopg.types.json import Jsonb
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
 from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
 from ..core.text import load_metadata, terms
-from .postgres_schema import CHANGED_SQL, LOCK_TIMEOUT_MS, WITH_NUL, migrate
+from .postgres_known import Delta as _Delta
+from .postgres_known import Known as _Known
+from .postgres_known import RememberingStore
+from .postgres_schema import (
+    CHANGED_SQL,
+    LOCK_TIMEOUT_MS,
+    PUT_EDGE,
+    PUT_NODE,
+    VALID_ARC,
+    WITH_NUL,
+    bounded_waits,
+    migrate,
+)
 from .postgres_schema import NAMESPACE as NAMESPACE_SQL
 from .postgres_search import _Scorer, lexeme, scorer_for, tsquery, weights_of
 from .postgres_url import (
@@ -56,10 +68,9 @@ from .postgres_url import (
     split_url,
     without_password,
 )
-from .sql import EDGE_COLUMNS as _EDGE_COLUMNS
 from .sql import NODE_COLUMNS as _NODE_COLUMNS
-from .sql import SQLStore
 from .sql import canonical_json as _json
+from .sql import edge_of as _edge
 from .sql import node_of as _node
 
 CONNECT_TIMEOUT_S = 10
@@ -69,15 +80,6 @@ BULK_ROWS = 5_000
 #: as in the SQLite store: a query word in more nodes than this is "common" (see ``search``)
 COMMON_DF = 2_000
 
-#: the causal and temporal arcs of ``edges e`` valid at %(at)s, with both ends valid then
-_VALID_ARC = (
-    "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id "
-    "AND (e.valid_from IS NULL OR e.valid_from <= %(at)s) AND (e.valid_until IS NULL OR e.valid_until > %(at)s) "
-    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.source_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
-    "AND (n.valid_until IS NULL OR n.valid_until > %(at)s)) "
-    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.target_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
-    "AND (n.valid_until IS NULL OR n.valid_until > %(at)s))"
-)
 _READ, _COUNT, _WRITE = 0, 1, 2  # what a transaction may do
 
 
@@ -85,41 +87,7 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-class _Delta:
-    """What a write transaction changes in the search statistics, applied once at commit."""
-
-    def __init__(self) -> None:
-        self.df: Counter[str] = Counter()
-        self.nodes = 0
-        self.tokens = 0
-        self.edges = 0
-        self.arcs = 0  # changes to causal and temporal edges (the arc version)
-        self.vectors = 0  # vectors kept or gone (the vectors version)
-        self.applied_rows = 0  # nodes and edges changed by parts already applied (see PostgresStore._flush)
-
-    @property
-    def rows(self) -> int:
-        """How many nodes and edges the transaction added or removed, in all."""
-        return self.applied_rows + abs(self.nodes) + abs(self.edges)
-
-    def add(self, counts: dict[str, int], total: int, sign: int) -> None:
-        for term in counts:
-            self.df[term] += sign
-        self.nodes += sign
-        self.tokens += sign * total
-
-    def __bool__(self) -> bool:
-        return bool(self.nodes or self.tokens or self.edges or self.arcs or self.vectors or any(self.df.values()))
-
-
-def _bounded_waits(conn: psycopg.Connection[Any]) -> None:
-    """Every statement of a pooled connection waits at most LOCK_TIMEOUT_MS for a lock
-    another session holds (a LOCK TABLE in psql made get_metrics wait for good, and four
-    such calls took every connection of the pool)."""
-    conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
-
-
-class PostgresStore(SQLStore):
+class PostgresStore(RememberingStore):
     """A store in a PostgreSQL database (the schema named by the connection's search_path)."""
 
     kind = "postgresql"
@@ -162,7 +130,7 @@ class PostgresStore(SQLStore):
                 open=False,
                 timeout=LOCK_TIMEOUT_MS / 1000 + 10,
                 name="bendscope-memory",
-                configure=_bounded_waits,
+                configure=bounded_waits,
             )
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
         except StoreUnavailable as exc:
@@ -186,6 +154,16 @@ class PostgresStore(SQLStore):
 
     @property
     def _conn(self) -> psycopg.Connection[tuple[Any, ...]]:
+        """The open transaction's connection, for a statement that may write anything: what
+        the transaction remembers of its rows is forgotten (``_Known``)."""
+        known: _Known | None = getattr(self._local, "known", None)
+        if known is not None:
+            known.forget()
+        return self._raw
+
+    @property
+    def _raw(self) -> psycopg.Connection[tuple[Any, ...]]:
+        """The open transaction's connection, for a read or a write whose rows are told to ``_Known``."""
         conn: psycopg.Connection[tuple[Any, ...]] | None = getattr(self._local, "conn", None)
         if conn is None:
             raise RuntimeError("no transaction is open on this thread")
@@ -220,6 +198,7 @@ class PostgresStore(SQLStore):
             self._local.mode = mode
             self._local.delta = _Delta()
             self._local.graph_changed = False
+            self._local.known = _Known() if mode == _WRITE else None
             self._depth = 1
             try:
                 if lock is None:  # (a lock another session holds, e.g. a LOCK TABLE, is waited for 20 s at most)
@@ -232,10 +211,10 @@ class PostgresStore(SQLStore):
                 yield
                 delta = self._local.delta
                 self._apply(delta)
-                if self._local.graph_changed:  # (delivered to listeners only if the commit succeeds)
-                    conn.execute(f"NOTIFY {self.channel}")
+                # (one round trip: a NOTIFY is delivered to listeners only if the commit succeeds)
+                notify = f"NOTIFY {self.channel}; " if self._local.graph_changed else ""
                 try:
-                    conn.execute("COMMIT")
+                    conn.execute(f"{notify}COMMIT")
                 except psycopg.OperationalError as exc:
                     if mode != _WRITE or not conn.broken:
                         raise  # (the server refused the commit, e.g. a deadlock: nothing was stored)
@@ -258,6 +237,7 @@ class PostgresStore(SQLStore):
                 self._depth = 0
                 self._local.conn = None
                 self._local.delta = None
+                self._local.known = None
 
     @contextlib.contextmanager
     def _errors(self) -> Iterator[None]:
@@ -303,30 +283,40 @@ class PostgresStore(SQLStore):
         )
 
     def _apply(self, delta: _Delta) -> None:
-        """Write a transaction's statistics changes: one statement per table."""
+        """Write a transaction's statistics changes: one statement per table (``terms`` and
+        ``corpus``, which ``_Known`` holds nothing of but the versions, kept up to date), sent
+        together (one round trip). A term's count can reach 0 only by a removal: without one,
+        no row is looked for to delete."""
         if not delta:
             return
+        conn = self._raw
         changed = sorted((term, count) for term, count in delta.df.items() if count)
-        if changed:
-            terms = [term for term, _ in changed]
-            self._conn.execute(
-                "INSERT INTO terms (term, df) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
-                "ON CONFLICT (term) DO UPDATE SET df = terms.df + excluded.df",
-                (terms, [count for _, count in changed]),
+        with conn.pipeline():
+            if changed:
+                terms = [term for term, _ in changed]
+                conn.execute(
+                    "INSERT INTO terms (term, df) SELECT * FROM unnest(%s::text[], %s::bigint[]) "
+                    "ON CONFLICT (term) DO UPDATE SET df = terms.df + excluded.df",
+                    (terms, [count for _, count in changed]),
+                )
+                gone = [term for term, count in changed if count < 0]
+                if gone:
+                    conn.execute("DELETE FROM terms WHERE term = ANY(%s::text[]) AND df <= 0", (gone,))
+            conn.execute(
+                "UPDATE corpus SET nodes = nodes + %s, tokens = tokens + %s, edges = edges + %s"
+                + (", arc_version = arc_version + %s" if delta.arcs else "")
+                + (", vectors_version = vectors_version + %s" if delta.vectors else ""),
+                (
+                    delta.nodes,
+                    delta.tokens,
+                    delta.edges,
+                    *([delta.arcs] if delta.arcs else []),
+                    *([delta.vectors] if delta.vectors else []),
+                ),
             )
-            self._conn.execute("DELETE FROM terms WHERE term = ANY(%s::text[]) AND df <= 0", (terms,))
-        self._conn.execute(
-            "UPDATE corpus SET nodes = nodes + %s, tokens = tokens + %s, edges = edges + %s"
-            + (", arc_version = arc_version + %s" if delta.arcs else "")
-            + (", vectors_version = vectors_version + %s" if delta.vectors else ""),
-            (
-                delta.nodes,
-                delta.tokens,
-                delta.edges,
-                *([delta.arcs] if delta.arcs else []),
-                *([delta.vectors] if delta.vectors else []),
-            ),
-        )
+        known = self._known
+        if known is not None and known.versions is not None and delta.arcs:
+            known.versions = (known.versions[0] + delta.arcs, known.versions[1])
 
     def _flush(self) -> None:
         """Apply the open write transaction's statistics changes now, so that a search or a
@@ -347,7 +337,7 @@ class PostgresStore(SQLStore):
         """One read: in the open transaction, or else one statement on a pooled connection
         (a single statement sees one snapshot by itself: one round trip, not three)."""
         if self._depth:
-            return self._conn.execute(sql, params).fetchall()
+            return self._raw.execute(sql, params).fetchall()
         with self._errors(), self._pool.connection() as conn:
             return conn.execute(sql, params).fetchall()
 
@@ -382,6 +372,11 @@ class PostgresStore(SQLStore):
         with self._conn.cursor() as cursor:
             cursor.executemany(sql, rows)
 
+    @property
+    def _known(self) -> _Known | None:
+        known: _Known | None = getattr(self._local, "known", None) if self._depth else None
+        return known
+
     # ------------------------------------------------------------ nodes
 
     def put_node(self, node: MemoryNode) -> None:
@@ -389,25 +384,8 @@ class PostgresStore(SQLStore):
         counts = dict(Counter(tokens))
         with self.transaction():
             self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
-            row = self._conn.execute(
-                "WITH old AS (SELECT term_counts, term_total, content, valid_from, valid_until FROM nodes "
-                "WHERE id = %(id)s), "
-                f"kept AS (INSERT INTO node_versions ({_NODE_COLUMNS}, recorded_until) SELECT {_NODE_COLUMNS}, "
-                "greatest(recorded_at, %(recorded_at)s) FROM nodes "
-                "WHERE id = %(id)s AND recorded_at <> %(recorded_at)s), "
-                f"new AS (INSERT INTO nodes ({_NODE_COLUMNS}, terms, term_counts, term_total) VALUES "
-                "(%(id)s, %(content)s, %(node_type)s, %(confidence)s, %(metadata)s, %(source)s, %(access_count)s, "
-                "%(created_at)s, %(updated_at)s, %(last_accessed_at)s, %(valid_from)s, %(valid_until)s, "
-                "%(recorded_at)s, array_to_tsvector(%(terms)s::text[]), %(counts)s, %(total)s) "
-                "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
-                "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
-                "access_count = excluded.access_count, created_at = excluded.created_at, "
-                "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at, "
-                "valid_from = excluded.valid_from, valid_until = excluded.valid_until, "
-                "recorded_at = excluded.recorded_at, "
-                "terms = excluded.terms, term_counts = excluded.term_counts, term_total = excluded.term_total "
-                "RETURNING 1) "
-                "SELECT old.term_counts, old.term_total, old.content, old.valid_from, old.valid_until FROM old",
+            row = self._raw.execute(  # (changes nodes and node_versions alone: the node is told to _known)
+                PUT_NODE,
                 {
                     "id": node.id,
                     "content": node.content,
@@ -427,10 +405,14 @@ class PostgresStore(SQLStore):
                     "total": len(tokens),
                 },
             ).fetchone()
-            if row is not None:
+            assert row is not None
+            known = self._known
+            if known is not None:
+                known.nodes[node.id] = _node(row[5:])
+            if row[0] is not None:
                 self._delta.add(row[0], int(row[1]), -1)
                 if row[2] != node.content:  # (the old content's vectors)
-                    gone = self._conn.execute("DELETE FROM vectors WHERE node_id = %s", (node.id,)).rowcount
+                    gone = self._raw.execute("DELETE FROM vectors WHERE node_id = %s", (node.id,)).rowcount
                     self._delta.vectors += gone
                 if (row[3], row[4]) != (node.valid_from, node.valid_until):
                     self._delta.arcs += 1  # (which arcs hold may change)
@@ -491,27 +473,8 @@ class PostgresStore(SQLStore):
     def put_edge(self, edge: MemoryEdge) -> None:
         with self.transaction():
             self._local.graph_changed = True  # (the commit NOTIFYs: see changes)
-            row = self._conn.execute(
-                "WITH old AS (SELECT source_id, target_id, edge_type, valid_from, valid_until FROM edges "
-                "WHERE id = %(id)s), "
-                f"kept AS (INSERT INTO edge_versions ({_EDGE_COLUMNS}, recorded_until) SELECT {_EDGE_COLUMNS}, "
-                "greatest(recorded_at, %(recorded_at)s) FROM edges "
-                "WHERE id = %(id)s AND recorded_at <> %(recorded_at)s "
-                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
-                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s)), "
-                f"new AS (INSERT INTO edges ({_EDGE_COLUMNS}) SELECT %(id)s, %(source)s, %(target)s, %(type)s, "
-                "%(weight)s, %(metadata)s, %(created_at)s, %(last_activated_at)s, %(valid_from)s, %(valid_until)s, "
-                "%(provenance)s, %(recorded_at)s "
-                "WHERE EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
-                "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s) "
-                "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
-                "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
-                "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at, "
-                "valid_from = excluded.valid_from, valid_until = excluded.valid_until, source = excluded.source, "
-                "recorded_at = excluded.recorded_at "
-                "RETURNING (xmax = 0) AS inserted) "
-                "SELECT new.inserted, old.source_id, old.target_id, old.edge_type, old.valid_from, old.valid_until "
-                "FROM new LEFT JOIN old ON true",
+            row = self._raw.execute(  # (changes edges and edge_versions alone: the edge is told to _known)
+                PUT_EDGE,
                 {
                     "id": edge.id,
                     "source": edge.source_id,
@@ -529,6 +492,10 @@ class PostgresStore(SQLStore):
             ).fetchone()  # (xmax = 0): the row was inserted, not updated
             if row is None:
                 raise NotFound(f"edge {edge.id!r}: its source or target node does not exist")
+            known = self._known
+            if known is not None:
+                known.edges[edge.id] = _edge(row[6:])
+            row = row[:6]
             self._delta.edges += bool(row[0])
             if row[0]:
                 self._delta.arcs += edge.directed
@@ -551,7 +518,7 @@ class PostgresStore(SQLStore):
 
     def arcs_from(self, node_ids: Iterable[str], forward: bool = True, at: str | None = None) -> list[tuple[str, str]]:
         side = "source_id" if forward else "target_id"
-        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
+        valid = VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
         rows = self._query(
             f"SELECT e.source_id, e.target_id FROM edges e WHERE e.{side} = ANY(%(ids)s::text[]) AND {valid}",
             {"ids": _unique(node_ids), "at": at},
@@ -638,7 +605,7 @@ class PostgresStore(SQLStore):
             )
 
     def all_arcs(self, at: str | None = None) -> list[tuple[str, str]]:
-        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
+        valid = VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
         rows = self._query(f"SELECT e.source_id, e.target_id FROM edges e WHERE {valid}", {"at": at})
         return [(row[0], row[1]) for row in rows]
 
@@ -646,7 +613,7 @@ class PostgresStore(SQLStore):
         self, node_ids: Iterable[str], forward: bool = True, at: str | None = None
     ) -> list[tuple[str, str | None]]:
         near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
-        valid = _VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
+        valid = VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
         rows = self._query(
             f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
             f"WHERE e.{near} = ANY(%(ids)s::text[]) AND {valid}",
@@ -683,8 +650,14 @@ class PostgresStore(SQLStore):
     # ------------------------------------------------------------ the loop index
     def arc_versions(self) -> tuple[int, int]:
         self._flush()
+        known = self._known
+        if known is not None and known.versions is not None:
+            return known.versions
         row = self._query("SELECT arc_version, loops_version FROM corpus")[0]
-        return int(row[0]), int(row[1])
+        versions = int(row[0]), int(row[1])
+        if known is not None:
+            known.versions = versions
+        return versions
 
     def keep_deletions(self, count: int) -> None:
         super().keep_deletions(count)
@@ -693,14 +666,20 @@ class PostgresStore(SQLStore):
 
     def set_loops_version(self, version: int) -> None:
         with self.transaction():
-            self._conn.execute("UPDATE corpus SET loops_version = %s", (version,))
+            self._raw.execute("UPDATE corpus SET loops_version = %s", (version,))
+            known = self._known
+            if known is not None and known.versions is not None:
+                known.versions = (known.versions[0], version)
 
     def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
+        wanted = _unique(loop_ids)
+        if not wanted:  # (a write touching no loop: no round trip)
+            return {}
         rows = self._query(
             "SELECT l.id, l.kappa, l.approximate, coalesce((SELECT array_agg(m.node_id ORDER BY m.node_id) "
             "FROM loop_members m WHERE m.loop_id = l.id), '{}') FROM loops l WHERE l.id = ANY(%s::text[]) "
             "ORDER BY l.id",
-            (_unique(loop_ids),),
+            (wanted,),
         )
         return {row[0]: LoopRecord(row[0], tuple(row[3]), row[1], bool(row[2])) for row in rows}
 
@@ -714,21 +693,24 @@ class PostgresStore(SQLStore):
     def replace_loops(self, remove: Iterable[str], add: Iterable[LoopRecord]) -> None:
         added = list(add)
         with self.transaction():
-            self._conn.execute("DELETE FROM loops WHERE id = ANY(%s::text[])", (_unique(remove),))
-            self._conn.execute(
-                "INSERT INTO loops (id, kappa, approximate, node_count) "
-                "SELECT * FROM unnest(%s::text[], %s::integer[], %s::boolean[], %s::integer[])",
-                (
-                    [loop.id for loop in added],
-                    [loop.kappa for loop in added],
-                    [loop.approximate for loop in added],
-                    [len(loop.nodes) for loop in added],
-                ),
-            )
-            self._conn.execute(
-                "INSERT INTO loop_members (node_id, loop_id) SELECT * FROM unnest(%s::text[], %s::text[])",
-                ([n for loop in added for n in loop.nodes], [loop.id for loop in added for _ in loop.nodes]),
-            )
+            conn = self._conn  # (forgets what the transaction knew of the loops' members)
+            with conn.pipeline():  # (the statements in one round trip)
+                conn.execute("DELETE FROM loops WHERE id = ANY(%s::text[])", (_unique(remove),))
+                if added:
+                    conn.execute(
+                        "INSERT INTO loops (id, kappa, approximate, node_count) "
+                        "SELECT * FROM unnest(%s::text[], %s::integer[], %s::boolean[], %s::integer[])",
+                        (
+                            [loop.id for loop in added],
+                            [loop.kappa for loop in added],
+                            [loop.approximate for loop in added],
+                            [len(loop.nodes) for loop in added],
+                        ),
+                    )
+                    conn.execute(
+                        "INSERT INTO loop_members (node_id, loop_id) SELECT * FROM unnest(%s::text[], %s::text[])",
+                        ([n for loop in added for n in loop.nodes], [loop.id for loop in added for _ in loop.nodes]),
+                    )
 
     # ------------------------------------------------------------ what the agent reported
     def log_retrieval(self, record: RetrievalRecord) -> None:
@@ -775,16 +757,25 @@ class PostgresStore(SQLStore):
         return int(row[0])
 
     def get_state(self, key: str) -> str | None:
+        known = self._known
+        if known is not None and key in known.state:
+            return known.state[key]
         rows = self._query("SELECT value FROM bendscope_meta WHERE key = %s", ("state:" + key,))
-        return str(rows[0][0]) if rows else None
+        value = str(rows[0][0]) if rows else None
+        if known is not None:
+            known.state[key] = value
+        return value
 
     def set_state(self, key: str, value: str) -> None:
         with self.transaction():
-            self._conn.execute(
+            self._raw.execute(
                 "INSERT INTO bendscope_meta (key, value) VALUES (%s, %s) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 ("state:" + key, value),
             )
+            known = self._known
+            if known is not None:
+                known.state[key] = value
 
     def change_channel(self) -> tuple[str, str]:
         """How to hear this store's writes: (connection string, channel to LISTEN on)."""

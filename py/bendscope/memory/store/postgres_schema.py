@@ -12,6 +12,7 @@ import psycopg.sql
 from ..core.errors import StoreUnavailable
 from .base import KEEP_DELETIONS
 from .postgres_search import _reindex_terms
+from .sql import EDGE_COLUMNS, NODE_COLUMNS
 
 #: how long a transaction waits for the write lock before it says the store is busy
 LOCK_TIMEOUT_MS = 20_000
@@ -248,8 +249,87 @@ CHANGED_SQL = (
     "SELECT kind, id FROM touched WHERE changed > %s",
 )
 
+#: ``CHANGED_SQL`` and the deletions' horizon in one statement (one snapshot, one round trip):
+#: the horizon is the row of kind 'horizon'
+CHANGED_AND_HORIZON = " UNION ALL ".join(
+    [*(q.replace("%s", "%(number)s") for q in CHANGED_SQL), "SELECT 'horizon', removed_horizon::text FROM corpus"]
+)
+#: the nodes and edges whose validity begins or ends in a span of time, in one statement
+_BOUND = '({0} COLLATE "C" > %(after)s AND {0} COLLATE "C" <= %(until)s)'
+BOUNDS_BETWEEN = " UNION ALL ".join(
+    f"SELECT '{kind}', id FROM {kind}s WHERE {_BOUND.format('valid_from')} OR {_BOUND.format('valid_until')}"
+    for kind in ("node", "edge")
+)
+
+#: the causal and temporal arcs of ``edges e`` valid at %(at)s, with both ends valid then
+VALID_ARC = (
+    "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id "
+    "AND (e.valid_from IS NULL OR e.valid_from <= %(at)s) AND (e.valid_until IS NULL OR e.valid_until > %(at)s) "
+    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.source_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
+    "AND (n.valid_until IS NULL OR n.valid_until > %(at)s)) "
+    "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.target_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
+    "AND (n.valid_until IS NULL OR n.valid_until > %(at)s))"
+)
+#: a written row's columns as the write's ``new`` returns them
+_NEW_NODE = ", ".join(f"new.{c.strip()}" for c in NODE_COLUMNS.split(","))
+_NEW_EDGE = ", ".join(f"new.{c.strip()}" for c in EDGE_COLUMNS.split(","))
+#: ``put_node``'s one statement: the current version kept as a past one (if recorded at another
+#: time), the row written; returns the old row's term counts, length, content and validity
+#: (NULL: a new node), then the row as written
+PUT_NODE = (
+    "WITH old AS (SELECT term_counts, term_total, content, valid_from, valid_until FROM nodes "
+    "WHERE id = %(id)s), "
+    f"kept AS (INSERT INTO node_versions ({NODE_COLUMNS}, recorded_until) SELECT {NODE_COLUMNS}, "
+    "greatest(recorded_at, %(recorded_at)s) FROM nodes "
+    "WHERE id = %(id)s AND recorded_at <> %(recorded_at)s), "
+    f"new AS (INSERT INTO nodes ({NODE_COLUMNS}, terms, term_counts, term_total) VALUES "
+    "(%(id)s, %(content)s, %(node_type)s, %(confidence)s, %(metadata)s, %(source)s, %(access_count)s, "
+    "%(created_at)s, %(updated_at)s, %(last_accessed_at)s, %(valid_from)s, %(valid_until)s, "
+    "%(recorded_at)s, array_to_tsvector(%(terms)s::text[]), %(counts)s, %(total)s) "
+    "ON CONFLICT (id) DO UPDATE SET content = excluded.content, node_type = excluded.node_type, "
+    "confidence = excluded.confidence, metadata = excluded.metadata, source = excluded.source, "
+    "access_count = excluded.access_count, created_at = excluded.created_at, "
+    "updated_at = excluded.updated_at, last_accessed_at = excluded.last_accessed_at, "
+    "valid_from = excluded.valid_from, valid_until = excluded.valid_until, "
+    "recorded_at = excluded.recorded_at, "
+    "terms = excluded.terms, term_counts = excluded.term_counts, term_total = excluded.term_total "
+    f"RETURNING {NODE_COLUMNS}) "
+    "SELECT old.term_counts, old.term_total, old.content, old.valid_from, old.valid_until, "
+    f"{_NEW_NODE} FROM new LEFT JOIN old ON true"
+)
+#: ``put_edge``'s one statement (its ends must exist: no row otherwise): returns whether it was
+#: inserted, the old row's ends, type and validity, then the row as written
+PUT_EDGE = (
+    "WITH old AS (SELECT source_id, target_id, edge_type, valid_from, valid_until FROM edges "
+    "WHERE id = %(id)s), "
+    f"kept AS (INSERT INTO edge_versions ({EDGE_COLUMNS}, recorded_until) SELECT {EDGE_COLUMNS}, "
+    "greatest(recorded_at, %(recorded_at)s) FROM edges "
+    "WHERE id = %(id)s AND recorded_at <> %(recorded_at)s "
+    "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
+    "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s)), "
+    f"new AS (INSERT INTO edges ({EDGE_COLUMNS}) SELECT %(id)s, %(source)s, %(target)s, %(type)s, "
+    "%(weight)s, %(metadata)s, %(created_at)s, %(last_activated_at)s, %(valid_from)s, %(valid_until)s, "
+    "%(provenance)s, %(recorded_at)s "
+    "WHERE EXISTS (SELECT 1 FROM nodes WHERE id = %(source)s) "
+    "AND EXISTS (SELECT 1 FROM nodes WHERE id = %(target)s) "
+    "ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id, target_id = excluded.target_id, "
+    "edge_type = excluded.edge_type, weight = excluded.weight, metadata = excluded.metadata, "
+    "created_at = excluded.created_at, last_activated_at = excluded.last_activated_at, "
+    "valid_from = excluded.valid_from, valid_until = excluded.valid_until, source = excluded.source, "
+    "recorded_at = excluded.recorded_at "
+    f"RETURNING (xmax = 0) AS inserted, {EDGE_COLUMNS}) "
+    "SELECT new.inserted, old.source_id, old.target_id, old.edge_type, old.valid_from, old.valid_until, "
+    f"{_NEW_EDGE} FROM new LEFT JOIN old ON true"
+)
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def bounded_waits(conn: psycopg.Connection[Any]) -> None:
+    """Every statement of a pooled connection waits at most LOCK_TIMEOUT_MS for a lock
+    another session holds (a LOCK TABLE in psql made get_metrics wait for good, and four
+    such calls took every connection of the pool)."""
+    conn.execute(f"SET lock_timeout = {int(LOCK_TIMEOUT_MS)}")
 
 
 def record_rows(conn: psycopg.Connection[tuple[Any, ...]]) -> None:

@@ -357,7 +357,10 @@ class SQLStore(Store):
         return {row[0]: (int(row[1]), int(row[2]), bool(row[3])) for row in rows}
 
     def get_loops(self, loop_ids: Iterable[str]) -> dict[str, LoopRecord]:
-        ids = self._ids(loop_ids)
+        wanted = list(loop_ids)
+        if not wanted:  # (a write touching no loop: no round trip)
+            return {}
+        ids = self._ids(wanted)
         with self.reading():
             loops = self._query(f"SELECT id, kappa, approximate FROM loops WHERE {self._in('id')} ORDER BY id", (ids,))
             members: dict[str, list[str]] = {}

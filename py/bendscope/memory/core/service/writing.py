@@ -16,6 +16,7 @@ from ..errors import Conflict, InvalidInput, NotFound
 from ..names import check_key, key_id, normal_name, scoped_content_id
 from ..records import (
     DEFAULT_CONFIDENCE,
+    DEFAULT_EDGE_TYPE,
     DEFAULT_NODE_TYPE,
     EDGE_FIELDS,
     MAX_CONTENT,
@@ -23,6 +24,7 @@ from ..records import (
     MemoryEdge,
     MemoryNode,
     check_id,
+    edge_id_for,
     legacy_id_of,
     new_edge,
     new_node,
@@ -426,6 +428,7 @@ class Writing(MemoryState):
             batch = self._batch()
             if said.unlinked and not errors:  # (a turn said between two stored neighbours: before the new links)
                 self._unlink(said.unlinked, batch)
+            self._warm((*said_nodes, *nodes), (*said_edges, *edges))
             written: list[MemoryNode] = []
             edge_writer = functools.partial(self._put_edge, batch=batch, typed=typed)
             node_writer = functools.partial(self._put_node, batch=[batch], written=written)
@@ -484,6 +487,42 @@ class Writing(MemoryState):
             heard["merged_into"] = merged
         conversation = heard if turns else {}
         return {"status": "stored", **done, **conversation, "topology": effect(change.before, change.after)}
+
+    def _warm(self, nodes: Iterable[Any], edges: Iterable[Any]) -> None:
+        """Read at once, in the open transaction, what the writes of these items will read one
+        by one — the nodes named (by id or as an edge's end), where they were merged to, their
+        loops — on a store that remembers its transaction's rows (``remembers``: PostgreSQL,
+        where each read is a round trip). Reads only: nothing changes. O(items)."""
+        if not getattr(self.store, "remembers", False):
+            return
+
+        def node_id(item: Mapping[str, Any], end: str = "") -> Any:
+            key = item.get(f"{end}_key" if end else "key")
+            if isinstance(key, str):
+                try:
+                    return key_id(self.namespace, check_key(key))
+                except InvalidInput:  # (said by the write itself, in its place)
+                    return None
+            return item.get(f"{end}_id" if end else "id")
+
+        named = [node_id(n) for n in nodes if isinstance(n, Mapping)]
+        derived: list[str] = []
+        for item in edges:
+            if not isinstance(item, Mapping):
+                continue
+            ends = [node_id(item, "source"), node_id(item, "target")]
+            named += ends
+            if item.get("id") is None and all(isinstance(end, str) for end in ends):
+                kind = item.get("edge_type", DEFAULT_EDGE_TYPE)
+                if isinstance(kind, str):
+                    derived.append(edge_id_for(ends[0], ends[1], kind))
+        ids = list(dict.fromkeys(i for i in named if isinstance(i, str)))
+        if ids:
+            self.store.get_nodes(ids)
+            self.store.forwards(ids)
+            self.store.node_loops(ids)
+        if derived:
+            self.store.get_edges([*derived, *(legacy_id_of(i) for i in derived)])
 
     def _earlier_turns(self) -> list[MemoryNode]:
         """The turns of a conversation stored before: the namespace's (O(its nodes)), or
