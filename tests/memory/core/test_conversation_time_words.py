@@ -79,6 +79,19 @@ def test_a_day_of_a_month_is_in_the_year_its_tense_says():
     assert dates_in("We are going to Rome in April.", said) == {"in april": "April 2024"}
 
 
+def test_a_day_of_a_month_told_neither_way_is_the_nearest_by_days():
+    said = "2025-03-22T10:00:00Z"  # 13 September 2025 is 175 days ahead, 13 September 2024 190 back
+    found = dates_in("We set the wedding date: the 13th of September, in Bremen.", said)
+    assert found == {"13th of september": "13 September 2025"}
+    assert dates_in("The party is on the 30th of September.", said) == {"on the 30th of september": "30 September 2024"}
+
+
+@given(DAYS, st.sampled_from(MONTHS), st.integers(min_value=1, max_value=28))
+def test_a_day_told_neither_way_is_within_half_a_year(day, month, date):
+    found = dates_in(f"The party is on {month.capitalize()} {date}.", day.isoformat())
+    assert abs((_date(found[f"on {month} {date}"]) - day).days) <= 183
+
+
 @given(DAYS, st.sampled_from(MONTHS), st.integers(min_value=1, max_value=28))
 def test_since_and_by_a_day_are_either_side_of_the_day_said(day, month, date):
     name = month.capitalize()

@@ -151,8 +151,8 @@ def _day_year(said: datetime, month: int, day: int, step: str, tense: str | None
     """The year of the day ``month``/``day`` a speaker means on the day ``said``: "last" the one
     before that day, "since" the last one by then, "next" the one after, "until" and "by" the
     next one from then, "this" the day's year; otherwise by the clause's ``tense``: the past the
-    last one by then, the future the next one from then — and told neither, the month's nearest
-    (``_year_of``). None when there is no such day (29 February of a common year: the nearest).
+    last one by then, the future the next one from then — and told neither, the nearest day
+    (``_nearest_year``). None when there is no such day (29 February of a common year).
 
     >>> said = datetime(2023, 5, 3)
     >>> [_day_year(said, 5, 5, step, tense) for step, tense in (("since", None), ("on", "past"), ("on", "future"))]
@@ -166,13 +166,34 @@ def _day_year(said: datetime, month: int, day: int, step: str, tense: str | None
         year = said.year - ((month, day) > today or (rule == "last" and (month, day) == today))
     elif rule in ("next", "until", "by", "till", "future"):
         year = said.year + ((month, day) < today or (rule == "next" and (month, day) == today))
+    elif rule == "this":
+        year = said.year
     else:
-        year = _year_of(said, month, "this" if rule == "this" else "in")
+        return _nearest_year(said, month, day)
     try:
         datetime(year, month, day)
     except ValueError:
         return None
     return year
+
+
+def _nearest_year(said: datetime, month: int, day: int) -> int | None:
+    """The year of the ``month``/``day`` fewest days from the day ``said``, among its year and
+    the years either side (as far ahead as back: the one past); None when none has such a day.
+
+    >>> said = datetime(2025, 3, 22)
+    >>> _nearest_year(said, 9, 13), _nearest_year(said, 9, 30), _nearest_year(said, 2, 29)
+    (2025, 2024, 2024)
+    """
+    today = said.date()
+    choices: list[tuple[int, bool, int]] = []
+    for year in (said.year - 1, said.year, said.year + 1):
+        try:
+            away = (datetime(year, month, day).date() - today).days
+        except ValueError:  # no such day that year, or past the calendar's ends
+            continue
+        choices.append((abs(away), away > 0, year))
+    return min(choices)[2] if choices else None
 
 
 def _months_and_days(text: str, said: datetime, month_only: bool, found: dict[str, str]) -> None:
