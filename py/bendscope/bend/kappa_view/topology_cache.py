@@ -244,9 +244,11 @@ class _Job:
                 )
                 if start + _SNAPSHOT_CHUNK < len(edges):
                     yield
+        yield
         state = yield from IncrementalTopology.of_result_steps(
             nodes, [(d["source"], d["target"]) for d in directed], result, exact_limit=self.exact_limit, cache=cache
         )
+        yield
         known[plane.id] = _Known(plane, self.exact_limit, state, set(nodes), by_id)
         return topology
 
