@@ -227,17 +227,20 @@ class App:
             js.setTimeout(self._pump_proxy, 0)
 
     def _pump(self) -> None:
-        """One slice of background work as a task of its own: the κ computation first (slice
-        after slice, no frame in between: the topology on screen is only replaced when the
-        new one is complete), else the layout (one slice after each frame, sized so that
-        the slice and the next frame's paint fit the frame interval)."""
+        """One slice of background work as a task of its own: a document coming in first, then
+        the κ computation (slice after slice, no frame in between: the topology on screen is
+        only replaced when the new one is complete), else the layout (the document's and the
+        layout's: one slice after each frame, sized so that the slice and the next frame's
+        paint fit the frame interval)."""
         self.pump_pending = False
         try:
             editor = self.editor
             start, idle = js.performance.now(), self.tools.state_name not in GESTURES  # (searches wait for gestures)
             if editor.loading is not None and not self.load_held:
-                if editor.compute_load(LOAD_SLICE_MS):
-                    self._schedule_pump(self.pump_budget)
+                # one slice after each frame, sized so that the slice and the next frame's paint fit
+                # the frame interval (two back to back would hold that frame up)
+                if editor.compute_load(min(LOAD_SLICE_MS, self.pump_budget)):
+                    self.request_frame()
                 else:
                     if editor.sim().background and editor.animating:
                         editor.tick()  # the layout worker is given the graph now, not in the first frame
