@@ -227,11 +227,11 @@ class App:
             js.setTimeout(self._pump_proxy, 0)
 
     def _pump(self) -> None:
-        """One slice of background work as a task of its own: a document coming in first, then
-        the κ computation (slice after slice, no frame in between: the topology on screen is
-        only replaced when the new one is complete), else the layout (the document's and the
-        layout's: one slice after each frame, sized so that the slice and the next frame's
-        paint fit the frame interval)."""
+        """One slice of background work as a task of its own: a document coming in first (one
+        slice after each frame), then the κ computation (slice after slice, no frame in between:
+        the topology on screen is only replaced when the new one is complete), else the layout
+        (one slice after each frame). A slice after a frame is sized so that it and the next
+        frame's paint fit the frame interval."""
         self.pump_pending = False
         try:
             editor = self.editor
