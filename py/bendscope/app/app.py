@@ -60,6 +60,7 @@ PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at fu
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
 LOAD_SLICE_MS = 12.0  # a slice of a document coming in (Editor.start_load), between frames
+LOAD_SLICE_MIN_MS = 8.0  # … at least (frames slowed by a busy machine leave it little: it would crawl)
 LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
@@ -239,7 +240,7 @@ class App:
             if editor.loading is not None and not self.load_held:
                 # one slice after each frame, sized so that the slice and the next frame's paint fit
                 # the frame interval (two back to back would hold that frame up)
-                if editor.compute_load(min(LOAD_SLICE_MS, self.pump_budget)):
+                if editor.compute_load(max(LOAD_SLICE_MIN_MS, min(LOAD_SLICE_MS, self.pump_budget))):
                     self.request_frame()
                 else:
                     if editor.sim().background and editor.animating:
