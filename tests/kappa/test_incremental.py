@@ -162,3 +162,23 @@ class IncrementalMachine(RuleBasedStateMachine):
 
 IncrementalMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None)
 TestIncrementalMachine = IncrementalMachine.TestCase
+
+
+def test_a_state_taken_from_a_result_pauses_every_1024_arcs_and_is_the_same_however_sliced() -> None:
+    """(A page takes it in slices after a whole computation: no slice walks every arc.)"""
+    n = 1500
+    nodes = [f"n{i}" for i in range(n)]
+    arcs = [(f"n{i}", f"n{(i + 1) % n}") for i in range(n)] + [(f"n{i}", f"n{(i * 7) % n}") for i in range(0, n, 2)]
+    result = json.loads(full(set(nodes), arcs))
+    steps = IncrementalTopology.of_result_steps(sorted(nodes), arcs, result, cache=KappaCache())
+    pauses = 0
+    while True:
+        try:
+            next(steps)
+        except StopIteration as stop:
+            sliced = stop.value
+            break
+        pauses += 1
+    assert pauses >= len(arcs) // 1024 + 2
+    whole = finish(IncrementalTopology.of_result_steps(sorted(nodes), arcs, result, cache=KappaCache()))
+    assert now(sliced) == now(whole) == full(set(nodes), arcs)

@@ -24,11 +24,12 @@ from bendscope.bend.layout.simulation import drag_moving, moving_cards, slice_bu
 from bendscope.bend.menus import catalog
 from bendscope.bend.menus.catalog import MenuItem
 from bendscope.bend.model.demo import demo_document
-from bendscope.bend.model.elements import empty_document
+from bendscope.bend.model.elements import Document, empty_document
 from bendscope.bend.pointer.machine import Tools
 from bendscope.bend.pointer.states import GESTURES, PointingNode
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
+from bendscope.kappa.steps import Steps
 from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom, links
@@ -59,6 +60,7 @@ PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at fu
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
 LOAD_SLICE_MS = 12.0  # a slice of a document coming in (Editor.start_load), between frames
+LOAD_SLICE_MIN_MS = 8.0  # … at least (frames slowed by a busy machine leave it little: it would crawl)
 LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
@@ -82,6 +84,8 @@ class App:
         self.measure = CanvasMeasure()
         factories = {"worker": d3layout.factory, "d3": d3layout.main_thread_factory}
         layout = factories.get(params.layout)  # None: the pure-Python layout
+        self.worker_layout = layout is d3layout.factory
+        self.installed = False  # a document coming in was just installed (see paint)
         self.editor = Editor(measure=self.measure, seed=params.seed, layout=layout)
         self.editor.exact_limit_override = params.exact_limit
         name_finger_gestures(self.editor)
@@ -195,11 +199,20 @@ class App:
         """Read ``text`` in slices between frames (``Editor.start_load``, the first frame's edges made
         ahead); ``done`` is told the error or None in a task of its own (not the installing one's)."""
         self.editor.start_load(
-            text, label=label, name=name,
-            prepare=lambda doc: self.painter.planner.prepare_edges(doc.planes[doc.active_plane_id], self.measure),
+            text, label=label, name=name, prepare=self._prepare_install,
             done=lambda error: js.setTimeout(create_once_callable(lambda: done(error)), 0),
         )  # fmt: skip
         self.request_frame()
+
+    def _prepare_install(self, doc: Document) -> Steps[None]:
+        """What the install of a document coming in would do at once, made ahead in the load's
+        slices: its first frame's edge and card arrays (``ScenePlanner.prepare_edges``) and the
+        layout worker's graph (``d3layout.prepare_graph``); each is used only if it still holds."""
+        plane = doc.planes[doc.active_plane_id]
+        yield from self.painter.planner.prepare_edges(plane, self.measure)
+        if self.worker_layout:
+            yield
+            yield from d3layout.prepare_graph(plane)
 
     # ------------------------------------------------------------------ frames
     def request_frame(self) -> None:
@@ -215,20 +228,24 @@ class App:
             js.setTimeout(self._pump_proxy, 0)
 
     def _pump(self) -> None:
-        """One slice of background work as a task of its own: the κ computation first (slice
-        after slice, no frame in between: the topology on screen is only replaced when the
-        new one is complete), else the layout (one slice after each frame, sized so that
-        the slice and the next frame's paint fit the frame interval)."""
+        """One slice of background work as a task of its own: a document coming in first (one
+        slice after each frame), then the κ computation (slice after slice, no frame in between:
+        the topology on screen is only replaced when the new one is complete), else the layout
+        (one slice after each frame). A slice after a frame is sized so that it and the next
+        frame's paint fit the frame interval."""
         self.pump_pending = False
         try:
             editor = self.editor
             start, idle = js.performance.now(), self.tools.state_name not in GESTURES  # (searches wait for gestures)
             if editor.loading is not None and not self.load_held:
-                if editor.compute_load(LOAD_SLICE_MS):
-                    self._schedule_pump(self.pump_budget)
+                # one slice after each frame, sized so that the slice and the next frame's paint fit
+                # the frame interval (two back to back would hold that frame up)
+                if editor.compute_load(max(LOAD_SLICE_MIN_MS, min(LOAD_SLICE_MS, self.pump_budget))):
+                    self.request_frame()
                 else:
                     if editor.sim().background and editor.animating:
                         editor.tick()  # the layout worker is given the graph now, not in the first frame
+                    self.installed = True  # (the next frame only draws: κ begins in slices after it)
                     self.request_frame()
             elif editor.topology_cache.pending(editor.plane):
                 if editor.compute_topology(KAPPA_SLICE_MS):
@@ -348,7 +365,9 @@ class App:
         self.last_ts = ts
         t0 = js.performance.now()
         # a frame computes κ for a few ms at most; what is left runs in slices (see _pump)
-        topology = editor.topology() if self.still else editor.shown_topology(TOPOLOGY_FRAME_MS)
+        # (the first frame of a document just installed leaves κ to the slices after it)
+        budget, self.installed = None if self.installed else TOPOLOGY_FRAME_MS, False
+        topology = editor.topology() if self.still else editor.shown_topology(budget)
         self.shown_topology = topology
         # two or more nodes selected: κ of the selection (not while a band is still being drawn, and
         # the plane's own when every node is selected)

@@ -28,6 +28,7 @@ from pyodide.ffi import to_js
 
 from bendscope.bend.layout.forces import (
     ForceParams,
+    KernelAhead,
     KernelShape,
     kernel_graph,
     kernel_growth,
@@ -36,8 +37,29 @@ from bendscope.bend.layout.forces import (
 )
 from bendscope.bend.layout.simulation import LOCAL_ALPHA, reheat_region
 from bendscope.bend.model.elements import Plane
+from bendscope.kappa.steps import Steps
 
 from .dom import is_null, js_obj
+
+#: a plane's kernel graph made ahead (:func:`prepare_graph`), taken by the first hand-off to the
+#: worker if it still holds
+_ahead: list[KernelAhead] = []
+
+
+def prepare_graph(plane: Plane, params: ForceParams | None = None) -> Steps[None]:
+    """Make ``plane``'s kernel graph and shape ahead, as steps (a document coming in:
+    ``Editor.start_load``), so that the install's hand-off to the layout worker only sends them;
+    used only if the plane has not changed since (see ``KernelAhead.holds``). O(n + m)."""
+    _ahead.clear()
+    ahead = yield from KernelAhead.steps(plane, (params or ForceParams()).gap)
+    _ahead.append(ahead)
+
+
+def _take_ahead(plane: Plane, gap: float) -> KernelAhead | None:
+    """The graph made ahead for ``plane`` if it still holds (taken once either way; one made
+    for another plane stays)."""
+    ahead = _ahead.pop() if _ahead and _ahead[0].plane is plane else None
+    return ahead if ahead is not None and ahead.holds(plane, gap) else None
 
 
 class KernelSimulation:
@@ -214,7 +236,8 @@ class WorkerSimulation(KernelSimulation):
             )
             self.grown += 1
         if growth is None:
-            graph = kernel_graph(self.plane, self.params.gap)
+            ahead = _take_ahead(self.plane, self.params.gap)
+            graph = kernel_graph(self.plane, self.params.gap) if ahead is None else ahead.graph
             self._ids = list(graph.ids)
             self._index = {node_id: i for i, node_id in enumerate(self._ids)}
             self._gen += 1
@@ -231,7 +254,7 @@ class WorkerSimulation(KernelSimulation):
                     "k": to_js(graph.k),
                 }
             )
-            self._wshape = KernelShape.of(self.plane, graph)
+            self._wshape = KernelShape.of(self.plane, graph) if ahead is None else ahead.shape
             self.rebuilt += 1
             self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "state": None})
         else:

@@ -235,3 +235,20 @@ def test_edits_that_cannot_change_the_topology_keep_the_running_job():
     editor.set_edge("e0", kind="associative")  # this one does
     assert not editor.compute_topology(budget_ms=0.0)
     assert editor.topology().result == fresh_analysis(editor)
+
+
+def test_a_frame_may_set_the_computation_up_without_beginning_it():
+    """``shown(…, None)`` (the first frame of a document just installed): the job is set up and
+    the pending topology shown, no step of it is run there; the slices then compute it whole,
+    the same topology as at once."""
+    from bendscope.bend.kappa_view.topology_cache import TopologyCache
+
+    editor = editor_with(dense_pairs(40, 300))
+    cache = editor.topology_cache = TopologyCache()
+    shown = editor.shown_topology(None)
+    assert shown.pending and cache._job is not None and cache._job.slices == 0 and cache._job.busy_ms == 0.0
+    assert cache.pending(editor.plane)
+    while editor.compute_topology(0.0):
+        pass
+    assert cache._job is None or cache._job.slices > 0
+    assert editor.shown_topology(None).result == TopologyCache().get(editor.plane).result

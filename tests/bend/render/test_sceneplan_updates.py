@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from bendscope.bend.kappa_view.topology_cache import Topology, TopologyCache
 from bendscope.bend.model.elements import Camera, Edge, EdgeProps, Node, Plane
+from bendscope.bend.render import sceneplan
 from bendscope.bend.render.sceneplan import ScenePlanner, positions
 from bendscope.bend.render.textlayout import CardLayout, layout_card
 from tests.bend.render.test_scene_geometry import plain, run_js
@@ -305,13 +306,43 @@ def test_edges_made_ahead_are_sent_without_being_made_again():
         change(plane, ("node", serial, 1, 0), serial)
     for serial in range(6, 12):
         change(plane, ("edge", serial, serial + 1, 3), serial)
+    for node in plane.nodes.values():
+        card_of(node)  # (a document coming in has its cards sized before the arrays are made)
     planner = ScenePlanner()
     for _ in planner.prepare_edges(plane, measure, 2):
         pass
     made = []
     planner._row = lambda *args: made.append(args)  # type: ignore[method-assign]
-    calls = update(planner, plane, 1, None, {})
+    arrays = []
+    real = sceneplan._node_arrays
+    sceneplan._node_arrays = lambda looks: arrays.append(looks) or real(looks)  # type: ignore[assignment]
+    try:
+        calls = update(planner, plane, 1, None, {})
+    finally:
+        sceneplan._node_arrays = real
     assert made == [] and [name for name, _ in calls].count("setEdges") == 1
+    assert arrays == [] and [name for name, _ in calls].count("setNodes") == 1
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(OPS, min_size=1, max_size=20), st.integers(0, 50), st.floats(20.0, 400.0), st.integers(1, 5))
+def test_cards_resized_after_being_made_ahead_are_sent_at_their_new_size(before, which, width, chunk):
+    """A card's size set after the arrays were made ahead (the page measured the cards again:
+    no new plane version) is what the plan holds: the arrays made ahead are not used."""
+    plane = Plane("p")
+    for serial, op in enumerate(before):
+        change(plane, op, serial)
+    for node in plane.nodes.values():
+        card_of(node)
+    planner = ScenePlanner()
+    for _ in planner.prepare_edges(plane, measure, chunk):
+        pass
+    if plane.nodes:
+        node = list(plane.nodes.values())[which % len(plane.nodes)]
+        node.width = width
+    mirror = PlanMirror().apply(update(planner, plane, 1, None, {}))
+    fresh = PlanMirror().apply(update(ScenePlanner(), plane, 1, None, {}))
+    assert mirror.state() == fresh.state()
 
 
 MOVES = st.lists(

@@ -44,9 +44,10 @@ class KappaDriver(HitTesting):
         result["names"] = {n: short_name(plane.nodes[n].text, NAME_LIMIT) for n in sorted(ids) if n in plane.nodes}
         return result
 
-    def shown_topology(self, budget_ms: float = 0.0) -> Topology:
+    def shown_topology(self, budget_ms: float | None = 0.0) -> Topology:
         """The active plane's topology for drawing: exact if ready within ``budget_ms``,
-        else the previous one marked ``pending`` (see ``bend.kappa_view.topology_cache``)."""
+        else the previous one marked ``pending`` (see ``bend.kappa_view.topology_cache``;
+        None: a computation due begins in ``compute_topology``'s slices, not here)."""
         return self.topology_cache.shown(self.plane, self.exact_limit, budget_ms)
 
     def loop_scope(self) -> frozenset[str] | None:

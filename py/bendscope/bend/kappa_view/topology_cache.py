@@ -244,9 +244,11 @@ class _Job:
                 )
                 if start + _SNAPSHOT_CHUNK < len(edges):
                     yield
+        yield
         state = yield from IncrementalTopology.of_result_steps(
             nodes, [(d["source"], d["target"]) for d in directed], result, exact_limit=self.exact_limit, cache=cache
         )
+        yield
         known[plane.id] = _Known(plane, self.exact_limit, state, set(nodes), by_id)
         return topology
 
@@ -320,15 +322,16 @@ class TopologyCache:
         job.busy_ms += (self.clock() - start) * 1000.0
         return self._store(job, topology)
 
-    def shown(self, plane: Plane, exact_limit: int | None = None, budget_ms: float = 0.0) -> Topology:
+    def shown(self, plane: Plane, exact_limit: int | None = None, budget_ms: float | None = 0.0) -> Topology:
         """What to draw now: the exact topology if it is ready or finishes within
         ``budget_ms``, else the previous one marked ``pending`` (the computation goes on
-        with :meth:`advance`)."""
+        with :meth:`advance`). ``budget_ms`` None: a computation due is set up but not begun
+        (all of it runs in :meth:`advance`'s slices)."""
         cached = self._topology.get(plane.id)
         if cached is not None and not plane.topology_dirty:
             return cached
         job = self._job_for(plane, exact_limit)
-        done = self._run(job, budget_ms)
+        done = None if budget_ms is None else self._run(job, budget_ms)
         if done is not None:
             return done
         stale = self._stale.get(plane.id)

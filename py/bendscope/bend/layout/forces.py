@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from bendscope.bend.model.elements import Edge, Node, Plane
+from bendscope.kappa.steps import Steps, finish
 
 
 @dataclass(frozen=True)
@@ -99,14 +100,24 @@ def kernel_graph(plane: Plane, gap: float) -> KernelGraph:
     >>> g.ids, list(g.pairs), [round(r) for r in g.rest], list(g.k)
     (('a', 'b', 'c'), [0, 1, 1, 2], [185, 185], [1.0, 1.0])
     """
+    return finish(kernel_graph_steps(plane, gap))
+
+
+def kernel_graph_steps(plane: Plane, gap: float, chunk: int = 0) -> Steps[KernelGraph]:
+    """:func:`kernel_graph` in steps: a pause after every ``chunk`` cards and edges (none when
+    0); the same graph however it is sliced. O(n + m)."""
     nodes = list(plane.nodes.values())
     ids = tuple(n.id for n in nodes)
     index = {node_id: i for i, node_id in enumerate(ids)}
     radius = [card_radius(n) for n in nodes]
+    if chunk:
+        yield
     degree = [0] * len(nodes)
     springs: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
-    for edge in plane.edges.values():
+    for k, edge in enumerate(plane.edges.values()):
+        if chunk and k % chunk == chunk - 1:
+            yield
         i, j = index.get(edge.a), index.get(edge.b)
         if i is None or j is None or i == j:
             continue
@@ -117,12 +128,57 @@ def kernel_graph(plane: Plane, gap: float) -> KernelGraph:
         springs.append((i, j))
         degree[i] += 1
         degree[j] += 1
+    if chunk:
+        yield
     return KernelGraph(
         ids=ids,
         pairs=array("i", (v for pair in springs for v in pair)),
         rest=array("d", (radius[i] + radius[j] + gap for i, j in springs)),
         k=array("d", (1.0 / min(degree[i], degree[j]) for i, j in springs)),
     )
+
+
+@dataclass
+class KernelAhead:
+    """A plane's kernel graph and its shape made ahead, in steps (:meth:`steps`: a document
+    coming in has them before it is installed, so that the layout's first hand-off to the
+    worker only sends them); :meth:`holds` says whether they are still the plane's."""
+
+    plane: Plane
+    version: int
+    gap: float
+    sizes: array[float]
+    graph: KernelGraph
+    shape: KernelShape
+
+    @classmethod
+    def steps(cls, plane: Plane, gap: float, chunk: int = 512) -> Steps[KernelAhead]:
+        """Make them for ``plane`` as it is now (a pause after every ``chunk`` cards or edges). O(n + m)."""
+        graph = yield from kernel_graph_steps(plane, gap, chunk)
+        yield
+        shape = KernelShape.of(plane, graph)
+        return cls(plane, plane.version, gap, array("d", shape.sizes), graph, shape)
+
+    def holds(self, plane: Plane, gap: float) -> bool:
+        """Whether they are ``plane``'s graph and shape now: the same plane object, not changed
+        since (its version, its cards' sizes) and the same gap. O(n).
+
+        >>> from bendscope.bend.model.elements import Edge, Node, Plane
+        >>> p = Plane("p", "P")
+        >>> for i in "ab":
+        ...     p.add_node(Node(i, i, width=80.0, height=60.0))
+        >>> p.add_edge(Edge("1", "a", "b"))
+        >>> ahead = finish(KernelAhead.steps(p, 110.0, chunk=1))
+        >>> ahead.holds(p, 110.0), ahead.holds(p, 100.0), ahead.graph == kernel_graph(p, 110.0)
+        (True, False, True)
+        >>> p.nodes["a"].width = 90.0
+        >>> ahead.holds(p, 110.0)
+        False
+        """
+        return (
+            plane is self.plane and plane.version == self.version and gap == self.gap
+            and card_sizes(plane) == self.sizes
+        )  # fmt: skip
 
 
 @dataclass

@@ -276,8 +276,12 @@ class ScenePlanner:
             if gone:
                 calls.append(("forgetArt", (gone,)))
             self.ids = ids
-            self.index = {node_id: i for i, node_id in enumerate(ids)}
-            calls.append(("setNodes", (ids, *_node_arrays(looks))))
+            ready = self._prepared
+            if ready is not None and ready.holds(plane) and ready.looks == looks and list(ready.cards) == ids:
+                self.index, arrays = ready.cards, ready.node_arrays  # (made ahead: see prepare_edges)
+            else:
+                self.index, arrays = {node_id: i for i, node_id in enumerate(ids)}, _node_arrays(looks)
+            calls.append(("setNodes", (ids, *arrays)))
         self._looks = looks
         self._sent_nodes = True
         return calls
@@ -458,16 +462,19 @@ class ScenePlanner:
         return calls
 
     def prepare_edges(self, plane: Plane, measure: Measure, chunk: int = 256) -> Generator[None, None, None]:
-        """Make the edge arrays for the first plan of ``plane`` ahead, as steps (a pause after
-        every ``chunk`` edges): a document coming in (``Editor.start_load``) has its edges ready
-        before its first frame, which then sends them without making them. They are used only
-        if the plane has not changed since, with the same theme and its cards in the same
-        order; else they are made again as always. O(m)."""
+        """Make the edge and card arrays for the first plan of ``plane`` ahead, as steps (a
+        pause after every ``chunk`` edges or cards): a document coming in (``Editor.start_load``)
+        has them ready before its first frame, which then sends them without making them. They
+        are used only if the plane has not changed since, with the same theme and its cards in
+        the same order and of the same sizes; else they are made again as always. O(n + m)."""
         self._prepared = None
         index = {node_id: i for i, node_id in enumerate(plane.nodes)}
         edges = list(plane.edges.values())
         made = yield from self._edge_rows(edges, index, measure, chunk)
-        self._prepared = _Prepared(plane, plane.version, theme.NAME, index, edges, *made)
+        looks = list(map(_LOOKS, plane.nodes.values()))
+        yield
+        arrays = _node_arrays(looks)
+        self._prepared = _Prepared(plane, plane.version, theme.NAME, index, edges, *made, looks, arrays)
 
     def _edge_rows(
         self, edges: list[Edge], index: dict[str, int], measure: Measure, chunk: int = 0
@@ -502,7 +509,7 @@ class ScenePlanner:
     def _take_prepared(self, plane: Plane, edges: list[Edge]) -> _Prepared | None:
         """The edges made ahead for ``plane`` if they still hold (see :meth:`prepare_edges`)."""
         ready, self._prepared = self._prepared, None
-        if ready is None or ready.plane is not plane or ready.version != plane.version or ready.theme != theme.NAME:
+        if ready is None or not ready.holds(plane):
             return None
         if ready.cards != self.index or len(ready.edges) != len(edges):
             return None
@@ -624,6 +631,12 @@ class _Prepared(NamedTuple):
     rows: _Rows
     edge_index: dict[str, int]
     dangling: int
+    looks: list[tuple[Any, ...]]  # each card's (width, height, type, pinned), in the plane's order
+    node_arrays: tuple[array[float], bytes, bytes]  # the card arrays of those looks
+
+    def holds(self, plane: Plane) -> bool:
+        """Whether they were made for ``plane`` as it is (not changed since) in the theme shown."""
+        return self.plane is plane and self.version == plane.version and self.theme == theme.NAME
 
 
 class _Rows:
