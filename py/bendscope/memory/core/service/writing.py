@@ -420,7 +420,7 @@ class Writing(MemoryState):
             said = conversation_items(turns, self.namespace, self._earlier_turns() if turns else ())
             said_nodes, said_edges, errors = said.nodes, said.edges, said.errors
             clashes = self._turn_clashes(said_nodes, nodes, said.turns) if not errors else {}
-            errors += list(clashes.values())
+            errors += list(clashes.values()) + _ids_twice(nodes)
             place = {turn_id: i for i, turn_id in enumerate(said.turns)}
             failed: set[str] = set(clashes)  # (turns not written: their edges' errors would only repeat it)
             batch = self._batch()
@@ -631,6 +631,26 @@ class Writing(MemoryState):
             self.store.delete_edge(edge_id)
             change = self.loops.settle(batch.watch, removed=edge is not None and edge.directed)
         return {"status": "deleted", "id": edge_id, "topology": effect(change.before, change.after)}
+
+
+def _ids_twice(nodes: Sequence[Any]) -> list[str]:
+    """The errors of node items that take an id an earlier item of the call takes (two
+    versions of one node in one call: almost always a wrong batch).
+
+    >>> _ids_twice([{"id": "n1"}, {"id": "n2"}, {"id": "n1"}])
+    ["nodes[2]: the id 'n1' is given to nodes[0] too"]
+    """
+    first: dict[str, int] = {}
+    errors: list[str] = []
+    for i, item in enumerate(nodes):
+        node_id = item.get("id") if isinstance(item, Mapping) else None
+        if not isinstance(node_id, str):
+            continue
+        if node_id in first:
+            errors.append(f"nodes[{i}]: the id {node_id!r} is given to nodes[{first[node_id]}] too")
+        else:
+            first[node_id] = i
+    return errors
 
 
 def _only_derived(node: MemoryNode) -> bool:
