@@ -13,7 +13,7 @@ from ...store.scoped import check_namespace, namespace_of
 from ..conversations.turns import conversation_items
 from ..embedders import pack
 from ..errors import Conflict, InvalidInput, NotFound
-from ..names import check_key, key_id, normal_name, scoped_content_id
+from ..names import DERIVED_ID, check_key, key_id, normal_name, scoped_content_id
 from ..records import (
     DEFAULT_CONFIDENCE,
     DEFAULT_NODE_TYPE,
@@ -67,7 +67,9 @@ class Writing(MemoryState):
         with self.store.transaction():
             batch: list[_Batch] = []
             written: list[MemoryNode] = []
-            answer = self._put_node(request.given() if isinstance(request, StoreNode) else request, batch, written)
+            given = request.given() if isinstance(request, StoreNode) else request
+            self._chosen_id(given)
+            answer = self._put_node(given, batch, written)
             if batch:  # (its validity changed: which arcs hold may have changed)
                 change = self.loops.settle(batch[0].watch, batch[0].inserted, batch[0].removed)
                 answer["topology"] = effect(change.before, change.after)
@@ -170,6 +172,19 @@ class Writing(MemoryState):
         if node.valid_from is not None or node.valid_until is not None:
             self.loops.bounds([node.valid_from, node.valid_until])
         return {"status": "created" if old is None else "updated", "node": node.to_dict(), **into}
+
+    def _chosen_id(self, args: Mapping[str, Any]) -> None:
+        """Refuse, in a namespace, an id of a form the memory derives (``key-…``, ``node-…``,
+        ``turn-…``) that no node of the namespace holds: the same refusal whether or not a node
+        of another namespace holds it, so such ids tell nothing of other namespaces."""
+        node_id = args.get("id")
+        if self.namespace is None or not isinstance(node_id, str) or not DERIVED_ID.fullmatch(node_id):
+            return
+        if not self.store.get_nodes([node_id]):
+            raise InvalidInput(
+                f"{node_id!r} has the form of an id the memory derives (from a key, a content or a turn): in a "
+                "namespace it names only a node the namespace holds; name a new node by key (or give no id)"
+            )
 
     def _keyed(self, args: Mapping[str, Any]) -> tuple[Mapping[str, Any], str | None]:
         """A node's arguments with its ``key`` (if it has one) made its id (``names.key_id``),
@@ -444,6 +459,8 @@ class Writing(MemoryState):
                     if what == "turn" and failed & {item.get("source_id"), item.get("target_id")}:
                         continue
                     try:
+                        if what == "nodes":
+                            self._chosen_id(item)
                         answer = store(item)
                     except InvalidInput as exc:
                         if what != "turn":
