@@ -11,6 +11,7 @@ import re
 import pytest
 
 from bendscope.memory import InvalidInput, NotFound
+from bendscope.memory.core.conversations.turns import turn_id_for
 from bendscope.memory.core.names import key_id, scoped_content_id
 from bendscope.memory.mcp.tools import call
 from tests.memory.core.test_service import memory_on
@@ -18,11 +19,16 @@ from tests.memory.core.test_service import memory_on
 SAID = "My therapist Dr Okafor says I should see Zanzibar."
 
 
-def _alice(memory) -> None:
+TURN = {"speaker": "Alice", "text": "Back from Zanzibar.", "time": "2024-10-12T10:05:00Z", "session": 1}
+
+
+def _alice(memory) -> str:
     turn = {"id": "a-1", "speaker": "Alice", "text": SAID, "time": "2024-10-12T10:00:00Z", "session": 1}
     call(memory, "store_many", {"namespace": "alice", "turns": [turn]})
+    told = call(memory, "store_many", {"namespace": "alice", "turns": [TURN]})["turns"][0]["id"]
     call(memory, "store_node", {"namespace": "alice", "id": "diary-1", "content": "Alice's diary"})
     assert call(memory, "query_graph", {"namespace": "alice", "node_ids": [key_id("alice", "Zanzibar")]})["count"] == 1
+    return str(told)
 
 
 def _refusal(write, node_id: str) -> str:
@@ -34,7 +40,7 @@ def _refusal(write, node_id: str) -> str:
 @pytest.mark.parametrize("sealed", [True, False])
 def test_derived_ids_of_another_namespace_answer_as_free_ones(store, sealed):
     memory = memory_on(store)
-    _alice(memory)
+    held_turn = _alice(memory)
     before = store.counts()
     bob = memory.within("bob", sealed=sealed)
     held = [key_id("alice", "Zanzibar"), key_id("alice", "Dr Okafor"), scoped_content_id("alice", SAID)]
@@ -47,6 +53,11 @@ def test_derived_ids_of_another_namespace_answer_as_free_ones(store, sealed):
     for node_id in held + free:
         with pytest.raises(InvalidInput) as caught:
             call(bob, "store_node", {"id": node_id, "content": "probe"})
+        assert "has the form of an id the memory derives" in str(caught.value)
+    assert call(memory, "query_graph", {"namespace": "alice", "node_ids": [held_turn]})["count"] == 1
+    for turn_id in (held_turn, turn_id_for("alice", 1, 1, TURN)):  # (held, free)
+        with pytest.raises(InvalidInput) as caught:
+            call(bob, "store_many", {"turns": [{**TURN, "id": turn_id}]})
         assert "has the form of an id the memory derives" in str(caught.value)
     assert store.counts() == before
     # its own derived ids it may name: the node it holds

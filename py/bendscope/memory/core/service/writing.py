@@ -434,6 +434,11 @@ class Writing(MemoryState):
         with self.store.transaction():
             said = conversation_items(turns, self.namespace, self._earlier_turns() if turns else ())
             said_nodes, said_edges, errors = said.nodes, said.edges, said.errors
+            for i, turn in enumerate(turns):  # (an id given to a turn, as a node's: ``_chosen_id``)
+                try:
+                    self._chosen_id(turn if isinstance(turn, Mapping) else {})
+                except InvalidInput as exc:
+                    errors.append(f"turns[{i}]: {exc}")
             clashes = self._turn_clashes(said_nodes, nodes, said.turns) if not errors else {}
             errors += list(clashes.values()) + _ids_twice(nodes)
             place = {turn_id: i for i, turn_id in enumerate(said.turns)}
@@ -553,12 +558,7 @@ class Writing(MemoryState):
             if edge.edge_type == "related" and (edge.source_id, edge.target_id) in ends:
                 self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
                 self.store.delete_edge(edge.id)
-        removed: dict[str, str] = {}
-        for entity_id, node in sorted(self.store.get_nodes(key_id(self.namespace, k) for k in orphans).items()):
-            if _only_derived(node) and not self.store.edges_touching([entity_id]):
-                self.store.delete_node(entity_id)
-                removed[node.content] = entity_id
-        return removed
+        return self._forget_entities(key_id(self.namespace, k) for k in orphans)
 
     def append_observation(self, request: AppendObservation | Mapping[str, Any]) -> dict[str, Any]:
         """Add ``observation`` to the end of node ``id``'s content (a new line between), as
@@ -623,17 +623,38 @@ class Writing(MemoryState):
         ended by a merge or a prune — too); ``topology``: what that did to the node's loop."""
         node_id = (request if isinstance(request, DeleteNode) else DeleteNode.parse({"id": request})).id
         with self.store.transaction():
-            self._erasable([node_id], [])
+            nodes, _ = self._erasable([node_id], [])
             batch = self._batch()
             self.loops.extend(batch.watch, {node_id})
+            mentioned = self._mentioned_by(nodes)
             edges = self.store.delete_node(node_id)
+            forgotten = self._forget_entities(mentioned)
             change = self.loops.settle(batch.watch, removed=True)
         return {
             "status": "deleted",
             "id": node_id,
             "deleted_edges": edges,
+            **({"forgotten": forgotten} if forgotten else {}),
             "topology": effect(change.before, change.after),
         }
+
+    def _mentioned_by(self, node_ids: Iterable[str]) -> list[str]:
+        """The entity nodes the turns among ``node_ids`` are linked to (their mentions and speakers)."""
+        turns = [i for i, n in self.store.get_nodes(node_ids).items() if "speaker" in n.metadata]
+        ends = {
+            n for e in self.store.edges_touching(turns) if e.edge_type == "related" for n in (e.source_id, e.target_id)
+        }
+        return sorted(ends - set(turns))
+
+    def _forget_entities(self, entity_ids: Iterable[str]) -> dict[str, str]:
+        """Remove, among ``entity_ids``, the entity nodes a conversation alone made (``_only_derived``)
+        that nothing links any more. Returns them: name → id."""
+        removed: dict[str, str] = {}
+        for entity_id, node in sorted(self.store.get_nodes(entity_ids).items()):
+            if _only_derived(node) and not self.store.edges_touching([entity_id]):
+                self.store.delete_node(entity_id)
+                removed[node.content] = entity_id
+        return removed
 
     def delete_edge(self, request: DeleteEdge | str) -> dict[str, Any]:
         """Erase an edge with every version of it; ``topology``: what that did to the loops
