@@ -82,3 +82,15 @@ def test_a_sealed_namespace_is_told_an_id_is_taken_never_by_whom(store):
         call(sealed, "store_many", {"turns": [turn]})
     assert "namespace" not in str(caught.value) and "the id 'a-1' is taken" in str(caught.value)
     assert call(memory, "query_graph", {"node_ids": ["diary-1"]})["nodes"][0]["content"] == "Alice's diary"
+
+
+def test_a_sealed_namespace_follows_no_merge_into_another(store):
+    memory = memory_on(store)
+    _alice(memory)
+    store.put_forwards({"old-diary": "diary-1"}, "2024-10-13T00:00:00Z")
+    sealed = memory.within("bob", sealed=True)
+    with pytest.raises(NotFound) as caught:
+        call(sealed, "delete_node", {"id": "old-diary"})
+    assert "diary-1" not in str(caught.value)
+    with pytest.raises(InvalidInput, match="merged into 'diary-1'"):  # (its owner may see everything)
+        call(memory.within("bob"), "store_node", {"id": "old-diary", "content": "mine"})
