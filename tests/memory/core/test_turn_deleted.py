@@ -30,3 +30,14 @@ def test_deleting_a_turn_forgets_the_entities_it_alone_made(store):
     assert luigi not in {r["id"] for r in found["results"]}
     # a node that is no turn forgets nothing
     assert "forgotten" not in call(memory, "delete_node", {"id": mel})
+
+
+def test_deleting_turns_together_forgets_what_they_alone_made(store):
+    memory = memory_on(store)
+    call(memory, "store_node", {"namespace": "fg", "key": "Mel", "content": "Mel, Ana's sister"})
+    call(memory, "store_many", {"namespace": "fg", "turns": TURNS})
+    answer = call(memory, "delete_many", {"node_ids": ["F1", "F2"]})
+    names = ("Ana", "Bo", "Luigi", "Ottoline")
+    assert answer["forgotten"] == {name: key_id("fg", name) for name in names}
+    held = {n["id"] for n in call(memory, "query_graph", {"namespace": "fg", "limit": 100})["nodes"]}
+    assert held == {key_id("fg", "Mel")}

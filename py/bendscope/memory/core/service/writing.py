@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ...store.scoped import check_namespace, namespace_of
-from ..conversations.turns import conversation_items
+from ..conversations.turns import conversation_items, speaker_of
 from ..embedders import pack
 from ..errors import Conflict, InvalidInput, NotFound
 from ..names import DERIVED_ID, check_key, key_id, normal_name, scoped_content_id
@@ -612,11 +612,14 @@ class Writing(MemoryState):
             batch = self._batch()
             ends = {n for e in found_edges.values() for n in (e.source_id, e.target_id)}
             self.loops.extend(batch.watch, ends | nodes)
+            mentioned = set(self._mentioned_by(nodes)) - set(node_ids)
             for edge_id in edge_ids:
                 self.store.delete_edge(edge_id)
             also = sum(len(self.store.delete_node(node_id)) for node_id in node_ids)
+            forgotten = self._forget_entities(mentioned)
             self.loops.settle(batch.watch, removed=True)
-        return {"status": "deleted", "nodes": len(node_ids), "edges": len(edge_ids), "edges_with_the_nodes": also}
+        answer = {"status": "deleted", "nodes": len(node_ids), "edges": len(edge_ids), "edges_with_the_nodes": also}
+        return {**answer, "forgotten": forgotten} if forgotten else answer
 
     def delete_node(self, request: DeleteNode | str) -> dict[str, Any]:
         """Erase a node, its edges and every version of them (a node with past versions only —
@@ -639,12 +642,18 @@ class Writing(MemoryState):
         }
 
     def _mentioned_by(self, node_ids: Iterable[str]) -> list[str]:
-        """The entity nodes the turns among ``node_ids`` are linked to (their mentions and speakers)."""
-        turns = [i for i, n in self.store.get_nodes(node_ids).items() if "speaker" in n.metadata]
-        ends = {
-            n for e in self.store.edges_touching(turns) if e.edge_type == "related" for n in (e.source_id, e.target_id)
-        }
-        return sorted(ends - set(turns))
+        """The entity nodes of the turns among ``node_ids``: those they mention (linked by
+        ``related`` edges), and their speakers' who speak no other turn (O(the namespace's nodes))."""
+        turns = {i: n for i, n in self.store.get_nodes(node_ids).items() if "speaker" in n.metadata}
+        edges = self.store.edges_touching(sorted(turns))
+        ends = {n for e in edges if e.edge_type == "related" for n in (e.source_id, e.target_id)} - set(turns)
+        speakers = {(namespace_of(n), speaker_of(n.metadata)) for n in turns.values()}
+        for ns in {ns for ns, _ in speakers}:
+            ids = self.store.namespace_ids(ns) if ns is not None else self.store.node_ids()
+            others = [n for i, n in self.store.get_nodes(ids).items() if i not in turns and "speaker" in n.metadata]
+            spoken = {speaker_of(n.metadata) for n in others if namespace_of(n) == ns}
+            ends |= {key_id(ns, key) for n, key in speakers if n == ns and key not in spoken}
+        return sorted(ends)
 
     def _forget_entities(self, entity_ids: Iterable[str]) -> dict[str, str]:
         """Remove, among ``entity_ids``, the entity nodes a conversation alone made (``_only_derived``)
