@@ -43,3 +43,28 @@ def test_the_conversation_examples_are_what_the_server_answers_now():
     assert len(done) >= 10
     wrong = [(e.tool, e.call, sent) for e, sent in done if not examples.same(e.answer, sent)]
     assert not wrong, "run `python scripts/doc_examples.py docs/memory/conversations.md --write`"
+
+
+def test_the_quick_start_answers_are_what_the_cli_says(tmp_path, capsys):
+    """The shell session of the memory's quick start, run on its facts.json: each retrieve's
+    routing and `why`, and the import's counts, are what the page shows."""
+    import json
+    import re
+
+    from bendscope.memory.cli import main
+
+    page = (ROOT / "docs" / "memory" / "index.md").read_text(encoding="utf-8")
+    facts = re.search(r"```json\n(\{\"nodes\".*?)```", page, re.S)
+    session = re.search(r"```\n(\$ bendscope-memory import.*?)```", page, re.S)
+    assert facts is not None and session is not None
+    (tmp_path / "facts.json").write_text(facts.group(1), encoding="utf-8")
+    steps = re.findall(
+        r"^\$ bendscope-memory (\w+) (\"[^\"]*\"|\S+) --store \S+\n(\{.*?\})\n(?=\$|\Z)", session.group(1), re.S | re.M
+    )
+    assert [command for command, *_ in steps] == ["import", "retrieve", "retrieve"]
+    for command, argument, shown in steps:
+        given = str(tmp_path / "facts.json") if command == "import" else argument.strip('"')
+        assert main([command, given, "--store", str(tmp_path / "memory.sqlite3")]) == 0
+        answer = json.loads(capsys.readouterr().out)
+        for name, value in re.findall(r'"(\w+)": ("(?:[^"\\]|\\.)*"|\d+)', shown.replace("\n ", " ")):
+            assert answer[name] == json.loads(value), (command, argument, name)

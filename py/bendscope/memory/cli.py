@@ -225,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "namespace", None) is not None:
             if getattr(args, "dump", False):
                 raise InvalidInput("export --dump writes the whole store: leave out --namespace")
-            memory = memory.within(check_namespace(args.namespace))
+            memory = memory.within(check_namespace(args.namespace), sealed=True)
         if embedder is not None and not store.read_only and args.command in ("serve", "import"):
             said = [-1]
 

@@ -24,7 +24,7 @@ TURNS = [
         for i, thing in enumerate(FILLER)
     ),
     {"id": "asks", "speaker": "Gina", "text": "Wow! Any pottery classes soon?", "time": SAID, "session": 3},
-    {"id": "answer", "speaker": "Jon", "text": "Yes, the one downtown on Tuesdays.", "time": SAID, "session": 3},
+    {"id": "answer", "speaker": "Jon", "text": "Yes, the one downtown at Kilnworks.", "time": SAID, "session": 3},
     {
         "id": "tells",
         "speaker": "Jon",

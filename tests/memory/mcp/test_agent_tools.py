@@ -51,6 +51,18 @@ def test_store_many_is_all_or_nothing_and_names_every_wrong_item(store):
         call(memory, "store_many", {"nodes": ["just text"]})
 
 
+def test_store_many_refuses_one_node_id_given_twice_and_stores_nothing(store):
+    memory = memory_on(store)
+    memory.store_node({"id": "n1", "content": "kept"})
+    before = (store.counts(), store.get_node("n1"), store.history(["n1"], []))
+    nodes = [{"id": "n1", "content": "one"}, {"id": "n2", "content": "two"}, {"id": "n1", "content": "other"}]
+    said = r"1 of the items are wrong: nodes\[2\]: the id 'n1' is given to nodes\[0\] too"
+    for write in (memory.store_many, lambda given: call(memory, "store_many", given)):
+        with pytest.raises(InvalidInput, match=said):
+            write({"nodes": nodes})
+        assert (store.counts(), store.get_node("n1"), store.history(["n1"], [])) == before
+
+
 def test_append_observation(store):
     memory = memory_on(store)
     node = memory.store_node({"content": "Customer 28300 prefers email contact"})["node"]

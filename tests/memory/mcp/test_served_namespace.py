@@ -11,6 +11,7 @@ from typing import Any
 from mcp import Client, StdioServerParameters
 
 from bendscope.memory import Memory
+from bendscope.memory.core.names import key_id, scoped_content_id
 from bendscope.memory.store.opening import open_store
 from tests.memory.mcp.test_mcp import env, ok, run_async
 
@@ -23,6 +24,9 @@ def _others(store_path: Path) -> None:
             scoped = memory.within(name)
             for node_id in ids:
                 scoped.store_node({"id": node_id, "content": f"{name}'s secret {node_id}"})
+            if name == "bob":  # (what a probe of derived ids would look for)
+                scoped.store_node({"key": "Zanzibar"})
+                scoped.store_node({"content": "bob's secret b1"})
             scoped.store_edge({"id": f"{name}-edge", "source_id": ids[0], "target_id": ids[1], "edge_type": "causal"})
 
 
@@ -39,8 +43,8 @@ async def _refused(client: Client, name: str, arguments: dict[str, Any], said: s
     assert said in result.content[0].text, (name, result.content[0].text)
 
 
-def test_a_server_for_one_namespace_reaches_nothing_else(tmp_path):
-    path = tmp_path / "m.sqlite3"
+def test_a_server_for_one_namespace_reaches_nothing_else(location):
+    path = location
     _others(path)
     bob = _held(path, "bob")
     params = StdioServerParameters(
@@ -78,7 +82,14 @@ def test_a_server_for_one_namespace_reaches_nothing_else(tmp_path):
         answer = await ok(client, "retrieve_context", {"query": "secret"})
         assert {r["id"] for r in answer["results"]} <= {"a1", "a2", "a3"}
         await _refused(client, "learn_from_outcome", {"outcome": "failure", "node_ids": ["b1", "a1"]}, "no node")
-        await _refused(client, "store_node", {"id": "b1", "content": "taking Bob's id"}, "another namespace")
+        # an id taken elsewhere: refused without a word of where; a derived id the same whether held or free
+        await _refused(client, "store_node", {"id": "b1", "content": "taking Bob's id"}, "the id 'b1' is taken")
+        said = set()
+        for node_id in (key_id("bob", "Zanzibar"), key_id("bob", "Paris"), scoped_content_id("bob", "bob's secret b1")):
+            result = await client.call_tool("store_many", {"nodes": [{"id": node_id, "content": "probe"}]})
+            assert result.is_error
+            said.add(result.content[0].text.replace(node_id, "ID"))
+        assert len(said) == 1 and "another namespace" not in said.pop()
 
     async def main() -> None:
         async with Client(params, cache=None) as client:

@@ -20,11 +20,14 @@ import re
 from typing import Any
 
 from .errors import InvalidInput
-from .records import ID_HEX, MAX_CONTENT, check_text, kind_of
+from .records import ID_HEX, LEGACY_HEX, MAX_CONTENT, check_text, kind_of
 from .text import fold
 
 #: the longest key
 MAX_KEY = 500
+#: the ids the memory derives — from a key, a content, a turn — (and the shorter ones of earlier
+#: versions): in a namespace, only a node it holds may be named so
+DERIVED_ID = re.compile(rf"(?:key|node|turn)-(?:[0-9a-f]{{{ID_HEX}}}|[0-9a-f]{{{LEGACY_HEX}}})")
 _POSSESSIVE = re.compile(r"['’]s\b")
 _SEPARATORS = re.compile(r"[\W_]+")
 
@@ -45,7 +48,11 @@ def check_key(value: Any, what: str = "key") -> str:
 
 
 def key_id(namespace: str | None, key: str) -> str:
-    """The id of the node ``key`` names in ``namespace`` (None: unscoped)."""
+    """The id of the node ``key`` names in ``namespace`` (None: unscoped).
+
+    >>> bool(DERIVED_ID.fullmatch(key_id("alice", "Zanzibar"))), bool(DERIVED_ID.fullmatch("key-zanzibar"))
+    (True, False)
+    """
     digest = hashlib.sha256("\x1f".join(("key", namespace or "", normal_name(key))).encode("utf-8")).hexdigest()
     return f"key-{digest[:ID_HEX]}"
 

@@ -63,9 +63,12 @@ def check_namespace(value: Any) -> str:
 class ScopedView(Store):
     """``store``, as the nodes of ``namespace`` (and the edges among them) alone."""
 
-    def __init__(self, store: Store, namespace: str) -> None:
+    def __init__(self, store: Store, namespace: str, *, sealed: bool = False) -> None:
         self.store = store
         self.namespace = check_namespace(namespace)
+        #: a view its reader may not see past (a server for one namespace): nothing it answers
+        #: tells another namespace's ids from free ones, save that an id is taken
+        self.sealed = sealed
         self.kind = store.kind
         self.location = store.location
         self.parallel_calls = store.parallel_calls
@@ -99,6 +102,11 @@ class ScopedView(Store):
             raise InvalidInput(f"metadata.namespace is {given!r}, not the namespace written to ({self.namespace!r})")
         old = self.store.get_node(node.id)
         if old is not None and not self._in(old):
+            if self.sealed:
+                raise Conflict(
+                    f"the id {node.id!r} is taken: ids are one space per store; give this node another id (or a "
+                    "key); nothing was stored"
+                )
             raise Conflict(
                 f"the id {node.id!r} is held by a node of another namespace; ids are shared by the whole "
                 "store: give this node another id; nothing was stored"
@@ -216,7 +224,12 @@ class ScopedView(Store):
         self.store.put_forwards(merged, at)
 
     def forwards(self, node_ids: Iterable[str] | None = None) -> dict[str, tuple[str, str]]:
-        return self.store.forwards(node_ids)
+        found = self.store.forwards(node_ids)
+        if not self.sealed or not found:
+            return found
+        targets = {into for into, _ in found.values()}
+        ours = set(self.get_nodes(targets)) | set(self.history(targets, [])[0])
+        return {i: f for i, f in found.items() if f[0] in ours}
 
     def term_weights(self, words: list[str]) -> tuple[int, int, dict[str, int]]:
         return self.store.term_weights(words)

@@ -54,11 +54,34 @@ _NOT_NAMES = (
     what when where why how who which congrats congratulations sounds good hope glad love happy sorry bye
     omg lol haha hahaha right totally definitely absolutely really amazing gonna gotta let lets mine
     yesterday today tonight tomorrow last next just also did does do is are was were am can could would should
-    will shall might must has have had""".split()  # noqa: SIM905
+    will shall might must has have had ugh oops whoa yikes gosh hmm huh ah ahh eh uh um yup yep nope nah phew
+    ouch hooray cheers please ooh""".split()  # noqa: SIM905
     )
     | frozenset(WEEKDAYS)
+    | frozenset(f"{day}s" for day in WEEKDAYS)
     | frozenset(MONTHS)
 )
+#: verbs an agent's conversation says as requests at a sentence's start before a name ("Bring
+#: Comet", "Tell Marguerite"): their forms join ``_LEADING`` (verbs that are also first names —
+#: Mark, Bill, Grant, Pat — are left out)
+_VERBS = """bring give send fetch tell remind thank ask invite help keep let put wait look listen check show hold
+    hug kiss feed wish say follow pick grab buy congratulate welcome greet text email phone message ring sign
+    tag add write teach bake cook pay lend borrow owe introduce forgive blame trust miss""".split()  # noqa: SIM905
+#: their irregular pasts
+_PASTS = "brought gave sent told kept held said bought taught paid lent wrote".split()  # noqa: SIM905
+
+
+def _forms(verb: str) -> set[str]:
+    """A verb's forms as written in a sentence: the verb, -s, -ed and -ing (regular spellings).
+
+    >>> sorted(_forms("bake")), sorted(_forms("fetch"))
+    (['bake', 'baked', 'bakes', 'baking'], ['fetch', 'fetched', 'fetches', 'fetching'])
+    """
+    stem = verb[:-1] if verb.endswith("e") and not verb.endswith("ee") else verb
+    third = f"{verb}es" if verb.endswith(("ch", "sh", "s", "x")) else f"{verb}s"
+    return {verb, third, f"{stem}ed", f"{stem}ing"}
+
+
 #: common words (verbs, adverbs, prepositions) that, capitalised as a sentence's first word, are
 #: no part of the name after them ("Met Tom Hanks", "Visiting New York") — unless the
 #: conversation knows them as a name (a speaker, or capitalised inside a sentence)
@@ -73,13 +96,23 @@ _LEADING = frozenset(
     after before since during from with without at in on for to of about as if because then now there here
     not never always sometimes often maybe perhaps actually honestly anyway finally recently also even still
     only once both either neither every each some any all many most more much such than though although
-    while until unless speaking regarding between into onto over under near through""".split()  # noqa: SIM905
+    while until unless speaking regarding between into onto over under near through dear""".split()  # noqa: SIM905
+) | frozenset(_PASTS).union(*(_forms(verb) for verb in _VERBS))
+#: titles and relations said before a person's name ("Auntie Pri", "Chef Tobias"): with a
+#: speaker's name after them, they name that speaker
+TITLES = frozenset(
+    """aunt auntie aunty uncle grandma grandpa granny grandad granddad nana nan gran cousin chef coach captain
+    doctor doc dr professor prof mr mrs ms mx miss sir madam officer nurse sister brother mom mum mama papa dad
+    daddy mommy mummy pastor reverend""".split()  # noqa: SIM905
 )
 #: the capital letters a name may begin with (Latin, Greek, Cyrillic: "Émile", "Åsa", "Łukasz")
 _UPPER = "".join(re.escape(chr(c)) for c in range(0x41, 0x530) if chr(c).isupper())
 _WORD = rf"[{_UPPER}][\w'’-]*"
-_CAPITALISED = re.compile(rf"{_WORD}(?:\s+{_WORD})*")
-_SENTENCE_START = re.compile(r"(?:^|[.!?…:;\"“(]\s*)$")
+#: a firm's name goes on past "&" before these ("Crumb & Co", "Marlow & Sons")
+_FIRM = r"&\s+(?:Co|Company|Sons|Daughters|Partners|Associates)\b\.?"
+_CAPITALISED = re.compile(rf"{_WORD}(?:\s+{_WORD}|\s+{_FIRM})*")
+#: what a sentence begins after: its start, an end of sentence, or an opening quotation mark
+_SENTENCE_START = re.compile(r"(?:^|[.!?…:;\"“‘(]\s*|(?:^|\s)')$")
 #: a title's full stop, which ends no sentence ("Dr. Smith" is one name)
 _TITLE = re.compile(rf"\b(Dr|Mr|Mrs|Ms|Mx|Prof|St)\.(?=\s+[{_UPPER}])")
 
@@ -109,7 +142,7 @@ def names_in(text: str, known: set[str]) -> list[str]:
             pass  # (the sentence's first word was dropped: the rest is mid-sentence)
         elif starts and len(words) == 1 and normal_name(words[0]) not in known:
             continue
-        name = re.sub(r"['’]s$", "", " ".join(words)).strip("'’-")
+        name = re.sub(r"['’]s$", "", " ".join(words)).strip("'’-.")
         key = normal_name(name)
         if key and len(key) > 1 and key not in found:
             found[key] = name
@@ -156,6 +189,22 @@ def short_of(key: str, people: Mapping[str, str]) -> str:
         return key
     whose = [person for person in people if _shortens(key, person)]
     return whose[0] if len(whose) == 1 else key
+
+
+def person_of(name: str, people: Mapping[str, str]) -> str:
+    """The speaker a mentioned name stands for (``short_of``; a title or relation before a
+    speaker's name, ``TITLES``, is that speaker), else the name.
+
+    >>> people = {"priyanka": "Priyanka", "tobias": "Tobias"}
+    >>> person_of("Auntie Pri", people), person_of("Chef Tobias", people), person_of("Dr Okafor", people)
+    ('Priyanka', 'Tobias', 'Dr Okafor')
+    """
+    title, _, rest = name.partition(" ")
+    if rest and normal_name(title) in TITLES:
+        person = people.get(short_of(normal_name(rest), people))
+        if person is not None:
+            return person
+    return people.get(short_of(normal_name(name), people), name)
 
 
 def speaker_aliases(speakers: Iterable[str]) -> dict[str, str]:
@@ -531,13 +580,12 @@ def _as_said(key: str, text: str) -> str:
 
 
 def _written_as(name: str, people: Mapping[str, str], short: Mapping[str, str], written: Mapping[str, str]) -> str:
-    """The name a turn's ``name`` stands for: the speaker it is short for (``short_of``), else
-    the other name it is short for (``name_aliases``), else itself."""
+    """The name a turn's ``name`` stands for: the speaker it is short for or names with a title
+    (``person_of``), else the other name it is short for (``name_aliases``), else itself."""
     key = normal_name(name)
-    speaker = people.get(short_of(key, people))
-    if speaker is not None:
-        return speaker
-    return written[short[key]] if key in short else name
+    if key in short and people.get(short_of(key, people)) is None:
+        return written[short[key]]
+    return person_of(name, people)
 
 
 def _unchanged(

@@ -67,17 +67,18 @@ class Memory(Exchange, Outcomes):
         #: the memory's feedback loops with their κ, kept in the store (``loop_index``)
         self.loops = LoopIndex(store, exact_limit, clock=clock)
 
-    def within(self, namespace: str | None) -> Memory:
+    def within(self, namespace: str | None, *, sealed: bool = False) -> Memory:
         """This memory as one namespace of its store (``store.scoped``): it reads and writes the
         nodes of that namespace alone; the loop index, telemetry and embedder stay shared.
         None: this memory. A memory of one namespace (a server serving one) never reads
-        another: naming another is refused."""
+        another: naming another is refused. ``sealed``: its caller may know nothing of another
+        namespace (``ScopedView.sealed``: a server for one namespace)."""
         if namespace is None or namespace == self.namespace:
             return self
         if self.namespace is not None:
             raise InvalidInput(f"this memory is namespace {self.namespace!r}'s alone: it cannot read {namespace!r}")
         scoped = copy.copy(self)
         base = self.store.store if isinstance(self.store, ScopedView) else self.store
-        scoped.store = ScopedView(base, namespace)
+        scoped.store = ScopedView(base, namespace, sealed=sealed)
         scoped.namespace = scoped.store.namespace
         return scoped

@@ -127,7 +127,7 @@ class MemoryState:
             return
         with self.store.reading():
             if isinstance(self.store, ScopedView):  # (the past of the store, then its namespace)
-                yield ScopedView(PastView(self.store.store, known_at), self.store.namespace)
+                yield ScopedView(PastView(self.store.store, known_at), self.store.namespace, sealed=self.store.sealed)
             else:
                 yield PastView(self.store, known_at)
 

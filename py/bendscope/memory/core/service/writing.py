@@ -10,10 +10,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from ...store.scoped import check_namespace, namespace_of
-from ..conversations.turns import conversation_items
+from ..conversations.turns import conversation_items, speaker_of
 from ..embedders import pack
 from ..errors import Conflict, InvalidInput, NotFound
-from ..names import check_key, key_id, normal_name, scoped_content_id
+from ..names import DERIVED_ID, check_key, key_id, normal_name, scoped_content_id
 from ..records import (
     DEFAULT_CONFIDENCE,
     DEFAULT_EDGE_TYPE,
@@ -69,7 +69,9 @@ class Writing(MemoryState):
         with self.store.transaction():
             batch: list[_Batch] = []
             written: list[MemoryNode] = []
-            answer = self._put_node(request.given() if isinstance(request, StoreNode) else request, batch, written)
+            given = request.given() if isinstance(request, StoreNode) else request
+            self._chosen_id(given)
+            answer = self._put_node(given, batch, written)
             if batch:  # (its validity changed: which arcs hold may have changed)
                 change = self.loops.settle(batch[0].watch, batch[0].inserted, batch[0].removed)
                 answer["topology"] = effect(change.before, change.after)
@@ -172,6 +174,19 @@ class Writing(MemoryState):
         if node.valid_from is not None or node.valid_until is not None:
             self.loops.bounds([node.valid_from, node.valid_until])
         return {"status": "created" if old is None else "updated", "node": node.to_dict(), **into}
+
+    def _chosen_id(self, args: Mapping[str, Any]) -> None:
+        """Refuse, in a namespace, an id of a form the memory derives (``key-…``, ``node-…``,
+        ``turn-…``) that no node of the namespace holds: the same refusal whether or not a node
+        of another namespace holds it, so such ids tell nothing of other namespaces."""
+        node_id = args.get("id")
+        if self.namespace is None or not isinstance(node_id, str) or not DERIVED_ID.fullmatch(node_id):
+            return
+        if not self.store.get_nodes([node_id]):
+            raise InvalidInput(
+                f"{node_id!r} has the form of an id the memory derives (from a key, a content or a turn): in a "
+                "namespace it names only a node the namespace holds; name a new node by key (or give no id)"
+            )
 
     def _keyed(self, args: Mapping[str, Any]) -> tuple[Mapping[str, Any], str | None]:
         """A node's arguments with its ``key`` (if it has one) made its id (``names.key_id``),
@@ -421,8 +436,13 @@ class Writing(MemoryState):
         with self.store.transaction():
             said = conversation_items(turns, self.namespace, self._earlier_turns() if turns else ())
             said_nodes, said_edges, errors = said.nodes, said.edges, said.errors
+            for i, turn in enumerate(turns):  # (an id given to a turn, as a node's: ``_chosen_id``)
+                try:
+                    self._chosen_id(turn if isinstance(turn, Mapping) else {})
+                except InvalidInput as exc:
+                    errors.append(f"turns[{i}]: {exc}")
             clashes = self._turn_clashes(said_nodes, nodes, said.turns) if not errors else {}
-            errors += list(clashes.values())
+            errors += list(clashes.values()) + _ids_twice(nodes)
             place = {turn_id: i for i, turn_id in enumerate(said.turns)}
             failed: set[str] = set(clashes)  # (turns not written: their edges' errors would only repeat it)
             batch = self._batch()
@@ -447,6 +467,8 @@ class Writing(MemoryState):
                     if what == "turn" and failed & {item.get("source_id"), item.get("target_id")}:
                         continue
                     try:
+                        if what == "nodes":
+                            self._chosen_id(item)
                         answer = store(item)
                     except InvalidInput as exc:
                         if what != "turn":
@@ -575,12 +597,7 @@ class Writing(MemoryState):
             if edge.edge_type == "related" and (edge.source_id, edge.target_id) in ends:
                 self.loops.extend(batch.watch, {edge.source_id, edge.target_id})
                 self.store.delete_edge(edge.id)
-        removed: dict[str, str] = {}
-        for entity_id, node in sorted(self.store.get_nodes(key_id(self.namespace, k) for k in orphans).items()):
-            if _only_derived(node) and not self.store.edges_touching([entity_id]):
-                self.store.delete_node(entity_id)
-                removed[node.content] = entity_id
-        return removed
+        return self._forget_entities(key_id(self.namespace, k) for k in orphans)
 
     def append_observation(self, request: AppendObservation | Mapping[str, Any]) -> dict[str, Any]:
         """Add ``observation`` to the end of node ``id``'s content (a new line between), as
@@ -634,28 +651,58 @@ class Writing(MemoryState):
             batch = self._batch()
             ends = {n for e in found_edges.values() for n in (e.source_id, e.target_id)}
             self.loops.extend(batch.watch, ends | nodes)
+            mentioned = set(self._mentioned_by(nodes)) - set(node_ids)
             for edge_id in edge_ids:
                 self.store.delete_edge(edge_id)
             also = sum(len(self.store.delete_node(node_id)) for node_id in node_ids)
+            forgotten = self._forget_entities(mentioned)
             self.loops.settle(batch.watch, removed=True)
-        return {"status": "deleted", "nodes": len(node_ids), "edges": len(edge_ids), "edges_with_the_nodes": also}
+        answer = {"status": "deleted", "nodes": len(node_ids), "edges": len(edge_ids), "edges_with_the_nodes": also}
+        return {**answer, "forgotten": forgotten} if forgotten else answer
 
     def delete_node(self, request: DeleteNode | str) -> dict[str, Any]:
         """Erase a node, its edges and every version of them (a node with past versions only —
         ended by a merge or a prune — too); ``topology``: what that did to the node's loop."""
         node_id = (request if isinstance(request, DeleteNode) else DeleteNode.parse({"id": request})).id
         with self.store.transaction():
-            self._erasable([node_id], [])
+            nodes, _ = self._erasable([node_id], [])
             batch = self._batch()
             self.loops.extend(batch.watch, {node_id})
+            mentioned = self._mentioned_by(nodes)
             edges = self.store.delete_node(node_id)
+            forgotten = self._forget_entities(mentioned)
             change = self.loops.settle(batch.watch, removed=True)
         return {
             "status": "deleted",
             "id": node_id,
             "deleted_edges": edges,
+            **({"forgotten": forgotten} if forgotten else {}),
             "topology": effect(change.before, change.after),
         }
+
+    def _mentioned_by(self, node_ids: Iterable[str]) -> list[str]:
+        """The entity nodes of the turns among ``node_ids``: those they mention (linked by
+        ``related`` edges), and their speakers' who speak no other turn (O(the namespace's nodes))."""
+        turns = {i: n for i, n in self.store.get_nodes(node_ids).items() if "speaker" in n.metadata}
+        edges = self.store.edges_touching(sorted(turns))
+        ends = {n for e in edges if e.edge_type == "related" for n in (e.source_id, e.target_id)} - set(turns)
+        speakers = {(namespace_of(n), speaker_of(n.metadata)) for n in turns.values()}
+        for ns in {ns for ns, _ in speakers}:
+            ids = self.store.namespace_ids(ns) if ns is not None else self.store.node_ids()
+            others = [n for i, n in self.store.get_nodes(ids).items() if i not in turns and "speaker" in n.metadata]
+            spoken = {speaker_of(n.metadata) for n in others if namespace_of(n) == ns}
+            ends |= {key_id(ns, key) for n, key in speakers if n == ns and key not in spoken}
+        return sorted(ends)
+
+    def _forget_entities(self, entity_ids: Iterable[str]) -> dict[str, str]:
+        """Remove, among ``entity_ids``, the entity nodes a conversation alone made (``_only_derived``)
+        that nothing links any more. Returns them: name → id."""
+        removed: dict[str, str] = {}
+        for entity_id, node in sorted(self.store.get_nodes(entity_ids).items()):
+            if _only_derived(node) and not self.store.edges_touching([entity_id]):
+                self.store.delete_node(entity_id)
+                removed[node.content] = entity_id
+        return removed
 
     def delete_edge(self, request: DeleteEdge | str) -> dict[str, Any]:
         """Erase an edge with every version of it; ``topology``: what that did to the loops
@@ -670,6 +717,26 @@ class Writing(MemoryState):
             self.store.delete_edge(edge_id)
             change = self.loops.settle(batch.watch, removed=edge is not None and edge.directed)
         return {"status": "deleted", "id": edge_id, "topology": effect(change.before, change.after)}
+
+
+def _ids_twice(nodes: Sequence[Any]) -> list[str]:
+    """The errors of node items that take an id an earlier item of the call takes (two
+    versions of one node in one call: almost always a wrong batch).
+
+    >>> _ids_twice([{"id": "n1"}, {"id": "n2"}, {"id": "n1"}])
+    ["nodes[2]: the id 'n1' is given to nodes[0] too"]
+    """
+    first: dict[str, int] = {}
+    errors: list[str] = []
+    for i, item in enumerate(nodes):
+        node_id = item.get("id") if isinstance(item, Mapping) else None
+        if not isinstance(node_id, str):
+            continue
+        if node_id in first:
+            errors.append(f"nodes[{i}]: the id {node_id!r} is given to nodes[{first[node_id]}] too")
+        else:
+            first[node_id] = i
+    return errors
 
 
 def _only_derived(node: MemoryNode) -> bool:
