@@ -99,19 +99,47 @@
   // it, then every pulse in view. ``layer``: the offscreen canvas; view and env as for scene.js
   // geometry and draw (env.pattern: the grid's pattern, env.grid: its key, "" for none).
   // Returns {geometry (the moving part's), transform, cards, pulses, markers, shownEdges, reason}.
-  function paint(ctx, layer, plan, xy, view, env, moving, kept) {
-    var S = root.bendscopeScene, state = prepare(plan, xy, env, moving, kept);
+  function flatEnv(env) {
     var flat = {};
     for (var name in env) flat[name] = env[name];
     flat.layered = true;  // (pulses drawn last, over both parts)
+    return flat;
+  }
+
+  // The layer made good for ``moving`` (drawn again if it must be), the size of ``canvas``.
+  function ensure(canvas, layer, plan, xy, view, env, moving, kept) {
+    var state = prepare(plan, xy, env, moving, kept);
     if (!state.drawn) {
-      if (layer.width !== ctx.canvas.width || layer.height !== ctx.canvas.height) {
-        layer.width = ctx.canvas.width; layer.height = ctx.canvas.height;
+      var S = root.bendscopeScene;
+      if (layer.width !== canvas.width || layer.height !== canvas.height) {
+        layer.width = canvas.width; layer.height = canvas.height;
       }
       var lctx = layer.getContext("2d");
       background(lctx, env);
-      state.drawn = S.draw(lctx, plan, S.geometry(plan, xy, withSide(view, state.only, 0)), flat);
+      state.drawn = S.draw(lctx, plan, S.geometry(plan, xy, withSide(view, state.only, 0)), flatEnv(env));
     }
+    return state;
+  }
+
+  // Draw the layer ahead, at rest, for the cards a coming gesture will move (a drag of the
+  // hovered card), so that its press frame only copies it. A layer kept for another set of
+  // cards is drawn afresh for exactly ``moving`` (a kept one leaves out every card it ever
+  // left out). What ``prepare`` said: "kept" when the layer was good already. O(n), plus
+  // the layer's drawing when it was not.
+  function prime(canvas, layer, plan, xy, view, env, moving, kept) {
+    var last = plan.layer, i, same = !!(kept && last && last.only.length === plan.n);
+    if (same) {
+      var want = new Uint8Array(plan.n), count = 0, left = 0;
+      for (i = 0; i < moving.length; i++) if (moving[i] < plan.n && !want[moving[i]]) { want[moving[i]] = 1; count++; }
+      for (i = 0; i < plan.n && same; i++) if (last.only[i]) { left++; if (!want[i]) same = false; }
+      same = same && left === count;
+    }
+    return ensure(canvas, layer, plan, xy, view, env, moving, same).reason;
+  }
+
+  function paint(ctx, layer, plan, xy, view, env, moving, kept) {
+    var S = root.bendscopeScene, state = ensure(ctx.canvas, layer, plan, xy, view, env, moving, kept);
+    var flat = flatEnv(env);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.globalCompositeOperation = "copy";
     ctx.drawImage(layer, 0, 0);
@@ -202,5 +230,5 @@
     return count;
   }
 
-  root.bendscopeDamage = { prepare: prepare, paint: paint, footprint: footprint, differ: differ, TILE: TILE };
+  root.bendscopeDamage = { prepare: prepare, prime: prime, paint: paint, footprint: footprint, differ: differ, TILE: TILE };
 })(typeof globalThis !== "undefined" ? globalThis : this);
