@@ -369,7 +369,7 @@ class Painter:
     def left_out(self) -> list[str]:
         """The cards the kept layer leaves out (drawn over it each frame), in the plan's order
         (diagnostics)."""
-        layer, ids = self.plan.layer, self.planner.ids
+        layer, ids = getattr(self.plan, "layer", None), self.planner.ids
         if layer is None or not self._kept:
             return []
         only = layer.only.to_py()
