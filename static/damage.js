@@ -1,7 +1,8 @@
 // Frames while a bounded set of cards moves (a drag, a local reheat): what does not move is
 // drawn once into an offscreen layer, and each frame is that layer copied plus the moving part
 // drawn over it (static/scene.js geometry with ``only`` / ``side``), then the pulses of every
-// card in view and the gesture's marks. app/painter.py calls ``paint`` for such frames.
+// card in view and the gesture's marks. app/painter.py calls ``paint`` for such frames, and
+// ``prime`` at rest to draw the layer ahead of a drag's press (app/ahead.py).
 //
 // The layer is drawn again whole when anything it shows may have changed: the plan (any of its
 // setters ran: styles, flags, selection, art, the theme, the document — but for a change to
@@ -95,10 +96,6 @@
     return out;
   }
 
-  // One frame: the layer (drawn again if it must be) copied onto ``ctx``, the moving part over
-  // it, then every pulse in view. ``layer``: the offscreen canvas; view and env as for scene.js
-  // geometry and draw (env.pattern: the grid's pattern, env.grid: its key, "" for none).
-  // Returns {geometry (the moving part's), transform, cards, pulses, markers, shownEdges, reason}.
   function flatEnv(env) {
     var flat = {};
     for (var name in env) flat[name] = env[name];
@@ -127,16 +124,27 @@
   // left out). What ``prepare`` said: "kept" when the layer was good already. O(n), plus
   // the layer's drawing when it was not.
   function prime(canvas, layer, plan, xy, view, env, moving, kept) {
-    var last = plan.layer, i, same = !!(kept && last && last.only.length === plan.n);
-    if (same) {
-      var want = new Uint8Array(plan.n), count = 0, left = 0;
-      for (i = 0; i < moving.length; i++) if (moving[i] < plan.n && !want[moving[i]]) { want[moving[i]] = 1; count++; }
-      for (i = 0; i < plan.n && same; i++) if (last.only[i]) { left++; if (!want[i]) same = false; }
-      same = same && left === count;
-    }
-    return ensure(canvas, layer, plan, xy, view, env, moving, same).reason;
+    return ensure(canvas, layer, plan, xy, view, env, moving, kept && leavesOut(plan, moving)).reason;
   }
 
+  // Whether the plan's last layer leaves out exactly the cards ``moving`` (indices). O(n)
+  function leavesOut(plan, moving) {
+    var last = plan.layer, i;
+    if (!last || last.only.length !== plan.n) return false;
+    var want = new Uint8Array(plan.n), count = 0, left = 0;
+    for (i = 0; i < moving.length; i++) if (moving[i] < plan.n && !want[moving[i]]) { want[moving[i]] = 1; count++; }
+    for (i = 0; i < plan.n; i++) {
+      if (!last.only[i]) continue;
+      if (!want[i]) return false;
+      left++;
+    }
+    return left === count;
+  }
+
+  // One frame: the layer (drawn again if it must be) copied onto ``ctx``, the moving part over
+  // it, then every pulse in view. ``layer``: the offscreen canvas; view and env as for scene.js
+  // geometry and draw (env.pattern: the grid's pattern, env.grid: its key, "" for none).
+  // Returns {geometry (the moving part's), transform, cards, pulses, markers, shownEdges, reason}.
   function paint(ctx, layer, plan, xy, view, env, moving, kept) {
     var S = root.bendscopeScene, state = ensure(ctx.canvas, layer, plan, xy, view, env, moving, kept);
     var flat = flatEnv(env);
@@ -230,5 +238,5 @@
     return count;
   }
 
-  root.bendscopeDamage = { prepare: prepare, prime: prime, paint: paint, footprint: footprint, differ: differ, TILE: TILE };
+  root.bendscopeDamage = { prepare: prepare, prime: prime, leavesOut: leavesOut, paint: paint, footprint: footprint, differ: differ, TILE: TILE };
 })(typeof globalThis !== "undefined" ? globalThis : this);
