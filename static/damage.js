@@ -124,7 +124,11 @@
   // left out). What ``prepare`` said: "kept" when the layer was good already. O(n), plus
   // the layer's drawing when it was not.
   function prime(canvas, layer, plan, xy, view, env, moving, kept) {
-    return ensure(canvas, layer, plan, xy, view, env, moving, kept && leavesOut(plan, moving)).reason;
+    var state = ensure(canvas, layer, plan, xy, view, env, moving, kept && leavesOut(plan, moving));
+    // (a canvas only records what is drawn on it until it is read or drawn from: read one pixel,
+    // so that the layer is rasterised now, not in the press's frame when it is first copied)
+    if (state.reason !== "kept") layer.getContext("2d").getImageData(0, 0, 1, 1);
+    return state.reason;
   }
 
   // Whether the plan's last layer leaves out exactly the cards ``moving`` (indices). O(n)
