@@ -12,7 +12,8 @@ graph) and, for Arrange, also a single loop region (``bench.graphs.random_strong
 it). Each figure of the target table:
 
 * **drag**: at zoom 1 (``zoom-reset``), the region's card nearest the middle of the view is dragged
-  200 px in 20 real mouse moves (``page.mouse``); the page's own ``requestAnimationFrame`` loop
+  200 px in 20 real mouse moves (``page.mouse``), the pointer resting ``--dwell`` ms (200) on the
+  card first, as a hand aims before it presses; the page's own ``requestAnimationFrame`` loop
   gives the frame intervals from the press to the release, and a capturing ``pointermove``
   listener the time from each move's ``event.timeStamp`` to the next animation frame callback
   (``performance.now()`` there): input received → next frame; the drags' painted frames
@@ -162,8 +163,13 @@ STOP = """async () => {
       f.patch + (f.widgets > 1 ? ' (widgets ' + f.widgets.toFixed(1) + ')' : ''),
       Object.entries(f.plan).filter(([k, v]) => k !== 'update' || v > 1)
         .map(([k, v]) => k + ' ' + v.toFixed(1)).join(', ')]);
-  return {gaps, lags: w.lags, long: w.long, frames: w.frames, tasks: w.tasks, events: w.events, painted};
+  const own = window.bendscope.task_log ? JSON.parse(window.bendscope.task_log())
+    .filter(t => t[0] >= t0 && t[0] <= t1) : [];
+  return {gaps, lags: w.lags, long: w.long, frames: w.frames, tasks: w.tasks, events: w.events, painted, own};
 }"""
+
+#: wait ``ms`` after an animation frame (the pointer resting where it is)
+DWELL = "ms => new Promise(r => requestAnimationFrame(() => setTimeout(r, ms)))"
 
 
 #: the page's painted frames between two times, as ``explain`` reads them
@@ -186,12 +192,15 @@ def central(app, candidates: list[str]) -> str:
     return min(zip(candidates, spots, strict=True), key=lambda c: (math.hypot(c[1][0] - 640, c[1][1] - 400), c[0]))[0]
 
 
-def gesture(app, start: tuple[float, float], moves: int, step: float, button: bool) -> dict:
+def gesture(app, start: tuple[float, float], moves: int, step: float, button: bool, dwell: float = 0.0) -> dict:
     """``moves`` real mouse moves of ``step`` px right from ``start``, the button held if
-    ``button``; the frame intervals, input → next frame lags and long tasks meanwhile."""
+    ``button``; the frame intervals, input → next frame lags and long tasks meanwhile (from the
+    press on, after the pointer rested ``dwell`` ms at ``start``, as a hand aims before it presses)."""
     page = app.page
     x, y = start
     page.mouse.move(x, y)
+    if dwell > 0:
+        app.api(DWELL, dwell)
     app.api(WATCH)
     if button:
         page.mouse.down()
@@ -224,14 +233,16 @@ def explain(run: dict, over: float = 20.0) -> list[str]:
         ]
         parts += [f"{name} {ms:.1f}" for name, at, ms in run["events"] if a <= at < b]
         parts += [f"task {ms:.1f}" for at, ms in run["tasks"] if a <= at < b]
+        parts += [f"{what} {ms:.1f}" for at, ms, what in run.get("own", []) if a <= at < b and what != "background"]
         out.append(f"#{i} {b - a:.1f} ms: " + "; ".join(parts))
     return out
 
 
-def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: float = 10.0) -> dict:
+def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: float = 10.0, dwell: float = 0.0) -> dict:
     """Drag the region's most central card 200 px in 20 moves at zoom 1, ``drags`` times (each
-    after the layout rested again; the figures pooled, and each drag's p95); and the baseline:
-    hovering the same moves over empty canvas (what moving the pointer costs)."""
+    after the layout rested again, the pointer resting ``dwell`` ms on the card before the press;
+    the figures pooled, and each drag's p95); and the baseline: hovering the same moves over
+    empty canvas (what moving the pointer costs)."""
     app.api("window.bendscope.action('zoom-reset')")
     app.api(WAIT_REST, 5_000)
     gaps: list[float] = []
@@ -244,7 +255,7 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
     scene: list[float] = []  # and its Python scene work
     for k in range(drags):
         node = central(app, region)
-        drag = gesture(app, app.node_xy(node), moves, step if k % 2 == 0 else -step, True)
+        drag = gesture(app, app.node_xy(node), moves, step if k % 2 == 0 else -step, True, dwell)
         gaps += drag["gaps"]
         lags += drag["lags"]
         long += drag["long"]
@@ -403,6 +414,7 @@ def page_figures(
     drags: int = 1,
     parts: str = "all",
     explaining: bool = False,
+    dwell: float = 0.0,
 ) -> dict:
     out: dict = {"load": {}, "drag": {}, "connect": {}, "arrange": {}}
 
@@ -423,7 +435,7 @@ def page_figures(
             app.page.context.close()
             continue
         region = region_nodes(app)
-        out["drag"][n] = drag_run(app, region, drags)
+        out["drag"][n] = drag_run(app, region, drags, dwell=dwell)
         out["drag"][n]["region"] = len(region)
         if parts == "drag":
             app.page.context.close()
@@ -514,6 +526,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds of the live burst")
     parser.add_argument("--drags", type=int, default=3, help="drags per size (pooled)")
     parser.add_argument("--only-drag", action="store_true", help="only load and drag (the drag's figures)")
+    parser.add_argument("--dwell", type=float, default=200.0, help="ms the pointer rests on a card before its press")
     parser.add_argument(
         "--explain",
         action="store_true",
@@ -540,7 +553,16 @@ def main(argv: list[str] | None = None) -> dict:
             figures: dict = {}
             if not args.only_live:
                 figures = page_figures(
-                    browser, base, sizes, args.runs, args.limit, args.connects, args.drags, parts, args.explain
+                    browser,
+                    base,
+                    sizes,
+                    args.runs,
+                    args.limit,
+                    args.connects,
+                    args.drags,
+                    parts,
+                    args.explain,
+                    args.dwell,
                 )
             backends = [] if parts != "all" else [b for b in args.live.split(",") if b]
             live = live_figures(backends, args.seconds, args.live_cards, browser, args.while_opening)

@@ -1,7 +1,8 @@
 // Frames while a bounded set of cards moves (a drag, a local reheat): what does not move is
 // drawn once into an offscreen layer, and each frame is that layer copied plus the moving part
 // drawn over it (static/scene.js geometry with ``only`` / ``side``), then the pulses of every
-// card in view and the gesture's marks. app/painter.py calls ``paint`` for such frames.
+// card in view and the gesture's marks. app/painter.py calls ``paint`` for such frames, and
+// ``prime`` at rest to draw the layer ahead of a drag's press (app/ahead.py).
 //
 // The layer is drawn again whole when anything it shows may have changed: the plan (any of its
 // setters ran: styles, flags, selection, art, the theme, the document — but for a change to
@@ -95,23 +96,62 @@
     return out;
   }
 
+  function flatEnv(env) {
+    var flat = {};
+    for (var name in env) flat[name] = env[name];
+    flat.layered = true;  // (pulses drawn last, over both parts)
+    return flat;
+  }
+
+  // The layer made good for ``moving`` (drawn again if it must be), the size of ``canvas``.
+  function ensure(canvas, layer, plan, xy, view, env, moving, kept) {
+    var state = prepare(plan, xy, env, moving, kept);
+    if (!state.drawn) {
+      var S = root.bendscopeScene;
+      if (layer.width !== canvas.width || layer.height !== canvas.height) {
+        layer.width = canvas.width; layer.height = canvas.height;
+      }
+      var lctx = layer.getContext("2d");
+      background(lctx, env);
+      state.drawn = S.draw(lctx, plan, S.geometry(plan, xy, withSide(view, state.only, 0)), flatEnv(env));
+    }
+    return state;
+  }
+
+  // Draw the layer ahead, at rest, for the cards a coming gesture will move (a drag of the
+  // hovered card), so that its press frame only copies it. A layer kept for another set of
+  // cards is drawn afresh for exactly ``moving`` (a kept one leaves out every card it ever
+  // left out). What ``prepare`` said: "kept" when the layer was good already. O(n), plus
+  // the layer's drawing when it was not.
+  function prime(canvas, layer, plan, xy, view, env, moving, kept) {
+    var state = ensure(canvas, layer, plan, xy, view, env, moving, kept && leavesOut(plan, moving));
+    // (a canvas only records what is drawn on it until it is read or drawn from: read one pixel,
+    // so that the layer is rasterised now, not in the press's frame when it is first copied)
+    if (state.reason !== "kept") layer.getContext("2d").getImageData(0, 0, 1, 1);
+    return state.reason;
+  }
+
+  // Whether the plan's last layer leaves out exactly the cards ``moving`` (indices). O(n)
+  function leavesOut(plan, moving) {
+    var last = plan.layer, i;
+    if (!last || last.only.length !== plan.n) return false;
+    var want = new Uint8Array(plan.n), count = 0, left = 0;
+    for (i = 0; i < moving.length; i++) if (moving[i] < plan.n && !want[moving[i]]) { want[moving[i]] = 1; count++; }
+    for (i = 0; i < plan.n; i++) {
+      if (!last.only[i]) continue;
+      if (!want[i]) return false;
+      left++;
+    }
+    return left === count;
+  }
+
   // One frame: the layer (drawn again if it must be) copied onto ``ctx``, the moving part over
   // it, then every pulse in view. ``layer``: the offscreen canvas; view and env as for scene.js
   // geometry and draw (env.pattern: the grid's pattern, env.grid: its key, "" for none).
   // Returns {geometry (the moving part's), transform, cards, pulses, markers, shownEdges, reason}.
   function paint(ctx, layer, plan, xy, view, env, moving, kept) {
-    var S = root.bendscopeScene, state = prepare(plan, xy, env, moving, kept);
-    var flat = {};
-    for (var name in env) flat[name] = env[name];
-    flat.layered = true;  // (pulses drawn last, over both parts)
-    if (!state.drawn) {
-      if (layer.width !== ctx.canvas.width || layer.height !== ctx.canvas.height) {
-        layer.width = ctx.canvas.width; layer.height = ctx.canvas.height;
-      }
-      var lctx = layer.getContext("2d");
-      background(lctx, env);
-      state.drawn = S.draw(lctx, plan, S.geometry(plan, xy, withSide(view, state.only, 0)), flat);
-    }
+    var S = root.bendscopeScene, state = ensure(ctx.canvas, layer, plan, xy, view, env, moving, kept);
+    var flat = flatEnv(env);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.globalCompositeOperation = "copy";
     ctx.drawImage(layer, 0, 0);
@@ -202,5 +242,5 @@
     return count;
   }
 
-  root.bendscopeDamage = { prepare: prepare, paint: paint, footprint: footprint, differ: differ, TILE: TILE };
+  root.bendscopeDamage = { prepare: prepare, prime: prime, leavesOut: leavesOut, paint: paint, footprint: footprint, differ: differ, TILE: TILE };
 })(typeof globalThis !== "undefined" ? globalThis : this);

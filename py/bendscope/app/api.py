@@ -355,7 +355,11 @@ class AutomationApi:
                     "reasons": self.app.painter.patch_reasons,
                     "left_out": self.app.painter.left_out(),
                     # (the last layer drawn because cards moved: [cards that came to move, cards it showed that moved])
-                    "grew": getattr(self.app.painter.plan.layer, "grew", None),
+                    "grew": getattr(getattr(self.app.painter.plan, "layer", None), "grew", None),
+                    # layers drawn ahead at rest for the hovered card's drag, by what the layer needed
+                    "primed": self.app.painter.primed,
+                    # the cycle collector: off for a gesture; collections run at rest, forced in gestures
+                    "collector": self.app.ahead.collector.state(),
                 }
             ),
             "check_wheel": self.check_wheel,

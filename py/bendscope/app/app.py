@@ -33,6 +33,7 @@ from bendscope.kappa.steps import Steps
 from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom, links
+from .ahead import Ahead
 from .api import AutomationApi
 from .dom import by_id, coarse_pointer, download, download_blob, js_obj, name_finger_gestures, on, proxy
 from .events import InputWiring
@@ -127,6 +128,7 @@ class App:
         self.frame_times: list[float] = []  # ms per painted frame (layout step + scene + paint)
         self.frame_parts: list[tuple[float, float, float, float]] = []  # (start, layout step, scene, canvas) ms
         self.scene_ms = 0.0
+        self.scene_parts: dict[str, float] = {}  # the last paint's scene work before the painter's, ms by part
         self.widgets_ms = 0.0  # the last paint's HUD, inspector, outline and other widgets
         self.frame_log: list[dict[str, Any]] = []  # the last painted frames' parts in ms (see _frame)
         self.applied_since: list[float] = []  # ms of each live change brought in since the last painted frame
@@ -142,6 +144,7 @@ class App:
         self.layout_since: float | None = None  # when the current layout run started
         self.layout_slices: list[float] = []  # ms per layout task (diagnostics)
         self._pulse_proxy = proxy(self._pulse_tick)  # made once: proxies are never freed
+        self.ahead = Ahead(self)  # work at rest ahead of gestures (a drag's layer, the collector)
         self.fresh = params.fresh
         self.undo_button = by_id("btn-undo")
         self.redo_button = by_id("btn-redo")
@@ -295,7 +298,8 @@ class App:
             ticked = js.performance.now()
             pulsing = self._pulsing()
             paint_ms = self.last_paint_ms
-            if self.editor.needs_paint or (pulsing and not self.painter.can_repulse):
+            painted = self.editor.needs_paint or (pulsing and not self.painter.can_repulse)
+            if painted:
                 # layered (a copy kept for pulse-only frames) only when nothing else moves
                 self.paint(ts, layered=pulsing and not editor.animating)
                 end = js.performance.now()
@@ -303,8 +307,9 @@ class App:
                 self.frame_times.append(end - start)
                 self.frame_parts.append((start, ticked - start, self.scene_ms, paint_ms - self.scene_ms))
                 # (the painter's plan update by part, and the live changes brought in since the frame before)
+                parts = {**self.painter.plan_parts, **{k: v for k, v in self.scene_parts.items() if v > 0.5}}
                 self.frame_log.append({"at": start, "tick": ticked - start, "scene": self.scene_ms, "paint": paint_ms,
-                                       "plan": self.painter.plan_parts, "applied": self.applied_since,
+                                       "plan": parts, "applied": self.applied_since,
                                        "patch": self.painter.patch_reason, "widgets": self.widgets_ms})  # fmt: skip
                 self.applied_since = []
                 del self.frame_times[:-600], self.frame_parts[:-600], self.frame_log[:-600]
@@ -327,6 +332,7 @@ class App:
             elif pulsing and self.pulse_timer is None:
                 self.pulse_timer = js.setTimeout(self._pulse_proxy, PULSE_INTERVAL_MS)
             self.saving.schedule()
+            self.ahead.after_frame(painted)
         except Exception as exc:
             self.report(exc)
 
@@ -376,17 +382,21 @@ class App:
         chosen = None if brushing or everything else editor.selection_topology()
         if chosen is not None:
             topology = chosen
+        t1 = js.performance.now()
         loops = cuts = None
         busy, budget = self.tools.state_name in GESTURES, math.inf if self.still else LOOPS_FRAME_MS
         if self._loops_wanted(topology):  # (a search under way waits while a gesture runs)
             loops = None if busy and editor.loop_finder.pending else editor.loops(budget)
             self.loops_pending = loops is None
+        t2 = js.performance.now()
         if self._loops_wanted(topology) or editor.cuts_shown:
             cuts = None if busy and editor.cut_finder.pending else editor.loop_cuts(budget)
             self.cuts_pending = cuts is None
         still = self.still or self.reduced_motion
         loop_edges, loop_class = self.loops_panel.shown_edges()
         self.scene_ms = js.performance.now() - t0
+        # (the scene work before the painter's, by part: the benchmarks' long frames)
+        self.scene_parts = {"topology": t1 - t0, "loops": t2 - t1, "cuts": t0 + self.scene_ms - t2}
         self.painter.paint(
             plane,
             editor.card,

@@ -132,6 +132,7 @@ class InputWiring:
             self.app.report(exc)
 
     def pointer_down(self, event: Any) -> None:
+        self.app.ahead.pressed()
         self.canvas.focus()
         self.apply(self.app.tools.pointer(self.pointer("down", event)), event)
 

@@ -84,6 +84,7 @@ class Painter:
         self.last_env: Any = None  # the last paint's drawing environment (tests: where it may differ)
         self.last_xy: Any = None  # and its positions
         self.paint_whole = False  # (tests) paints draw whole frames, as at rest
+        self.primed: dict[str, int] = {}  # layers drawn ahead at rest (``prime``), by what the layer needed
 
     def drawn_halos(self) -> dict[str, list[list[float]]]:
         """The last frame's halos on the screen (CSS px): the κ badges (left, top, width, height),
@@ -347,10 +348,28 @@ class Painter:
             kept = self._moving = (ids, len(ids), moving, to_js([index[n] for n in moving if n in index]))
         return kept[3]
 
+    def prime(self, moving: Collection[str]) -> str:
+        """Draw the layer of what does not move ahead, at rest, for the cards ``moving`` (what a
+        drag of the hovered card will move): the plan, view and positions of the last paint,
+        which must have been the last change (the caller paints first when anything changed).
+        The press's frame then only copies the layer. What the layer needed: "kept" (good
+        already), else why it was drawn; "" when nothing was painted yet. O(n) to check, plus
+        the layer's drawing when it was not good."""
+        env, xy = self.last_env, self.last_xy
+        if env is None or xy is None or self.detail:
+            return ""
+        view = js_obj({k: getattr(env, k) for k in ("cx", "cy", "zoom", "width", "height", "pulse", "pins")})
+        indices = self._moving_indices(moving)
+        layer = self._layer_canvas()
+        reason = str(self.damage.prime(self.canvas, layer, self.plan, xy, view, env, indices, self._kept))
+        self._kept = True
+        self.primed[reason] = self.primed.get(reason, 0) + 1
+        return reason
+
     def left_out(self) -> list[str]:
         """The cards the kept layer leaves out (drawn over it each frame), in the plan's order
         (diagnostics)."""
-        layer, ids = self.plan.layer, self.planner.ids
+        layer, ids = getattr(self.plan, "layer", None), self.planner.ids
         if layer is None or not self._kept:
             return []
         only = layer.only.to_py()

@@ -118,3 +118,23 @@ def test_after_any_flag_changes_the_layer_is_kept_exactly_when_only_cards_it_lea
         expected.append("kept" if card in moving else "plan")  # (a layer drawn again holds the change)
     out = run(steps)
     assert [reason for reason, _ in out[1:]] == expected
+
+
+def test_a_layer_drawn_ahead_is_kept_only_for_exactly_the_cards_it_leaves_out():
+    """(``prime``: a layer kept for other cards is drawn afresh, never grown to leave out both
+    sets, as ``prepare`` grows it during a drag.)"""
+    calls, xy, _ = planned()
+    out = run([
+        *calls,
+        {"leavesOut": [0, 1]},  # (no layer yet)
+        prepare(xy, [0, 1]),
+        {"leavesOut": [0, 1]},
+        {"leavesOut": [1, 0, 1]},
+        {"leavesOut": [0]},
+        {"leavesOut": [0, 1, 2]},
+        {"leavesOut": [2, 3]},
+        prepare(xy, [1, 2]),  # (during a drag the layer grows: it leaves out 0, 1 and 2 now)
+        {"leavesOut": [1, 2]},
+        {"leavesOut": [0, 1, 2]},
+    ])  # fmt: skip
+    assert out == [False, ["nothing kept", [0, 1]], True, True, False, False, False, ["moved", [0, 1, 2]], False, True]

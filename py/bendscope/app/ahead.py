@@ -1,0 +1,109 @@
+"""Work done at rest ahead of a gesture, so that the gesture's frames need not do it.
+
+* The layer of what a drag does not move (app.painter, static/damage.js) is drawn when the
+  pointer has rested on a card for :data:`PRIME_DELAY_MS` with nothing moving, for the cards a
+  drag of it would move (``bend.layout.simulation.drag_moving``; the selection's if the card
+  is selected; and the cards selected now, which a press on another card unselects): the
+  press's frame then only copies it. A pointer passing over cards draws nothing (each new card
+  waits its delay again).
+* Python's cycle collector is off from a press until the gesture has ended and the layout
+  rests (``bend.pointer.collector``), then run once in a task of its own.
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import TYPE_CHECKING, Any
+
+import js
+
+from bendscope.bend.layout.simulation import drag_moving
+from bendscope.bend.pointer.collector import GestureCollector
+from bendscope.bend.pointer.states import GESTURES
+
+from .dom import proxy
+
+if TYPE_CHECKING:
+    from .app import App
+
+PRIME_DELAY_MS = 40  # the pointer rests this long on a card before its drag's layer is drawn
+UNSELECTED_MAX = 64  # selected cards a press elsewhere unselects that the layer leaves out (more: drawn again)
+
+
+class Ahead:
+    """The app's work ahead of gestures: call :meth:`pressed` on each pointer press and
+    :meth:`after_frame` after each animation frame."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        self.collector = GestureCollector()
+        self._timer: Any = None
+        self._collecting = False
+        self._prime_proxy = proxy(self._prime)  # (made once: proxies are never freed)
+        self._collect_proxy = proxy(self._collect)
+        self._gc_start = 0.0
+        gc.callbacks.append(self._gc_event)  # (each collection in the task log: the benchmarks' long frames)
+
+    def pressed(self) -> None:
+        """A pointer went down on the canvas: no collection until its gesture ends."""
+        self.collector.pressed()
+
+    def after_frame(self, painted: bool) -> None:
+        """After a frame (``painted``: it drew the plane): give collection back at rest, and
+        when the frame showed the pointer resting on a card at rest, draw its drag's layer soon."""
+        app = self.app
+        gesture = app.tools.state_name in GESTURES
+        if self.collector.frame(gesture, not app.editor.animating, js.performance.now()) and not self._collecting:
+            self._collecting = True
+            js.setTimeout(self._collect_proxy, 0)
+        if painted:
+            if self._timer is not None:
+                js.clearTimeout(self._timer)
+            self._timer = js.setTimeout(self._prime_proxy, PRIME_DELAY_MS) if self._hovered() is not None else None
+
+    def _hovered(self) -> list[str] | None:
+        """The cards a drag from the hovered card would hold, when one is hovered at rest."""
+        app = self.app
+        editor, tools = app.editor, app.tools
+        hover = tools.hover
+        if (app.still or hover is None or tools.state_name != "idle" or editor.animating or editor.layout_frozen
+                or editor.loading is not None or hover not in editor.plane.nodes):  # fmt: skip
+            return None
+        return list(editor.selection) if hover in editor.selection else [hover]
+
+    def _prime(self) -> None:
+        self._timer = None
+        try:
+            app = self.app
+            group = self._hovered()
+            if group is None or app.editor.needs_paint:
+                return  # (something changed since the frame: the frame coming asks again)
+            start = js.performance.now()
+            moving = drag_moving(app.editor.sim(), group)
+            if moving is not None:
+                # a press on a card not selected leaves the cards selected now: their look changes
+                # then, so the layer leaves them out too (drawn over it during the drag)
+                selection = app.editor.selection
+                if group != selection and len(selection) <= UNSELECTED_MAX:
+                    moving = moving | frozenset(selection)
+                app.painter.prime(moving)
+                app.log_task(start, "prime")
+        except Exception as exc:  # a timer callback: report, never crash the page
+            self.app.report(exc)
+
+    def _gc_event(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_start = js.performance.now()
+        else:
+            self.app.log_task(self._gc_start, f"gc {info.get('generation', '?')}")
+
+    def _collect(self) -> None:
+        self._collecting = False
+        try:
+            if self.app.tools.state_name in GESTURES:
+                return  # (pressed again meanwhile: given back after that gesture)
+            start = js.performance.now()
+            self.collector.release()
+            self.app.log_task(start, "collect")
+        except Exception as exc:
+            self.app.report(exc)
