@@ -19,6 +19,7 @@ from bendscope.bend.render.edge_paths import edge_label_box, edge_path
 from bendscope.bend.render.svgexport import image_view
 
 from .dom import js_obj, proxy
+from .images import image_ids
 
 if TYPE_CHECKING:
     from .app import App
@@ -114,7 +115,7 @@ class AutomationApi:
     def image_box(self) -> Any:
         """The exported image of the plane (or the selection): its top-left in the world,
         its width and height, and its graph's height (the legend below it)."""
-        view = image_view(self.app.editor, self.app.image_ids(), self.app.loops_panel.markers())
+        view = image_view(self.app.editor, image_ids(self.app), self.app.loops_panel.markers())
         return to_js([view.x, view.y, view.width, view.height, view.graph_height])
 
     def world_box(self, node_id: Any) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable
 
-from bendscope.bend.actions.commands import EXPORTS, IMAGES, Target
+from bendscope.bend.actions.commands import EXPORTS, Target
 from bendscope.bend.actions.dispatch import ActionManager, Outcome
 from bendscope.bend.editor.editor import LOADING, Editor
 from bendscope.bend.editor.loading import SLICED_FROM
@@ -35,12 +35,11 @@ from bendscope.shared.graphformats import SAVED_AS
 from . import d3layout, dom, links
 from .ahead import Ahead
 from .api import AutomationApi
-from .dom import by_id, coarse_pointer, download, download_blob, js_obj, name_finger_gestures, on, proxy
+from .dom import CanvasMeasure, by_id, coarse_pointer, download, js_obj, name_finger_gestures, on, proxy
 from .events import InputWiring
-from .images import export_image
+from .images import export_image, export_png
 from .live_mode import LiveMode, live_key
 from .loops_widget import LoopsPanel
-from .measure import CanvasMeasure
 from .menu_popup import Menu
 from .painter import Painter
 from .saving import SaveController
@@ -574,9 +573,9 @@ class App:
         elif outcome.kind == "show" and outcome.message == "loops":
             self.loops_panel.toggle()
         elif outcome.kind == "show" and outcome.message == "png-marks":
-            self.export_png(marks=True)
+            export_png(self, marks=True)
         elif outcome.kind == "show" and outcome.message.startswith("image-"):
-            self.export_image(outcome.message.removeprefix("image-"))
+            export_image(self, outcome.message.removeprefix("image-"))
         elif outcome.kind == "show" and outcome.message.startswith("export-"):
             self.export_file(outcome.message.removeprefix("export-"))
         elif outcome.kind == "job" and outcome.message == "arrange":
@@ -761,38 +760,6 @@ class App:
     async def copy_link(self) -> None:
         """Put a link holding the document on the clipboard (``app.links``)."""
         await links.copy_link(self)
-
-    def image_menu(self, event: Any) -> None:
-        """Image…: a menu of the images (the vector one first)."""
-        box = by_id("btn-png").getBoundingClientRect()
-        self._menu_target = Target()
-        items = [catalog.menu_item(self.editor, Target(), f"export-{image}") for image, _ in IMAGES]
-        items.append(catalog.menu_item(self.editor, Target(), "export-png-marks"))
-        chosen = self.image_ids()
-        title = "Image menu" if chosen is None else f"Image menu: the {len(chosen)} selected cards"
-        self.menu.show(items, float(box.left), float(box.bottom) + 4, title)
-
-    def image_ids(self) -> list[str] | None:
-        """What an image shows: the selection of two or more cards (not all), else the plane."""
-        scope = self.editor.loop_scope()
-        return None if scope is None else sorted(scope)
-
-    def export_image(self, image: str) -> None:
-        """Download the plane (or the selection) with its legend (``app.images``)."""
-        export_image(self, image)
-
-    def export_png(self, marks: bool) -> None:
-        """Download the canvas as a PNG as the screen shows it (``marks``: pins, selection, fading)."""
-
-        def done(blob: Any) -> None:
-            if blob:
-                download_blob("bendscope.png", blob)
-
-        if not marks:
-            self.paint(js.performance.now(), clean=True)
-        self.canvas.toBlob(create_once_callable(done), "image/png")
-        if not marks:
-            self.request_frame()
 
     # ------------------------------------------------------------------ automation API
     def install_api(self) -> None:

@@ -16,6 +16,7 @@ from bendscope.bend.persist import clipboard
 from bendscope.bend.pointer.inputs import PointerInput, Request, Response
 
 from .dom import by_id, coarse_pointer, download, follow_media, on
+from .images import image_menu
 
 if TYPE_CHECKING:
     from .app import App
@@ -79,7 +80,7 @@ class InputWiring:
         on(js.window, "hashchange", lambda e: self.app.spawn(self.app.open_link()))
         on(by_id("hud-selection"), "click", lambda e: self.app.whole_plane())
         on(by_id("legend-toggle"), "click", lambda e: self.app.legend.toggle())
-        on(by_id("btn-png"), "click", self.app.image_menu)
+        on(by_id("btn-png"), "click", lambda event: image_menu(self.app, event))
 
     def xy(self, event: Any) -> tuple[float, float]:
         rect = self.canvas.getBoundingClientRect()

@@ -9,10 +9,12 @@ from typing import TYPE_CHECKING, Any
 import js
 from pyodide.ffi import create_once_callable
 
+from bendscope.bend.actions.commands import IMAGES, Target
+from bendscope.bend.menus import catalog
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay
 from bendscope.bend.render.svgexport import image_view, plane_svg
 
-from .dom import download, download_blob
+from .dom import by_id, download, download_blob
 from .painter import Painter
 
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ def export_image(app: App, image: str) -> None:
     MAX_IMAGE_SIDE px a side and MAX_IMAGE_PIXELS in all (the scale is lowered to fit,
     and the toast says so)."""
     editor = app.editor
-    ids = app.image_ids()
+    ids = image_ids(app)
     markers = app.loops_panel.markers()
     if image == "svg":
         svg = plane_svg(editor, ids, markers)  # (with the memory's ended cards and edges, when shown)
@@ -65,3 +67,34 @@ def export_image(app: App, image: str) -> None:
     if scale < asked:
         app.toast.show(f"The image is made at {scale:.2f}×: the largest this page makes is "
                         f"{MAX_IMAGE_SIDE:,} px a side, {MAX_IMAGE_PIXELS / 1e6:.0f} megapixels.")  # fmt: skip
+
+
+def image_menu(app: App, event: Any) -> None:
+    """Image…: a menu of the images (the vector one first)."""
+    box = by_id("btn-png").getBoundingClientRect()
+    app._menu_target = Target()
+    items = [catalog.menu_item(app.editor, Target(), f"export-{image}") for image, _ in IMAGES]
+    items.append(catalog.menu_item(app.editor, Target(), "export-png-marks"))
+    chosen = image_ids(app)
+    title = "Image menu" if chosen is None else f"Image menu: the {len(chosen)} selected cards"
+    app.menu.show(items, float(box.left), float(box.bottom) + 4, title)
+
+
+def image_ids(app: App) -> list[str] | None:
+    """What an image shows: the selection of two or more cards (not all), else the plane."""
+    scope = app.editor.loop_scope()
+    return None if scope is None else sorted(scope)
+
+
+def export_png(app: App, marks: bool) -> None:
+    """Download the canvas as a PNG as the screen shows it (``marks``: pins, selection, fading)."""
+
+    def done(blob: Any) -> None:
+        if blob:
+            download_blob("bendscope.png", blob)
+
+    if not marks:
+        app.paint(js.performance.now(), clean=True)
+    app.canvas.toBlob(create_once_callable(done), "image/png")
+    if not marks:
+        app.request_frame()
