@@ -23,6 +23,9 @@ BAD_FILES = [
     ("nested.json", b"[" * 10_000 + b"]" * 10_000, "nested more than 64 levels"),
     ("digits.json", b'{"nodes": [{"id": "a", "x": 1' + b"0" * 5000 + b"}]}", "more than 30 digits"),
     ("far.json", b'{"nodes": [{"id": "a", "x": 1e308}]}', "must be a number between"),
+    # (read as bytes: the browser's file.text() would have put U+FFFD in place of these)
+    ("latin.json", b'{"nodes": ["\xff\xfe"], "edges": []}', "not UTF-8 text (byte 0xff at offset 12"),
+    ("latin.csv", b"source,target\r\ncaf\xe9,the\r\n", "not UTF-8 text (byte 0xe9"),
 ]
 
 

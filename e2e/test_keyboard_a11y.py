@@ -206,3 +206,37 @@ def test_the_hud_says_when_it_shows_the_selection_and_one_click_shows_the_plane(
     expect(pill).to_be_hidden()
     expect(page.locator("#hud-kappa")).to_have_text("κ: 1")
     assert selected(app)["selection"] == []
+
+
+def test_new_node_here_from_the_keyboard_again_and_again_keeps_each_card_in_sight(app_factory):
+    """Shift+F10 → New node here, asked five times, stacked the cards down the screen, under
+    the HUD and then below the window, while the view stayed where it was: each card now lies
+    in sight, clear of the HUD, and its text editor on it."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    page.mouse.click(1000, 560)
+    width = page.viewport_size["width"]
+    hud_top = min(b["y"] for b in (page.locator(s).bounding_box() for s in ("#hud-mode", "#hud-kappa")) if b)
+    seen = {n["id"] for n in json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"]}
+    boxes = []
+    for k in range(5):
+        page.keyboard.press("Escape")
+        page.keyboard.press("Shift+F10")
+        page.locator("#menu-0").wait_for(state="visible")
+        page.keyboard.press("Enter")
+        editor = page.locator("#text-editor")
+        editor.wait_for(state="visible")
+        page.keyboard.type(f"K{k}")
+        box = editor.bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= hud_top, (k, box, hud_top)
+        page.keyboard.press("Control+Enter")
+        nodes = json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"]
+        (made,) = [n for n in nodes if n["id"] not in seen]
+        seen.add(made["id"])
+        assert made["text"] == f"K{k}"
+        x, y, w, h = app.api(f"window.bendscope.card_box({made['id']!r})")
+        assert x >= 0 and x + w <= width and y >= 0 and y + h <= hud_top, (k, [x, y, w, h], hud_top)
+        boxes.append((x, y, w, h))
+    for i, (x, y, w, h) in enumerate(boxes):  # (and none covers another)
+        for bx, by, bw, bh in boxes[i + 1 :]:
+            assert x + w <= bx or bx + bw <= x or y + h <= by or by + bh <= y

@@ -195,3 +195,51 @@ def test_a_chosen_loop_on_a_large_graph_is_readable_with_its_own_edges_shown(app
         assert _near(app, x, y, colour), edge_id
         seen += 1
     assert seen >= len(loop["edges"]) - 1
+
+
+def test_a_chosen_loop_too_long_to_read_whole_is_shown_whole(app_factory):
+    """A chain of 400 cards with short back-edges: a loop of ten cards chosen in the Loops panel
+    (keyboard O, a real click on its row) was centred at the readable zoom with seven of its
+    cards off the screen and nothing saying where; now all of its cards are in view, clear of
+    the panels."""
+    import random
+
+    rng = random.Random(7)
+    size = 400
+    edges = [{"source": f"n{i}", "target": f"n{i + 1}", "kind": "causal"} for i in range(size - 1)]
+    for _ in range(25):
+        a = rng.randrange(10, size)
+        edges.append({"source": f"n{a}", "target": f"n{a - rng.randrange(2, 10)}",
+                      "kind": rng.choice(["causal", "temporal"])})  # fmt: skip
+    for _ in range(150):
+        edges.append({"source": f"n{rng.randrange(size)}", "target": f"n{rng.randrange(size)}", "kind": "associative"})
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    nodes = [{"id": f"n{i}", "text": f"Card {i}"} for i in range(size)]
+    assert app.api("t => window.bendscope.load(t)", json.dumps({"nodes": nodes, "edges": edges})) is None
+    app.api("window.bendscope.settle()")
+    app.api("window.bendscope.action('fit-view')")
+    page.mouse.click(5, 400)
+    page.keyboard.press("o")
+    page.wait_for_function(
+        "(() => { const s = JSON.parse(window.bendscope.loops_state()); return s.groups.length && !s.pending; })()",
+        timeout=120_000,
+    )
+    rows = page.locator("#loops-body button.loop")
+    longest = max(range(min(rows.count(), 12)), key=lambda k: (len(rows.nth(k).inner_text()), -k))
+    row = rows.nth(longest)
+    row.scroll_into_view_if_needed()
+    box = row.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    expect(row).to_have_attribute("aria-pressed", "true")
+    app.api("window.bendscope.paint()")
+    shown = _state(app)["shown"]
+    assert len(shown) >= 8, shown
+    viewport = page.viewport_size
+    panels = [page.locator(f"#{name}").evaluate("e => e.getBoundingClientRect().toJSON()")
+              for name in ("loops-panel", "inspector") if page.locator(f"#{name}").is_visible()]  # fmt: skip
+    for node_id in shown:
+        card = app.api(f"window.bendscope.card_box({node_id!r})")
+        assert card[0] >= 0 and card[0] + card[2] <= viewport["width"], (node_id, card)
+        assert card[1] >= 0 and card[1] + card[3] <= viewport["height"], (node_id, card)
+        assert not any(_overlap(card, panel) for panel in panels), (node_id, card, panels)

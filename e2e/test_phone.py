@@ -178,3 +178,26 @@ def test_an_empty_card_and_an_empty_plane_name_the_finger_gestures(phone, app_fa
     words, hint = empty_card_and_plane(app_factory("seed=1&still=1"))
     assert words == ["Double-click to edit"], words
     assert hint.startswith("Double-click to add a node") and "right-click" in hint, hint
+
+
+def test_a_long_press_menu_has_rows_a_finger_hits_and_no_key_letters(phone, app_factory):
+    """The context menu's rows were 38 px tall on a phone and showed the desktop's key letters
+    (C, U, P); with a mouse the rows keep their size and their letters."""
+    x, y, w, h = card_box(phone, "revenue")
+    Finger(phone).long_press(x + w / 2, y + h / 2)
+    menu = phone.page.locator("#menu-0")
+    menu.wait_for(state="visible", timeout=3000)
+    rows = menu.locator("[role^=menuitem]")
+    assert rows.count() >= 4
+    for k in range(rows.count()):
+        box = rows.nth(k).bounding_box()
+        assert box["height"] >= 44, (rows.nth(k).inner_text(), box)
+    hints = menu.locator(".hint")
+    assert hints.count() >= 1  # (the rows have key letters; a phone does not show them)
+    assert all(not hints.nth(k).is_visible() for k in range(hints.count()))
+    desk = app_factory("seed=1&still=1")
+    desk.right_click("revenue")
+    desk_menu = desk.page.locator("#menu-0")
+    desk_menu.wait_for(state="visible", timeout=3000)
+    expect_hint = desk_menu.locator(".hint").first
+    assert expect_hint.is_visible() and desk_menu.locator("[role^=menuitem]").first.bounding_box()["height"] < 44

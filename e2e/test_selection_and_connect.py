@@ -152,3 +152,37 @@ def test_touch_long_press_opens_the_menu_and_a_tap_on_the_handle_drags_an_edge(a
     assert interaction(app)["link"]["target"] == "d"
     _pointer(app, "pointerup", 1, dx, dy)
     assert app.stats()["edges"] == 5
+
+
+def test_an_empty_card_is_named_in_words_in_the_inspector_connect_to_and_the_outline(app_factory):
+    """A new card (double-click), committed empty, and a card whose text was cleared are
+    "(empty card)" wherever a card is named — never their internal ids; Connect to… tells
+    them apart by the card they sit beside."""
+    app = app_factory("seed=1&still=1")
+    app.api("t => window.bendscope.load(t)", json.dumps(SQUARE))
+    page = app.page
+    ax, ay = app.node_xy("a")
+    page.mouse.dblclick(ax, ay + 110)  # (empty canvas below Alpha)
+    expect(page.locator("#inspector")).to_contain_text("(empty card)")
+    page.keyboard.press("Control+Enter")
+    made = [n for n in json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"] if not n["text"]]
+    assert len(made) == 1
+    app.dblclick_node("b")
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.press("Control+Enter")
+    app.click_node("b")
+    expect(page.locator("#inspector")).to_contain_text("(empty card)")
+    app.click_node("d")
+    page.keyboard.press("c")
+    menu = page.locator("[role=menu]").last
+    expect(menu).to_contain_text("→ (empty card below Alpha)")
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(1_200)  # (the outline is built again at most once a second)
+    words = (
+        " ".join(page.locator(s).inner_text() for s in ("#inspector", "#outline-cards") if page.locator(s).count())
+        + menu.inner_text()
+    )
+    for internal in (made[0]["id"], "node-"):
+        assert internal not in words
+    assert "(empty card)" in page.locator("#outline-cards").inner_text()

@@ -88,3 +88,20 @@ def test_without_a_clipboard_the_link_is_shown_to_copy(app_factory):
     expect(field).to_be_visible()
     assert "#graph=1." in field.input_value()
     app.page.locator("#dialog-ok").click()
+
+
+def test_a_link_of_an_unknown_version_or_with_nothing_in_it_says_so(app_factory, base_url):
+    app = app_factory("seed=1&still=1")
+    before = json.loads(app.api("window.bendscope.export()"))["planes"]
+    toast = app.page.locator("#toast")
+    for fragment, said in (("graph=9.eJyrVkrLz1eyUlAqS8wpTgUAH", "was made by a newer Bendscope"),
+                           ("graph=", "holds no graph")):  # fmt: skip
+        app.page.goto(f"{base_url}index.html?seed=1&still=1#{fragment}")
+        app.wait_ready()
+        expect(toast).to_contain_text(f"This link's graph cannot be opened: the link {said}")
+        assert "#" not in app.page.url
+        assert json.loads(app.api("window.bendscope.export()"))["planes"] == before
+    app.page.goto(f"{base_url}index.html?seed=1&still=1#graph=1.bm90IGEgZ3JhcGg")
+    app.wait_ready()
+    expect(toast).to_contain_text("cut short?")
+    assert not toast.inner_text().strip().endswith("?.")

@@ -65,8 +65,28 @@ def start_in_thread(root: Path = ROOT) -> tuple[http.server.ThreadingHTTPServer,
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
+USAGE = "usage: python scripts/serve.py [PORT]   (serves the site on http://127.0.0.1:PORT/, default 8000)"
+
+
+def parse_port(args: list[str]) -> int | None:
+    """The port named by the command-line ``args`` (8000 when none), or None when they ask for help or are wrong.
+
+    >>> parse_port([]), parse_port(["8765"]), parse_port(["--help"]), parse_port(["x"]), parse_port(["70000"])
+    (8000, 8765, None, None, None)
+    """
+    if not args:
+        return 8000
+    if len(args) != 1 or not args[0].isdigit() or not 0 <= int(args[0]) <= 65535:
+        return None
+    return int(args[0])
+
+
 if __name__ == "__main__":
-    port = int(sys.argv[1]) if len(sys.argv) > 1 else 8000
+    port = parse_port(sys.argv[1:])
+    if port is None:
+        asking = sys.argv[1:] and sys.argv[1] in ("-h", "--help")
+        print(USAGE, file=sys.stdout if asking else sys.stderr)
+        sys.exit(0 if asking else 2)
     server = make_server(port, verbose=True)
     print(f"Serving {ROOT} on http://127.0.0.1:{port}/ (Ctrl+C stops)", flush=True)
     with contextlib.suppress(KeyboardInterrupt):

@@ -114,3 +114,17 @@ def test_the_development_server_serves_the_page_and_nothing_else():
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_development_server_prints_its_usage_for_help_and_refuses_a_bad_port():
+    import subprocess
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(ROOT / "scripts" / "serve.py"), *args],
+                              capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+
+    shown = run("--help")
+    assert shown.returncode == 0 and "usage: python scripts/serve.py [PORT]" in shown.stdout
+    assert "Traceback" not in shown.stderr
+    wrong = run("eighty")
+    assert wrong.returncode == 2 and "usage:" in wrong.stderr and "Traceback" not in wrong.stderr

@@ -771,3 +771,23 @@ def test_a_drag_from_the_handle_makes_an_edge_of_the_chosen_kind():
     press(tools, "up", *editor.world_to_screen(nodes["a"].x, nodes["a"].y))
     added = [e for e in editor.plane.edges.values() if (e.a, e.b) == ("d", "a")]
     assert [e.props.kind for e in added] == ["associative"]
+
+
+def test_new_node_here_lands_outside_a_loop_regions_halo_and_in_sight():
+    from bendscope.bend.actions.commands import _halo_boxes, free_spot
+    from bendscope.bend.model.demo import demo_document
+
+    editor = Editor(demo_document(), seed=1)
+    editor.settle()
+    editor.fit_view()
+    editor.topology()  # (the page's frames have computed what it shows)
+    boxes = _halo_boxes(editor, 180.0, 60.0)
+    assert boxes  # (the demo has a loop region)
+    cx, cy, _, _ = boxes[0]
+    made = ActionManager(editor).request("new-node", Target(x=cx, y=cy)).result
+    node = editor.plane.nodes[made]
+    assert not any(abs(node.x - bx) < rx and abs(node.y - by) < ry for bx, by, rx, ry in boxes)
+    sx, sy = editor.world_to_screen(node.x, node.y)
+    w, h = editor.viewport
+    assert 0 < sx < w and 96 <= sy <= h - 56
+    assert free_spot(editor, node.x, node.y) != (node.x, node.y)  # (taken now)

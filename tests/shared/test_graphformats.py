@@ -97,17 +97,15 @@ def test_random_graphs_go_out_and_come_back(graph, fmt):
         if a != b and (a, b, kind) not in seen:
             seen.add((a, b, kind))
             polar = sign if kind in ("causal", "temporal") else None
-            edges.append((f"node {a}", f"node {b}", kind, label.strip(), polar))
+            edges.append((f"node {a}", f"node {b}", kind, label, polar))
     editor = editor_with(nodes, edges)
     again = make_editor()
     error = again.load(editor.export_as(fmt), name=EXTENSION[fmt])
     assert error is None, error
     got_nodes, got_edges = shape(again)
     want_nodes, want_edges = shape(editor)
-    if fmt == "csv":  # (CSV cells are read trimmed; a node's empty text reads as its id)
-        want_nodes = [(i, t.strip() or i) for i, t in want_nodes]
-    if fmt == "graphml":  # (an empty <data> element reads as no text; XML cannot carry control characters)
-        want_nodes = [(i, xml_kept(t) or i) for i, t in want_nodes]
+    if fmt == "graphml":  # (XML cannot carry control characters)
+        want_nodes = [(i, xml_kept(t)) for i, t in want_nodes]
         want_edges = [(a, b, k, xml_kept(label), p) for a, b, k, label, p in want_edges]
     assert (got_nodes, got_edges) == (want_nodes, want_edges)
 
@@ -125,7 +123,7 @@ def test_random_graphs_go_out_and_come_back_as_mermaid(graph, word):
     for a, b, kind, label, sign in edge_list:
         if a != b and (a, b, kind) not in seen:
             seen.add((a, b, kind))
-            edges.append((ids[a], ids[b], kind, label.strip().replace("\r", "").replace("\n", " "),
+            edges.append((ids[a], ids[b], kind, label.replace("\r", "").strip(),
                           sign if kind in ("causal", "temporal") else None))  # fmt: skip
     editor = editor_with(nodes, edges)
     text = editor.export_as("mermaid")
@@ -267,3 +265,19 @@ def test_csv_with_a_node_list_and_the_formats_by_their_first_words():
     assert write_graph([], [], "dot") == "digraph bendscope {\n  node [shape=box];\n}\n"
     with pytest.raises(ValueError):
         write_graph([], [], "svg")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "graphml", "dot", "mermaid"])
+def test_spaces_empty_texts_and_line_breaks_come_back_as_they_were(fmt):
+    nodes = [("a", "  leading space"), ("b", "trailing space  "), ("c", ""), ("d", "two\nlines")]
+    edges = [("a", "b", "causal", "  spaced label  ", "+"), ("b", "c", "causal", "line1\nline2", None),
+             ("c", "d", "temporal", "", "-")]  # fmt: skip
+    editor = editor_with(nodes, edges)
+    again = make_editor()
+    assert again.load(editor.export_as(fmt), name=EXTENSION[fmt]) is None
+    got_nodes, got_edges = shape(again)
+    if fmt == "mermaid":  # (ids renamed in order; a Mermaid label's leading spaces go with its polarity mark)
+        assert [t for _, t in got_nodes] == [t for _, t in nodes]
+        assert sorted(label.strip() for *_, label, _ in got_edges) == ["", "line1\nline2", "spaced label"]
+    else:
+        assert (got_nodes, got_edges) == shape(editor)

@@ -30,6 +30,7 @@ from bendscope.bend.pointer.states import GESTURES, PointingNode
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
 from bendscope.kappa.steps import Steps
+from bendscope.shared.docformat import DocumentError, decode_file
 from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom, links
@@ -725,7 +726,12 @@ class App:
         if file.size > 10 * 1024 * 1024:
             self.toast.show(f"Import refused: the file is {file.size / 1e6:.1f} MB; the limit is 10 MB.", error=True)
             return
-        text, name = str(await file.text()), str(file.name)
+        name = str(file.name)
+        try:  # (bytes, not file.text(): that would put U+FFFD in place of what is not UTF-8)
+            text = decode_file(bytes(js.Uint8Array.new(await file.arrayBuffer()).to_bytes()))
+        except DocumentError as exc:
+            self.toast.show(f"Import refused: {exc}", error=True, ms=8000)
+            return
 
         def done(error: str | None) -> None:
             if error:

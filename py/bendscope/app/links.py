@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import js
 
-from bendscope.bend.persist.share import LinkTooLong, has_graph, read_fragment, share_fragment
+from bendscope.bend.persist.share import LinkTooLong, has_graph, link_error, read_fragment, share_fragment
 
 from .dom import download
 
@@ -36,7 +36,7 @@ async def open_link(app: App) -> None:
     except Exception as exc:  # (a damaged link: DocumentError; anything else: still only a message)
         error = str(exc) or type(exc).__name__
     if error:
-        app.toast.show(f"This link's graph cannot be opened: {error.rstrip('.')}.", error=True, ms=8000)
+        app.toast.show(link_error(error), error=True, ms=8000)
         app.request_frame()
         return
     if saver is not None:

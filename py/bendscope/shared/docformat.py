@@ -422,6 +422,25 @@ def finish(steps: Steps[T]) -> T:
             return done.value  # type: ignore[no-any-return]
 
 
+def decode_file(data: bytes) -> str:
+    """A file's bytes as text: UTF-8 (a leading byte order mark dropped, as a browser does), or
+    DocumentError naming where it is not — never a text with U+FFFD in place of its bytes.
+
+    >>> decode_file("\\ufeffcafé".encode())
+    'café'
+    >>> decode_file(b'{"nodes": ["\\xff\\xfe"]}')
+    Traceback (most recent call last):
+        ...
+    bendscope.shared.docformat.DocumentError: The file is not UTF-8 text (byte 0xff at offset 12 is not UTF-8).
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise DocumentError(
+            f"The file is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start:,} is not UTF-8)."
+        ) from None
+
+
 def read_document(text: str | bytes) -> DocumentRecord:
     """Decode and validate a document; raise DocumentError on any problem. O(size)."""
     return finish(read_document_steps(text))

@@ -203,7 +203,9 @@ def _read_csv(text: str) -> dict[str, Any]:
             else:
                 raise DocumentError(f"line {number}: a header names source and target (edges) or id (nodes)")
             continue
-        cells = {name: row[k].strip() if k < len(row) else "" for k, name in enumerate(header)}
+        # (texts and labels as they are, spaces included; ids, kinds, signs and numbers trimmed)
+        cells = {name: (row[k] if name in _VERBATIM else row[k].strip()) if k < len(row) else ""
+                 for k, name in enumerate(header)}  # fmt: skip
         where = f"line {number}"
         try:
             if part == "nodes":
@@ -211,7 +213,7 @@ def _read_csv(text: str) -> dict[str, Any]:
                 for axis in ("x", "y"):
                     if cells.get(axis):
                         extra[axis] = _number(cells[axis], f"{where}: {axis}")
-                graph.node(cells["id"], cells.get("text") or cells.get("label") or None, **extra)
+                graph.node(cells["id"], _first_text(cells), **extra)
             else:
                 kind = cells.get("kind") or "causal"
                 graph.edge(cells["source"], cells["target"], kind, cells.get("label", ""),
@@ -221,6 +223,20 @@ def _read_csv(text: str) -> dict[str, Any]:
     if header is None and not graph.nodes:
         raise DocumentError("line 1: the file holds no header")
     return graph.done()
+
+
+#: the CSV cells read as they are (not trimmed)
+_VERBATIM = frozenset(("text", "label", "name"))
+
+
+def _first_text(values: dict[str, str]) -> str | None:
+    """A node's text from its ``text``, else ``label``, else ``name`` column or key — an empty
+    one included, so an empty text stays empty — or None (the node is then named by its id).
+
+    >>> _first_text({"text": "", "label": "x"}), _first_text({"label": "x"}), _first_text({"id": "a"})
+    ('', 'x', None)
+    """
+    return next((values[key] for key in ("text", "label", "name") if key in values), None)
 
 
 def _number(value: str, where: str) -> float:
@@ -292,8 +308,7 @@ def _read_graphml(text: str) -> dict[str, Any]:
                 raise DocumentError(f"GraphML: element {count} (<node>) has no id")
             values = data(element)
             where = {a: _number(values[a], f"GraphML node {node_id!r}: {a}") for a in ("x", "y") if values.get(a)}
-            label = values.get("text") or values.get("label") or values.get("name")
-            graph.node(node_id, label, **where)
+            graph.node(node_id, _first_text(values), **where)
         elif tag == "edge":
             source, target = element.get("source"), element.get("target")
             if not source or not target:
@@ -615,7 +630,7 @@ def _mermaid_statement(text: str, graph: _Graph, number: int) -> None:
         found = re.match(r"^([+\-\u2212])(\s+|$)", raw)  # (before entities: "#43; x" is a label "+ x")
         if found and kind in POLAR_KINDS:
             sign, raw = _sign(found.group(1), f"Mermaid line {number}"), raw[found.end() :]
-        label = _entities(raw)
+        label = _entities(re.sub(r"<br\s*/?>", "\n", raw))
         for a in sources:
             for b in targets:
                 graph.edge(a, b, kind, label, sign)

@@ -257,3 +257,32 @@ def test_connect_to_offers_the_kind_of_the_new_edge():
     # an unknown kind is refused and changes nothing
     outcome = manager.request("connect-kind", Target(node_id="a"), {"kind": "nonsense"})
     assert outcome.kind == "refused" and editor.connect_kind == "associative"
+
+
+def test_an_empty_card_is_named_in_words_never_by_its_id_and_connect_tells_empty_cards_apart():
+    from bendscope.bend.kappa_view.inspector import inspector_rows
+    from bendscope.bend.kappa_view.outline import outline_of
+
+    editor = editor_with(
+        [("rain-id", "flood-id"), ("flood-id", "rain-id")], positions={"rain-id": (0, 0), "flood-id": (300, 0)}
+    )
+    editor.set_text("rain-id", "Rain")
+    editor.set_text("flood-id", "Flood")
+    above = editor.add_node(0, -150)
+    right = editor.add_node(450, 0)
+    editor.set_text("flood-id", "")  # (a card whose text was cleared, in a loop)
+    for node_id in (above, right, "flood-id"):
+        assert kappa_ui.display_name(editor, node_id) == kappa_ui.EMPTY_NAME
+    editor.selection = [above]
+    _, rows = inspector_rows(editor, editor.topology())
+    assert rows[0][0] == "(empty card)"
+    outline = outline_of(editor)
+    shown = " ".join((outline.summary, *outline.loops, *outline.cards))
+    assert "(empty card)" in shown
+    for node_id in (above, right, "flood-id"):
+        assert node_id not in shown
+    labels = {p.target: p.label for p in kappa_ui.connect_previews(editor, "rain-id")}
+    assert labels[above].startswith("→ (empty card above Rain)")
+    assert labels[right].startswith("→ (empty card right of")
+    assert len({labels[above], labels[right], labels["flood-id"]}) == 3
+    assert not any(node_id in label for label in labels.values() for node_id in (above, right, "flood-id"))

@@ -17,7 +17,15 @@ from hypothesis import strategies as st
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.document import serialize_document
-from bendscope.bend.persist.share import MAX_LINK, PREFIX, LinkTooLong, has_graph, read_fragment, share_fragment
+from bendscope.bend.persist.share import (
+    MAX_LINK,
+    PREFIX,
+    LinkTooLong,
+    has_graph,
+    link_error,
+    read_fragment,
+    share_fragment,
+)
 from bendscope.shared.docformat import MAX_BYTES, DocumentError
 
 
@@ -81,3 +89,21 @@ def test_random_packed_bytes_never_crash(data):
     link = PREFIX + base64.urlsafe_b64encode(data).decode().rstrip("=")
     with contextlib.suppress(DocumentError):
         read_fragment(link)
+
+
+def test_a_link_of_an_unknown_version_or_with_nothing_in_it_is_meant_for_a_graph_and_refused():
+    for fragment in ("#graph=9.eJyrVkrLz1eyUlAqS8wpTgUAH", "#graph=", "graph=1."):
+        assert has_graph(fragment), fragment
+    with pytest.raises(DocumentError, match="newer Bendscope"):
+        read_fragment("#graph=9.eJyrVkrLz1eyUlAqS8wpTgUAH")
+    for empty in ("#graph=", "#graph=1."):
+        with pytest.raises(DocumentError, match="holds no graph"):
+            read_fragment(empty)
+    assert not has_graph("#intro") and not has_graph("")
+
+
+@given(st.sampled_from(["cut short?", "no graph", "too large.", "done!", "x ", "  "]))
+def test_a_link_error_is_one_sentence_with_one_final_mark(reason):
+    message = link_error(reason)
+    assert message.startswith("This link's graph cannot be opened: ")
+    assert message[-1] in ".?!" and message[-2:] not in ("?.", "!.", "..")

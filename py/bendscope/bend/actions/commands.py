@@ -256,33 +256,90 @@ action(id="unpin-selection", label="Unpin selection", scope="global", keys=("p",
 
 # ---------------------------------------------------------------- background
 def free_spot(editor: Editor, x: float, y: float, width: float = 180.0, height: float = 60.0) -> tuple[float, float]:
-    """(x, y), or the first point below it (a new card's height and a gap at a time, at most 40
-    steps) where a new card covers no other — so New node here, asked again and again at the
-    same point (the keyboard's menu opens at the middle of the view), never stacks cards. O(n)
-    a step.
+    """(x, y), or the nearest point of a grid around it (a new card's size and a gap a step,
+    six steps each way) where a new card covers no other card and lies outside every loop
+    region's halo and inside the view (between the toolbar and the HUD; when (x, y) is) — so New node here,
+    asked again and again at the same point (the keyboard's menu opens at the middle of the
+    view), never stacks cards, never makes a card look like a member of a loop and stays in
+    sight. Failing that, the nearest spot that covers no card (in view first). O(n) a spot.
 
     >>> editor = Editor()
+    >>> editor.viewport = (1280.0, 800.0)
     >>> _ = editor.add_node(0.0, 0.0)
     >>> free_spot(editor, 500.0, 0.0), free_spot(editor, 10.0, 5.0)
     ((500.0, 0.0), (10.0, 85.0))
     """
-    step = height + GAP
-    nodes = list(editor.plane.nodes.values())
-    for k in range(40):
-        at = y + k * step
-        if not any(abs(n.x - x) < (n.width + width) / 2 and abs(n.y - at) < (n.height + height) / 2 for n in nodes):
-            return x, at
+    step_x, step_y = width + GAP, height + GAP
+    reach = 6
+    far_x, far_y = (reach + 1) * step_x, (reach + 1) * step_y
+    near = [
+        n for n in editor.plane.nodes.values() if abs(n.x - x) < far_x + n.width and abs(n.y - y) < far_y + n.height
+    ]
+    cards = [(n.x, n.y, (n.width + width) / 2 + GAP / 2, (n.height + height) / 2 + GAP / 2) for n in near]
+    halos = _halo_boxes(editor, width, height)
+    view = _view_box(editor, width, height)
+    grid = range(-reach, reach + 1)
+    spots = sorted(((x + i * step_x, y + j * step_y) for i in grid for j in grid),
+                   key=lambda p: ((p[0] - x) ** 2 + (p[1] - y) ** 2, p[1] < y, p[1], p[0]))  # fmt: skip
+
+    def free(p: tuple[float, float], boxes: list[tuple[float, float, float, float]]) -> bool:
+        return not any(abs(p[0] - bx) < rx and abs(p[1] - by) < ry for bx, by, rx, ry in boxes)
+
+    in_sight = view[0] <= x <= view[2] and view[1] <= y <= view[3]
+
+    def seen(p: tuple[float, float]) -> bool:  # (a point asked for out of sight keeps its place)
+        return not in_sight or (view[0] <= p[0] <= view[2] and view[1] <= p[1] <= view[3])
+
+    for wanted in (lambda p: seen(p) and free(p, halos), seen, lambda p: True):
+        for spot in spots:
+            if wanted(spot) and free(spot, cards):
+                return spot
     return x, y
 
 
+def _halo_boxes(editor: Editor, width: float, height: float) -> list[tuple[float, float, float, float]]:
+    """Each loop region's box (its members' cards and the halo's pad around them), as
+    (centre x, centre y, half width, half height) widened by half a new card."""
+    topology = editor.shown_topology()
+    nodes = editor.plane.nodes
+    boxes = []
+    for scc in topology.result.get("sccs", ()):
+        members = [nodes[n] for n in scc["nodes"] if n in nodes]
+        if len(members) < 2:
+            continue
+        left = min(n.x - n.width / 2 for n in members) - HALO_ROOM
+        right = max(n.x + n.width / 2 for n in members) + HALO_ROOM
+        top = min(n.y - n.height / 2 for n in members) - HALO_ROOM
+        bottom = max(n.y + n.height / 2 for n in members) + HALO_ROOM
+        boxes.append(((left + right) / 2, (top + bottom) / 2, (right - left + width) / 2, (bottom - top + height) / 2))
+    return boxes
+
+
+def _view_box(editor: Editor, width: float, height: float) -> tuple[float, float, float, float]:
+    """Where a new card's centre may lie for all of it to show: the view between the toolbar
+    and the HUD (``CameraControl.bring_into_view``'s area), in world coordinates."""
+    w, h = editor.viewport
+    left, top = editor.screen_to_world(24.0, 96.0)
+    right, bottom = editor.screen_to_world(w - 24.0, h - 56.0)
+    return left + width / 2, top + height / 2, right - width / 2, bottom - height / 2
+
+
+def _new_card_here(editor: Editor, target: Target, node_type: str = "normal") -> str:
+    """A new card at the nearest free spot around the target (``free_spot``), the view panned to it."""
+    text = "Stargate" if node_type == "stargate" else ""
+    made = editor.add_node(*free_spot(editor, target.x, target.y), text, node_type, pinned=True)
+    editor.bring_into_view(made)
+    return made
+
+
 GAP = 20.0  # world px between a new card and the one it would have covered
+HALO_ROOM = 30.0 + GAP  # a loop region's halo pad around its cards (``theme.HALO_PAD``), and a gap
 
 
 action(id="new-node", label="New node here", scope="background",
-       perform=lambda e, t, a: e.add_node(*free_spot(e, t.x, t.y), pinned=True), extra={"edit_new": True})  # fmt: skip
+       perform=lambda e, t, a: _new_card_here(e, t), extra={"edit_new": True})  # fmt: skip
 action(id="new-stargate", label="New stargate here", scope="background",
-       perform=lambda e, t, a: e.add_node(*free_spot(e, t.x, t.y), "Stargate", "stargate", pinned=True),
-       extra={"edit_new": True})  # fmt: skip
+       perform=lambda e, t, a: _new_card_here(e, t, "stargate"), extra={"edit_new": True})  # fmt: skip
 
 # ---------------------------------------------------------------- node
 action(id="edit-text", label="Edit text", scope="node", keys=("Enter", "F2"), perform=lambda e, t, a: e.set_text(

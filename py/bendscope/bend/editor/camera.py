@@ -66,6 +66,25 @@ class CameraControl(SelectionControl):
             self.plane.camera.x, self.plane.camera.y = node.x, node.y
             self.needs_paint = True
 
+    def bring_into_view(
+        self, node_id: str, top_px: float = 96.0, bottom_px: float = 56.0, margin: float = 24.0
+    ) -> bool:
+        """Pan (zoom unchanged) the least that puts the node's whole card between the toolbar
+        (``top_px``) and the HUD (``bottom_px``), ``margin`` px inside the sides; whether the view moved."""
+        node = self.plane.nodes.get(node_id)
+        if node is None:
+            return False
+        zoom = self.plane.camera.zoom
+        w, h = self.viewport
+        sx, sy = self.world_to_screen(node.x, node.y)
+        half_w, half_h = node.width * zoom / 2, node.height * zoom / 2
+        dx = _shift(sx - half_w, sx + half_w, margin, w - margin)
+        dy = _shift(sy - half_h, sy + half_h, top_px, h - bottom_px)
+        if dx == 0.0 and dy == 0.0:
+            return False
+        self.pan_by(dx, dy)
+        return True
+
     def reset_zoom(self) -> None:
         self.plane.camera.zoom = 1.0
         self.needs_paint = True
@@ -123,6 +142,20 @@ class CameraControl(SelectionControl):
             "depth": self.doc.depth(),
             "zoom": zoom_shown(self.plane.camera.zoom),
         }
+
+
+def _shift(low: float, high: float, least: float, most: float) -> float:
+    """The screen-pixel move that brings [low, high] inside [least, most] (its start first when
+    it cannot fit).
+
+    >>> _shift(10, 50, 0, 100), _shift(90, 130, 0, 100), _shift(-20, 10, 0, 100), _shift(-50, 150, 0, 100)
+    (0.0, -30.0, 20.0, 50.0)
+    """
+    if low < least or high - low > most - least:
+        return float(least - low)
+    if high > most:
+        return float(most - high)
+    return 0.0
 
 
 def zoom_shown(zoom: float) -> float:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from bendscope.bend.editor.camera import READABLE_ZOOM, clamp_coord
 from bendscope.bend.editor.editor import Editor
+from bendscope.bend.model.elements import MIN_ZOOM
 from bendscope.bend.render.scene import GREEK_ZOOM
 
 #: a screen rectangle: left, top, right, bottom (CSS px)
@@ -72,8 +73,10 @@ def show_readably(editor: Editor, node_ids: Iterable[str], obstacles: Sequence[R
     """Move the camera so the cards ``node_ids`` can be read, unless they can be already
     (``readable``): they are centred in the largest free part of the view (``free_rects``)
     where they fit at ``READABLE_ZOOM`` or more, at the zoom that fits them there (at most 1);
-    when they fit nowhere, centred at ``READABLE_ZOOM`` in the part where they come nearest to
-    fitting (then not all of them are in view). Returns whether the camera moved.
+    when they fit nowhere so, all of them at the zoom that fits them (below ``READABLE_ZOOM``,
+    their text may be bars: zooming in reads them) in the part where they come nearest to
+    fitting — where every one of them is matters more than reading a few while the rest lie
+    off the screen. Returns whether the camera moved.
     O(k + obstacles⁵)."""
     ids = [n for n in node_ids if n in editor.plane.nodes]
     if not ids or readable(editor, ids, obstacles):
@@ -98,7 +101,7 @@ def show_readably(editor: Editor, node_ids: Iterable[str], obstacles: Sequence[R
             nearest = (fit, rect)
     if chosen is None:
         assert nearest is not None
-        chosen = (READABLE_ZOOM, nearest[1])
+        chosen = (max(MIN_ZOOM, nearest[0]), nearest[1])
     zoom, rect = chosen
     cam = editor.plane.camera
     cam.zoom = zoom

@@ -28,13 +28,36 @@ def _limit(editor: Editor) -> int:
     return DEFAULT_EXACT_LIMIT if editor.exact_limit is None else editor.exact_limit
 
 
-def display_name(editor: Editor, node_id: str, limit: int = 28) -> str:
-    """A node's first text line (markdown markers stripped), or its id."""
+#: what a card without text is called wherever a card is named (never its internal id)
+EMPTY_NAME = "(empty card)"
+
+
+def _first_line(editor: Editor, node_id: str) -> str:
     node = editor.plane.nodes.get(node_id)
     text = node.text.strip() if node else ""
-    first = text.split("\n", 1)[0].lstrip("#>-*+ ").strip() if text else ""
-    first = first or node_id
+    return text.split("\n", 1)[0].lstrip("#>-*+ ").strip() if text else ""
+
+
+def display_name(editor: Editor, node_id: str, limit: int = 28) -> str:
+    """A node's first text line (markdown markers stripped), or :data:`EMPTY_NAME` for a card
+    without text — an id is internal and never shown."""
+    first = _first_line(editor, node_id) or EMPTY_NAME
     return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+def telling_name(editor: Editor, node_id: str, limit: int = 28) -> str:
+    """:func:`display_name`, an empty card told apart from others by where it is: beside the
+    nearest card with text ("(empty card below Revenue)"). O(nodes) for an empty card, O(1) else."""
+    if _first_line(editor, node_id) or node_id not in editor.plane.nodes:
+        return display_name(editor, node_id, limit)
+    me = editor.plane.nodes[node_id]
+    named = [n for n in editor.plane.nodes.values() if n.id != node_id and _first_line(editor, n.id)]
+    if not named:
+        return EMPTY_NAME
+    near = min(named, key=lambda n: ((n.x - me.x) ** 2 + (n.y - me.y) ** 2, n.id))
+    dx, dy = me.x - near.x, me.y - near.y
+    side = ("right of" if dx > 0 else "left of") if abs(dx) > abs(dy) else ("below" if dy > 0 else "above")
+    return f"(empty card {side} {display_name(editor, near.id, limit)})"
 
 
 @dataclass(frozen=True)
@@ -88,7 +111,7 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
     out = []
     for target in candidates:
         if target in connected:
-            label = f"✓ {display_name(editor, target)} — already connected"
+            label = f"✓ {telling_name(editor, target)} — already connected"
             out.append(ConnectPreview(target, label, CONNECTED_TONE, False, 0, 0, "already connected", True))
             continue
         if kind not in DIRECTED_KINDS:
@@ -97,14 +120,14 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
             kappa = max((int(s["kappa"]) for s in sccs if s is not None), default=0)
             spans = [kappa_span(s) for s in sccs if s is not None]
             shown = span_text(max((s[0] for s in spans), default=0), kappa)
-            label = f"→ {display_name(editor, target)} (κ: {shown}→{shown} — no change: {kind} edges are in no loop)"
+            label = f"→ {telling_name(editor, target)} (κ: {shown}→{shown} — no change: {kind} edges are in no loop)"
             out.append(ConnectPreview(target, label, NO_CHANGE_TONE, False, kappa, kappa, "no topological change"))
             continue
         p = impacts[target]
         before, after = p["scc_kappa_before"], p["scc_kappa_after"]
         closes = bool(p["merged_scc_nodes"])
         changed = p["description"] != "no topological change"
-        label = f"→ {display_name(editor, target)} (κ: {_change(editor, node_id, p)} — {_short(p['description'])})"
+        label = f"→ {telling_name(editor, target)} (κ: {_change(editor, node_id, p)} — {_short(p['description'])})"
         out.append(
             ConnectPreview(
                 target, label, CHANGE_TONE if changed else NO_CHANGE_TONE, closes, before, after, p["description"]

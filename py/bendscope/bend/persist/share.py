@@ -66,14 +66,34 @@ def share_fragment(text: str) -> str:
 
 
 def has_graph(fragment: str) -> bool:
-    """Whether a URL fragment (with or without ``#``) carries a graph."""
-    return fragment.lstrip("#").startswith(PREFIX)
+    """Whether a URL fragment (with or without ``#``) is meant to carry a graph: any ``graph=``
+    fragment, so that one of an unknown version or with nothing in it is refused with a
+    message (``read_fragment``) rather than ignored.
+
+    >>> has_graph("#graph=1.abc"), has_graph("#graph=9.abc"), has_graph("#graph="), has_graph("#top")
+    (True, True, True, False)
+    """
+    return fragment.lstrip("#").startswith("graph=")
+
+
+def link_error(reason: str) -> str:
+    """The message shown when a link's graph cannot be opened, ``reason`` ending it as one sentence.
+
+    >>> link_error("the link is damaged (its graph ends early): was it cut short?")
+    "This link's graph cannot be opened: the link is damaged (its graph ends early): was it cut short?"
+    >>> link_error("the link holds no graph.")
+    "This link's graph cannot be opened: the link holds no graph."
+    """
+    reason = reason.strip() or "unknown reason"
+    return f"This link's graph cannot be opened: {reason}{'' if reason[-1] in '.?!' else '.'}"
 
 
 def read_fragment(fragment: str) -> str:
     """The document text a fragment carries; DocumentError with a plain message when it is
     damaged, foreign or too large. O(size of the document)."""
     body = fragment.lstrip("#")
+    if body in ("graph=", PREFIX):
+        raise DocumentError("the link holds no graph (nothing follows “graph=”): was it cut short?")
     if not body.startswith(PREFIX):
         if body.startswith("graph="):
             raise DocumentError("the link was made by a newer Bendscope (its graph's format is unknown here)")
