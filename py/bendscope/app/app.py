@@ -61,7 +61,6 @@ PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at fu
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
 LOAD_SLICE_MS = 12.0  # a slice of a document coming in (Editor.start_load), between frames
-LOAD_SLICE_MIN_MS = 8.0  # … at least (frames slowed by a busy machine leave it little: it would crawl)
 LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
@@ -231,20 +230,17 @@ class App:
             js.setTimeout(self._pump_proxy, 0)
 
     def _pump(self) -> None:
-        """One slice of background work as a task of its own: a document coming in first (one
-        slice after each frame), then the κ computation (slice after slice, no frame in between:
-        the topology on screen is only replaced when the new one is complete), else the layout
-        (one slice after each frame). A slice after a frame is sized so that it and the next
-        frame's paint fit the frame interval."""
+        """One slice of background work as a task of its own: the κ computation first (slice
+        after slice, no frame in between: the topology on screen is only replaced when the
+        new one is complete), else the layout (one slice after each frame, sized so that
+        the slice and the next frame's paint fit the frame interval)."""
         self.pump_pending = False
         try:
             editor = self.editor
             start, idle = js.performance.now(), self.tools.state_name not in GESTURES  # (searches wait for gestures)
             if editor.loading is not None and not self.load_held:
-                # one slice after each frame, sized so that the slice and the next frame's paint fit
-                # the frame interval (two back to back would hold that frame up)
-                if editor.compute_load(max(LOAD_SLICE_MIN_MS, min(LOAD_SLICE_MS, self.pump_budget))):
-                    self.request_frame()
+                if editor.compute_load(LOAD_SLICE_MS):
+                    self._schedule_pump(self.pump_budget)
                 else:
                     if editor.sim().background and editor.animating:
                         editor.tick()  # the layout worker is given the graph now, not in the first frame
