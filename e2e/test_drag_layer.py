@@ -96,12 +96,16 @@ def test_the_press_draws_the_layer_and_a_press_again_the_drag_and_the_release_ke
         move(app, x + 8 * k, y + 3 * k)
     check_drawn_as_whole(app, "drag")
     assert redrawn(app) == made, app.api("window.bendscope.patch_state()")["reasons"]
+    moved = app.api("window.bendscope.patch_state()")["reasons"].get("moved", 0)
     page.mouse.up()
     app.api(NEXT_FRAME)
     # dropped (pinned where it lies): only the dropped card's look changed, and the layer leaves it out
+    # — drawn again only if a card it shows made way for a moving one meanwhile (the reheat goes
+    # on after the release; on a loaded machine the release's frame comes later in it)
     after = app.api("window.bendscope.redraw_check()")
     assert after["patched"] == 0 or after["outside_visible"] <= 50, json.dumps(after)
-    assert redrawn(app) == made, app.api("window.bendscope.patch_state()")["reasons"]
+    reasons = app.api("window.bendscope.patch_state()")["reasons"]
+    assert redrawn(app) - (reasons.get("moved", 0) - moved) == made, reasons
     page.wait_for_function("!window.bendscope.layout_active()", timeout=60_000)
     app.api(NEXT_FRAME)
     assert app.api("window.bendscope.patch_state()")["patched"] == 0  # at rest: whole frames
