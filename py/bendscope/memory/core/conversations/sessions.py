@@ -129,7 +129,7 @@ def session_turns(
 
 
 def session_key(node: MemoryNode) -> tuple[str, str]:
-    """A turn's session: its name and the day said (two conversations' "session 3" are two)."""
+    """A turn's session: its name and the day said (two conversations' sessions of one number are two)."""
     return str(node.metadata.get("session")), str(node.metadata.get("said", ""))
 
 
