@@ -106,10 +106,10 @@ class AppPage:
         self.wait_ready()
 
 
-def press_region_card(app: AppPage, cards: int) -> tuple[str, float, float]:
+def region_by_centre(app: AppPage, cards: int) -> list[tuple[str, tuple[float, float]]]:
     """Load the benchmarks' mixed graph of ``cards`` cards (a giant loop region and tree-like
-    parts), wait for rest, reset the zoom and press the region's card nearest the middle of the
-    view: its id and where it was pressed (the pointer stays down)."""
+    parts), wait for rest and reset the zoom: the region's cards with their screen spots, the
+    nearest the middle of the view first."""
     from graphs import giant_scc_document  # (bench/: on the tests' and the benchmarks' path)
 
     page = app.page
@@ -119,9 +119,15 @@ def press_region_card(app: AppPage, cards: int) -> tuple[str, float, float]:
     app.api("window.bendscope.action('zoom-reset')")
     region = max(json.loads(app.api("window.bendscope.topology()"))["sccs"], key=lambda s: len(s["nodes"]))["nodes"]
     spots = app.api("ids => ids.map(id => window.bendscope.screen_position(id))", region)
-    node, (x, y) = min(zip(region, spots, strict=True), key=lambda c: abs(c[1][0] - 640) + abs(c[1][1] - 400))
-    page.mouse.move(x, y)
-    page.mouse.down()
+    return sorted(zip(region, spots, strict=True), key=lambda c: abs(c[1][0] - 640) + abs(c[1][1] - 400))
+
+
+def press_region_card(app: AppPage, cards: int) -> tuple[str, float, float]:
+    """``region_by_centre``, then press the region's card nearest the middle of the view: its id
+    and where it was pressed (the pointer stays down)."""
+    node, (x, y) = region_by_centre(app, cards)[0]
+    app.page.mouse.move(x, y)
+    app.page.mouse.down()
     return node, x, y
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from graphs import giant_scc_document  # (bench/: on the tests' and the benchmarks' path)
+from harness import region_by_centre
 from test_drag_layer import NEXT_FRAME, check_drawn_as_whole, move, redrawn
 
 #: layers drawn ahead so far, whatever they needed
@@ -19,13 +19,7 @@ def rest_on_central_card(app, cards: int = 600) -> tuple[str, float, float, str]
     unselect, and move the pointer onto the region's card nearest the middle (no press): its
     id, where, and the card selected before."""
     page = app.page
-    assert app.api("t => window.bendscope.load(t)", json.dumps(giant_scc_document(cards))) is None
-    page.wait_for_function("!window.bendscope.layout_active() && !window.bendscope.topology_state().pending",
-                           timeout=120_000)  # fmt: skip
-    app.api("window.bendscope.action('zoom-reset')")
-    region = max(json.loads(app.api("window.bendscope.topology()"))["sccs"], key=lambda s: len(s["nodes"]))["nodes"]
-    spots = app.api("ids => ids.map(id => window.bendscope.screen_position(id))", region)
-    ranked = sorted(zip(region, spots, strict=True), key=lambda c: abs(c[1][0] - 640) + abs(c[1][1] - 400))
+    ranked = region_by_centre(app, cards)
     (node, (x, y)), other = ranked[0], ranked[5][0]
     app.api("id => window.bendscope.select(id)", other)
     app.api(NEXT_FRAME)
