@@ -18,6 +18,7 @@ from bendscope.bend.actions.dispatch import ActionManager, Outcome
 from bendscope.bend.editor.editor import LOADING, Editor
 from bendscope.bend.editor.loading import SLICED_FROM
 from bendscope.bend.editor.url_params import KNOWN, parse_params
+from bendscope.bend.editor.viewfit import card_rects
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
 from bendscope.bend.layout.simulation import drag_moving, moving_cards, slice_budget
@@ -40,7 +41,7 @@ from .dom import CanvasMeasure, by_id, coarse_pointer, download, js_obj, name_fi
 from .events import InputWiring
 from .images import export_image, export_png
 from .live_mode import LiveMode, live_key
-from .loops_widget import LoopsPanel
+from .loops_widget import InSight, LoopsPanel, panel_boxes
 from .menu_popup import Menu
 from .painter import Painter
 from .saving import SaveController
@@ -99,7 +100,8 @@ class App:
         self.outline = OutlineView()
         self.crumbs = Breadcrumbs(self.go_to_plane)
         self.legend = Legend()
-        self.toast = Toast()
+        self.toast = Toast(lambda: card_rects(self.editor), panel_boxes)
+        self.in_sight = InSight(self.editor)
         self.dialog = Dialog()
         self.help = HelpSheet()
         self.find = FindBar(self.editor, self.request_frame)
@@ -445,6 +447,8 @@ class App:
             self._buttons = buttons
             self.undo_button.disabled = not buttons[0]
             self.redo_button.disabled = not buttons[1]
+        self.in_sight.after_paint(self.overlay.node_id, self.tools.state_name in GESTURES)
+        self.toast.keep_clear()
         if self.overlay.node_id is not None:
             self.overlay.place()
         self.widgets_ms = js.performance.now() - widgets

@@ -3,13 +3,14 @@ focus and choice of a loop, its markers, and the view brought to a chosen loop."
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import js
 
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.editor.viewfit import show_readably
+from bendscope.bend.editor.viewfit import Rect, keep_clear, show_readably
 from bendscope.bend.kappa_view.loop_cuts import CutReport
 from bendscope.bend.kappa_view.loop_list import Loop, LoopReport
 from bendscope.bend.kappa_view.loops_panel import CLASS_WORDS, PanelView, panel_view
@@ -21,7 +22,7 @@ from .dom import by_id, clear, el, is_null, on
 PANELS = ("toolbar", "breadcrumbs", "find-bar", "live-search", "loops-panel", "inspector", "hud", "legend-box")
 
 
-def panel_boxes() -> list[tuple[float, float, float, float]]:
+def panel_boxes() -> list[Rect]:
     """The screen boxes (left, top, right, bottom) of the panels shown over the canvas."""
     boxes = []
     for name in PANELS:
@@ -32,6 +33,39 @@ def panel_boxes() -> list[tuple[float, float, float, float]]:
         if float(r.width) > 0 and float(r.height) > 0:
             boxes.append((float(r.left), float(r.top), float(r.right), float(r.bottom)))
     return boxes
+
+
+#: the panels that are sheets over the bottom of a narrow screen (``app.css``)
+SHEETS = ("inspector", "loops-panel")
+
+
+class InSight:
+    """On a narrow screen, where the inspector and the Loops panel are sheets over the bottom of
+    the canvas: the card being edited, else the only selected card, is brought clear of the
+    panels (``bend.editor.viewfit.keep_clear``) when it becomes that card (a card just made, a
+    card tapped) or the sheets come up higher — never because the person moved it under one."""
+
+    def __init__(self, editor: Editor) -> None:
+        self.editor = editor
+        self._focus: str | None = None
+        self._top = math.inf  # the sheets' top edge (CSS px; none shown: infinity)
+
+    def after_paint(self, editing: str | None, busy: bool) -> None:
+        """After the widgets of a paint are updated (``busy``: a gesture runs, it waits). A move
+        of the view asks for the next paint. O(1) but for a move: O(panels⁵)."""
+        if busy:
+            return
+        if not js.window.matchMedia("(max-width: 600px)").matches:
+            self._focus, self._top = None, math.inf
+            return
+        selection = self.editor.selection
+        focus = editing or (selection[0] if len(selection) == 1 else None)
+        sheets = [by_id(name) for name in SHEETS]
+        top = min((float(s.getBoundingClientRect().top) for s in sheets if not s.hidden), default=math.inf)
+        moved = focus != self._focus or top < self._top - 0.5
+        self._focus, self._top = focus, top
+        if moved and focus is not None:
+            keep_clear(self.editor, focus, panel_boxes())
 
 
 class LoopsPanel:

@@ -11,6 +11,7 @@ from pyodide.ffi import create_once_callable
 from bendscope.bend.editor.camera import zoom_text
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.find import Finder
+from bendscope.bend.editor.viewfit import Rect, toast_spot
 from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_text
 from bendscope.bend.kappa_view.inspector import inspector_rows
 from bendscope.bend.kappa_view.loop_cuts import CutReport
@@ -22,6 +23,9 @@ from bendscope.bend.model.elements import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bendscope.bend.render import theme
 
 from .dom import by_id, clear, coarse_pointer, el, is_null, on, proxy
+
+#: the least time (ms) between two moves of a message out of a card's way
+TOAST_REPLACE_MS = 300.0
 
 
 class Hud:
@@ -288,21 +292,63 @@ class Legend:
 
 
 class Toast:
-    def __init__(self) -> None:
+    """A status message over the canvas. It lets the pointer through, lies where it covers the
+    least of the cards in sight and the panels (``bend.editor.viewfit.toast_spot``), and moves
+    when a card comes under it (a card just made, or the layout's)."""
+
+    def __init__(self, cards: Callable[[], list[Rect]], panels: Callable[[], list[Rect]]) -> None:
         self.box = by_id("toast")
+        self.cards, self.panels = cards, panels
         self._timer: Any = None
         self._hide_proxy = proxy(self.hide)
+        self._rect: Rect | None = None
+        self._placed = 0.0
+        self._again = False
+        self._again_proxy = proxy(self._look_again)
 
     def show(self, message: str, error: bool = False, ms: int = 4000) -> None:
         self.box.textContent = message
         self.box.className = "error" if error else ""
         self.box.hidden = False
+        self.place()
         if self._timer is not None:
             js.clearTimeout(self._timer)
         self._timer = js.setTimeout(self._hide_proxy, ms)
 
+    def place(self) -> None:
+        """Put the message on the spot that covers the least. O(cards in sight)."""
+        style = self.box.style
+        style.left, style.top, style.bottom, style.transform = "0px", "0px", "auto", "none"
+        size = float(self.box.offsetWidth), float(self.box.offsetHeight)
+        width, height = float(js.window.innerWidth), float(js.window.innerHeight)
+        left, top = toast_spot(width, height, size, self.cards(), self.panels())
+        style.left, style.top = f"{left}px", f"{top}px"
+        self._rect = (left, top, left + size[0], top + size[1])
+        self._placed = float(js.performance.now())
+
+    def keep_clear(self) -> None:
+        """After a paint: a card or a panel now under the message moves it (at most every
+        ``TOAST_REPLACE_MS``, so a layout in motion does not chase it around)."""
+        rect = self._rect
+        if self.box.hidden or rect is None:
+            return
+        wait = TOAST_REPLACE_MS - (float(js.performance.now()) - self._placed)
+        if wait > 0:
+            if not self._again:  # (looked at again then: no paint may follow)
+                self._again = True
+                js.setTimeout(self._again_proxy, wait + 1)
+            return
+        if any(a[0] < rect[2] and rect[0] < a[2] and a[1] < rect[3] and rect[1] < a[3]
+               for a in (*self.cards(), *self.panels())):  # fmt: skip
+            self.place()
+
+    def _look_again(self) -> None:
+        self._again = False
+        self.keep_clear()
+
     def hide(self) -> None:
         self.box.hidden = True
+        self._rect = None
 
 
 class FindBar:

@@ -126,3 +126,14 @@ def test_the_true_facts_are_said():
         "Remove edge Population→Deaths? Deaths leaves the feedback loop; the rest stays a loop (κ: 1→1)."
     )
     assert "Unbend — Cut a Fault Line" in said["menus"]
+
+
+def test_the_touch_help_names_a_fingers_ways_not_hovering_or_keys():
+    """The help sheet on a touch screen said of the Loops panel "hover or choose one" (a finger
+    cannot hover) and "Show them (K)" (a phone has no K key); with a mouse those words stay."""
+    touch = dict(shortcuts.sheet(touch=True))["What κ means"]
+    words = " ".join(what for _, what in touch)
+    assert "hover" not in words and "(K)" not in words, words
+    assert "tap one to see it on the canvas" in dict(touch)["Loops panel"]
+    mouse = " ".join(what for _, what in dict(shortcuts.sheet())["What κ means"])
+    assert "hover or choose one" in mouse and "Show them (K)" in mouse

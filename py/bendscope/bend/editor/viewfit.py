@@ -19,6 +19,8 @@ from bendscope.bend.render.scene import GREEK_ZOOM
 Rect = tuple[float, float, float, float]
 #: room (screen px) kept between the cards and a panel or the window's edge
 MARGIN = 24.0
+#: a message's usual place: this far (CSS px) above the window's bottom, in the middle
+TOAST_BOTTOM = 56.0
 
 assert READABLE_ZOOM > GREEK_ZOOM  # (the zoom a view is brought to draws card text as text)
 
@@ -109,3 +111,103 @@ def show_readably(editor: Editor, node_ids: Iterable[str], obstacles: Sequence[R
     cam.y = clamp_coord((top + bottom) / 2 - ((rect[1] + rect[3]) / 2 - height / 2) / zoom)
     editor.needs_paint = True
     return True
+
+
+def card_rects(editor: Editor) -> list[Rect]:
+    """The screen boxes of the active plane's cards that show in the view. O(n)."""
+    zoom = editor.plane.camera.zoom
+    w, h = editor.viewport
+    rects = []
+    for node in editor.plane.nodes.values():
+        x0, y0 = editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
+        box = (x0, y0, x0 + node.width * zoom, y0 + node.height * zoom)
+        if box[2] > 0 and box[0] < w and box[3] > 0 and box[1] < h:
+            rects.append(box)
+    return rects
+
+
+def keep_clear(editor: Editor, node_id: str, obstacles: Sequence[Rect]) -> bool:
+    """Pan (zoom unchanged) the least that puts the card ``node_id`` inside the view, clear of
+    every obstacle (a panel) and ``MARGIN`` px from them, unless it is so already or fits in
+    no free part of the view (``free_rects``); whether the view moved.
+
+    >>> from bendscope.bend.editor.editor import Editor
+    >>> e = Editor()
+    >>> e.viewport = (400.0, 800.0)
+    >>> card = e.add_node(0.0, 300.0, "low")  # (a card's centre 300 px below the middle: y 700)
+    >>> sheet = (0.0, 600.0, 400.0, 800.0)
+    >>> keep_clear(e, card, [sheet]), keep_clear(e, card, [sheet])
+    (True, False)
+    >>> bottom = e.world_to_screen(0.0, 300.0)[1] + e.plane.nodes[card].height * e.plane.camera.zoom / 2
+    >>> bottom <= 600.0 - MARGIN
+    True
+
+    O(obstacles⁵)."""
+    node = editor.plane.nodes.get(node_id)
+    if node is None:
+        return False
+    zoom = editor.plane.camera.zoom
+    x0, y0 = editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
+    card = (x0, y0, x0 + node.width * zoom, y0 + node.height * zoom)
+    width, height = editor.viewport
+    inside = card[0] >= 0 and card[1] >= 0 and card[2] <= width and card[3] <= height
+    if inside and not any(_overlaps(card, o) for o in obstacles):
+        return False
+    best: tuple[float, float, float] | None = None
+    for rect in free_rects(width, height, obstacles):
+        left, top, right, bottom = rect[0] + MARGIN, rect[1] + MARGIN, rect[2] - MARGIN, rect[3] - MARGIN
+        if right - left < card[2] - card[0] or bottom - top < card[3] - card[1]:
+            continue
+        dx = min(0.0, right - card[2]) + max(0.0, left - card[0])
+        dy = min(0.0, bottom - card[3]) + max(0.0, top - card[1])
+        if best is None or abs(dx) + abs(dy) < best[0]:
+            best = (abs(dx) + abs(dy), dx, dy)
+    if best is None:
+        return False
+    editor.pan_by(best[1], best[2])
+    return True
+
+
+def toast_spot(
+    width: float, height: float, size: tuple[float, float], cards: Sequence[Rect], panels: Sequence[Rect]
+) -> tuple[float, float]:
+    """Where a message of ``size`` (w, h) goes in the ``width`` × ``height`` window: the spot
+    (left, top), among a grid of spots ``MARGIN`` px inside the window, that covers the least
+    of the cards and the panels (area), the nearest its usual place (the middle,
+    ``TOAST_BOTTOM`` px above the bottom) among equals.
+
+    >>> card = (300.0, 690.0, 500.0, 730.0)
+    >>> toast_spot(800.0, 800.0, (200.0, 30.0), [], [])
+    (300.0, 714.0)
+    >>> spot = toast_spot(800.0, 800.0, (200.0, 30.0), [card], [])
+    >>> _overlaps((spot[0], spot[1], spot[0] + 200.0, spot[1] + 30.0), card), spot[1] > 600.0
+    (False, True)
+
+    O((cards + panels) × rows + spots × the boxes in a row), 11 × 10 spots."""
+    tw, th = size
+    usual = ((width - tw) / 2, height - TOAST_BOTTOM - th)
+    xs = sorted({*_steps(MARGIN, max(MARGIN, width - MARGIN - tw), 11), usual[0]})
+    ys = sorted({*_steps(MARGIN, max(MARGIN, height - MARGIN - th), 9), max(MARGIN, usual[1])})
+    boxes = [*cards, *panels]
+    rows = {top: [b for b in boxes if b[1] < top + th and top < b[3]] for top in ys}
+    spots = sorted((abs(x - usual[0]) + abs(y - usual[1]), x, y) for x in xs for y in ys)
+    best: tuple[float, float, float] | None = None
+    for _far, left, top in spots:
+        spot = (left, top, left + tw, top + th)
+        covered = sum(_area(spot, b) for b in rows[top])
+        if best is None or covered < best[0]:
+            best = (covered, left, top)
+            if covered == 0.0:
+                break
+    assert best is not None
+    return best[1], best[2]
+
+
+def _steps(low: float, high: float, count: int) -> list[float]:
+    """``count`` evenly spaced values from ``low`` to ``high`` (with the middle one)."""
+    return [round(low + (high - low) * k / (count - 1), 2) for k in range(count)]
+
+
+def _area(a: Rect, b: Rect) -> float:
+    """The area two rectangles share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))

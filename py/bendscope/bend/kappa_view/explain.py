@@ -76,6 +76,30 @@ MEANING: list[tuple[str, str]] = [
     ),
 ]
 
+#: the words of MEANING that name a mouse's or a key's way, and a finger's for them
+TOUCH_WORDS = (("hover or choose one", "tap one"), ("Show them (K)", "Show them"))
+
+
+def meaning(touch: bool = False) -> list[tuple[str, str]]:
+    """MEANING in the words of the device: on a touch screen (``touch``) a finger's ways,
+    not hovering or keys.
+
+    >>> loops = dict(meaning(touch=True))["Loops panel"]
+    >>> "tap one to see it" in loops, "hover" in loops
+    (True, False)
+    >>> "hover or choose one" in dict(meaning())["Loops panel"]
+    True
+    """
+    if not touch:
+        return list(MEANING)
+    out = []
+    for term, words in MEANING:
+        for mouse, finger in TOUCH_WORDS:
+            words = words.replace(mouse, finger)
+        out.append((term, words))
+    return out
+
+
 #: tooltips of the HUD pills (the mode pill's by mode)
 HUD_TITLES: dict[str, dict[str, str]] = {
     "kappa": {

@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from bendscope.bend.actions.commands import REGISTRY
-from bendscope.bend.kappa_view.explain import MEANING
+from bendscope.bend.kappa_view.explain import meaning
 
 #: pointer gestures (mouse, pen, touch) and what they do
 GESTURES: list[tuple[str, str]] = [
@@ -79,5 +79,5 @@ def sheet(touch: bool = False) -> list[tuple[str, list[tuple[str, str]]]]:
         rows = [(keys, " / ".join(labels)) for keys, labels in lines.items()]
         sections.append((title, rows + (OTHER_KEYS if scope == "global" else [])))
     if touch:
-        return [("What κ means", list(MEANING)), ("Touch and pointer", list(GESTURES)), *sections]
-    return [("What κ means", list(MEANING)), *sections, ("Pointer", list(GESTURES))]
+        return [("What κ means", meaning(touch=True)), ("Touch and pointer", list(GESTURES)), *sections]
+    return [("What κ means", meaning()), *sections, ("Pointer", list(GESTURES))]
