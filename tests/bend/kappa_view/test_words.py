@@ -137,3 +137,13 @@ def test_the_touch_help_names_a_fingers_ways_not_hovering_or_keys():
     assert "tap one to see it on the canvas" in dict(touch)["Loops panel"]
     mouse = " ".join(what for _, what in dict(shortcuts.sheet())["What κ means"])
     assert "hover or choose one" in mouse and "Show them (K)" in mouse
+
+
+def test_the_outline_of_an_empty_plane_names_a_fingers_ways_on_a_touch_screen():
+    """On a touch screen the outline of an empty plane said "double-click, or Shift+F10"."""
+    editor = Editor()
+    editor.set_touch(True)
+    summary = outline_of(editor).summary
+    assert "double-tap, or long-press then New node here" in summary and "click" not in summary, summary
+    editor.set_touch(False)
+    assert "double-click, or Shift+F10" in outline_of(editor).summary

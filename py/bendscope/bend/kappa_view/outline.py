@@ -28,6 +28,7 @@ from bendscope.bend.editor.editor import Editor
 from bendscope.bend.kappa_view.explain import kappa_span, max_kappa_span, region_name, span_text
 from bendscope.bend.kappa_view.kappa_ui import display_name
 from bendscope.bend.kappa_view.topology_cache import Topology
+from bendscope.bend.render.textlayout import TOUCH_PLACEHOLDER
 
 #: cards listed one by one; beyond, the outline says how many more there are (Find reaches
 #: them); a card's first MAX_LINKS edges are worded. The outline is rebuilt on the main thread
@@ -62,6 +63,13 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+#: what the outline of an empty plane adds, by whether the main pointer is a finger
+EMPTY_PLANE = {
+    False: " The plane is empty: double-click, or Shift+F10 then New node here, to add a card.",
+    True: " The plane is empty: double-tap, or long-press then New node here, to add a card.",
+}
+
+
 def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
     """The outline of the editor's active plane with ``topo`` (by default its exact
     topology, computed now if need be). O(n + E) cheap steps, O(MAX_CARDS × MAX_LINKS) words."""
@@ -75,7 +83,7 @@ def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
         f"κ {span_text(*max_kappa_span(result))}: {_plural(len(sccs), 'feedback loop')}. Mode: {mode}."
     )
     if not plane.nodes:
-        summary += " The plane is empty: double-click, or Shift+F10 then New node here, to add a card."
+        summary += EMPTY_PLANE[editor.placeholder == TOUCH_PLACEHOLDER]  # (a touch screen's words)
 
     def name(node_id: str) -> str:
         return display_name(editor, node_id, 60)
