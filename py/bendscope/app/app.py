@@ -447,7 +447,9 @@ class App:
             self._buttons = buttons
             self.undo_button.disabled = not buttons[0]
             self.redo_button.disabled = not buttons[1]
-        self.in_sight.after_paint(self.overlay.node_id, self.tools.state_name in GESTURES)
+        self.in_sight.after_paint(
+            self.overlay.node_id, self.tools.state_name in GESTURES, self.loops_panel.chosen is not None
+        )
         self.toast.keep_clear()
         if self.overlay.node_id is not None:
             self.overlay.place()

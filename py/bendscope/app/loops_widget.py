@@ -50,9 +50,11 @@ class InSight:
         self._focus: str | None = None
         self._top = math.inf  # the sheets' top edge (CSS px; none shown: infinity)
 
-    def after_paint(self, editing: str | None, busy: bool) -> None:
-        """After the widgets of a paint are updated (``busy``: a gesture runs, it waits). A move
-        of the view asks for the next paint. O(1) but for a move: O(panels⁵)."""
+    def after_paint(self, editing: str | None, busy: bool, hold: bool = False) -> None:
+        """After the widgets of a paint are updated (``busy``: a gesture runs, it waits; ``hold``:
+        the view shows something else on purpose, a chosen loop — nothing moves, what changed
+        is taken as seen). A move of the view asks for the next paint. O(1) but for a move:
+        O(panels⁵)."""
         if busy:
             return
         if not js.window.matchMedia("(max-width: 600px)").matches:
@@ -64,7 +66,7 @@ class InSight:
         top = min((float(s.getBoundingClientRect().top) for s in sheets if not s.hidden), default=math.inf)
         moved = focus != self._focus or top < self._top - 0.5
         self._focus, self._top = focus, top
-        if moved and focus is not None:
+        if moved and focus is not None and not hold:
             keep_clear(self.editor, focus, panel_boxes())
 
 

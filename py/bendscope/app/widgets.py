@@ -327,8 +327,9 @@ class Toast:
         self._placed = float(js.performance.now())
 
     def keep_clear(self) -> None:
-        """After a paint: a card or a panel now under the message moves it (at most every
-        ``TOAST_REPLACE_MS``, so a layout in motion does not chase it around)."""
+        """After a paint: a card or a panel now under the message, or a window too small for
+        where it is, moves it (at most every ``TOAST_REPLACE_MS``, so a layout in motion does
+        not chase it around)."""
         rect = self._rect
         if self.box.hidden or rect is None:
             return
@@ -338,8 +339,9 @@ class Toast:
                 self._again = True
                 js.setTimeout(self._again_proxy, wait + 1)
             return
-        if any(a[0] < rect[2] and rect[0] < a[2] and a[1] < rect[3] and rect[1] < a[3]
-               for a in (*self.cards(), *self.panels())):  # fmt: skip
+        outside = rect[2] > float(js.window.innerWidth) or rect[3] > float(js.window.innerHeight)  # (a resize)
+        if outside or any(a[0] < rect[2] and rect[0] < a[2] and a[1] < rect[3] and rect[1] < a[3]
+                          for a in (*self.cards(), *self.panels())):  # fmt: skip
             self.place()
 
     def _look_again(self) -> None:
