@@ -11,7 +11,7 @@ from pyodide.ffi import create_once_callable
 from bendscope.bend.editor.camera import zoom_text
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.find import Finder
-from bendscope.bend.editor.viewfit import Rect, toast_spot
+from bendscope.bend.editor.viewfit import Rect, overlaps, toast_spot
 from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_text
 from bendscope.bend.kappa_view.inspector import inspector_rows
 from bendscope.bend.kappa_view.loop_cuts import CutReport
@@ -303,6 +303,7 @@ class Toast:
         self._hide_proxy = proxy(self.hide)
         self._rect: Rect | None = None
         self._placed = 0.0
+        self._free = True  # the spot it lies on covered nothing
         self._again = False
         self._again_proxy = proxy(self._look_again)
 
@@ -321,9 +322,11 @@ class Toast:
         style.left, style.top, style.bottom, style.transform = "0px", "0px", "auto", "none"
         size = float(self.box.offsetWidth), float(self.box.offsetHeight)
         width, height = float(js.window.innerWidth), float(js.window.innerHeight)
-        left, top = toast_spot(width, height, size, self.cards(), self.panels())
+        boxes = [*self.cards(), *self.panels()]
+        left, top = toast_spot(width, height, size, boxes, [])
         style.left, style.top = f"{left}px", f"{top}px"
-        self._rect = (left, top, left + size[0], top + size[1])
+        self._rect = rect = (left, top, left + size[0], top + size[1])
+        self._free = not any(overlaps(rect, box) for box in boxes)
         self._placed = float(js.performance.now())
 
     def keep_clear(self) -> None:
@@ -331,8 +334,8 @@ class Toast:
         where it is, moves it (at most every ``TOAST_REPLACE_MS``, so a layout in motion does
         not chase it around)."""
         rect = self._rect
-        if self.box.hidden or rect is None:
-            return
+        if self.box.hidden or rect is None or not self._free:
+            return  # (where no spot was free, it stays: looking again costs O(cards) each time)
         wait = TOAST_REPLACE_MS - (float(js.performance.now()) - self._placed)
         if wait > 0:
             if not self._again:  # (looked at again then: no paint may follow)
@@ -340,8 +343,7 @@ class Toast:
                 js.setTimeout(self._again_proxy, wait + 1)
             return
         outside = rect[2] > float(js.window.innerWidth) or rect[3] > float(js.window.innerHeight)  # (a resize)
-        if outside or any(a[0] < rect[2] and rect[0] < a[2] and a[1] < rect[3] and rect[1] < a[3]
-                          for a in (*self.cards(), *self.panels())):  # fmt: skip
+        if outside or any(overlaps(rect, box) for box in (*self.cards(), *self.panels())):
             self.place()
 
     def _look_again(self) -> None:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.editor.viewfit import MARGIN, Rect, _area, _overlaps, keep_clear, toast_spot
+from bendscope.bend.editor.viewfit import MARGIN, Rect, _area, keep_clear, overlaps, toast_spot
 
 coord = st.floats(min_value=0.0, max_value=800.0, allow_nan=False)
 
@@ -43,7 +43,7 @@ def test_a_message_keeps_its_usual_place_when_that_is_free_and_leaves_it_for_a_c
     assert usual == (490.0, 710.0)
     card = (600.0, 700.0, 740.0, 746.0)
     moved = toast_spot(1280.0, 800.0, (300.0, 34.0), [card], [])
-    assert not _overlaps((moved[0], moved[1], moved[0] + 300.0, moved[1] + 34.0), card)
+    assert not overlaps((moved[0], moved[1], moved[0] + 300.0, moved[1] + 34.0), card)
 
 
 @settings(max_examples=120, deadline=None)
@@ -60,7 +60,7 @@ def test_a_card_kept_clear_ends_clear_of_the_sheet_or_the_view_stays(x, y, zoom,
     x0, y0 = editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
     box = (x0, y0, x0 + node.width * zoom, y0 + node.height * zoom)
     clear = box[0] >= -1e-6 and box[1] >= -1e-6 and box[2] <= 390.0 + 1e-6 and box[3] <= 844.0 + 1e-6
-    clear = clear and not any(_overlaps(box, s) for s in sheets)
+    clear = clear and not any(overlaps(box, s) for s in sheets)
     if moved:
         assert clear, (box, sheets)
         assert not keep_clear(editor, card, sheets)  # (once clear, it stays put)

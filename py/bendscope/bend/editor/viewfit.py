@@ -25,7 +25,8 @@ TOAST_BOTTOM = 56.0
 assert READABLE_ZOOM > GREEK_ZOOM  # (the zoom a view is brought to draws card text as text)
 
 
-def _overlaps(a: Rect, b: Rect) -> bool:
+def overlaps(a: Rect, b: Rect) -> bool:
+    """Whether two rectangles share some area."""
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
@@ -47,7 +48,7 @@ def free_rects(width: float, height: float, obstacles: Sequence[Rect]) -> list[R
         for x1 in xs[i + 1 :]
         for j, y0 in enumerate(ys)
         for y1 in ys[j + 1 :]
-        if not any(_overlaps((x0, y0, x1, y1), b) for b in boxes)
+        if not any(overlaps((x0, y0, x1, y1), b) for b in boxes)
     ]
     found.sort(key=lambda r: (-(r[2] - r[0]) * (r[3] - r[1]), r[0], r[1]))
     return found or [(0.0, 0.0, width, height)]
@@ -66,7 +67,7 @@ def readable(editor: Editor, node_ids: Iterable[str], obstacles: Sequence[Rect])
             continue
         x0, y0 = editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
         box = (x0, y0, x0 + node.width * zoom, y0 + node.height * zoom)
-        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h or any(_overlaps(box, o) for o in obstacles):
+        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h or any(overlaps(box, o) for o in obstacles):
             return False
     return True
 
@@ -151,7 +152,7 @@ def keep_clear(editor: Editor, node_id: str, obstacles: Sequence[Rect]) -> bool:
     card = (x0, y0, x0 + node.width * zoom, y0 + node.height * zoom)
     width, height = editor.viewport
     inside = card[0] >= 0 and card[1] >= 0 and card[2] <= width and card[3] <= height
-    if inside and not any(_overlaps(card, o) for o in obstacles):
+    if inside and not any(overlaps(card, o) for o in obstacles):
         return False
     best: tuple[float, float, float] | None = None
     for rect in free_rects(width, height, obstacles):
@@ -180,7 +181,7 @@ def toast_spot(
     >>> toast_spot(800.0, 800.0, (200.0, 30.0), [], [])
     (300.0, 714.0)
     >>> spot = toast_spot(800.0, 800.0, (200.0, 30.0), [card], [])
-    >>> _overlaps((spot[0], spot[1], spot[0] + 200.0, spot[1] + 30.0), card), spot[1] > 600.0
+    >>> overlaps((spot[0], spot[1], spot[0] + 200.0, spot[1] + 30.0), card), spot[1] > 600.0
     (False, True)
 
     O((cards + panels) × rows + spots × the boxes in a row), 11 × 10 spots."""
@@ -193,8 +194,12 @@ def toast_spot(
     spots = sorted((abs(x - usual[0]) + abs(y - usual[1]), x, y) for x in xs for y in ys)
     best: tuple[float, float, float] | None = None
     for _far, left, top in spots:
-        spot = (left, top, left + tw, top + th)
-        covered = sum(_area(spot, b) for b in rows[top])
+        right, bottom, covered = left + tw, top + th, 0.0
+        for b in rows[top]:
+            if b[0] < right and left < b[2]:
+                covered += (min(right, b[2]) - max(left, b[0])) * (min(bottom, b[3]) - max(top, b[1]))
+                if best is not None and covered >= best[0]:
+                    break  # (no better than the best so far)
         if best is None or covered < best[0]:
             best = (covered, left, top)
             if covered == 0.0:
