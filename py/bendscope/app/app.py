@@ -18,7 +18,7 @@ from bendscope.bend.actions.dispatch import ActionManager, Outcome
 from bendscope.bend.editor.editor import LOADING, Editor
 from bendscope.bend.editor.loading import SLICED_FROM
 from bendscope.bend.editor.url_params import KNOWN, parse_params
-from bendscope.bend.editor.viewfit import card_rects
+from bendscope.bend.editor.viewfit import card_rects, card_under
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.layout.arrange import DIRECTIONS
 from bendscope.bend.layout.simulation import drag_moving, moving_cards, slice_budget
@@ -100,7 +100,7 @@ class App:
         self.outline = OutlineView()
         self.crumbs = Breadcrumbs(self.go_to_plane)
         self.legend = Legend()
-        self.toast = Toast(lambda: card_rects(self.editor), panel_boxes)
+        self.toast = Toast(lambda: card_rects(self.editor), lambda r: card_under(self.editor, r), panel_boxes)
         self.in_sight = InSight(self.editor)
         self.dialog = Dialog()
         self.help = HelpSheet()

@@ -296,9 +296,11 @@ class Toast:
     least of the cards in sight and the panels (``bend.editor.viewfit.toast_spot``), and moves
     when a card comes under it (a card just made, or the layout's)."""
 
-    def __init__(self, cards: Callable[[], list[Rect]], panels: Callable[[], list[Rect]]) -> None:
+    def __init__(
+        self, cards: Callable[[], list[Rect]], under: Callable[[Rect], bool], panels: Callable[[], list[Rect]]
+    ) -> None:
         self.box = by_id("toast")
-        self.cards, self.panels = cards, panels
+        self.cards, self.under, self.panels = cards, under, panels
         self._timer: Any = None
         self._hide_proxy = proxy(self.hide)
         self._rect: Rect | None = None
@@ -331,19 +333,22 @@ class Toast:
 
     def keep_clear(self) -> None:
         """After a paint: a card or a panel now under the message, or a window too small for
-        where it is, moves it (at most every ``TOAST_REPLACE_MS``, so a layout in motion does
-        not chase it around)."""
+        where it is, moves it. It is looked at at most every ``TOAST_REPLACE_MS`` (so a layout
+        in motion does not chase it around, and the O(cards) look is not paid in every frame of
+        a drag or a layout)."""
         rect = self._rect
         if self.box.hidden or rect is None or not self._free:
             return  # (where no spot was free, it stays: looking again costs O(cards) each time)
-        wait = TOAST_REPLACE_MS - (float(js.performance.now()) - self._placed)
+        now = float(js.performance.now())
+        wait = TOAST_REPLACE_MS - (now - self._placed)
         if wait > 0:
             if not self._again:  # (looked at again then: no paint may follow)
                 self._again = True
                 js.setTimeout(self._again_proxy, wait + 1)
             return
+        self._placed = now
         outside = rect[2] > float(js.window.innerWidth) or rect[3] > float(js.window.innerHeight)  # (a resize)
-        if outside or any(overlaps(rect, box) for box in (*self.cards(), *self.panels())):
+        if outside or self.under(rect) or any(overlaps(rect, box) for box in self.panels()):
             self.place()
 
     def _look_again(self) -> None:

@@ -127,6 +127,25 @@ def card_rects(editor: Editor) -> list[Rect]:
     return rects
 
 
+def card_under(editor: Editor, rect: Rect) -> bool:
+    """Whether a card of the active plane shares some area with the screen box ``rect`` (the
+    same test as ``overlaps`` on ``card_rects``, without making them). O(n), early stop.
+
+    >>> from bendscope.bend.editor.editor import Editor
+    >>> e = Editor()
+    >>> e.viewport = (400.0, 800.0)
+    >>> card = e.add_node(0.0, 0.0, "middle")
+    >>> [box] = card_rects(e)
+    >>> card_under(e, box), card_under(e, (box[2], box[1], box[2] + 50.0, box[3]))
+    (True, False)
+    """
+    (x0, y0), (x1, y1) = editor.screen_to_world(rect[0], rect[1]), editor.screen_to_world(rect[2], rect[3])
+    return any(
+        n.x - n.width / 2 < x1 and x0 < n.x + n.width / 2 and n.y - n.height / 2 < y1 and y0 < n.y + n.height / 2
+        for n in editor.plane.nodes.values()
+    )
+
+
 def keep_clear(editor: Editor, node_id: str, obstacles: Sequence[Rect]) -> bool:
     """Pan (zoom unchanged) the least that puts the card ``node_id`` inside the view, clear of
     every obstacle (a panel) and ``MARGIN`` px from them, unless it is so already or fits in
