@@ -7,9 +7,9 @@
 
 Headless Chromium (Debian's, ``--disable-gpu``), Pyodide, a 1280×800 page, motion on. Graphs:
 ``bench.graphs.giant_scc_document`` (a random spanning tree of causal edges plus random arcs up to
-2n: one giant loop region — 1,377 of 2,000 cards — and tree-like parts around it: the "mixed"
-graph) and, for Arrange, also a single loop region (``bench.graphs.random_strong``, every card in
-it). Each figure of the target table:
+2n — ``--arcs`` times n: one giant loop region, 876 of 2,000 cards (1,363 with ``--arcs 2.6``) —
+and tree-like parts around it: the "mixed" graph) and, for Arrange, also a single loop region
+(``bench.graphs.random_strong``, every card in it). Each figure of the target table:
 
 * **drag**: at zoom 1 (``zoom-reset``), the region's card nearest the middle of the view is dragged
   200 px in 20 real mouse moves (``page.mouse``), the pointer resting ``--dwell`` ms (200) on the
@@ -253,6 +253,7 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
     painted: dict[str, int] = {}  # the drags' painted frames by what they drew ("whole", the layer's reason)
     work: list[float] = []  # each painted frame's work on the page's thread (layout step + paint), ms
     scene: list[float] = []  # and its Python scene work
+    press: list[float] = []  # each drag's press frame's work (the first over the layer: drawn then unless ahead)
     for k in range(drags):
         node = central(app, region)
         drag = gesture(app, app.node_xy(node), moves, step if k % 2 == 0 else -step, True, dwell)
@@ -261,6 +262,8 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
         long += drag["long"]
         each.append(p95(drag["gaps"]))
         explained.append(explain(drag))
+        over = [f for f in drag["painted"] if f[4]]  # (frames over the layer: the first is the press's)
+        press += [over[0][1] + over[0][3]] if over else []
         for frame in drag["painted"]:
             kind = frame[4].split(" (")[0] or "whole"
             painted[kind] = painted.get(kind, 0) + 1
@@ -277,6 +280,7 @@ def drag_run(app, region: list[str], drags: int = 1, moves: int = 20, step: floa
         "work_median": median(work),
         "work_p95": p95(work),
         "scene_median": median(scene),
+        "press_work": press,
         "frame_median": median(gaps),
         "frame_p95": p95(gaps),
         "lag_median": median(lags),
@@ -415,6 +419,7 @@ def page_figures(
     parts: str = "all",
     explaining: bool = False,
     dwell: float = 0.0,
+    arcs: float = 2.0,
 ) -> dict:
     out: dict = {"load": {}, "drag": {}, "connect": {}, "arrange": {}}
 
@@ -422,7 +427,7 @@ def page_figures(
         return open_app(browser, base, "seed=1&fresh=1", context_args={"reduced_motion": "no-preference"})
 
     for n in sizes:
-        doc = giant_scc_document(n)
+        doc = giant_scc_document(n, arcs_per_node=arcs)
         loads, app = [], None
         for _ in range(runs):
             if app is not None:
@@ -528,6 +533,12 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--only-drag", action="store_true", help="only load and drag (the drag's figures)")
     parser.add_argument("--dwell", type=float, default=200.0, help="ms the pointer rests on a card before its press")
     parser.add_argument(
+        "--arcs",
+        type=float,
+        default=2.0,
+        help="edges per card of the mixed graph (2: its loop region holds 876 of 2,000 cards; 2.6: 1,363)",
+    )
+    parser.add_argument(
         "--explain",
         action="store_true",
         help="with --only-drag, --only-load or --only-live: each drag's, page's or burst's long frames and why",
@@ -563,6 +574,7 @@ def main(argv: list[str] | None = None) -> dict:
                     parts,
                     args.explain,
                     args.dwell,
+                    args.arcs,
                 )
             backends = [] if parts != "all" else [b for b in args.live.split(",") if b]
             live = live_figures(backends, args.seconds, args.live_cards, browser, args.while_opening)
@@ -573,11 +585,14 @@ def main(argv: list[str] | None = None) -> dict:
         for n in sizes:
             d = figures["drag"][n]
             each = ", ".join(map(fmt, d["each_p95"]))
-            print(f"drag {n:,} cards: frame p95 {d['frame_p95']:.1f} ms (each drag {each}); input → frame p95 "
-                  f"{d['lag_p95']:.1f} ms; long tasks {d['long']} (max {d['long_max']:.0f})")  # fmt: skip
+            print(f"drag {n:,} cards (loop region {d['region']:,}, dwell {args.dwell:.0f} ms): frame p95 "
+                  f"{d['frame_p95']:.1f} ms (each drag {each}); input → frame p95 {d['lag_p95']:.1f} ms; long tasks "
+                  f"{d['long']} (max {d['long_max']:.0f}); hovering the same moves: frame p95 "
+                  f"{d['hover_frame_p95']:.1f} ms")  # fmt: skip
             print(f"  painted frames: {', '.join(f'{k} {v}' for k, v in sorted(d['painted'].items()))}; work per "
                   f"frame (layout step + paint) median {d['work_median']:.1f} / p95 {d['work_p95']:.1f} ms, Python "
-                  f"scene work median {d['scene_median']:.2f} ms")  # fmt: skip
+                  f"scene work median {d['scene_median']:.2f} ms; the press's frame's work each drag "
+                  f"{', '.join(map(fmt, d['press_work']))} ms")  # fmt: skip
             for k, lines in enumerate(d["explained"] if args.explain else []):
                 print(f"  drag {k + 1}: " + ("\n    ".join(["", *lines]) if lines else "no frame over 20 ms"))
     elif args.only_load:

@@ -201,3 +201,25 @@ def test_a_giant_scc_is_searched_in_slices_while_frames_go_on(app_factory):
     assert app.api("window.__pending_frames") >= 2  # (frames went on while it searched)
     assert "Looking for loops…" in app.api("window.__said")
     expect(app.page.locator("#loops-panel p.loops-note, #loops-panel button.loops-more").first).to_be_visible()
+
+
+def test_a_drag_begins_no_loop_or_cut_search_in_its_frames_and_the_release_does(app_factory):
+    """Pressing a card of a loop region selects it, which asks for its loops and fewest cuts:
+    the gesture's frames only show reports held already and begin no search (they would take
+    the press's frame and the first moves'); the searches begin with the release's frame."""
+    from harness import press_region_card  # (e2e/: the mixed graph of the benchmarks)
+
+    app = app_factory("seed=1&fresh=1")
+    _, x, y = press_region_card(app, 600)
+    for k in range(1, 7):
+        app.page.mouse.move(x + 6 * k, y + 2 * k)
+        app.api("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))")
+        state = _state(app)
+        assert state["searching"] == [False, False] and (state["searches"], state["cut_searches"]) == (0, 0), k
+        assert state["pending"]  # (the inspector waits for them)
+    app.page.mouse.up()
+    app.page.wait_for_function(
+        "(s => s.searches > 0 && s.cut_searches > 0 && !s.pending)(JSON.parse(window.bendscope.loops_state()))",
+        timeout=60_000,
+    )
+    app.guard.check(app.page)

@@ -214,7 +214,8 @@ class AutomationApi:
 
     def loops_state(self) -> str:
         """The loop list the page holds (JSON): whether the panel is open, the search
-        pending, the shown loop's cards, the faded cards, and the report's groups."""
+        pending (and the loop and cut searches under way), the shown loop's cards, the faded
+        cards, and the report's groups."""
         panel = self.app.loops_panel
         report = panel.report
         shown = panel.shown()
@@ -233,6 +234,9 @@ class AutomationApi:
                 "open": panel.open,
                 "pending": self.app.loops_pending,
                 "searches": self.app.editor.loop_finder.searches,
+                # (searches begun and not ended, and the cut searches ended: none begins during a gesture)
+                "searching": [self.app.editor.loop_finder.pending, self.app.editor.cut_finder.pending],
+                "cut_searches": self.app.editor.cut_finder.searches,
                 "shown": None if shown is None else list(shown.nodes),
                 "chosen": None if panel.chosen is None else list(panel.chosen.nodes),
                 "hovered": None if panel.hovered is None else list(panel.hovered.nodes),

@@ -383,12 +383,12 @@ class App:
         t1 = js.performance.now()
         loops = cuts = None
         busy, budget = self.tools.state_name in GESTURES, math.inf if self.still else LOOPS_FRAME_MS
-        if self._loops_wanted(topology):  # (a search under way waits while a gesture runs)
-            loops = None if busy and editor.loop_finder.pending else editor.loops(budget)
+        if self._loops_wanted(topology):  # (a gesture's frames begin no search and go on with none: after it)
+            loops = editor.held_loops() if busy else editor.loops(budget)
             self.loops_pending = loops is None
         t2 = js.performance.now()
         if self._loops_wanted(topology) or editor.cuts_shown:
-            cuts = None if busy and editor.cut_finder.pending else editor.loop_cuts(budget)
+            cuts = editor.held_cuts() if busy else editor.loop_cuts(budget)
             self.cuts_pending = cuts is None
         still = self.still or self.reduced_motion
         loop_edges, loop_class = self.loops_panel.shown_edges()

@@ -218,19 +218,23 @@ class Painter:
         ctx = self.ctx
         w, h = viewport
         self.resize(w, h, dpr)
+        whole = moving is None or self.detail or self.paint_whole
+        indices = None if whole else self._moving_indices(moving)
         ctx.setTransform(1, 0, 0, 1, 0, 0)
         ctx.setLineDash(js_obj([]))
         ctx.globalAlpha = 1
-        ctx.fillStyle = theme.BACKGROUND
-        ctx.fillRect(0, 0, w * dpr, h * dpr)
+        if indices is None:  # (over the layer, its copy replaces every pixel: no background under it)
+            ctx.fillStyle = theme.BACKGROUND
+            ctx.fillRect(0, 0, w * dpr, h * dpr)
         # dot grid: a tile of the zoomed spacing, shifted by whole device pixels
         if grid is not None:
             pattern = self._grid_pattern(dpr, grid.spacing)
             pattern.setTransform(
                 js.DOMMatrix.new(js_obj([1, 0, 0, 1, round(grid.offset_x * dpr), round(grid.offset_y * dpr)]))
             )
-            ctx.fillStyle = pattern
-            ctx.fillRect(0, 0, w * dpr, h * dpr)
+            if indices is None:
+                ctx.fillStyle = pattern
+                ctx.fillRect(0, 0, w * dpr, h * dpr)
         else:
             pattern = theme.BACKGROUND  # (what a halo's inside is repainted with)
         cam = camera or plane.camera
@@ -241,8 +245,6 @@ class Painter:
         env_js.pattern = pattern
         env_js.skip = getattr(js.window, "__skip", None)  # (diagnostics: bench/bench_large.py)
         self.last_env, self.last_xy = env_js, xy
-        whole = moving is None or self.detail or self.paint_whole
-        indices = None if whole else self._moving_indices(moving)
         if indices is not None:
             # cards move: the layer of what does not move, copied, and the moving part over it
             drawn = self.damage.paint(

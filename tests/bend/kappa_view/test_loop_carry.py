@@ -139,3 +139,22 @@ def test_a_search_over_many_edges_begins_in_small_steps() -> None:
     carried = finder.report(plane, cache.get(plane), None, 0.0)
     assert finder.carried == 1 and carried is not None
     assert carried.groups == fresh(plane)[0].groups
+
+
+def test_held_gives_a_ready_report_and_never_begins_goes_on_with_or_carries_a_search() -> None:
+    for finder in (LoopFinder(), CutFinder()):
+        plane, cache = plane_of([("a", "b"), ("b", "c"), ("c", "a"), ("d", "e")]), TopologyCache()
+        topology = cache.get(plane)
+        assert finder.held(plane, topology, None) is None
+        assert not finder.pending and finder.searches == 0  # (nothing begun)
+        report = finder.report(plane, topology, None, math.inf)
+        assert report is not None and finder.held(plane, topology, None) is report
+        assert finder.held(plane, topology, frozenset("abc")) is None  # (another scope)
+        plane.add_node(Node("x", "x"))  # outside every region: a report carried over
+        moved = cache.get(plane)
+        assert finder.held(plane, moved, None) is None
+        assert (finder.searches, finder.carried, finder.pending) == (1, 0, False)
+        assert finder.report(plane, moved, None, 0.0) is not None and finder.carried == 1
+        assert finder.held(plane, moved, None) is not None
+        plane.add_edge(Edge("in", "c", "b", EdgeProps(kind="causal")))  # inside: searched again
+        assert finder.held(plane, cache.get(plane), None) is None and not finder.pending

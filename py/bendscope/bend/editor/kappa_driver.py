@@ -79,6 +79,18 @@ class KappaDriver(HitTesting):
         scope, topology = scoped
         return self.cut_finder.report(self.plane, topology, scope, math.inf if wait else budget_ms)
 
+    def held_loops(self) -> LoopReport | None:
+        """The loop report :meth:`loops` would give if it is ready now, else None — beginning
+        and continuing no search (a gesture's frames: the searches begin after it)."""
+        scoped = self._scoped_topology(False)
+        return None if scoped is None else self.loop_finder.held(self.plane, scoped[1], scoped[0])
+
+    def held_cuts(self) -> CutReport | None:
+        """The cut report :meth:`loop_cuts` would give if it is ready now, else None — as
+        :meth:`held_loops`."""
+        scoped = self._scoped_topology(False)
+        return None if scoped is None else self.cut_finder.held(self.plane, scoped[1], scoped[0])
+
     def _scoped_topology(self, wait: bool) -> tuple[Any, Any] | None:
         """(the selection's cards or None for the whole plane, their topology), or None while the
         plane's topology is still computed and ``wait`` is off."""

@@ -183,6 +183,15 @@ class SlicedFinder(Generic[R]):
             search = self._search = _Search(plane, key, selection, topology, steps)
         return self._run(search, budget_ms)
 
+    def held(self, plane: Plane, topology: Topology, selection: Scope) -> R | None:
+        """The report for ``plane`` (or its ``selection``, of exact ``topology``) if one is
+        held for exactly these, else None: no search is begun, none goes on and none is
+        carried over (what a gesture's frames may ask). O(1) besides the plane's key."""
+        held = self._report
+        if held is None or held[0] is not plane or held[3] is not topology.result:
+            return None
+        return held[2] if held[1] == self._key_of(plane, selection) else None
+
     def _carry(self, plane: Plane, key: Key, topology: Topology, selection: Scope) -> R | None:
         """The held report, carried over to ``topology`` if nothing it depends on changed. O(m)."""
         held, regions = self._report, self._regions
