@@ -3,13 +3,14 @@
     python bench/bench_hand.py [--sizes 2000,3000] [--runs 3] [--live sqlite,postgresql] [--only-load] [--only-live]
                                [--quick]
     python bench/bench_hand.py --only-drag [--drags 5] [--explain]
-    python bench/bench_hand.py --only-load --sizes 1000 --live "" [--explain]
+    python bench/bench_hand.py --only-load --sizes 1000 --live "" [--explain] [--shape dense]
 
 Headless Chromium (Debian's, ``--disable-gpu``), Pyodide, a 1280×800 page, motion on. Graphs:
 ``bench.graphs.giant_scc_document`` (a random spanning tree of causal edges plus random arcs up to
 2n — ``--arcs`` times n: one giant loop region, 876 of 2,000 cards (1,363 with ``--arcs 2.6``) —
-and tree-like parts around it: the "mixed" graph) and, for Arrange, also a single loop region
-(``bench.graphs.random_strong``, every card in it). Each figure of the target table:
+and tree-like parts around it: the "mixed" graph; ``--shape dense``: ``--arcs 2.7``, a loop region
+of about 70 % of the cards — 694 of 1,000 — as in documents denser than ours) and, for Arrange,
+also a single loop region (``bench.graphs.random_strong``, every card in it). Each figure of the target table:
 
 * **drag**: at zoom 1 (``zoom-reset``), the region's card nearest the middle of the view is dragged
   200 px in 20 real mouse moves (``page.mouse``), the pointer resting ``--dwell`` ms (200) on the
@@ -71,6 +72,11 @@ def p95(values: list[float]) -> float:
 
 def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
+
+
+#: random arcs per card of each ``--shape`` of ``giant_scc_document`` (its loop region: 420 of 1,000
+#: cards and 876 of 2,000 for "mixed", 694 of 1,000 for "dense")
+SHAPES = {"mixed": 2.0, "dense": 2.7}
 
 
 def region_document(n: int, seed: int = 3) -> dict:
@@ -547,6 +553,9 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--only-live", action="store_true", help="only the live burst (--live, --live-cards)")
     parser.add_argument("--while-opening", action="store_true", help="the burst while the page opens the memory")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one run each (a smoke test)")
+    parser.add_argument(
+        "--shape", choices=sorted(SHAPES), default="mixed", help="dense: a loop region of ~70 %% of the cards"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.sizes, args.runs, args.limit, args.connects, args.drags = "150", 1, 30.0, 1, 1
@@ -555,7 +564,7 @@ def main(argv: list[str] | None = None) -> dict:
     random.seed(0)
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores; load before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
-    print(f"chromium {CHROMIUM} {' '.join(CHROMIUM_ARGS)}")
+    print(f"chromium {CHROMIUM} {' '.join(CHROMIUM_ARGS)}; graph shape {args.shape}")
     server, base = start_in_thread(ROOT)
     try:
         with sync_playwright() as p:
@@ -574,7 +583,7 @@ def main(argv: list[str] | None = None) -> dict:
                     parts,
                     args.explain,
                     args.dwell,
-                    args.arcs,
+                    SHAPES[args.shape] if args.shape != "mixed" else args.arcs,
                 )
             backends = [] if parts != "all" else [b for b in args.live.split(",") if b]
             live = live_figures(backends, args.seconds, args.live_cards, browser, args.while_opening)

@@ -128,3 +128,28 @@ def test_a_load_at_once_replaces_a_large_one_coming_in(app_factory):
     app.api("window.bendscope.hold_load(false)")
     assert sorted(nodes_of(app)) == ["a", "b"]
     assert not app.api("window.bendscope.layout_state().loading")
+
+
+def test_a_large_plane_s_outline_is_built_once_its_cards_rest_and_words_the_state_then(app_factory):
+    """(The page lays out a full outline's lines for tens of milliseconds: on a plane of more
+    cards than it lists, the rebuild waits for the layout to rest instead of holding a frame
+    of the cards coming apart. What it words at rest is what a build at once words.)"""
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    page.wait_for_function("JSON.parse(window.bendscope.outline_state()).builds > 0")  # (the first document's)
+    before = json.loads(app.api("window.bendscope.outline_state()"))
+    assert before["shown"] == before["now"]
+    start = app.api("performance.now()")
+    assert app.api("async t => await window.bendscope.load(t)", json.dumps(giant_scc_document(1000))) is None
+    assert app.api("window.bendscope.layout_active()")  # (the new cards come apart)
+    page.wait_for_function("!window.bendscope.layout_active()", timeout=90_000)
+    moved_ms = app.api("performance.now()") - start
+    page.wait_for_function(
+        "JSON.parse(window.bendscope.outline_state()).shown[0].startsWith('1000 cards')", timeout=10_000
+    )
+    after = json.loads(app.api("window.bendscope.outline_state()"))
+    assert after["shown"] == after["now"]
+    assert len(after["shown"][2]) == 201  # (200 cards listed, and how many more)
+    assert after["builds"] == before["builds"] + 1
+    if moved_ms < 4_000:  # (a layout longer than the wait's bound gets its outline meanwhile)
+        assert after["built_moving"] == before["built_moving"]

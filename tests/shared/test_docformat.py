@@ -116,3 +116,38 @@ def test_records_match_the_model_built_from_them(cards: list, links: list) -> No
     again = read_document(serialize_document(doc))
     assert [c[:3] for c in again.planes[0].nodes] == [c[:3] for c in plane.nodes]
     assert again.planes[0].edges == plane.edges
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_JSON)
+def test_reading_json_in_steps_pauses_twice_and_gives_what_json_gives(value) -> None:
+    """(A page reads a large document between its frames: the strings set aside, the nesting
+    counted and the parse are three steps, not one that holds a frame.)"""
+    from bendscope.shared.jsonsafe import loads_steps
+
+    text = json.dumps(value)
+    steps = loads_steps(text, max_depth=64, max_digits=100)
+    assert next(steps) is None and next(steps) is None
+    with pytest.raises(StopIteration) as done:
+        next(steps)
+    assert done.value.value == json.loads(text)
+
+
+@pytest.mark.parametrize("text", ["[" * 70 + "]" * 70, "[1" + "0" * 200 + "]", "[NaN]", '{"a": 1', '"\\"[[[['])
+def test_reading_json_in_steps_refuses_what_reading_it_at_once_refuses(text: str) -> None:
+    from bendscope.shared.jsonsafe import Refused, loads, loads_steps
+
+    with pytest.raises(Refused) as at_once:
+        loads(text, max_depth=64, max_digits=100)
+    steps = loads_steps(text, max_depth=64, max_digits=100)
+    with pytest.raises(Refused) as in_steps:
+        while True:
+            next(steps)
+    assert str(in_steps.value) == str(at_once.value) and in_steps.value.syntax == at_once.value.syntax

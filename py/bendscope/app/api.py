@@ -20,6 +20,7 @@ from bendscope.bend.render.svgexport import image_view
 
 from .dom import js_obj, proxy
 from .images import image_ids
+from .widgets import outline_lines
 
 if TYPE_CHECKING:
     from .app import App
@@ -212,6 +213,21 @@ class AutomationApi:
             }
         )
 
+    def outline_state(self) -> str:
+        """The screen reader's outline as the page shows it and as it is built from the state now
+        (``outline_of`` with the exact topology), and its rebuilds (all, and while the layout
+        moved cards), as JSON."""
+        outline = self.app.outline
+        return json.dumps(
+            {
+                "shown": [str(outline.summary.textContent), [str(li.textContent) for li in outline.loops.children],
+                          [str(li.textContent) for li in outline.cards.children]],
+                "now": outline_lines(self.app.editor, self.app.editor.topology()),
+                "builds": outline.builds,
+                "built_moving": outline.built_moving,
+            }
+        )  # fmt: skip
+
     def loops_state(self) -> str:
         """The loop list the page holds (JSON): whether the panel is open, the search
         pending (and the loop and cut searches under way), the shown loop's cards, the faded
@@ -350,6 +366,7 @@ class AutomationApi:
             "frame_log": self.frame_log,
             "task_log": self.task_log,
             "drawn_halos": lambda: json.dumps(self.app.painter.drawn_halos()),
+            "outline_state": self.outline_state,
             "profile_paint": self.profile_paint,
             "paint": self.paint_now,
             "redraw_check": self.redraw_check,

@@ -16,7 +16,7 @@ from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_t
 from bendscope.bend.kappa_view.inspector import inspector_rows
 from bendscope.bend.kappa_view.loop_cuts import CutReport
 from bendscope.bend.kappa_view.loop_list import LoopReport
-from bendscope.bend.kappa_view.outline import outline_of
+from bendscope.bend.kappa_view.outline import MAX_CARDS, outline_of
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.keys import shortcuts
 from bendscope.bend.model.elements import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
@@ -26,6 +26,10 @@ from .dom import by_id, clear, coarse_pointer, el, is_null, on, proxy
 
 #: the least time (ms) between two moves of a message out of a card's way
 TOAST_REPLACE_MS = 300.0
+#: the longest a large plane's outline waits for its cards to rest (see OutlineView), and how
+#: often its timer looks whether they do
+MOVING_WAIT_MS = 5000.0
+MOVING_POLL_MS = 100.0
 
 
 class Hud:
@@ -79,11 +83,23 @@ class Hud:
             self.mode.title = HUD_TITLES["mode"][mode]
 
 
+def outline_lines(editor: Editor, topo: Topology | None = None) -> tuple[str, list[str], list[str]]:
+    """What the outline shows of the editor's plane with ``topo``: its summary, its loops' lines
+    and its cards' lines (``bend.kappa_view.outline``)."""
+    out = outline_of(editor, topo)
+    more = [f"…and {out.more_cards:,} more cards (Ctrl+F finds them)."] if out.more_cards else []
+    return out.summary, list(out.loops or ("No feedback loop.",)), [*out.cards, *more]
+
+
 class OutlineView:
     """The graph outline a screen reader reads (``bend.kappa_view.outline``), rebuilt when the plane
     or its exact topology changed, at most once a second (every 5 s on large planes): an
     edit within that time is taken in by a timer of its own, which draws no frame. A change to
-    where cards lie (a drag, the layout) words nothing new: no rebuild."""
+    where cards lie (a drag, the layout) words nothing new: no rebuild. On a plane of more than
+    ``MAX_CARDS`` cards (an outline of full size, whose lines the page lays out for tens of
+    milliseconds) the rebuild waits while the layout moves cards, at most ``MOVING_WAIT_MS``:
+    a timer builds it once they rest, between frames, from the state then (as a build at once
+    would have)."""
 
     def __init__(self) -> None:
         self.summary = by_id("outline-summary")
@@ -94,8 +110,13 @@ class OutlineView:
         self._at = -1e9
         self._timer: Any = None
         self._latest: tuple[Editor, Topology] | None = None
+        self._since: float | None = None  # when the outline shown became out of date
+        self.builds = 0  # rebuilds (diagnostics)
+        self.built_moving = 0  # rebuilds while the layout moved cards (diagnostics)
 
-    def update(self, editor: Editor, topo: Topology) -> None:
+    def update(self, editor: Editor, topo: Topology, *, timer: bool = False) -> None:
+        """Rebuild if the outline is out of date and may be now (``timer``: called by its own
+        timer, between frames)."""
         if topo.pending:
             return
         seen = (editor.plane.id, editor.version, id(topo))
@@ -106,30 +127,38 @@ class OutlineView:
         plane = editor.plane
         key = (plane.id, plane.version, plane.words_version, topo.max_kappa, topo.scc_count, id(topo))
         if key == self._key:
+            self._since = None
             return
         self._latest = (editor, topo)
         now = float(js.performance.now())
+        if self._since is None:
+            self._since = now
         wait = (5000.0 if len(editor.plane.nodes) > 2000 else 1000.0) - (now - self._at)
-        if wait > 0:  # rebuilt a moment ago: once more when the wait is over
+        moving = editor.animating and len(plane.nodes) > MAX_CARDS and now - self._since < MOVING_WAIT_MS
+        if moving:
+            wait = max(wait, MOVING_POLL_MS)
+        # rebuilt a moment ago, or cards move: once more when the wait is over (by the timer,
+        # between frames, never by a frame while the timer waits)
+        if wait > 0 or (self._timer is not None and not timer):
             self._seen = None  # (that update looks again)
             if self._timer is None:
                 self._timer = js.setTimeout(create_once_callable(self._woken), wait + 16)
             return
-        self._key, self._at = key, now
-        out = outline_of(editor, topo)
-        self.summary.textContent = out.summary
-        for box, lines in ((self.loops, out.loops or ("No feedback loop.",)), (self.cards, out.cards)):
+        self._key, self._at, self._since = key, now, None
+        self.builds += 1
+        self.built_moving += editor.animating
+        summary, loops, cards = outline_lines(editor, topo)
+        self.summary.textContent = summary
+        for box, lines in ((self.loops, loops), (self.cards, cards)):
             clear(box)
             for line in lines:
                 box.appendChild(el("li", text=line))
-        if out.more_cards:
-            self.cards.appendChild(el("li", text=f"…and {out.more_cards:,} more cards (Ctrl+F finds them)."))
 
     def _woken(self, *_: Any) -> None:
         self._timer = None
         if self._latest is not None:
             try:
-                self.update(*self._latest)
+                self.update(*self._latest, timer=True)
             except Exception as exc:  # a timer callback: report, never break the page
                 js.console.error(f"outline: {exc}")
 

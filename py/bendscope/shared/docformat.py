@@ -39,7 +39,7 @@ import re
 from collections.abc import Generator
 from typing import Any, NamedTuple, TypeVar
 
-from bendscope.shared.jsonsafe import Refused, loads
+from bendscope.shared.jsonsafe import Refused, loads_steps
 
 FORMAT = "bendscope"
 VERSION = 1
@@ -447,8 +447,9 @@ def read_document(text: str | bytes) -> DocumentRecord:
 
 
 def read_document_steps(text: str | bytes) -> Steps[DocumentRecord]:
-    """:func:`read_document` as steps (``kappa.steps``): it pauses after decoding the text and
-    after every :data:`CHUNK` cards or edges checked, so a page can read a large document
+    """:func:`read_document` as steps (``kappa.steps``): it pauses twice while decoding the text
+    (``jsonsafe.loads_steps``), after it and after every :data:`CHUNK` cards or edges checked,
+    so a page can read a large document
     between its frames; the result is the same however it is sliced. O(size)."""
     if isinstance(text, bytes):
         if len(text) > MAX_BYTES:
@@ -461,8 +462,8 @@ def read_document_steps(text: str | bytes) -> Steps[DocumentRecord]:
         raise DocumentError("The document must be text.")
     if len(text) > MAX_BYTES:
         raise DocumentError(f"The file is {len(text) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB.")
-    try:
-        data = loads(text, max_depth=MAX_DEPTH, max_digits=MAX_INT_DIGITS)
+    try:  # (three steps: the strings set aside, the nesting counted, the text parsed)
+        data = yield from loads_steps(text, max_depth=MAX_DEPTH, max_digits=MAX_INT_DIGITS)
     except Refused as exc:
         if exc.syntax:
             raise DocumentError(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Generator
 from typing import Any
 
 _ESCAPE = re.compile(r"\\.", re.S)  # a backslash and the character it escapes
@@ -43,7 +44,17 @@ def nesting_depth(text: str) -> int:
     >>> nesting_depth('{"a": [1, {"b": "[[["}]}')
     3
     """
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", _ESCAPE.sub("", text)))
+    return _depth(_outside_strings(text))
+
+
+def _outside_strings(text: str) -> str:
+    """``text`` without its escapes and strings (see :func:`nesting_depth`). O(len(text))."""
+    return _STRING.sub("", _ESCAPE.sub("", text))
+
+
+def _depth(outside: str) -> int:
+    """The deepest bracket nesting of ``outside``, a text without strings. O(len(outside))."""
+    brackets = _NOT_BRACKET.sub("", outside)
     depth = peak = 0
     for ch in brackets:
         if ch in "[{":
@@ -62,8 +73,32 @@ class _Limit(Exception):
 def loads(text: str, *, max_depth: int, max_digits: int) -> Any:
     """The value of JSON ``text``, or Refused: not JSON (``syntax``), nested deeper than
     ``max_depth``, an integer of more than ``max_digits`` digits, NaN or Infinity. O(len(text))."""
-    if nesting_depth(text) > max_depth:
+    steps = loads_steps(text, max_depth=max_depth, max_digits=max_digits)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def loads_steps(text: str, *, max_depth: int, max_digits: int) -> Generator[None, None, Any]:
+    """:func:`loads` in three steps of about a third of its work each (a pause after the
+    strings are set aside and after the nesting is counted), so that a page can read a large
+    text between its frames; the same value or refusal.
+
+    >>> steps = loads_steps('[1, {"a": "]"}]', max_depth=2, max_digits=5)
+    >>> next(steps), next(steps)
+    (None, None)
+    >>> next(steps)
+    Traceback (most recent call last):
+    ...
+    StopIteration: [1, {'a': ']'}]
+    """
+    outside = _outside_strings(text)
+    yield
+    if _depth(outside) > max_depth:
         raise Refused(f"nested more than {max_depth} levels deep")
+    yield
 
     def integer(literal: str) -> int:
         if len(literal.lstrip("-")) > max_digits:

@@ -36,7 +36,7 @@ from bendscope.shared.graphformats import format_of, read_graph
 #: what the waiter of a load dropped for a later one is told
 REPLACED = "Another load replaced this one."
 #: cards whose text is laid out between two pauses
-CARDS_CHUNK = 32
+CARDS_CHUNK = 16
 #: a page reads a document text at least this long in slices between its frames (a shorter
 #: one at once: its whole load fits a frame or two)
 SLICED_FROM = 100_000
