@@ -177,8 +177,7 @@ class _Known:
         """The Topology of ``result`` (its lookups from the arcs' edge ids). O(n + fault lines)."""
         topology = Topology(result, 0.0)
         for i, scc in enumerate(result["sccs"]):
-            for node in scc["nodes"]:
-                topology.scc_of[node] = i
+            topology.scc_of.update(dict.fromkeys(scc["nodes"], i))  # (in C)
             for arc in scc["fault_line_edges"]:
                 topology.fault_edges.update(self.arc_edges.get((arc["source"], arc["target"]), ()))
         return topology
@@ -278,8 +277,7 @@ class _Job:
         topology = Topology(result, 0.0)
         faults: set[tuple[str, str]] = set()
         for i, scc in enumerate(result["sccs"]):
-            for node in scc["nodes"]:
-                topology.scc_of[node] = i
+            topology.scc_of.update(dict.fromkeys(scc["nodes"], i))  # (in C)
             faults.update((f["source"], f["target"]) for f in scc["fault_line_edges"])
             if len(scc["nodes"]) > _SNAPSHOT_CHUNK:
                 yield
@@ -334,8 +332,7 @@ def induced_topology(
     topology = Topology(result, (time.perf_counter() - start) * 1000)
     faults: set[tuple[str, str]] = set()
     for i, scc in enumerate(result["sccs"]):
-        for node in scc["nodes"]:
-            topology.scc_of[node] = i
+        topology.scc_of.update(dict.fromkeys(scc["nodes"], i))  # (in C)
         faults.update((f["source"], f["target"]) for f in scc["fault_line_edges"])
     topology.fault_edges = {e.id for e in inside if (e.a, e.b) in faults}
     return topology
