@@ -332,7 +332,7 @@ class ScenePlanner:
             and touched is not None
             and _same_view(seen, last)
             and (cards := touched(last[3])) is not None
-        ):  # (documents changes since, whose cards are known: an agent's, say): those and what moves
+        ):  # (document changes since, whose cards are known — an agent's, say): those and what moves
             nodes = [by_id[n] for n in dict.fromkeys([*sorted(cards), *moving, *self._art_moved]) if n in by_id]
         else:
             nodes = plane.nodes.values()
