@@ -109,15 +109,17 @@
     return out;
   }
 
-  // a number per (colour, width), in order of first use: the batch an edge goes to (see setEdges). O(m)
-  function restyle(plan) {
-    var e = plan.edges, style = new Int32Array(e.a.length), styles = new Map();
-    for (var j = 0; j < e.a.length; j++) {
+  // a number per (colour, width), in order of first use: the batch an edge goes to (see setEdges);
+  // ``from``: the edges before it are as they were (appended edges: O(those), their styles kept). O(m)
+  function restyle(plan, from) {
+    var e = plan.edges, style = new Int32Array(e.a.length), styles = from ? e.styles : new Map(), start = from || 0;
+    if (from) style.set(e.style.subarray(0, from));
+    for (var j = start; j < e.a.length; j++) {
       var skey = e.color[j] + "|" + e.width[j], s = styles.get(skey);
       if (s === undefined) { s = styles.size + 2; styles.set(skey, s); }
       style[j] = s;
     }
-    e.style = style;
+    e.style = style; e.styles = styles;
   }
 
   var api = {
@@ -186,7 +188,7 @@
         style[j] = s;
       }
       plan.edges = { a: a, b: b, color: color, width: width, arrow: arrow, offset: offset, label: label, style: style,
-        polarity: polarity || new Int8Array(a.length) };
+        styles: styles, polarity: polarity || new Int8Array(a.length) };
       plan.labels = { width: labelWidth, border: labelBorder, text: Array.from(labelText) };
       if (plan.faults.length !== a.length) plan.faults = new Uint8Array(a.length);
       if (plan.shown.length !== a.length) plan.shown = new Uint8Array(a.length);
@@ -197,14 +199,14 @@
     appendEdges: function (plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText, polarity) {
       if (!plan.edges) { api.setEdges(plan, added, a, b, color, width, arrow, offset, labelEdge, labelWidth, labelBorder, labelText, polarity); return null; }
       intern(plan, added);
-      var e = plan.edges, l = plan.labels, i;
+      var e = plan.edges, l = plan.labels, i, held = e.a.length;
       e.a = grown(e.a, a); e.b = grown(e.b, b); e.color = grown(e.color, color); e.width = grown(e.width, width);
       e.arrow = grown(e.arrow, arrow); e.offset = grown(e.offset, offset); e.polarity = grown(e.polarity, polarity);
       e.label = grown(e.label, new Int32Array(a.length).fill(-1));
       for (i = 0; i < labelEdge.length; i++) e.label[labelEdge[i]] = l.text.length + i;
       l.width = grown(l.width, labelWidth); l.border = grown(l.border, labelBorder);
       for (i = 0; i < labelText.length; i++) l.text.push(labelText[i]);
-      restyle(plan);  // (numbers in order of first use: the edges before keep theirs)
+      restyle(plan, held);  // (numbers in order of first use: the edges before keep theirs)
       plan.faults = grown(plan.faults, new Uint8Array(a.length)); plan.shown = grown(plan.shown, new Uint8Array(a.length));
       return Array.from(a).concat(Array.from(b));
     },

@@ -87,6 +87,15 @@ def test_live_editor_bench_quick_runs(capsys):
     assert "change-to-page latency" in out and "machine load after" in out
 
 
+def test_live_page_work_bench_runs(capsys):
+    """bench_live_work.py, small: every change's merge, κ and plan are timed (never checked)."""
+    import bench_live_work
+
+    medians = bench_live_work.main(["--cards", "60", "--changes", "3", "--per", "2"])
+    out = capsys.readouterr().out
+    assert set(medians) == {"merge", "kappa", "plan"} and "ms of CPU per change" in out
+
+
 def test_live_time_bench_quick_runs(capsys):
     """bench_live_time.py end to end, tiny: two loops whose edge is invalidated leave the page's
     HUD, and the time control's slider brings each back (the times are printed, never checked)."""

@@ -414,6 +414,7 @@ class App:
             xy=self._shared_positions(),
             markers=self.loops_panel.markers(),
             moving=self._moving_cards(),
+            touched=editor.cards_touched_since,
             loop_edges=loop_edges,
             loop_class=loop_class,
             cut_edges=editor.shown_cuts(cuts),

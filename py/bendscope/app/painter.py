@@ -171,6 +171,7 @@ class Painter:
         cut_edges: Iterable[str] = (),
         tree_epoch: int = 0,
         moving: Collection[str] | None = None,
+        touched: Callable[[int], set[str] | None] | None = None,
     ) -> None:
         """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid.
         ``moving`` (the cards the layout may move, while few do): what does not move is drawn
@@ -181,7 +182,7 @@ class Painter:
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
         Float64Array when the layout worker's frame already holds them (else read from the plane).
         ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``, ``tree_epoch``: see
-        ``bend.render.scene.build_scene``."""
+        ``bend.render.scene.build_scene``; ``touched``: see ``ScenePlanner.update``."""
         t0 = js.performance.now()
         self._pulse = None
         calls = self.planner.update(
@@ -202,6 +203,7 @@ class Painter:
             cut_edges=cut_edges,
             tree_epoch=tree_epoch,
             moving=moving,
+            touched=touched,
         )
         t1 = js.performance.now()
         parts = self.plan_parts = {"update": t1 - t0}

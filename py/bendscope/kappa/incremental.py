@@ -41,6 +41,7 @@ node set take no part (as in ``analyze``), and an arc whose end comes later take
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 from .analyze import DEFAULT_EXACT_LIMIT, DEFAULT_WORK_BUDGET, KappaCache, SccKappa, local_kappa_steps, scc_object
@@ -152,10 +153,15 @@ class IncrementalTopology:
         if node in self._nodes:
             raise ValueError(f"node {node!r} is already there")
         self._nodes.add(node)
-        self._ordered = None
+        if self._ordered is not None:  # (kept sorted: O(n) moves in C, not a sort)
+            bisect.insort(self._ordered, node)
         self.succ[node] = set()
         self.pred[node] = set()
+        shape = self._shape
         self._new_component([node])
+        if shape is not None:  # a new SCC of its own: one more DAG node, the regions as they were
+            bisect.insort(shape[1], node)
+            self._shape = shape
         for u, v in sorted(self._touching.get(node, ())):
             self._link(u, v)
 

@@ -165,3 +165,31 @@ class SlicedEdits(RuleBasedStateMachine):
 
 SlicedEdits.TestCase.settings = settings(max_examples=60, stateful_step_count=40, deadline=None)
 TestSlicedEdits = SlicedEdits.TestCase
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    start=st.lists(st.tuples(name, name, st.sampled_from(KINDS)), min_size=3, max_size=25),
+    batch=st.lists(edits, min_size=1, max_size=6),
+)
+def test_the_changes_seen_after_cards_and_edges_were_added_are_those_every_item_compared_gives(start, batch) -> None:
+    plane = PlaneEdits()
+    for node in NAMES[:6]:
+        plane.add_node(node)
+    for a, b, kind in start:
+        plane.add_edge(a, b, kind)
+    cache = TopologyCache()
+    cache.get(plane.plane)
+    known = cache._known[plane.plane.id]
+    for step in batch:
+        plane.apply(step)
+    found = known.changes(plane.plane, 10_000)
+    compared = known.diff(plane.plane, 10_000)
+    assert found is not None and compared is not None
+    assert [sorted(found[0]), found[1], sorted(e.id for e in found[2]), [e.id for e in found[3]]] == [
+        sorted(compared[0]),
+        compared[1],
+        sorted(e.id for e in compared[2]),
+        [e.id for e in compared[3]],
+    ]
+    assert [e.id for e in found[3]] == [e.id for e in compared[3]]

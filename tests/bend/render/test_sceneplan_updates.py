@@ -419,3 +419,60 @@ def test_art_is_looked_for_among_the_moving_cards_alone():
     looked.clear()
     planner.update(plane, counted, doc_version=2, topology=None, measure=measure, moving=moving, **state)  # type: ignore[arg-type]
     assert len(looked) == 40  # (the document changed: every card is looked at again)
+
+
+def test_after_an_agents_change_art_is_looked_for_among_the_cards_it_touched_and_the_moving_ones():
+    from bendscope.bend.editor.editor import Editor
+
+    editor = Editor()
+    plane = editor.plane
+    with editor.remote_change():
+        for i in range(40):
+            plane.add_node(Node(f"n{i}", f"card {i}", x=20.0 * i, y=0.0))
+    looked: list[str] = []
+
+    def counted(node: Node) -> CardLayout:
+        looked.append(node.id)
+        return card_of(node)
+
+    planner = ScenePlanner()
+    state: dict[str, Any] = {"viewport": (2000.0, 800.0), "camera": Camera(400.0, 0.0, 1.0), "measure": measure}
+
+    def update(moving: frozenset[str] | None) -> list[tuple[str, Any]]:
+        return planner.update(plane, counted, doc_version=editor.version, topology=None, moving=moving,
+                              touched=editor.cards_touched_since, **state)  # fmt: skip
+
+    update(None)
+    looked.clear()
+    with editor.remote_change():  # an agent's cards, and a card of the person's changed meanwhile
+        plane.add_node(Node("w1", "new from the agent", x=60.0, y=40.0))
+        plane.add_edge(Edge("e1", "n2", "w1"))
+        plane.update_node("n30", text="a changed card")
+    calls = dict(update(frozenset({"n2", "w1", "n5"})))
+    assert sorted(set(looked)) == ["n2", "n30", "n5", "w1"]
+    assert sorted(calls["setArt"][1]) == ["n30", "w1"]  # (the art the page lacked: as a whole scan finds it)
+    looked.clear()
+    editor.cards_touched_since = lambda version: None  # type: ignore[method-assign]  # (changes not known)
+    with editor.remote_change():
+        plane.add_node(Node("w2", "another", x=80.0, y=40.0))
+    calls = dict(update(frozenset({"w2"})))
+    assert len(set(looked)) == 42 and calls["setArt"][1] == ["w2"]
+
+
+def test_the_cards_touched_since_a_version_are_known_until_a_change_touches_the_plane_or_they_are_too_far_back():
+    from bendscope.bend.editor import editor as editor_module
+    from bendscope.bend.editor.editor import Editor
+
+    editor = Editor()
+    start = editor.version
+    for i in range(3):
+        with editor.remote_change():
+            editor.plane.add_node(Node(f"n{i}", f"card {i}"))
+    assert editor.cards_touched_since(start) == {"n0", "n1", "n2"}
+    assert editor.cards_touched_since(start + 2) == {"n2"}
+    assert editor.cards_touched_since(editor.version) == set()
+    for i in range(editor_module.CARD_LOG):
+        with editor.remote_change():
+            editor.plane.update_node("n0", x=float(i))
+    assert editor.cards_touched_since(start) is None
+    assert editor.cards_touched_since(editor.version - 1) == {"n0"}

@@ -44,6 +44,7 @@ from bendscope.shared.graphformats import write_graph
 KEEP = "keep"
 #: what an edit, undo or redo is told while a document comes in (``start_load``)
 LOADING = "The graph is still loading; try again in a moment."
+CARD_LOG = 64  # document changes whose touched cards are kept (see Editor.cards_touched_since)
 
 
 class Editor(LayoutDriver):
@@ -80,6 +81,8 @@ class Editor(LayoutDriver):
         self.exact_limit_override = None
         self.seed_override = seed
         self.version = 0  # bumped by every document change (autosave watches it)
+        #: (version, the cards of the plane shown that change touched; None: maybe any) of the last changes
+        self.card_log: list[tuple[int, frozenset[str] | None]] = []
         self.edited = False  # whether this session changed the document at all
         self.needs_paint = True
         self.layout_frozen = False  # a view setting (not in the document): the layout stands still
@@ -332,7 +335,9 @@ class Editor(LayoutDriver):
                         sim = self.sim(plane)
                         whole = sim.active and sim.free is None
                         sim.reheat(alpha=0.0 if whole else None, around=entry.touched_nodes(plane_id))
-        self._changed()
+        shown = self.plane.id
+        whole = entry.swap is not None or any(kind == "plane" and where == shown for kind, where, _ in entry.changes)
+        self._changed(None if whole else frozenset(entry.touched_nodes(shown)))
 
     def _refresh_touched(self, plane: Plane, entry: Entry) -> None:
         """The sizes of the cards ``entry`` touched on ``plane`` (every card's when it touched
@@ -345,10 +350,38 @@ class Editor(LayoutDriver):
             if node is not None:
                 self.card(node)
 
-    def _changed(self) -> None:
+    def _changed(self, touched: frozenset[str] | None = None) -> None:
+        """A document change: ``touched`` the cards of the plane shown it touched (None: maybe any)."""
         self.version += 1
         self.edited = True
         self.needs_paint = True
+        self.card_log = [*self.card_log[-(CARD_LOG - 1) :], (self.version, touched)]
+
+    def cards_touched_since(self, version: int) -> set[str] | None:
+        """The cards of the plane shown that the document changes after ``version`` touched
+        (added, removed, changed or an edge of theirs), or None when that is not known (one
+        touched the plane, or changed which plane is shown, or is too far back). O(changes).
+
+        >>> from bendscope.bend.model.elements import Node
+        >>> editor = Editor()
+        >>> before = editor.version
+        >>> with editor.remote_change():
+        ...     editor.plane.add_node(Node("a", "A"))
+        >>> editor.cards_touched_since(before), editor.cards_touched_since(before - 1)
+        ({'a'}, None)
+        """
+        if version == self.version:
+            return set()
+        log = self.card_log
+        if not log or log[0][0] > version + 1:
+            return None
+        found: set[str] = set()
+        for at, touched in log:
+            if at > version:
+                if touched is None:
+                    return None
+                found |= touched
+        return found
 
     def undo(self) -> bool:
         return self._travel(self.history.undo_stack, self.history.redo_stack, 0)
@@ -696,6 +729,7 @@ class Editor(LayoutDriver):
         self.refresh_sizes(self.plane)
         self.needs_paint = True
         self.version += 1  # the active plane is saved with the document
+        self.card_log.append((self.version, None))
 
 
 def _check_text(text: str) -> None:

@@ -17,6 +17,8 @@ import math
 from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 
 from bendscope.bend.model.elements import Edge, Node, Plane
 from bendscope.kappa.steps import Steps, finish
@@ -216,12 +218,12 @@ class KernelGrowth:
     rest: array[float]
 
 
+_SIZE = attrgetter("width", "height")
+
+
 def card_sizes(plane: Plane) -> array[float]:
-    """Every card's width and height, in the plane's order. O(n)."""
-    sizes = array("d")
-    for node in plane.nodes.values():
-        sizes.extend((node.width, node.height))
-    return sizes
+    """Every card's width and height, in the plane's order. O(n), in C."""
+    return array("d", chain.from_iterable(map(_SIZE, plane.nodes.values())))
 
 
 def kernel_growth(plane: Plane, shape: KernelShape, gap: float) -> KernelGrowth | None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote
 
 from bendscope.bend.editor.editor import Editor
+from bendscope.bend.layout.simulation import adjacency
 from bendscope.bend.model.document import document_from_data
 from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
 from bendscope.bend.model.history import Entry
@@ -383,21 +384,17 @@ def _theirs(document: Mapping[str, Any], doc: Document) -> tuple[dict[str, Node]
 
 def _place(editor: Editor, plane: Plane, fresh: list[Node]) -> None:
     """Put new cards beside their neighbours already placed (or at the middle of the view),
-    each at an angle of its own (from its id: the same every time)."""
+    each at an angle of its own (from its id: the same every time). O(the fresh cards' edges)
+    once the plane's neighbours are known (``adjacency``: grown in place when cards and edges
+    were only added)."""
     if not fresh:
         return
-    new = {n.id for n in fresh}
-    placed = {n.id for n in plane.nodes.values()} - new
-    around: dict[str, list[str]] = {}  # the fresh cards' neighbours, in edge order (one pass over the edges)
-    for edge in plane.edges.values():
-        if edge.a in new:
-            around.setdefault(edge.a, []).extend((edge.a, edge.b))
-        if edge.b in new and edge.b != edge.a:
-            around.setdefault(edge.b, []).extend((edge.a, edge.b))
+    new, done = {n.id for n in fresh}, set()
+    around = adjacency(plane)  # (each card's neighbours in edge order, both ways)
     w, h = editor.viewport
     middle = editor.screen_to_world(w / 2, h / 2) if plane is editor.plane else (0.0, 0.0)
     for node in fresh:
-        near = [plane.nodes[other] for other in around.get(node.id, ()) if other != node.id and other in placed]
+        near = [plane.nodes[other] for other in around.get(node.id, ()) if other not in new or other in done]
         if near:
             cx = sum(n.x for n in near) / len(near)
             cy = sum(n.y for n in near) / len(near)
@@ -405,7 +402,7 @@ def _place(editor: Editor, plane: Plane, fresh: list[Node]) -> None:
             cx, cy = middle
         angle = (zlib.crc32(node.id.encode()) % 3600) / 3600 * 2 * math.pi
         plane.update_node(node.id, x=cx + PLACE_RADIUS * math.cos(angle), y=cy + PLACE_RADIUS * math.sin(angle))
-        placed.add(node.id)
+        done.add(node.id)
 
 
 def _knowledge(kind: str, snap: Mapping[str, Any] | None) -> Any:

@@ -15,6 +15,7 @@ checks its geometry against ``draw_list(build_scene(...))``.
 from __future__ import annotations
 
 import math
+import operator
 from array import array
 from collections.abc import Callable, Collection, Generator, Iterable
 from operator import attrgetter
@@ -132,7 +133,10 @@ class ScenePlanner:
         self._halo_epoch = 0  # bumped when the halos must be made again for the same topology
         self._regions: list[Any] = []  # the κ > 0 regions of the last topology result
         self._regions_gen = 0
-        self._comp: tuple[object, dict[str, str]] = (None, {})  # (result, node → its κ > 0 region's id)
+        self._comp: tuple[int, dict[str, str]] = (-1, {})  # (regions' gen, node → its κ > 0 region's id)
+        self._nodes_gen = 0  # bumped when the page's node arrays are sent whole (indices change)
+        self._pulsing: tuple[tuple[int, int], bytearray, list[str]] = ((-1, -1), bytearray(), [])  # see _pulse_flags
+        self._faults: tuple[object, set[str], array[int]] = (None, set(), array("i"))  # see _fault_indices
         self._prepared: _Prepared | None = None  # a plane's edges made ahead (see prepare_edges)
         self._looks: list[tuple[Any, ...]] = []  # each card's (width, height, type, pinned) as sent
         self._art_key: tuple[Any, ...] | None = None  # what the last scan for art saw besides positions
@@ -182,6 +186,7 @@ class ScenePlanner:
         cut_edges: Iterable[str] = (),
         tree_epoch: int = 0,
         moving: Collection[str] | None = None,
+        touched: Callable[[int], set[str] | None] | None = None,
     ) -> list[Call]:
         """The calls that make the page's plan show ``plane`` in this state (seen through its
         camera — or ``camera``, an export's — in ``viewport``; None: everything is in view).
@@ -191,7 +196,8 @@ class ScenePlanner:
         detail (boxes only): O(n) to find them. ``markers``, ``loop_edges``, ``loop_class`` and
         ``cut_edges`` and ``tree_epoch`` as for ``bend.render.scene.build_scene``. ``moving``:
         the only cards that moved since the last update (a local reheat holds the others): when
-        nothing else the art depends on changed, only they are looked at for art — O(len(moving))."""
+        nothing else the art depends on changed, only they are looked at for art — O(len(moving));
+        ``touched``: see :meth:`_visible_art`."""
         calls: list[Call] = []
         if self._theme != theme.NAME:
             self._theme = theme.NAME
@@ -217,7 +223,8 @@ class ScenePlanner:
         if nodes_key != self._nodes_key:
             self._nodes_key = nodes_key
             calls.extend(self._nodes(plane))
-        art = self._visible_art(plane, card_of, viewport, camera or plane.camera, measure, moving, doc_version)
+        cam = camera or plane.camera
+        art = self._visible_art(plane, card_of, viewport, cam, measure, moving, doc_version, touched)
         if art is not None:
             calls.append(art)
         edges_key = (self._plane_gen, plane.version, theme.NAME)
@@ -282,6 +289,7 @@ class ScenePlanner:
             else:
                 self.index, arrays = {node_id: i for i, node_id in enumerate(ids)}, _node_arrays(looks)
             calls.append(("setNodes", (ids, *arrays)))
+            self._nodes_gen += 1
         self._looks = looks
         self._sent_nodes = True
         return calls
@@ -300,21 +308,32 @@ class ScenePlanner:
         measure: Measure,
         moving: Collection[str] | None = None,
         doc_version: int = 0,
+        touched: Callable[[int], set[str] | None] | None = None,
     ) -> Call | None:
         """The art of the cards in or near the view of ``cam`` that the page lacks or holds stale.
         Every card is looked at, unless ``moving`` is given and nothing else the art depends on
         (the plane, its words, the document, the view, the theme, the measure) changed since the
-        last look: then only ``moving`` and the cards that moved at the last update. O(n), or
-        O(moving)."""
+        last look: then only ``moving`` and the cards that moved at the last update — and the
+        cards the document's changes touched, when only the document changed and ``touched``
+        (``Editor.cards_touched_since``: the cards the changes after a document version
+        touched, or None if not known) knows them. O(n), or O(moving + touched)."""
         if level_of_detail(cam.zoom) == "far":
             self._art_key = None
             return None  # boxes only: no card shows its art
         seen = (self._plane_gen, plane.version, plane.words_version, doc_version, theme.NAME, viewport,
                 cam.x, cam.y, cam.zoom, measure, card_of)  # fmt: skip
         nodes: Iterable[Node]
-        if moving is not None and seen == self._art_key:
-            by_id = plane.nodes
+        last, by_id = self._art_key, plane.nodes
+        if moving is not None and seen == last:
             nodes = [by_id[n] for n in {*moving, *self._art_moved} if n in by_id]
+        elif (
+            moving is not None
+            and last is not None
+            and touched is not None
+            and _same_view(seen, last)
+            and (cards := touched(last[3])) is not None
+        ):  # (document changes since, whose cards are known — an agent's, say): those and what moves
+            nodes = [by_id[n] for n in dict.fromkeys([*sorted(cards), *moving, *self._art_moved]) if n in by_id]
         else:
             nodes = plane.nodes.values()
         self._art_key = seen
@@ -388,7 +407,7 @@ class ScenePlanner:
         or changed its cards, or the nodes were renumbered. O(m) identity checks, O(changes) sent."""
         edges = list(plane.edges.values())
         held = self._plane_edges
-        comp = self._components(topology)
+        comp = self._components()
         if any(node_id in comp for node_id in self._appended):  # (a card its region names, back)
             self._halo_epoch += 1
         self._appended = []
@@ -531,17 +550,15 @@ class ScenePlanner:
         self._plane_edges = edges
         return ("setEdges", (self._taken(), *rows.args()))
 
-    def _components(self, topology: Topology | None) -> dict[str, str]:
-        """Node id → the id of its κ > 0 region in ``topology`` (held per result)."""
-        result = None if topology is None else topology.result
-        if self._comp[0] is not result:
+    def _components(self) -> dict[str, str]:
+        """Node id → the id of its κ > 0 region in the last topology (held while its loop
+        regions stay the same: a result that only gained cards outside them costs nothing)."""
+        if self._comp[0] != self._regions_gen:
             comp = {}
-            if result is not None:
-                for scc in result["sccs"]:
-                    if scc["kappa"] > 0:
-                        for n in scc["nodes"]:
-                            comp[n] = scc["id"]
-            self._comp = (result, comp)
+            for scc in self._regions:
+                for n in scc["nodes"]:
+                    comp[n] = scc["id"]
+            self._comp = (self._regions_gen, comp)
         return self._comp[1]
 
     def _halos(self, plane: Plane, topology: Topology | None, measure: Measure, epoch: int) -> list[dict[str, Any]]:
@@ -605,17 +622,70 @@ class ScenePlanner:
             flags[index[editing]] |= EDITING
         faults = array("i")
         if topology is not None:
-            for scc in topology.result["sccs"]:
-                if scc["kappa"] > 0:
-                    for n in scc["nodes"]:
-                        if n in index:
-                            flags[index[n]] |= PULSING
-            faults.extend(sorted(self.edge_index[e] for e in topology.fault_edges if e in self.edge_index))
+            pulsing = self._pulse_flags()
+            flags = bytearray(map(operator.or_, flags, pulsing)) if any(flags) else pulsing
+            faults = self._fault_indices(topology.fault_edges)
         selected = self.edge_index.get(selected_edge, -1) if selected_edge is not None else -1
         edge_index = self.edge_index
         loops = array("i", sorted(edge_index[e] for e in loop_edges if e in edge_index))
         cuts = array("i", sorted(edge_index[e] for e in cut_edges if e in edge_index))
         return ("setFlags", (bytes(flags), selected, faults, loops, cuts, theme.LOOP_COLOR[loop_class]))
+
+    def _fault_indices(self, fault_edges: set[str]) -> array[int]:
+        """The page's indices of the fault-line edges ``fault_edges``, sorted: the last ones
+        when the edges are the same and each was sent then, with the edge arrays only grown
+        since (O(fault lines) compared in C), else found again."""
+        held_index, held_edges, held = self._faults
+        if held_index is self.edge_index and len(held) == len(held_edges) and held_edges == fault_edges:
+            return held
+        edge_index = self.edge_index
+        found = array("i", sorted(edge_index[e] for e in fault_edges if e in edge_index))
+        self._faults = (edge_index, set(fault_edges), found)
+        return found
+
+    def _pulse_flags(self) -> bytearray:
+        """A flag per card, PULSING for the cards of the last topology's κ > 0 regions: made
+        again when those regions or the cards' indices change, else the last one grown by the
+        cards appended since (O(new cards), and a copy in C).
+
+        >>> planner = ScenePlanner()
+        >>> planner.ids, planner.index = ["a", "b", "c"], {"a": 0, "b": 1, "c": 2}
+        >>> planner._regions = [{"id": "scc_0", "nodes": ["a", "b", "d"], "kappa": 1}]
+        >>> list(planner._pulse_flags())
+        [2, 2, 0]
+        >>> planner.ids, planner.index["d"] = [*planner.ids, "d"], 3
+        >>> list(planner._pulse_flags())
+        [2, 2, 0, 2]
+        """
+        index, key = self.index, (self._regions_gen, self._nodes_gen)
+        held_key, held, waiting = self._pulsing
+        if held_key != key:
+            held, waiting = bytearray(len(self.ids)), []
+            for scc in self._regions:
+                for n in scc["nodes"]:
+                    if n in index:
+                        held[index[n]] |= PULSING
+                    else:
+                        waiting.append(n)  # (a card not on the page yet)
+        if len(held) < len(self.ids):
+            held.extend(bytes(len(self.ids) - len(held)))
+            for n in waiting:
+                if n in index:
+                    held[index[n]] |= PULSING
+            waiting = [n for n in waiting if n not in index]
+        self._pulsing = (key, held, waiting)
+        return bytearray(held)
+
+
+def _same_view(seen: tuple[Any, ...], last: tuple[Any, ...]) -> bool:
+    """Whether two scans for art saw the same plane, theme, view and measure (its document
+    and its cards may differ).
+
+    >>> key = (1, 5, 2, 7, "light", (800, 600), 0.0, 0.0, 1.0, None, None)
+    >>> _same_view((1, 6, 3, 8, *key[4:]), key), _same_view((1, 6, 3, 8, "dark", *key[5:]), key)
+    (True, False)
+    """
+    return seen[0] == last[0] and seen[4:] == last[4:]
 
 
 class _Prepared(NamedTuple):
@@ -667,7 +737,7 @@ def _pair_offsets(edge_ids: list[str]) -> dict[str, float]:
 
 
 #: what the page's node arrays hold of a card besides its id
-_LOOKS = attrgetter("width", "height", "type", "pinned")
+_LOOKS = attrgetter("width", "height", "_type", "_pinned")  # (the slots: read in C, not through properties)
 
 
 def _node_arrays(looks: list[tuple[Any, ...]]) -> tuple[array[float], bytes, bytes]:
