@@ -264,9 +264,30 @@ SPOTS = "ids => ids.map(id => window.bendscope.screen_position(id))"
 # --------------------------------------------------------------------------- measuring
 
 
-def load_page(app: Any, text: str, limit_s: float, over: float) -> dict:
+class Cpu:
+    """The page's CPU time from Chromium's own counters (``Performance.getMetrics``): the main
+    thread's (``ThreadTime``) and the whole renderer process's (``ProcessTime``: with the layout
+    worker and the raster threads), in ms. Unlike the intervals, CPU time does not grow when
+    other processes share the cores."""
+
+    def __init__(self, page: Any) -> None:
+        self.session = page.context.new_cdp_session(page)
+        self.session.send("Performance.enable")
+
+    def now(self) -> tuple[float, float]:
+        metrics = {m["name"]: m["value"] for m in self.session.send("Performance.getMetrics")["metrics"]}
+        return metrics.get("ThreadTime", float("nan")) * 1000, metrics.get("ProcessTime", float("nan")) * 1000
+
+    @staticmethod
+    def since(before: tuple[float, float], after: tuple[float, float]) -> tuple[float, float]:
+        return after[0] - before[0], after[1] - before[1]
+
+
+def load_page(app: Any, cpu: Cpu, text: str, limit_s: float, over: float) -> dict:
     """One page's load → rest."""
+    before = cpu.now()
     run = app.api(LOAD, [text, limit_s * 1000])
+    main_ms, process_ms = Cpu.since(before, cpu.now())
     if run["error"] is not None:
         raise RuntimeError(f"the page refused the document: {run['error']}")
     end = run["restAt"]
@@ -297,6 +318,8 @@ def load_page(app: Any, text: str, limit_s: float, over: float) -> dict:
         "slow": slow,
         "split": slow_split(spans, run["log"], run["own"]),
         "busy": busy / max(1e-9, stop - run["call"]),
+        "cpu_main": main_ms,
+        "cpu_process": process_ms,
     }
 
 
@@ -331,12 +354,13 @@ def pick_cards(app: Any, doc: dict, degree: dict[str, int]) -> dict[str, tuple[s
     return {"arrive": central, "rest": central, "hub": hub, "edge": edge, "burst": central}
 
 
-def drag(app: Any, card: tuple[str, float, float], variant: str, pace_ms: float, over: float) -> dict:
+def drag(app: Any, cpu: Cpu, card: tuple[str, float, float], variant: str, pace_ms: float, over: float) -> dict:
     """One drag of ``card`` (200 px in 20 moves) as ``variant`` says; its figures."""
     page = app.page
     _, x, y = card
     page.mouse.move(x - 150 if x > 200 else x + 150, y + 60)  # (the pointer comes from elsewhere)
     app.api(WATCH)
+    before = cpu.now()
     page.mouse.move(x, y)
     if variant != "arrive":
         time.sleep(0.2)
@@ -348,6 +372,7 @@ def drag(app: Any, card: tuple[str, float, float], variant: str, pace_ms: float,
             time.sleep(pace_ms / 1000)
     page.mouse.up()
     seen = app.api(UNWATCH)
+    main_ms, process_ms = Cpu.since(before, cpu.now())
     pointer = [e for e in seen["events"] if e[0].startswith("pointer")]
     press = next((e[1] for e in pointer if e[0] == "pointerdown"), None)
     release = next((e[1] for e in pointer if e[0] == "pointerup"), None)
@@ -386,6 +411,9 @@ def drag(app: Any, card: tuple[str, float, float], variant: str, pace_ms: float,
         "slow": slow,
         "split": slow_split(spans, seen["log"], seen["own"]),
         "held_ms": release - press,
+        # CPU from the arrival on the card to after the release, per frame of that time
+        "cpu_main": main_ms / max(1, len(stamps)),
+        "cpu_process": process_ms / max(1, len(stamps)),
     }
 
 
@@ -415,7 +443,8 @@ def measure_page(
 ) -> dict:
     app = open_app(browser, base, "seed=1&fresh=1", context_args={"reduced_motion": "no-preference"})
     try:
-        out: dict = {"load": load_page(app, text, args.limit, 33.4 if n > 1000 else 20.0)}
+        cpu = Cpu(app.page)
+        out: dict = {"load": load_page(app, cpu, text, args.limit, 33.4 if n > 1000 else 20.0)}
         if not full:
             return out
         app.api("window.bendscope.action('zoom-reset')")
@@ -430,7 +459,7 @@ def measure_page(
             app.api(QUIET, [args.limit * 1000, 300])
             fresh = pick_cards(app, doc, degree)  # (the last drag moved cards)
             over = target("drag", n) if n > 1000 else 20.0
-            out["drags"][variant] = drag(app, fresh[variant], variant, args.pace, over)
+            out["drags"][variant] = drag(app, cpu, fresh[variant], variant, args.pace, over)
         out["order"] = order
         app.api(QUIET, [args.limit * 1000, 300])
         fresh = pick_cards(app, doc, degree)
@@ -465,6 +494,10 @@ def split_text(r: dict) -> str:
     return f"{r['split'][0]}/{r['split'][1]}"
 
 
+def cpu_text(r: dict, digits: int = 1) -> str:
+    return f"{r['cpu_main']:.{digits}f} / {r['cpu_process']:.{digits}f}"
+
+
 def percent(r: dict) -> str:
     return f"{100 * r['busy']:.0f} %"
 
@@ -484,7 +517,8 @@ def report(label: str, n: int, pages: list[dict], explain: bool) -> None:
           f"{each([r['first'] for r in loads], 0)}; longest: {each([r['max'] for r in loads], 0)}")  # fmt: skip
     print(f"  slow intervals filled ≥ half by the page's own logged work / not: "
           f"{each([split_text(r) for r in loads])}; own work / load → rest time: "
-          f"{each([percent(r) for r in loads])}")  # fmt: skip
+          f"{each([percent(r) for r in loads])}; CPU ms main thread / renderer process: "
+          f"{each([cpu_text(r, 0) for r in loads])}")  # fmt: skip
     print(f"  load call → in ms: {each([r['in_ms'] for r in loads], 0)}; rest s: "
           f"{each([r['rest_s'] for r in loads], 2)}; κ known s: {each([r['kappa_s'] for r in loads], 2)}; "
           f"frames: {each([r['frames'] for r in loads])}")  # fmt: skip
@@ -508,6 +542,7 @@ def report(label: str, n: int, pages: list[dict], explain: bool) -> None:
               f"(max {fmt(max(r['long_max'] for r in runs), 0)})")  # fmt: skip
         print(f"  press → release ms {each([r['held_ms'] for r in runs], 0)}; frames "
               f"{each([r['frames'] for r in runs])}; "
+              f"CPU ms per frame main thread / renderer {each([cpu_text(r) for r in runs])}; "
               f"work per painted frame median {each([r['work'] for r in runs])} ms (Python scene "
               f"{each([r['scene'] for r in runs])}); slow intervals own / not "
               f"{each([split_text(r) for r in runs])}; painted "
