@@ -563,9 +563,13 @@ def report(label: str, n: int, pages: list[dict], explain: bool) -> None:
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shapes", default="ours,held,one,sparse,long", help=f"graph shapes: {', '.join(SHAPES)}")
-    parser.add_argument("--sizes", default="2000,3000", help="card counts of the held-out shape (others: 2,000)")
+    parser.add_argument(
+        "--sizes", default="2000,3000", help="card counts of the held-out shape (the other shapes: the first of them)"
+    )
     parser.add_argument("--load-sizes", default="1000", help="extra sizes of the held-out shape, load → rest only")
-    parser.add_argument("--formats", default="csv,graphml,dot,mermaid", help="import formats, load → rest at 2,000")
+    parser.add_argument(
+        "--formats", default="csv,graphml,dot,mermaid", help="import formats, load → rest at the first of --sizes"
+    )
     parser.add_argument("--pages", type=int, default=3, help="fresh pages per shape and size")
     parser.add_argument("--format-pages", type=int, default=2, help="fresh pages per import format")
     parser.add_argument("--variants", default=",".join(VARIANTS), help=f"drag variants: {', '.join(VARIANTS)}")
