@@ -258,7 +258,13 @@ UNWATCH = """async () => {
           own: JSON.parse(window.bendscope.task_log()).filter(t => t[0] >= t0)};
 }"""
 
-SPOTS = "ids => ids.map(id => window.bendscope.screen_position(id))"
+#: each card's centre on the screen, and whether the canvas is what a press there would hit
+SPOTS = """ids => ids.map(id => {
+  const at = window.bendscope.screen_position(id);
+  if (!at) return null;
+  const hit = document.elementFromPoint(at[0], at[1]);
+  return [at[0], at[1], hit !== null && hit.tagName === 'CANVAS'];
+})"""
 
 
 # --------------------------------------------------------------------------- measuring
@@ -324,10 +330,11 @@ def load_page(app: Any, cpu: Cpu, text: str, limit_s: float, over: float) -> dic
 
 
 def on_screen(app: Any, ids: list[str], margin: float = 60.0) -> list[tuple[str, float, float]]:
-    """The cards of ``ids`` whose centres are inside the view (clear of the toolbar and the HUD)."""
+    """The cards of ``ids`` whose centres are inside the view, clear of the toolbar, the HUD and
+    any panel over the canvas (a press there hits the canvas)."""
     spots = app.api(SPOTS, ids)
     return [(i, s[0], s[1]) for i, s in zip(ids, spots, strict=True)
-            if s is not None and margin <= s[0] <= 1280 - margin / 2 and 110 <= s[1] <= 740]  # fmt: skip
+            if s is not None and s[2] and margin <= s[0] <= 1280 - margin / 2 and 110 <= s[1] <= 740]  # fmt: skip
 
 
 def degrees(doc: dict) -> dict[str, int]:
