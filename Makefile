@@ -9,7 +9,7 @@ VPY := $(VENV)/bin/python
 VENDOR_STAMP := static/vendor/.stamp
 KAPPA_SOURCES := $(wildcard py/bendscope/kappa/*.py) py/bendscope/__init__.py
 
-.PHONY: serve docs test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-hand bench-kappa-page bench-live bench-live-time bench-memory load-memory serve-memory update-snapshots clean
+.PHONY: serve docs test test-unit test-e2e test-visual vendor venv chromium postgresql lint format bench bench-browser bench-large bench-hand bench-shapes bench-kappa-page bench-live bench-live-time bench-memory load-memory serve-memory update-snapshots clean
 
 serve: vendor
 	$(PYTHON) scripts/serve.py $(PORT)
@@ -84,6 +84,9 @@ bench-large: venv vendor chromium
 
 bench-hand: venv vendor chromium postgresql
 	$(VPY) bench/bench_hand.py
+
+bench-shapes: venv vendor chromium
+	$(VPY) bench/bench_shapes.py
 
 bench-kappa-page: venv vendor chromium
 	$(VPY) bench/bench_kappa_page.py
