@@ -13,7 +13,7 @@ from pyodide.ffi import create_once_callable, jsnull, to_js
 
 from bendscope.bend.actions.commands import Target
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.editor.loading import SLICED_FROM
+from bendscope.bend.editor.loading import sliced
 from bendscope.bend.kappa_view.loops_panel import loop_marks
 from bendscope.bend.render.edge_paths import edge_label_box, edge_path
 from bendscope.bend.render.svgexport import image_view
@@ -36,7 +36,7 @@ class AutomationApi:
         if self.app.live is not None:
             return "the page shows the agent's memory (live mode): load is off"
         text = str(text)
-        if len(text) >= SLICED_FROM and not self.app.still:
+        if sliced(text) and not self.app.still:
             # read between frames; the promise is kept with the error or null once it is in
             def executor(resolve: Any, _reject: Any) -> None:
                 self.app.load_in_slices(text, lambda error: resolve(jsnull if error is None else error))

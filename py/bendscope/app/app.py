@@ -16,7 +16,7 @@ from pyodide.ffi import create_once_callable
 from bendscope.bend.actions.commands import EXPORTS, Target
 from bendscope.bend.actions.dispatch import ActionManager, Outcome
 from bendscope.bend.editor.editor import LOADING, Editor
-from bendscope.bend.editor.loading import SLICED_FROM
+from bendscope.bend.editor.loading import sliced
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.editor.viewfit import card_rects, card_under
 from bendscope.bend.kappa_view.topology_cache import Topology
@@ -744,7 +744,7 @@ class App:
                 self.toast.show(f"Imported {name}.")
             self.request_frame()
 
-        if len(text) >= SLICED_FROM and not self.still:  # a large file comes in between frames
+        if sliced(text, name) and not self.still:  # a large file comes in between frames
             return self.load_in_slices(text, done, label="Import", name=name)
         done(self.editor.load(text, name=name))
 

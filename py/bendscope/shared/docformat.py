@@ -323,19 +323,25 @@ def polarity_of(value: Any, kind: str, where: str = "polarity") -> str | None:
     return sign
 
 
-def _bare_graph(data: dict[str, Any]) -> dict[str, Any]:
-    """``{"nodes", "edges"}`` as a one-plane document. Edges without an id get
-    ``edge-{i}``, skipping any id the graph already uses (so no user id collides)."""
+def _bare_graph(data: dict[str, Any]) -> Steps[dict[str, Any]]:
+    """``{"nodes", "edges"}`` as a one-plane document, a pause every :data:`CHUNK` × 4 nodes
+    or edges. Edges without an id get ``edge-{i}``, skipping any id the graph already uses (so
+    no user id collides)."""
     nodes = []
     for i, raw in enumerate(_list(data, "nodes", "", MAX_NODES)):
         nodes.append({"id": raw, "text": raw} if isinstance(raw, str) else raw)
         if not isinstance(nodes[-1], dict):
             raise _fail(f"nodes[{i}]", "must be an id string or an object")
+        if i % (CHUNK * 4) == CHUNK * 4 - 1:
+            yield
     raw_edges = [_obj(raw, f"edges[{i}]") for i, raw in enumerate(_list(data, "edges", "", MAX_EDGES))]
+    yield
     used = {i for i in [n.get("id") for n in nodes] + [e.get("id") for e in raw_edges] if isinstance(i, str)}
     edges = []
     counter = 0
-    for raw in raw_edges:
+    for j, raw in enumerate(raw_edges):
+        if j % (CHUNK * 4) == CHUNK * 4 - 1:
+            yield
         if raw.get("id") is None:
             while f"edge-{counter}" in used:
                 counter += 1
@@ -484,7 +490,7 @@ def validate_document_steps(data: Any) -> Steps[DocumentRecord]:
     if not isinstance(data, dict):
         raise DocumentError(f"Not a Bendscope document: the top level is {_type(data)}, not an object.")
     if "planes" not in data and "nodes" in data:
-        data = _bare_graph(data)
+        data = yield from _bare_graph(data)
     elif "planes" in data and "format" not in data and "rootPlaneId" not in data and "version" not in data:
         data = _bendscript(data)  # (a Bendscope document that lost its header is refused below, by name)
     if data.get("format") != FORMAT:

@@ -32,6 +32,10 @@ Standard library only (CPython and Pyodide), like ``docformat``.
   ``class``, ``style``, ``linkStyle``, ``click`` and ``direction`` are skipped. A label that
   starts with ``+`` or ``−`` (``-``) then a space or its end gives the polarity.
 
+Each reader also comes in steps (:func:`read_graph_steps`, the way ``kappa.steps`` pauses): it
+pauses every :data:`READ_CHUNK` lines (CSV, Mermaid), elements (GraphML) or statements (DOT),
+so that a page reads a large file between its frames; the graph, or the error, is the same.
+
 >>> graph = read_graph("source,target,kind,polarity\\nrain,flood,causal,+\\n", "csv")
 >>> graph["nodes"], graph["edges"][0]["props"]
 ([{'id': 'rain', 'text': 'rain'}, {'id': 'flood', 'text': 'flood'}], {'kind': 'causal', 'polarity': '+'})
@@ -53,9 +57,11 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from bendscope.kappa.steps import Steps, finish
+
 from .docformat import MAX_BYTES, MAX_EDGES, MAX_NODES, POLAR_KINDS, DocumentError
 
-__all__ = ["EXTENSIONS", "FORMATS", "format_of", "read_graph", "write_graph"]
+__all__ = ["EXTENSIONS", "FORMATS", "format_of", "read_graph", "read_graph_steps", "write_graph"]
 
 FORMATS = ("json", "csv", "graphml", "dot", "mermaid")
 EXTENSIONS = {
@@ -82,6 +88,11 @@ _NAMES = {"csv": "CSV", "graphml": "GraphML", "dot": "DOT", "mermaid": "Mermaid"
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 #: subgraphs nested deeper than this are refused (DOT)
 MAX_NESTING = 64
+#: lines (CSV, Mermaid), elements (GraphML) or statements (DOT) read between two pauses
+READ_CHUNK = 200
+#: DOT tokens, and GraphML characters fed to the XML parser, between two pauses
+TOKEN_CHUNK = 1_000
+XML_CHUNK = 16_384
 _MERMAID_START = re.compile(r"^\s*(flowchart|graph)\b", re.I)
 _DOT_START = re.compile(r"^\s*(strict\s+)?(di)?graph\b", re.I)
 
@@ -121,6 +132,12 @@ def _strip_comments(head: str) -> str:
 def read_graph(text: str, fmt: str) -> dict[str, Any]:
     """The bare graph a file in ``fmt`` (not json) holds; DocumentError naming the line or
     element of the first problem. O(size)."""
+    return finish(read_graph_steps(text, fmt))
+
+
+def read_graph_steps(text: str, fmt: str) -> Steps[dict[str, Any]]:
+    """:func:`read_graph` in steps of a few hundred lines or elements (O(size) in all, a step
+    O(:data:`READ_CHUNK`) but for one DOT statement's group product or one over-long line)."""
     if len(text) > MAX_BYTES:
         raise DocumentError(f"The file is {len(text) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB.")
     text = text.lstrip("\ufeff")
@@ -128,7 +145,7 @@ def read_graph(text: str, fmt: str) -> dict[str, Any]:
     if fmt not in readers:
         raise DocumentError(f"Unknown format {fmt!r}: one of {', '.join(FORMATS)}.")
     try:
-        graph = readers[fmt](text)
+        graph = yield from readers[fmt](text)
     except DocumentError:
         raise
     except RecursionError:
@@ -184,13 +201,14 @@ def _sign(value: str, where: str) -> str | None:
 
 
 # ---------------------------------------------------------------- CSV
-def _read_csv(text: str) -> dict[str, Any]:
+def _read_csv(text: str) -> Steps[dict[str, Any]]:
     dialect = "excel-tab" if "\t" in text.split("\n", 1)[0] and "," not in text.split("\n", 1)[0] else "excel"
-    rows = list(csv.reader(io.StringIO(text), dialect))
     graph = _Graph()
     header: list[str] | None = None
     part = ""
-    for number, row in enumerate(rows, 1):
+    for number, row in enumerate(csv.reader(io.StringIO(text), dialect), 1):
+        if number % READ_CHUNK == 0:
+            yield
         if not any(cell.strip() for cell in row):
             header = None  # (a blank line ends a section)
             continue
@@ -273,20 +291,26 @@ def xml_safe(value: str) -> str:
     return _NOT_XML.sub("\ufffd", value)
 
 
-def _read_graphml(text: str) -> dict[str, Any]:
+def _read_graphml(text: str) -> Steps[dict[str, Any]]:
     declared = re.search(r"<!(DOCTYPE|ENTITY)\b", text)
     if declared is not None:  # (GraphML needs no DTD; entities are how XML bombs expand)
         line = text.count("\n", 0, declared.start()) + 1
         raise DocumentError(f"GraphML line {line}: a <!{declared.group(1)}> declaration is not accepted")
     try:
-        root = ElementTree.fromstring(text)
+        parser = ElementTree.XMLParser()
+        for start in range(0, len(text), XML_CHUNK):
+            parser.feed(text[start : start + XML_CHUNK])
+            yield
+        root = parser.close()
     except ElementTree.ParseError as exc:
         line, column = exc.position
         raise DocumentError(f"GraphML line {line}, column {column + 1}: {str(exc).split(':')[0]}") from None
     if _local(root.tag) != "graphml":
         raise DocumentError(f"GraphML: the top element is <{_local(root.tag)}>, not <graphml>")
     names: dict[str, str] = {}
-    for key in root.iter():
+    for count, key in enumerate(root.iter(), 1):
+        if count % (READ_CHUNK * 4) == 0:
+            yield
         if _local(key.tag) == "key" and key.get("id"):
             names[key.get("id", "")] = (key.get("attr.name") or key.get("id") or "").lower()
     graphs = [g for g in root if _local(g.tag) == "graph"]
@@ -301,6 +325,8 @@ def _read_graphml(text: str) -> dict[str, Any]:
         }
 
     for count, element in enumerate(graphs[0].iter(), 1):
+        if count % READ_CHUNK == 0:
+            yield
         tag = _local(element.tag)
         if tag == "node":
             node_id = element.get("id")
@@ -389,9 +415,10 @@ _IDS = ("id", "qid")  # an id as written, or quoted (a quoted id is never a keyw
 
 
 class _DotReader:
-    def __init__(self, text: str) -> None:
-        self.tokens = list(_dot_tokens(text))
+    def __init__(self) -> None:
+        self.tokens: list[tuple[str, str, int]] = []
         self.at = 0
+        self.count = 0  # statements read
         self.graph = _Graph()
         self.defaults: dict[str, dict[str, str]] = {"node": {}, "edge": {}}
         self.groups: list[list[str]] = []  # the nodes each open subgraph mentions
@@ -409,7 +436,11 @@ class _DotReader:
         self.at += 1
         return token
 
-    def read(self) -> dict[str, Any]:
+    def read(self, text: str) -> Steps[dict[str, Any]]:
+        for token in _dot_tokens(text):
+            self.tokens.append(token)
+            if len(self.tokens) % TOKEN_CHUNK == 0:
+                yield
         if self.peek()[1].lower() == "strict":
             self.take()
         _, word, line = self.take()
@@ -419,19 +450,22 @@ class _DotReader:
         if self.peek()[0] in _IDS:
             self.take()
         self.take("{")
-        self.statements()
+        yield from self.statements()
         self.take("}")
         if self.peek()[0] != "end":
             raise DocumentError(f"DOT line {self.peek()[2]}: text after the graph's closing brace")
         return self.graph.done()
 
-    def statements(self) -> None:
+    def statements(self) -> Steps[None]:
         while self.peek()[1] != "}" and self.peek()[0] != "end":
-            self.statement()
+            self.count += 1
+            if self.count % READ_CHUNK == 0:
+                yield
+            yield from self.statement()
             while self.peek()[1] in (";", ","):
                 self.take()
 
-    def statement(self) -> None:
+    def statement(self) -> Steps[None]:
         kind, word, line = self.peek()
         if kind == "id" and word.lower() in ("node", "edge", "graph") and self.peek(1)[1] == "[":
             self.take()
@@ -442,12 +476,12 @@ class _DotReader:
         if kind in _IDS and self.peek(1)[1] == "=":
             self.take(), self.take(), self.take()  # (a graph attribute)
             return
-        ends = self.endpoint()
+        ends = yield from self.endpoint()
         if self.peek()[0] == "edgeop":
             chain = [ends]
             while self.peek()[0] == "edgeop":
                 self.take()
-                chain.append(self.endpoint())
+                chain.append((yield from self.endpoint()))
             attributes = {**self.defaults["edge"], **(self.attributes() if self.peek()[1] == "[" else {})}
             kind_name = attributes.get("kind") or ("causal" if self.directed else "context")
             sign = _sign(attributes.get("polarity", ""), f"DOT line {line}")
@@ -460,7 +494,7 @@ class _DotReader:
             for node_id in ends:
                 self.graph.node(node_id, attributes.get("label"))
 
-    def endpoint(self) -> list[str]:
+    def endpoint(self) -> Steps[list[str]]:
         kind, word, line = self.peek()
         if (kind == "id" and word.lower() == "subgraph") or (kind == "punct" and word == "{"):
             if word.lower() == "subgraph":
@@ -472,7 +506,7 @@ class _DotReader:
                 raise DocumentError(f"DOT line {line}: subgraphs nested more than {MAX_NESTING} deep")
             self.groups.append([])
             self.take("{")
-            self.statements()
+            yield from self.statements()
             self.take("}")
             self.depth -= 1
             return list(dict.fromkeys(self.groups.pop()))
@@ -510,9 +544,9 @@ class _DotReader:
         return found
 
 
-def _read_dot(text: str) -> dict[str, Any]:
+def _read_dot(text: str) -> Steps[dict[str, Any]]:
     try:
-        return _DotReader(text).read()
+        return (yield from _DotReader().read(text))
     except DocumentError:
         raise
     except ValueError as exc:
@@ -555,10 +589,12 @@ _MERMAID_ID = re.compile(r"[A-Za-z0-9_\u0080-\U0010ffff][A-Za-z0-9_.\-\u0080-\U0
 _SKIP = re.compile(r"^\s*(classDef|class|style|linkStyle|click|direction|subgraph|end)\b", re.I)
 
 
-def _read_mermaid(text: str) -> dict[str, Any]:
+def _read_mermaid(text: str) -> Steps[dict[str, Any]]:
     graph = _Graph()
     started = False
     for number, raw in enumerate(re.split(r"\r\n|\r|\n", text), 1):  # (not splitlines: \x1c–\x1e, \x85 are text)
+        if number % READ_CHUNK == 0:
+            yield
         line = raw.split("%%", 1)[0].strip()
         if not line:
             continue

@@ -31,15 +31,31 @@ from bendscope.bend.model.document import DocumentError, document_from_data_step
 from bendscope.bend.model.elements import Document
 from bendscope.bend.render.textlayout import PLACEHOLDER, CardLayout, Measure, layout_card
 from bendscope.kappa.steps import Steps, advance
-from bendscope.shared.graphformats import format_of, read_graph
+from bendscope.shared.graphformats import format_of, read_graph_steps
 
 #: what the waiter of a load dropped for a later one is told
 REPLACED = "Another load replaced this one."
 #: cards whose text is laid out between two pauses
 CARDS_CHUNK = 16
-#: a page reads a document text at least this long in slices between its frames (a shorter
-#: one at once: its whole load fits a frame or two)
-SLICED_FROM = 100_000
+#: a page reads a document in slices between its frames from this much work on: characters of
+#: JSON, or fewer of a format that costs more per character (:data:`COST`) — some 2 to 3 ms of
+#: CPython, under 10 ms in Pyodide; a smaller document (at most some 100 cards in any format)
+#: loads at once, within a frame
+SLICED_FROM = 15_000
+#: a load's cost per character relative to JSON's (measured: JSON and GraphML some 0.2 µs a
+#: character in CPython, read, checked and laid out; CSV 0.6; DOT 0.7; Mermaid 1.1)
+COST = {"json": 1.0, "graphml": 1.0, "csv": 3.0, "dot": 4.0, "mermaid": 5.0}
+
+
+def sliced(text: str | bytes, name: str = "") -> bool:
+    """Whether a page reads ``text`` (a file called ``name``) in slices between its frames.
+
+    >>> csv = "source,target\\n" + "a,b\\n" * 2_000  # (8,014 characters)
+    >>> sliced(csv), sliced('["' + "a" * 8_010 + '"]'), sliced(csv[:4_000])
+    (True, False, False)
+    """
+    head = text[:4_096] if isinstance(text, str) else text[:4_096].decode("utf-8", "replace")
+    return len(text) * COST.get(format_of(head, name), 1.0) >= SLICED_FROM
 
 
 @dataclass(slots=True)
@@ -130,7 +146,7 @@ class LoadJob:
         else:
             if isinstance(text, bytes):
                 text = text.decode("utf-8")
-            data = read_graph(text, fmt)
+            data = yield from read_graph_steps(text, fmt)
             yield
             doc = yield from document_from_data_steps(data)
         self.progress = 0.5
