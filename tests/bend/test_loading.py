@@ -4,6 +4,7 @@ it is sliced; nothing of it is seen before it is whole; edits, undo and redo wai
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -11,10 +12,13 @@ from hypothesis import strategies as st
 
 from bendscope.bend.editor.editor import LOADING, Editor
 from bendscope.bend.editor.loading import LoadJob, run_to_end
+from bendscope.bend.editor.loading import sliced as read_in_slices
 from bendscope.bend.model.capacity import Capacity
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.document import serialize_document
 from bendscope.bend.render.textlayout import approx_measure
+from bendscope.shared.docformat import DocumentError
+from bendscope.shared.graphformats import read_graph, write_graph
 
 
 def graph_text(n: int, arcs: list[tuple[int, int]], labels: bool = False) -> str:
@@ -159,3 +163,75 @@ def test_whoever_waits_for_a_load_is_told_once_how_it_ended():
     editor.start_load(graph_text(300, []), label=None, done=lambda error: told.append(("fourth", error)))
     assert editor.load(graph_text(2, []), label=None) is None  # (a load at once drops it too)
     assert told[2:] == [("third", None), ("fourth", "Another load replaced this one.")]
+
+
+def compact_graph(n: int) -> tuple[list[dict], list[dict]]:
+    """``n`` cards of short ids and texts, two edges each: a format's most compact file."""
+    nodes = [{"id": f"n{i}", "text": f"C{i}"} for i in range(n)]
+    edges = [{"a": f"n{i % n}", "b": f"n{(7 * i + 1) % n}", "props": {"kind": "causal"}} for i in range(2 * n)]
+    return nodes, edges
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "graphml", "dot", "mermaid"])
+def test_a_page_reads_a_document_of_150_cards_in_slices_and_a_small_one_at_once(fmt):
+    for n, expected in ((150, True), (1_000, True), (20, False)):
+        nodes, edges = compact_graph(n)
+        if fmt == "json":
+            bare = {
+                "nodes": [node["id"] for node in nodes],
+                "edges": [{"source": e["a"], "target": e["b"]} for e in edges],
+            }
+            text = json.dumps(bare, separators=(",", ":"))
+        else:
+            text = write_graph(nodes, edges, fmt)
+        assert read_in_slices(text) is expected, (n, len(text))
+        assert read_in_slices(text.encode(), "g." + {"mermaid": "mmd"}.get(fmt, fmt)) is expected
+
+
+def calls_per_step(job: LoadJob) -> list[int]:
+    """The function calls (Python and C) each step of ``job`` makes: its work, in units that
+    do not depend on the machine."""
+    counted = [0]
+
+    def count(_frame: object, event: str, _arg: object) -> None:
+        if event in ("call", "c_call"):
+            counted[0] += 1
+
+    calls = []
+    going = True
+    while going:
+        counted[0] = 0
+        sys.setprofile(count)
+        try:
+            going = job.advance(0.0)
+        finally:
+            sys.setprofile(None)
+        calls.append(counted[0])
+    return calls
+
+
+@pytest.mark.parametrize("fmt", ["csv", "graphml", "dot", "mermaid"])
+def test_no_step_of_importing_3000_cards_does_more_than_a_bounded_work(fmt):
+    """(Some 25,000 calls a step at most — a few ms of CPython; read in one step, a 3,000-card
+    file's reader alone made several hundred thousand.)"""
+    nodes, edges = compact_graph(3_000)
+    job = LoadJob(write_graph(nodes, edges, fmt), approx_measure)
+    calls = calls_per_step(job)
+    assert job.error is None and job.loaded is not None and len(job.loaded.cards) == 3_000
+    assert max(calls) <= 40_000, (max(calls), len(calls))
+    assert sum(calls) > 10 * 40_000  # (the whole load is much more work than any one step)
+
+
+def test_a_bad_file_read_in_slices_is_refused_with_read_graph_s_message_and_nothing_changes():
+    nodes, edges = compact_graph(1_000)
+    good = write_graph(nodes, edges, "dot")
+    bad = good.replace("n999 [label", "n999 [label=", 1)  # (near the end: found many slices in)
+    with pytest.raises(DocumentError) as refused:
+        read_graph(bad, "dot")
+    editor = Editor(seed=2)
+    before = editor.export()
+    told: list[str | None] = []
+    editor.start_load(bad, name="g.dot", done=told.append)
+    assert sliced(editor) > 20
+    assert told == [str(refused.value)] and "DOT line" in told[0]
+    assert editor.loading is None and editor.export() == before

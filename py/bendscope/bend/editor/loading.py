@@ -37,21 +37,22 @@ from bendscope.shared.graphformats import format_of, read_graph_steps
 REPLACED = "Another load replaced this one."
 #: cards whose text is laid out between two pauses
 CARDS_CHUNK = 16
-#: a page reads a document in slices between its frames from this much work on: characters of
-#: JSON, or fewer of a format that costs more per character (:data:`COST`) — some 2 to 3 ms of
-#: CPython, under 10 ms in Pyodide; a smaller document (at most some 100 cards in any format)
-#: loads at once, within a frame
+#: a page reads a document in slices between its frames from this much work on, in units of
+#: some 0.2 µs of CPython (a character of verbose JSON, read, checked and laid out): some 3 ms,
+#: under 10 ms in Pyodide; a smaller document (at most some 100 cards in any format) loads at
+#: once, within a frame
 SLICED_FROM = 15_000
-#: a load's cost per character relative to JSON's (measured: JSON and GraphML some 0.2 µs a
-#: character in CPython, read, checked and laid out; CSV 0.6; DOT 0.7; Mermaid 1.1)
-COST = {"json": 1.0, "graphml": 1.0, "csv": 3.0, "dot": 4.0, "mermaid": 5.0}
+#: a character's cost in those units, by format (measured on the most compact files: short
+#: ids and texts, 0.5 µs a character of JSON, 0.75 of CSV, 0.17 of GraphML, 0.95 of DOT, 1.1
+#: of Mermaid)
+COST = {"json": 2.5, "graphml": 1.0, "csv": 4.0, "dot": 5.0, "mermaid": 6.0}
 
 
 def sliced(text: str | bytes, name: str = "") -> bool:
     """Whether a page reads ``text`` (a file called ``name``) in slices between its frames.
 
-    >>> csv = "source,target\\n" + "a,b\\n" * 2_000  # (8,014 characters)
-    >>> sliced(csv), sliced('["' + "a" * 8_010 + '"]'), sliced(csv[:4_000])
+    >>> csv = "source,target\\n" + "a,b\\n" * 1_000  # (4,014 characters)
+    >>> sliced(csv), sliced('["' + "a" * 5_000 + '"]'), sliced(csv[:3_000])
     (True, False, False)
     """
     head = text[:4_096] if isinstance(text, str) else text[:4_096].decode("utf-8", "replace")
