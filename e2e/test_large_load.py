@@ -153,3 +153,43 @@ def test_a_large_plane_s_outline_is_built_once_its_cards_rest_and_words_the_stat
     assert after["builds"] == before["builds"] + 1
     if moved_ms < 4_000:  # (a layout longer than the wait's bound gets its outline meanwhile)
         assert after["built_moving"] == before["built_moving"]
+
+
+#: load a document through the API: whether the call gave a promise, the cards the page
+#: shows when it returns and when it is kept, the frames painted in between, what it was kept with
+LOAD_WATCHED = """async t => {
+  const b = window.bendscope, cards = () => JSON.parse(b.export()).planes[0].nodes.length;
+  let frames = 0, on = true;
+  const tick = () => { if (on) { frames++; requestAnimationFrame(tick); } };
+  requestAnimationFrame(tick);
+  const before = cards();
+  const result = b.load(t);
+  const promised = result instanceof Promise, atReturn = cards(), framesAtReturn = frames;
+  const error = await result;
+  on = false;
+  return {promised, before, atReturn, framesAtReturn, frames, error, after: cards()};
+}"""
+
+
+def test_a_compact_document_of_1000_cards_comes_in_between_frames_in_every_format(app_factory):
+    """(A compact file is far shorter than a verbose JSON of as many cards: it is read in
+    slices all the same, the page painting frames meanwhile; a small one still at once.)"""
+    app = app_factory("seed=1&fresh=1")
+    n = 1_000
+    ids = [f"n{i}" for i in range(n)]
+    edges = [(f"n{i % n}", f"n{(7 * i + 1) % n}") for i in range(2 * n)]
+    texts = {
+        "json": json.dumps({"nodes": ids, "edges": [{"source": a, "target": b} for a, b in edges]}),
+        "csv": "source,target\n" + "".join(f"{a},{b}\n" for a, b in edges),
+        "mermaid": "flowchart LR\n" + "".join(f"  {a} --> {b}\n" for a, b in edges),
+    }
+    for fmt, text in texts.items():
+        assert len(text) < 100_000, fmt
+        shown = len(nodes_of(app))
+        seen = app.api(LOAD_WATCHED, text)
+        assert seen["promised"] and seen["error"] is None, (fmt, seen)
+        assert seen["atReturn"] == seen["before"] == shown  # (nothing of it yet when the call returns)
+        assert seen["frames"] > seen["framesAtReturn"]  # (frames painted while it came in)
+        assert seen["after"] == n
+    small = app.api(LOAD_WATCHED, "source,target\na,b\nb,c\n")
+    assert not small["promised"] and small["atReturn"] == small["after"] == 3 and small["error"] is None
