@@ -51,7 +51,7 @@ RUN = """async ([text, limitMs]) => {
   obs.observe({type: 'longtask'});
   const b = window.bendscope, stamps = [];
   const t0 = performance.now();
-  const error = b.load(text);
+  const error = await b.load(text);  // (a promise when it comes in between frames)
   const loaded = performance.now();
   return await new Promise(resolve => {
     function frame(ts) {

@@ -65,7 +65,7 @@ RUN = """async ([text, limitMs]) => {
   const b = window.bendscope;
   const paintsBefore = b.frame_times().length;
   const t0 = performance.now();
-  const error = b.load(text);
+  const loading = b.load(text);  // (a promise when the document comes in between frames)
   b.action('fit-view');
   const loaded = performance.now();
   const stamps = [];
@@ -82,6 +82,7 @@ RUN = """async ([text, limitMs]) => {
   });
   await new Promise(r => setTimeout(r, 300));  // the last entries arrive
   tasks.disconnect(); frames.disconnect();
+  const error = await loading;
   return {error, load: loaded - t0, loaded, stamps, long, loaf, paints: b.frame_times().slice(paintsBefore),
           parts: b.frame_parts().slice(paintsBefore), ...result};
 }"""
@@ -375,7 +376,7 @@ DENSE = """async ([text, limitMs]) => {
   const obs = new PerformanceObserver(l => { for (const e of l.getEntries()) long.push(e.duration); });
   obs.observe({type: 'longtask'});
   const t0 = performance.now();
-  const error = window.bendscope.load(text);
+  const error = await window.bendscope.load(text);  // (a promise when it comes in between frames)
   const loaded = performance.now();
   return await new Promise(resolve => {
     function check() {
