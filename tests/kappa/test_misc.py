@@ -127,7 +127,7 @@ def test_cache_grows_to_the_number_of_loops():
 
 
 def test_engine_is_pure_standard_library():
-    allowed = {"__future__", "argparse", "collections", "dataclasses", "heapq", "json", "logging", "os"}
+    allowed = {"__future__", "argparse", "bisect", "collections", "dataclasses", "heapq", "json", "logging", "os"}
     allowed |= {"sys", "time", "typing"}
     for path in (Path(__file__).resolve().parents[2] / "py" / "bendscope" / "kappa").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
