@@ -49,6 +49,7 @@ class InSight:
         self.editor = editor
         self._focus: str | None = None
         self._top = math.inf  # the sheets' top edge (CSS px; none shown: infinity)
+        self._narrow = js.window.matchMedia("(max-width: 600px)")  # (its ``matches`` follows the window)
 
     def after_paint(self, editing: str | None, busy: bool, hold: bool = False) -> None:
         """After the widgets of a paint are updated (``busy``: a gesture runs, it waits; ``hold``:
@@ -57,7 +58,7 @@ class InSight:
         O(panels⁵)."""
         if busy:
             return
-        if not js.window.matchMedia("(max-width: 600px)").matches:
+        if not self._narrow.matches:
             self._focus, self._top = None, math.inf
             return
         selection = self.editor.selection
