@@ -73,17 +73,23 @@ edits = st.one_of(
 )
 
 
+def started(start: list[tuple[str, str, str]]) -> PlaneEdits:
+    """A plane of the first six names and the edges ``start``."""
+    plane = PlaneEdits()
+    for node in NAMES[:6]:
+        plane.add_node(node)
+    for a, b, kind in start:
+        plane.add_edge(a, b, kind)
+    return plane
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     start=st.lists(st.tuples(name, name, st.sampled_from(KINDS)), min_size=3, max_size=25),
     steps=st.lists(st.lists(edits, min_size=1, max_size=3), min_size=1, max_size=15),
 )
 def test_each_edit_gives_what_the_whole_computation_gives(start, steps) -> None:
-    plane = PlaneEdits()
-    for node in NAMES[:6]:
-        plane.add_node(node)
-    for a, b, kind in start:
-        plane.add_edge(a, b, kind)
+    plane = started(start)
     cache = TopologyCache()
     assert kept(cache, plane.plane) == whole(plane.plane)
     for batch in steps:
@@ -173,11 +179,7 @@ TestSlicedEdits = SlicedEdits.TestCase
     batch=st.lists(edits, min_size=1, max_size=6),
 )
 def test_the_changes_seen_after_cards_and_edges_were_added_are_those_every_item_compared_gives(start, batch) -> None:
-    plane = PlaneEdits()
-    for node in NAMES[:6]:
-        plane.add_node(node)
-    for a, b, kind in start:
-        plane.add_edge(a, b, kind)
+    plane = started(start)
     cache = TopologyCache()
     cache.get(plane.plane)
     known = cache._known[plane.plane.id]
