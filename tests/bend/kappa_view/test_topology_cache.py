@@ -146,15 +146,63 @@ def test_small_planes_are_ready_within_the_frame():
     assert not editor.compute_topology(budget_ms=8.0)
 
 
-def test_an_edit_during_a_computation_drops_it_and_the_next_one_is_right():
+def test_an_edit_during_a_whole_computation_comes_in_after_it_and_the_result_is_right():
     editor = editor_with(dense_pairs())
     editor.shown_topology(budget_ms=0.0)
     editor.compute_topology(budget_ms=0.0)
-    editor.delete_edge("e1")  # the running job is about the old plane
-    assert not editor.compute_topology(budget_ms=0.0)  # dropped, not finished
+    job = editor.topology_cache._job
+    editor.delete_edge("e1")  # the running job is about the old plane: it goes on, on its snapshot
+    assert editor.compute_topology(budget_ms=0.0) and editor.topology_cache._job is job
     assert editor.topology_cache.pending(editor.plane)
     assert editor.topology().result == fresh_analysis(editor)
     assert not editor.topology_cache.pending(editor.plane)
+
+
+def test_an_outrun_computation_is_shown_pending_and_the_edits_since_come_in_edit_by_edit():
+    editor = editor_with(dense_pairs(60, 800))
+    cache = editor.topology_cache
+    editor.shown_topology(budget_ms=0.0)
+    editor.compute_topology(budget_ms=0.0)
+    editor.add_node(0, 0)  # (a card the computation did not see)
+    while editor.compute_topology(budget_ms=0.0):
+        pass
+    shown = editor.shown_topology(budget_ms=None)  # (the edits since not begun here)
+    assert shown.pending and shown.max_kappa == fresh_analysis(editor)["max_kappa"] >= 1
+    assert cache.pending(editor.plane)
+    done = editor.shown_topology(budget_ms=50.0)
+    assert not done.pending and done.incremental and done.result == fresh_analysis(editor)
+
+
+def test_a_whole_computation_ends_while_cards_keep_arriving():
+    """An agent writing while the page opens its memory: a card and an edge arrive every few
+    slices of the first (whole) computation. It ends, then the cards that came meanwhile are
+    brought in edit by edit: exact, and in about the slices it takes without them (it was
+    begun again at each card, and never ended while they came faster than it)."""
+    from bendscope.bend.kappa_view.topology_cache import TopologyCache
+
+    ticks = iter(range(10**7))
+    editor = editor_with(dense_pairs())
+    cache = editor.topology_cache = TopologyCache(clock=lambda: next(ticks) / 1000.0)  # 1 ms per reading
+    quiet = 0
+    editor.shown_topology(budget_ms=2.0)
+    while editor.compute_topology(budget_ms=2.0):
+        quiet += 1
+    assert quiet > 20  # (many slices: the cards below arrive during it)
+    editor = editor_with(dense_pairs())
+    cache = editor.topology_cache = TopologyCache(clock=lambda: next(ticks) / 1000.0)
+    last = "n0"
+    for k in range(3 * quiet):
+        if k % 4 == 0:  # (a card joined to the one before: the agent's chain)
+            card = editor.add_node(0, 0)
+            editor.add_edge(last, card, kind="causal")
+            last = card
+        editor.shown_topology(budget_ms=2.0)  # a frame, then a slice
+        editor.compute_topology(budget_ms=2.0)
+        if not cache.pending(editor.plane):
+            break
+    assert not cache.pending(editor.plane), "the computation never ended while cards arrived"
+    assert k <= quiet + 8
+    assert editor.shown_topology(budget_ms=0.0).result == fresh_analysis(editor)
 
 
 def test_asking_for_the_exact_topology_finishes_the_running_computation():
@@ -232,8 +280,8 @@ def test_edits_that_cannot_change_the_topology_keep_the_running_job():
     editor.move_node("n1", 40, 40)
     assert editor.compute_topology(budget_ms=0.0)
     assert editor.topology_cache._job is job
-    editor.set_edge("e0", kind="associative")  # this one does
-    assert not editor.compute_topology(budget_ms=0.0)
+    editor.set_edge("e0", kind="associative")  # this one does: the whole job goes on, the edit comes after it
+    assert editor.compute_topology(budget_ms=0.0) and editor.topology_cache._job is job
     assert editor.topology().result == fresh_analysis(editor)
 
 

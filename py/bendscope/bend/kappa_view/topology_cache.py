@@ -17,8 +17,11 @@ Two ways to ask:
   can be finished within the frame's budget; otherwise the previous one, marked
   ``pending``, while :meth:`TopologyCache.advance` goes on in slices between frames. So
   no κ work ever holds the page longer than a slice, and the HUD can say κ is being
-  computed. A job works on a snapshot of the plane and is dropped when the plane changes
-  again before it ends.
+  computed. A job works on a snapshot of the plane. An edit-by-edit job is dropped when the
+  plane changes again before it ends; a whole computation already begun is finished on its
+  snapshot and shown (pending), and the edits since are brought in edit by edit after it — else
+  a stream of edits (an agent writing while the page opens its memory) would begin it again at
+  each edit, and a computation longer than the time between two edits would never end.
 """
 
 from __future__ import annotations
@@ -235,6 +238,12 @@ class _Job:
     def current(self, plane: Plane, exact_limit: int) -> bool:
         return self.plane is plane and self.version == plane.topology_version and self.exact_limit == exact_limit
 
+    def outrun(self, plane: Plane, exact_limit: int) -> bool:
+        """A whole computation already begun that ``plane`` changed under: it goes on to the end
+        (module doc), the edits since are brought in after it."""
+        fits = self.plane is plane and self.exact_limit == exact_limit and not self.incremental
+        return fits and self.slices > 0 and self.version != plane.topology_version
+
     def _steps(self, cache: KappaCache, known: dict[str, _Known]) -> Steps[Topology]:
         plane = self.plane
         held = known.get(plane.id)
@@ -357,15 +366,18 @@ class TopologyCache:
         cached = self._topology.get(plane.id)
         if cached is not None and not plane.topology_dirty:
             return cached
-        job = self._job_for(plane, exact_limit)
-        start = self.clock()
-        try:
-            topology = finish(job.steps)
-        except BaseException:
-            self._drop(job)  # a failed job is never resumed (nor its error hidden)
-            raise
-        job.busy_ms += (self.clock() - start) * 1000.0
-        return self._store(job, topology)
+        while True:  # (a whole computation the plane changed under first, then the edits since)
+            job = self._job_for(plane, exact_limit)
+            start = self.clock()
+            try:
+                topology = finish(job.steps)
+            except BaseException:
+                self._drop(job)  # a failed job is never resumed (nor its error hidden)
+                raise
+            job.busy_ms += (self.clock() - start) * 1000.0
+            topology = self._store(job, topology)
+            if job.current(plane, job.exact_limit):
+                return topology
 
     def shown(self, plane: Plane, exact_limit: int | None = None, budget_ms: float | None = 0.0) -> Topology:
         """What to draw now: the exact topology if it is ready or finishes within
@@ -379,6 +391,7 @@ class TopologyCache:
         done = None if budget_ms is None else self._run(job, budget_ms)
         if done is not None:
             return done
+        cached = self._topology.get(plane.id)  # (an outrun computation may have ended in this run)
         stale = self._stale.get(plane.id)
         if stale is None or (cached is not None and stale.result is not cached.result):
             base = cached or Topology(EMPTY_RESULT, 0.0)
@@ -395,11 +408,11 @@ class TopologyCache:
         job = self._job
         if job is None:
             return False
-        if job.version != job.plane.topology_version:
+        if job.version != job.plane.topology_version and not job.outrun(job.plane, job.exact_limit):
             job.steps.close()
             self._job = None
             return False
-        return self._run(job, budget_ms) is None
+        return self._run(job, budget_ms) is None and self._job is not None
 
     def _limit(self, exact_limit: int | None) -> int:
         return DEFAULT_EXACT_LIMIT if exact_limit is None else exact_limit
@@ -420,7 +433,7 @@ class TopologyCache:
     def _job_for(self, plane: Plane, exact_limit: int | None) -> _Job:
         limit = self._limit(exact_limit)
         job = self._job
-        if job is None or not job.current(plane, limit):
+        if job is None or not (job.current(plane, limit) or job.outrun(plane, limit)):
             if job is not None:
                 job.steps.close()
             job = self._job = _Job(plane, limit, self._kappa_caches.setdefault(plane.id, KappaCache()), self._known)
@@ -441,7 +454,8 @@ class TopologyCache:
         if topology is None:  # an exhausted job (cannot happen unless a step was skipped): start over
             self._drop(job)
             return None
-        return self._store(job, topology)
+        topology = self._store(job, topology)
+        return topology if job.current(job.plane, job.exact_limit) else None  # (outrun: the edits since follow)
 
     def _drop(self, job: _Job) -> None:
         job.steps.close()
@@ -455,7 +469,8 @@ class TopologyCache:
         topology.slices = max(1, job.slices)
         topology.incremental = job.incremental
         plane = job.plane
-        plane.topology_dirty = False
+        if job.version == plane.topology_version:  # (else an outrun job's: shown pending until the edits are in)
+            plane.topology_dirty = False
         self._topology[plane.id] = topology
         self._stale.pop(plane.id, None)
         self.recomputes += 1
