@@ -15,7 +15,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from bendscope.bend.actions import commands
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.live.delta import Remote, apply_to
+from bendscope.bend.live import delta
+from bendscope.bend.live.delta import Reads, Remote, apply_to, holding_changes
 from bendscope.bend.live.sync import LiveSync, known_of
 from bendscope.bend.model.elements import Edge, EdgeProps, Node, empty_document
 from bendscope.memory.core.errors import InvalidInput
@@ -62,8 +63,9 @@ class Page:
             self.deltas += 1
             twin = self.twin()  # the same page, brought the whole memory at that version instead
             assert self.sync.remote is not None
-            whole = document_of(apply_to(self.sync.remote, answer["changes"], answer["version"]))
-            self.sync.fetched_changes(answer["changes"], answer["version"], at)
+            reads = Reads()  # (one reading of the delta's records for both views, as the page's driver)
+            whole = document_of(apply_to(self.sync.remote, answer["changes"], answer["version"], reads))
+            self.sync.fetched_changes(answer["changes"], answer["version"], at, reads)
             twin.fetched(whole, None, at)
             assert page_knowledge_of(twin.editor) == page_knowledge(self)
             assert twin.base == self.sync.base and twin.force == self.sync.force
@@ -520,3 +522,31 @@ def test_the_knowledge_made_again_from_the_edge_views_before_is_the_knowledge_ma
         elif what == "text":
             plane.update_node(f"n{k}", text="" if plane.nodes[f"n{k}"].text else f"card {k}")
         assert known_of(doc, views) == known_of(doc)
+
+
+def test_a_deltas_records_are_read_once_for_the_memorys_view_and_the_pages(monkeypatch):
+    """The page applies a delta to the memory's whole view and to its own (the ended items
+    left out), then merges it: each card and edge the delta brings is checked once, not once
+    per view and again by the merge (the same result as reading them every time)."""
+    memory = business()
+    page = Page(memory, log=ViewLog())
+    read: list[str] = []
+    for name in ("read_card", "read_link"):
+        real = getattr(delta, name)
+        monkeypatch.setattr(delta, name, lambda raw, *rest, real=real: read.append(raw["id"]) or real(raw, *rest))
+    for k in range(5):
+        memory.store_node({"id": f"w{k}", "content": f"Observation {k}"})
+        memory.store_edge({"id": f"e{k}", "source_id": "r" if k == 0 else f"w{k - 1}", "target_id": f"w{k}",
+                           "edge_type": "causal"})  # fmt: skip
+    memory.store_node({"id": "m", "content": "Market share, global"})
+    at, answer = page.answer()
+    assert "changes" in answer and page.sync.remote is not None
+    remote = page.sync.remote
+    served = Remote(remote.version, dict(remote.nodes), dict(remote.edges))  # (nothing ended: the same)
+    reads = Reads()  # (as app.live_mode: the memory's view, then the page's)
+    served = apply_to(served, answer["changes"], answer["version"], reads)
+    changes = holding_changes(answer["changes"], page.sync.remote)
+    brought = page.sync.fetched_changes(changes, answer["version"], at, reads)
+    assert sorted(read) == sorted([*(f"w{k}" for k in range(5)), "m", *(f"e{k}" for k in range(5))])
+    assert sorted(brought.added) == [f"w{k}" for k in range(5)] and brought.edited == ["m"]
+    assert page_knowledge(page) == memory_knowledge(memory) and set(served.nodes) == set(memory_knowledge(memory)[0])

@@ -33,7 +33,7 @@ from typing import Any
 
 import js
 
-from bendscope.bend.live.delta import Remote, apply_to, holding_changes
+from bendscope.bend.live.delta import Reads, Remote, apply_to, holding_changes
 from bendscope.bend.live.ended import ended_after
 from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep, scoped_path
 from bendscope.bend.live.time_travel import holding_only
@@ -252,12 +252,13 @@ class LiveMode:
             served, remote = self.served, self.sync.remote
             if "changes" in answer and version is not None and not first and served is not None and remote is not None:
                 # the memory's whole view kept too (what ended included: the time control lists it)
-                self.served = apply_to(served, answer["changes"], version)
+                reads = Reads()  # (each record of the delta read once for both views)
+                self.served = apply_to(served, answer["changes"], version, reads)
                 after = {"nodes": self.served.nodes, "edges": self.served.edges}
                 ended = ended_after(self.time.ended, after, answer["changes"])
                 changes = holding_changes(answer["changes"], remote)  # (ended ones go, as below)
                 merging = float(js.performance.now())
-                brought = self.sync.fetched_changes(changes, version, answer.get("at"))
+                brought = self.sync.fetched_changes(changes, version, answer.get("at"), reads)
                 merged = float(js.performance.now()) - merging
             else:
                 shown, _ = holding_only(answer["document"])  # (ended cards and edges are not drawn nor counted)

@@ -9,7 +9,8 @@ the memory sent it) and brings a delta in by :func:`bring_changes`: the same thr
 names (and those whose refused writes give way to the memory's) — every other item is the
 same in the memory as at the version the page had, so the whole merge would leave it as it is.
 Everything goes through the model's mutators in one remote change. O(changes) plus O(n) dict
-copies for the new knowledge.
+copies for the new knowledge. Each record a delta brings is read (checked, made a card or an
+edge) once per fetch, however many views of the memory it is applied to (:class:`Reads`).
 """
 
 from __future__ import annotations
@@ -22,18 +23,66 @@ from bendscope.bend.editor.editor import Editor
 from bendscope.bend.live.sync import Brought, Known, _place, edge_view
 from bendscope.bend.live.time_travel import holds
 from bendscope.bend.model.elements import Edge, EdgeProps, Node, Plane
-from bendscope.shared.docformat import MAX_EDGES, MAX_NODES, DocumentError, read_card, read_link
+from bendscope.shared.docformat import (
+    MAX_EDGES,
+    MAX_NODES,
+    CardRecord,
+    DocumentError,
+    LinkRecord,
+    read_card,
+    read_link,
+)
 
-__all__ = ["Remote", "bring_changes", "holding_changes"]
+__all__ = ["Reads", "Remote", "bring_changes", "holding_changes"]
+
+
+class Reads:
+    """Records read (checked as a document's are) by id, each with the record it was read
+    from: a record read again — the same object — is not checked again. One per fetch,
+    shared by the views a delta is applied to (the memory's whole view, the page's).
+
+    >>> reads, raw = Reads(), {"id": "a", "text": "A"}
+    >>> reads.card(raw, "a") is reads.card(raw, "a"), reads.checked
+    (True, 1)
+    >>> reads.card({"id": "a", "text": "B"}, "a").text, reads.checked
+    ('B', 2)
+    """
+
+    def __init__(self) -> None:
+        self.cards: dict[str, tuple[Mapping[str, Any], CardRecord]] = {}
+        self.links: dict[str, tuple[Mapping[str, Any], LinkRecord]] = {}
+        self.checked = 0  # records read so far (the others were read already)
+
+    def card(self, raw: Mapping[str, Any], where: str) -> CardRecord:
+        found = self.cards.get(raw["id"])
+        if found is not None and found[0] is raw:
+            return found[1]
+        self.checked += 1
+        card = read_card(raw, where)
+        self.cards[card.id] = (raw, card)
+        return card
+
+    def link(self, raw: Mapping[str, Any], where: str, ids: set[str]) -> LinkRecord:
+        """An edge record read; its ends are checked among ``ids`` when it is first read (a
+        view it is applied to afterwards checks them itself: ``apply_to``)."""
+        found = self.links.get(raw["id"])
+        if found is not None and found[0] is raw:
+            return found[1]
+        self.checked += 1
+        link = read_link(raw, where, ids)
+        self.links[link.id] = (raw, link)
+        return link
 
 
 @dataclass
 class Remote:
-    """The memory's cards and edges (id → record as sent) at ``version``, and its knowledge."""
+    """The memory's cards and edges (id → record as sent) at ``version``, and its knowledge;
+    ``reads``: the records read so far (:class:`Reads`)."""
 
     version: int
     nodes: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     edges: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    reads: Reads = field(default_factory=Reads, repr=False, compare=False)
 
     @classmethod
     def of_document(cls, document: Mapping[str, Any], version: int) -> Remote:
@@ -54,14 +103,14 @@ class Remote:
         raw = self.nodes.get(node_id)
         if raw is None:
             return None
-        card = read_card(raw, f"the memory's card {node_id!r:.60}")
+        card = self.reads.card(raw, f"the memory's card {node_id!r:.60}")
         return Node(card.id, card.text, data=card.data)
 
     def edge(self, edge_id: str) -> Edge | None:
         raw = self.edges.get(edge_id)
         if raw is None:
             return None
-        link = read_link(raw, f"the memory's edge {edge_id!r:.60}", _Ids(self.nodes))
+        link = self.reads.link(raw, f"the memory's edge {edge_id!r:.60}", _Ids(self.nodes))
         return Edge(link.id, link.a, link.b, EdgeProps(link.label, link.kind, link.strength, link.polarity), link.data)
 
 
@@ -99,23 +148,24 @@ def _checked(
     return nodes, edges, gone_nodes, gone_edges
 
 
-def apply_to(remote: Remote, changes: Mapping[str, Any], version: int) -> Remote:
+def apply_to(remote: Remote, changes: Mapping[str, Any], version: int, reads: Reads | None = None) -> Remote:
     """The memory's records at ``version``: ``remote`` with ``changes``, each card and edge
     checked as a document's are (DocumentError, ``remote`` unchanged, if one is not). A new
     :class:`Remote` (O(n + m) dict copies, O(changes) checks — O(m) when cards went); ``remote``
-    is left as it was."""
+    is left as it was. ``reads``: the records of this delta read already (another view the
+    same delta was applied to), not read again; the new Remote reads into it."""
     nodes, edges, gone_nodes, gone_edges = _checked(changes)
-    after = Remote(version, dict(remote.nodes), dict(remote.edges))
+    after = Remote(version, dict(remote.nodes), dict(remote.edges), Reads() if reads is None else reads)
     for node_id in gone_nodes:
         after.nodes.pop(node_id, None)
     for edge_id in gone_edges:
         after.edges.pop(edge_id, None)
     for raw in nodes:
-        read_card(raw, f"the memory's card {raw['id']!r:.60}")
+        after.reads.card(raw, f"the memory's card {raw['id']!r:.60}")
         after.nodes[raw["id"]] = raw
     ids = _Ids(after.nodes)
     for raw in edges:
-        read_link(raw, f"the memory's edge {raw['id']!r:.60}", ids)
+        after.reads.link(raw, f"the memory's edge {raw['id']!r:.60}", ids)
         after.edges[raw["id"]] = raw
     # an edge left joining a card that went: a broken state (only the changed edges, and the
     # edges of cards that went, can be: every other edge joined cards that are still there)
@@ -151,10 +201,17 @@ def bring_changes(
         return base is not None and item_id not in force and local != was and theirs == was
 
     theirs_edge = after.edge
-    where: dict[str, Plane] = {}
-    for plane in doc.planes.values():
-        for node_id in plane.nodes:
-            where[node_id] = plane
+    planes = list(doc.planes.values())
+    where: dict[str, Plane] = {}  # (the plane of each card looked up, found when first asked: O(changes))
+
+    def home_of(node_id: str) -> Plane | None:
+        plane = where.get(node_id)
+        if plane is None:
+            plane = next((p for p in planes if node_id in p.nodes), None)
+            if plane is not None:
+                where[node_id] = plane
+        return plane
+
     root = doc.planes[doc.root_plane_id]
     fresh: list[Node] = []
     edge_ids = [i for i in sorted(ids) if i in known.edges or i in after.edges or i in before.edges]
@@ -169,7 +226,7 @@ def bring_changes(
                         plane.remove_edge(edge_id)
                         brought.edges_removed += 1
         for node_id in node_ids:
-            plane_of = where.get(node_id)
+            plane_of = home_of(node_id)
             if node_id in known.nodes and node_id not in after.nodes and plane_of is not None:
                 if stands(node_id, known.nodes[node_id], None if base is None else base.nodes.get(node_id), None):
                     continue
@@ -193,7 +250,7 @@ def bring_changes(
             was = None if base is None else base.nodes.get(node_id)
             if stands(node_id, known.nodes.get(node_id), was, theirs_node.text):
                 continue
-            home = where.get(node_id)
+            home = home_of(node_id)
             if home is None or node_id not in home.nodes:
                 bring_node(node_id, theirs_node)
                 continue
@@ -211,13 +268,13 @@ def bring_changes(
             if stands(edge_id, known.edges.get(edge_id), was_edge, edge_view(theirs)):
                 continue
             for end in (theirs.a, theirs.b):  # (a card the person deleted, needed by the memory's edge)
-                home = where.get(end)
+                home = home_of(end)
                 if home is None or end not in home.nodes:
                     end_node = after.node(end)
                     assert end_node is not None  # (theirs_edge: both ends are the memory's)
                     bring_node(end, end_node)
-            home = where[theirs.a]
-            if where[theirs.b] is not home:
+            home = home_of(theirs.a)
+            if home is None or home_of(theirs.b) is not home:
                 continue  # (its ends on two planes: the page cannot draw it; it stays in the memory)
             if any(edge_id in p.edges and p is not home for p in doc.planes.values()):
                 continue

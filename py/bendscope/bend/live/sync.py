@@ -42,7 +42,7 @@ from bendscope.shared.docformat import (
 from bendscope.shared.live_ops import DELETE_EDGE, DELETE_NODE, EDGE_VIEW, PUT_EDGE, PUT_NODE
 
 if TYPE_CHECKING:
-    from bendscope.bend.live.delta import Remote
+    from bendscope.bend.live.delta import Reads, Remote
 
 #: how far from its neighbours a card the agent added is put (world px)
 PLACE_RADIUS = 140.0
@@ -565,11 +565,13 @@ class LiveSync:
         """The memory's version whose changes the next fetch may ask for, or None: the whole state."""
         return None if self.base is None or self.remote is None else self.remote.version
 
-    def fetched_changes(self, changes: Mapping[str, Any], version: int, seen_at: str | None = None) -> Brought:
+    def fetched_changes(
+        self, changes: Mapping[str, Any], version: int, seen_at: str | None = None, reads: Reads | None = None
+    ) -> Brought:
         """Bring in what changed in the memory since :meth:`since` (``bend.live.delta``): the
         same merge as :meth:`fetched` of the whole state, for what changed. DocumentError
         (nothing changed; the next fetch asks for the whole state) for changes the editor
-        cannot read."""
+        cannot read. ``reads``: the delta's records read already (``delta.Reads``)."""
         from bendscope.bend.live.delta import apply_to, bring_changes, changed_ids
 
         self.busy = False
@@ -578,7 +580,7 @@ class LiveSync:
             self.remote_dirty = True
             raise DocumentError("changes came before the memory's state")
         try:
-            after = apply_to(remote, changes, version)
+            after = apply_to(remote, changes, version, reads)
             ids = [*changed_ids(changes), *sorted(self.written)]  # (what this page wrote since: base ≠ remote there)
             brought = bring_changes(
                 self.editor, remote, after, ids, base, self.known(), remote_known, frozenset(self.force)
