@@ -15,7 +15,7 @@ from a table lookup, and an update costs what the touched loops cost:
      algorithm over the arcs now among its own members. O(its size).
   B. *Insertions* (arc u → v): nothing to do when u and v are in one loop already (a chord:
      only κ may change); otherwise the SCC of u is found by a forward and a backward search
-     run side by side (one ``Store.neighbours`` query per level), which stops when the
+     run side by side (one ``Store.neighbours_both`` query per level, both directions), which stops when the
      smaller side is exhausted and jumps a whole indexed loop at once.
 
   Why this is exact: after phase A every set the index holds is strongly connected in the
@@ -206,9 +206,10 @@ class _Search:
         reached = {True: set(first), False: set(first)}
         front = {True: set(first), False: set(first)}
         while front[True] and front[False]:
-            for forward in (True, False):
+            found = self.store.neighbours_both(front[True], front[False], self.at)  # (one round trip)
+            for forward, near in zip((True, False), found, strict=True):
                 ahead: set[str] = set()
-                for node, label in self.store.neighbours(front[forward], forward, self.at):
+                for node, label in near:
                     if node not in reached[forward]:
                         for member in self.whole(node, label):
                             if member not in reached[forward]:

@@ -283,6 +283,13 @@ class Store(abc.ABC):
         loops = self.node_loops(ends)
         return [(end, loops.get(end)) for end in ends]
 
+    def neighbours_both(
+        self, ahead: Iterable[str], behind: Iterable[str], at: str | None = None
+    ) -> tuple[list[tuple[str, str | None]], list[tuple[str, str | None]]]:
+        """:meth:`neighbours` forward of ``ahead`` and backward of ``behind`` at once: one level
+        of a search run both ways (a backend may answer both in one round trip)."""
+        return self.neighbours(ahead, True, at), self.neighbours(behind, False, at)
+
     def next_change(self, after: str) -> str | None:
         """The earliest validity bound (``valid_from`` or ``valid_until``) of a node or of a
         causal or temporal edge later than ``after``, or None: when the arcs that hold change

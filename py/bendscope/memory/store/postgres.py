@@ -58,6 +58,7 @@ from .postgres_schema import (
     WITH_NUL,
     bounded_waits,
     migrate,
+    neighbours_sql,
 )
 from .postgres_schema import NAMESPACE as NAMESPACE_SQL
 from .postgres_search import _Scorer, lexeme, scorer_for, tsquery, weights_of
@@ -282,14 +283,14 @@ class PostgresStore(RememberingStore):
             "SELECT FROM corpus FOR UPDATE; SET LOCAL bendscope.counting = 'on'",
         )
 
-    def _apply(self, delta: _Delta) -> None:
+    def _apply(self, delta: _Delta, then: str = "") -> list[tuple[Any, ...]]:
         """Write a transaction's statistics changes: one statement per table (``terms`` and
         ``corpus``, which ``_Known`` holds nothing of but the versions, kept up to date), sent
-        together (one round trip). A term's count can reach 0 only by a removal: without one,
-        no row is looked for to delete."""
-        if not delta:
-            return
+        together (one round trip), with the read ``then`` after them (its rows returned). A
+        term's count can reach 0 only by a removal: without one, no row is looked for to delete."""
         conn = self._raw
+        if not delta:
+            return conn.execute(then).fetchall() if then else []
         changed = sorted((term, count) for term, count in delta.df.items() if count)
         with conn.pipeline():
             if changed:
@@ -302,31 +303,39 @@ class PostgresStore(RememberingStore):
                 gone = [term for term, count in changed if count < 0]
                 if gone:
                     conn.execute("DELETE FROM terms WHERE term = ANY(%s::text[]) AND df <= 0", (gone,))
+            loops = [] if delta.loops_version is None else [delta.loops_version]
             conn.execute(
                 "UPDATE corpus SET nodes = nodes + %s, tokens = tokens + %s, edges = edges + %s"
                 + (", arc_version = arc_version + %s" if delta.arcs else "")
-                + (", vectors_version = vectors_version + %s" if delta.vectors else ""),
+                + (", vectors_version = vectors_version + %s" if delta.vectors else "")
+                + (", loops_version = %s" if loops else ""),
                 (
                     delta.nodes,
                     delta.tokens,
                     delta.edges,
                     *([delta.arcs] if delta.arcs else []),
                     *([delta.vectors] if delta.vectors else []),
+                    *loops,
                 ),
             )
+            read = conn.execute(then) if then else None
         known = self._known
         if known is not None and known.versions is not None and delta.arcs:
             known.versions = (known.versions[0] + delta.arcs, known.versions[1])
+        return [] if read is None else read.fetchall()
 
-    def _flush(self) -> None:
+    def _flush(self, then: str = "") -> list[tuple[Any, ...]]:
         """Apply the open write transaction's statistics changes now, so that a search or a
-        count inside it sees its own writes (as SQLite's and the in-memory store's do)."""
+        count inside it sees its own writes (as SQLite's and the in-memory store's do); the
+        read ``then`` (its rows returned) in the same round trip."""
         if self._depth and self._local.mode == _WRITE and self._local.delta:
             done: _Delta = self._local.delta
-            self._apply(done)
+            rows = self._apply(done, then)
             fresh = _Delta()
             fresh.applied_rows = done.rows
             self._local.delta = fresh
+            return rows
+        return self._query(then) if then else []
 
     @property
     def _delta(self) -> _Delta:
@@ -612,14 +621,18 @@ class PostgresStore(RememberingStore):
     def neighbours(
         self, node_ids: Iterable[str], forward: bool = True, at: str | None = None
     ) -> list[tuple[str, str | None]]:
-        near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
-        valid = VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
-        rows = self._query(
-            f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
-            f"WHERE e.{near} = ANY(%(ids)s::text[]) AND {valid}",
-            {"ids": _unique(node_ids), "at": at},
-        )
-        return [(row[0], row[1]) for row in rows]
+        return [(row[0], row[1]) for row in self._query(*neighbours_sql(node_ids, forward, at))]
+
+    def neighbours_both(
+        self, ahead: Iterable[str], behind: Iterable[str], at: str | None = None
+    ) -> tuple[list[tuple[str, str | None]], list[tuple[str, str | None]]]:
+        if not self._depth:  # (outside a transaction: two statements, each its own snapshot)
+            return super().neighbours_both(ahead, behind, at)
+        with self._raw.pipeline():  # (both statements in one round trip)
+            forth, back = (
+                self._raw.execute(*neighbours_sql(ids, way, at)) for ids, way in ((ahead, True), (behind, False))
+            )
+        return [(r[0], r[1]) for r in forth.fetchall()], [(r[0], r[1]) for r in back.fetchall()]
 
     def next_change(self, after: str) -> str | None:
         row = self._query(
@@ -649,11 +662,11 @@ class PostgresStore(RememberingStore):
 
     # ------------------------------------------------------------ the loop index
     def arc_versions(self) -> tuple[int, int]:
-        self._flush()
         known = self._known
         if known is not None and known.versions is not None:
+            self._flush()
             return known.versions
-        row = self._query("SELECT arc_version, loops_version FROM corpus")[0]
+        row = self._flush("SELECT arc_version, loops_version FROM corpus")[0]  # (one round trip)
         versions = int(row[0]), int(row[1])
         if known is not None:
             known.versions = versions
@@ -665,8 +678,8 @@ class PostgresStore(RememberingStore):
             self._conn.execute("UPDATE corpus SET removed_keep = %s", (count,))
 
     def set_loops_version(self, version: int) -> None:
-        with self.transaction():
-            self._raw.execute("UPDATE corpus SET loops_version = %s", (version,))
+        with self.transaction():  # (written with the statistics: at the commit, or a read of the versions)
+            self._delta.loops_version = version
             known = self._known
             if known is not None and known.versions is not None:
                 known.versions = (known.versions[0], version)

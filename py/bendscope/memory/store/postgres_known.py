@@ -38,6 +38,7 @@ class Delta:
         self.arcs = 0  # changes to causal and temporal edges (the arc version)
         self.vectors = 0  # vectors kept or gone (the vectors version)
         self.applied_rows = 0  # nodes and edges changed by parts already applied (see ``PostgresStore._flush``)
+        self.loops_version: int | None = None  # the loop index's version set (None: unchanged)
 
     @property
     def rows(self) -> int:
@@ -51,7 +52,10 @@ class Delta:
         self.tokens += sign * total
 
     def __bool__(self) -> bool:
-        return bool(self.nodes or self.tokens or self.edges or self.arcs or self.vectors or any(self.df.values()))
+        return (
+            bool(self.nodes or self.tokens or self.edges or self.arcs or self.vectors or any(self.df.values()))
+            or self.loops_version is not None
+        )
 
 
 class Known:

@@ -4,6 +4,7 @@ database from version i to i + 1)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 import psycopg
@@ -270,6 +271,20 @@ VALID_ARC = (
     "AND EXISTS (SELECT 1 FROM nodes n WHERE n.id = e.target_id AND (n.valid_from IS NULL OR n.valid_from <= %(at)s) "
     "AND (n.valid_until IS NULL OR n.valid_until > %(at)s))"
 )
+
+
+def neighbours_sql(node_ids: Iterable[str], forward: bool, at: str | None) -> tuple[str, dict[str, Any]]:
+    """``PostgresStore.neighbours``' statement and its parameters: the far ends of the arcs
+    leaving (``forward``) or entering the nodes, with their loops."""
+    near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
+    valid = VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
+    sql = (
+        f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
+        f"WHERE e.{near} = ANY(%(ids)s::text[]) AND {valid}"
+    )
+    return sql, {"ids": list(dict.fromkeys(node_ids)), "at": at}
+
+
 #: a written row's columns as the write's ``new`` returns them
 _NEW_NODE = ", ".join(f"new.{c.strip()}" for c in NODE_COLUMNS.split(","))
 _NEW_EDGE = ", ".join(f"new.{c.strip()}" for c in EDGE_COLUMNS.split(","))
