@@ -47,6 +47,7 @@ TOKEN = "bench-live-token-0123456789abcdef"
 RATES = (1, 10, 100)
 FRAMES = """
 () => { window.__frames = []; window.__stamps = []; window.__long = []; let last = performance.now();
+  performance.clearResourceTimings(); performance.setResourceTimingBufferSize(100000);
   window.__obs = new PerformanceObserver(l => {
     for (const e of l.getEntries()) window.__long.push([e.startTime, e.duration]); });
   window.__obs.observe({type: 'longtask'});
@@ -60,7 +61,9 @@ FRAMES_END = """() => { cancelAnimationFrame(window.__raf); window.__obs.disconn
   const inside = (at) => at >= t0 - 50 && at <= t1;
   return {frames: window.__frames.slice(1), stamps: s, long: window.__long,
     painted: JSON.parse(b.frame_log()).filter(f => inside(f.at)),
-    tasks: b.task_log ? JSON.parse(b.task_log()).filter(t => inside(t[0])) : []}; }"""
+    tasks: b.task_log ? JSON.parse(b.task_log()).filter(t => inside(t[0])) : [],
+    net: performance.getEntriesByType('resource').filter(r => r.name.includes('/api/graph'))
+      .map(r => [r.startTime, r.responseStart - r.startTime, r.responseEnd - r.startTime])}; }"""
 
 
 def change_frames(painted: list[dict]) -> dict:
@@ -106,6 +109,18 @@ def explain(burst: dict, over: float = 20.0) -> list[str]:
         parts += [f"long {ms:.1f}" for at, ms in burst["long"] if a - ms <= at < b]
         out.append(f"#{i} {b - a:.1f} ms: " + "; ".join(parts))
     return out
+
+
+def task_ms(burst: dict, label: str) -> float:
+    """The page's tasks whose label begins with ``label``: their ms per second of the burst.
+
+    >>> task_ms({"stamps": [0.0, 2000.0], "tasks": [[5.0, 12.0, "background"], [9.0, 4.0, "fetch +3"]]}, "back")
+    6.0
+    """
+    stamps = burst["stamps"]
+    seconds = (stamps[-1] - stamps[0]) / 1000 if len(stamps) > 1 else 0.0
+    busy = sum(ms for _at, ms, what in burst["tasks"] if what.startswith(label))
+    return busy / seconds if seconds > 0 else float("nan")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -221,6 +236,9 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int, cpu=No
         "read_p50": statistics.median(p[0] for p in parts) if parts else float("nan"),
         "merge_p50": statistics.median(p[1] for p in parts) if parts else float("nan"),
         "ask_p50": statistics.median(a[1] for a in asked) if asked else float("nan"),
+        # (the browser's network timing of the same fetches: until the answer's first byte, and its last)
+        "net_p50": statistics.median(n[2] for n in burst["net"]) if burst["net"] else float("nan"),
+        "ttfb_p50": statistics.median(n[1] for n in burst["net"]) if burst["net"] else float("nan"),
         "gap_p50": statistics.median(b - a for a, b in itertools.pairwise(starts)) if len(starts) > 1 else float("nan"),
         "frame_p50": statistics.median(frames) if frames else float("nan"),
         "frame_p95": percentile(frames, 0.95) if frames else float("nan"),
@@ -228,6 +246,10 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int, cpu=No
         "change_frames": change_frames(burst["painted"]),
         "cpu": {k: (cpu_after[k] - cpu_before[k]) / wall for k in cpu_after},  # (cores busy during the writes)
         "brought": [int(t[2].split("+")[1]) for t in burst["tasks"] if t[2].startswith("fetch +")],
+        # (the page's main-thread ms per second of the burst in its background slices — κ, loop searches —
+        # and in bringing fetched changes in: work, where the frame intervals are what it leaves)
+        "background_ms_s": task_ms(burst, "background"),
+        "fetch_ms_s": task_ms(burst, "fetch +"),
     }
 
 
@@ -418,15 +440,20 @@ def main(argv: list[str] | None = None) -> list[dict]:
     print("change-to-page latency (ms): an agent's write committed → its card on the open page (motion on)")
     print(
         f"{'backend':<11}{'cards':>6}{'rate/s':>7}{'got/s':>7}{'writes':>7}{'lost':>5}{'p50':>8}{'p95':>8}{'max':>8}"
-        f"{'fetches':>8}{'ask p50':>8}{'gap p50':>8}{'read p50':>9}{'merge p50':>10}{'frame p50':>10}{'frame p95':>10}"
+        f"{'fetches':>8}{'ask p50':>8}{'net p50':>8}{'gap p50':>8}{'read p50':>9}{'merge p50':>10}"
+        f"{'frame p50':>10}{'frame p95':>10}"
     )
     for r in rows:
         print(
             f"{r['backend']:<11}{r['cards']:>6}{r['rate']:>7}{r['achieved']:>7.1f}{r['writes']:>7}{r['missing']:>5}"
-            f"{r['p50']:>8.0f}{r['p95']:>8.0f}{r['max']:>8.0f}{r['fetches']:>8}{r['ask_p50']:>8.0f}{r['gap_p50']:>8.0f}"
+            f"{r['p50']:>8.0f}{r['p95']:>8.0f}{r['max']:>8.0f}{r['fetches']:>8}{r['ask_p50']:>8.0f}{r['net_p50']:>8.0f}"
+            f"{r['gap_p50']:>8.0f}"
             f"{r['read_p50']:>9.1f}{r['merge_p50']:>10.1f}"
             f"{r['frame_p50']:>10.1f}{r['frame_p95']:>10.1f}"
         )
+    print("the page's main thread during each burst, ms per second: background slices (κ, loop searches); fetches")
+    for r in rows:
+        print(f"{r['backend']:<11}{r['cards']:>6}{r['rate']:>7}: {r['background_ms_s']:.0f}; {r['fetch_ms_s']:.0f}")
     print(f"machine load after: {load_after[0]:.2f}")
     print(json.dumps(rows))
     return rows
