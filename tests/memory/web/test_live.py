@@ -287,6 +287,36 @@ def test_postgresql_changes_are_heard_from_another_process(postgres_url):
         other.store.close()
 
 
+def test_a_burst_of_postgresql_commits_wakes_the_pages_once_per_interval(postgres_url):
+    """A commit heard within ``SQLITE_POLL_S`` of the last report waits for the rest of that
+    interval (the commits heard meanwhile go with it); one after a quiet spell is reported at
+    once. (The source's clock and sleep are the test's.)"""
+    from bendscope.memory.store.postgres import PostgresStore
+    from bendscope.memory.web.changes import SQLITE_POLL_S, PostgresChanges
+
+    served = Memory(PostgresStore(postgres_url, pool_size=2))
+    now, slept = [100.0], []
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        now[0] += seconds
+
+    source = PostgresChanges(*served.store.change_channel(), clock=lambda: now[0], sleep=sleep)
+    try:
+        assert source.wait(1.0)  # (listening now)
+        served.store_node({"content": "after a quiet spell"})
+        assert source.wait(5.0) and slept == []  # at once
+        now[0] += SQLITE_POLL_S / 4
+        served.store_node({"content": "the burst goes on"})
+        assert source.wait(5.0) and slept == [pytest.approx(SQLITE_POLL_S * 3 / 4)]
+        now[0] += 2 * SQLITE_POLL_S
+        served.store_node({"content": "after another quiet spell"})
+        assert source.wait(5.0) and len(slept) == 1
+    finally:
+        source.close()
+        served.store.close()
+
+
 def test_the_feed_wakes_every_listener_and_refuses_past_its_cap():
     memory = _memory()
     feed = ChangeFeed(change_source(memory.store), max_listeners=2)

@@ -12,6 +12,9 @@ on the same SQLite file, or by any process on the same PostgreSQL database:
 - **PostgreSQL**: every write transaction sends ``NOTIFY`` on the store's channel before it
   commits (delivered only if it commits); the source ``LISTEN``s on a connection of its own.
   A lost connection is reopened and reported as a change (something may have been missed).
+  A notification heard less than ``SQLITE_POLL_S`` after the last report waits for the rest of
+  that interval, and those heard meanwhile go with it: an agent's burst of commits wakes the
+  pages at most once per interval, as SQLite's polling does (one after a quiet spell, at once).
 - **in memory**: the store's own commit counter (one process).
 
 A :class:`ChangeFeed` runs one watcher task per server while pages listen, and wakes every
@@ -95,10 +98,12 @@ class SqliteChanges:
 class PostgresChanges:
     """``NOTIFY``s on a PostgreSQL store's channel, heard with ``LISTEN``."""
 
-    def __init__(self, conninfo: str, channel: str) -> None:
+    def __init__(self, conninfo: str, channel: str, *, clock: Any = time.monotonic, sleep: Any = time.sleep) -> None:
         self.conninfo = conninfo
         self.channel = channel
         self._conn: Any = None
+        self._clock, self._sleep = clock, sleep  # (tests give their own)
+        self._reported = -float("inf")  # when the last change was reported
 
     def wait(self, timeout: float) -> bool:
         import psycopg
@@ -111,9 +116,13 @@ class PostgresChanges:
             heard = False
             for _ in self._conn.notifies(timeout=timeout, stop_after=1):
                 heard = True
-            if heard:  # (drain the rest of a burst without waiting)
+            if heard:  # (a burst: one report per interval at most, then drain it without waiting)
+                rest = self._reported + SQLITE_POLL_S - self._clock()
+                if rest > 0:
+                    self._sleep(rest)
                 for _ in self._conn.notifies(timeout=0.0):
                     pass
+                self._reported = self._clock()
             return heard
         except psycopg.Error:
             self.close()
