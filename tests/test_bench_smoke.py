@@ -96,6 +96,16 @@ def test_live_page_work_bench_runs(capsys):
     assert set(medians) == {"merge", "kappa", "plan"} and "ms of CPU per change" in out
 
 
+def test_live_kappa_bench_runs(capsys):
+    """bench_live_kappa.py, small: frames and slices while cards arrive (when κ was first exact
+    is printed, never checked)."""
+    import bench_live_kappa
+
+    found = bench_live_kappa.main(["--cards", "60", "--every", "20", "--seconds", "0.3"])
+    out = capsys.readouterr().out
+    assert set(found) == {"exact_at_ms", "recomputes", "kappa_ms_per_s"} and "κ first exact" in out
+
+
 def test_live_time_bench_quick_runs(capsys):
     """bench_live_time.py end to end, tiny: two loops whose edge is invalidated leave the page's
     HUD, and the time control's slider brings each back (the times are printed, never checked)."""
