@@ -142,6 +142,10 @@ def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
     adding an arc never lowers κ; removing one lowers it by one at most (and a region that
     breaks has none). O(1)."""
     before, after = int(p["scc_kappa_before"]), int(p["scc_kappa_after"])
+    if p.get("enlarges_existing_scc"):  # loops merge into one of κ 1: before, the largest of theirs
+        topology = editor.topology()
+        spans = [kappa_span(s) for s in {id(s): s for s in map(topology.scc, p["merged_scc_nodes"]) if s}.values()]
+        return f"{span_text(max(s[0] for s in spans), max(s[1] for s in spans))}→{after}"
     if not p.get("approximate"):
         return f"{before}→{after}"
     scc = editor.topology().scc(node_id)
