@@ -86,10 +86,10 @@ def connect_previews(
     return previews_for(editor, node_id, [n.id for n in editor.nodes_near(node_id, radius)][:limit])
 
 
-def connect_preview(editor: Editor, node_id: str, target: str) -> ConnectPreview:
-    """The preview of one new causal edge ``node_id → target`` (drag-to-connect), worded
-    as in the Connect-to submenu."""
-    return previews_for(editor, node_id, [target])[0]
+def connect_preview(editor: Editor, node_id: str, target: str, kind: str | None = None) -> ConnectPreview:
+    """The preview of one new edge ``node_id → target`` of ``kind`` (the editor's connect kind
+    if not given) for drag-to-connect, worded as in the Connect-to submenu."""
+    return previews_for(editor, node_id, [target], kind)[0]
 
 
 def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str | None = None) -> list[ConnectPreview]:
@@ -195,7 +195,7 @@ def bend_preview(editor: Editor, node_id: str) -> ConnectPreview | None:
     target = bend_target(editor, node_id)
     if target is None:
         return None
-    (p,) = previews_for(editor, node_id, [target])
+    (p,) = previews_for(editor, node_id, [target], "causal")  # (Bend's edge is causal, whatever the connect kind)
     return replace(p, label="Bend " + p.label, tone=CHANGE_TONE)
 
 
