@@ -334,7 +334,7 @@ def preview_edge_removal(
         _, inner = _local(sub, part)
         found.append(kappa_cut(inner, work_budget=0 if len(part) > exact_limit else work_budget))
     scc_after = max((f.kappa for f in found), default=0)
-    approximate = any(not f.exact for f in found)
+    approximate = approximate or any(not f.exact for f in found)  # (before, or after, an upper bound)
     after = max([scc_after] + [k for c, k in enumerate(kappas) if c != comp[u]])
     if not parts:
         description = "breaks feedback loop"

@@ -85,3 +85,32 @@ def test_a_merge_with_a_region_past_the_exact_bound_names_its_bounds():
     editor.exact_limit_override = 3
     (preview,) = kappa_ui.previews_for(editor, "a", ["p"])
     assert preview.label == "→ p (κ: 1–2→1 — merges feedback loops)"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(regions())
+def test_every_kappa_unbends_question_names_holds_the_true_kappa(case):
+    arcs, node, limit = case
+    editor = editor_with(arcs)
+    editor.exact_limit_override = limit
+    choice = kappa_ui.unbend_choice(editor, node)
+    if choice is None:
+        return
+    (lo, hi), (lo2, hi2) = spans(choice.question)
+    before = true_kappa(arcs, node)
+    gone = [arc for arc in arcs if arc != (choice.source, choice.target)]
+    after = max((true_kappa(gone, n) for n in region(arcs, node)), default=0)
+    assert lo <= before <= hi and lo2 <= after <= hi2, (choice.question, before, after)
+    if "weakens" in choice.question:
+        assert after < before, (choice.question, before, after)
+
+
+def test_unbend_past_the_exact_bound_names_bounds_and_claims_no_weakening_it_cannot_tell():
+    """Two triangles joined one arc each way: κ 1, bounds 1–2 past the bound; the fault line found
+    is the single card a's two arcs out. Removing one leaves κ 1: it was 1 already."""
+    arcs = [(a, b) for a in "abc" for b in "abc" if a != b] + [(a, b) for a in "xyz" for b in "xyz" if a != b]
+    editor = editor_with([*arcs, ("c", "x"), ("z", "a")])
+    editor.exact_limit_override = 3
+    choice = kappa_ui.unbend_choice(editor, "a")
+    assert choice is not None
+    assert choice.question == "Remove edge a→b? This may weaken the feedback loop; a loop remains (κ: 1–2→1)."

@@ -152,7 +152,8 @@ def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
     lower = kappa_span(scc)[0] if scc is not None else before
     if after >= before:  # (an edge added)
         return f"{span_text(min(lower, before), before)}→{span_text(min(lower, after), after)}"
-    return f"{span_text(min(lower, before), before)}→{span_text(min(max(0, lower - 1), after), after)}"
+    floor = 1 if after > 0 else 0  # (a loop that remains has κ ≥ 1)
+    return f"{span_text(min(lower, before), before)}→{span_text(min(max(floor, lower - 1), after), after)}"
 
 
 def in_loop(editor: Editor, node_id: str) -> bool:
@@ -222,8 +223,9 @@ def removal_effect(editor: Editor, loop_nodes: list[str], p: Mapping[str, Any]) 
     description = p["description"]
     if description == "breaks feedback loop":
         return f"This breaks the feedback loop {kappa}."
-    if description == "weakens loop":
-        return f"This weakens the feedback loop; a loop remains {kappa}."
+    if description == "weakens loop":  # (past the work budget only the upper bound is known to fall)
+        verb = "may weaken" if p.get("approximate") else "weakens"
+        return f"This {verb} the feedback loop; a loop remains {kappa}."
     if description == "splits loop":
         return f"This splits the feedback loop into {len(remaining)} smaller loops {kappa}."
     if description == "shrinks loop":
