@@ -74,6 +74,8 @@ def test_every_kappa_a_connect_label_names_holds_the_true_kappa(case):
         else:
             before = true_kappa(arcs, source)
             assert lo <= before <= hi, (preview.label, before)
+            if "— strengthens loop" in preview.label:  # (said plainly only when it is so)
+                assert after > before, (preview.label, before, after)
 
 
 def test_a_merge_with_a_region_past_the_exact_bound_names_its_bounds():
@@ -83,8 +85,10 @@ def test_a_merge_with_a_region_past_the_exact_bound_names_its_bounds():
     arcs += [("c", "x"), ("z", "a"), ("p", "q"), ("q", "p"), ("q", "a")]
     editor = editor_with(arcs)
     editor.exact_limit_override = 3
-    (preview,) = kappa_ui.previews_for(editor, "a", ["p"])
-    assert preview.label == "→ p (κ: 1–2→1 — merges feedback loops)"
+    merge, inside = kappa_ui.previews_for(editor, "a", ["p", "y"])
+    assert merge.label == "→ p (κ: 1–2→1 — merges feedback loops)"
+    # a → y raises the single-card cut found (a's two arcs out), not κ: c → x alone is still a cut
+    assert inside.label == "→ y (κ: 1–2→1–3 — may strengthen loop)"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

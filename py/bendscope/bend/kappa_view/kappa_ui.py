@@ -72,7 +72,11 @@ class ConnectPreview:
     connected: bool = False  # a causal edge node → target exists: Connect-to would add nothing
 
 
-def _short(description: str) -> str:
+def _short(description: str, approximate: bool = False) -> str:
+    """The engine's description as a menu says it; past the work budget a rise is one of the
+    upper bound only ("may strengthen loop")."""
+    if approximate and description == "strengthens loop":
+        return "may strengthen loop"
     return "no change" if description == "no topological change" else description
 
 
@@ -127,7 +131,8 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
         before, after = p["scc_kappa_before"], p["scc_kappa_after"]
         closes = bool(p["merged_scc_nodes"])
         changed = p["description"] != "no topological change"
-        label = f"→ {telling_name(editor, target)} (κ: {_change(editor, node_id, p)} — {_short(p['description'])})"
+        said = _short(p["description"], bool(p.get("approximate")))
+        label = f"→ {telling_name(editor, target)} (κ: {_change(editor, node_id, p)} — {said})"
         out.append(
             ConnectPreview(
                 target, label, CHANGE_TONE if changed else NO_CHANGE_TONE, closes, before, after, p["description"]
