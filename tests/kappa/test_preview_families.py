@@ -75,10 +75,12 @@ def test_adding_an_arc_is_previewed_as_brute_force_finds_it(case, data):
         after = regions(arcs_of(edges) | ({(source, target)} if source != target else set()), names)
         own = next(((part, k) for part, k in after.items() if source in part), (frozenset(), 0))
         assert p["kappa_after"] >= max(after.values(), default=0)
+        before = regions(arcs_of(edges), names)
+        touched = [k for part, k in before.items() if part & (own[0] or {source})]
         if p.get("approximate"):
-            assert p["scc_kappa_after"] >= own[1], (target, p)
-        else:
-            assert p["scc_kappa_after"] == own[1], (target, p)
+            assert p["scc_kappa_after"] >= own[1] and p["scc_kappa_before"] >= max(touched, default=0), (target, p)
+        else:  # (exact: both sides are the true κ; before, the largest of the regions the arc joins)
+            assert p["scc_kappa_after"] == own[1] and p["scc_kappa_before"] == max(touched, default=0), (target, p)
         if p["merged_scc_nodes"]:
             assert set(p["merged_scc_nodes"]) == own[0], (target, p)
 
@@ -101,3 +103,15 @@ def test_removing_an_arc_is_previewed_as_brute_force_finds_it(case, data):
     assert p["remaining_scc_nodes"] == sorted((sorted(part) for part in left), key=lambda x: (-len(x), x))
     true_after = max(left.values(), default=0)
     assert p["scc_kappa_after"] >= true_after if p.get("approximate") else p["scc_kappa_after"] == true_after
+
+
+def test_a_merge_with_a_region_past_the_exact_bound_is_marked_approximate():
+    """Two triangles joined one arc each way (κ 1; past the bound, only the bounds 1–2 known)
+    merged with a two-way pair: κ before is the region's upper bound, so the impact says so."""
+    pairs = [(a, b) for a in "abc" for b in "abc" if a != b] + [(a, b) for a in "xyz" for b in "xyz" if a != b]
+    pairs += [("c", "x"), ("z", "a"), ("p", "q"), ("q", "p"), ("q", "a")]
+    edges = [{"source": a, "target": b} for a, b in pairs]
+    names = sorted({n for pair in pairs for n in pair})
+    p = preview_edge_impacts(names, edges, "a", ["p"], exact_limit=3)["p"]
+    assert p["description"] == "merges feedback loops" and p["scc_kappa_after"] == 1
+    assert p["scc_kappa_before"] == 2 and p.get("approximate") is True  # (true κ before: 1)

@@ -238,7 +238,8 @@ def preview_edge_impacts(
             members = sorted(merged)
             old = {comp[w] for w in members if comp[w] >= 0}
             scc_before = max((kappas[c] for c in old), default=0)
-            scc_after, approximate, same = 1, False, False
+            scc_after, same = 1, False
+            approximate = any(known.lowers[c] < kappas[c] for c in old)  # (the κ before: an upper bound)
         after = max([scc_after] + [k for c, k in enumerate(kappas) if c not in old])
         if not old:
             description = "creates feedback loop"
