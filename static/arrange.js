@@ -65,8 +65,8 @@
     var inner = blockLayout(job, dagre), blockSizes = inner.sizes, offsets = inner.offsets;
     var xy = new Float64Array(2 * n), right = 0, bottom = 0;
     if (blocks.length) {
-      var placed = wrapped(layered(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER),
-                           blockSizes, job.direction);
+      var placed = folded(wrapped(layered(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER),
+                                  blockSizes, job.direction), blockSizes, job.direction);
       for (b = 0; b < blocks.length; b++) {
         var left = placed.xy[2 * b] - blockSizes[2 * b] / 2, top = placed.xy[2 * b + 1] - blockSizes[2 * b + 1] / 2;
         for (k = 0; k < blocks[b].length; k++) {
@@ -166,5 +166,62 @@
     return { xy: xy, width: lr ? size[0] : size[1], height: lr ? size[1] : size[0] };
   }
 
-  root.bendscopeArrange = { run: run, blockLayout: blockLayout, wrapped: wrapped, RANKER: RANKER };
+  // Fold a drawing still too long along the reading axis (many layers: a long chain) into bands
+  // laid one after another across it, as lines of text are: the drawing is cut only between
+  // layers (where no block spans the cut), each band starts again at the reading axis's origin,
+  // and arcs read forwards inside a band and from one band to the next. The number of bands is
+  // the one whose drawing a screen ASPECT wide shows largest (as in wrapped). O(blocks log blocks).
+  function folded(placed, sizes, direction) {
+    var count = sizes.length / 2, a = direction === "LR" ? 0 : 1, c = 1 - a, k, b;
+    var along = a === 0 ? placed.width : placed.height, across = a === 0 ? placed.height : placed.width;
+    if (count < 2 || along <= MAX_ASPECT * Math.max(1, across)) return placed;
+    var order = [];
+    for (b = 0; b < count; b++) order.push(b);
+    function lo(q, axis) { return placed.xy[2 * q + axis] - sizes[2 * q + axis] / 2; }
+    function hi(q, axis) { return placed.xy[2 * q + axis] + sizes[2 * q + axis] / 2; }
+    order.sort(function (p, q) { return lo(p, a) - lo(q, a) || p - q; });
+    var slabs = [], reach = -Infinity;  // runs of blocks along the axis with no gap between them
+    for (k = 0; k < count; k++) {
+      b = order[k];
+      if (lo(b, a) >= reach) slabs.push({ blocks: [], start: lo(b, a), end: -Infinity, low: Infinity, high: -Infinity });
+      var slab = slabs[slabs.length - 1];
+      slab.blocks.push(b); slab.end = Math.max(slab.end, hi(b, a)); reach = Math.max(reach, hi(b, a));
+      slab.low = Math.min(slab.low, lo(b, c)); slab.high = Math.max(slab.high, hi(b, c));
+    }
+    function bands(n) {  // the slabs in n bands of about equal length: [[first, last, length, depth]]
+      var out = [], target = along / n, first = 0;
+      for (var i = 0; i < slabs.length; i++) {
+        var length = slabs[i].end - slabs[first].start;
+        if (i === slabs.length - 1 || (length >= target && out.length < n - 1)) {
+          var low = Infinity, high = -Infinity;
+          for (var j = first; j <= i; j++) { low = Math.min(low, slabs[j].low); high = Math.max(high, slabs[j].high); }
+          out.push([first, i, length, high - low, low]); first = i + 1;
+        }
+      }
+      return out;
+    }
+    var best = null, bestScore = Infinity;
+    for (var n = 1; n <= Math.min(slabs.length, 256); n++) {
+      var cut = bands(n), long = 0, deep = -RANKSEP;
+      for (k = 0; k < cut.length; k++) { long = Math.max(long, cut[k][2]); deep += cut[k][3] + RANKSEP; }
+      var width = a === 0 ? long : deep, height = a === 0 ? deep : long;
+      var score = Math.max(width, height * ASPECT) * Math.max(height, width / ASPECT) + 1e-3 * width * height;
+      if (score < bestScore - 1e-9) { best = cut; bestScore = score; }
+    }
+    var xy = new Float64Array(placed.xy), offset = 0, longest = 0;
+    for (k = 0; k < best.length; k++) {
+      var band = best[k], start = slabs[band[0]].start;
+      for (var s = band[0]; s <= band[1]; s++) {
+        for (var m = 0; m < slabs[s].blocks.length; m++) {
+          b = slabs[s].blocks[m];
+          xy[2 * b + a] -= start; xy[2 * b + c] += offset - band[4];
+        }
+      }
+      offset += band[3] + RANKSEP; longest = Math.max(longest, band[2]);
+    }
+    offset -= RANKSEP;
+    return { xy: xy, width: a === 0 ? longest : offset, height: a === 0 ? offset : longest };
+  }
+
+  root.bendscopeArrange = { run: run, blockLayout: blockLayout, wrapped: wrapped, folded: folded, RANKER: RANKER };
 })(typeof globalThis !== "undefined" ? globalThis : this);

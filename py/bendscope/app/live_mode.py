@@ -265,6 +265,7 @@ class LiveMode:
                 brought = self.sync.fetched(shown, self._kept() if first else None, answer.get("at"), version)
                 self.served = None if version is None else Remote.of_document(answer["document"], version)
         except DocumentError as exc:
+            self.sync.remote = None  # (the next fetch asks for the whole memory, as sync's own refusal does)
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
         self.app.applied_since.append(done - parsed)

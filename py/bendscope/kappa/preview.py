@@ -238,7 +238,8 @@ def preview_edge_impacts(
             members = sorted(merged)
             old = {comp[w] for w in members if comp[w] >= 0}
             scc_before = max((kappas[c] for c in old), default=0)
-            scc_after, approximate, same = 1, False, False
+            scc_after, same = 1, False
+            approximate = any(known.lowers[c] < kappas[c] for c in old)  # (the κ before: an upper bound)
         after = max([scc_after] + [k for c, k in enumerate(kappas) if c not in old])
         if not old:
             description = "creates feedback loop"
@@ -334,7 +335,7 @@ def preview_edge_removal(
         _, inner = _local(sub, part)
         found.append(kappa_cut(inner, work_budget=0 if len(part) > exact_limit else work_budget))
     scc_after = max((f.kappa for f in found), default=0)
-    approximate = any(not f.exact for f in found)
+    approximate = approximate or any(not f.exact for f in found)  # (before, or after, an upper bound)
     after = max([scc_after] + [k for c, k in enumerate(kappas) if c != comp[u]])
     if not parts:
         description = "breaks feedback loop"

@@ -72,7 +72,11 @@ class ConnectPreview:
     connected: bool = False  # a causal edge node → target exists: Connect-to would add nothing
 
 
-def _short(description: str) -> str:
+def _short(description: str, approximate: bool = False) -> str:
+    """The engine's description as a menu says it; past the work budget a rise is one of the
+    upper bound only ("may strengthen loop")."""
+    if approximate and description == "strengthens loop":
+        return "may strengthen loop"
     return "no change" if description == "no topological change" else description
 
 
@@ -86,10 +90,10 @@ def connect_previews(
     return previews_for(editor, node_id, [n.id for n in editor.nodes_near(node_id, radius)][:limit])
 
 
-def connect_preview(editor: Editor, node_id: str, target: str) -> ConnectPreview:
-    """The preview of one new causal edge ``node_id → target`` (drag-to-connect), worded
-    as in the Connect-to submenu."""
-    return previews_for(editor, node_id, [target])[0]
+def connect_preview(editor: Editor, node_id: str, target: str, kind: str | None = None) -> ConnectPreview:
+    """The preview of one new edge ``node_id → target`` of ``kind`` (the editor's connect kind
+    if not given) for drag-to-connect, worded as in the Connect-to submenu."""
+    return previews_for(editor, node_id, [target], kind)[0]
 
 
 def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str | None = None) -> list[ConnectPreview]:
@@ -127,7 +131,8 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
         before, after = p["scc_kappa_before"], p["scc_kappa_after"]
         closes = bool(p["merged_scc_nodes"])
         changed = p["description"] != "no topological change"
-        label = f"→ {telling_name(editor, target)} (κ: {_change(editor, node_id, p)} — {_short(p['description'])})"
+        said = _short(p["description"], bool(p.get("approximate")))
+        label = f"→ {telling_name(editor, target)} (κ: {_change(editor, node_id, p)} — {said})"
         out.append(
             ConnectPreview(
                 target, label, CHANGE_TONE if changed else NO_CHANGE_TONE, closes, before, after, p["description"]
@@ -142,13 +147,18 @@ def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
     adding an arc never lowers κ; removing one lowers it by one at most (and a region that
     breaks has none). O(1)."""
     before, after = int(p["scc_kappa_before"]), int(p["scc_kappa_after"])
+    if p.get("enlarges_existing_scc"):  # loops merge into one of κ 1: before, the largest of theirs
+        topology = editor.topology()
+        spans = [kappa_span(s) for s in {id(s): s for s in map(topology.scc, p["merged_scc_nodes"]) if s}.values()]
+        return f"{span_text(max(s[0] for s in spans), max(s[1] for s in spans))}→{after}"
     if not p.get("approximate"):
         return f"{before}→{after}"
     scc = editor.topology().scc(node_id)
     lower = kappa_span(scc)[0] if scc is not None else before
     if after >= before:  # (an edge added)
         return f"{span_text(min(lower, before), before)}→{span_text(min(lower, after), after)}"
-    return f"{span_text(min(lower, before), before)}→{span_text(min(max(0, lower - 1), after), after)}"
+    floor = 1 if after > 0 else 0  # (a loop that remains has κ ≥ 1)
+    return f"{span_text(min(lower, before), before)}→{span_text(min(max(floor, lower - 1), after), after)}"
 
 
 def in_loop(editor: Editor, node_id: str) -> bool:
@@ -191,7 +201,7 @@ def bend_preview(editor: Editor, node_id: str) -> ConnectPreview | None:
     target = bend_target(editor, node_id)
     if target is None:
         return None
-    (p,) = previews_for(editor, node_id, [target])
+    (p,) = previews_for(editor, node_id, [target], "causal")  # (Bend's edge is causal, whatever the connect kind)
     return replace(p, label="Bend " + p.label, tone=CHANGE_TONE)
 
 
@@ -218,8 +228,9 @@ def removal_effect(editor: Editor, loop_nodes: list[str], p: Mapping[str, Any]) 
     description = p["description"]
     if description == "breaks feedback loop":
         return f"This breaks the feedback loop {kappa}."
-    if description == "weakens loop":
-        return f"This weakens the feedback loop; a loop remains {kappa}."
+    if description == "weakens loop":  # (past the work budget only the upper bound is known to fall)
+        verb = "may weaken" if p.get("approximate") else "weakens"
+        return f"This {verb} the feedback loop; a loop remains {kappa}."
     if description == "splits loop":
         return f"This splits the feedback loop into {len(remaining)} smaller loops {kappa}."
     if description == "shrinks loop":

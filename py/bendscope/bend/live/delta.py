@@ -150,11 +150,17 @@ def _checked(
 
 def apply_to(remote: Remote, changes: Mapping[str, Any], version: int, reads: Reads | None = None) -> Remote:
     """The memory's records at ``version``: ``remote`` with ``changes``, each card and edge
-    checked as a document's are (DocumentError, ``remote`` unchanged, if one is not). A new
+    checked as a document's are, from the version ``remote`` has (``since``, when the changes
+    name it) (DocumentError, ``remote`` unchanged, if one is not or they do not follow it). A new
     :class:`Remote` (O(n + m) dict copies, O(changes) checks — O(m) when cards went); ``remote``
     is left as it was. ``reads``: the records of this delta read already (another view the
     same delta was applied to), not read again; the new Remote reads into it."""
     nodes, edges, gone_nodes, gone_edges = _checked(changes)
+    since = changes.get("since", remote.version)
+    if since != remote.version or not isinstance(version, int) or version < remote.version:
+        # (an answer late or twice: applied, it would bring back the memory as it was)
+        raise DocumentError(f"the memory's changes (version {since!r:.20} to {version!r:.20}) do not follow "
+                            f"the version the page has ({remote.version})")  # fmt: skip
     after = Remote(version, dict(remote.nodes), dict(remote.edges), Reads() if reads is None else reads)
     for node_id in gone_nodes:
         after.nodes.pop(node_id, None)

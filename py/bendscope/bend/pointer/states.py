@@ -206,6 +206,7 @@ class Connecting(PointerState):
     target: str | None = None
     label: str = ""
     changes: bool = False
+    kind: str | None = None  # the kind previewed: temporal with Alt held (as ``up`` makes it), else None
     name = "connecting"
 
     def move(self, tools: Tools, event: PointerInput) -> Response:
@@ -219,11 +220,12 @@ class Connecting(PointerState):
         self.at = (event.x, event.y)
         node = editor.node_at(event.x, event.y)
         target = node.id if node is not None and node.id != self.source else None
-        if target != self.target:
-            self.target = target
+        kind = "temporal" if event.alt else None
+        if target != self.target or kind != self.kind:
+            self.target, self.kind = target, kind
             self.label, self.changes = "", False
             if target is not None:
-                preview = kappa_ui.connect_preview(editor, self.source, target)
+                preview = kappa_ui.connect_preview(editor, self.source, target, kind)
                 self.label, self.changes = preview.label, preview.tone == kappa_ui.CHANGE_TONE
         editor.needs_paint = True
         return Response(repaint=True, cursor="connecting")

@@ -1,0 +1,120 @@
+"""What Connect to… says of each candidate, read back from its label, against κ computed by
+brute force (networkx) on graphs with loop regions past the exact bound: every κ it names,
+exact or a range of bounds, holds the true κ."""
+
+from __future__ import annotations
+
+import re
+
+import networkx as nx
+from bend_helpers import editor_with
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bendscope.bend.kappa_view import kappa_ui
+
+SPAN = re.compile(r"κ: (\d+)(?:–(\d+))?→(\d+)(?:–(\d+))?")
+
+
+def region(arcs: list[tuple[str, str]], node: str) -> set[str]:
+    """``node``'s loop region (empty outside one)."""
+    graph = nx.DiGraph((a, b) for a, b in arcs if a != b)
+    part = next((p for p in nx.strongly_connected_components(graph) if node in p), set())
+    return set(part) if len(part) > 1 else set()
+
+
+def true_kappa(arcs: list[tuple[str, str]], node: str) -> int:
+    """κ of ``node``'s loop region (0 outside one), from networkx's arc connectivity."""
+    part = region(arcs, node)
+    graph = nx.DiGraph((a, b) for a, b in arcs if a in part and b in part and a != b)
+    return int(nx.edge_connectivity(graph)) if part else 0
+
+
+def spans(label: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    found = SPAN.search(label)
+    assert found, label
+    lo, hi, lo2, hi2 = found.groups()
+    return (int(lo), int(hi or lo)), (int(lo2), int(hi2 or lo2))
+
+
+@st.composite
+def regions(draw: st.DrawFn) -> tuple[list[tuple[str, str]], str, int]:
+    """Two to four dense regions (two triangles joined one arc each way make a κ the degree
+    bounds cannot settle), arcs between them, and an exact bound below their sizes."""
+    arcs: list[tuple[str, str]] = []
+    count = draw(st.integers(2, 4))
+    for r in range(count):
+        names = [f"r{r}{c}" for c in "abcxyz"[: draw(st.integers(3, 6))]]
+        arcs += [(a, b) for a in names[:3] for b in names[:3] if a != b]
+        arcs += [(a, b) for a in names[3:] for b in names[3:] if a != b]
+        if len(names) > 3:
+            arcs += [(names[2], names[3]), (names[-1], names[0])]
+    nodes = sorted({n for arc in arcs for n in arc})
+    extra = st.tuples(st.sampled_from(nodes), st.sampled_from(nodes))
+    arcs += draw(st.lists(extra, max_size=6))
+    return arcs, draw(st.sampled_from(nodes)), draw(st.sampled_from([3, 4, 6]))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(regions())
+def test_every_kappa_a_connect_label_names_holds_the_true_kappa(case):
+    arcs, source, limit = case
+    editor = editor_with(arcs)
+    editor.exact_limit_override = limit
+    targets = sorted(n for n in editor.plane.nodes if n != source)
+    for preview in kappa_ui.previews_for(editor, source, targets):
+        if preview.connected:
+            continue
+        (lo, hi), (lo2, hi2) = spans(preview.label)
+        after = true_kappa([*arcs, (source, preview.target)], source)
+        assert lo2 <= after <= hi2, (preview.label, after)
+        if preview.description in ("merges feedback loops", "enlarges loop"):  # the largest κ merged
+            merged = max(true_kappa(arcs, n) for n in region([*arcs, (source, preview.target)], source))
+            assert lo <= merged <= hi, (preview.label, merged)
+        else:
+            before = true_kappa(arcs, source)
+            assert lo <= before <= hi, (preview.label, before)
+            if "— strengthens loop" in preview.label:  # (said plainly only when it is so)
+                assert after > before, (preview.label, before, after)
+
+
+def test_a_merge_with_a_region_past_the_exact_bound_names_its_bounds():
+    """Two triangles joined one arc each way (κ 1, bounds 1–2 past the bound) merged with a
+    two-way pair: the label names the region's bounds, not its upper bound as if exact."""
+    arcs = [(a, b) for a in "abc" for b in "abc" if a != b] + [(a, b) for a in "xyz" for b in "xyz" if a != b]
+    arcs += [("c", "x"), ("z", "a"), ("p", "q"), ("q", "p"), ("q", "a")]
+    editor = editor_with(arcs)
+    editor.exact_limit_override = 3
+    merge, inside = kappa_ui.previews_for(editor, "a", ["p", "y"])
+    assert merge.label == "→ p (κ: 1–2→1 — merges feedback loops)"
+    # a → y raises the single-card cut found (a's two arcs out), not κ: c → x alone is still a cut
+    assert inside.label == "→ y (κ: 1–2→1–3 — may strengthen loop)"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(regions())
+def test_every_kappa_unbends_question_names_holds_the_true_kappa(case):
+    arcs, node, limit = case
+    editor = editor_with(arcs)
+    editor.exact_limit_override = limit
+    choice = kappa_ui.unbend_choice(editor, node)
+    if choice is None:
+        return
+    (lo, hi), (lo2, hi2) = spans(choice.question)
+    before = true_kappa(arcs, node)
+    gone = [arc for arc in arcs if arc != (choice.source, choice.target)]
+    after = max((true_kappa(gone, n) for n in region(arcs, node)), default=0)
+    assert lo <= before <= hi and lo2 <= after <= hi2, (choice.question, before, after)
+    if "weakens" in choice.question:
+        assert after < before, (choice.question, before, after)
+
+
+def test_unbend_past_the_exact_bound_names_bounds_and_claims_no_weakening_it_cannot_tell():
+    """Two triangles joined one arc each way: κ 1, bounds 1–2 past the bound; the fault line found
+    is the single card a's two arcs out. Removing one leaves κ 1: it was 1 already."""
+    arcs = [(a, b) for a in "abc" for b in "abc" if a != b] + [(a, b) for a in "xyz" for b in "xyz" if a != b]
+    editor = editor_with([*arcs, ("c", "x"), ("z", "a")])
+    editor.exact_limit_override = 3
+    choice = kappa_ui.unbend_choice(editor, "a")
+    assert choice is not None
+    assert choice.question == "Remove edge a→b? This may weaken the feedback loop; a loop remains (κ: 1–2→1)."
