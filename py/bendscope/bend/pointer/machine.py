@@ -133,8 +133,9 @@ class Tools:
             editor.select_edge(edge.id)
             response.capture = False
             return response
-        editor.select([])
-        self.state = Panning(event.pointer_id, (event.x, event.y), (event.x, event.y))
+        self.state = Panning(
+            event.pointer_id, (event.x, event.y), (event.x, event.y)
+        )  # (its release clears the selection)
         response.cursor = "panning"
         return response
 
@@ -228,6 +229,7 @@ class Tools:
         self.touches.pop(pointer_id, None)
         if isinstance(state, Panning):
             self.editor.pan_by(x - state.at[0], y - state.at[1])  # undo the slop's pan
+            self.editor.select([])  # (a press on the empty canvas, as a tap)
         return self.context_menu(x, y, touch=True)
 
     def lost(self, state: PointingNode | DraggingNode) -> bool:
