@@ -1,0 +1,92 @@
+"""Frictions a person meets in the editor, with real touch, mouse and keyboard: a pan keeps
+what is selected, a status message stays off open menus, the view keeps a chosen loop clear
+of the Loops panel, and a phone's sheet and the view it moves come in the same frame."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from harness import PHONE, AppPage, Finger
+
+Box = list[float]
+
+
+def card_box(app: AppPage, node_id: str) -> Box:
+    return app.api(f"window.bendscope.card_box({node_id!r})")
+
+
+def edges(box: dict | Box) -> Box:
+    """(left, top, right, bottom) of a Playwright box or a card box (x, y, w, h)."""
+    if isinstance(box, dict):
+        return [box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]]
+    return [box[0], box[1], box[0] + box[2], box[1] + box[3]]
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def node_ids(app: AppPage) -> list[str]:
+    return [n["id"] for n in json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"]]
+
+
+def empty_point(app: AppPage, low: float, high: float) -> tuple[float, float]:
+    """A screen point between heights ``low`` and ``high`` with no card within 40 px."""
+    boxes = [edges(card_box(app, n)) for n in node_ids(app)]
+    width = app.page.viewport_size["width"]
+    for y in range(int(low), int(high), 20):
+        for x in range(30, width - 30, 20):
+            near = [x - 40, y - 40, x + 40, y + 40]
+            if not any(overlaps(near, b) for b in boxes):
+                return float(x), float(y)
+    raise AssertionError("no empty canvas in sight")
+
+
+def selection(app: AppPage) -> list[str]:
+    return json.loads(app.api("window.bendscope.interaction()"))["selection"]
+
+
+def test_on_a_phone_a_pan_keeps_the_selection_and_its_inspector(app_factory):
+    """On a phone a one-finger pan on the empty canvas cleared the selection the moment the
+    finger went down, so the inspector closed; a tap on the empty canvas still clears it."""
+    phone = app_factory("seed=1&still=1", context_args=PHONE)
+    page = phone.page
+    x, y, w, h = card_box(phone, "revenue")
+    page.touchscreen.tap(x + w / 2, y + h / 2)
+    inspector = page.locator("#inspector")
+    inspector.wait_for(state="visible")
+    time.sleep(0.3)  # (the sheet and the view it may move)
+    sheet_top = inspector.bounding_box()["y"]
+    start = empty_point(phone, 110, sheet_top - 120)
+    before = card_box(phone, "revenue")
+    finger = Finger(phone)
+    finger.drag_to(start, (start[0], start[1] + 80))
+    finger.touch("touchEnd", 0, 0)
+    time.sleep(0.2)
+    assert card_box(phone, "revenue")[1] > before[1] + 60, "the finger panned the view"
+    assert selection(phone) == ["revenue"]
+    assert inspector.is_visible()
+    page.touchscreen.tap(*empty_point(phone, 110, sheet_top - 40))
+    inspector.wait_for(state="hidden")
+    assert selection(phone) == []
+
+
+def test_a_status_message_moves_off_a_menu_opened_over_it(app_factory):
+    """A status message lay over the cards' and the canvas's menus (it is drawn above them):
+    a menu opened where it lay showed under it."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    page.set_input_files(
+        "#file-input", files=[{"name": "bad.json", "mimeType": "application/json", "buffer": b"{ not json"}]
+    )
+    toast = page.locator("#toast")
+    toast.wait_for(state="visible")
+    at = edges(toast.bounding_box())
+    # the message lets the pointer through: a right-click on it opens the menu of what lies below
+    page.mouse.click(at[0] + 10, at[1] + 4, button="right")
+    menu = page.locator("#menu-0")
+    menu.wait_for(state="visible")
+    assert overlaps(edges(menu.bounding_box()), at), "the menu opened over the message's spot"
+    assert toast.is_visible()
+    assert not overlaps(edges(menu.bounding_box()), edges(toast.bounding_box()))
