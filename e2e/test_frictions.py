@@ -90,3 +90,58 @@ def test_a_status_message_moves_off_a_menu_opened_over_it(app_factory):
     assert overlaps(edges(menu.bounding_box()), at), "the menu opened over the message's spot"
     assert toast.is_visible()
     assert not overlaps(edges(menu.bounding_box()), edges(toast.bounding_box()))
+
+
+def test_the_loops_panel_opens_clear_of_the_selected_card(app_factory):
+    """On a wide window the Loops panel opened over the selected card and the view stayed
+    (a phone's sheets moved it)."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    x, y, w, h = card_box(app, "customer-retention")
+    page.mouse.click(x + w / 2, y + h / 2)
+    page.locator("#inspector").wait_for(state="visible")
+    panel = page.locator("#loops-panel")
+    page.keyboard.press("o")
+    panel.wait_for(state="visible")
+    page.locator("#loops-body button.loop").first.wait_for(state="visible")
+    time.sleep(0.3)  # (a frame with the panel's list)
+    card = edges(card_box(app, "customer-retention"))
+    assert not overlaps(card, edges(panel.bounding_box())), (card, panel.bounding_box())
+    assert selection(app) == ["customer-retention"]
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    assert card[0] >= 0 and card[1] >= 0 and card[2] <= width and card[3] <= height
+
+
+def test_on_a_phone_the_view_a_sheet_moves_is_drawn_in_the_frame_the_sheet_appears(app_factory):
+    """On a phone a card tapped low had the inspector's sheet drawn over it for a frame, and
+    the view moved it clear in the next frame (a jump)."""
+    phone = app_factory("seed=1&still=1", context_args=PHONE)
+    page = phone.page
+    finger = Finger(phone)
+    start = empty_point(phone, 150, 400)
+    x, y, w, h = card_box(phone, "company")
+    finger.drag_to(start, (start[0], start[1] + (700 - y)))
+    finger.touch("touchEnd", 0, 0)
+    x, y, w, h = card_box(phone, "company")
+    assert y > 650, (x, y, w, h)
+    # the badge of the loop region as drawn, when the sheet first shows and two frames later
+    page.evaluate(
+        """() => {
+            window.__drawn = [];
+            const sheet = document.getElementById('inspector');
+            new MutationObserver(() => {
+                if (!sheet.hidden && window.__drawn.length === 0) {
+                    window.__drawn.push(JSON.parse(window.bendscope.drawn_halos()).badges);
+                    requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(
+                        () => window.__drawn.push(JSON.parse(window.bendscope.drawn_halos()).badges))));
+                }
+            }).observe(sheet, {attributes: true, attributeFilter: ['hidden']});
+        }"""
+    )
+    before = json.loads(phone.api("window.bendscope.drawn_halos()"))["badges"]
+    page.touchscreen.tap(x + w / 2, y + h / 2)
+    page.wait_for_function("window.__drawn.length === 2", timeout=5000)
+    first, later = page.evaluate("window.__drawn")
+    assert first == later, "the view moved after the frame the sheet appeared in"
+    assert first != before, "the view moved the card clear of the sheet"
+    assert not overlaps(edges(card_box(phone, "company")), edges(page.locator("#inspector").bounding_box()))
