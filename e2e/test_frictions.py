@@ -145,3 +145,32 @@ def test_on_a_phone_the_view_a_sheet_moves_is_drawn_in_the_frame_the_sheet_appea
     assert first == later, "the view moved after the frame the sheet appeared in"
     assert first != before, "the view moved the card clear of the sheet"
     assert not overlaps(edges(card_box(phone, "company")), edges(page.locator("#inspector").bounding_box()))
+
+
+def test_a_space_in_the_connect_to_search_is_typed_not_chosen(app_factory):
+    """Typing a card's name of two words in Connect to… ("Customer retention") connected the
+    card to whatever was focused when the space was typed, and closed the menu."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    edges_before = app.stats()["edges"]
+    x, y, w, h = card_box(app, "revenue")
+    page.mouse.click(x + w / 2, y + h / 2)
+    page.keyboard.press("c")
+    submenu = page.locator("#menu-1")
+    submenu.wait_for(state="visible")
+    page.keyboard.type("Customer r")
+    assert submenu.locator("[role^=menuitem]").first.inner_text(timeout=5000) == "Filter: Customer r"
+    assert app.stats()["edges"] == edges_before
+    focused = page.locator("#menu-1 [role^='menuitem']:focus")
+    assert "Customer retention" in focused.inner_text()
+    page.keyboard.press("Enter")
+    page.locator("#menu-0").wait_for(state="detached")
+    assert app.stats()["edges"] == edges_before + 1
+    # before any query, Space still chooses the focused item
+    page.keyboard.press("Shift+F10")
+    page.locator("#menu-0").wait_for(state="visible")
+    page.keyboard.press("ArrowRight")
+    submenu.wait_for(state="visible")
+    page.keyboard.press(" ")
+    page.locator("#menu-0").wait_for(state="detached")
+    assert app.stats()["edges"] == edges_before + 2
