@@ -68,10 +68,10 @@ class InSight:
         waits; ``chosen``: the loop the view shows on purpose — its cards, not the selected
         card, are kept clear). A move of the view is drawn by this paint. O(1) but for a move:
         O(panels⁵ + the loop's cards)."""
-        if busy:
-            return
         selection = self.editor.selection
         focus = editing or (selection[0] if len(selection) == 1 else None)
+        if busy or (focus is None and chosen is None and self._focus is None):
+            return  # (nothing to keep clear: no layout read in this frame)
         boxes = []
         for name in SHEETS:
             sheet = by_id(name)
