@@ -174,3 +174,46 @@ def test_a_space_in_the_connect_to_search_is_typed_not_chosen(app_factory):
     page.keyboard.press(" ")
     page.locator("#menu-0").wait_for(state="detached")
     assert app.stats()["edges"] == edges_before + 2
+
+
+def test_a_chosen_loop_is_brought_clear_of_the_inspector_that_opens_over_it(app_factory):
+    """On a wide window the inspector, opened by selecting a card, covered a card of the loop
+    chosen in the Loops panel (one the person had panned to where it opens), and the view
+    stayed."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    page.keyboard.press("o")
+    rows = page.locator("#loops-body button.loop")
+    rows.first.wait_for(state="visible")
+    rows.last.click()
+    time.sleep(0.3)
+    members = json.loads(app.api("window.bendscope.loops_state()"))["chosen"]
+    # the person pans a card of the loop to the top right corner, where the inspector opens
+    top = max(members, key=lambda n: card_box(app, n)[0] - card_box(app, n)[1])  # (the top right one)
+    x, y, w, h = card_box(app, top)
+    start = empty_point(app, 320, 700)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(start[0] + (1150 - x - w / 2), start[1] + (110 - y - h / 2), steps=8)
+    page.mouse.up()
+    time.sleep(0.3)
+    assert json.loads(app.api("window.bendscope.loops_state()"))["chosen"] == members
+    inspector = page.locator("#inspector")
+    assert inspector.is_hidden()
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    # another card of the loop, selected: the inspector opens
+    boxes = {n: edges(card_box(app, n)) for n in members if n != top}
+    free = [n for n, b in boxes.items() if b[0] >= 380 and b[1] >= 0 and b[2] < 1020 and b[3] <= height - 80]
+    assert free, (boxes, card_box(app, top))
+    other = free[0]
+    x, y, w, h = card_box(app, other)
+    page.mouse.click(x + w / 2, y + h / 2)
+    inspector.wait_for(state="visible")
+    time.sleep(0.3)
+    sheet = edges(inspector.bounding_box())
+    under = [n for n in members if overlaps(edges(card_box(app, n)), sheet)]
+    assert under == [], (under, sheet)
+    assert json.loads(app.api("window.bendscope.loops_state()"))["chosen"] == members
+    for n in members:
+        box = edges(card_box(app, n))
+        assert box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height, (n, box)
