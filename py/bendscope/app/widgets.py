@@ -169,17 +169,27 @@ class OutlineView:
 
 class Inspector:
     """Top-right panel describing the selected card, edge or cards (``bend.kappa_view.inspector``); a
-    row of kind "button <action>" is a button that runs that action (``act``)."""
+    row of kind "button <action>" is a button that runs that action (``act``). On a narrow screen,
+    where it is a sheet over the bottom of the canvas, it does not come up while a gesture runs
+    (``wait``): it comes up when the finger lifts, in the frame that moves the view clear of it."""
 
     def __init__(self, act: Callable[[str], None] | None = None) -> None:
         self.box = by_id("inspector")
         self._key: tuple | None = None
         self.act = act
+        self._narrow = js.window.matchMedia("(max-width: 600px)")  # (its ``matches`` follows the window)
         on(self.box, "click", self._click)  # delegated: the rows are rebuilt, the listener is not
 
     def update(
-        self, editor: Editor, topo: Topology, loops: LoopReport | None = None, cuts: CutReport | None = None
+        self,
+        editor: Editor,
+        topo: Topology,
+        loops: LoopReport | None = None,
+        cuts: CutReport | None = None,
+        wait: bool = False,
     ) -> None:
+        if wait and self.box.hidden and self._narrow.matches:
+            return
         key, rows = inspector_rows(editor, topo, loops, cuts, touch=coarse_pointer())
         if key == self._key and key is not None:
             return
