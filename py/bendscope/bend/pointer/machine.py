@@ -133,9 +133,8 @@ class Tools:
             editor.select_edge(edge.id)
             response.capture = False
             return response
-        self.state = Panning(
-            event.pointer_id, (event.x, event.y), (event.x, event.y)
-        )  # (its release clears the selection)
+        # (the selection stays: a pan keeps it, the release of a click or a tap clears it)
+        self.state = Panning(event.pointer_id, (event.x, event.y), (event.x, event.y))
         response.cursor = "panning"
         return response
 
