@@ -100,6 +100,8 @@ def test_on_a_phone_a_card_made_or_chosen_low_is_brought_above_the_sheets(app_fa
     page.keyboard.press("Control+Enter")
     editor.wait_for(state="hidden")
     # a card dragged low by panning, then tapped: the sheet opens above it, not over it
+    page.touchscreen.tap(200, 200)  # (a tap on the background clears the selection: its sheet goes)
+    inspector.wait_for(state="hidden")
     finger = Finger(phone)
     x, y, w, h = card_box(phone, "company")
     finger.drag_to((200, 200), (200, 200 + (700 - y)))

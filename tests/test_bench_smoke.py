@@ -175,3 +175,11 @@ def test_tune_folds_chooses_on_the_other_conversations():
     # (leaving a out: on b+c together 2.0 raises temporal too, so it is chosen)
     assert tune_folds.choose(found, [0.0, 1.0, 2.0], "a") == 2.0
     assert tune_folds.summary(found["a"][0.0])["asked_n"] == 1
+
+
+def test_toast_spot_bench_runs(capsys):
+    """bench_toast_spot.py, small: a placement's work is timed and its reads counted."""
+    import bench_toast_spot
+
+    result = bench_toast_spot.main(["--cards", "50", "--repeats", "2"])
+    assert result["cards_in_sight"] == 50 and "reads a box" in capsys.readouterr().out

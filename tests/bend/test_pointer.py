@@ -93,6 +93,24 @@ def test_pan_on_the_background():
     assert tools.state_name == "idle" and not editor.history.can_undo
 
 
+@pytest.mark.parametrize("pointer_type", ["mouse", "touch"])
+def test_a_pan_keeps_the_selection_and_a_tap_on_the_background_clears_it(pointer_type):
+    """A press on the empty canvas cleared the selection as it went down, so panning (on a
+    phone: the one-finger gesture) closed the inspector."""
+    editor, tools = setup()
+    editor.select(["a"])
+    press(tools, "down", 20, 780, pointer_type=pointer_type)
+    assert editor.selection == ["a"]
+    press(tools, "move", 120, 730, pointer_type=pointer_type)
+    press(tools, "up", 120, 730, pointer_type=pointer_type)
+    assert editor.selection == ["a"] and tools.state_name == "idle"
+    # a tap (a finger wanders a little) or a click clears it
+    press(tools, "down", 20, 780, pointer_type=pointer_type)
+    press(tools, "move", 22, 781, pointer_type=pointer_type)
+    press(tools, "up", 22, 781, pointer_type=pointer_type)
+    assert editor.selection == []
+
+
 def test_pinch_zooms_around_the_fingers_and_cancels_a_one_finger_drag():
     editor, tools = setup()
     sx, sy = editor.world_to_screen(0, 0)

@@ -391,10 +391,40 @@ class App:
             cuts = editor.held_cuts() if busy else editor.loop_cuts(budget)
             self.cuts_pending = cuts is None
         still = self.still or self.reduced_motion
-        loop_edges, loop_class = self.loops_panel.shown_edges()
         self.scene_ms = js.performance.now() - t0
         # (the scene work before the painter's, by part: the benchmarks' long frames)
         self.scene_parts = {"topology": t1 - t0, "loops": t2 - t1, "cuts": t0 + self.scene_ms - t2}
+        widgets = js.performance.now()  # (before the painter: a view moved for a panel is drawn as it appears)
+        many = len(editor.selection) > 1 and (chosen is not None or everything)
+        progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
+        if editor.loading is not None:
+            progress = f"loading {round(editor.loading.progress * 100)}%"
+        self.inspector.update(editor, topology, loops, cuts, wait=busy)
+        self.loops_panel.update(loops, cuts)
+        self.in_sight.update(self.overlay.node_id, self.tools.state_name in GESTURES, self.loops_panel.chosen)
+        self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
+        self.outline.update(editor, self.shown_topology or topology)  # (the plane's, not the selection's)
+        self.crumbs.update(editor)
+        self.legend.update(editor, tuple(sorted({m.polarity for m in self.loops_panel.markers()})))
+        empty = not plane.nodes
+        if empty != self._empty_hint:
+            self._empty_hint = empty
+            by_id("empty-hint").hidden = not empty
+        if editor.layout_frozen != self._frozen:
+            self._frozen = editor.layout_frozen
+            by_id("btn-freeze").setAttribute("aria-pressed", "true" if self._frozen else "false")
+            with contextlib.suppress(Exception):  # storage refused: the switch still works for this page
+                js.localStorage.setItem(FREEZE_KEY, "1" if self._frozen else "0")
+        buttons = (editor.history.can_undo, editor.history.can_redo)
+        if buttons != self._buttons:
+            self._buttons = buttons
+            self.undo_button.disabled = not buttons[0]
+            self.redo_button.disabled = not buttons[1]
+        self.toast.keep_clear()
+        if self.overlay.node_id is not None:
+            self.overlay.place()
+        self.widgets_ms = js.performance.now() - widgets
+        loop_edges, loop_class = self.loops_panel.shown_edges()
         self.painter.paint(
             plane,
             editor.card,
@@ -423,38 +453,6 @@ class App:
         self.scene_ms += self.painter.plan_ms
         self.paints += 1
         editor.needs_paint = False
-        widgets = js.performance.now()
-        many = len(editor.selection) > 1 and (chosen is not None or everything)
-        progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
-        if editor.loading is not None:
-            progress = f"loading {round(editor.loading.progress * 100)}%"
-        self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
-        self.inspector.update(editor, topology, loops, cuts)
-        self.loops_panel.update(loops, cuts)
-        self.outline.update(editor, self.shown_topology or topology)  # (the plane's, not the selection's)
-        self.crumbs.update(editor)
-        self.legend.update(editor, tuple(sorted({m.polarity for m in self.loops_panel.markers()})))
-        empty = not plane.nodes
-        if empty != self._empty_hint:
-            self._empty_hint = empty
-            by_id("empty-hint").hidden = not empty
-        if editor.layout_frozen != self._frozen:
-            self._frozen = editor.layout_frozen
-            by_id("btn-freeze").setAttribute("aria-pressed", "true" if self._frozen else "false")
-            with contextlib.suppress(Exception):  # storage refused: the switch still works for this page
-                js.localStorage.setItem(FREEZE_KEY, "1" if self._frozen else "0")
-        buttons = (editor.history.can_undo, editor.history.can_redo)
-        if buttons != self._buttons:
-            self._buttons = buttons
-            self.undo_button.disabled = not buttons[0]
-            self.redo_button.disabled = not buttons[1]
-        self.in_sight.after_paint(
-            self.overlay.node_id, self.tools.state_name in GESTURES, self.loops_panel.chosen is not None
-        )
-        self.toast.keep_clear()
-        if self.overlay.node_id is not None:
-            self.overlay.place()
-        self.widgets_ms = js.performance.now() - widgets
 
     def _moving_cards(self) -> frozenset[str] | None:
         """The cards the running layout may move, when few (see ``bend.layout.simulation.moving_cards``):

@@ -3,14 +3,13 @@ focus and choice of a loop, its markers, and the view brought to a chosen loop."
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import js
 
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.editor.viewfit import Rect, keep_clear, show_readably
+from bendscope.bend.editor.viewfit import Rect, keep_clear, overlaps, show_readably
 from bendscope.bend.kappa_view.loop_cuts import CutReport
 from bendscope.bend.kappa_view.loop_list import Loop, LoopReport
 from bendscope.bend.kappa_view.loops_panel import CLASS_WORDS, PanelView, panel_view
@@ -35,40 +34,71 @@ def panel_boxes() -> list[Rect]:
     return boxes
 
 
-#: the panels that are sheets over the bottom of a narrow screen (``app.css``)
+#: the panels that open over the canvas with what is selected or chosen: sheets over the bottom
+#: of a narrow screen, the top column of a wide one (``app.css``)
 SHEETS = ("inspector", "loops-panel")
 
 
+def _within(inner: Rect, outer: Rect) -> bool:
+    """Whether ``inner`` lies inside ``outer`` (half a pixel of play)."""
+    return (
+        inner[0] >= outer[0] - 0.5 and inner[1] >= outer[1] - 0.5 and inner[2] <= outer[2] + 0.5
+        and inner[3] <= outer[3] + 0.5
+    )  # fmt: skip
+
+
 class InSight:
-    """On a narrow screen, where the inspector and the Loops panel are sheets over the bottom of
-    the canvas: the card being edited, else the only selected card, is brought clear of the
-    panels (``bend.editor.viewfit.keep_clear``) when it becomes that card (a card just made, a
-    card tapped) or the sheets come up higher — never because the person moved it under one."""
+    """What the person works on stays clear of the inspector and the Loops panel (sheets over
+    the bottom of a narrow screen, a column at the top of a wide one). The card being edited,
+    else the only selected card, is brought clear of them (``bend.editor.viewfit.keep_clear``)
+    when it becomes that card (a card just made, a card tapped) or a panel opens or grows; on a
+    wide screen only when a panel covers it. A loop chosen in the Loops panel is brought back
+    to a readable view clear of them (``show_readably``) when a panel opens or grows over one of
+    its cards. Never because the person moved a card under one. It runs before the canvas is
+    drawn, so the view a panel moves is drawn in the frame the panel appears."""
 
     def __init__(self, editor: Editor) -> None:
         self.editor = editor
         self._focus: str | None = None
-        self._top = math.inf  # the sheets' top edge (CSS px; none shown: infinity)
+        self._boxes: list[Rect] = []  # the panels' boxes the last time (CSS px)
         self._narrow = js.window.matchMedia("(max-width: 600px)")  # (its ``matches`` follows the window)
 
-    def after_paint(self, editing: str | None, busy: bool, hold: bool = False) -> None:
-        """After the widgets of a paint are updated (``busy``: a gesture runs, it waits; ``hold``:
-        the view shows something else on purpose, a chosen loop — nothing moves, what changed
-        is taken as seen). A move of the view asks for the next paint. O(1) but for a move:
-        O(panels⁵)."""
-        if busy:
-            return
-        if not self._narrow.matches:
-            self._focus, self._top = None, math.inf
-            return
+    def update(self, editing: str | None, busy: bool, chosen: Loop | None = None) -> None:
+        """After the panels are updated, before the canvas is drawn (``busy``: a gesture runs, it
+        waits; ``chosen``: the loop the view shows on purpose — its cards, not the selected
+        card, are kept clear). A move of the view is drawn by this paint. O(1) but for a move:
+        O(panels⁵ + the loop's cards)."""
         selection = self.editor.selection
         focus = editing or (selection[0] if len(selection) == 1 else None)
-        sheets = [by_id(name) for name in SHEETS]
-        top = min((float(s.getBoundingClientRect().top) for s in sheets if not s.hidden), default=math.inf)
-        moved = focus != self._focus or top < self._top - 0.5
-        self._focus, self._top = focus, top
-        if moved and focus is not None and not hold:
+        if busy or (focus is None and chosen is None and self._focus is None):
+            return  # (nothing to keep clear: no layout read in this frame)
+        boxes = []
+        for name in SHEETS:
+            sheet = by_id(name)
+            if not sheet.hidden:
+                r = sheet.getBoundingClientRect()
+                boxes.append((float(r.left), float(r.top), float(r.right), float(r.bottom)))
+        grew = any(not any(_within(box, old) for old in self._boxes) for box in boxes)
+        changed = focus != self._focus
+        self._focus, self._boxes = focus, boxes
+        if chosen is not None:
+            if grew and self._covered(chosen.nodes, boxes):
+                show_readably(self.editor, chosen.nodes, panel_boxes())
+        elif focus is not None and (grew or changed) and (self._narrow.matches or self._covered((focus,), boxes)):
             keep_clear(self.editor, focus, panel_boxes())
+
+    def _covered(self, node_ids: Iterable[str], boxes: list[Rect]) -> bool:
+        """Whether a panel of ``boxes`` covers some of a card of ``node_ids``. O(cards)."""
+        editor = self.editor
+        zoom = editor.plane.camera.zoom
+        for node_id in node_ids:
+            node = editor.plane.nodes.get(node_id)
+            if node is not None:
+                x0, y0 = editor.world_to_screen(node.x - node.width / 2, node.y - node.height / 2)
+                card = (x0, y0, x0 + node.width * zoom, y0 + node.height * zoom)
+                if any(overlaps(card, box) for box in boxes):
+                    return True
+        return False
 
 
 class LoopsPanel:

@@ -300,9 +300,12 @@ class Menu:
         key = event.key
         items = self.levels[depth][1]
         handled = True
-        typing = len(key) == 1 and not (event.ctrlKey or event.metaKey or event.altKey) and key != " "
-        level = self._filter_level(depth) if typing or key == "Backspace" else None
-        if level is not None and (typing or self.queries.get(level)):
+        plain = len(key) == 1 and not (event.ctrlKey or event.metaKey or event.altKey)
+        level = self._filter_level(depth) if plain or key == "Backspace" else None
+        begun = level is not None and bool(self.queries.get(level))
+        # (a space belongs to a query begun, "Customer r…"; before one, it chooses the item as in any menu)
+        typing = plain and (key != " " or begun)
+        if level is not None and (typing or (key == "Backspace" and begun)):
             query = self.queries.get(level, "")
             self.queries[level] = query + key if typing else query[:-1]
             self._refilter(level)

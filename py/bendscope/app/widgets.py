@@ -11,7 +11,7 @@ from pyodide.ffi import create_once_callable
 from bendscope.bend.editor.camera import zoom_text
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.find import Finder
-from bendscope.bend.editor.viewfit import Rect, overlaps, toast_spot
+from bendscope.bend.editor.viewfit import Rect, overlaps, toast_cover
 from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_text
 from bendscope.bend.kappa_view.inspector import inspector_rows
 from bendscope.bend.kappa_view.loop_cuts import CutReport
@@ -22,10 +22,14 @@ from bendscope.bend.keys import shortcuts
 from bendscope.bend.model.elements import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bendscope.bend.render import theme
 
-from .dom import by_id, clear, coarse_pointer, el, is_null, on, proxy
+from .dom import by_id, clear, coarse_pointer, el, is_null, js_obj, on, proxy
 
 #: the least time (ms) between two moves of a message out of a card's way
 TOAST_REPLACE_MS = 300.0
+#: what a message never covers when it can help it, besides the cards and the panels: the open
+#: menus (in ``#menu-root``) and the dialogs (shown while their backdrop is)
+MENU_ROOT = "menu-root"
+DIALOGS = (("help-backdrop", "help"), ("dialog-backdrop", "dialog"), ("copies-backdrop", "copies"))
 #: the longest a large plane's outline waits for its cards to rest (see OutlineView), and how
 #: often its timer looks whether they do
 MOVING_WAIT_MS = 5000.0
@@ -165,17 +169,27 @@ class OutlineView:
 
 class Inspector:
     """Top-right panel describing the selected card, edge or cards (``bend.kappa_view.inspector``); a
-    row of kind "button <action>" is a button that runs that action (``act``)."""
+    row of kind "button <action>" is a button that runs that action (``act``). On a narrow screen,
+    where it is a sheet over the bottom of the canvas, it does not come up while a gesture runs
+    (``wait``): it comes up when the finger lifts, in the frame that moves the view clear of it."""
 
     def __init__(self, act: Callable[[str], None] | None = None) -> None:
         self.box = by_id("inspector")
         self._key: tuple | None = None
         self.act = act
+        self._narrow = js.window.matchMedia("(max-width: 600px)")  # (its ``matches`` follows the window)
         on(self.box, "click", self._click)  # delegated: the rows are rebuilt, the listener is not
 
     def update(
-        self, editor: Editor, topo: Topology, loops: LoopReport | None = None, cuts: CutReport | None = None
+        self,
+        editor: Editor,
+        topo: Topology,
+        loops: LoopReport | None = None,
+        cuts: CutReport | None = None,
+        wait: bool = False,
     ) -> None:
+        if wait and self.box.hidden and self._narrow.matches:
+            return
         key, rows = inspector_rows(editor, topo, loops, cuts, touch=coarse_pointer())
         if key == self._key and key is not None:
             return
@@ -322,8 +336,10 @@ class Legend:
 
 class Toast:
     """A status message over the canvas. It lets the pointer through, lies where it covers the
-    least of the cards in sight and the panels (``bend.editor.viewfit.toast_spot``), and moves
-    when a card comes under it (a card just made, or the layout's)."""
+    least of the cards in sight, the panels and the open menus and dialogs
+    (``bend.editor.viewfit.toast_cover``), and moves when a card comes under it (a card just
+    made, or the layout's) or a menu or a dialog opens over its spot (before that frame is
+    drawn: a mutation observer)."""
 
     def __init__(
         self, cards: Callable[[], list[Rect]], under: Callable[[Rect], bool], panels: Callable[[], list[Rect]]
@@ -337,6 +353,10 @@ class Toast:
         self._free = True  # the spot it lies on covered nothing
         self._again = False
         self._again_proxy = proxy(self._look_again)
+        watch = js.MutationObserver.new(proxy(lambda records, observer: self._overlays_changed()))
+        watch.observe(by_id(MENU_ROOT), js_obj({"childList": True}))
+        for backdrop, _box in DIALOGS:
+            watch.observe(by_id(backdrop), js_obj({"attributes": True, "attributeFilter": ["hidden"]}))
 
     def show(self, message: str, error: bool = False, ms: int = 4000) -> None:
         self.box.textContent = message
@@ -347,24 +367,40 @@ class Toast:
             js.clearTimeout(self._timer)
         self._timer = js.setTimeout(self._hide_proxy, ms)
 
+    def overlays(self) -> list[Rect]:
+        """The screen boxes of the panels, the open menus and the open dialogs."""
+        boxes = self.panels()
+        elements = [*by_id(MENU_ROOT).children]
+        elements += [by_id(box) for backdrop, box in DIALOGS if not by_id(backdrop).hidden]
+        for element in elements:
+            r = element.getBoundingClientRect()
+            if float(r.width) > 0 and float(r.height) > 0:
+                boxes.append((float(r.left), float(r.top), float(r.right), float(r.bottom)))
+        return boxes
+
     def place(self) -> None:
         """Put the message on the spot that covers the least. O(cards in sight)."""
         style = self.box.style
         style.left, style.top, style.bottom, style.transform = "0px", "0px", "auto", "none"
         size = float(self.box.offsetWidth), float(self.box.offsetHeight)
         width, height = float(js.window.innerWidth), float(js.window.innerHeight)
-        boxes = [*self.cards(), *self.panels()]
-        left, top = toast_spot(width, height, size, boxes, [])
+        covered, left, top = toast_cover(width, height, size, self.cards(), self.overlays())
         style.left, style.top = f"{left}px", f"{top}px"
-        self._rect = rect = (left, top, left + size[0], top + size[1])
-        self._free = not any(overlaps(rect, box) for box in boxes)
+        self._rect = (left, top, left + size[0], top + size[1])
+        self._free = covered == 0.0
         self._placed = float(js.performance.now())
 
+    def _overlays_changed(self) -> None:
+        """A menu or a dialog opened or closed: one now over the message moves it at once."""
+        rect = self._rect
+        if not self.box.hidden and rect is not None and any(overlaps(rect, box) for box in self.overlays()):
+            self.place()
+
     def keep_clear(self) -> None:
-        """After a paint: a card or a panel now under the message, or a window too small for
-        where it is, moves it. It is looked at at most every ``TOAST_REPLACE_MS`` (so a layout
-        in motion does not chase it around, and the O(cards) look is not paid in every frame of
-        a drag or a layout)."""
+        """After a paint: a card, a panel, a menu or a dialog now under the message, or a window
+        too small for where it is, moves it. It is looked at at most every ``TOAST_REPLACE_MS``
+        (so a layout in motion does not chase it around, and the O(cards) look is not paid in
+        every frame of a drag or a layout)."""
         rect = self._rect
         if self.box.hidden or rect is None or not self._free:
             return  # (where no spot was free, it stays: looking again costs O(cards) each time)
@@ -377,7 +413,7 @@ class Toast:
             return
         self._placed = now
         outside = rect[2] > float(js.window.innerWidth) or rect[3] > float(js.window.innerHeight)  # (a resize)
-        if outside or self.under(rect) or any(overlaps(rect, box) for box in self.panels()):
+        if outside or self.under(rect) or any(overlaps(rect, box) for box in self.overlays()):
             self.place()
 
     def _look_again(self) -> None:

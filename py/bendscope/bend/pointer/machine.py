@@ -133,7 +133,7 @@ class Tools:
             editor.select_edge(edge.id)
             response.capture = False
             return response
-        editor.select([])
+        # (the selection stays: a pan keeps it, the release of a click or a tap clears it)
         self.state = Panning(event.pointer_id, (event.x, event.y), (event.x, event.y))
         response.cursor = "panning"
         return response
@@ -228,6 +228,7 @@ class Tools:
         self.touches.pop(pointer_id, None)
         if isinstance(state, Panning):
             self.editor.pan_by(x - state.at[0], y - state.at[1])  # undo the slop's pan
+            self.editor.select([])  # (a press on the empty canvas, as a tap)
         return self.context_menu(x, y, touch=True)
 
     def lost(self, state: PointingNode | DraggingNode) -> bool:

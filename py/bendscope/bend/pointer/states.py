@@ -149,9 +149,14 @@ def _release_node(state: PointingNode | DraggingNode, tools: Tools, event: Point
 
 @dataclass
 class Panning(PointerState):
+    """A press on the empty canvas: moved past the threshold (a finger's slop on a touch
+    screen), it pans and the selection stays (the inspector with it); released without, it was
+    a click or a tap and clears the selection."""
+
     pointer_id: int
     at: tuple[float, float]
     origin: tuple[float, float] = (0.0, 0.0)
+    panned: bool = False
     name = "panning"
 
     def move(self, tools: Tools, event: PointerInput) -> Response:
@@ -159,12 +164,17 @@ class Panning(PointerState):
             return Response()
         tools.editor.pan_by(event.x - self.at[0], event.y - self.at[1])
         self.at = (event.x, event.y)
+        threshold = TOUCH_SLOP if event.pointer_type == "touch" else DRAG_THRESHOLD
+        if math.hypot(event.x - self.origin[0], event.y - self.origin[1]) > threshold:
+            self.panned = True
         return Response(repaint=True)
 
     def up(self, tools: Tools, event: PointerInput) -> Response:
         if event.pointer_id != self.pointer_id:
             return Response()
         tools.state = Idle()
+        if not self.panned:
+            tools.editor.select([])  # (a click or a tap on the empty canvas)
         return Response(repaint=True, cursor="")
 
 
