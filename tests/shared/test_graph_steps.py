@@ -146,8 +146,8 @@ def awkward_file(fmt: str, ids: list[str], texts: list[str], groups: list[tuple[
         for k, size in groups:
             left, right = quoted[k % n : k % n + size], quoted[k % n + size : k % n + 2 * size]
             lines.append(f"{{{' '.join(left)}}} -> {{{' '.join(right)}}} [kind=temporal]")
-        lines += ["# a preprocessor line", " -> ".join(quoted)]
-        return "digraph G {\n" + ("; " if one_line else ";\n").join(lines) + "\n}\n"
+        lines.append(" -> ".join(quoted))
+        return "digraph G {\n  # a preprocessor line\n" + ("; " if one_line else ";\n").join(lines) + "\n}\n"
     safe = [f"m{k}" for k in range(n)]  # (Mermaid: ids as the exporter would write them)
     lines = [f'{m}["{graphformats._mermaid_text(t)[1:-1]}"]' for m, t in zip(safe, texts, strict=True)]
     for k, size in groups:
@@ -158,7 +158,7 @@ def awkward_file(fmt: str, ids: list[str], texts: list[str], groups: list[tuple[
     return "flowchart LR\n" + ("; " if one_line else "\n").join(lines) + "\n"
 
 
-unicode_ids = st.text('aé因🌧ßЖ_- "', min_size=1, max_size=4)
+unicode_ids = st.text('aé因🌧ßЖ_-"', min_size=1, max_size=4)
 awkward_texts = st.text('ab \n,"é因🌧;&|[](){}#%+-', max_size=14)
 
 

@@ -634,6 +634,7 @@ def _mermaid_statement(text: str, graph: _Graph, number: int) -> Steps[None]:
         while True:
             node_id, at = _mermaid_node(text, at, graph, number)
             group.append(node_id)
+            graph.spend(1)  # (a node read costs about as much as another card made)
             if graph.due():
                 yield
             more = _AND.match(text, at)

@@ -511,7 +511,7 @@ class ScenePlanner:
         for k, ids in enumerate(pairs.values()):
             if len(ids) > 1:
                 offsets.update(_pair_offsets(ids))
-            if chunk and k % (chunk * 16) == chunk * 16 - 1:
+            if chunk and k % (chunk * 2) == chunk * 2 - 1:
                 yield
         rows = _Rows()
         edge_index: dict[str, int] = {}
