@@ -193,3 +193,48 @@ def test_a_compact_document_of_1000_cards_comes_in_between_frames_in_every_forma
         assert seen["after"] == n
     small = app.api(LOAD_WATCHED, "source,target\na,b\nb,c\n")
     assert not small["promised"] and small["atReturn"] == small["after"] == 3 and small["error"] is None
+
+
+#: long tasks (Chromium's ``longtask`` entries) and, each frame, whether a document is still
+#: being read (``loading`` and not yet read whole: its install is the next slice)
+WATCH_READING = """() => {
+  const w = window.__reading = {tasks: [], reading: [], on: true};
+  new PerformanceObserver(list => { for (const e of list.getEntries()) w.tasks.push([e.startTime, e.duration]); })
+    .observe({type: 'longtask'});
+  const tick = () => {
+    const s = window.bendscope.layout_state();
+    if (s.loading && !s.read) w.reading.push(performance.now());
+    if (w.on) requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}"""
+
+
+def import_through_the_chooser(app, name: str, data: bytes) -> dict:
+    """Import ``data`` as ``name`` with the Import… button and the file chooser; the long tasks
+    from the click until the last frame that saw it still being read, and how many frames saw it."""
+    page = app.page
+    app.api(WATCH_READING)
+    clicked = app.api("performance.now()")
+    with page.expect_file_chooser() as chooser:
+        page.click("#btn-import")
+    chooser.value.set_files(files=[{"name": name, "mimeType": "text/plain", "buffer": data}])
+    page.wait_for_function(f"document.getElementById('toast').innerText.includes('Imported {name}')", timeout=120_000)
+    seen = app.api("(() => { window.__reading.on = false; return window.__reading; })()")
+    last = max(seen["reading"], default=clicked)
+    tasks = [t for t in seen["tasks"] if clicked <= t[0] and t[0] + t[1] <= last]
+    return {"tasks": tasks, "frames": len(seen["reading"])}
+
+
+def test_a_3000_card_dot_and_csv_import_read_without_a_long_task(app_factory):
+    """Through the Import… button: a DOT file of group statements (``{40 cards} -> {40 cards}``:
+    1,600 edges each, read in one step before) and a CSV file of quoted multi-line texts, 3,000
+    cards each, are read over many frames with no task of more than 50 ms."""
+    from awkward_files import csv_multiline, dot_groups
+
+    for name, text in (("groups.dot", dot_groups(3_000)), ("texts.csv", csv_multiline(3_000))):
+        app = app_factory("seed=1&fresh=1")
+        seen = import_through_the_chooser(app, name, text.encode())
+        assert app.api("window.bendscope.stats().nodes") == 3_000
+        assert seen["frames"] > 10, (name, seen)  # (read over many frames)
+        assert seen["tasks"] == [], (name, seen["tasks"])
