@@ -34,7 +34,8 @@ Standard library only (CPython and Pyodide), like ``docformat``.
 
 Each reader also comes in steps (:func:`read_graph_steps`, the way ``kappa.steps`` pauses): it
 pauses every :data:`READ_CHUNK` lines (CSV, Mermaid), elements (GraphML) or statements (DOT),
-so that a page reads a large file between its frames; the graph, or the error, is the same.
+and within a statement that makes many cards or edges (``graphbuild.GraphBuilder.due``), so
+that a page reads a large file between its frames; the graph, or the error, is the same.
 
 >>> graph = read_graph("source,target,kind,polarity\\nrain,flood,causal,+\\n", "csv")
 >>> graph["nodes"], graph["edges"][0]["props"]
@@ -142,7 +143,9 @@ def read_graph(text: str, fmt: str) -> dict[str, Any]:
 
 def read_graph_steps(text: str, fmt: str) -> Steps[dict[str, Any]]:
     """:func:`read_graph` in steps of a few hundred lines or elements (O(size) in all, a step
-    O(:data:`READ_CHUNK`) but for one DOT statement's group product or one over-long line)."""
+    O(:data:`READ_CHUNK`) lines, or :data:`graphbuild.GRAPH_QUANTUM` cards and edges made — a
+    DOT or Mermaid group product, a long chain, a line of many statements — or
+    :data:`XML_CHUNK` characters of CSV fields or GraphML)."""
     if len(text) > MAX_BYTES:
         raise DocumentError(f"The file is {len(text) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB.")
     text = text.lstrip("\ufeff")
