@@ -142,6 +142,7 @@ class AutomationApi:
                 "active": editor.animating or editor.loading is not None,
                 "arranging": self.app.arranging,
                 "loading": editor.loading is not None,
+                "read": editor.loading is not None and editor.loading.ready,  # (read whole, to be installed)
                 "alpha": sim.alpha,
                 "engine": type(sim).__name__,
                 "overlaps": getattr(sim, "overlaps", -1),

@@ -334,9 +334,18 @@ def _bare_graph(data: dict[str, Any]) -> Steps[dict[str, Any]]:
             raise _fail(f"nodes[{i}]", "must be an id string or an object")
         if i % (CHUNK * 4) == CHUNK * 4 - 1:
             yield
-    raw_edges = [_obj(raw, f"edges[{i}]") for i, raw in enumerate(_list(data, "edges", "", MAX_EDGES))]
+    raw_edges = []
+    for i, raw in enumerate(_list(data, "edges", "", MAX_EDGES)):
+        raw_edges.append(_obj(raw, f"edges[{i}]"))
+        if i % (CHUNK * 4) == CHUNK * 4 - 1:
+            yield
     yield
-    used = {i for i in [n.get("id") for n in nodes] + [e.get("id") for e in raw_edges] if isinstance(i, str)}
+    used: set[str] = set()
+    for k, item in enumerate([*nodes, *raw_edges]):
+        if isinstance(item.get("id"), str):
+            used.add(item["id"])
+        if k % (CHUNK * 8) == CHUNK * 8 - 1:
+            yield
     edges = []
     counter = 0
     for j, raw in enumerate(raw_edges):
@@ -489,8 +498,9 @@ def validate_document_steps(data: Any) -> Steps[DocumentRecord]:
         data = _bendscript(data)  # a BendScript list of planes
     if not isinstance(data, dict):
         raise DocumentError(f"Not a Bendscope document: the top level is {_type(data)}, not an object.")
+    made: dict[str, Any] | None = None  # a document made here from a bare graph (let go of in steps)
     if "planes" not in data and "nodes" in data:
-        data = yield from _bare_graph(data)
+        data = made = yield from _bare_graph(data)
     elif "planes" in data and "format" not in data and "rootPlaneId" not in data and "version" not in data:
         data = _bendscript(data)  # (a Bendscope document that lost its header is refused below, by name)
     if data.get("format") != FORMAT:
@@ -563,6 +573,10 @@ def validate_document_steps(data: Any) -> Steps[DocumentRecord]:
     limit = settings.get("exactLimit")
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise DocumentError("settings.exactLimit must be null or a non-negative integer.")
+    for items in [made["planes"][0]["edges"]] if made is not None else []:
+        while items:  # (the copies of its edges: freed at once, tens of thousands are one long step)
+            del items[-CHUNK * 16 :]
+            yield
     return DocumentRecord(
         tuple(planes), root_id, active if isinstance(active, str) and active in by_id else root_id, seed, limit
     )

@@ -34,7 +34,8 @@ Standard library only (CPython and Pyodide), like ``docformat``.
 
 Each reader also comes in steps (:func:`read_graph_steps`, the way ``kappa.steps`` pauses): it
 pauses every :data:`READ_CHUNK` lines (CSV, Mermaid), elements (GraphML) or statements (DOT),
-so that a page reads a large file between its frames; the graph, or the error, is the same.
+and within a statement that makes many cards or edges (``graphbuild.GraphBuilder.due``), so
+that a page reads a large file between its frames; the graph, or the error, is the same.
 
 >>> graph = read_graph("source,target,kind,polarity\\nrain,flood,causal,+\\n", "csv")
 >>> graph["nodes"], graph["edges"][0]["props"]
@@ -60,6 +61,9 @@ from typing import Any
 from bendscope.kappa.steps import Steps, finish
 
 from .docformat import MAX_BYTES, MAX_EDGES, MAX_NODES, POLAR_KINDS, DocumentError
+from .graphbuild import GraphBuilder as _Graph
+from .graphbuild import outside_quotes
+from .graphbuild import sign as _sign
 
 __all__ = ["EXTENSIONS", "FORMATS", "format_of", "read_graph", "read_graph_steps", "write_graph"]
 
@@ -90,9 +94,11 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 MAX_NESTING = 64
 #: lines (CSV, Mermaid), elements (GraphML) or statements (DOT) read between two pauses
 READ_CHUNK = 200
-#: DOT tokens, and GraphML characters fed to the XML parser, between two pauses
-TOKEN_CHUNK = 1_000
+#: DOT tokens, and characters fed to the XML parser (GraphML) or read by the CSV reader,
+#: between two pauses
+TOKEN_CHUNK = 500
 XML_CHUNK = 16_384
+_DECLARED = re.compile(r"<!(DOCTYPE|ENTITY)\b")
 _MERMAID_START = re.compile(r"^\s*(flowchart|graph)\b", re.I)
 _DOT_START = re.compile(r"^\s*(strict\s+)?(di)?graph\b", re.I)
 
@@ -137,7 +143,9 @@ def read_graph(text: str, fmt: str) -> dict[str, Any]:
 
 def read_graph_steps(text: str, fmt: str) -> Steps[dict[str, Any]]:
     """:func:`read_graph` in steps of a few hundred lines or elements (O(size) in all, a step
-    O(:data:`READ_CHUNK`) but for one DOT statement's group product or one over-long line)."""
+    O(:data:`READ_CHUNK`) lines, or :data:`graphbuild.GRAPH_QUANTUM` cards and edges made — a
+    DOT or Mermaid group product, a long chain, a line of many statements — or
+    :data:`XML_CHUNK` characters of CSV fields or GraphML)."""
     if len(text) > MAX_BYTES:
         raise DocumentError(f"The file is {len(text) / 1e6:.1f} MB; the limit is {MAX_BYTES // (1024 * 1024)} MB.")
     text = text.lstrip("\ufeff")
@@ -161,53 +169,18 @@ def read_graph_steps(text: str, fmt: str) -> Steps[dict[str, Any]]:
     return graph
 
 
-class _Graph:
-    """Nodes (in order of first mention) and edges as a reader finds them."""
-
-    def __init__(self) -> None:
-        self.nodes: dict[str, dict[str, Any]] = {}
-        self.edges: list[dict[str, Any]] = []
-
-    def node(self, node_id: str, text: str | None = None, **extra: Any) -> None:
-        if not node_id:
-            raise ValueError("a node id is empty")
-        node = self.nodes.setdefault(node_id, {"id": node_id, "text": node_id})
-        if text is not None:
-            node["text"] = text
-        node.update(extra)
-
-    def edge(self, a: str, b: str, kind: str, label: str = "", polarity: str | None = None, **extra: Any) -> None:
-        self.node(a)
-        self.node(b)
-        props: dict[str, Any] = {"kind": kind}
-        if label:
-            props["label"] = label
-        if polarity is not None:
-            props["polarity"] = polarity
-        self.edges.append({**extra, "a": a, "b": b, "props": props})
-
-    def done(self) -> dict[str, Any]:
-        return {"nodes": list(self.nodes.values()), "edges": self.edges}
-
-
-def _sign(value: str, where: str) -> str | None:
-    value = value.strip()
-    if not value:
-        return None
-    sign = {"+": "+", "-": "-", "\u2212": "-", "plus": "+", "minus": "-"}.get(value.lower())
-    if sign is None:
-        raise DocumentError(f"{where}: polarity must be + or -, got {value[:20]!r}.")
-    return sign
-
-
 # ---------------------------------------------------------------- CSV
 def _read_csv(text: str) -> Steps[dict[str, Any]]:
-    dialect = "excel-tab" if "\t" in text.split("\n", 1)[0] and "," not in text.split("\n", 1)[0] else "excel"
+    first = text[: text.find("\n")] if "\n" in text else text  # (not split: that copies the rest)
+    dialect = "excel-tab" if "\t" in first and "," not in first else "excel"
     graph = _Graph()
     header: list[str] | None = None
     part = ""
-    for number, row in enumerate(csv.reader(io.StringIO(text), dialect), 1):
-        if number % READ_CHUNK == 0:
+    read = 0  # characters read since the last pause
+    for number, row in enumerate(csv.reader(_lines(text), dialect), 1):
+        read += sum(map(len, row))
+        if number % READ_CHUNK == 0 or read >= XML_CHUNK:
+            read = 0
             yield
         if not any(cell.strip() for cell in row):
             header = None  # (a blank line ends a section)
@@ -241,6 +214,17 @@ def _read_csv(text: str) -> Steps[dict[str, Any]]:
     if header is None and not graph.nodes:
         raise DocumentError("line 1: the file holds no header")
     return graph.done()
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The lines of ``text`` with their ``\n`` (what iterating ``io.StringIO(text)`` gives,
+    without copying the whole text first)."""
+    start = 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end + 1
+        yield text[start:end]
+        start = end
 
 
 #: the CSV cells read as they are (not trimmed)
@@ -292,10 +276,13 @@ def xml_safe(value: str) -> str:
 
 
 def _read_graphml(text: str) -> Steps[dict[str, Any]]:
-    declared = re.search(r"<!(DOCTYPE|ENTITY)\b", text)
-    if declared is not None:  # (GraphML needs no DTD; entities are how XML bombs expand)
-        line = text.count("\n", 0, declared.start()) + 1
-        raise DocumentError(f"GraphML line {line}: a <!{declared.group(1)}> declaration is not accepted")
+    for start in range(0, len(text), XML_CHUNK * 16):  # (a window overlaps the next by a word)
+        declared = _DECLARED.search(text, start, start + XML_CHUNK * 16 + 16)
+        if declared is not None and declared.start() < start + XML_CHUNK * 16:
+            # (GraphML needs no DTD; entities are how XML bombs expand)
+            line = text.count("\n", 0, declared.start()) + 1
+            raise DocumentError(f"GraphML line {line}: a <!{declared.group(1)}> declaration is not accepted")
+        yield
     try:
         parser = ElementTree.XMLParser()
         for start in range(0, len(text), XML_CHUNK):
@@ -345,6 +332,10 @@ def _read_graphml(text: str) -> Steps[dict[str, Any]]:
             extra = {"id": edge_id} if edge_id else {}
             graph.edge(source, target, kind, values.get("label", ""),
                        _sign(values.get("polarity", ""), f"GraphML edge {source!r} → {target!r}"), **extra)  # fmt: skip
+    for parent in (graphs[0], root):  # (the tree let go of a piece at a time: freed whole, it is one long step)
+        while len(parent):
+            del parent[-READ_CHUNK:]
+            yield
     return graph.done()
 
 
@@ -384,7 +375,7 @@ def _graphml(nodes: Sequence[dict[str, Any]], edges: Sequence[dict[str, Any]]) -
 
 # ---------------------------------------------------------------- DOT
 _DOT_TOKEN = re.compile(
-    r"""(?P<space>[ \t\r\f\v]+)|(?P<newline>\n)|(?P<comment>//[^\n]*|/\*.*?\*/)
+    r"""(?P<comment>^[ \t]*\#[^\n]*|//[^\n]*|/\*.*?\*/)|(?P<space>[ \t\r\f\v]+)|(?P<newline>\n)
     |(?P<string>"(?:[^"\\]|\\.)*")|(?P<html><(?:[^<>]|<[^<>]*>)*>)
     |(?P<edgeop>->|--)|(?P<punct>[{}\[\];,=:])
     |(?P<id>-?(?:\.\d+|\d+(?:\.\d*)?)|[A-Za-z_\u0080-\U0010ffff][A-Za-z_0-9\u0080-\U0010ffff]*)
@@ -394,8 +385,7 @@ _DOT_TOKEN = re.compile(
 
 
 def _dot_tokens(text: str) -> Iterator[tuple[str, str, int]]:
-    line = 1
-    text = re.sub(r"(?m)^[ \t]*#[^\n]*", "", text)  # (lines of the C preprocessor: comments in DOT)
+    line = 1  # (a line starting with # is one of the C preprocessor's: a comment in DOT)
     for match in _DOT_TOKEN.finditer(text):
         kind, value = match.lastgroup or "bad", match.group()
         if kind == "bad":
@@ -419,6 +409,7 @@ class _DotReader:
         self.tokens: list[tuple[str, str, int]] = []
         self.at = 0
         self.count = 0  # statements read
+        self.paused = 0  # the token read at the last pause
         self.graph = _Graph()
         self.defaults: dict[str, dict[str, str]] = {"node": {}, "edge": {}}
         self.groups: list[list[str]] = []  # the nodes each open subgraph mentions
@@ -459,7 +450,8 @@ class _DotReader:
     def statements(self) -> Steps[None]:
         while self.peek()[1] != "}" and self.peek()[0] != "end":
             self.count += 1
-            if self.count % READ_CHUNK == 0:
+            if self.count % READ_CHUNK == 0 or self.at - self.paused >= TOKEN_CHUNK or self.graph.due():
+                self.paused = self.at
                 yield
             yield from self.statement()
             while self.peek()[1] in (";", ","):
@@ -489,6 +481,8 @@ class _DotReader:
                 for a in sources:
                     for b in targets:
                         self.graph.edge(a, b, kind_name, attributes.get("label", ""), sign)
+                    if self.graph.due():  # (a product of two groups: thousands of edges)
+                        yield
         else:
             attributes = {**self.defaults["node"], **(self.attributes() if self.peek()[1] == "[" else {})}
             for node_id in ends:
@@ -586,16 +580,21 @@ _LINK = re.compile(
     r"(?P<arrow>-{2,}>|-\.+->|={2,}>|-{3,}|-\.+-|={3,}|--[ox]|==[ox])\s*(?:\|(?P<label>[^|]*)\|)?\s*"
 )
 _MERMAID_ID = re.compile(r"[A-Za-z0-9_\u0080-\U0010ffff][A-Za-z0-9_.\-\u0080-\U0010ffff]*?(?=[\s\[\](){}>&;|=-]|$)")
+_AND = re.compile(r"\s*&")
+_MARK = re.compile(r"^([+\-\u2212])(\s+|$)")
+_BR = re.compile(r"<br\s*/?>")
+#: a line and its end (``\r\n``, ``\r`` or ``\n``: other characters ``str.splitlines`` ends a line at are text)
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 _SKIP = re.compile(r"^\s*(classDef|class|style|linkStyle|click|direction|subgraph|end)\b", re.I)
 
 
 def _read_mermaid(text: str) -> Steps[dict[str, Any]]:
     graph = _Graph()
     started = False
-    for number, raw in enumerate(re.split(r"\r\n|\r|\n", text), 1):  # (not splitlines: \x1c–\x1e, \x85 are text)
-        if number % READ_CHUNK == 0:
+    for number, found in enumerate(_LINE.finditer(text), 1):  # (not splitlines: \x1c–\x1e, \x85 are text)
+        if number % READ_CHUNK == 0 or graph.due():
             yield
-        line = raw.split("%%", 1)[0].strip()
+        line = found.group().split("%%", 1)[0].strip()
         if not line:
             continue
         if not started:
@@ -603,30 +602,22 @@ def _read_mermaid(text: str) -> Steps[dict[str, Any]]:
                 raise DocumentError(f"Mermaid line {number}: a flowchart starts with flowchart or graph")
             started = True
             continue
-        for statement in _split_outside_quotes(line, ";"):
+        for statement in outside_quotes(line, ";"):
+            graph.spend(4)  # (reading a statement costs about as much as making four cards)
             if statement.strip() and not _SKIP.match(statement):
-                _mermaid_statement(statement.strip(), graph, number)
+                yield from _mermaid_statement(statement.strip(), graph, number)
+            if graph.due():  # (a long line of statements: the graph counts what they made)
+                yield
     if not started:
         raise DocumentError("Mermaid line 1: a flowchart starts with flowchart or graph")
     return graph.done()
 
 
-def _split_outside_quotes(text: str, separator: str) -> list[str]:
-    """``text`` cut at each ``separator`` that is not inside double quotes."""
-    parts, start, quoted = [], 0, False
-    for k, char in enumerate(text):
-        if char == '"':
-            quoted = not quoted
-        elif char == separator and not quoted:
-            parts.append(text[start:k])
-            start = k + 1
-    parts.append(text[start:])
-    return parts
-
-
 def _entities(text: str) -> str:
     """Mermaid's entity codes (``#quot;``, ``#35;``) as the characters they stand for."""
     named = {"quot": '"', "amp": "&", "lt": "<", "gt": ">", "nbsp": "\u00a0"}
+    if "#" not in text:
+        return text
     return re.sub(
         r"#(\d{1,7}|[a-z]{1,8});",
         lambda m: chr(int(m.group(1))) if m.group(1).isdigit() and int(m.group(1)) < 0x110000
@@ -635,7 +626,9 @@ def _entities(text: str) -> str:
     )  # fmt: skip
 
 
-def _mermaid_statement(text: str, graph: _Graph, number: int) -> None:
+def _mermaid_statement(text: str, graph: _Graph, number: int) -> Steps[None]:
+    """One statement: its nodes, then the edges of each link between two groups (a pause
+    whenever the graph says, so a long chain or a product of two large groups takes steps)."""
     at = 0
     groups: list[list[str]] = []
     links: list[tuple[str, str]] = []
@@ -644,9 +637,12 @@ def _mermaid_statement(text: str, graph: _Graph, number: int) -> None:
         while True:
             node_id, at = _mermaid_node(text, at, graph, number)
             group.append(node_id)
-            rest = text[at:].lstrip()
-            if rest.startswith("&"):
-                at = len(text) - len(rest) + 1
+            graph.spend(1)  # (a node read costs about as much as another card made)
+            if graph.due():
+                yield
+            more = _AND.match(text, at)
+            if more is not None:
+                at = more.end()
                 continue
             break
         groups.append(group)
@@ -663,13 +659,15 @@ def _mermaid_statement(text: str, graph: _Graph, number: int) -> None:
         at = match.end()
     for (kind, raw), (sources, targets) in zip(links, itertools.pairwise(groups), strict=False):
         sign = None
-        found = re.match(r"^([+\-\u2212])(\s+|$)", raw)  # (before entities: "#43; x" is a label "+ x")
+        found = _MARK.match(raw)  # (before entities: "#43; x" is a label "+ x")
         if found and kind in POLAR_KINDS:
             sign, raw = _sign(found.group(1), f"Mermaid line {number}"), raw[found.end() :]
-        label = _entities(re.sub(r"<br\s*/?>", "\n", raw))
+        label = _entities(_BR.sub("\n", raw))
         for a in sources:
             for b in targets:
                 graph.edge(a, b, kind, label, sign)
+            if graph.due():
+                yield
 
 
 def _mermaid_node(text: str, at: int, graph: _Graph, number: int) -> tuple[str, int]:
@@ -690,24 +688,25 @@ def _mermaid_node(text: str, at: int, graph: _Graph, number: int) -> tuple[str, 
             label = text[at + len(opening) : end].strip()
             if len(label) >= 2 and label[0] == label[-1] == '"':
                 label = label[1:-1]
-            graph.node(node_id, _entities(re.sub(r"<br\s*/?>", "\n", label)))
+            graph.node(node_id, _entities(_BR.sub("\n", label)))
             return node_id, end + len(closing)
     graph.node(node_id)
     return node_id, at
 
 
 def _shape_end(text: str, start: int, closing: str) -> int:
-    """Where a shape's text ends (a quoted text may hold the closing characters)."""
+    """Where a shape's text ends (a quoted text may hold the closing characters), or -1.
+    O(len(text)), the scanning done by ``str.find``."""
     at = start
-    while at < len(text):
-        if text[at] == '"':
-            quote = text.find('"', at + 1)
-            at = len(text) if quote < 0 else quote + 1
-            continue
-        if text.startswith(closing, at):
-            return at
-        at += 1
-    return -1
+    while True:
+        end = text.find(closing, at)
+        quote = text.find('"', at, len(text) if end < 0 else end)
+        if quote < 0:
+            return end
+        close = text.find('"', quote + 1)
+        if close < 0:
+            return -1
+        at = close + 1
 
 
 #: words a Mermaid line may start with that are not node ids (the reader skips such lines)

@@ -25,6 +25,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from bendscope.bend.model.capacity import Capacity
 from bendscope.bend.model.document import DocumentError, document_from_data_steps, parse_document_steps
@@ -35,8 +36,12 @@ from bendscope.shared.graphformats import format_of, read_graph_steps
 
 #: what the waiter of a load dropped for a later one is told
 REPLACED = "Another load replaced this one."
-#: cards whose text is laid out between two pauses
+#: cards whose text is laid out between two pauses (a card of :data:`LONG_TEXT` characters or
+#: more counts as half of them: its lines are split and wrapped up to the most a card shows)
 CARDS_CHUNK = 16
+LONG_TEXT = 2_000
+#: the items of a graph read from a file let go of between two pauses, once it is checked
+LET_GO = 2_048
 #: a page reads a document in slices between its frames from this much work on, in units of
 #: some 0.2 µs of CPython (a character of verbose JSON, read, checked and laid out): some 3 ms,
 #: under 10 ms in Pyodide; a smaller document (at most some 100 cards in any format) loads at
@@ -150,15 +155,19 @@ class LoadJob:
             data = yield from read_graph_steps(text, fmt)
             yield
             doc = yield from document_from_data_steps(data)
+            yield from _let_go(data)
         self.progress = 0.5
         total = max(1, sum(len(p.nodes) for p in doc.planes.values()))
         cards: dict[str, tuple[str, CardLayout]] = {}
+        spent = 0
         for plane in doc.planes.values():
             for node in plane.nodes.values():
                 layout = layout_card(node.text, self.measure, self.placeholder)
                 cards[node.id] = (node.text, layout)
                 node.width, node.height = layout.width, layout.height
-                if len(cards) % CARDS_CHUNK == 0:
+                spent += 1 + min(len(node.text), LONG_TEXT) * CARDS_CHUNK // (LONG_TEXT * 2)
+                if spent >= CARDS_CHUNK:
+                    spent = 0
                     self.progress = 0.5 + 0.4 * len(cards) / total
                     yield
         capacity = yield from Capacity.steps(doc)
@@ -167,6 +176,16 @@ class LoadJob:
             yield
             yield from self.prepare(doc)
         return Loaded(doc, cards, capacity)
+
+
+def _let_go(data: dict[str, Any]) -> Steps[None]:
+    """Empty the lists of a graph read from a file a piece at a time, a pause after each:
+    freed at once, tens of thousands of dicts are one long step. O(size)."""
+    for key in ("edges", "nodes"):
+        items = data.get(key)
+        while isinstance(items, list) and items:
+            del items[-LET_GO:]
+            yield
 
 
 def run_to_end(job: LoadJob) -> LoadJob:

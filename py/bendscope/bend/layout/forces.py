@@ -111,33 +111,38 @@ def kernel_graph_steps(plane: Plane, gap: float, chunk: int = 0) -> Steps[Kernel
     nodes = list(plane.nodes.values())
     ids = tuple(n.id for n in nodes)
     index = {node_id: i for i, node_id in enumerate(ids)}
-    radius = [card_radius(n) for n in nodes]
+    radius: list[float] = []
+    for k, node in enumerate(nodes):
+        radius.append(card_radius(node))
+        if chunk and k % chunk == chunk - 1:
+            yield
     if chunk:
         yield
     degree = [0] * len(nodes)
-    springs: list[tuple[int, int]] = []
-    seen: set[tuple[int, int]] = set()
+    pairs, rest = array("i"), array("d")
+    seen: set[int] = set()  # (a pair as one int: a set of ints is made and freed faster than of tuples)
     for k, edge in enumerate(plane.edges.values()):
         if chunk and k % chunk == chunk - 1:
             yield
         i, j = index.get(edge.a), index.get(edge.b)
         if i is None or j is None or i == j:
             continue
-        key = (min(i, j), max(i, j))
+        key = min(i, j) * len(nodes) + max(i, j)
         if key in seen:
             continue
         seen.add(key)
-        springs.append((i, j))
+        pairs.extend((i, j))
+        rest.append(radius[i] + radius[j] + gap)
         degree[i] += 1
         degree[j] += 1
     if chunk:
         yield
-    return KernelGraph(
-        ids=ids,
-        pairs=array("i", (v for pair in springs for v in pair)),
-        rest=array("d", (radius[i] + radius[j] + gap for i, j in springs)),
-        k=array("d", (1.0 / min(degree[i], degree[j]) for i, j in springs)),
-    )
+    stiffness = array("d")
+    for s in range(0, len(pairs), 2):
+        stiffness.append(1.0 / min(degree[pairs[s]], degree[pairs[s + 1]]))
+        if chunk and s % (chunk * 2) == chunk * 2 - 2:
+            yield
+    return KernelGraph(ids=ids, pairs=pairs, rest=rest, k=stiffness)
 
 
 @dataclass
@@ -158,7 +163,7 @@ class KernelAhead:
         """Make them for ``plane`` as it is now (a pause after every ``chunk`` cards or edges). O(n + m)."""
         graph = yield from kernel_graph_steps(plane, gap, chunk)
         yield
-        shape = KernelShape.of(plane, graph)
+        shape = yield from KernelShape.steps(plane, graph, chunk)
         return cls(plane, plane.version, gap, array("d", shape.sizes), graph, shape)
 
     def holds(self, plane: Plane, gap: float) -> bool:
@@ -198,12 +203,25 @@ class KernelShape:
     @classmethod
     def of(cls, plane: Plane, graph: KernelGraph) -> KernelShape:
         """The shape of ``graph``, just made from ``plane``. O(n + m)."""
+        return finish(cls.steps(plane, graph))
+
+    @classmethod
+    def steps(cls, plane: Plane, graph: KernelGraph, chunk: int = 0) -> Steps[KernelShape]:
+        """:meth:`of` in steps: a pause after every ``chunk`` edges or springs (none when 0)."""
         pairs = graph.pairs
         index = {node_id: i for i, node_id in enumerate(graph.ids)}
         edges = list(plane.edges.values())
-        dangling = any(e.a not in index or e.b not in index for e in edges)
-        springs = {(min(pairs[2 * s], pairs[2 * s + 1]), max(pairs[2 * s], pairs[2 * s + 1]))
-                   for s in range(len(pairs) // 2)}  # fmt: skip
+        dangling = False
+        for k, e in enumerate(edges):
+            dangling = dangling or e.a not in index or e.b not in index
+            if chunk and k % (chunk * 4) == chunk * 4 - 1:
+                yield
+        springs: set[tuple[int, int]] = set()
+        for s in range(len(pairs) // 2):
+            i, j = pairs[2 * s], pairs[2 * s + 1]
+            springs.add((i, j) if i < j else (j, i))
+            if chunk and s % (chunk * 2) == chunk * 2 - 1:
+                yield
         return cls(list(graph.ids), index, edges, card_sizes(plane), springs, dangling)
 
 

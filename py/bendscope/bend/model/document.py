@@ -75,10 +75,12 @@ def _spiral(nodes: list[Node], edges: list[Edge] | None = None) -> Steps[None]:
     if edges:
         wanted = {n.id: n for n in nodes}
         adjacent: dict[str, list[str]] = {}
-        for e in edges:
+        for k, e in enumerate(edges):
             if e.a in wanted and e.b in wanted:
                 adjacent.setdefault(e.a, []).append(e.b)
                 adjacent.setdefault(e.b, []).append(e.a)
+            if k % (CHUNK * 4) == CHUNK * 4 - 1:
+                yield
         ordered: list[Node] = []
         seen: set[str] = set()
         for node in nodes:

@@ -502,15 +502,17 @@ class ScenePlanner:
         offsets, the rows, each drawn edge's row and how many edges are not drawn (an end not a
         card); a pause after every ``chunk`` edges (none when 0). O(m)."""
         pairs: dict[tuple[str, str], list[str]] = {}
-        for edge in edges:
+        for k, edge in enumerate(edges):
             pair = (edge.a, edge.b) if edge.a <= edge.b else (edge.b, edge.a)
             pairs.setdefault(pair, []).append(edge.id)
-        if chunk:
-            yield
+            if chunk and k % (chunk * 4) == chunk * 4 - 1:
+                yield
         offsets: dict[str, float] = {}
-        for ids in pairs.values():
+        for k, ids in enumerate(pairs.values()):
             if len(ids) > 1:
                 offsets.update(_pair_offsets(ids))
+            if chunk and k % (chunk * 2) == chunk * 2 - 1:
+                yield
         rows = _Rows()
         edge_index: dict[str, int] = {}
         dangling = 0
@@ -747,13 +749,10 @@ def _node_arrays(looks: list[tuple[Any, ...]]) -> tuple[array[float], bytes, byt
     >>> list(sizes), gate, pin
     ([180.0, 60.0, 90.0, 30.0], b'\\x01\\x00', b'\\x00\\x01')
     """
-    sizes = array("d")
-    for width, height, _, _ in looks:
-        sizes.extend((width, height))
-    return (
-        sizes,
-        bytes(1 if look[2] == "stargate" else 0 for look in looks),
-        bytes(1 if look[3] else 0 for look in looks),
+    return (  # (list comprehensions: one call each, not one per card)
+        array("d", [value for look in looks for value in look[:2]]),
+        bytes([1 if look[2] == "stargate" else 0 for look in looks]),
+        bytes([1 if look[3] else 0 for look in looks]),
     )
 
 
