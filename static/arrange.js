@@ -4,7 +4,8 @@
 // positions its cards keep, the arcs between blocks, and the cards with no directed edge.
 // Returns a Float64Array of card centres (x, y per card in plane order). Deterministic: dagre
 // has no randomness, and everything is added to its graphs in the job's order.
-// Long layers are wrapped into columns so the drawing fits a screen (see wrapped).
+// Long layers are wrapped into columns and long drawings folded into bands so the drawing fits a
+// screen (see wrapped, folded); a drawing of very many layers is laid out in pieces (see pieced).
 (function (root) {
   "use strict";
   var NODESEP = 40, RANKSEP = 90, EDGESEP = 20, LOOSE_GAP = 30;
@@ -26,6 +27,61 @@
     for (i = 0; i < count; i++) { var v = g.node("n" + i); xy[2 * i] = v.x; xy[2 * i + 1] = v.y; }
     var size = g.graph();
     return { xy: xy, width: size.width || 0, height: size.height || 0 };
+  }
+
+  //: dagre recurses once per layer (its ranking and ordering): a drawing of more layers than this
+  //: is laid out in pieces of this many layers each, one after another along the reading axis (a
+  //: chain of 2,000 cards overflowed the JavaScript stack)
+  var PIECE_LAYERS = 400;
+
+  // Each block's layer: the longest path of arcs that ends at it (Kahn's order, O(blocks + arcs)),
+  // or null when the arcs are not a DAG (they are the condensation's, so they always are).
+  function depths(count, arcs) {
+    var into = new Int32Array(count), out = [], depth = new Int32Array(count), queue = [], b, k, h;
+    for (b = 0; b < count; b++) out.push([]);
+    for (k = 0; k < arcs.length; k += 2) { out[arcs[k]].push(arcs[k + 1]); into[arcs[k + 1]]++; }
+    for (b = 0; b < count; b++) if (!into[b]) queue.push(b);
+    for (h = 0; h < queue.length; h++) {
+      b = queue[h];
+      for (k = 0; k < out[b].length; k++) {
+        var t = out[b][k];
+        depth[t] = Math.max(depth[t], depth[b] + 1);
+        if (--into[t] === 0) queue.push(t);
+      }
+    }
+    return queue.length === count ? depth : null;
+  }
+
+  // layered, for a drawing of any number of layers: more than PIECE_LAYERS, its blocks go in pieces
+  // by layer (PIECE_LAYERS layers each), each piece drawn by dagre with the arcs inside it and put
+  // after the one before along the reading axis — so every arc still reads forwards (an arc between
+  // pieces goes from a piece to a later one). Fewer layers: layered itself.
+  function pieced(dagre, direction, sizes, count, arcs, ranker) {
+    var depth = depths(count, arcs), top = 0, b, k;
+    if (depth === null) return layered(dagre, direction, sizes, count, arcs, ranker);
+    for (b = 0; b < count; b++) top = Math.max(top, depth[b]);
+    if (top < PIECE_LAYERS) return layered(dagre, direction, sizes, count, arcs, ranker);
+    var lr = direction === "LR", pieces = Math.floor(top / PIECE_LAYERS) + 1, members = [], local = new Int32Array(count), inside = [];
+    for (k = 0; k < pieces; k++) { members.push([]); inside.push([]); }
+    for (b = 0; b < count; b++) { var p = Math.floor(depth[b] / PIECE_LAYERS); local[b] = members[p].length; members[p].push(b); }
+    for (k = 0; k < arcs.length; k += 2) {
+      var from = Math.floor(depth[arcs[k]] / PIECE_LAYERS);
+      if (from === Math.floor(depth[arcs[k + 1]] / PIECE_LAYERS)) inside[from].push(local[arcs[k]], local[arcs[k + 1]]);
+    }
+    var xy = new Float64Array(2 * count), start = 0, across = 0;
+    for (k = 0; k < pieces; k++) {
+      var own = new Float64Array(2 * members[k].length), m;
+      for (m = 0; m < members[k].length; m++) { own[2 * m] = sizes[2 * members[k][m]]; own[2 * m + 1] = sizes[2 * members[k][m] + 1]; }
+      var drawn = layered(dagre, direction, own, members[k].length, inside[k], ranker);
+      for (m = 0; m < members[k].length; m++) {
+        b = members[k][m];
+        xy[2 * b] = drawn.xy[2 * m] + (lr ? start : 0); xy[2 * b + 1] = drawn.xy[2 * m + 1] + (lr ? 0 : start);
+      }
+      start += (lr ? drawn.width : drawn.height) + RANKSEP;
+      across = Math.max(across, lr ? drawn.height : drawn.width);
+    }
+    start -= RANKSEP;
+    return { xy: xy, width: lr ? start : across, height: lr ? across : start };
   }
 
   // Each block's size and its cards' centres inside it (a card; a large loop where the job sets it
@@ -65,7 +121,7 @@
     var inner = blockLayout(job, dagre), blockSizes = inner.sizes, offsets = inner.offsets;
     var xy = new Float64Array(2 * n), right = 0, bottom = 0;
     if (blocks.length) {
-      var placed = folded(wrapped(layered(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER),
+      var placed = folded(wrapped(pieced(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER),
                                   blockSizes, job.direction), blockSizes, job.direction);
       for (b = 0; b < blocks.length; b++) {
         var left = placed.xy[2 * b] - blockSizes[2 * b] / 2, top = placed.xy[2 * b + 1] - blockSizes[2 * b + 1] / 2;
@@ -223,5 +279,5 @@
     return { xy: xy, width: a === 0 ? longest : offset, height: a === 0 ? offset : longest };
   }
 
-  root.bendscopeArrange = { run: run, blockLayout: blockLayout, wrapped: wrapped, folded: folded, RANKER: RANKER };
+  root.bendscopeArrange = { run: run, blockLayout: blockLayout, pieced: pieced, wrapped: wrapped, folded: folded, RANKER: RANKER };
 })(typeof globalThis !== "undefined" ? globalThis : this);
