@@ -232,3 +232,16 @@ def test_the_first_frame_of_a_large_document_is_drawn_in_the_view_its_waiter_set
         assert near(zooms[-1], fitted) and not near(fitted, before) and not near(1.0, before)
         # every frame in the view before the load or in the fitted one: none at the document's own camera (1)
         assert all(near(z, before) or near(z, fitted) for z in zooms), (way, zooms[:5])
+
+
+def test_no_frame_runs_a_slice_of_the_first_kappa_of_a_large_document(app_factory):
+    """(The κ of a document just installed runs in slices between frames alone: a frame before
+    it is shown draws the pending topology and runs no step of it — one step of a large loop
+    region's computation can be longer than a frame.)"""
+    app = app_factory("seed=1&fresh=1")
+    before = app.api("window.bendscope.layout_state().kappa_shown_steps")
+    app.api("async t => { await window.bendscope.load(t); window.bendscope.action('fit-view'); }",
+            json.dumps(giant_scc_document(2000)))  # fmt: skip
+    app.page.wait_for_function("!window.bendscope.layout_active()", timeout=120_000)
+    assert "κ" in app.page.locator("#hud").inner_text()
+    assert app.api("window.bendscope.layout_state().kappa_shown_steps") == before
