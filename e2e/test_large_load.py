@@ -243,3 +243,55 @@ def test_a_3000_card_dot_and_csv_come_in_between_frames_through_the_chooser(app_
         frames = import_through_the_chooser(app, name, text.encode(), f"Imported {name}")
         assert frames > 10, name  # (read over many frames)
         assert app.api("window.bendscope.stats().nodes") == 3_000
+
+
+#: the zooms of the frames the page painted since ``t0`` (performance.now())
+ZOOMS_SINCE = "t0 => JSON.parse(window.bendscope.frame_log()).filter(f => f.at >= t0).map(f => f.zoom)"
+
+
+def test_the_first_frame_of_a_large_document_is_drawn_in_the_view_its_waiter_sets(app_factory):
+    """(A document coming in is installed in a slice of its own and whoever waits for it —
+    Import, or the API's caller — is told in the next task; the page asks for the first frame
+    of it only after that, so the frame is drawn in the view the waiter sets — fitted — and
+    never first at the document's own camera and then again. Three loads: the old order drew
+    that extra frame on most loads, as the browser's next frame and the waiter's task raced.)"""
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    doc = giant_scc_document(1000)
+    text = json.dumps(doc)
+    for way in ("api", "import", "api"):
+        for _ in range(2):
+            app.api("window.bendscope.action('zoom-in')")
+        before = app.stats()["zoom"]
+        t0 = app.api("performance.now()")
+        if way == "api":
+            app.api("async t => { await window.bendscope.load(t); window.bendscope.action('fit-view'); }", text)
+        else:
+            data = text.encode()
+            page.set_input_files(
+                "#file-input", files=[{"name": "big.json", "mimeType": "application/json", "buffer": data}]
+            )
+            page.wait_for_function("document.getElementById('toast').innerText.includes('Imported big.json')")
+        page.wait_for_function(f"JSON.parse(window.bendscope.frame_log()).filter(f => f.at >= {t0}).length >= 10")
+        fitted = app.stats()["zoom"]
+        zooms = app.api(ZOOMS_SINCE, t0)
+
+        def near(zoom: float, other: float) -> bool:  # (stats() gives the zoom rounded)
+            return abs(zoom - other) <= 0.05 * other
+
+        assert near(zooms[-1], fitted) and not near(fitted, before) and not near(1.0, before)
+        # every frame in the view before the load or in the fitted one: none at the document's own camera (1)
+        assert all(near(z, before) or near(z, fitted) for z in zooms), (way, zooms[:5])
+
+
+def test_no_frame_runs_a_slice_of_the_first_kappa_of_a_large_document(app_factory):
+    """(The κ of a document just installed runs in slices between frames alone: a frame before
+    it is shown draws the pending topology and runs no step of it — one step of a large loop
+    region's computation can be longer than a frame.)"""
+    app = app_factory("seed=1&fresh=1")
+    before = app.api("window.bendscope.layout_state().kappa_shown_steps")
+    app.api("async t => { await window.bendscope.load(t); window.bendscope.action('fit-view'); }",
+            json.dumps(giant_scc_document(2000)))  # fmt: skip
+    app.page.wait_for_function("!window.bendscope.layout_active()", timeout=120_000)
+    assert "κ" in app.page.locator("#hud").inner_text()
+    assert app.api("window.bendscope.layout_state().kappa_shown_steps") == before

@@ -8,6 +8,9 @@
   waits its delay again).
 * Python's cycle collector is off from a press until the gesture has ended and the layout
   rests (``bend.pointer.collector``), then run once in a task of its own.
+* When κ's slices have found the plane's topology, the trees of its halos
+  (``bend.render.halos.halo_trees``, memoised) are made in that slice's task, before the frame
+  that first shows them is asked for: that frame sends and draws them without making them.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import js
 from bendscope.bend.layout.simulation import drag_moving
 from bendscope.bend.pointer.collector import GestureCollector
 from bendscope.bend.pointer.states import GESTURES
+from bendscope.bend.render.halos import halo_trees
 
 from .dom import proxy
 
@@ -60,6 +64,19 @@ class Ahead:
             if self._timer is not None:
                 js.clearTimeout(self._timer)
             self._timer = js.setTimeout(self._prime_proxy, PRIME_DELAY_MS) if self._hovered() is not None else None
+
+    def kappa_found(self) -> None:
+        """κ's slices have just found the plane's topology (in this task): its halos' trees now,
+        in the same task (a frame may come before any later one), then the frame showing them."""
+        app = self.app
+        try:
+            editor, start = app.editor, js.performance.now()
+            topology = editor.shown_topology(None)  # (the one found: nothing is computed here)
+            if not topology.pending and topology.max_kappa > 0:
+                halo_trees(editor.plane, topology, editor.rests)  # (what the frame's plan update asks for)
+                app.log_task(start, "halos")
+        finally:
+            app.request_frame()
 
     def _hovered(self) -> list[str] | None:
         """The cards a drag from the hovered card would hold, when one is hovered at rest."""

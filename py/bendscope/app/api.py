@@ -149,6 +149,7 @@ class AutomationApi:
                 "frames": getattr(sim, "frames", 0),
                 "ticks": getattr(sim, "ticks", 0),
                 "slices": list(self.app.layout_slices[-600:]),
+                "kappa_shown_steps": editor.topology_cache.shown_steps,  # (κ slices run by frames)
             }
         )
 

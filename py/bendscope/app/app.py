@@ -246,13 +246,13 @@ class App:
                 else:
                     if editor.sim().background and editor.animating:
                         editor.tick()  # the layout worker is given the graph now, not in the first frame
-                    self.installed = True  # (the next frame only draws: κ begins in slices after it)
-                    self.request_frame()
+                    self.installed = True  # (frames only draw: κ runs in the slices until it is shown)
+                    js.setTimeout(create_once_callable(self.request_frame), 0)  # (after the waiter's view)
             elif editor.topology_cache.pending(editor.plane):
                 if editor.compute_topology(KAPPA_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
                 else:
-                    self.request_frame()
+                    self.ahead.kappa_found()  # (its halos made, then the frame showing it)
             elif idle and self.loops_pending and editor.loop_finder.pending:
                 if editor.compute_loops(KAPPA_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
@@ -307,7 +307,7 @@ class App:
                 # (the painter's plan update by part, and the live changes brought in since the frame before)
                 parts = {**self.painter.plan_parts, **{k: v for k, v in self.scene_parts.items() if v > 0.5}}
                 self.frame_log.append({"at": start, "tick": ticked - start, "scene": self.scene_ms, "paint": paint_ms,
-                                       "plan": parts, "applied": self.applied_since,
+                                       "plan": parts, "applied": self.applied_since, "zoom": editor.plane.camera.zoom,
                                        "patch": self.painter.patch_reason, "widgets": self.widgets_ms})  # fmt: skip
                 self.applied_since = []
                 del self.frame_times[:-600], self.frame_parts[:-600], self.frame_log[:-600]
@@ -368,11 +368,11 @@ class App:
             return
         self.last_ts = ts
         t0 = js.performance.now()
-        # a frame computes κ for a few ms at most; what is left runs in slices (see _pump)
-        # (the first frame of a document just installed leaves κ to the slices after it)
-        budget, self.installed = None if self.installed else TOPOLOGY_FRAME_MS, False
+        # a frame computes κ for a few ms at most (none for a document just installed until its κ is
+        # shown: the slices alone); what is left runs in slices (see _pump)
+        budget = None if self.installed else TOPOLOGY_FRAME_MS
         topology = editor.topology() if self.still else editor.shown_topology(budget)
-        self.shown_topology = topology
+        self.shown_topology, self.installed = topology, self.installed and topology.pending
         # two or more nodes selected: κ of the selection (not while a band is still being drawn, and
         # the plane's own when every node is selected)
         everything = len(editor.selection) == len(plane.nodes)

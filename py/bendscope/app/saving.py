@@ -87,7 +87,7 @@ class SaveController:
         saver = self.saver
         if saver is None:
             return
-        if saver.due(js.performance.now()):
+        if saver.due(js.performance.now(), moving=self.editor.animating):  # (a layout moving: after it)
             self._spawn(self._save())
         elif saver.dirty and saver.owner and saver.blocked is None:
             self.schedule()

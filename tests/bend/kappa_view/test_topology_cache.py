@@ -300,3 +300,20 @@ def test_a_frame_may_set_the_computation_up_without_beginning_it():
         pass
     assert cache._job is None or cache._job.slices > 0
     assert editor.shown_topology(None).result == TopologyCache().get(editor.plane).result
+
+
+def test_the_cache_counts_the_slices_frames_run_and_not_the_background_ones():
+    """``shown_steps``: the computations ``shown`` ran a slice of (a frame's budget), what the
+    page's frames after a load must leave at zero; ``advance``'s slices are not counted."""
+    from bendscope.bend.kappa_view.topology_cache import TopologyCache
+
+    editor = editor_with(dense_pairs(40, 300))
+    cache = editor.topology_cache = TopologyCache()
+    editor.shown_topology(None)
+    while editor.compute_topology(0.0):
+        editor.shown_topology(None)
+    assert cache.shown_steps == 0 and not editor.shown_topology(6.0).pending
+    assert cache.shown_steps == 0  # (shown at once: nothing ran)
+    editor.set_edge(next(iter(editor.plane.edges)), kind="associative")
+    editor.shown_topology(0.0)
+    assert cache.shown_steps == 1

@@ -408,3 +408,17 @@ def test_a_link_opened_while_a_save_is_under_way_still_keeps_the_visitors_graph(
         editor.add_node(5, 5, "more")
         assert run(saver.save())
     assert store.data[copy.key] == mine  # (never overwritten)
+
+
+def test_a_save_waits_while_the_layout_moves_cards_and_not_longer_than_the_hold():
+    """(A graph just loaded comes apart: the save's slices would sit between the layout's
+    frames, so it waits for the rest — or ``HOLD_MS`` more at most.)"""
+    from bendscope.bend.persist.autosave import HOLD_MS
+
+    editor = Editor()
+    saver = autosave.Saver(editor, autosave.MemoryStore(), clock=lambda: "t", debounce_ms=500)
+    editor.add_node(0, 0, "x")
+    assert saver.due(1000, moving=True) is False  # (the change seen at 1000)
+    assert saver.due(1600, moving=True) is False and saver.due(1000 + 500 + HOLD_MS - 1, moving=True) is False
+    assert saver.due(1000 + 500 + HOLD_MS, moving=True) is True
+    assert saver.due(1600, moving=False) is True  # (at rest: the debounce alone)

@@ -357,6 +357,7 @@ class TopologyCache:
         self._known: dict[str, _Known] = {}  # per plane: what its last computation saw
         self._job: _Job | None = None
         self.clock = clock
+        self.shown_steps = 0  # computations :meth:`shown` ran a slice of itself (a frame's), not advance's
         self.recomputes = 0
         self.on_recompute: Callable[[Plane, Topology], None] | None = None  # e.g. console.debug
         self._induced: tuple[Plane, tuple[int, int, frozenset[str]], Topology] | None = None
@@ -388,6 +389,7 @@ class TopologyCache:
         if cached is not None and not plane.topology_dirty:
             return cached
         job = self._job_for(plane, exact_limit)
+        self.shown_steps += budget_ms is not None
         done = None if budget_ms is None else self._run(job, budget_ms)
         if done is not None:
             return done

@@ -92,6 +92,9 @@ class MemoryStore:
 SLICE_MS = 8.0
 #: after this many sliced saves given up in a row (the document changed meanwhile), one go
 MAX_MISSES = 2
+#: while the layout moves cards, a save due waits up to this many ms more (its slices would
+#: sit between the layout's frames; a page going away writes at once all the same)
+HOLD_MS = 5000.0
 
 
 @dataclass(frozen=True)
@@ -231,16 +234,29 @@ class Saver:
     def dirty(self) -> bool:
         return self.editor.edited and self.editor.version != self.saved_version
 
-    def due(self, now_ms: float) -> bool:
+    def due(self, now_ms: float, moving: bool = False) -> bool:
         """Call often: true once ``debounce_ms`` have passed since the first unsaved change
         (a throttle, on purpose: under continuous editing a save still happens at least
-        that often, so no more than ``debounce_ms`` of work is ever unsaved)."""
+        that often, so no more than ``debounce_ms`` of work is ever unsaved) — or, while the
+        layout moves cards (``moving``: a graph just loaded comes apart), once it rests or
+        :data:`HOLD_MS` more have passed.
+
+        >>> from bendscope.bend.editor.editor import Editor
+        >>> editor = Editor()
+        >>> saver = Saver(editor, MemoryStore(), clock=lambda: "now")
+        >>> editor.edited = True
+        >>> editor.add_node(0.0, 0.0) is not None
+        True
+        >>> saver.due(0.0), saver.due(700.0, moving=True), saver.due(700.0), saver.due(5600.0, moving=True)
+        (False, False, True, True)
+        """
         if not self.dirty:
             self.pending_since = None
             return False
         if self.pending_since is None:
             self.pending_since = now_ms
-        return now_ms - self.pending_since >= self.debounce_ms and self.owner and self.blocked is None
+        wait = self.debounce_ms + (HOLD_MS if moving else 0.0)
+        return now_ms - self.pending_since >= wait and self.owner and self.blocked is None
 
     async def save(self) -> bool:
         """Write the document now; returns whether anything was written. A save already
