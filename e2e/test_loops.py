@@ -203,10 +203,11 @@ def test_a_giant_scc_is_searched_in_slices_while_frames_go_on(app_factory):
     expect(app.page.locator("#loops-panel p.loops-note, #loops-panel button.loops-more").first).to_be_visible()
 
 
-def test_a_drag_begins_no_loop_or_cut_search_in_its_frames_and_the_release_does(app_factory):
+def test_a_drag_begins_no_loop_or_cut_search_in_its_frames_nor_while_the_layout_cools_after_it(app_factory):
     """Pressing a card of a loop region selects it, which asks for its loops and fewest cuts:
     the gesture's frames only show reports held already and begin no search (they would take
-    the press's frame and the first moves'); the searches begin with the release's frame."""
+    the press's frame and the first moves'), nor do the release's frame and the frames of the
+    layout cooling after it; the searches begin once the layout rests."""
     from harness import press_region_card  # (e2e/: the mixed graph of the benchmarks)
 
     app = app_factory("seed=1&fresh=1")
@@ -218,8 +219,14 @@ def test_a_drag_begins_no_loop_or_cut_search_in_its_frames_and_the_release_does(
         assert state["searching"] == [False, False] and (state["searches"], state["cut_searches"]) == (0, 0), k
         assert state["pending"]  # (the inspector waits for them)
     app.page.mouse.up()
+    for _ in range(2):  # (the release's frame and the next: the layout still cools)
+        app.api("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))")
+        cooling, state = app.api("() => [window.bendscope.layout_active(), JSON.parse(window.bendscope.loops_state())]")
+        assert cooling, "the layout rested already: the check proves nothing"
+        assert state["searching"] == [False, False] and (state["searches"], state["cut_searches"]) == (0, 0), state
     app.page.wait_for_function(
         "(s => s.searches > 0 && s.cut_searches > 0 && !s.pending)(JSON.parse(window.bendscope.loops_state()))",
         timeout=60_000,
     )
+    assert not app.api("window.bendscope.layout_active()")  # (they began at rest)
     app.guard.check(app.page)

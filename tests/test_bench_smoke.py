@@ -157,6 +157,15 @@ def test_hand_bench_quick_runs(capsys):
     assert "| drag at zoom ≈ 1: frame interval" in out and "machine load after" in out
 
 
+def test_raster_bench_quick_runs(capsys):
+    """bench_raster.py on a tiny graph, against this tree's own scene (numbers printed, never checked)."""
+    import bench_raster
+
+    bench_raster.main(["--quick", "--against", str(bench_raster.ROOT)])
+    out = capsys.readouterr().out
+    assert "150 cards, zoom 1.00" in out and "layer, against" in out and "edges" in out and "machine load after" in out
+
+
 def test_tune_folds_chooses_on_the_other_conversations():
     """tune_folds: the value best on the pair (recall@10, then recall@5), never one that lowers
     single-hop or temporal there; the held-out conversation does not choose."""

@@ -2,7 +2,8 @@
 // {calls: [[name, args], ...] (bend.sceneplan's calls), frames: [{xy, view}, ...]} — and prints
 // the geometry of each frame, Maps as [key, value] lists in insertion order.
 // With {count: true} it instead draws each frame on a recording canvas and prints how many
-// times each Path2D and context method was called (the path builders' operation counts).
+// times each Path2D and context method was called (the path builders' operation counts) and
+// each line cap was set.
 "use strict";
 const fs = require("fs");
 const vm = require("vm");
@@ -17,7 +18,10 @@ function counter(prefix) {
       if (name === "getTransform") return () => ({ a: 1 });
       return (...args) => { counts[prefix + String(name)] = (counts[prefix + String(name)] || 0) + 1; };
     },
-    set() { return true; },
+    set(target, name, value) {  // (the line caps asked for, by value: "ctx.lineCap=butt")
+      if (name === "lineCap") counts[prefix + "lineCap=" + value] = (counts[prefix + "lineCap=" + value] || 0) + 1;
+      return true;
+    },
   });
 }
 S.paths.Path = function () { return counter("path."); };

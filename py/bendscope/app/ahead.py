@@ -7,7 +7,9 @@
   press's frame then only copies it. A pointer passing over cards draws nothing (each new card
   waits its delay again).
 * Python's cycle collector is off from a press until the gesture has ended and the layout
-  rests (``bend.pointer.collector``), then run once in a task of its own.
+  rests (``bend.pointer.collector``), then run once in a task of its own; the loop and cut
+  searches a press asks for (it selects a card) begin then too (``bend.pointer.settling``),
+  not in the release's frame nor in the frames of the layout cooling after it.
 * When κ's slices have found the plane's topology, the trees of its halos
   (``bend.render.halos.halo_trees``, memoised) are made in that slice's task, before the frame
   that first shows them is asked for: that frame sends and draws them without making them.
@@ -22,6 +24,7 @@ import js
 
 from bendscope.bend.layout.simulation import drag_moving
 from bendscope.bend.pointer.collector import GestureCollector
+from bendscope.bend.pointer.settling import Settling
 from bendscope.bend.pointer.states import GESTURES
 from bendscope.bend.render.halos import halo_trees
 
@@ -41,6 +44,7 @@ class Ahead:
     def __init__(self, app: App) -> None:
         self.app = app
         self.collector = GestureCollector()
+        self.settling = Settling()  # the loop and cut searches wait for a gesture to settle
         self._timer: Any = None
         self._collecting = False
         self._prime_proxy = proxy(self._prime)  # (made once: proxies are never freed)
@@ -49,17 +53,29 @@ class Ahead:
         gc.callbacks.append(self._gc_event)  # (each collection in the task log: the benchmarks' long frames)
 
     def pressed(self) -> None:
-        """A pointer went down on the canvas: no collection until its gesture ends."""
+        """A pointer went down on the canvas: no collection, and no loop or cut search begun,
+        until its gesture ends and the layout rests."""
         self.collector.pressed()
+        self.settling.pressed()
+
+    def busy(self) -> bool:
+        """A gesture runs, or the layout cools after one: searches wait (``bend.pointer.settling``)."""
+        return self.app.tools.state_name in GESTURES or self.settling.waiting
 
     def after_frame(self, painted: bool) -> None:
         """After a frame (``painted``: it drew the plane): give collection back at rest, and
         when the frame showed the pointer resting on a card at rest, draw its drag's layer soon."""
         app = self.app
         gesture = app.tools.state_name in GESTURES
-        if self.collector.frame(gesture, not app.editor.animating, js.performance.now()) and not self._collecting:
+        now, resting = js.performance.now(), not app.editor.animating
+        if self.collector.frame(gesture, resting, now) and not self._collecting:
             self._collecting = True
             js.setTimeout(self._collect_proxy, 0)
+        if (self.settling.frame(gesture, resting, now) or (self.settling.waiting and not gesture)) and (
+            app.loops_pending or app.cuts_pending
+        ):
+            # (searches wait: frames go on until the layout rests, and they begin in the paint after)
+            app.request_frame()
         if painted:
             if self._timer is not None:
                 js.clearTimeout(self._timer)

@@ -239,7 +239,7 @@ class App:
         self.pump_pending = False
         try:
             editor = self.editor
-            start, idle = js.performance.now(), self.tools.state_name not in GESTURES  # (searches wait for gestures)
+            start, idle = js.performance.now(), not self.ahead.busy()  # (searches wait for gestures to settle)
             if editor.loading is not None and not self.load_held:
                 if editor.compute_load(LOAD_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
@@ -316,7 +316,7 @@ class App:
                 self.pulse_frames += 1
             if not editor.animating:
                 self.layout_since = None  # (e.g. another plane, or a document at rest, is shown now)
-            searches = self.tools.state_name not in GESTURES and (
+            searches = not self.ahead.busy() and (
                 (self.loops_pending and editor.loop_finder.pending) or (self.cuts_pending and editor.cut_finder.pending)
             )
             if not self.still and ((editor.animating and not background) or editor.topology_cache.pending(editor.plane)
@@ -382,8 +382,8 @@ class App:
             topology = chosen
         t1 = js.performance.now()
         loops = cuts = None
-        busy, budget = self.tools.state_name in GESTURES, math.inf if self.still else LOOPS_FRAME_MS
-        if self._loops_wanted(topology):  # (a gesture's frames begin no search and go on with none: after it)
+        busy, budget = self.ahead.busy(), math.inf if self.still else LOOPS_FRAME_MS
+        if self._loops_wanted(topology):  # (a gesture and the cooling after it begin no search: at rest)
             loops = editor.held_loops() if busy else editor.loops(budget)
             self.loops_pending = loops is None
         t2 = js.performance.now()

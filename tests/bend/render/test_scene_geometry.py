@@ -238,7 +238,8 @@ def test_curved_edges_between_the_same_two_nodes():
     check(editor, cameras_for(editor), [{}, {"selected_edge": "e3"}])
 
 
-def _dense(n: int, m: int, seed: int = 2) -> Editor:
+def _dense(n: int, m: int, seed: int = 2, two_way: tuple[tuple[str, str], ...] = ()) -> Editor:
+    """``n`` cards and ``m`` random edges; ``two_way``: pairs joined both ways as well (curves)."""
     rng = random.Random(seed)
     plane = Plane("p", "P")
     for i in range(n):
@@ -249,6 +250,9 @@ def _dense(n: int, m: int, seed: int = 2) -> Editor:
         plane.add_edge(
             Edge(f"e{k}", f"n{a}", f"n{b}", EdgeProps("l" if k % 50 == 0 else "", rng.choice(kinds), 1 + k % 5))
         )
+    for k, (a, b) in enumerate(two_way):
+        plane.add_edge(Edge(f"two{k}", a, b, EdgeProps("", "causal", 2)))
+        plane.add_edge(Edge(f"back{k}", b, a, EdgeProps("", "causal", 2)))
     return Editor(Document([plane], "p"))
 
 
@@ -318,6 +322,36 @@ def test_path_builders_are_linear_and_never_close_a_path():
         ratios.append(operations / items)
     # a bounded number of path operations per item drawn, whatever the size (linear)
     assert max(ratios) < 6 and max(ratios) < 1.3 * min(ratios), ratios
+
+
+def test_outlined_halos_are_filled_not_clipped_and_lone_wide_lines_have_butt_caps():
+    """The two costs of the software rasteriser a whole frame can do without: an outlined halo's
+    inside is repainted by filling its path, not through a clip the canvas's size; a wide line
+    standing alone (ending under a card or in its arrowhead) is stroked with butt caps — a plain
+    polygon —, while the pieces of a curve keep their round caps (they close the joints)."""
+    editor = _dense(60, 160, seed=5, two_way=(("n1", "n2"), ("n3", "n4")))
+    editor.settle()
+    editor.fit_view()
+    planner = ScenePlanner()
+    calls = planner.update(editor.plane, editor.card, doc_version=editor.version, topology=editor.topology(),
+                           measure=editor.measure)  # fmt: skip
+    editor.plane.camera.zoom = 0.5  # (detail enough for outlined halos and arrowheads)
+    editor.viewport = (1e6, 1e6)
+    reference, frame = frame_of(editor, {}, 0.0)
+    assert any(not h[2] and h[3] for h in reference["halos"])  # (an outlined halo was drawn)
+    counted = run_js({"calls": plain(calls), "frames": [frame], "count": True})
+    assert "ctx.clip" not in counted, counted
+    alone = joined = dashed = 0
+    for _, width, dash, flat in reference["edges"]:
+        if not width or dash:
+            dashed += 1 if dash else 0  # (a dashed batch is stroked with butt caps, as before)
+            continue
+        for i in range(0, len(flat), 4):
+            after = i > 0 and flat[i : i + 2] == flat[i - 2 : i]
+            before = i + 4 < len(flat) and flat[i + 2 : i + 4] == flat[i + 4 : i + 6]
+            alone, joined = (alone, joined + 1) if after or before else (alone + 1, joined)
+    assert alone > 0 and joined > 0, (alone, joined)
+    assert counted["ctx.lineCap=butt"] == alone + dashed, counted
 
 
 def test_cards_art_is_made_only_for_cards_near_the_view_and_never_far_out():
