@@ -399,7 +399,7 @@ class App:
         progress: float | str | None = "arranging…" if self.arranging else self._layout_progress()
         if editor.loading is not None:
             progress = f"loading {round(editor.loading.progress * 100)}%"
-        self.inspector.update(editor, topology, loops, cuts, wait=busy)
+        self.inspector.update(editor, topology, loops, cuts, wait=self.tools.state_name in GESTURES)  # (not settling)
         self.loops_panel.update(loops, cuts)
         self.in_sight.update(self.overlay.node_id, self.tools.state_name in GESTURES, self.loops_panel.chosen)
         self.hud.update(editor, topology, progress, selected=len(editor.selection) if many else 0)
