@@ -106,6 +106,32 @@ class AppPage:
         self.wait_ready()
 
 
+#: a box on the screen: (left, top, right, bottom) or, for a card, (x, y, width, height)
+Box = list[float]
+
+
+def card_box(app: AppPage, node_id: str) -> Box:
+    """A card's box on the screen (x, y, width, height)."""
+    return app.api(f"window.bendscope.card_box({node_id!r})")
+
+
+def edges(box: dict | Box) -> Box:
+    """(left, top, right, bottom) of a Playwright box or a card box (x, y, w, h)."""
+    if isinstance(box, dict):
+        return [box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]]
+    return [box[0], box[1], box[0] + box[2], box[1] + box[3]]
+
+
+def overlaps(a: Box, b: Box) -> bool:
+    """Whether two (left, top, right, bottom) boxes overlap by more than half a pixel."""
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def node_ids(app: AppPage) -> list[str]:
+    """The ids of the first plane's cards, in the document's order."""
+    return [n["id"] for n in json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"]]
+
+
 def region_by_centre(app: AppPage, cards: int) -> list[tuple[str, tuple[float, float]]]:
     """Load the benchmarks' mixed graph of ``cards`` cards (a giant loop region and tree-like
     parts), wait for rest and reset the zoom: the region's cards with their screen spots, the

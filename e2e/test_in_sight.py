@@ -7,28 +7,7 @@ from __future__ import annotations
 import json
 import time
 
-from harness import PHONE, AppPage, Finger
-
-Box = list[float]
-
-
-def card_box(app: AppPage, node_id: str) -> Box:
-    return app.api(f"window.bendscope.card_box({node_id!r})")
-
-
-def edges(box: dict | Box) -> Box:
-    """(left, top, right, bottom) of a Playwright box or a card box (x, y, w, h)."""
-    if isinstance(box, dict):
-        return [box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]]
-    return [box[0], box[1], box[0] + box[2], box[1] + box[3]]
-
-
-def overlaps(a: Box, b: Box) -> bool:
-    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
-
-
-def node_ids(app: AppPage) -> list[str]:
-    return [n["id"] for n in json.loads(app.api("window.bendscope.export()"))["planes"][0]["nodes"]]
+from harness import PHONE, AppPage, Finger, card_box, edges, node_ids, overlaps
 
 
 def covered_cards(app: AppPage) -> list[str]:
