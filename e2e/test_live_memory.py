@@ -258,7 +258,8 @@ def test_a_memory_too_large_to_open_whole_is_opened_by_a_search(browser, tmp_pat
         app.page.locator("#live-search button").click()
         wait_for(app, lambda: live_state(app)["view"].get("query") == "churn")
         view = live_state(app)["view"]
-        assert view["total"] == cards and 2 <= view["shown"] <= 60 and app.pill("nodes") == f"nodes: {view['shown']}"
+        assert view["total"] == cards and 2 <= view["shown"] <= 60
+        wait_for(app, lambda: app.pill("nodes") == f"nodes: {view['shown']}")  # (the HUD: in the next frame)
         assert "n7" in app.api("window.bendscope.export()") and "n8" in app.api("window.bendscope.export()")
         expect(app.page.locator("#live-view")).to_contain_text("“churn” and neighbours")
         # the agent's new card that the search finds arrives; the person's own card stays in the view
