@@ -360,7 +360,10 @@ INSTALL = """() => {
     window.addEventListener(t, e => { if (P.on) P.inputs.push([t, e.timeStamp]); }, {capture: true, passive: true});
   const fill = CanvasRenderingContext2D.prototype.fillText;
   CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
-    if (typeof text === 'string' && text.startsWith('κ')) P.texts.push([performance.now(), text]);
+    if (typeof text === 'string' && text.startsWith('κ')) {
+      const m = this.getTransform(), x = rest[0], y = rest[1], r = window.devicePixelRatio || 1;
+      P.texts.push([text, (m.a * x + m.c * y + m.e) / r, (m.b * x + m.d * y + m.f) / r, this.canvas.id]);
+    }
     return fill.call(this, text, ...rest);
   };
   const step = () => {
@@ -609,11 +612,9 @@ def kappa_checks(app: Any, node: str | None) -> dict:
     if hud.strip() != f"κ: {truth['max_kappa']}":
         problems.append(f"HUD {hud!r}, CPython max κ {truth['max_kappa']}")
     app.api("() => { window.__probe.texts = []; window.bendscope.paint(); }")
-    badges = [t[1] for t in app.api("() => window.__probe.texts")]
-    values = sorted(int(m.group(1)) for b in badges if (m := re.fullmatch(r"κ=(\d+)", b)))
-    want = sorted(s["kappa"] for s in truth["sccs"] if s["kappa"] > 0)
-    if not set(values) <= set(want) or len(values) > len(want):
-        problems.append(f"badges {values[:20]} not among CPython's {want[:20]}")
+    drawn = [t for t in app.api("() => window.__probe.texts") if re.fullmatch(r"κ=\d+", t[0])]
+    values = sorted(int(t[0][2:]) for t in drawn)
+    problems += badge_problems(app, truth, drawn)
     inspector = None
     if node is not None:
         app.api("id => window.bendscope.select(id)", node)
@@ -628,6 +629,32 @@ def kappa_checks(app: Any, node: str | None) -> dict:
     return {"problems": problems, "badges": len(values), "badge_values": sorted(set(values)), "hud": hud,
             "max_kappa": truth["max_kappa"], "regions": len(truth["sccs"]),
             "biggest": max((len(s["nodes"]) for s in truth["sccs"]), default=0), "inspector": inspector}  # fmt: skip
+
+
+#: each region's members' boxes on the screen (left, top, width, height)
+BOXES = "groups => groups.map(ids => ids.map(id => window.bendscope.card_box(id)))"
+
+
+def badge_problems(app: Any, truth: dict, drawn: list[list[Any]]) -> list[str]:
+    """Each badge drawn (its text and spot on the screen) against the κ of the region it is
+    drawn for: the region whose top member's top-right corner is nearest (the painter puts a
+    region's badge there). Every region with κ > 0 whose top member is on the screen has one."""
+    regions = [s for s in truth["sccs"] if s["kappa"] > 0]
+    boxes = app.api(BOXES, [s["nodes"] for s in regions])
+    width, height = app.page.viewport_size["width"], app.page.viewport_size["height"]
+    corners = []
+    for scc, members in zip(regions, boxes, strict=True):
+        top = min(members, key=lambda b: (round(b[1], 1), -b[0]))
+        corners.append((top[0] + top[2], top[1], scc))
+    problems = []
+    for text, x, y, _canvas in drawn:
+        near = min(corners, key=lambda c: math.hypot(c[0] - x, c[1] - y))
+        if int(text[2:]) != near[2]["kappa"]:
+            problems.append(f"badge {text} at ({x:.0f}, {y:.0f}) on a region of κ {near[2]['kappa']}")
+    shown = sum(1 for x, y, _ in corners if 0 <= x <= width and 0 <= y <= height)
+    if len(drawn) < shown - 2 or len(drawn) > len(corners):  # (a badge's own spot may lie just off the screen)
+        problems.append(f"{len(drawn)} badges drawn for {len(corners)} regions, {shown} of them on the screen")
+    return problems
 
 
 def preview_checks(export: dict, source: str, items: list[str], limit: int) -> dict:
