@@ -653,7 +653,8 @@ def badge_problems(app: Any, truth: dict, drawn: list[list[Any]]) -> list[str]:
             problems.append(f"badge {text} at ({x:.0f}, {y:.0f}) on a region of κ {near[2]['kappa']}")
     shown = sum(1 for x, y, _ in corners if 0 <= x <= width and 0 <= y <= height)
     if len(drawn) < shown - 2 or len(drawn) > len(corners):  # (a badge's own spot may lie just off the screen)
-        problems.append(f"{len(drawn)} badges drawn for {len(corners)} regions, {shown} of them on the screen")
+        spots = [(t[0], round(t[1]), round(t[2]), t[3] or "(layer)") for t in drawn]
+        problems.append(f"{len(drawn)} badges drawn for {len(corners)} regions, {shown} of them on the screen: {spots}")
     return problems
 
 
