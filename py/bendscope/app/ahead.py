@@ -10,6 +10,10 @@
   rests (``bend.pointer.collector``), then run once in a task of its own; the loop and cut
   searches a press asks for (it selects a card) begin then too (``bend.pointer.settling``),
   not in the release's frame nor in the frames of the layout cooling after it.
+* A document coming in (``Editor.start_load``) is installed in a slice of its own; then, in a
+  slice of its own too, its scene plan is sent (``Painter.send_plan``: the cards, edges and
+  flags, not the cards' art — the view is the load's waiter's to set), so that the first frame
+  showing it only draws it (the plan and the whole draw were one task of 15–30 ms).
 * When κ's slices have found the plane's topology, the trees of its halos
   (``bend.render.halos.halo_trees``, memoised) are made in that slice's task, before the frame
   that first shows them is asked for: that frame sends and draws them without making them.
@@ -23,10 +27,13 @@ from typing import TYPE_CHECKING, Any
 import js
 
 from bendscope.bend.layout.simulation import drag_moving
+from bendscope.bend.model.elements import Camera
 from bendscope.bend.pointer.collector import GestureCollector
 from bendscope.bend.pointer.settling import Settling
 from bendscope.bend.pointer.states import GESTURES
 from bendscope.bend.render.halos import halo_trees
+from bendscope.bend.render.scene import FAR_ZOOM
+from bendscope.kappa.steps import Steps
 
 from .dom import proxy
 
@@ -80,6 +87,28 @@ class Ahead:
             if self._timer is not None:
                 js.clearTimeout(self._timer)
             self._timer = js.setTimeout(self._prime_proxy, PRIME_DELAY_MS) if self._hovered() is not None else None
+
+    def installed(self) -> Steps[None]:
+        """The steps after a document coming in is installed (``Editor.start_load``'s ``then``):
+        in the install's slice the layout worker is given its graph, then the plane's scene plan
+        is sent in a slice of its own; frames compute no κ until its slices have shown it."""
+        app = self.app
+        editor = app.editor
+        app.installed = True
+        if editor.sim().background and editor.animating:
+            editor.tick()  # (the layout worker is given the graph now, not in the first frame)
+        yield
+        start, plane = js.performance.now(), editor.plane
+        far = Camera(plane.camera.x, plane.camera.y, FAR_ZOOM / 2)  # (no art: the waiter sets the view)
+        loop_edges, loop_class = app.loops_panel.shown_edges()
+        app.painter.send_plan(
+            plane, editor.card, doc_version=editor.version, topology=editor.shown_topology(None),
+            selection=editor.selection, selected_edge=editor.selected_edge, editing=app.overlay.node_id,
+            dimmed=app.find.dimmed() | app.loops_panel.dimmed(), measure=app.measure, viewport=editor.viewport,
+            camera=far, markers=app.loops_panel.markers(), loop_edges=loop_edges, loop_class=loop_class,
+            tree_epoch=editor.rests,
+        )  # fmt: skip
+        app.log_task(start, "plan")
 
     def kappa_found(self) -> None:
         """κ's slices have just found the plane's topology (in this task): its halos' trees now,
