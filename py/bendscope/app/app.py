@@ -202,6 +202,7 @@ class App:
     ) -> None:
         """Read ``text`` in slices between frames (``Editor.start_load``, the first frame's edges made
         ahead); ``done`` is told the error or None in a task of its own (not the installing one's)."""
+        self.ahead.loading()  # (no collection until its layout rests)
         self.editor.start_load(
             text, label=label, name=name, prepare=self._prepare_install, then=self.ahead.installed,
             done=lambda error: js.setTimeout(create_once_callable(lambda: done(error)), 0),
