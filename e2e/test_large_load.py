@@ -314,6 +314,17 @@ def test_the_first_frame_of_a_large_document_only_draws_its_plan_sent_in_a_slice
     plans = [start for start, _, what in json.loads(app.api("window.bendscope.task_log()")) if what == "plan"]
     assert not {"setNodes", "setEdges", "setArt"} & set(first["plan"]), first["plan"]
     assert [start for start in plans if start >= t0 and start < first["at"]], plans
+    # and the frame that first shows its κ: the halos' trees and plan sent in a task before it
+    page.wait_for_function("!window.bendscope.topology_state().pending", timeout=60_000)
+    page.wait_for_function(f"JSON.parse(window.bendscope.task_log()).some(t => t[0] >= {t0} && t[2] == 'halos')")
+    halos = next(
+        start
+        for start, _, what in json.loads(app.api("window.bendscope.task_log()"))
+        if start >= t0 and what == "halos"
+    )
+    page.wait_for_function(f"JSON.parse(window.bendscope.frame_log()).some(f => f.at > {halos})")
+    shown = next(f for f in json.loads(app.api("window.bendscope.frame_log()")) if f["at"] > halos)
+    assert not {"setHalos", "setFlags"} & set(shown["plan"]), shown["plan"]
 
 
 def test_no_python_collection_runs_from_a_large_load_until_its_layout_rests(app_factory):

@@ -58,6 +58,7 @@ class Ahead:
         self._collecting = False
         self._prime_proxy = proxy(self._prime)  # (made once: proxies are never freed)
         self._collect_proxy = proxy(self._collect)
+        self._shown_proxy = proxy(self._kappa_shown)
         self._gc_start = 0.0
         self._loading = False  # collection is held for a document coming in, until the layout rests
         gc.callbacks.append(self._gc_event)  # (each collection in the task log: the benchmarks' long frames)
@@ -110,28 +111,48 @@ class Ahead:
         if editor.sim().background and editor.animating:
             editor.tick()  # (the layout worker is given the graph now, not in the first frame)
         yield
-        start, plane = js.performance.now(), editor.plane
-        far = Camera(plane.camera.x, plane.camera.y, FAR_ZOOM / 2)  # (no art: the waiter sets the view)
+        start, camera = js.performance.now(), editor.plane.camera
+        self._send_plan(Camera(camera.x, camera.y, FAR_ZOOM / 2))  # (no art: the waiter sets the view)
+        app.log_task(start, "plan")
+
+    def _send_plan(self, camera: Camera | None = None) -> None:
+        """The plane's scene plan sent as the next frame's paint would send it (``camera``: a
+        view's for the cards' art, None: the plane's), and the legend made for it."""
+        app = self.app
+        editor = app.editor
         loop_edges, loop_class = app.loops_panel.shown_edges()
+        markers = app.loops_panel.markers()
         app.painter.send_plan(
-            plane, editor.card, doc_version=editor.version, topology=editor.shown_topology(None),
+            editor.plane, editor.card, doc_version=editor.version, topology=editor.shown_topology(None),
             selection=editor.selection, selected_edge=editor.selected_edge, editing=app.overlay.node_id,
             dimmed=app.find.dimmed() | app.loops_panel.dimmed(), measure=app.measure, viewport=editor.viewport,
-            camera=far, markers=app.loops_panel.markers(), loop_edges=loop_edges, loop_class=loop_class,
-            tree_epoch=editor.rests,
+            camera=camera, markers=markers, loop_edges=loop_edges, loop_class=loop_class, tree_epoch=editor.rests,
         )  # fmt: skip
-        app.log_task(start, "plan")
+        app.legend.update(editor, tuple(sorted({m.polarity for m in markers})))
 
     def kappa_found(self) -> None:
         """κ's slices have just found the plane's topology (in this task): its halos' trees now,
-        in the same task (a frame may come before any later one), then the frame showing them."""
+        in the same task (a frame may come before any later one), then the frame showing them —
+        except for a document just installed (its first κ, no frame asked for meanwhile): its
+        halos' trees and the scene plan showing them are made in a task of their own, and its
+        frame only draws (the slice's 12 ms, the trees and the plan were two long tasks)."""
+        if self.app.installed:
+            js.setTimeout(self._shown_proxy, 0)
+        else:
+            self._kappa_shown(plan=False)
+
+    def _kappa_shown(self, plan: bool = True) -> None:
         app = self.app
         try:
             editor, start = app.editor, js.performance.now()
             topology = editor.shown_topology(None)  # (the one found: nothing is computed here)
             if not topology.pending and topology.max_kappa > 0:
                 halo_trees(editor.plane, topology, editor.rests)  # (what the frame's plan update asks for)
+                if plan:
+                    self._send_plan()
                 app.log_task(start, "halos")
+        except Exception as exc:  # (a timer's callback: report, never crash the page)
+            app.report(exc)
         finally:
             app.request_frame()
 
