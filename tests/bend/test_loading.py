@@ -170,6 +170,34 @@ def test_whoever_waits_for_a_load_is_told_once_how_it_ended():
     assert told[2:] == [("third", None), ("fourth", "Another load replaced this one.")]
 
 
+def test_the_steps_after_the_install_run_in_slices_of_their_own_before_the_waiter_is_told():
+    """The page's first scene plan of a document coming in is sent in a slice of its own after
+    the install's (``then``), and its waiter — who sets the view and paints — is told after it."""
+    editor = Editor(demo_document(), seed=1)
+    events: list[str] = []
+
+    def then() -> Steps[None]:
+        events.append(f"install slice: {len(editor.plane.nodes)} cards")
+        yield
+        events.append("plan slice")
+        assert editor.edit_refusal("Edit text") == LOADING  # (edits still wait)
+
+    editor.start_load(graph_text(200, []), label=None, then=then, done=lambda error: events.append(f"told {error}"))
+    slices = []
+    while editor.compute_load(0.0):
+        slices.append(list(events))
+    assert events == ["install slice: 200 cards", "plan slice", "told None"]
+    assert slices[-2:] == [[], ["install slice: 200 cards"]]  # (read; installed; then the plan's slice)
+    assert editor.loading is None and editor.edit_refusal("Edit text") is None
+    # a load dropped during those steps was installed: its waiter is told so, and its steps stop
+    events.clear()
+    editor.start_load(graph_text(50, []), label=None, then=then, done=lambda error: events.append(f"told {error}"))
+    while not events:
+        editor.compute_load(0.0)
+    editor.cancel_load()
+    assert events == ["install slice: 50 cards", "told None"] and len(editor.plane.nodes) == 50
+
+
 def compact_graph(n: int) -> tuple[list[dict], list[dict]]:
     """``n`` cards of short ids and texts, two edges each: a format's most compact file."""
     nodes = [{"id": f"n{i}", "text": f"C{i}"} for i in range(n)]

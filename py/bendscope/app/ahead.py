@@ -10,6 +10,12 @@
   rests (``bend.pointer.collector``), then run once in a task of its own; the loop and cut
   searches a press asks for (it selects a card) begin then too (``bend.pointer.settling``),
   not in the release's frame nor in the frames of the layout cooling after it.
+* A document coming in (``Editor.start_load``) is installed in a slice of its own; then, in a
+  slice of its own too, its scene plan is sent (``Painter.send_plan``: the cards, edges and
+  flags, not the cards' art — the view is the load's waiter's to set), so that the first frame
+  showing it only draws it (the plan and the whole draw were one task of 15–30 ms).
+* Python's cycle collector is off too while a document comes in and its layout runs, until it
+  rests (a collection in a load's slice made it a long task).
 * When κ's slices have found the plane's topology, the trees of its halos
   (``bend.render.halos.halo_trees``, memoised) are made in that slice's task, before the frame
   that first shows them is asked for: that frame sends and draws them without making them.
@@ -23,10 +29,13 @@ from typing import TYPE_CHECKING, Any
 import js
 
 from bendscope.bend.layout.simulation import drag_moving
+from bendscope.bend.model.elements import Camera
 from bendscope.bend.pointer.collector import GestureCollector
 from bendscope.bend.pointer.settling import Settling
 from bendscope.bend.pointer.states import GESTURES
 from bendscope.bend.render.halos import halo_trees
+from bendscope.bend.render.scene import FAR_ZOOM
+from bendscope.kappa.steps import Steps
 
 from .dom import proxy
 
@@ -49,7 +58,9 @@ class Ahead:
         self._collecting = False
         self._prime_proxy = proxy(self._prime)  # (made once: proxies are never freed)
         self._collect_proxy = proxy(self._collect)
+        self._shown_proxy = proxy(self._kappa_shown)
         self._gc_start = 0.0
+        self._loading = False  # collection is held for a document coming in, until the layout rests
         gc.callbacks.append(self._gc_event)  # (each collection in the task log: the benchmarks' long frames)
 
     def pressed(self) -> None:
@@ -57,6 +68,14 @@ class Ahead:
         until its gesture ends and the layout rests."""
         self.collector.pressed()
         self.settling.pressed()
+
+    def loading(self) -> None:
+        """A document begins to come in (``App.load_in_slices``): no automatic collection from
+        now until its layout rests, as for a gesture (a collection of the old objects' share
+        took 8–14 ms inside a 12 ms slice of the load, or of a frame), then one in a task of its
+        own at rest."""
+        self.collector.pressed()
+        self._loading = True
 
     def busy(self) -> bool:
         """A gesture runs, or the layout cools after one: searches wait (``bend.pointer.settling``)."""
@@ -68,7 +87,8 @@ class Ahead:
         app = self.app
         gesture = app.tools.state_name in GESTURES
         now, resting = js.performance.now(), not app.editor.animating
-        if self.collector.frame(gesture, resting, now) and not self._collecting:
+        self._loading = self._loading and (app.editor.loading is not None or not resting)
+        if self.collector.frame(gesture or self._loading, resting, now) and not self._collecting:
             self._collecting = True
             js.setTimeout(self._collect_proxy, 0)
         if (self.settling.frame(gesture, resting, now) or (self.settling.waiting and not gesture)) and (
@@ -81,16 +101,58 @@ class Ahead:
                 js.clearTimeout(self._timer)
             self._timer = js.setTimeout(self._prime_proxy, PRIME_DELAY_MS) if self._hovered() is not None else None
 
+    def installed(self) -> Steps[None]:
+        """The steps after a document coming in is installed (``Editor.start_load``'s ``then``):
+        in the install's slice the layout worker is given its graph, then the plane's scene plan
+        is sent in a slice of its own; frames compute no κ until its slices have shown it."""
+        app = self.app
+        editor = app.editor
+        app.installed = True
+        if editor.sim().background and editor.animating:
+            editor.tick()  # (the layout worker is given the graph now, not in the first frame)
+        yield
+        start, camera = js.performance.now(), editor.plane.camera
+        self._send_plan(Camera(camera.x, camera.y, FAR_ZOOM / 2))  # (no art: the waiter sets the view)
+        app.log_task(start, "plan")
+
+    def _send_plan(self, camera: Camera | None = None) -> None:
+        """The plane's scene plan sent as the next frame's paint would send it (``camera``: a
+        view's for the cards' art, None: the plane's), and the legend made for it."""
+        app = self.app
+        editor = app.editor
+        loop_edges, loop_class = app.loops_panel.shown_edges()
+        markers = app.loops_panel.markers()
+        app.painter.send_plan(
+            editor.plane, editor.card, doc_version=editor.version, topology=editor.shown_topology(None),
+            selection=editor.selection, selected_edge=editor.selected_edge, editing=app.overlay.node_id,
+            dimmed=app.find.dimmed() | app.loops_panel.dimmed(), measure=app.measure, viewport=editor.viewport,
+            camera=camera, markers=markers, loop_edges=loop_edges, loop_class=loop_class, tree_epoch=editor.rests,
+        )  # fmt: skip
+        app.legend.update(editor, tuple(sorted({m.polarity for m in markers})))
+
     def kappa_found(self) -> None:
         """κ's slices have just found the plane's topology (in this task): its halos' trees now,
-        in the same task (a frame may come before any later one), then the frame showing them."""
+        in the same task (a frame may come before any later one), then the frame showing them —
+        except for a document just installed (its first κ, no frame asked for meanwhile): its
+        halos' trees and the scene plan showing them are made in a task of their own, and its
+        frame only draws (the slice's 12 ms, the trees and the plan were two long tasks)."""
+        if self.app.installed:
+            js.setTimeout(self._shown_proxy, 0)
+        else:
+            self._kappa_shown(plan=False)
+
+    def _kappa_shown(self, plan: bool = True) -> None:
         app = self.app
         try:
             editor, start = app.editor, js.performance.now()
             topology = editor.shown_topology(None)  # (the one found: nothing is computed here)
             if not topology.pending and topology.max_kappa > 0:
                 halo_trees(editor.plane, topology, editor.rests)  # (what the frame's plan update asks for)
+                if plan:
+                    self._send_plan()
                 app.log_task(start, "halos")
+        except Exception as exc:  # (a timer's callback: report, never crash the page)
+            app.report(exc)
         finally:
             app.request_frame()
 

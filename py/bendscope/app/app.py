@@ -202,8 +202,9 @@ class App:
     ) -> None:
         """Read ``text`` in slices between frames (``Editor.start_load``, the first frame's edges made
         ahead); ``done`` is told the error or None in a task of its own (not the installing one's)."""
+        self.ahead.loading()  # (no collection until its layout rests)
         self.editor.start_load(
-            text, label=label, name=name, prepare=self._prepare_install,
+            text, label=label, name=name, prepare=self._prepare_install, then=self.ahead.installed,
             done=lambda error: js.setTimeout(create_once_callable(lambda: done(error)), 0),
         )  # fmt: skip
         self.request_frame()
@@ -243,10 +244,7 @@ class App:
             if editor.loading is not None and not self.load_held:
                 if editor.compute_load(LOAD_SLICE_MS):
                     self._schedule_pump(self.pump_budget)
-                else:
-                    if editor.sim().background and editor.animating:
-                        editor.tick()  # the layout worker is given the graph now, not in the first frame
-                    self.installed = True  # (frames only draw: κ runs in the slices until it is shown)
+                else:  # (installed, the worker given its graph and the plan sent: ahead.installed)
                     js.setTimeout(create_once_callable(self.request_frame), 0)  # (after the waiter's view)
             elif editor.topology_cache.pending(editor.plane):
                 if editor.compute_topology(KAPPA_SLICE_MS):

@@ -286,6 +286,19 @@ class Painter:
                 ctx, self.plan, drawn.transform, drawn.pulseRects, float(drawn.pulseAlpha), float(drawn.pulseRadius)
             )
 
+    def send_plan(self, plane: Plane, card_of: Callable[[Node], CardLayout], **state: Any) -> None:
+        """Bring the page's plan up to date without drawing (``ScenePlanner.update``'s calls for
+        ``state``, the arguments :meth:`paint` gives it): a document just installed has its
+        plan sent in a task of its own, and its first frame only draws. O(n + m) for the parts
+        that changed."""
+        t0 = js.performance.now()
+        parts = self.plan_parts = {}
+        for name, args in self.planner.update(plane, card_of, **state):
+            t1 = js.performance.now()
+            getattr(self.scene, name)(self.plan, *(_arg(a) for a in args))
+            parts[name] = parts.get(name, 0.0) + js.performance.now() - t1
+        self.plan_ms = js.performance.now() - t0
+
     def legend(self, ctx: Any, layout: LegendLayout, top: float, width: float, dpr: float) -> None:
         """The legend of an exported image on ``ctx`` below its graph (``top``: CSS px from
         the image's top), drawn as ``bend.render.svgexport`` writes it."""

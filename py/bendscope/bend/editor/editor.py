@@ -152,33 +152,44 @@ class Editor(LayoutDriver):
         name: str = "",
         prepare: Callable[[Document], Steps[None]] | None = None,
         done: Callable[[str | None], None] | None = None,
+        then: Callable[[], Steps[None]] | None = None,
     ) -> LoadJob:
         """:meth:`load` in slices: the job is read by :meth:`compute_load`, a slice at a time,
         and installed whole (in a slice of its own) when done; meanwhile the document shown
         stays as it is (saved, exported and shared whole) and edits, undo and redo are refused
         with a message. ``prepare``: more steps on the document read whole before it is
-        installed, ``done``: told how it ended (see ``LoadJob``). A running load is dropped
-        (the latest load wins)."""
+        installed; ``then``: steps after the install (up to their first pause in the install's
+        slice, the rest in slices of their own, edits still refused); ``done``: told how it
+        ended, after those (see ``LoadJob``). A running load is dropped (the latest load wins)."""
         self.cancel_load()
         self.loading = LoadJob(
-            text, self.measure, label=label, name=name, prepare=prepare, done=done, placeholder=self.placeholder
-        )
+            text, self.measure, label=label, name=name, prepare=prepare, then=then, done=done,
+            placeholder=self.placeholder,
+        )  # fmt: skip
         self.needs_paint = True
         return self.loading
 
     def compute_load(self, budget_ms: float) -> bool:
         """A slice of the running load (at least one step); whether it is still running. When
-        it ends the document is installed (or, refused, nothing changes: the job's ``error``)."""
+        it is read the document is installed (or, refused, nothing changes: the job's
+        ``error``), then its steps after the install run (``start_load``'s ``then``)."""
         job = self.loading
         if job is None:
             return False
-        if job.advance(budget_ms):
+        if job.after is not None:  # (installed: the steps after it)
+            if job.follow(budget_ms):
+                return True
+        elif job.advance(budget_ms):
             return True
-        if job.loaded is not None and not job.ready:
+        elif job.loaded is not None and not job.ready:
             job.ready = True  # (installed in the next slice, not after this one's work)
             return True
+        else:
+            self.loading = None
+            if self._take(job) is None and job.installed():
+                self.loading = job  # (its steps after the install go on in slices of their own)
+                return True
         self.loading = None
-        self._take(job)
         job.tell()
         return False
 

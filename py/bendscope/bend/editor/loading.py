@@ -87,6 +87,7 @@ class LoadJob:
         name: str = "",
         clock: Callable[[], float] = time.perf_counter,
         prepare: Callable[[Document], Steps[None]] | None = None,
+        then: Callable[[], Steps[None]] | None = None,
         done: Callable[[str | None], None] | None = None,
         placeholder: str = PLACEHOLDER,
     ) -> None:
@@ -96,6 +97,11 @@ class LoadJob:
         #: more steps on the document read whole, before it is installed (the page makes its
         #: first frame's edges ahead: ``ScenePlanner.prepare_edges``)
         self.prepare = prepare
+        #: more steps once the document is installed, up to the first pause in the install's
+        #: slice and the rest in slices of their own, before ``done`` is told (the page sends
+        #: its first frame's scene plan there: ``app.ahead``)
+        self.then = then
+        self.after: Steps[None] | None = None  # those steps, once installed (see ``follow``)
         #: told once how the load ended: None (installed), the error, or :data:`REPLACED`
         self.done = done
         #: the document is read and waits to be installed in a slice of its own
@@ -131,11 +137,35 @@ class LoadJob:
             self.progress = 1.0
         return not ended
 
+    def installed(self) -> bool:
+        """The document was just installed: begin the steps after it (up to their first pause,
+        in this slice); whether any are left for slices of their own."""
+        if self.then is None:
+            return False
+        self.after = self.then()
+        return self.follow(0.0)
+
+    def follow(self, budget_ms: float) -> bool:
+        """Work on the steps after the install for up to ``budget_ms`` (at least one step);
+        whether some are left."""
+        if self.after is None:
+            return False
+        start = self.clock()
+        ended, _ = advance(self.after, lambda: (self.clock() - start) * 1000.0 >= budget_ms)
+        if ended:
+            self.after = None
+        return not ended
+
     def cancel(self) -> None:
         """Stop here: nothing more is read, nothing of it is kept (its ``done`` is told
-        :data:`REPLACED`)."""
-        self._steps.close()
-        self.loaded, self.error = None, REPLACED
+        :data:`REPLACED`) — unless it was installed: then the steps after it stop and ``done``
+        is told None."""
+        if self.after is not None:
+            self.after.close()
+            self.after = None
+        else:
+            self._steps.close()
+            self.loaded, self.error = None, REPLACED
         self.tell()
 
     def tell(self) -> None:
