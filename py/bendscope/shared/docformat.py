@@ -16,7 +16,8 @@ An edge's ``polarity`` — ``"+"`` (the target moves the same way as the source)
 (loops are classed by it: ``kappa.loops``). ``"−"`` (the minus sign) is read as ``"-"``.
 
 A bare graph ``{"nodes": [...], "edges": [...]}`` is accepted too (one plane; nodes may
-omit positions, edges may be ``{source, target, kind}``), and so is an original
+omit positions — a node without ``text`` is named by its ``label``, ``name`` or id —, edges
+may be ``{source, target, kind}``, under ``links`` as d3 and networkx write them), and so is an original
 BendScript planes file. :func:`read_document` validates a text into plain records
 (:class:`DocumentRecord` of :class:`PlaneRecord` of :class:`CardRecord` and
 :class:`LinkRecord`) or raises :class:`DocumentError` naming the first problem; it
@@ -329,14 +330,18 @@ def _bare_graph(data: dict[str, Any]) -> Steps[dict[str, Any]]:
     no user id collides)."""
     nodes = []
     for i, raw in enumerate(_list(data, "nodes", "", MAX_NODES)):
+        if isinstance(raw, dict) and "text" not in raw:  # (named as a string node is: label, name or id)
+            named = next((raw[k] for k in ("label", "name", "id") if isinstance(raw.get(k), str)), None)
+            raw = raw if named is None else {**raw, "text": named}
         nodes.append({"id": raw, "text": raw} if isinstance(raw, str) else raw)
         if not isinstance(nodes[-1], dict):
             raise _fail(f"nodes[{i}]", "must be an id string or an object")
         if i % (CHUNK * 4) == CHUNK * 4 - 1:
             yield
     raw_edges = []
-    for i, raw in enumerate(_list(data, "edges", "", MAX_EDGES)):
-        raw_edges.append(_obj(raw, f"edges[{i}]"))
+    key = "links" if "edges" not in data and "links" in data else "edges"  # (d3's and networkx's name)
+    for i, raw in enumerate(_list(data, key, "", MAX_EDGES)):
+        raw_edges.append(_obj(raw, f"{key}[{i}]"))
         if i % (CHUNK * 4) == CHUNK * 4 - 1:
             yield
     yield

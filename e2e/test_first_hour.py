@@ -1,0 +1,74 @@
+"""A new user's first hour: files as other tools write them, opened through Import… with the
+mouse, and what the page offers where it cannot work."""
+
+from __future__ import annotations
+
+import json
+
+from harness import AppPage
+
+
+def import_file(app: AppPage, name: str, content: str) -> str:
+    """Click Import…, choose a file named ``name`` holding ``content``: the message shown."""
+    page = app.page
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Import…").click()
+    chooser.value.set_files(files=[{"name": name, "mimeType": "text/plain", "buffer": content.encode()}])
+    toast = page.locator("#toast")
+    toast.wait_for(state="visible")
+    return toast.inner_text()
+
+
+def kappa_reads(app: AppPage, text: str) -> None:
+    app.page.wait_for_function("t => document.getElementById('hud-kappa').textContent === t", arg=text)
+
+
+def plane(app: AppPage) -> dict:
+    return json.loads(app.api("window.bendscope.export()"))["planes"][0]
+
+
+def test_a_spreadsheets_csv_imports_with_its_own_column_names(app_factory):
+    """A sheet exported by Kumu or a spreadsheet (From, To, Type; a European sheet's semicolons;
+    kinds capitalised) was refused: "a header names source and target", or a kind named by the
+    page's internal path (planes[0].edges[0].props.kind)."""
+    app = app_factory("seed=1&still=1")
+    kumu = "From,To,Type\nSleep,Tiredness,Causal\nTiredness,Coffee,causal\nCoffee,Sleep,causal\n"
+    assert import_file(app, "kumu.csv", kumu) == "Imported kumu.csv."
+    edges = {(e["a"], e["b"], e["props"]["kind"]) for e in plane(app)["edges"]}
+    assert edges == {("Sleep", "Tiredness", "causal"), ("Tiredness", "Coffee", "causal"), ("Coffee", "Sleep", "causal")}
+    kappa_reads(app, "κ: 1")
+    sheet = "Source;Target;Label\nrain;flood;raises\nflood;rain;feeds\n"
+    assert import_file(app, "sheet.csv", sheet) == "Imported sheet.csv."
+    assert sorted(e["props"].get("label") for e in plane(app)["edges"]) == ["feeds", "raises"]
+    refused = import_file(app, "kinds.csv", "source,target,kind\na,b,causal\nb,a,causes\n")
+    assert refused.startswith("Import refused: line 3: kind must be one of context, causal"), refused
+    assert "planes[" not in refused and "'causes'" in refused
+    assert len(plane(app)["edges"]) == 2, "a refused file changes nothing"
+
+
+def test_a_d3_or_networkx_json_keeps_its_links_and_names(app_factory):
+    """A d3 / networkx graph ({nodes, links}, nodes named by label or by id alone) came in
+    with no edge at all and every card empty, and the page said "Imported"."""
+    app = app_factory("seed=1&still=1")
+    graph = {"directed": True, "nodes": [{"id": "prey", "label": "Prey"}, {"id": "predators", "name": "Predators"},
+                                         {"id": "grass"}],
+             "links": [{"source": "prey", "target": "predators"}, {"source": "predators", "target": "prey"},
+                       {"source": "grass", "target": "prey"}]}  # fmt: skip
+    assert import_file(app, "food.json", json.dumps(graph)) == "Imported food.json."
+    got = plane(app)
+    assert {n["id"]: n["text"] for n in got["nodes"]} == {"prey": "Prey", "predators": "Predators", "grass": "grass"}
+    assert len(got["edges"]) == 3
+    kappa_reads(app, "κ: 1")
+
+
+def test_a_mermaid_flowchart_with_class_shorthand_imports(app_factory):
+    """``A:::warn`` (a node's style class, as common as ``classDef``) refused the whole file:
+    "expected a node id at 'A:::warn'"."""
+    app = app_factory("seed=1&still=1")
+    chart = ("flowchart LR\n  classDef warn fill:#f96\n  A[Stock]:::warn --> B(Flow)\n  B --> A:::warn\n"
+             "  C:::warn -.-> A\n")  # fmt: skip
+    assert import_file(app, "chart.mmd", chart) == "Imported chart.mmd."
+    got = plane(app)
+    assert {n["id"]: n["text"] for n in got["nodes"]} == {"A": "Stock", "B": "Flow", "C": "C"}
+    assert sorted((e["a"], e["b"], e["props"]["kind"]) for e in got["edges"]) == [
+        ("A", "B", "causal"), ("B", "A", "causal"), ("C", "A", "temporal")]  # fmt: skip
