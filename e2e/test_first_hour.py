@@ -72,3 +72,26 @@ def test_a_mermaid_flowchart_with_class_shorthand_imports(app_factory):
     assert {n["id"]: n["text"] for n in got["nodes"]} == {"A": "Stock", "B": "Flow", "C": "C"}
     assert sorted((e["a"], e["b"], e["props"]["kind"]) for e in got["edges"]) == [
         ("A", "B", "causal"), ("B", "A", "causal"), ("C", "A", "temporal")]  # fmt: skip
+
+
+def test_the_live_page_offers_no_share_link(browser, tmp_path):
+    """On the memory's live page Copy link was offered and said "Link copied… nothing is sent to
+    a server", but the link led to the memory server without its token: whoever opened it got
+    "this server needs its token" (401). The page offers it no more, as it offers no New,
+    Demo or Import there."""
+    from test_live_memory import TOKEN, live_page, mcp_calls
+
+    from tests.memory.web.test_editor_site import _Served
+
+    served = _Served(tmp_path / "m.sqlite3", "--token", TOKEN)
+    try:
+        mcp_calls(served.port, [("store_node", {"id": "a", "content": "A fact"})])
+        app = live_page(browser, served)
+        toolbar = app.page.locator("#toolbar")
+        assert toolbar.get_by_role("button", name="Image…").is_visible()
+        for name in ("Copy link", "Import…", "New", "Demo"):
+            assert toolbar.get_by_role("button", name=name, exact=True).count() == 0, name
+        app.guard.check(app.page)
+        app.page.context.close()
+    finally:
+        served.stop()
