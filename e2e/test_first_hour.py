@@ -8,12 +8,13 @@ import json
 from harness import AppPage
 
 
-def import_file(app: AppPage, name: str, content: str) -> str:
+def import_file(app: AppPage, name: str, content: str | bytes) -> str:
     """Click Import…, choose a file named ``name`` holding ``content``: the message shown."""
     page = app.page
     with page.expect_file_chooser() as chooser:
         page.get_by_role("button", name="Import…").click()
-    chooser.value.set_files(files=[{"name": name, "mimeType": "text/plain", "buffer": content.encode()}])
+    data = content.encode() if isinstance(content, str) else content
+    chooser.value.set_files(files=[{"name": name, "mimeType": "application/octet-stream", "buffer": data}])
     toast = page.locator("#toast")
     toast.wait_for(state="visible")
     return toast.inner_text()
@@ -72,6 +73,21 @@ def test_a_mermaid_flowchart_with_class_shorthand_imports(app_factory):
     assert {n["id"]: n["text"] for n in got["nodes"]} == {"A": "Stock", "B": "Flow", "C": "C"}
     assert sorted((e["a"], e["b"], e["props"]["kind"]) for e in got["edges"]) == [
         ("A", "B", "causal"), ("B", "A", "causal"), ("C", "A", "temporal")]  # fmt: skip
+
+
+def test_a_spreadsheet_or_an_image_is_refused_with_what_to_do(app_factory):
+    """A spreadsheet (.xlsx) or an image chosen by mistake was refused as "not UTF-8 text (byte
+    0x89 at offset 0 is not UTF-8)", and a CSV saved by a spreadsheet in its own code page by
+    a byte offset: neither said what to do."""
+    app = app_factory("seed=1&still=1")
+    xlsx = b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xb5\x9d" + bytes(range(256))
+    for name, data in (("people.xlsx", xlsx), ("photo.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")):
+        message = import_file(app, name, data)
+        assert message.startswith("Import refused: The file is not text"), message
+        assert "save a spreadsheet as CSV" in message
+    latin = import_file(app, "cafes.csv", b"source,target\r\nParis,Caf\xe9 de Flore\r\n")
+    assert "on line 2" in latin and "save it as UTF-8" in latin, latin
+    assert app.stats()["nodes"] == 10, "a refused file changes nothing"
 
 
 def test_the_live_page_offers_no_share_link(browser, tmp_path):

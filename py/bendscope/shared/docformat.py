@@ -448,16 +448,27 @@ def decode_file(data: bytes) -> str:
 
     >>> decode_file("\\ufeffcafé".encode())
     'café'
-    >>> decode_file(b'{"nodes": ["\\xff\\xfe"]}')
+    >>> decode_file(b'{"nodes": ["\\xff\\xfe"]}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    bendscope.shared.docformat.DocumentError: The file is not UTF-8 text (byte 0xff at offset 12 is not UTF-8).
+    bendscope.shared.docformat.DocumentError: The file is not UTF-8 text (byte 0xff at offset 12, on line 1): save ...
+    >>> decode_file(b"PK\\x03\\x04\\x14\\x00\\x06\\x00\\x08\\x00\\x00\\x00!\\x00\\xb5")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    bendscope.shared.docformat.DocumentError: The file is not text (a spreadsheet, an image, an archive?): ...
     """
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        if b"\x00" in data[: max(4_096, exc.start)]:  # (no text file holds a NUL byte)
+            raise DocumentError(
+                "The file is not text (a spreadsheet, an image, an archive?): Import… reads JSON, CSV, GraphML, DOT "
+                "and Mermaid files — save a spreadsheet as CSV."
+            ) from None
+        line = data.count(b"\n", 0, exc.start) + 1
         raise DocumentError(
-            f"The file is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start:,} is not UTF-8)."
+            f"The file is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start:,}, on line {line:,}): "
+            "save it as UTF-8 (from a spreadsheet: CSV UTF-8)."
         ) from None
 
 
