@@ -111,3 +111,47 @@ def test_the_live_page_offers_no_share_link(browser, tmp_path):
         app.page.context.close()
     finally:
         served.stop()
+
+
+def focused(app: AppPage) -> str:
+    return app.api("document.activeElement.id || document.activeElement.tagName")
+
+
+def tab_to(app: AppPage, element_id: str) -> None:
+    """Press Tab until ``element_id`` has the focus (as a person on the keyboard alone does)."""
+    for _ in range(40):
+        app.page.keyboard.press("Tab")
+        if focused(app) == element_id:
+            return
+    raise AssertionError(f"Tab never reached #{element_id}")
+
+
+def test_on_the_keyboard_closing_a_menu_the_help_or_a_question_gives_the_focus_back(app_factory):
+    """A toolbar menu (Export…, Image…), the help sheet opened from its ? button, or New's
+    question closed with Esc put the focus on the canvas — and Tab out of a menu on the page's
+    body: a person on the keyboard lost their place in the toolbar and tabbed from the start."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    tab_to(app, "btn-export")
+    page.keyboard.press("Enter")
+    page.locator("#menu-0").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    page.locator("#menu-0").wait_for(state="detached")
+    assert focused(app) == "btn-export"
+    page.keyboard.press("Enter")
+    page.locator("#menu-0").wait_for(state="visible")
+    page.keyboard.press("Tab")  # (out of the menu: on to the next control, as from the button)
+    page.locator("#menu-0").wait_for(state="detached")
+    assert focused(app) == "btn-png"
+    tab_to(app, "btn-help")
+    page.keyboard.press("Enter")
+    page.locator("#help-backdrop").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    page.locator("#help-backdrop").wait_for(state="hidden")
+    assert focused(app) == "btn-help"
+    tab_to(app, "btn-new")
+    page.keyboard.press("Enter")
+    page.locator("#dialog-backdrop").wait_for(state="visible")
+    page.keyboard.press("Escape")
+    page.locator("#dialog-backdrop").wait_for(state="hidden")
+    assert focused(app) == "btn-new" and app.stats()["nodes"] == 10
