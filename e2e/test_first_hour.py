@@ -155,3 +155,28 @@ def test_on_the_keyboard_closing_a_menu_the_help_or_a_question_gives_the_focus_b
     page.keyboard.press("Escape")
     page.locator("#dialog-backdrop").wait_for(state="hidden")
     assert focused(app) == "btn-new" and app.stats()["nodes"] == 10
+
+
+def test_a_trackpads_swipe_or_a_sideways_wheel_pans_and_a_pinch_zooms(app_factory):
+    """A two-finger swipe on a trackpad (a wheel with a sideways part) did nothing sideways and
+    zoomed by its up-and-down part: a trackpad could not pan. The mouse's wheel still zooms
+    around the pointer, and so does a pinch (a wheel with Ctrl)."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    page.mouse.move(640, 420)
+    x0, y0 = app.node_xy("company")
+    page.mouse.wheel(60, 0)
+    page.wait_for_function("([x]) => window.bendscope.screen_position('company')[0] < x - 30", arg=[x0])
+    x1, y1 = app.node_xy("company")
+    assert abs(x1 - (x0 - 60)) < 0.05 and abs(y1 - y0) < 0.05 and app.stats()["zoom"] == 1
+    page.mouse.wheel(30, 40)  # (a diagonal swipe: both ways)
+    page.wait_for_function("([y]) => window.bendscope.screen_position('company')[1] < y - 20", arg=[y1])
+    x2, y2 = app.node_xy("company")
+    assert abs(x2 - (x1 - 30)) < 0.05 and abs(y2 - (y1 - 40)) < 0.05 and app.stats()["zoom"] == 1
+    page.mouse.wheel(0, 100)  # the mouse's wheel
+    page.wait_for_function("window.bendscope.stats().zoom < 1")
+    zoom = app.stats()["zoom"]
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -50)  # a pinch outwards
+    page.keyboard.up("Control")
+    page.wait_for_function("z => window.bendscope.stats().zoom > z", arg=zoom)
