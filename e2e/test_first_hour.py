@@ -180,3 +180,29 @@ def test_a_trackpads_swipe_or_a_sideways_wheel_pans_and_a_pinch_zooms(app_factor
     page.mouse.wheel(0, -50)  # a pinch outwards
     page.keyboard.up("Control")
     page.wait_for_function("z => window.bendscope.stats().zoom > z", arg=zoom)
+
+
+def test_a_double_click_on_an_edge_edits_its_label(app_factory):
+    """A double-click on an edge's line or label — how draw.io, Kumu and tldraw label an edge —
+    made a new empty card on top of it; the label could only be reached by the edge's menu."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    (x1, y1), (x2, y2) = app.node_xy("revenue"), app.node_xy("r-and-d")
+    page.mouse.dblclick(x1 + (x2 - x1) * 0.35, y1 + (y2 - y1) * 0.35)  # on the line
+    field = page.locator("#dialog-input")
+    field.wait_for(state="visible")
+    assert field.input_value() == "funds" and app.stats()["nodes"] == 10
+    page.keyboard.press("Control+a")
+    page.keyboard.type("pays for")
+    page.keyboard.press("Enter")
+    field.wait_for(state="hidden")
+    labels = {(e["a"], e["b"]): e["props"].get("label") for e in plane(app)["edges"]}
+    assert labels[("revenue", "r-and-d")] == "pays for" and app.stats()["nodes"] == 10
+    page.mouse.dblclick((x1 + x2) / 2, (y1 + y2) / 2)  # on its label
+    field.wait_for(state="visible")
+    assert field.input_value() == "pays for"
+    page.keyboard.press("Escape")
+    field.wait_for(state="hidden")
+    page.keyboard.press("Control+z")
+    page.wait_for_function("JSON.parse(window.bendscope.export()).planes[0].edges.some(e => e.props.label === 'funds')")
+    assert app.stats() == {"nodes": 10, "edges": 10, "depth": 0, "zoom": 1}
