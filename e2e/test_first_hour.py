@@ -62,6 +62,20 @@ def test_a_d3_or_networkx_json_keeps_its_links_and_names(app_factory):
     kappa_reads(app, "κ: 1")
 
 
+def test_a_bare_graphs_problem_is_named_as_the_file_names_it(app_factory):
+    """A bare graph's problem was named by the document the page made of it — "planes[0].edges[1].a:
+    must be a non-empty string" for an edge written {from, to}, a plane and an ``a`` the file
+    never had. {from, to} edges are read now, and a problem is named as the file names it."""
+    app = app_factory("seed=1&still=1")
+    graph = {"nodes": ["rain", "flood"], "edges": [{"from": "rain", "to": "flood"}, {"from": "flood", "to": "rain"}]}
+    assert import_file(app, "weather.json", json.dumps(graph)) == "Imported weather.json."
+    kappa_reads(app, "κ: 1")
+    graph["edges"].append({"source": "rain", "target": "drought"})
+    refused = import_file(app, "weather.json", json.dumps(graph))
+    assert refused == "Import refused: edges[2].target: refers to node 'drought', which is not on this plane", refused
+    assert app.stats()["edges"] == 2
+
+
 def test_a_mermaid_flowchart_with_class_shorthand_imports(app_factory):
     """``A:::warn`` (a node's style class, as common as ``classDef``) refused the whole file:
     "expected a node id at 'A:::warn'"."""

@@ -29,7 +29,7 @@ touches nothing else, so a refused import leaves every graph exactly as it was.
 >>> read_document('{"nodes": [{"id": "a", "type": "box"}]}')
 Traceback (most recent call last):
 ...
-bendscope.shared.docformat.DocumentError: planes[0].nodes[0].type: must be one of normal, stargate, got 'box'
+bendscope.shared.docformat.DocumentError: nodes[0].type: must be one of normal, stargate, got 'box'
 """
 
 from __future__ import annotations
@@ -260,10 +260,11 @@ def _card(raw: Any, where: str) -> CardRecord:
 
 def _link(raw: Any, where: str, cards: set[str]) -> LinkRecord:
     d = _obj(raw, where)
-    if "a" not in d and "source" in d:  # bare graph style {source, target, kind}
+    if "a" not in d and ("source" in d or "from" in d):  # bare graph style {source, target, kind} (or from, to)
         props = {"kind": d.get("kind", DEFAULT_KIND)}
         props.update({k: d[k] for k in ("label", "strength", "polarity") if k in d})
-        d = {"id": d.get("id"), "a": d.get("source"), "b": d.get("target"), "props": props, "data": d.get("data")}
+        a, b = (d.get("source"), d.get("target")) if "source" in d else (d.get("from"), d.get("to"))
+        d = {"id": d.get("id"), "a": a, "b": b, "props": props, "data": d.get("data")}
     a = _id(d.get("a"), f"{where}.a")
     b = _id(d.get("b"), f"{where}.b")
     for key, end in (("a", a), ("b", b)):
@@ -509,7 +510,21 @@ def validate_document(data: Any) -> DocumentRecord:
 
 
 def validate_document_steps(data: Any) -> Steps[DocumentRecord]:
-    """:func:`validate_document` as steps: a pause after every :data:`CHUNK` cards or edges."""
+    """:func:`validate_document` as steps: a pause after every :data:`CHUNK` cards or edges. A
+    bare graph's problem is named as its file names it (``edges[1].target``), not by the
+    document made of it (``planes[0].edges[1].b``)."""
+    bare = isinstance(data, dict) and "planes" not in data and "nodes" in data
+    try:
+        return (yield from _validate_steps(data))
+    except DocumentError as exc:
+        if not bare or not str(exc).startswith("planes[0]."):
+            raise
+        where, _, rest = str(exc).removeprefix("planes[0].").partition(": ")
+        where = re.sub(r"\.a$", ".source", re.sub(r"\.b$", ".target", where)).replace(".props.", ".")
+        raise type(exc)(f"{where}: {rest}") from None
+
+
+def _validate_steps(data: Any) -> Steps[DocumentRecord]:
     if isinstance(data, list) and data and all(isinstance(p, dict) and "nodes" in p for p in data):
         data = _bendscript(data)  # a BendScript list of planes
     if not isinstance(data, dict):
