@@ -11,6 +11,7 @@ from harness import AppPage
 def import_file(app: AppPage, name: str, content: str | bytes) -> str:
     """Click Import…, choose a file named ``name`` holding ``content``: the message shown."""
     page = app.page
+    app.api("document.getElementById('toast').hidden = true")  # (so the message read is this file's)
     with page.expect_file_chooser() as chooser:
         page.get_by_role("button", name="Import…").click()
     data = content.encode() if isinstance(content, str) else content
@@ -18,6 +19,10 @@ def import_file(app: AppPage, name: str, content: str | bytes) -> str:
     toast = page.locator("#toast")
     toast.wait_for(state="visible")
     return toast.inner_text()
+
+
+def imported(name: str) -> str:
+    return f"Imported {name} in place of the graph: Undo brings that back."
 
 
 def kappa_reads(app: AppPage, text: str) -> None:
@@ -34,12 +39,12 @@ def test_a_spreadsheets_csv_imports_with_its_own_column_names(app_factory):
     page's internal path (planes[0].edges[0].props.kind)."""
     app = app_factory("seed=1&still=1")
     kumu = "From,To,Type\nSleep,Tiredness,Causal\nTiredness,Coffee,causal\nCoffee,Sleep,causal\n"
-    assert import_file(app, "kumu.csv", kumu) == "Imported kumu.csv."
+    assert import_file(app, "kumu.csv", kumu) == imported("kumu.csv")
     edges = {(e["a"], e["b"], e["props"]["kind"]) for e in plane(app)["edges"]}
     assert edges == {("Sleep", "Tiredness", "causal"), ("Tiredness", "Coffee", "causal"), ("Coffee", "Sleep", "causal")}
     kappa_reads(app, "κ: 1")
     sheet = "Source;Target;Label\nrain;flood;raises\nflood;rain;feeds\n"
-    assert import_file(app, "sheet.csv", sheet) == "Imported sheet.csv."
+    assert import_file(app, "sheet.csv", sheet) == imported("sheet.csv")
     assert sorted(e["props"].get("label") for e in plane(app)["edges"]) == ["feeds", "raises"]
     refused = import_file(app, "kinds.csv", "source,target,kind\na,b,causal\nb,a,causes\n")
     assert refused.startswith("Import refused: line 3: kind must be one of context, causal"), refused
@@ -55,11 +60,23 @@ def test_a_d3_or_networkx_json_keeps_its_links_and_names(app_factory):
                                          {"id": "grass"}],
              "links": [{"source": "prey", "target": "predators"}, {"source": "predators", "target": "prey"},
                        {"source": "grass", "target": "prey"}]}  # fmt: skip
-    assert import_file(app, "food.json", json.dumps(graph)) == "Imported food.json."
+    assert import_file(app, "food.json", json.dumps(graph)) == imported("food.json")
     got = plane(app)
     assert {n["id"]: n["text"] for n in got["nodes"]} == {"prey": "Prey", "predators": "Predators", "grass": "grass"}
     assert len(got["edges"]) == 3
     kappa_reads(app, "κ: 1")
+
+
+def test_an_import_says_it_replaced_the_graph_and_undo_brings_it_back(app_factory):
+    """Import… put the file in place of the graph on the screen — as draw.io's Import does not:
+    it adds — and said only "Imported people.csv.": a person's cards were gone without a word
+    of Undo (New and Demo ask first)."""
+    app = app_factory("seed=1&still=1")
+    message = import_file(app, "people.csv", "source,target\nAlice,Bob\n")
+    assert message == "Imported people.csv in place of the graph: Undo brings that back.", message
+    assert app.stats()["nodes"] == 2
+    app.page.keyboard.press("Control+z")
+    app.page.wait_for_function("window.bendscope.stats().nodes === 10")
 
 
 def test_a_bare_graphs_problem_is_named_as_the_file_names_it(app_factory):
@@ -68,7 +85,7 @@ def test_a_bare_graphs_problem_is_named_as_the_file_names_it(app_factory):
     never had. {from, to} edges are read now, and a problem is named as the file names it."""
     app = app_factory("seed=1&still=1")
     graph = {"nodes": ["rain", "flood"], "edges": [{"from": "rain", "to": "flood"}, {"from": "flood", "to": "rain"}]}
-    assert import_file(app, "weather.json", json.dumps(graph)) == "Imported weather.json."
+    assert import_file(app, "weather.json", json.dumps(graph)) == imported("weather.json")
     kappa_reads(app, "κ: 1")
     graph["edges"].append({"source": "rain", "target": "drought"})
     refused = import_file(app, "weather.json", json.dumps(graph))
@@ -82,7 +99,7 @@ def test_a_mermaid_flowchart_with_class_shorthand_imports(app_factory):
     app = app_factory("seed=1&still=1")
     chart = ("flowchart LR\n  classDef warn fill:#f96\n  A[Stock]:::warn --> B(Flow)\n  B --> A:::warn\n"
              "  C:::warn -.-> A\n")  # fmt: skip
-    assert import_file(app, "chart.mmd", chart) == "Imported chart.mmd."
+    assert import_file(app, "chart.mmd", chart) == imported("chart.mmd")
     got = plane(app)
     assert {n["id"]: n["text"] for n in got["nodes"]} == {"A": "Stock", "B": "Flow", "C": "C"}
     assert sorted((e["a"], e["b"], e["props"]["kind"]) for e in got["edges"]) == [
