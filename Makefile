@@ -4,6 +4,7 @@
 
 PYTHON ?= python3
 PORT ?= 8000
+MEMORY_PORT ?= 8765
 VENV := .venv
 VPY := $(VENV)/bin/python
 VENDOR_STAMP := static/vendor/.stamp
@@ -106,8 +107,10 @@ bench-memory: venv postgresql
 load-memory: venv postgresql
 	$(VPY) bench/load_memory.py
 
-serve-memory: venv
-	$(VENV)/bin/bendscope-memory serve
+# the memory (BENDSCOPE_MEMORY_STORE, else ~/.local/share/bendscope/memory.sqlite3) with its live
+# editor: open the URL it prints ("editor on http://127.0.0.1:8765/?token=…")
+serve-memory: venv vendor
+	$(VENV)/bin/bendscope-memory serve --http $(MEMORY_PORT) --editor
 
 clean:
 	rm -rf static/vendor node_modules $(VENV) build dist *.egg-info

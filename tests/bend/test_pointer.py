@@ -165,6 +165,11 @@ def test_double_click_edits_enters_or_creates():
     count = len(editor.plane.nodes)
     request = tools.double_click(5, 5)
     assert request.kind == "edit-text" and len(editor.plane.nodes) == count + 1
+    (ax, ay), (bx, by) = _pos(editor, "revenue"), _pos(editor, "r-and-d")  # on an edge: its label, no card
+    request = tools.double_click(*editor.world_to_screen(ax + (bx - ax) * 0.35, ay + (by - ay) * 0.35))
+    edge = editor.plane.edges[str(request.target.edge_id)]
+    assert (request.kind, request.action_id, edge.a, edge.b) == ("action", "edit-label", "revenue", "r-and-d")
+    assert len(editor.plane.nodes) == count + 1 and editor.selected_edge == edge.id
 
 
 def _pos(editor: Editor, node_id: str) -> tuple[float, float]:

@@ -82,7 +82,7 @@ def test_both_faces_refuse_a_document_with_the_same_message() -> None:
         parse_document(bad)
     with pytest.raises(Exception) as memory:
         from_document(bad, now="2026-12-01T00:00:00.000Z")
-    assert str(editor.value) == "planes[0].edges[0].b: refers to node 'ghost', which is not on this plane"
+    assert str(editor.value) == "edges[0].target: refers to node 'ghost', which is not on this plane"
     assert str(memory.value).endswith(str(editor.value))
 
 

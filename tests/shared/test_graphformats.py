@@ -4,6 +4,8 @@ other tools write them, and refusals that name the line or element and change no
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -233,10 +235,10 @@ def test_files_as_other_tools_write_them():
 @pytest.mark.parametrize(
     ("text", "name", "message"),
     [
-        ("from,to\na,b\n", "g.csv", "line 1: a header names source and target"),
+        ("start,end\na,b\n", "g.csv", "line 1: a header names source and target"),
         ("source,target,polarity\na,b,+\nb,c,maybe\n", "g.csv", "line 3: polarity must be + or -"),
         ("id,text,x\na,A,far\n", "g.csv", "line 2: x is not a number"),
-        ("source,target,kind\na,b,causl\n", "g.csv", "props.kind: must be one of"),
+        ("source,target,kind\na,b,causl\n", "g.csv", "line 2: kind must be one of"),
         ("source,target,kind,polarity\na,b,context,+\n", "g.csv", "is for causal and temporal edges, not context"),
         ("<graphml><graph>\n<node id='a'>\n</graph>", "g.graphml", "GraphML line 3, column 3: mismatched tag"),
         ("<graphml><graph><node/></graph></graphml>", "g.graphml", "(<node>) has no id"),
@@ -281,3 +283,16 @@ def test_spaces_empty_texts_and_line_breaks_come_back_as_they_were(fmt):
         assert sorted(label.strip() for *_, label, _ in got_edges) == ["", "line1\nline2", "spaced label"]
     else:
         assert (got_nodes, got_edges) == shape(editor)
+
+
+def test_csv_as_sheets_write_it_and_json_as_d3_writes_it():
+    sheet = read_graph("From;To;Type;Label\nrain;flood;Causal;raises\n", "csv")
+    assert sheet["edges"] == [{"a": "rain", "b": "flood", "props": {"kind": "causal", "label": "raises"}}]
+    both = read_graph("source,target,from,type,kind\na,b,x,y,temporal\n", "csv")  # (the real names win)
+    assert both["edges"][0]["props"] == {"kind": "temporal"}
+    mermaid = read_graph("graph TD\n  A[Stock]:::hot --> B:::cold\n", "mermaid")
+    assert [(n["id"], n["text"]) for n in mermaid["nodes"]] == [("A", "Stock"), ("B", "B")]
+    editor = editor_with([], [])
+    d3 = {"nodes": [{"id": "a", "label": "A"}, {"id": "b"}], "links": [{"source": "a", "target": "b"}]}
+    assert editor.load(json.dumps(d3)) is None
+    assert sorted(n.text for n in editor.plane.nodes.values()) == ["A", "b"] and len(editor.plane.edges) == 1

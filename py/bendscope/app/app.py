@@ -737,7 +737,7 @@ class App:
                 self.toast.show(f"Import refused: {error}", error=True, ms=8000)
             else:
                 self.editor.opening_view()
-                self.toast.show(f"Imported {name}.")
+                self.toast.show(f"Imported {name} in place of the graph: Undo brings that back.")
             self.request_frame()
 
         if sliced(text, name) and not self.still:  # a large file comes in between frames

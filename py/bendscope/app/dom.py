@@ -93,6 +93,15 @@ def name_finger_gestures(editor: Editor) -> None:
         by_id("empty-hint").textContent = TOUCH_EMPTY_HINT
 
 
+def focus_back(opener: Any) -> None:
+    """Focus ``opener`` — what had the focus when a sheet or a dialog opened — if it is still on
+    the page and shown, else the canvas (focus must not drop to the page's body)."""
+    shown = opener is not None and not is_null(opener) and bool(opener.isConnected)
+    if not shown or str(opener.tagName).lower() == "body" or opener.getClientRects().length == 0:
+        opener = js.document.getElementById("canvas")
+    opener.focus()
+
+
 def by_id(element_id: str) -> Any:
     return js.document.getElementById(element_id)
 

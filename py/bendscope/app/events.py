@@ -4,6 +4,7 @@ what comes back carried out on the canvas and the widgets."""
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import js
@@ -13,7 +14,7 @@ from bendscope.bend.keys.routing import KeyCommand, KeyEvent
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import empty_document
 from bendscope.bend.persist import clipboard
-from bendscope.bend.pointer.inputs import PointerInput, Request, Response
+from bendscope.bend.pointer.inputs import LINE_PX, PointerInput, Request, Response
 
 from .dom import by_id, coarse_pointer, download, follow_media, on
 from .images import image_menu
@@ -152,7 +153,15 @@ class InputWiring:
     def wheel(self, event: Any) -> None:
         event.preventDefault()
         x, y = self.xy(event)
-        self.apply(self.app.tools.wheel(x, y, float(event.deltaY), int(event.deltaMode)), event)
+        dx, dy, mode = float(event.deltaX), float(event.deltaY), int(event.deltaMode)
+        if dx and not event.ctrlKey and math.isfinite(dx) and math.isfinite(dy):
+            # a sideways wheel or a trackpad's two-finger swipe pans (a mouse's wheel, and a pinch
+            # — a wheel with Ctrl —, zoom)
+            unit = LINE_PX if mode == 1 else 1.0
+            self.app.editor.pan_by(-dx * unit, -dy * unit)
+            self.apply(Response(repaint=True), event)
+            return
+        self.apply(self.app.tools.wheel(x, y, dy, mode), event)
 
     def contextmenu(self, event: Any) -> None:
         event.preventDefault()

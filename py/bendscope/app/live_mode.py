@@ -100,7 +100,8 @@ class LiveMode:
     # ------------------------------------------------------------ start
     def start(self) -> None:
         """Show the live controls, listen to the memory's events, run the driver."""
-        for button in ("btn-new", "btn-demo", "btn-import"):
+        # (Copy link too: its link, to this origin without the token, would open nothing)
+        for button in ("btn-new", "btn-demo", "btn-import", "btn-link"):
             by_id(button).hidden = True
         self.chip.hidden = False
         self.search.hidden = False

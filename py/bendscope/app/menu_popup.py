@@ -328,11 +328,13 @@ class Menu:
                 self._focus(depth - 1, self._index_of_expanded(depth - 1))
             elif key == "Escape":
                 self.close()
-                js.document.getElementById("canvas").focus()
+                self._give_focus_back()  # (a toolbar button's menu: that button, so Tab goes on from it)
         elif key in ("Enter", " "):
             self._choose(depth, index)
         elif key == "Tab":
             self.close()
+            self._give_focus_back()
+            return  # (the browser's Tab then moves on from where the menu was opened, not from the page's body)
         else:
             handled = False
         if handled:

@@ -22,7 +22,7 @@ from bendscope.bend.keys import shortcuts
 from bendscope.bend.model.elements import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
 from bendscope.bend.render import theme
 
-from .dom import by_id, clear, coarse_pointer, el, is_null, js_obj, on, proxy
+from .dom import by_id, clear, coarse_pointer, el, focus_back, is_null, js_obj, on, proxy
 
 #: the least time (ms) between two moves of a message out of a card's way
 TOAST_REPLACE_MS = 300.0
@@ -491,6 +491,7 @@ class HelpSheet:
         self.backdrop = by_id("help-backdrop")
         self.body = by_id("help-body")
         self._built = False
+        self._opener: Any = None  # (what had the focus when it opened: it gets it back)
         on(by_id("help-close"), "click", lambda event: self.close())
         on(self.backdrop, "click", lambda event: self.close() if event.target == self.backdrop else None)
         on(self.backdrop, "keydown", self._key)
@@ -513,13 +514,15 @@ class HelpSheet:
                 cls = "meaning" if title == "What κ means" else ""  # (words, not keys: across both columns)
                 self.body.appendChild(el("section", cls=cls, children=[el("h3", text=title), table]))
             self._built = True
+        if not self.open:
+            self._opener = js.document.activeElement
         self.backdrop.hidden = False
         by_id("help").focus()  # the sheet itself (focusing Close would scroll it to the end)
 
     def close(self) -> None:
         if self.open:
             self.backdrop.hidden = True
-            by_id("canvas").focus()
+            focus_back(self._opener)  # (the ? button it was opened from, or the canvas)
 
     def _key(self, event: Any) -> None:
         if event.key in ("Escape", "?"):
@@ -539,6 +542,7 @@ class Dialog:
         self.cancel = by_id("dialog-cancel")
         self._callback: Callable[[Any], None] | None = None
         self._prompt = False
+        self._opener: Any = None  # (what had the focus when it opened: it gets it back when cancelled)
         on(self.ok, "click", lambda event: self.close(True))
         on(self.cancel, "click", lambda event: self.close(False))
         on(self.backdrop, "keydown", self._key)
@@ -562,6 +566,8 @@ class Dialog:
         self.ok.textContent = ok_label
         self.input.hidden = not prompt
         self.input.value = initial
+        if not self.open:
+            self._opener = js.document.activeElement
         self.backdrop.hidden = False
         (self.input if prompt else self.ok).focus()
 
@@ -581,7 +587,8 @@ class Dialog:
         if callback is not None:
             value = (self.input.value if accepted else None) if self._prompt else accepted
             callback(value)
-        js.document.getElementById("canvas").focus()
+        if not self.open:  # (unless the answer asked another question): back where it was asked from,
+            focus_back(None if accepted else self._opener)  # when cancelled; to the canvas when done
 
 
 class TextOverlay:

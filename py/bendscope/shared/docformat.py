@@ -16,7 +16,8 @@ An edge's ``polarity`` — ``"+"`` (the target moves the same way as the source)
 (loops are classed by it: ``kappa.loops``). ``"−"`` (the minus sign) is read as ``"-"``.
 
 A bare graph ``{"nodes": [...], "edges": [...]}`` is accepted too (one plane; nodes may
-omit positions, edges may be ``{source, target, kind}``), and so is an original
+omit positions — a node without ``text`` is named by its ``label``, ``name`` or id —, edges
+may be ``{source, target, kind}``, under ``links`` as d3 and networkx write them), and so is an original
 BendScript planes file. :func:`read_document` validates a text into plain records
 (:class:`DocumentRecord` of :class:`PlaneRecord` of :class:`CardRecord` and
 :class:`LinkRecord`) or raises :class:`DocumentError` naming the first problem; it
@@ -28,7 +29,7 @@ touches nothing else, so a refused import leaves every graph exactly as it was.
 >>> read_document('{"nodes": [{"id": "a", "type": "box"}]}')
 Traceback (most recent call last):
 ...
-bendscope.shared.docformat.DocumentError: planes[0].nodes[0].type: must be one of normal, stargate, got 'box'
+bendscope.shared.docformat.DocumentError: nodes[0].type: must be one of normal, stargate, got 'box'
 """
 
 from __future__ import annotations
@@ -259,10 +260,11 @@ def _card(raw: Any, where: str) -> CardRecord:
 
 def _link(raw: Any, where: str, cards: set[str]) -> LinkRecord:
     d = _obj(raw, where)
-    if "a" not in d and "source" in d:  # bare graph style {source, target, kind}
+    if "a" not in d and ("source" in d or "from" in d):  # bare graph style {source, target, kind} (or from, to)
         props = {"kind": d.get("kind", DEFAULT_KIND)}
         props.update({k: d[k] for k in ("label", "strength", "polarity") if k in d})
-        d = {"id": d.get("id"), "a": d.get("source"), "b": d.get("target"), "props": props, "data": d.get("data")}
+        a, b = (d.get("source"), d.get("target")) if "source" in d else (d.get("from"), d.get("to"))
+        d = {"id": d.get("id"), "a": a, "b": b, "props": props, "data": d.get("data")}
     a = _id(d.get("a"), f"{where}.a")
     b = _id(d.get("b"), f"{where}.b")
     for key, end in (("a", a), ("b", b)):
@@ -329,14 +331,18 @@ def _bare_graph(data: dict[str, Any]) -> Steps[dict[str, Any]]:
     no user id collides)."""
     nodes = []
     for i, raw in enumerate(_list(data, "nodes", "", MAX_NODES)):
+        if isinstance(raw, dict) and "text" not in raw:  # (named as a string node is: label, name or id)
+            named = next((raw[k] for k in ("label", "name", "id") if isinstance(raw.get(k), str)), None)
+            raw = raw if named is None else {**raw, "text": named}
         nodes.append({"id": raw, "text": raw} if isinstance(raw, str) else raw)
         if not isinstance(nodes[-1], dict):
             raise _fail(f"nodes[{i}]", "must be an id string or an object")
         if i % (CHUNK * 4) == CHUNK * 4 - 1:
             yield
     raw_edges = []
-    for i, raw in enumerate(_list(data, "edges", "", MAX_EDGES)):
-        raw_edges.append(_obj(raw, f"edges[{i}]"))
+    key = "links" if "edges" not in data and "links" in data else "edges"  # (d3's and networkx's name)
+    for i, raw in enumerate(_list(data, key, "", MAX_EDGES)):
+        raw_edges.append(_obj(raw, f"{key}[{i}]"))
         if i % (CHUNK * 4) == CHUNK * 4 - 1:
             yield
     yield
@@ -443,16 +449,27 @@ def decode_file(data: bytes) -> str:
 
     >>> decode_file("\\ufeffcafé".encode())
     'café'
-    >>> decode_file(b'{"nodes": ["\\xff\\xfe"]}')
+    >>> decode_file(b'{"nodes": ["\\xff\\xfe"]}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
-    bendscope.shared.docformat.DocumentError: The file is not UTF-8 text (byte 0xff at offset 12 is not UTF-8).
+    bendscope.shared.docformat.DocumentError: The file is not UTF-8 text (byte 0xff at offset 12, on line 1): save ...
+    >>> decode_file(b"PK\\x03\\x04\\x14\\x00\\x06\\x00\\x08\\x00\\x00\\x00!\\x00\\xb5")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+        ...
+    bendscope.shared.docformat.DocumentError: The file is not text (a spreadsheet, an image, an archive?): ...
     """
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
+        if b"\x00" in data[: max(4_096, exc.start)]:  # (no text file holds a NUL byte)
+            raise DocumentError(
+                "The file is not text (a spreadsheet, an image, an archive?): Import… reads JSON, CSV, GraphML, DOT "
+                "and Mermaid files — save a spreadsheet as CSV."
+            ) from None
+        line = data.count(b"\n", 0, exc.start) + 1
         raise DocumentError(
-            f"The file is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start:,} is not UTF-8)."
+            f"The file is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start:,}, on line {line:,}): "
+            "save it as UTF-8 (from a spreadsheet: CSV UTF-8)."
         ) from None
 
 
@@ -493,7 +510,21 @@ def validate_document(data: Any) -> DocumentRecord:
 
 
 def validate_document_steps(data: Any) -> Steps[DocumentRecord]:
-    """:func:`validate_document` as steps: a pause after every :data:`CHUNK` cards or edges."""
+    """:func:`validate_document` as steps: a pause after every :data:`CHUNK` cards or edges. A
+    bare graph's problem is named as its file names it (``edges[1].target``), not by the
+    document made of it (``planes[0].edges[1].b``)."""
+    bare = isinstance(data, dict) and "planes" not in data and "nodes" in data
+    try:
+        return (yield from _validate_steps(data))
+    except DocumentError as exc:
+        if not bare or not str(exc).startswith("planes[0]."):
+            raise
+        where, _, rest = str(exc).removeprefix("planes[0].").partition(": ")
+        where = re.sub(r"\.a$", ".source", re.sub(r"\.b$", ".target", where)).replace(".props.", ".")
+        raise type(exc)(f"{where}: {rest}") from None
+
+
+def _validate_steps(data: Any) -> Steps[DocumentRecord]:
     if isinstance(data, list) and data and all(isinstance(p, dict) and "nodes" in p for p in data):
         data = _bendscript(data)  # a BendScript list of planes
     if not isinstance(data, dict):

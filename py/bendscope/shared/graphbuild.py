@@ -12,6 +12,8 @@ character. Standard library only.
 [{'a': 'a', 'b': 'b', 'props': {'kind': 'causal'}}]
 >>> list(outside_quotes('a --> b; c["x; y"] --> d;', ";"))
 ['a --> b', ' c["x; y"] --> d', '']
+>>> csv_header(["From", " To ", "Type"]), edge_kind(" Causal")
+(['source', 'target', 'kind'], 'causal')
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .docformat import DocumentError
+from .docformat import EDGE_KINDS, DocumentError
 
-__all__ = ["GRAPH_QUANTUM", "GraphBuilder", "outside_quotes", "sign"]
+__all__ = ["GRAPH_QUANTUM", "GraphBuilder", "csv_header", "edge_kind", "outside_quotes", "sign"]
 
 #: cards and edges a reader makes between two pauses, at most (besides its own count of lines,
 #: elements or statements)
@@ -63,7 +65,7 @@ class GraphBuilder:
         self.node(a)
         self.node(b)
         self.spent += 1
-        props: dict[str, Any] = {"kind": kind}
+        props: dict[str, Any] = {"kind": edge_kind(kind)}
         if label:
             props["label"] = label
         if polarity is not None:
@@ -72,6 +74,26 @@ class GraphBuilder:
 
     def done(self) -> dict[str, Any]:
         return {"nodes": list(self.nodes.values()), "edges": self.edges}
+
+
+def edge_kind(value: str) -> str:
+    """An edge kind as a file may write it (``Causal``, `` temporal``): trimmed and in lower case;
+    ValueError naming the kinds when it is none of them."""
+    kind = value.strip().lower()
+    if kind not in EDGE_KINDS:
+        raise ValueError(f"kind must be one of {', '.join(EDGE_KINDS)}, got {value[:40]!r}")
+    return kind
+
+
+#: the other names a CSV header gives the edge list's columns (Kumu's and many a sheet's)
+_CSV_ALIASES = {"from": "source", "to": "target", "type": "kind"}
+
+
+def csv_header(row: list[str]) -> list[str]:
+    """A CSV header's column names, trimmed, in lower case, ``from``/``to``/``type`` read as
+    ``source``/``target``/``kind`` (unless the header has those too). O(len(row))."""
+    names = [cell.strip().lower() for cell in row]
+    return [_CSV_ALIASES[n] if n in _CSV_ALIASES and _CSV_ALIASES[n] not in names else n for n in names]
 
 
 def sign(value: str, where: str) -> str | None:

@@ -7,8 +7,9 @@ document (:func:`bendscope.shared.docformat.validate_document`): a bad file is r
 message naming its line or element, and nothing changes. Each writer writes one plane.
 Standard library only (CPython and Pyodide), like ``docformat``.
 
-* **CSV** (``csv``): an edge list with the header ``source,target`` and optionally
-  ``kind``, ``label``, ``polarity``; optionally a node list first (header ``id`` and
+* **CSV** (``csv``): an edge list with the header ``source,target`` (or ``from,to``) and
+  optionally ``kind`` (or ``type``), ``label``, ``polarity``, separated by commas, tabs or
+  semicolons; optionally a node list first (header ``id`` and
   optionally ``text``, ``x``, ``y``) and a blank line before the edges. Nodes an edge names
   that the node list lacks are made, their text their id.
 * **GraphML** (``xml.etree``, which resolves no external entity and, with the expat
@@ -29,7 +30,7 @@ Standard library only (CPython and Pyodide), like ``docformat``.
   ``A[(text)]``, ``A>text]``, quoted text), links ``-->`` (causal), ``-.->`` (temporal),
   ``==>`` (causal), ``---``, ``-.-``, ``===`` (context, no arrow) with ``|label|`` or inline
   labels, chains and ``&`` groups; ``%%`` comments; ``subgraph``/``end``, ``classDef``,
-  ``class``, ``style``, ``linkStyle``, ``click`` and ``direction`` are skipped. A label that
+  ``class``, ``style``, ``linkStyle``, ``click``, ``direction`` and ``:::class`` are skipped. A label that
   starts with ``+`` or ``−`` (``-``) then a space or its end gives the polarity.
 
 Each reader also comes in steps (:func:`read_graph_steps`, the way ``kappa.steps`` pauses): it
@@ -62,7 +63,7 @@ from bendscope.kappa.steps import Steps, finish
 
 from .docformat import MAX_BYTES, MAX_EDGES, MAX_NODES, POLAR_KINDS, DocumentError
 from .graphbuild import GraphBuilder as _Graph
-from .graphbuild import outside_quotes
+from .graphbuild import csv_header, outside_quotes
 from .graphbuild import sign as _sign
 
 __all__ = ["EXTENSIONS", "FORMATS", "format_of", "read_graph", "read_graph_steps", "write_graph"]
@@ -172,12 +173,12 @@ def read_graph_steps(text: str, fmt: str) -> Steps[dict[str, Any]]:
 # ---------------------------------------------------------------- CSV
 def _read_csv(text: str) -> Steps[dict[str, Any]]:
     first = text[: text.find("\n")] if "\n" in text else text  # (not split: that copies the rest)
-    dialect = "excel-tab" if "\t" in first and "," not in first else "excel"
+    delimiter = next((d for d in ("\t", ";") if d in first and "," not in first), ",")  # (a sheet's , \t or ;)
     graph = _Graph()
     header: list[str] | None = None
     part = ""
     read = 0  # characters read since the last pause
-    for number, row in enumerate(csv.reader(_lines(text), dialect), 1):
+    for number, row in enumerate(csv.reader(_lines(text), "excel", delimiter=delimiter), 1):
         read += sum(map(len, row))
         if number % READ_CHUNK == 0 or read >= XML_CHUNK:
             read = 0
@@ -186,7 +187,7 @@ def _read_csv(text: str) -> Steps[dict[str, Any]]:
             header = None  # (a blank line ends a section)
             continue
         if header is None:
-            header = [cell.strip().lower() for cell in row]
+            header = csv_header(row)
             if "source" in header and "target" in header:
                 part = "edges"
             elif "id" in header:
@@ -579,7 +580,8 @@ _LINK = re.compile(
     r"\s*(?:(?P<open>--|-\.|==)\s*(?P<inline>[^-.=|>\n][^\n]{0,400}?)\s*)?"
     r"(?P<arrow>-{2,}>|-\.+->|={2,}>|-{3,}|-\.+-|={3,}|--[ox]|==[ox])\s*(?:\|(?P<label>[^|]*)\|)?\s*"
 )
-_MERMAID_ID = re.compile(r"[A-Za-z0-9_\u0080-\U0010ffff][A-Za-z0-9_.\-\u0080-\U0010ffff]*?(?=[\s\[\](){}>&;|=-]|$)")
+_MERMAID_ID = re.compile(r"[A-Za-z0-9_\u0080-\U0010ffff][A-Za-z0-9_.\-\u0080-\U0010ffff]*?(?=[\s\[\](){}>&;|=-]|:::|$)")
+_CLASS = re.compile(r":::[\w-]+")
 _AND = re.compile(r"\s*&")
 _MARK = re.compile(r"^([+\-\u2212])(\s+|$)")
 _BR = re.compile(r"<br\s*/?>")
@@ -689,9 +691,15 @@ def _mermaid_node(text: str, at: int, graph: _Graph, number: int) -> tuple[str, 
             if len(label) >= 2 and label[0] == label[-1] == '"':
                 label = label[1:-1]
             graph.node(node_id, _entities(_BR.sub("\n", label)))
-            return node_id, end + len(closing)
+            return node_id, _skip_class(text, end + len(closing))
     graph.node(node_id)
-    return node_id, at
+    return node_id, _skip_class(text, at)
+
+
+def _skip_class(text: str, at: int) -> int:
+    """Past a node's ``:::class`` (a style, as ``class`` lines are: skipped), if it has one."""
+    found = _CLASS.match(text, at)
+    return at if found is None else found.end()
 
 
 def _shape_end(text: str, start: int, closing: str) -> int:

@@ -263,9 +263,13 @@ class Tools:
         return Response(repaint=True)
 
     def double_click(self, x: float, y: float) -> Request:
-        """Edit a node's text, enter a stargate, or create a node here and edit it."""
+        """Edit a node's text, enter a stargate, edit an edge's label, or create a node here and edit it."""
         editor = self.editor
         node = editor.node_at(x, y)
+        edge = editor.edge_at(x, y) if node is None else None
+        if edge is not None:  # (an edge's line or label: its label, as draw.io and Kumu do — not a card on it)
+            editor.select_edge(edge.id)
+            return Request("action", Target(edge_id=edge.id), action_id="edit-label")
         if node is None:
             wx, wy = editor.screen_to_world(x, y)
             return Request("edit-text", Target(node_id=editor.add_node(wx, wy, pinned=True)), fresh=True)
