@@ -13,6 +13,10 @@ This module only moves bytes and shows words; what to send and how to apply what
 - after each edit of the person's (seen by the document's version), the driver posts the
   operations to ``/api/write``; a refusal (409: the memory changed meanwhile; 400: a check
   of the memory's) is shown, and the memory's state is fetched over the page's;
+- a change brought in is shown after two tasks between frames, κ's edit and the scene plan's
+  update, a frame meanwhile keeping the picture (``bend.live.intake``); Python's collector
+  waits for a burst of changes to end, the young objects collected between frames
+  (``bend.live.burst_collector``);
 - a memory larger than the page opens (no document in the answer) shows a search box:
   retrieval, then the neighbourhood; one that outgrows the page while open keeps its cards.
 
@@ -33,11 +37,14 @@ from typing import Any
 
 import js
 
+from bendscope.bend.live.burst_collector import BurstCollector
 from bendscope.bend.live.delta import Reads, Remote, apply_to, holding_changes
 from bendscope.bend.live.ended import ended_after
+from bendscope.bend.live.intake import Intake
 from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep, scoped_path
 from bendscope.bend.live.time_travel import holding_only
 from bendscope.bend.model.document import DocumentError
+from bendscope.bend.pointer.states import GESTURES
 
 from .dom import by_id, is_null, js_obj, on, proxy
 from .timecontrol import TimeControl
@@ -51,6 +58,7 @@ MAX_KEPT = 20_000  # positions kept per memory (the oldest dropped first)
 #: application (each costs the page O(changes), and the server O(n) to answer)
 BIG = 500
 FETCH_GAP_MS = 50.0
+INTAKE_KAPPA_MS = 12.0  # κ's edit of a change taken in, in its task (a whole computation goes on in slices)
 
 
 def live_key() -> str | None:
@@ -96,6 +104,13 @@ class LiveMode:
         self.search_input = by_id("live-query")
         self.view_text = by_id("live-view")
         self.time = TimeControl(self)  # the moment shown (now, unless the person travels)
+        # a change brought in is taken in by tasks between frames (bend.live.intake), and Python's
+        # collector waits for a burst's end (bend.live.burst_collector)
+        self.intake = Intake(kappa=lambda: self.editor.shown_topology(INTAKE_KAPPA_MS),
+                             plan=lambda: self.app.paint(self.app.last_ts, draw=False))  # fmt: skip
+        self.collector = BurstCollector()
+        self._intake_proxy = proxy(self._take_in)  # (made once: proxies are never freed)
+        self._intake_due = False
 
     # ------------------------------------------------------------ start
     def start(self) -> None:
@@ -111,6 +126,7 @@ class LiveMode:
         self._on_error = proxy(self._event_error)
         self._listen()
         on(js.window, "beforeunload", self._leaving)
+        on(js.window, "pagehide", lambda event: self.keep_positions(force=True))
         self.show()
         self.app.spawn(self.run())
 
@@ -168,6 +184,7 @@ class LiveMode:
             step = self.sync.next_step(hold_remote=self.app.overlay.node_id is not None)
             if step is None:
                 self.keep_positions()
+                self._burst_over()
                 self.wake.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), IDLE_S)
@@ -245,6 +262,7 @@ class LiveMode:
         if not first and self.app.overlay.node_id is not None:  # (the person is typing: applied after)
             self.sync.failed("fetch")
             return
+        self.collector.arrived(float(js.performance.now()))  # (no collection inside the merge: between frames)
         merged, ended = 0.0, None
         try:
             version = answer.get("version")
@@ -269,6 +287,9 @@ class LiveMode:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
         self.app.applied_since.append(done - parsed)
+        if brought and not first:  # (κ's edit and the plan's update in tasks of their own, before a frame draws it)
+            self.intake.arrived()
+        self._schedule_intake()  # (and the young objects collected there, not in this task)
         now = float(js.Date.now())
         for node_id in brought.added:
             self.arrivals.setdefault(node_id, now)
@@ -284,6 +305,43 @@ class LiveMode:
         self.app.log_task(began, f"fetch +{len(brought.added)}")
         # ms: reading the JSON, bringing it in (all), of which the editor's merge, then the time control's look
         self.timings = [*self.timings[-199:], (parsed - began, done - parsed, merged, js.performance.now() - done)]
+
+    # ------------------------------------------------------------ taking changes in
+    def _schedule_intake(self) -> None:
+        if not self._intake_due:
+            self._intake_due = True
+            js.setTimeout(self._intake_proxy, 0)
+
+    def _take_in(self) -> None:
+        """One step of taking in the changes brought in, as a task of its own (bend.live.intake)."""
+        self._intake_due = False
+        try:
+            start, step = js.performance.now(), self.intake.steps[:1]
+            more = self.intake.run()
+            self.collector.between()
+            if step:
+                self.app.log_task(start, f"intake {step[0]}")
+            if more:
+                self._schedule_intake()
+            else:
+                self.app.request_frame()
+        except Exception as exc:  # a timer callback: report, never crash the page
+            self.app.report(exc)
+
+    def holds_frame(self, start: float) -> bool:
+        """Asked by a frame about to draw: True when it should keep the picture while a change
+        is taken in (``bend.live.intake``; the frame is logged as held)."""
+        if not self.intake.holds(self.app.tools.state_name in GESTURES):
+            return False
+        self.app.log_task(start, "held")
+        return True
+
+    def _burst_over(self) -> None:
+        """Python's collection given back once the changes stopped (``bend.live.burst_collector``)."""
+        now = float(js.performance.now())
+        if self.collector.due(now, self.app.tools.state_name in GESTURES):
+            self.collector.release()
+            self.app.log_task(now, "collect")
 
     async def _write(self, ops: list[dict[str, Any]]) -> None:
         body = json.dumps({"ops": ops, "seen_at": self.sync.seen_at}, ensure_ascii=False)
@@ -365,6 +423,8 @@ class LiveMode:
             "timings": self.timings[-50:],
             "asked": self.asked[-50:],
             "time": self.time.state(),
+            "intake": self.intake.counts,
+            "collector": self.collector.state(),
         }
 
     # ------------------------------------------------------------ positions
