@@ -117,8 +117,10 @@ def test_what_a_burst_leaves_stays_bounded(per_task: list[int]) -> None:
     for k, count in enumerate(per_task):
         c.arrived(float(k))
         cycles(count)
+        assert c.waiting() == (gc.get_count()[0] > c.young)  # (a frame asks for a task between frames then)
         c.between()
         assert gc.get_count()[0] <= c.young + 100, (gc.get_count(), count)
+        assert not c.waiting()
     assert not gc.isenabled()
     c.release()
     assert gc.isenabled()

@@ -323,14 +323,17 @@ class LiveMode:
                 self.app.log_task(start, f"intake {step[0]}")
             if more:
                 self._schedule_intake()
-            else:
+            elif step:
                 self.app.request_frame()
         except Exception as exc:  # a timer callback: report, never crash the page
             self.app.report(exc)
 
     def holds_frame(self, start: float) -> bool:
         """Asked by a frame about to draw: True when it should keep the picture while a change
-        is taken in (``bend.live.intake``; the frame is logged as held)."""
+        is taken in (``bend.live.intake``; the frame is logged as held). During a burst, the
+        young objects waiting are collected in a task after it (``bend.live.burst_collector``)."""
+        if self.collector.waiting():
+            self._schedule_intake()
         if not self.intake.holds(self.app.tools.state_name in GESTURES):
             return False
         self.app.log_task(start, "held")

@@ -8,11 +8,12 @@ and on a document of thousands of cards an increment takes tens of ms: a dropped
 
 So from the first change brought in until the changes have stopped for ``quiet_ms``,
 automatic collection is off (as during a gesture, ``bend.pointer.collector``). The young
-objects are collected in the tasks between frames — the page's fetch and intake tasks call
-:meth:`BurstCollector.between` — once more than ``young`` of them wait: a young collection
-looks at the young objects only (about a ms for ``young`` of them), and never at the old
-ones. When the burst is over, and no gesture runs (a gesture's own holding decides then),
-collection is given back with one run, in a task of its own at rest (:meth:`release`).
+objects are collected in tasks between frames — the page's intake tasks call
+:meth:`BurstCollector.between`, and a frame that finds more than ``young`` waiting
+(:meth:`waiting`) asks for such a task after it — so a young collection looks at about
+``young`` objects (a ms or so), and never at the old ones. When the burst is over, and no
+gesture runs (a gesture's own holding decides then), collection is given back with one run,
+in a task of its own at rest (:meth:`release`).
 Memory stays bounded: reference counting frees everything but cycles at once, the young
 cycles are freed between frames, and only the old objects' cycles wait for the burst's end.
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import gc
 
-YOUNG = 10_000  # young objects a burst may leave before they are collected between frames
+YOUNG = 5_000  # young objects a burst may leave before they are collected between frames
 QUIET_MS = 1000.0  # the burst is over when no change came for this long
 
 
@@ -56,11 +57,15 @@ class BurstCollector:
             gc.disable()
             self.held = True
 
+    def waiting(self) -> bool:
+        """Whether more than ``young`` young objects wait for a collection between frames. O(1)."""
+        return self.held and gc.get_count()[0] > self.young
+
     def between(self) -> bool:
         """In a task between frames: the young objects collected when more than ``young``
         wait (the old ones are not looked at); whether a collection ran. O(1), or one young
         collection."""
-        if not self.held or gc.get_count()[0] <= self.young:
+        if not self.waiting():
             return False
         gc.collect(0)
         self.young_runs += 1
