@@ -111,6 +111,8 @@ class LiveMode:
         self.collector = BurstCollector()
         self._intake_proxy = proxy(self._take_in)  # (made once: proxies are never freed)
         self._intake_due = False
+        # (a fetch asked ahead: since, writes, asked at, events seen then, the answer's promise)
+        self._ahead: tuple[int, int, float, int, Any] | None = None
 
     # ------------------------------------------------------------ start
     def start(self) -> None:
@@ -205,12 +207,18 @@ class LiveMode:
                 await asyncio.sleep(RETRY_S[min(self.failures, len(RETRY_S)) - 1])
 
     async def _fetch(self) -> None:
-        if self.sync.base is not None and len(self.sync.base.nodes) > BIG:  # (a burst of writes: fewer applications)
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and (self.keep_view or self.time.shown.query() or (self.sync.since(), self.sync.writes)
+                                  != ahead[:2]):  # fmt: skip
+            ahead = None  # (another view or moment asked for, the whole memory not brought in, or a write since)
+        if ahead is None and self.sync.base is not None and len(self.sync.base.nodes) > BIG:  # (fewer applications)
             wait = self._fetched_at + FETCH_GAP_MS - float(js.performance.now())
             if wait > 0:
                 await asyncio.sleep(wait / 1000)
-        self._fetched_at = float(js.performance.now())
-        if self.keep_view:  # (a query's view, or the cards shown when the memory outgrew the page)
+        self._fetched_at = float(js.performance.now()) if ahead is None else ahead[2]
+        if ahead is not None:  # (what changed while the whole memory was brought in: asked before)
+            response = await ahead[4]
+        elif self.keep_view:  # (a query's view, or the cards shown when the memory outgrew the page)
             kept = sorted(self.sync.base.nodes) if self.sync.base is not None else []
             view = {"query": self.query, "node_ids": kept, **self.time.shown.query()}
             asked = {"method": "POST", "body": json.dumps(view),
@@ -262,6 +270,8 @@ class LiveMode:
         if not first and self.app.overlay.node_id is not None:  # (the person is typing: applied after)
             self.sync.failed("fetch")
             return
+        if first and isinstance(answer.get("version"), int) and self.sync.remote_dirty and not self.keep_view:
+            self._ask_ahead(answer["version"])  # (the answer comes while this one is brought in)
         self.collector.arrived(float(js.performance.now()))  # (no collection inside the merge: between frames)
         merged, ended = 0.0, None
         try:
@@ -287,6 +297,8 @@ class LiveMode:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
         self.app.applied_since.append(done - parsed)
+        if ahead is not None and self.events_seen != ahead[3]:
+            self.sync.remote_dirty = True  # (a change told of since it was asked may not be in it)
         if brought and not first:  # (κ's edit and the plan's update in tasks of their own, before a frame draws it)
             self.intake.arrived()
         self._schedule_intake()  # (and the young objects collected there, not in this task)
@@ -305,6 +317,16 @@ class LiveMode:
         self.app.log_task(began, f"fetch +{len(brought.added)}")
         # ms: reading the JSON, bringing it in (all), of which the editor's merge, then the time control's look
         self.timings = [*self.timings[-199:], (parsed - began, done - parsed, merged, js.performance.now() - done)]
+
+    def _ask_ahead(self, version: int) -> None:
+        """Ask what changed since ``version`` (the whole memory's, read but not brought in yet)
+        now, so that the answer comes while the page brings the whole memory in (the changes
+        told of meanwhile: an agent writing as the page opens); the next fetch takes it."""
+        if self.time.shown.query():
+            return
+        url = scoped_path(f"api/graph?since={version}", _search())
+        asked = js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
+        self._ahead = (version, self.sync.writes, float(js.performance.now()), self.events_seen, asked)
 
     # ------------------------------------------------------------ taking changes in
     def _schedule_intake(self) -> None:
