@@ -272,7 +272,8 @@ class LiveMode:
             return
         if first and isinstance(answer.get("version"), int) and self.sync.remote_dirty and not self.keep_view:
             self._ask_ahead(answer["version"])  # (the answer comes while this one is brought in)
-        self.collector.arrived(float(js.performance.now()))  # (no collection inside the merge: between frames)
+        if not first:  # (no automatic collection inside the merge: between frames; the first, whole, as before)
+            self.collector.arrived(float(js.performance.now()))
         merged, ended = 0.0, None
         try:
             version = answer.get("version")
