@@ -59,6 +59,7 @@ MAX_KEPT = 20_000  # positions kept per memory (the oldest dropped first)
 BIG = 500
 FETCH_GAP_MS = 50.0
 INTAKE_KAPPA_MS = 12.0  # κ's edit of a change taken in, in its task (a whole computation goes on in slices)
+YOUNG_TICK_MS = 50  # during a burst, the young objects waiting are looked at this often, in a task of its own
 
 
 def live_key() -> str | None:
@@ -111,6 +112,8 @@ class LiveMode:
         self.collector = BurstCollector()
         self._intake_proxy = proxy(self._take_in)  # (made once: proxies are never freed)
         self._intake_due = False
+        self._young_proxy = proxy(self._young_tick)
+        self._young_ticking = False
         # (a fetch asked ahead: since, writes, asked at, events seen then, the answer's promise)
         self._ahead: tuple[int, int, float, int, Any] | None = None
 
@@ -274,6 +277,9 @@ class LiveMode:
             self._ask_ahead(answer["version"])  # (the answer comes while this one is brought in)
         if not first:  # (no automatic collection inside the merge: between frames; the first, whole, as before)
             self.collector.arrived(float(js.performance.now()))
+            if self.collector.held and not self._young_ticking:
+                self._young_ticking = True
+                js.setTimeout(self._young_proxy, YOUNG_TICK_MS)
         merged, ended = 0.0, None
         try:
             version = answer.get("version")
@@ -350,6 +356,20 @@ class LiveMode:
                 self.app.request_frame()
         except Exception as exc:  # a timer callback: report, never crash the page
             self.app.report(exc)
+
+    def _young_tick(self) -> None:
+        """During a burst, every YOUNG_TICK_MS: the young objects waiting collected (the page's
+        other tasks between frames — κ's and the layout's slices — allocate too)."""
+        try:
+            start = js.performance.now()
+            if self.collector.between():
+                self.app.log_task(start, "collect young")
+        except Exception as exc:  # a timer callback: report, never crash the page
+            self.app.report(exc)
+        finally:
+            self._young_ticking = self.collector.held
+            if self._young_ticking:
+                js.setTimeout(self._young_proxy, YOUNG_TICK_MS)
 
     def holds_frame(self, start: float) -> bool:
         """Asked by a frame about to draw: True when it should keep the picture while a change

@@ -8,10 +8,10 @@ and on a document of thousands of cards an increment takes tens of ms: a dropped
 
 So from the first change brought in until the changes have stopped for ``quiet_ms``,
 automatic collection is off (as during a gesture, ``bend.pointer.collector``). The young
-objects are collected in tasks between frames — the page's intake tasks call
-:meth:`BurstCollector.between`, and a frame that finds more than ``young`` waiting
-(:meth:`waiting`) asks for such a task after it — so a young collection looks at about
-``young`` objects (a ms or so), and never at the old ones. When the burst is over, and no
+objects are collected in tasks between frames — the page's intake tasks and a timer of the
+burst's call :meth:`BurstCollector.between`, and a frame that finds more than ``young``
+waiting (:meth:`waiting`) asks for such a task after it — so a young collection looks at
+about ``young`` objects (a ms or so), and never at the old ones. When the burst is over, and no
 gesture runs (a gesture's own holding decides then), collection is given back with one run,
 in a task of its own at rest (:meth:`release`).
 Memory stays bounded: reference counting frees everything but cycles at once, the young
