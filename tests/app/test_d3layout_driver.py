@@ -435,3 +435,23 @@ def test_the_frame_s_positions_are_drawn_as_they_came_while_nothing_else_moved(d
         host.work(sim.id)
         sim.step()
     assert sim.positions_js(7) is None  # at rest the plane is read
+
+
+def test_a_hub_s_drag_frees_the_same_bounded_region_in_the_worker(d3layout):
+    """The worker's engine follows ``local_region`` as the CPython one does: a hub of 300
+    leaves, each with two cards of its own (901 cards in two hops), frees cards costing at most
+    ``LOCAL_BUDGET`` to redraw, the rest held. On the old code it freed all 901."""
+    from bendscope.bend.layout.simulation import LOCAL_BUDGET, local_region
+
+    edges = [(0, i) for i in range(1, 301)] + [(i, 300 + 2 * i - 1 + j) for i in range(1, 301) for j in range(2)]
+    plane = plane_of(901, edges)
+    sim = d3layout.WorkerSimulation(plane, seed=1)
+    sim.stop()
+    sim.fixed.add("n0")
+    sim.reheat(around=["n0"], moved=False)
+    assert sim.free == local_region(plane, ["n0"]) and "n0" in sim.free
+    assert 300 + 1 + 3 * (len(sim.free) - 1) <= LOCAL_BUDGET < 901
+    sim.step()
+    sent = next(m for m in reversed(d3layout.host.sent) if "held" in m or m.get("state") is not None)
+    held = list(sent["held"]) if "held" in sent else list(sent["state"][6::7])
+    assert held[0] == 1.0 and held.count(0.0) == len(sim.free) - 1  # (the hub: held by the pointer)
