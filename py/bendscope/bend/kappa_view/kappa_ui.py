@@ -131,7 +131,7 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
         before, after = p["scc_kappa_before"], p["scc_kappa_after"]
         closes = bool(p["merged_scc_nodes"])
         changed = p["description"] != "no topological change"
-        said = _short(p["description"], bool(p.get("approximate")))
+        said = _short(p["description"], _bound(p))
         label = f"→ {telling_name(editor, target)} (κ: {_change(editor, node_id, p)} — {said})"
         out.append(
             ConnectPreview(
@@ -139,6 +139,12 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
             )
         )
     return out
+
+
+def _bound(p: Mapping[str, Any]) -> bool:
+    """Whether the region's κ in the preview ``p`` are upper bounds (past the work budget); the
+    graph's max κ may be one while they are exact (``approximate`` then says so, not this)."""
+    return bool(p.get("scc_approximate"))
 
 
 def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
@@ -151,7 +157,7 @@ def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
         topology = editor.topology()
         spans = [kappa_span(s) for s in {id(s): s for s in map(topology.scc, p["merged_scc_nodes"]) if s}.values()]
         return f"{span_text(max(s[0] for s in spans), max(s[1] for s in spans))}→{after}"
-    if not p.get("approximate"):
+    if not _bound(p):
         return f"{before}→{after}"
     scc = editor.topology().scc(node_id)
     lower = kappa_span(scc)[0] if scc is not None else before
@@ -229,7 +235,7 @@ def removal_effect(editor: Editor, loop_nodes: list[str], p: Mapping[str, Any]) 
     if description == "breaks feedback loop":
         return f"This breaks the feedback loop {kappa}."
     if description == "weakens loop":  # (past the work budget only the upper bound is known to fall)
-        verb = "may weaken" if p.get("approximate") else "weakens"
+        verb = "may weaken" if _bound(p) else "weakens"
         return f"This {verb} the feedback loop; a loop remains {kappa}."
     if description == "splits loop":
         return f"This splits the feedback loop into {len(remaining)} smaller loops {kappa}."
