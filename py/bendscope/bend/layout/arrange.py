@@ -11,6 +11,8 @@ around it tall and empty. Cards with no directed edge at all are set in rows aft
 A layer holding many blocks (a cause with hundreds of effects) is wrapped into columns side by
 side, layers still in reading order, so the drawing fits a screen: the wrap chosen is the one a
 16:10 screen shows largest (its long side at most 2.5 times its short one where dagre's is longer).
+A drawing still too long (a chain of many layers) is folded into bands as lines of text are,
+its long layers then wrapped for those bands (a chain from a cause of hundreds of effects).
 
 The layering, crossing reduction and coordinates are @dagrejs/dagre's (vendored, pinned;
 static/arrange.js runs it in the layout worker, off the main thread). This module makes the
