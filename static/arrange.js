@@ -15,6 +15,8 @@
   //: a drawing whose blocks fill less than this share of its box is wrapped and folded anew (see run;
   //: the benchmark's mixed graph of 90 cards, whose arcs all read along one axis, fills 7 %)
   var MIN_FILL = 0.05;
+  //: a small loop is set in the job's compact rows when its layers' drawing is this many times their area
+  var LOOP_ROWS = 2;
   //: the condensation's ranks come from dagre's tight-tree ranker: in bench/bench_arrange.py it
   //: took 0.5–0.9× the time of network simplex and drew fewer crossings on every graph measured
   var RANKER = "tight-tree";
@@ -98,26 +100,34 @@
         i = members[0]; w = sizes[2 * i]; h = sizes[2 * i + 1];
         off[0] = w / 2; off[1] = h / 2;
       } else if (job.kept[b]) {  // a large loop: its cards where the job puts them (compact rows)
-        var keep = job.keep[b], x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-        for (k = 0; k < members.length; k++) {
-          i = members[k];
-          x0 = Math.min(x0, keep[2 * k] - sizes[2 * i] / 2); x1 = Math.max(x1, keep[2 * k] + sizes[2 * i] / 2);
-          y0 = Math.min(y0, keep[2 * k + 1] - sizes[2 * i + 1] / 2); y1 = Math.max(y1, keep[2 * k + 1] + sizes[2 * i + 1] / 2);
-        }
-        for (k = 0; k < members.length; k++) { off[2 * k] = job.keep[b][2 * k] - x0; off[2 * k + 1] = job.keep[b][2 * k + 1] - y0; }
-        w = x1 - x0; h = y1 - y0;
+        var set = inRows(job.keep[b], members, sizes);
+        off = set.xy; w = set.width; h = set.height;
       } else {  // a small loop: in layers of its own (dagre turns its back arcs round)
         var local = {}, own = new Float64Array(2 * members.length), inner = job.inner[b], arcs = [];
         for (k = 0; k < members.length; k++) { local[members[k]] = k; own[2 * k] = sizes[2 * members[k]]; own[2 * k + 1] = sizes[2 * members[k] + 1]; }
         for (k = 0; k < inner.length; k += 2) arcs.push(local[inner[k]], local[inner[k + 1]]);
         // (folded as a drawing of blocks is when it is long: a ring of 60 cards is 60 layers)
         var drawn = folded(layered(dagre, job.direction, own, members.length, arcs, "network-simplex"), own, job.direction);
+        var rows = job.rows && job.rows[b] && job.rows[b].length ? inRows(job.rows[b], members, sizes) : null;
+        if (rows !== null && drawn.width * drawn.height > LOOP_ROWS * rows.width * rows.height) drawn = rows;
         off = drawn.xy; w = drawn.width; h = drawn.height;
       }
       blockSizes[2 * b] = w; blockSizes[2 * b + 1] = h;
       offsets.push(off);
     }
     return { sizes: blockSizes, offsets: offsets };
+  }
+
+  // A loop's cards at the centres ``keep`` (x, y per member) puts them: their offsets in its box, and its size.
+  function inRows(keep, members, sizes) {
+    var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, off = new Float64Array(2 * members.length), k, i;
+    for (k = 0; k < members.length; k++) {
+      i = members[k];
+      x0 = Math.min(x0, keep[2 * k] - sizes[2 * i] / 2); x1 = Math.max(x1, keep[2 * k] + sizes[2 * i] / 2);
+      y0 = Math.min(y0, keep[2 * k + 1] - sizes[2 * i + 1] / 2); y1 = Math.max(y1, keep[2 * k + 1] + sizes[2 * i + 1] / 2);
+    }
+    for (k = 0; k < members.length; k++) { off[2 * k] = keep[2 * k] - x0; off[2 * k + 1] = keep[2 * k + 1] - y0; }
+    return { xy: off, width: x1 - x0, height: y1 - y0 };
   }
 
   function run(job, dagre) {

@@ -156,6 +156,12 @@ ADVERSARIAL = {
         [(i, i % 10 + 1, "causal") for i in range(1, 11)] + [(1, 4, "temporal"), (6, 9, "temporal")],
     ),
     "a loop of 60 cards": (60, [(i, (i + 1) % 60, "causal") for i in range(60)]),
+    "a loop of 37 cards with chords, an arc and 12 cards without an edge": (
+        50,
+        [(i, i % 37 + 1, "causal") for i in range(1, 38)]
+        + [(a, b, "temporal") for a, b in ((1, 4), (6, 2), (11, 37), (16, 35), (21, 33), (26, 31), (31, 29), (36, 27))]
+        + [(24, 26, "causal"), (8, 18, "causal")],
+    ),
 }
 
 
@@ -163,7 +169,7 @@ ADVERSARIAL = {
 @pytest.mark.parametrize("name", sorted(ADVERSARIAL))
 def test_an_adversarial_shape_fits_a_screen(name, direction):
     """Brooms were drawn with their fan in one column (or row) as long as the chain: 0.1–0.9 % cards;
-    a loop of 60 cards was one row of 60 layers (aspect 189)."""
+    a loop of 60 cards was one row of 60 layers (aspect 189), one of 37 with chords 6 % cards."""
     editor = graph(*ADVERSARIAL[name])
     xy = run_arrange(editor, direction)
     aspect, density = drawing_shape(editor, xy)
