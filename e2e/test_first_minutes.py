@@ -46,7 +46,7 @@ def test_bend_previews_and_unbend_says_what_really_happens(app_factory):
     expect(app.page.locator("#dialog-text")).to_have_text(
         re.compile(
             r"^Remove edge (Price→Marketing|Marketing→\w+)\? "
-            r"Marketing leaves the feedback loop; the rest stays a loop \(κ: 1→2\)\.$"
+            r"Marketing leaves the feedback loop; the rest stays a loop of κ 2 \(the whole had κ 1\)\.$"
         )
     )
     app.page.locator("#dialog-ok").click()

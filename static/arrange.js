@@ -12,6 +12,13 @@
   //: a layer longer than the drawing's other side is wrapped into columns this far apart, so the
   //: whole fits a screen: its long side at most MAX_ASPECT times its short side, aiming for ASPECT
   var WRAP_GAP = 30, ASPECT = 1.6, MAX_ASPECT = 2.5;
+  //: a drawing whose blocks fill less than this share of its box is wrapped and folded anew (see run;
+  //: the benchmark's mixed graph of 90 cards, whose arcs all read along one axis, fills 7 %)
+  var MIN_FILL = 0.05;
+  //: a drawing whose blocks fill less than this share of its box has its layers stacked tight (see wrapped)
+  var WRAP_FILL = 0.15;
+  //: a small loop is set in the job's compact rows when its layers' drawing is this many times their area
+  var LOOP_ROWS = 2;
   //: the condensation's ranks come from dagre's tight-tree ranker: in bench/bench_arrange.py it
   //: took 0.5–0.9× the time of network simplex and drew fewer crossings on every graph measured
   var RANKER = "tight-tree";
@@ -95,19 +102,16 @@
         i = members[0]; w = sizes[2 * i]; h = sizes[2 * i + 1];
         off[0] = w / 2; off[1] = h / 2;
       } else if (job.kept[b]) {  // a large loop: its cards where the job puts them (compact rows)
-        var keep = job.keep[b], x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-        for (k = 0; k < members.length; k++) {
-          i = members[k];
-          x0 = Math.min(x0, keep[2 * k] - sizes[2 * i] / 2); x1 = Math.max(x1, keep[2 * k] + sizes[2 * i] / 2);
-          y0 = Math.min(y0, keep[2 * k + 1] - sizes[2 * i + 1] / 2); y1 = Math.max(y1, keep[2 * k + 1] + sizes[2 * i + 1] / 2);
-        }
-        for (k = 0; k < members.length; k++) { off[2 * k] = job.keep[b][2 * k] - x0; off[2 * k + 1] = job.keep[b][2 * k + 1] - y0; }
-        w = x1 - x0; h = y1 - y0;
+        var set = inRows(job.keep[b], members, sizes);
+        off = set.xy; w = set.width; h = set.height;
       } else {  // a small loop: in layers of its own (dagre turns its back arcs round)
         var local = {}, own = new Float64Array(2 * members.length), inner = job.inner[b], arcs = [];
         for (k = 0; k < members.length; k++) { local[members[k]] = k; own[2 * k] = sizes[2 * members[k]]; own[2 * k + 1] = sizes[2 * members[k] + 1]; }
         for (k = 0; k < inner.length; k += 2) arcs.push(local[inner[k]], local[inner[k + 1]]);
-        var drawn = layered(dagre, job.direction, own, members.length, arcs, "network-simplex");
+        // (folded as a drawing of blocks is when it is long: a ring of 60 cards is 60 layers)
+        var drawn = folded(layered(dagre, job.direction, own, members.length, arcs, "network-simplex"), own, job.direction);
+        var rows = job.rows && job.rows[b] && job.rows[b].length ? inRows(job.rows[b], members, sizes) : null;
+        if (rows !== null && drawn.width * drawn.height > LOOP_ROWS * rows.width * rows.height) drawn = rows;
         off = drawn.xy; w = drawn.width; h = drawn.height;
       }
       blockSizes[2 * b] = w; blockSizes[2 * b + 1] = h;
@@ -116,13 +120,35 @@
     return { sizes: blockSizes, offsets: offsets };
   }
 
+  // A loop's cards at the centres ``keep`` (x, y per member) puts them: their offsets in its box, and its size.
+  function inRows(keep, members, sizes) {
+    var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity, off = new Float64Array(2 * members.length), k, i;
+    for (k = 0; k < members.length; k++) {
+      i = members[k];
+      x0 = Math.min(x0, keep[2 * k] - sizes[2 * i] / 2); x1 = Math.max(x1, keep[2 * k] + sizes[2 * i] / 2);
+      y0 = Math.min(y0, keep[2 * k + 1] - sizes[2 * i + 1] / 2); y1 = Math.max(y1, keep[2 * k + 1] + sizes[2 * i + 1] / 2);
+    }
+    for (k = 0; k < members.length; k++) { off[2 * k] = keep[2 * k] - x0; off[2 * k + 1] = keep[2 * k + 1] - y0; }
+    return { xy: off, width: x1 - x0, height: y1 - y0 };
+  }
+
   function run(job, dagre) {
     var sizes = job.sizes, n = sizes.length / 2, blocks = job.blocks, b, k, i;
     var inner = blockLayout(job, dagre), blockSizes = inner.sizes, offsets = inner.offsets;
     var xy = new Float64Array(2 * n), right = 0, bottom = 0;
     if (blocks.length) {
-      var placed = folded(wrapped(pieced(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER),
-                                  blockSizes, job.direction), blockSizes, job.direction);
+      var drawn = pieced(dagre, job.direction, blockSizes, blocks.length, job.arcs, RANKER);
+      var plain = wrapped(drawn, blockSizes, job.direction, false), placed = folded(plain, blockSizes, job.direction);
+      // a drawing that is folded, or mostly empty, has its long layers wrapped for the bands it is
+      // folded into, when that shows it larger: a long chain from a cause of hundreds of effects,
+      // wrapped for the drawing unfolded, had that layer in one column as tall as the chain was
+      // long (or, top to bottom, an L of the chain and a row as long), 0.1–0.5 % of it cards
+      var area = 0;
+      for (b = 0; b < blocks.length; b++) area += blockSizes[2 * b] * blockSizes[2 * b + 1];
+      if (placed !== plain || area < MIN_FILL * placed.width * placed.height) {
+        var refit = wrapped(drawn, blockSizes, job.direction, true);
+        if (screenScore(refit.width, refit.height) < screenScore(placed.width, placed.height)) placed = refit;
+      }
       for (b = 0; b < blocks.length; b++) {
         var left = placed.xy[2 * b] - blockSizes[2 * b] / 2, top = placed.xy[2 * b + 1] - blockSizes[2 * b + 1] / 2;
         for (k = 0; k < blocks[b].length; k++) {
@@ -138,8 +164,15 @@
       var cellW = 0, cellH = 0;
       for (k = 0; k < loose.length; k++) { cellW = Math.max(cellW, sizes[2 * loose[k]]); cellH = Math.max(cellH, sizes[2 * loose[k] + 1]); }
       cellW += LOOSE_GAP; cellH += LOOSE_GAP;
-      var across = Math.max(1, Math.ceil(Math.sqrt(loose.length)));
-      if (blocks.length) across = Math.max(1, Math.floor((job.direction === "LR" ? right : bottom) / (job.direction === "LR" ? cellW : cellH)));
+      // as many to a row (LR; to a column, TB) as make the drawing with them the one a screen shows
+      // largest: as many as the drawing is wide, 50 cards beside a small one were one column
+      var lr = job.direction === "LR", across = Math.max(1, Math.ceil(Math.sqrt(loose.length))), best = Infinity;
+      for (k = 1; blocks.length && k <= loose.length; k++) {
+        var lines = Math.ceil(loose.length / k), score = lr
+          ? screenScore(Math.max(right, k * cellW), bottom + RANKSEP + lines * cellH)
+          : screenScore(right + RANKSEP + lines * cellW, Math.max(bottom, k * cellH));
+        if (score < best - 1e-9) { best = score; across = k; }
+      }
       var x = job.direction === "LR" || !blocks.length ? 0 : right + RANKSEP, y = job.direction === "LR" && blocks.length ? bottom + RANKSEP : 0;
       for (k = 0; k < loose.length; k++) {
         var row = Math.floor(k / across), col = k % across;
@@ -157,10 +190,17 @@
   // order — so every arc still reads forwards. The limit is the one (of a few dozen tried, O(blocks)
   // each) whose drawing a screen ASPECT wide shows largest (then the smallest drawing). A layer's blocks share a
   // coordinate along the reading axis in dagre's drawing: that is how its layers are found.
-  function wrapped(placed, sizes, direction) {
+  // With fold, each wrap is scored as the drawing folded() makes of it, and that folded drawing is
+  // returned (a few dozen folds, each O(blocks log blocks + 256 · slabs); a wrap of as many columns
+  // as the one before is the same drawing and is not folded again).
+  function wrapped(placed, sizes, direction, fold) {
     var count = sizes.length / 2, lr = direction === "LR", a = lr ? 0 : 1, c = 1 - a, b, k;
-    var w = placed.width, h = placed.height;
-    if (count < 2 || Math.max(w, h) <= MAX_ASPECT * Math.max(1, Math.min(w, h))) return placed;
+    var w = placed.width, h = placed.height, area = 0;
+    for (b = 0; b < count; b++) area += sizes[2 * b] * sizes[2 * b + 1];
+    // (a drawing mostly empty — dagre spaces a layer's blocks for the long arcs passing — has its
+    // layers stacked tight too, when that shows it larger: a random DAG of 33 cards was 9 % cards)
+    var sparse = area < WRAP_FILL * w * h;
+    if (count < 2 || (!fold && !sparse && Math.max(w, h) <= MAX_ASPECT * Math.max(1, Math.min(w, h)))) return placed;
     var order = [];
     for (b = 0; b < count; b++) order.push(b);
     order.sort(function (p, q) {
@@ -196,30 +236,47 @@
       }
       return [along, across];
     }
-    var best = null, bestScore = Infinity, steps = 48;
+    function place(layout) {
+      var size = extent(layout), xy = new Float64Array(2 * count), start = 0, i, j, m;
+      for (i = 0; i < layout.length; i++) {
+        for (j = 0; j < layout[i].length; j++) {
+          var column = layout[i][j], offset = (size[1] - column.across) / 2;
+          for (m = 0; m < column.blocks.length; m++) {
+            b = column.blocks[m];
+            xy[2 * b + a] = start + column.along / 2;
+            xy[2 * b + c] = offset + sizes[2 * b + c] / 2;
+            offset += sizes[2 * b + c] + NODESEP;
+          }
+          start += column.along + WRAP_GAP;
+        }
+        start += RANKSEP - WRAP_GAP;
+      }
+      return { xy: xy, width: lr ? size[0] : size[1], height: lr ? size[1] : size[0] };
+    }
+    var best = null, bestScore = Infinity, steps = 48, seen = -1;
     for (k = 0; k <= steps; k++) {
       var limit = longest * Math.pow(Math.max(1, total / longest), k / steps);
-      var layout = columns(limit), e = extent(layout);
-      var width = lr ? e[0] : e[1], height = lr ? e[1] : e[0];
-      // the area a screen of ASPECT must show to hold the drawing (what Fit zooms to), then its own
-      var score = Math.max(width, height * ASPECT) * Math.max(height, width / ASPECT) + 1e-3 * width * height;
-      if (score < bestScore - 1e-9) { best = layout; bestScore = score; }
-    }
-    var size = extent(best), xy = new Float64Array(2 * count), start = 0, i, j, m;
-    for (i = 0; i < best.length; i++) {
-      for (j = 0; j < best[i].length; j++) {
-        var column = best[i][j], offset = (size[1] - column.across) / 2;
-        for (m = 0; m < column.blocks.length; m++) {
-          b = column.blocks[m];
-          xy[2 * b + a] = start + column.along / 2;
-          xy[2 * b + c] = offset + sizes[2 * b + c] / 2;
-          offset += sizes[2 * b + c] + NODESEP;
-        }
-        start += column.along + WRAP_GAP;
+      var layout = columns(limit), width, height, drawing = null;
+      if (fold) {
+        var many = 0;
+        for (var i = 0; i < layout.length; i++) many += layout[i].length;
+        if (many === seen) continue;
+        seen = many; drawing = folded(place(layout), sizes, direction); width = drawing.width; height = drawing.height;
+      } else {
+        var e = extent(layout);
+        width = lr ? e[0] : e[1]; height = lr ? e[1] : e[0];
       }
-      start += RANKSEP - WRAP_GAP;
+      var score = screenScore(width, height);
+      if (score < bestScore - 1e-9) { best = drawing || layout; bestScore = score; }
     }
-    return { xy: xy, width: lr ? size[0] : size[1], height: lr ? size[1] : size[0] };
+    if (fold) return best;
+    var tight = place(best);
+    return sparse && screenScore(tight.width, tight.height) >= screenScore(w, h) ? placed : tight;
+  }
+
+  // the area a screen of ASPECT must show to hold a drawing (what Fit zooms to), then its own
+  function screenScore(width, height) {
+    return Math.max(width, height * ASPECT) * Math.max(height, width / ASPECT) + 1e-3 * width * height;
   }
 
   // Fold a drawing still too long along the reading axis (many layers: a long chain) into bands
@@ -260,8 +317,7 @@
     for (var n = 1; n <= Math.min(slabs.length, 256); n++) {
       var cut = bands(n), long = 0, deep = -RANKSEP;
       for (k = 0; k < cut.length; k++) { long = Math.max(long, cut[k][2]); deep += cut[k][3] + RANKSEP; }
-      var width = a === 0 ? long : deep, height = a === 0 ? deep : long;
-      var score = Math.max(width, height * ASPECT) * Math.max(height, width / ASPECT) + 1e-3 * width * height;
+      var score = a === 0 ? screenScore(long, deep) : screenScore(deep, long);
       if (score < bestScore - 1e-9) { best = cut; bestScore = score; }
     }
     var xy = new Float64Array(placed.xy), offset = 0, longest = 0;

@@ -37,6 +37,16 @@ def regions(arcs: set[tuple[str, str]], nodes: list[str]) -> dict[frozenset[str]
     }
 
 
+def holds_max(p: dict, when: str, true: int) -> None:
+    """The graph's max κ ``when`` ("before", "after") the preview says is the true one, or, past
+    the budget, an upper bound marked as one with bounds that hold it."""
+    said, bounds = p[f"kappa_{when}"], p.get(f"kappa_range_{when}")
+    if bounds is None:
+        assert said == true, (when, true, p)
+    else:
+        assert p.get("approximate") is True and bounds[0] <= true <= bounds[1] == said and bounds[0] < said, (when, p)
+
+
 @st.composite
 def families(draw: st.DrawFn) -> tuple[list[str], list[dict[str, str]], int, int]:
     n = draw(st.integers(2, 11))
@@ -74,10 +84,12 @@ def test_adding_an_arc_is_previewed_as_brute_force_finds_it(case, data):
     for target, p in impacts.items():
         after = regions(arcs_of(edges) | ({(source, target)} if source != target else set()), names)
         own = next(((part, k) for part, k in after.items() if source in part), (frozenset(), 0))
-        assert p["kappa_after"] >= max(after.values(), default=0)
         before = regions(arcs_of(edges), names)
+        holds_max(p, "before", max(before.values(), default=0))
+        holds_max(p, "after", max(after.values(), default=0))
         touched = [k for part, k in before.items() if part & (own[0] or {source})]
-        if p.get("approximate"):
+        assert p.get("approximate", False) >= p.get("scc_approximate", False)
+        if p.get("scc_approximate"):
             assert p["scc_kappa_after"] >= own[1] and p["scc_kappa_before"] >= max(touched, default=0), (target, p)
         else:  # (exact: both sides are the true κ; before, the largest of the regions the arc joins)
             assert p["scc_kappa_after"] == own[1] and p["scc_kappa_before"] == max(touched, default=0), (target, p)
@@ -95,14 +107,21 @@ def test_removing_an_arc_is_previewed_as_brute_force_finds_it(case, data):
     source, target = data.draw(st.sampled_from(arcs))
     base = analyze(names, edges, exact_limit=limit, work_budget=budget)
     p = preview_edge_removal(names, edges, source, target, exact_limit=limit, work_budget=budget, base=base)
-    region = next((part for part in regions(set(arcs), names) if {source, target} <= part), None)
+    whole_before, whole_after = regions(set(arcs), names), regions(set(arcs) - {(source, target)}, names)
+    holds_max(p, "before", max(whole_before.values(), default=0))
+    holds_max(p, "after", max(whole_after.values(), default=0))
+    region = next((part for part in whole_before if {source, target} <= part), None)
     if region is None:
         assert p["description"] == "no topological change" and p["remaining_scc_nodes"] == []
         return
-    left = {part: k for part, k in regions(set(arcs) - {(source, target)}, names).items() if part <= region}
+    left = {part: k for part, k in whole_after.items() if part <= region}
     assert p["remaining_scc_nodes"] == sorted((sorted(part) for part in left), key=lambda x: (-len(x), x))
     true_after = max(left.values(), default=0)
-    assert p["scc_kappa_after"] >= true_after if p.get("approximate") else p["scc_kappa_after"] == true_after
+    assert p["scc_kappa_after"] >= true_after if p.get("scc_approximate") else p["scc_kappa_after"] == true_after
+    each = [left[frozenset(nodes)] for nodes in p["remaining_scc_nodes"]]  # each loop left: its κ, or bounds
+    ranges = p.get("remaining_scc_kappa_ranges") or [[k, k] for k in p["remaining_scc_kappas"]]
+    assert [hi for _, hi in ranges] == p["remaining_scc_kappas"] and len(ranges) == len(each)
+    assert all(lo <= true <= hi for (lo, hi), true in zip(ranges, each, strict=True)), (each, p)
 
 
 def test_a_merge_with_a_region_past_the_exact_bound_is_marked_approximate():
@@ -115,3 +134,23 @@ def test_a_merge_with_a_region_past_the_exact_bound_is_marked_approximate():
     p = preview_edge_impacts(names, edges, "a", ["p"], exact_limit=3)["p"]
     assert p["description"] == "merges feedback loops" and p["scc_kappa_after"] == 1
     assert p["scc_kappa_before"] == 2 and p.get("approximate") is True  # (true κ before: 1)
+
+
+def test_the_graphs_max_kappa_from_another_region_past_the_exact_bound_is_marked_a_bound():
+    """A region past the exact bound (two triangles joined one arc each way: κ 1, bounds 1–2)
+    and a small exact one (a 3-cycle): an edge previewed in the small one left the graph's max κ
+    said as 2, exact-looking (no ``approximate``: only the region's values were marked). It is
+    marked, with its bounds; the small region's own κ stays exact."""
+    pairs = [(a, b) for a in "abc" for b in "abc" if a != b] + [(a, b) for a in "xyz" for b in "xyz" if a != b]
+    pairs += [("c", "x"), ("z", "a"), ("p", "q"), ("q", "r"), ("r", "p")]
+    edges = [{"source": a, "target": b} for a, b in pairs]
+    names = sorted({n for pair in pairs for n in pair})
+    assert max(regions(arcs_of(edges), names).values()) == 1
+    for p in (
+        preview_edge_impacts(names, edges, "p", ["r"], exact_limit=3)["r"],
+        preview_edge_removal(names, edges, "p", "q", exact_limit=3),
+    ):
+        assert p["kappa_before"] == p["kappa_after"] == 2 and p["approximate"] is True
+        assert p["kappa_range_before"] == p["kappa_range_after"] == [1, 2] and "scc_approximate" not in p
+    exact = preview_edge_impacts(names, edges, "p", ["r"])["r"]  # (no exact bound: nothing to mark)
+    assert exact["kappa_before"] == 1 and not {"approximate", "kappa_range_before", "scc_approximate"} & set(exact)

@@ -17,6 +17,7 @@ from typing import Any
 import js
 from pyodide.ffi import create_once_callable
 
+from bendscope.bend.kappa_view.explain import loop_item_text
 from bendscope.bend.live.ended import GHOST_ALPHA, Box, Ghosts, cross, ended_of, place, with_ghosts
 from bendscope.bend.live.sync import scoped_path
 from bendscope.bend.live.time_travel import (
@@ -227,9 +228,7 @@ class TimeControl:
             self.loop_list.appendChild(el("li", text="No loop at this moment."))
         for scc in sccs[:50]:
             members = [str(n) for n in scc["nodes"]]
-            names = ", ".join(f"“{' '.join(texts.get(n, n).split())[:30]}”" for n in members[:6])
-            more = f" and {len(members) - 6} more" if len(members) > 6 else ""
-            button = el("button", text=f"κ {scc['kappa']}: {names}{more}", cls="time-item",
+            button = el("button", text=loop_item_text(scc, texts), cls="time-item",
                         attrs={"type": "button", "title": "Highlight this loop and say when it closed"})  # fmt: skip
             on(button, "click", lambda e, m=members: self.app.spawn(self.loop(m, self.shown)))
             self.loop_list.appendChild(el("li", children=[button]))

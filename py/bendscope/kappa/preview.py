@@ -31,9 +31,14 @@ How adding is answered without cutting again:
   one arc, and M is strongly connected, so κ(M) = 1. No cut search at all.
 
 Approximate SCCs (κ out of the work budget: ``kappa_range`` in the topology) give
-bounds: the impact then carries ``"approximate": true`` and its κ values are upper bounds
-(real cuts: adding an arc raises a cut by at most 1), as the topology's ``kappa`` is;
-the description compares those. Exact impacts have no ``approximate`` key.
+bounds: an impact any of whose κ values is an upper bound (real cuts: adding an arc raises a
+cut by at most 1), as the topology's ``kappa`` is, carries ``"approximate": true``. Which
+ones: ``"scc_approximate": true`` when the SCC's (``scc_kappa_before`` / ``_after``: the
+description compares those), and ``kappa_range_before`` / ``kappa_range_after`` = [lower,
+upper] for the graph's max κ where it is a bound — which it can be from another SCC, past the
+budget, while the edge's own SCC is exact. A removal also lists each remaining loop's κ
+(``remaining_scc_kappas``, upper bounds; ``remaining_scc_kappa_ranges`` when one is not
+exact). Exact impacts have none of these keys but ``remaining_scc_kappas``.
 """
 
 from __future__ import annotations
@@ -89,6 +94,16 @@ class _Base:
             for w in members:
                 self.comp[w] = number
         self.max_kappa: int = base["max_kappa"]
+        self.max_lower = max(self.lowers, default=0)  # (the graph's max κ is exact iff it meets max_kappa)
+
+    def plane_after(self, old: set[int], scc_after: tuple[int, int]) -> tuple[int, int]:
+        """Bounds (lower, upper) of the graph's max κ when the SCCs ``old`` become one of
+        κ in ``scc_after`` (lower, upper). O(SCCs)."""
+        lower, upper = scc_after
+        for c, kappa in enumerate(self.kappas):
+            if c not in old:
+                lower, upper = max(lower, self.lowers[c]), max(upper, kappa)
+        return lower, upper
 
 
 def _local(out: list[list[int]], members: list[int]) -> tuple[dict[int, int], list[list[int]]]:
@@ -116,20 +131,35 @@ def _cut_side(out: list[list[int]], members: list[int], faults: list[tuple[int, 
 
 
 def _result(
-    source: str, target: str, before: int, after: int, scc_before: int, scc_after: int, approximate: bool, **flags: Any
+    source: str,
+    target: str,
+    known: _Base,
+    after: tuple[int, int],
+    scc_before: int,
+    scc_after: int,
+    approximate: bool,
+    **flags: Any,
 ) -> dict[str, Any]:
+    """The impact: the graph's max κ before (``known``) and ``after`` (lower, upper), the SCC's
+    κ (upper bounds where ``approximate``) and the flags; every bound marked (module doc)."""
+    before = (known.max_lower, known.max_kappa)
     result = {
         "source": source,
         "target": target,
         **flags,
-        "kappa_before": before,
-        "kappa_after": after,
-        "kappa_delta": after - before,
+        "kappa_before": before[1],
+        "kappa_after": after[1],
+        "kappa_delta": after[1] - before[1],
         "scc_kappa_before": scc_before,
         "scc_kappa_after": scc_after,
     }
-    if approximate:
+    if approximate or before[0] < before[1] or after[0] < after[1]:
         result["approximate"] = True
+    if approximate:
+        result["scc_approximate"] = True
+    for key, (lower, upper) in (("kappa_range_before", before), ("kappa_range_after", after)):
+        if lower < upper:
+            result[key] = [lower, upper]
     return result
 
 
@@ -184,7 +214,8 @@ def preview_edge_impacts(
     rising_known = False
 
     def inside(v: int) -> tuple[int, bool]:
-        """κ of u's SCC with u → v added (v in it, not a successor of u), and whether approximate."""
+        """κ of u's SCC with u → v added (v in it, not a successor of u), and whether approximate
+        (then it is at least the SCC's lower bound before: adding an arc lowers no cut)."""
         nonlocal side, rising, rising_known
         members = known.members[own]
         kappa = kappas[own]
@@ -211,9 +242,10 @@ def preview_edge_impacts(
     for target, v in zip(target_list, indices, strict=True):
         own_kappa = kappas[own] if own >= 0 else 0
         approximate = own >= 0 and known.lowers[own] < own_kappa
+        own_lower = known.lowers[own] if own >= 0 else 0
         if v == u or not reaches_u[v]:
             results[target] = _result(
-                source, target, max_kappa, max_kappa, own_kappa, own_kappa, approximate,
+                source, target, known, (known.max_lower, max_kappa), own_kappa, own_kappa, approximate,
                 creates_new_scc=False, enlarges_existing_scc=False, merged_scc_nodes=[],
                 description="no topological change",
             )  # fmt: skip
@@ -226,6 +258,7 @@ def preview_edge_impacts(
                 scc_after = scc_before
             else:
                 scc_after, approximate = inside(v)
+            scc_lower = own_lower if approximate else scc_after
             same = True
         else:  # a merge: κ = 1 (module doc)
             merged = {v}
@@ -238,9 +271,8 @@ def preview_edge_impacts(
             members = sorted(merged)
             old = {comp[w] for w in members if comp[w] >= 0}
             scc_before = max((kappas[c] for c in old), default=0)
-            scc_after, same = 1, False
+            scc_after, scc_lower, same = 1, 1, False
             approximate = any(known.lowers[c] < kappas[c] for c in old)  # (the κ before: an upper bound)
-        after = max([scc_after] + [k for c, k in enumerate(kappas) if c not in old])
         if not old:
             description = "creates feedback loop"
         elif len(old) > 1:
@@ -252,7 +284,7 @@ def preview_edge_impacts(
         else:
             description = "no topological change"
         results[target] = _result(
-            source, target, max_kappa, after, scc_before, scc_after, approximate,
+            source, target, known, known.plane_after(old, (scc_lower, scc_after)), scc_before, scc_after, approximate,
             creates_new_scc=not old, enlarges_existing_scc=bool(old) and not same,
             merged_scc_nodes=[graph.ids[w] for w in members], description=description,
         )  # fmt: skip
@@ -316,15 +348,21 @@ def preview_edge_removal(
     u = _node(graph, source, "source")
     v = _node(graph, target, "target")
     known = _Base(graph, base, exact_limit, cache, work_budget)
-    comp, kappas, max_kappa = known.comp, known.kappas, known.max_kappa
+    comp, kappas = known.comp, known.kappas
     own = kappas[comp[u]] if comp[u] >= 0 else 0
-    approximate = comp[u] >= 0 and known.lowers[comp[u]] < own
+    own_lower = known.lowers[comp[u]] if comp[u] >= 0 else 0
+    approximate = comp[u] >= 0 and own_lower < own
     present = v in graph.out[u]
     if not present or comp[u] < 0 or comp[u] != comp[v]:
         same = [graph.ids[w] for w in known.members[comp[u]]] if comp[u] >= 0 else []
+        stays = bool(same) and comp[u] == comp[v]
+        flags: dict[str, Any] = {"remaining_scc_kappas": [own] if stays else []}
+        if stays and approximate:
+            flags["remaining_scc_kappa_ranges"] = [[own_lower, own]]
         return _result(
-            source, target, max_kappa, max_kappa, own, own, approximate, removes_arc=present, breaks_scc=False,
-            remaining_scc_nodes=[same] if same and comp[u] == comp[v] else [], description="no topological change",
+            source, target, known, (known.max_lower, known.max_kappa), own, own, approximate, removes_arc=present,
+            breaks_scc=False, remaining_scc_nodes=[same] if stays else [], **flags,
+            description="no topological change",
         )  # fmt: skip
     members = known.members[comp[u]]
     local = {w: i for i, w in enumerate(members)}
@@ -335,8 +373,8 @@ def preview_edge_removal(
         _, inner = _local(sub, part)
         found.append(kappa_cut(inner, work_budget=0 if len(part) > exact_limit else work_budget))
     scc_after = max((f.kappa for f in found), default=0)
+    scc_lower = max((f.lower for f in found), default=0)
     approximate = approximate or any(not f.exact for f in found)  # (before, or after, an upper bound)
-    after = max([scc_after] + [k for c, k in enumerate(kappas) if c != comp[u]])
     if not parts:
         description = "breaks feedback loop"
     elif len(parts) > 1:
@@ -347,11 +385,15 @@ def preview_edge_removal(
         description = "weakens loop"
     else:
         description = "no topological change"
+    remaining = sorted(
+        ((sorted(graph.ids[members[i]] for i in part), f) for part, f in zip(parts, found, strict=True)),
+        key=lambda pf: (-len(pf[0]), pf[0]),
+    )
+    flags = {"remaining_scc_kappas": [f.kappa for _, f in remaining]}
+    if any(not f.exact for _, f in remaining):
+        flags["remaining_scc_kappa_ranges"] = [[f.lower, f.kappa] for _, f in remaining]
     return _result(
-        source, target, max_kappa, after, own, scc_after, approximate,
+        source, target, known, known.plane_after({comp[u]}, (scc_lower, scc_after)), own, scc_after, approximate,
         removes_arc=True, breaks_scc=len(parts) != 1 or len(parts[0]) < len(members),
-        remaining_scc_nodes=sorted(
-            (sorted(graph.ids[members[i]] for i in part) for part in parts), key=lambda p: (-len(p), p)
-        ),
-        description=description,
+        remaining_scc_nodes=[nodes for nodes, _ in remaining], **flags, description=description,
     )  # fmt: skip

@@ -30,9 +30,20 @@ def true_kappa(arcs: list[tuple[str, str]], node: str) -> int:
     return int(nx.edge_connectivity(graph)) if part else 0
 
 
+#: a κ said alone: the loop's before a removal ("(κ 1) into", "the whole had κ 1"), or the loops' after it ("of κ 2")
+ALONE = re.compile(r"(?:\(κ |had κ |of κ )(\d+)(?:–(\d+))?")
+
+
 def spans(label: str) -> tuple[tuple[int, int], tuple[int, int]]:
+    """The κ before and after a label names: "κ: 1→2", or in words (a removal that leaves loops
+    more tightly tied than the loop was: the loop's κ, then the largest of the loops left)."""
     found = SPAN.search(label)
-    assert found, label
+    if found is None:
+        alone = [(m.group(0), int(m.group(1)), int(m.group(2) or m.group(1))) for m in ALONE.finditer(label)]
+        before = [(lo, hi) for said, lo, hi in alone if not said.startswith("of")]
+        after = [(lo, hi) for said, lo, hi in alone if said.startswith("of")]
+        assert len(before) == 1 and after, label
+        return before[0], (max(lo for lo, _ in after), max(hi for _, hi in after))
     lo, hi, lo2, hi2 = found.groups()
     return (int(lo), int(hi or lo)), (int(lo2), int(hi2 or lo2))
 

@@ -151,7 +151,8 @@ def test_bend_previews_its_effect_and_unbend_says_what_really_happens():
     choice = kappa_ui.unbend_choice(editor, "profit")
     assert (choice.source, choice.target) == ("marketing", "profit")
     assert choice.question == (
-        "Remove edge marketing→profit? marketing leaves the feedback loop; the rest stays a loop (κ: 1→2)."
+        "Remove edge marketing→profit? marketing leaves the feedback loop; the rest stays a loop of κ 2 (the whole "
+        "had κ 1)."
     )
     run(editor, "unbend", Target(node_id="profit"))
     assert editor.topology().max_kappa == 2
@@ -174,7 +175,24 @@ def test_unbend_breaks_splits_and_removes_parallel_copies():
     p = preview_edge_removal(nodes, edges, "b", "c")
     assert p["remaining_scc_nodes"] == [["a", "b"], ["c", "d"]]
     effect = kappa_ui.removal_effect(ring, ["a", "b", "c", "d"], p)
-    assert effect == "This splits the feedback loop into 2 smaller loops (κ: 1→1)."
+    assert effect == "This splits the feedback loop (κ 1) into 2 separate loops, of κ 1 each."
+
+
+def test_unbend_that_splits_a_loop_into_tighter_ones_says_so_and_not_that_kappa_rises():
+    """Two two-way triangles joined by one arc each way: κ 1; removing the fault line leaves
+    two loops of κ 2 each. The question read "(κ: 1→2)", as if removing an edge tied the loop
+    tighter; it says the loop splits, and the κ of the loop and of each part."""
+    arcs = [(a, b) for a in "abc" for b in "abc" if a != b] + [(a, b) for a in "xyz" for b in "xyz" if a != b]
+    editor = editor_with([*arcs, ("c", "x"), ("z", "a")])
+    assert editor.topology().max_kappa == 1
+    choice = kappa_ui.unbend_choice(editor, "a")
+    assert choice is not None and choice.description == "splits loop"
+    assert choice.question == "Remove edge c→x? This splits the feedback loop (κ 1) into 2 separate loops, of κ 2 each."
+    nodes, edges = plane_graph(editor.plane)
+    p = preview_edge_removal(nodes, edges, "c", "x")
+    assert p["remaining_scc_nodes"] == [["a", "b", "c"], ["x", "y", "z"]] and p["remaining_scc_kappas"] == [2, 2]
+    run(editor, "unbend", Target(node_id="a"))
+    assert [s["kappa"] for s in editor.topology().result["sccs"]] == [2, 2]
 
 
 def test_connect_to_marks_nodes_already_connected():

@@ -7,15 +7,17 @@ true: κ 1, cutting the fault line splits the region, and the loops that remain.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 
+from bend_helpers import editor_with
 from claims import false_claims
 
 from bendscope.bend.actions.commands import REGISTRY
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.kappa_view import kappa_ui
-from bendscope.bend.kappa_view.explain import HUD_TITLES
+from bendscope.bend.kappa_view.explain import HUD_TITLES, loop_item_text
 from bendscope.bend.kappa_view.inspector import inspector_rows
 from bendscope.bend.kappa_view.loops_panel import panel_view
 from bendscope.bend.kappa_view.outline import outline_of
@@ -147,3 +149,24 @@ def test_the_outline_of_an_empty_plane_names_a_fingers_ways_on_a_touch_screen():
     assert "double-tap, or long-press then New node here" in summary and "click" not in summary, summary
     editor.set_touch(False)
     assert "double-click, or Shift+F10" in outline_of(editor).summary
+
+
+def test_a_region_past_the_exact_bound_is_said_with_its_bounds_on_every_surface():
+    """Two two-way triangles joined by one edge each way, past an exact bound of 3 cards: κ 1,
+    known only as 1–2, and 2 (the smallest cut found) is its upper bound. Every surface names
+    the bounds; none says 2 as if it were κ. The legend said "feedback loop, κ=2" beside the
+    badge's κ=1–2, and the time panel's loop list "κ 2"."""
+    arcs = [(a, b) for a in "abc" for b in "abc" if a != b] + [(a, b) for a in "xyz" for b in "xyz" if a != b]
+    editor = editor_with([*arcs, ("c", "x"), ("z", "a")])
+    editor.exact_limit_override = 3
+    (scc,) = editor.topology().result["sccs"]
+    assert (scc["kappa"], scc["approximate"], scc["kappa_range"]) == (2, True, [1, 2])
+    said = everything_said(editor)
+    assert "feedback loop, κ=2 or a range up to 2" in said["legend"] and "κ=1–2" in said["legend"]
+    assert "feedback loop, κ=2" not in said["legend"]
+    assert said["loops"][2].startswith("Loop region 1 · κ 1–2 ·") and "κ 1–2" in said["outline"][0]
+    assert any(text.startswith("κ 1–2 (bounds") for text in said["inspector"])
+    assert loop_item_text(scc, {n: n.upper() for n in "abcxyz"}) == "κ 1–2: “A”, “B”, “C”, “X”, “Y”, “Z”"
+    bare = re.compile(r"κ ?[=:]? ?2(?![–\d])")
+    whole = [t for texts in said.values() for t in texts if "of the selection" not in t and "or a range" not in t]
+    assert [t for t in whole if bare.search(t)] == []

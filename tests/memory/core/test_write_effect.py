@@ -204,3 +204,16 @@ def test_store_many_lists_ids_says_the_kappa_change_and_refuses_a_derived_cycle_
             }
         )
     assert memory.store.counts() == (2, 2)
+
+
+def test_a_largest_kappa_that_may_be_an_upper_bound_is_marked_approximate():
+    """κ before is the largest of the loops touched: that of a loop past the work budget (an
+    upper bound) was said with no marker, as if exact; an exact loop of the same κ makes it exact."""
+    from bendscope.memory.core.records import LoopRecord
+    from bendscope.memory.core.write_effect import effect
+
+    big, small = LoopRecord("a", ("a", "b", "c"), 3, approximate=True), LoopRecord("x", ("x", "y"), 1)
+    said = effect([big, small], [small])
+    assert (said["kappa_before"], said["kappa_after"], said.get("approximate")) == (3, 1, True)
+    assert "approximate" not in effect([small], [small]) and "approximate" not in effect([], [])
+    assert "approximate" not in effect([big, LoopRecord("d", ("d", "e"), 3)], [])

@@ -199,3 +199,17 @@ def region_name(scc_id: str) -> str:
     """
     number = scc_id.removeprefix("scc-")
     return f"loop region {int(number) + 1}" if number.isdigit() and number != scc_id else "a loop region"
+
+
+def loop_item_text(scc: Mapping[str, Any], texts: Mapping[str, str], shown: int = 6) -> str:
+    """A loop region as the time panel lists it: its κ (its bounds past the work budget: the
+    region's ``kappa`` alone is then an upper bound) and its first cards' texts. O(shown).
+
+    >>> scc = {"nodes": ["a", "b"], "kappa": 3, "approximate": True, "kappa_range": [1, 3]}
+    >>> loop_item_text(scc, {"a": "Births", "b": "Population  size"})
+    'κ 1–3: “Births”, “Population size”'
+    """
+    members = [str(n) for n in scc["nodes"]]
+    names = ", ".join(f"“{' '.join(texts.get(n, n).split())[:30]}”" for n in members[:shown])
+    more = f" and {len(members) - shown} more" if len(members) > shown else ""
+    return f"κ {span_text(*kappa_span(scc))}: {names}{more}"

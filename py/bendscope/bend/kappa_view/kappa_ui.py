@@ -131,7 +131,7 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
         before, after = p["scc_kappa_before"], p["scc_kappa_after"]
         closes = bool(p["merged_scc_nodes"])
         changed = p["description"] != "no topological change"
-        said = _short(p["description"], bool(p.get("approximate")))
+        said = _short(p["description"], _bound(p))
         label = f"→ {telling_name(editor, target)} (κ: {_change(editor, node_id, p)} — {said})"
         out.append(
             ConnectPreview(
@@ -139,6 +139,12 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
             )
         )
     return out
+
+
+def _bound(p: Mapping[str, Any]) -> bool:
+    """Whether the region's κ in the preview ``p`` are upper bounds (past the work budget); the
+    graph's max κ may be one while they are exact (``approximate`` then says so, not this)."""
+    return bool(p.get("scc_approximate"))
 
 
 def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
@@ -151,7 +157,7 @@ def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
         topology = editor.topology()
         spans = [kappa_span(s) for s in {id(s): s for s in map(topology.scc, p["merged_scc_nodes"]) if s}.values()]
         return f"{span_text(max(s[0] for s in spans), max(s[1] for s in spans))}→{after}"
-    if not p.get("approximate"):
+    if not _bound(p):
         return f"{before}→{after}"
     scc = editor.topology().scc(node_id)
     lower = kappa_span(scc)[0] if scc is not None else before
@@ -212,31 +218,70 @@ def _names(editor: Editor, ids: list[str], shown: int = 3) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _kappas_of(groups: list[str]) -> str:
+    """The κ of loops as a sentence says them, most tied first: "of κ 2 each", "of κ 2",
+    "1 of κ 2 and 3 of κ 1" (``groups``: each loop's κ as :func:`span_text` writes it). O(n log n).
+
+    >>> _kappas_of(["2", "2"]), _kappas_of(["3"]), _kappas_of(["1", "2", "1", "1–3"])
+    ('of κ 2 each', 'of κ 3', '1 of κ 1–3, 1 of κ 2 and 2 of κ 1')
+    """
+    counts: dict[str, int] = {}
+    for text in sorted(groups, key=lambda t: [-int(v) for v in reversed(t.split("–"))]):
+        counts[text] = counts.get(text, 0) + 1
+    if len(counts) == 1:
+        return f"of κ {groups[0]}" + (" each" if len(groups) > 1 else "")
+    said = [f"{count} of κ {text}" for text, count in counts.items()]
+    return ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def _remaining(p: Mapping[str, Any]) -> list[str]:
+    """Each loop left by a removal previewed in ``p``: its κ, or its bounds past the budget."""
+    ranges = p.get("remaining_scc_kappa_ranges")
+    if ranges is not None:
+        return [span_text(int(lower), int(upper)) for lower, upper in ranges]
+    kappas = p.get("remaining_scc_kappas")
+    if kappas is None:  # (a preview from before the engine listed them: the largest for each)
+        return [str(p["scc_kappa_after"])] * len(p.get("remaining_scc_nodes") or [])
+    return [str(k) for k in kappas]
+
+
 def removal_effect(editor: Editor, loop_nodes: list[str], p: Mapping[str, Any]) -> str:
     """One sentence on what removing the arc previewed in ``p`` does to the loop made
     of ``loop_nodes``, following the real change (breaks, weakens, splits, nodes leave).
+    Where loops remain that are more tightly tied than the loop was (a split, or a shrink that
+    drops the cards it hung on by), their κ is said apart from the loop's: "κ: 1→2" read as κ
+    rising when an edge was taken away.
 
     >>> from bendscope.bend.model.demo import demo_document
     >>> ed = Editor(demo_document())
     >>> removal_effect(ed, ["a", "b"], {"description": "weakens loop", "scc_kappa_before": 2,
     ...                                 "scc_kappa_after": 1, "remaining_scc_nodes": [["a", "b"]]})
     'This weakens the feedback loop; a loop remains (κ: 2→1).'
+    >>> removal_effect(ed, list("abcdef"), {"description": "splits loop", "scc_kappa_before": 1,
+    ...     "scc_kappa_after": 2, "remaining_scc_nodes": [list("abc"), list("def")], "remaining_scc_kappas": [2, 2]})
+    'This splits the feedback loop (κ 1) into 2 separate loops, of κ 2 each.'
     """
     before, after = p["scc_kappa_before"], p["scc_kappa_after"]
-    kappa = f"(κ: {_change(editor, loop_nodes[0], p) if loop_nodes else f'{before}→{after}'})"
+    change = _change(editor, loop_nodes[0], p) if loop_nodes else f"{before}→{after}"
+    kappa = f"(κ: {change})"
+    was = change.split("→", 1)[0]  # (the loop's κ, or its bounds)
     remaining = p.get("remaining_scc_nodes") or []
     description = p["description"]
     if description == "breaks feedback loop":
         return f"This breaks the feedback loop {kappa}."
     if description == "weakens loop":  # (past the work budget only the upper bound is known to fall)
-        verb = "may weaken" if p.get("approximate") else "weakens"
+        verb = "may weaken" if _bound(p) else "weakens"
         return f"This {verb} the feedback loop; a loop remains {kappa}."
     if description == "splits loop":
-        return f"This splits the feedback loop into {len(remaining)} smaller loops {kappa}."
+        parts = _kappas_of(_remaining(p))
+        return f"This splits the feedback loop (κ {was}) into {len(remaining)} separate loops, {parts}."
     if description == "shrinks loop":
         kept = set(remaining[0]) if remaining else set()
         left = sorted(n for n in loop_nodes if n not in kept)
         verb = "leaves" if len(left) == 1 else "leave"
+        if after > before:
+            rest = f"a loop {_kappas_of(_remaining(p)[:1])} (the whole had κ {was})"
+            return f"{_names(editor, left)} {verb} the feedback loop; the rest stays {rest}."
         return f"{_names(editor, left)} {verb} the feedback loop; the rest stays a loop {kappa}."
     return f"The feedback loop stays as it is {kappa}."
 

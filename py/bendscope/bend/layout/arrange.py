@@ -4,13 +4,16 @@ The condensation DAG of the plane's causal and temporal arcs is drawn in layers,
 before effects: each strongly connected component (a feedback loop) is one block whose
 cards stay together, every other card is a block of its own. Small loops are drawn in
 layers inside their block too (the back arcs of the loop point against the reading
-direction); a large one is set in compact rows that keep the force layout's order (who is
+direction), unless that drawing is over twice the area of compact rows (a ring of 37 cards
+with chords was 6 % cards: then the rows); a large one is set in compact rows that keep the force layout's order (who is
 above, below and beside whom: :func:`compact`), so that it does not make the layers' columns
 around it tall and empty. Cards with no directed edge at all are set in rows after the drawing.
 
 A layer holding many blocks (a cause with hundreds of effects) is wrapped into columns side by
 side, layers still in reading order, so the drawing fits a screen: the wrap chosen is the one a
 16:10 screen shows largest (its long side at most 2.5 times its short one where dagre's is longer).
+A drawing still too long (a chain of many layers) is folded into bands as lines of text are,
+its long layers then wrapped for those bands (a chain from a cause of hundreds of effects).
 
 The layering, crossing reduction and coordinates are @dagrejs/dagre's (vendored, pinned;
 static/arrange.js runs it in the layout worker, off the main thread). This module makes the
@@ -49,6 +52,7 @@ class ArrangeJob:
     blocks: list[list[int]] = field(default_factory=list)
     inner: list[list[int]] = field(default_factory=list)  # per block: flat index pairs
     keep: list[list[float] | None] = field(default_factory=list)  # per block: x, y per member, or None
+    rows: list[list[float]] = field(default_factory=list)  # per block: a small loop's compact rows, or []
     arcs: list[int] = field(default_factory=list)  # flat block index pairs, each once
     loose: list[int] = field(default_factory=list)  # node indices
     plane_version: int = 0
@@ -61,6 +65,7 @@ class ArrangeJob:
             "inner": self.inner,
             "keep": [k if k is not None else [] for k in self.keep],
             "kept": [k is not None for k in self.keep],
+            "rows": self.rows,
             "arcs": self.arcs,
             "loose": self.loose,
         }
@@ -121,12 +126,15 @@ def arrange_job(plane: Plane, topology: Topology, direction: str) -> ArrangeJob:
             between.add((bi, bj))
     nodes = list(plane.nodes.values())
     for b, members in enumerate(job.blocks):
+        rows = compact([(nodes[i].x, nodes[i].y, nodes[i].width, nodes[i].height) for i in members])
         if len(members) > LAYERED_LOOP:  # a large loop keeps its force arrangement, made compact
             job.inner.append([])
-            job.keep.append(compact([(nodes[i].x, nodes[i].y, nodes[i].width, nodes[i].height) for i in members]))
-        else:
+            job.keep.append(rows)
+            job.rows.append([])
+        else:  # (a loop's rows, for when its layers are mostly empty; a card's own block needs none)
             job.inner.append([v for pair in sorted(inner[b]) for v in pair])
             job.keep.append(None)
+            job.rows.append(rows if len(members) > 1 else [])
     job.arcs = [v for pair in sorted(between) for v in pair]
     return job
 

@@ -92,11 +92,14 @@ def legend_entries(
         entries.append(LegendEntry("sign", theme.POLARITY_COLOR["+"], "+ same direction", theme.LABEL_FILL, "+"))
         entries.append(LegendEntry("sign", theme.POLARITY_COLOR["-"], "− opposite direction", theme.LABEL_FILL, "−"))
     if topology is not None and topology.result["sccs"]:
-        levels = sorted({min(3, int(s["kappa"])) for s in topology.result["sccs"] if set(s["nodes"]) & shown})
+        drawn = [s for s in topology.result["sccs"] if set(s["nodes"]) & shown]
+        levels = sorted({min(3, int(s["kappa"])) for s in drawn})
         if levels:
             entries.append(LegendEntry("dashed", theme.FAULT_COLOR, FAULT_LINE))
-        for level in levels:
+        for level in levels:  # (a halo's colour is its κ's upper bound past the work budget: said so)
             label = f"feedback loop, κ{'≥' if level == 3 else '='}{level}"
+            if any(s["approximate"] and min(3, int(s["kappa"])) == level for s in drawn):
+                label += f" or a range up to {level}{' or more' if level == 3 else ''}"
             entries.append(LegendEntry("halo", theme.HALO_STROKE[level], label, theme.HALO_FILL[level]))
     classes = set(marked)
     for mark, words in (

@@ -75,11 +75,17 @@ def listed(loops: Sequence[LoopRecord]) -> list[dict[str, Any]]:
 def effect(before: Sequence[LoopRecord], after: Sequence[LoopRecord]) -> dict[str, Any]:
     """The ``topology`` part of a write's answer: κ before → after (the largest κ among the
     touched loops, 0 without any), the description, and the loops on each side (at most
-    ``LISTED`` ids each, with their count)."""
+    ``LISTED`` ids each, with their count). ``"approximate": true`` when κ before or after may
+    be an upper bound: the largest is that of a loop past the work budget, no exact loop has it.
+
+    >>> big, small = LoopRecord("a", ("a", "b", "c"), 3, approximate=True), LoopRecord("x", ("x", "y"), 1)
+    >>> effect([big, small], [small])["approximate"], "approximate" in effect([small], [])
+    (True, False)
+    """
     kappa_before = max((s.kappa for s in before), default=0)
     kappa_after = max((s.kappa for s in after), default=0)
     description = describe(before, after)
-    return {
+    out = {
         "description": description,
         "changed": description != "no topological change",
         "kappa_before": kappa_before,
@@ -87,3 +93,11 @@ def effect(before: Sequence[LoopRecord], after: Sequence[LoopRecord]) -> dict[st
         "loops_before": listed(before),
         "loops_after": listed(after),
     }
+    if not (_exact(before, kappa_before) and _exact(after, kappa_after)):
+        out["approximate"] = True
+    return out
+
+
+def _exact(loops: Sequence[LoopRecord], kappa: int) -> bool:
+    """Whether the largest κ of ``loops`` (``kappa``) is exact: an exact loop has it. O(loops)."""
+    return not loops or any(not s.approximate and s.kappa == kappa for s in loops)
