@@ -151,3 +151,36 @@ def test_both_engines_follow_the_rule():
     sim.stop()
     sim.reheat(around=["hub"], moved=False)
     assert sim.free == local_region(plane, ["hub"])
+
+
+_TWO_SEEDS = """
+from bendscope.bend.layout.simulation import local_region
+from bendscope.bend.model.elements import Edge, Node, Plane
+plane = Plane("p", "P")
+for seed in "ab":
+    plane.add_node(Node(seed))
+    for i in range(20):
+        plane.add_node(Node(f"{seed}{i}"))
+        plane.add_edge(Edge(f"{seed}-{i}", seed, f"{seed}{i}"))
+        for j in range(10):
+            plane.add_node(Node(f"{seed}{i}.{j}"))
+            plane.add_edge(Edge(f"{seed}-{i}-{j}", f"{seed}{i}", f"{seed}{i}.{j}"))
+print(sorted(local_region(plane, {"a", "b"}, budget=300)))
+"""
+
+
+def test_two_seeds_free_the_same_cards_in_every_process():
+    """Several seeds (a group's drag, an edit's two ends) given as a set: the region taken in
+    part must not follow the set's order, which changes with each process's string hashes."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    regions = set()
+    for seed in ("1", "2", "3", "4", "5", "6"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(root / "py")}
+        out = subprocess.run([sys.executable, "-c", _TWO_SEEDS], env=env, capture_output=True, text=True, check=True)
+        regions.add(out.stdout)
+    assert len(regions) == 1

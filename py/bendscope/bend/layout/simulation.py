@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 import weakref
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -139,18 +140,7 @@ def neighbourhood(plane: Plane, seeds: Iterable[str], hops: int = LOCAL_HOPS) ->
     >>> sorted(neighbourhood(p, ["a"])), sorted(neighbourhood(p, ["e", "gone"], hops=1))
     (['a', 'b', 'c'], ['d', 'e'])
     """
-    around = adjacency(plane)
-    region = {s for s in seeds if s in around}
-    frontier = list(region)
-    for _ in range(hops):
-        step: list[str] = []
-        for here in frontier:
-            for there in around[here]:
-                if there not in region:
-                    region.add(there)
-                    step.append(there)
-        frontier = step
-    return region
+    return local_region(plane, seeds, hops, budget=sys.maxsize)
 
 
 #: while a local reheat runs, its cards are drawn over a layer of the rest when at most this
@@ -207,8 +197,9 @@ def local_region(plane: Plane, seeds: Iterable[str], hops: int = LOCAL_HOPS, bud
     ``budget``. The hop that would pass it is taken in part, its cards with the fewest edges
     first (ties in the order they were reached), and the region ends there. So a card with
     hundreds of neighbours (a hub) frees its quietest neighbours, not the thousand cards two
-    edges away, whatever its degree; a card of an ordinary graph frees its whole two-hop
-    neighbourhood as before. Deterministic: the order follows the plane's edge order.
+    edges away (and a card whose own edges pass the budget moves alone); a card of an ordinary
+    graph frees its whole two-hop neighbourhood as before. Deterministic: the seeds are walked
+    in sorted order, each card's neighbours in the plane's edge order.
     O(size of the hops reached + the edges they touch + k log k for the hop taken in part),
     after the memoised adjacency.
 
@@ -227,9 +218,9 @@ def local_region(plane: Plane, seeds: Iterable[str], hops: int = LOCAL_HOPS, bud
     (['x', 'y'], [])
     """
     around = adjacency(plane)
-    region = {s for s in seeds if s in around}
+    frontier = sorted({s for s in seeds if s in around})  # (sorted: a set's order changes per process)
+    region = set(frontier)
     cost = sum(1 + len(around[s]) for s in region)
-    frontier = list(region)
     for _ in range(hops):
         step: list[str] = []
         for here in frontier:
