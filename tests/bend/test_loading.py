@@ -324,3 +324,34 @@ def test_a_bad_file_read_in_slices_is_refused_with_read_graph_s_message_and_noth
     assert sliced(editor) > 20
     assert told == [str(refused.value)] and "DOT line" in told[0]
     assert editor.loading is None and editor.export() == before
+
+
+def test_a_step_after_the_install_that_fails_ends_the_load_and_its_waiter_is_told():
+    """The page's steps after the install (the worker's graph, the plan) raising: the document
+    stays installed, the load ends (edits are no longer refused), the waiter is told — the
+    automation API's promise resolves, Import's message shows — and the error goes on to be
+    reported."""
+    editor = Editor(demo_document(), seed=1)
+    told: list[str | None] = []
+
+    def then() -> Steps[None]:
+        yield
+        raise RuntimeError("the plan could not be sent")
+
+    editor.start_load(graph_text(120, []), label=None, then=then, done=told.append)
+    with pytest.raises(RuntimeError, match="plan could not be sent"):
+        while editor.compute_load(0.0):
+            pass
+    assert told == [None] and editor.loading is None and len(editor.plane.nodes) == 120
+    assert editor.edit_refusal("Edit text") is None
+
+    def failing_at_once() -> Steps[None]:
+        raise RuntimeError("no worker")
+        yield
+
+    told.clear()
+    editor.start_load(graph_text(60, []), label=None, then=failing_at_once, done=told.append)
+    with pytest.raises(RuntimeError, match="no worker"):
+        while editor.compute_load(0.0):
+            pass
+    assert told == [None] and editor.loading is None and len(editor.plane.nodes) == 60

@@ -176,25 +176,38 @@ class Editor(LayoutDriver):
         job = self.loading
         if job is None:
             return False
-        if job.after is not None:  # (installed: the steps after it)
-            if job.follow(budget_ms):
+        installed = job.after is not None
+        try:
+            if job.after is not None:  # (installed: the steps after it)
+                if job.follow(budget_ms):
+                    return True
+            elif job.advance(budget_ms):
                 return True
-        elif job.advance(budget_ms):
-            return True
-        elif job.loaded is not None and not job.ready:
-            job.ready = True  # (installed in the next slice, not after this one's work)
-            return True
-        else:
+            elif job.loaded is not None and not job.ready:
+                job.ready = True  # (installed in the next slice, not after this one's work)
+                return True
+            else:
+                self.loading = None
+                installed = self._take(job) is None
+                if installed and job.installed():
+                    self.loading = job  # (its steps after the install go on in slices of their own)
+                    return True
+        except Exception as exc:  # (a step failed: the load ends, its waiter is told, the error goes on)
+            if job.after is not None:
+                job.after.close()
+                job.after = None
+            if not installed and job.error is None:
+                job.error = f"The graph could not be loaded: {exc}"
             self.loading = None
-            if self._take(job) is None and job.installed():
-                self.loading = job  # (its steps after the install go on in slices of their own)
-                return True
+            job.tell()
+            raise
         self.loading = None
         job.tell()
         return False
 
     def cancel_load(self) -> None:
-        """Drop the running load, if any (nothing of it is kept)."""
+        """Drop the running load, if any: nothing of it is kept — unless it was installed
+        already (its steps after the install stop; the document stays)."""
         if self.loading is not None:
             self.loading.cancel()
             self.loading = None
