@@ -325,6 +325,10 @@ def polarity_of(value: Any, kind: str, where: str = "polarity") -> str | None:
     return sign
 
 
+#: a bare graph's edge fields that hold ids
+_BARE_ENDS = ("id", "source", "target", "from", "to")
+
+
 def _bare_graph(data: dict[str, Any]) -> Steps[dict[str, Any]]:
     """``{"nodes", "edges"}`` as a one-plane document, a pause every :data:`CHUNK` × 4 nodes
     or edges. Edges without an id get ``edge-{i}``, skipping any id the graph already uses (so
@@ -346,7 +350,7 @@ def _bare_graph(data: dict[str, Any]) -> Steps[dict[str, Any]]:
     key = "links" if "edges" not in data and "links" in data else "edges"  # (d3's and networkx's name)
     for i, raw in enumerate(_list(data, key, "", MAX_EDGES)):
         raw = _obj(raw, f"{key}[{i}]")
-        ends = {k: _bare_id(raw[k], f"{key}[{i}].{k}") for k in ("id", "source", "target", "from", "to") if k in raw}
+        ends: dict[str, Any] = {k: _bare_id(raw[k], f"{key}[{i}].{k}") for k in _BARE_ENDS if k in raw}
         raw_edges.append({**raw, **ends} if ends else raw)
         if i % (CHUNK * 4) == CHUNK * 4 - 1:
             yield
