@@ -106,13 +106,25 @@ FORMAT_FILES = [
         b'<edge source="rain" target="flood"/><edge source="flood" target="rain"/>'
         b'<edge source="flood" target="crops"><data key="k">temporal</data></edge></graph></graphml>',
     ),
+    # a spreadsheet's "Unicode" CSV: UTF-16 with its byte order mark
+    (
+        "loops-unicode.csv",
+        "\ufeffsource,target,kind\nrain,flood,causal\nflood,rain,causal\nflood,crops,\n".encode("utf-16-le"),
+    ),
+    # networkx's node_link_data: integer ids
+    (
+        "loops-networkx.json",
+        b'{"directed": true, "multigraph": false, "graph": {}, "nodes": [{"id": 0}, {"id": 1}, {"id": 2}],'
+        b' "links": [{"source": 0, "target": 1}, {"source": 1, "target": 0}, {"source": 1, "target": 2}]}',
+    ),
 ]
 
 
 @pytest.mark.parametrize(("name", "data"), FORMAT_FILES, ids=[f[0] for f in FORMAT_FILES])
 def test_other_formats_import_through_the_file_chooser(app_factory, name, data):
     """CSV, DOT, Mermaid and GraphML files open as graphs (a DOT or CSV file was
-    refused as "Not JSON")."""
+    refused as "Not JSON"), and so do a UTF-16 CSV and networkx's JSON with integer ids (refused
+    as "not text" and "must be a non-empty string")."""
     app = app_factory("seed=1&still=1")
     app.page.set_input_files("#file-input", files=[{"name": name, "mimeType": "text/plain", "buffer": data}])
     app.page.wait_for_function("window.bendscope.stats().nodes === 3")

@@ -7,6 +7,8 @@ import json
 
 from harness import AppPage
 
+from bendscope.bend.pointer.inputs import WHEEL_GAP_MS
+
 
 def import_file(app: AppPage, name: str, content: str | bytes) -> str:
     """Click Import…, choose a file named ``name`` holding ``content``: the message shown."""
@@ -191,7 +193,9 @@ def test_on_the_keyboard_closing_a_menu_the_help_or_a_question_gives_the_focus_b
 def test_a_trackpads_swipe_or_a_sideways_wheel_pans_and_a_pinch_zooms(app_factory):
     """A two-finger swipe on a trackpad (a wheel with a sideways part) did nothing sideways and
     zoomed by its up-and-down part: a trackpad could not pan. The mouse's wheel still zooms
-    around the pointer, and so does a pinch (a wheel with Ctrl)."""
+    around the pointer, and so does a pinch (a wheel with Ctrl). Pan or zoom is chosen once per
+    gesture: a mostly up-and-down swipe whose events had a sideways pixel by turns zoomed and
+    panned by turns."""
     app = app_factory("seed=1&still=1")
     page = app.page
     page.mouse.move(640, 420)
@@ -204,8 +208,12 @@ def test_a_trackpads_swipe_or_a_sideways_wheel_pans_and_a_pinch_zooms(app_factor
     page.wait_for_function("([y]) => window.bendscope.screen_position('company')[1] < y - 20", arg=[y1])
     x2, y2 = app.node_xy("company")
     assert abs(x2 - (x1 - 30)) < 0.05 and abs(y2 - (y1 - 40)) < 0.05 and app.stats()["zoom"] == 1
+    page.wait_for_timeout(WHEEL_GAP_MS + 100)  # (the swipe ends: a wheel event sooner would go on panning)
     page.mouse.wheel(0, 100)  # the mouse's wheel
     page.wait_for_function("window.bendscope.stats().zoom < 1")
+    zoom = app.stats()["zoom"]
+    page.mouse.wheel(1, 40)  # the same gesture with a pixel sideways (a trackpad's up-and-down swipe) still zooms
+    page.wait_for_function("z => window.bendscope.stats().zoom < z", arg=zoom)
     zoom = app.stats()["zoom"]
     page.keyboard.down("Control")
     page.mouse.wheel(0, -50)  # a pinch outwards

@@ -100,3 +100,8 @@ def test_the_rules_catch_a_crowded_long_and_clashing_tree(tmp_path):
     assert crowded_folders(tmp_path) == [f"bend: {MAX_MODULES + 2} modules"]
     assert long_modules(tmp_path) == [f"bend/m0.py: {MAX_LINES + 1} lines"]
     assert shared_names(tmp_path) == ["cli.py in bend, memory", "m1.py in bend, memory"]
+
+
+def test_no_benchmark_or_script_is_longer_than_eight_hundred_lines():
+    top = PACKAGE.parents[1]
+    assert long_modules(top / "bench") + long_modules(top / "scripts") == []

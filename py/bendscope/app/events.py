@@ -4,7 +4,6 @@ what comes back carried out on the canvas and the widgets."""
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 import js
@@ -14,7 +13,7 @@ from bendscope.bend.keys.routing import KeyCommand, KeyEvent
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import empty_document
 from bendscope.bend.persist import clipboard
-from bendscope.bend.pointer.inputs import LINE_PX, PointerInput, Request, Response
+from bendscope.bend.pointer.inputs import LINE_PX, PointerInput, Request, Response, WheelIntent
 
 from .dom import by_id, coarse_pointer, download, follow_media, on
 from .images import image_menu
@@ -31,6 +30,8 @@ class InputWiring:
         self.canvas = app.canvas
         #: where the last touch went down (client px): a long press opens its menu there
         self.press_xy = (0.0, 0.0)
+        #: whether the wheel gesture under way pans or zooms
+        self.wheel_intent = WheelIntent()
 
     def wire(self) -> None:
         c = self.canvas
@@ -154,9 +155,9 @@ class InputWiring:
         event.preventDefault()
         x, y = self.xy(event)
         dx, dy, mode = float(event.deltaX), float(event.deltaY), int(event.deltaMode)
-        if dx and not event.ctrlKey and math.isfinite(dx) and math.isfinite(dy):
-            # a sideways wheel or a trackpad's two-finger swipe pans (a mouse's wheel, and a pinch
-            # — a wheel with Ctrl —, zoom)
+        if self.wheel_intent.pans(float(event.timeStamp), dx, dy, bool(event.ctrlKey)):
+            # a sideways wheel or a trackpad's two-finger swipe pans, a whole swipe at a time (a
+            # mouse's wheel, and a pinch — a wheel with Ctrl —, zoom)
             unit = LINE_PX if mode == 1 else 1.0
             self.app.editor.pan_by(-dx * unit, -dy * unit)
             self.apply(Response(repaint=True), event)

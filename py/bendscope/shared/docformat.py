@@ -325,12 +325,19 @@ def polarity_of(value: Any, kind: str, where: str = "polarity") -> str | None:
     return sign
 
 
+#: a bare graph's edge fields that hold ids
+_BARE_ENDS = ("id", "source", "target", "from", "to")
+
+
 def _bare_graph(data: dict[str, Any]) -> Steps[dict[str, Any]]:
     """``{"nodes", "edges"}`` as a one-plane document, a pause every :data:`CHUNK` × 4 nodes
     or edges. Edges without an id get ``edge-{i}``, skipping any id the graph already uses (so
     no user id collides)."""
     nodes = []
     for i, raw in enumerate(_list(data, "nodes", "", MAX_NODES)):
+        raw = _bare_id(raw, f"nodes[{i}]") if not isinstance(raw, dict) else raw
+        if isinstance(raw, dict) and "id" in raw:
+            raw = {**raw, "id": _bare_id(raw["id"], f"nodes[{i}].id")}
         if isinstance(raw, dict) and "text" not in raw:  # (named as a string node is: label, name or id)
             named = next((raw[k] for k in ("label", "name", "id") if isinstance(raw.get(k), str)), None)
             raw = raw if named is None else {**raw, "text": named}
@@ -342,7 +349,9 @@ def _bare_graph(data: dict[str, Any]) -> Steps[dict[str, Any]]:
     raw_edges = []
     key = "links" if "edges" not in data and "links" in data else "edges"  # (d3's and networkx's name)
     for i, raw in enumerate(_list(data, key, "", MAX_EDGES)):
-        raw_edges.append(_obj(raw, f"{key}[{i}]"))
+        raw = _obj(raw, f"{key}[{i}]")
+        ends: dict[str, Any] = {k: _bare_id(raw[k], f"{key}[{i}].{k}") for k in _BARE_ENDS if k in raw}
+        raw_edges.append({**raw, **ends} if ends else raw)
         if i % (CHUNK * 4) == CHUNK * 4 - 1:
             yield
     yield
@@ -368,6 +377,23 @@ def _bare_graph(data: dict[str, Any]) -> Steps[dict[str, Any]]:
         plane_id += "-"
     plane = {"id": plane_id, "name": "Main", "nodes": nodes, "edges": edges}
     return {"format": FORMAT, "version": VERSION, "rootPlaneId": plane_id, "planes": [plane]}
+
+
+def _bare_id(value: Any, where: str) -> Any:
+    """A bare graph's id as a document holds it: an integer (networkx's ``node_link_data``
+    writes ``{"id": 0}`` and ``{"source": 0, "target": 1}``) as its decimal string; a boolean
+    or a fraction refused by name; anything else as it is (checked later).
+
+    >>> _bare_id(0, "nodes[0].id"), _bare_id(-12, "x"), _bare_id("a", "x")
+    ('0', '-12', 'a')
+    >>> _bare_id(1.5, "links[0].source")
+    Traceback (most recent call last):
+    ...
+    bendscope.shared.docformat.DocumentError: links[0].source: must be a string or an integer, got 1.5
+    """
+    if isinstance(value, (bool, float)):
+        raise _fail(where, f"must be a string or an integer, got {json.dumps(value)}")
+    return str(value) if isinstance(value, int) else value
 
 
 def _bendscript_node(raw: Any) -> Any:
@@ -443,12 +469,35 @@ def finish(steps: Steps[T]) -> T:
             return done.value  # type: ignore[no-any-return]
 
 
+#: byte order marks and their encodings (UTF-32's first: FF FE 00 00 begins both)
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+
+
+def _unmarked_utf16(head: bytes) -> bool:
+    """Whether ``head`` looks like UTF-16 text without a mark: NULs at most of the odd (or
+    even) bytes — the high bytes of Latin text — and (nearly) none at the others. O(len(head))."""
+    pairs = len(head) // 2
+    if pairs < 2:
+        return False
+    odd, even = head[1::2].count(0), head[::2].count(0)
+    return max(odd, even) >= 0.6 * pairs and min(odd, even) <= 0.05 * pairs
+
+
 def decode_file(data: bytes) -> str:
     """A file's bytes as text: UTF-8 (a leading byte order mark dropped, as a browser does), or
-    DocumentError naming where it is not — never a text with U+FFFD in place of its bytes.
+    UTF-16 or UTF-32 led by its byte order mark (Excel's "Unicode Text", Notepad's "Unicode"),
+    or DocumentError naming where it is not — never a text with U+FFFD in place of its bytes.
+    UTF-16 without a mark (a NUL at every other byte) is refused with how to save it. O(size).
 
     >>> decode_file("\\ufeffcafé".encode())
     'café'
+    >>> decode_file("\\ufeffa\\tb".encode("utf-16-le")), decode_file("\\ufeffx".encode("utf-32-be"))
+    ('a\\tb', 'x')
     >>> decode_file(b'{"nodes": ["\\xff\\xfe"]}')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
         ...
@@ -458,6 +507,21 @@ def decode_file(data: bytes) -> str:
         ...
     bendscope.shared.docformat.DocumentError: The file is not text (a spreadsheet, an image, an archive?): ...
     """
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            name = encoding[:6].upper()
+            try:
+                text = data[len(bom) :].decode(encoding)
+            except UnicodeDecodeError as exc:
+                raise DocumentError(
+                    f"The file is not valid {name} text (at byte offset {exc.start + len(bom):,}): save it as UTF-8."
+                ) from None
+            if "\x00" not in text:  # (else a binary file that happens to begin so: refused below)
+                return text
+    if _unmarked_utf16(data[:4_096]):
+        raise DocumentError(
+            "The file is UTF-16 text without a byte order mark: save it as UTF-8 (from a spreadsheet: CSV UTF-8)."
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -520,8 +584,33 @@ def validate_document_steps(data: Any) -> Steps[DocumentRecord]:
         if not bare or not str(exc).startswith("planes[0]."):
             raise
         where, _, rest = str(exc).removeprefix("planes[0].").partition(": ")
-        where = re.sub(r"\.a$", ".source", re.sub(r"\.b$", ".target", where)).replace(".props.", ".")
-        raise type(exc)(f"{where}: {rest}") from None
+        raise type(exc)(f"{_bare_where(where, data)}: {rest}") from None
+
+
+def _bare_where(where: str, data: dict[str, Any]) -> str:
+    """A place in the document made of a bare graph (``edges[1].b``, ``edges[1].props.kind``)
+    as the file names it: under ``links`` if that is the file's key, the ends as the edge
+    names them (``source``/``target``, ``from``/``to`` or ``a``/``b``), ``props.`` only where
+    the edge has its own ``props``.
+
+    >>> _bare_where("edges[0].b", {"nodes": [], "links": [{"from": "x", "to": "y"}]})
+    'links[0].to'
+    >>> _bare_where("edges[0].props.kind", {"nodes": [], "edges": [{"source": "x", "kind": 3}]})
+    'edges[0].kind'
+    """
+    found = re.fullmatch(r"edges\[(\d+)\]\.(.*)", where)
+    if found is None:
+        return where
+    key = "links" if "edges" not in data and "links" in data else "edges"
+    items = data.get(key)
+    j, field = int(found[1]), found[2]
+    raw = items[j] if isinstance(items, list) and j < len(items) else None
+    if not isinstance(raw, dict) or "a" not in raw:
+        form = (
+            ("from", "to") if isinstance(raw, dict) and "source" not in raw and "from" in raw else ("source", "target")
+        )
+        field = {"a": form[0], "b": form[1]}.get(field, field.replace("props.", "", 1))
+    return f"{key}[{j}].{field}"
 
 
 def _validate_steps(data: Any) -> Steps[DocumentRecord]:

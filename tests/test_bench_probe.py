@@ -1,0 +1,38 @@
+"""The independent probe's κ checks read κ as the page writes it: a value, or past the exact
+bound a range of bounds (``κ: 1–3``, ``κ=1–3``), which holds when it contains the engine's κ."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import probe_hand
+
+
+def test_a_value_or_a_range_holds_the_engines_kappa() -> None:
+    assert probe_hand.holds("2", 2) and probe_hand.holds("1–3", 3) and probe_hand.holds("1–3", 1)
+    assert not probe_hand.holds("2", 3) and not probe_hand.holds("1–3", 4) and not probe_hand.holds("κ", 1)
+
+
+class _Page:
+    def __init__(self) -> None:
+        self.viewport_size = {"width": 800, "height": 600}
+
+
+class _App:
+    """What badge_problems reads of a page: each region's members' boxes."""
+
+    def __init__(self, boxes: list[list[list[float]]]) -> None:
+        self.page = _Page()
+        self.boxes = boxes
+
+    def api(self, _script: str, _arg: Any = None) -> Any:
+        return self.boxes
+
+
+def test_range_badges_are_counted_and_checked_against_their_region() -> None:
+    truth = {"sccs": [{"nodes": ["a", "b"], "kappa": 3}, {"nodes": ["c", "d"], "kappa": 1}]}
+    app = _App([[[100, 100, 50, 20], [100, 200, 50, 20]], [[500, 300, 50, 20], [500, 400, 50, 20]]])
+    drawn = [["κ=1–3", 150, 100, None], ["κ=1", 550, 300, None]]
+    assert probe_hand.badge_problems(app, truth, drawn) == []
+    wrong = [["κ=4–5", 150, 100, None], ["κ=1", 550, 300, None]]
+    assert probe_hand.badge_problems(app, truth, wrong) == ["badge κ=4–5 at (150, 100) on a region of κ 3"]
