@@ -113,7 +113,6 @@ class LiveMode:
         self._intake_proxy = proxy(self._take_in)  # (made once: proxies are never freed)
         self._intake_due = False
         self._young_proxy = proxy(self._young_tick)
-        self._unheard = proxy(lambda _error: None)  # (an early ask dropped unread may fail unheard)
         self._young_ticking = False
         # (a fetch asked ahead: since, writes, asked at, events seen then, the answer's promise)
         self._ahead: tuple[int, int, float, int, Any] | None = None
@@ -335,7 +334,6 @@ class LiveMode:
             return
         url = scoped_path(f"api/graph?since={version}", _search())
         asked = js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
-        asked.catch(self._unheard)  # (dropped unread — a write, a search came first — it is no page error)
         self._ahead = (version, self.sync.writes, float(js.performance.now()), self.events_seen, asked)
 
     # ------------------------------------------------------------ taking changes in
