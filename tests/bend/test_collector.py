@@ -11,14 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bendscope.bend.pointer.collector import HOLD, GestureCollector
+from bendscope.bend.pointer.collector import GestureCollector
 
 
 @pytest.fixture(autouse=True)
 def collector_restored() -> Iterator[None]:
     was = gc.isenabled()
     yield
-    HOLD.holders.clear()  # (the page's one switch: a test's holds end with it)
     if was:
         gc.enable()
     else:

@@ -359,13 +359,11 @@ class LiveMode:
             self.app.report(exc)
 
     def _young_tick(self) -> None:
-        """During a burst, every YOUNG_TICK_MS: its end looked for (also while the memory cannot
-        be reached, when the driver never idles), else the objects waiting collected (the page's
+        """During a burst, every YOUNG_TICK_MS: the young objects waiting collected (the page's
         other tasks between frames — κ's and the layout's slices — allocate too)."""
         try:
-            start = float(js.performance.now())
-            self._burst_over()
-            if self.collector.between(start):
+            start = js.performance.now()
+            if self.collector.between():
                 self.app.log_task(start, "collect young")
         except Exception as exc:  # a timer callback: report, never crash the page
             self.app.report(exc)

@@ -12,23 +12,18 @@ objects are collected in tasks between frames — the page's intake tasks and a 
 burst's call :meth:`BurstCollector.between`, and a frame that finds more than ``young``
 waiting (:meth:`waiting`) asks for such a task after it — so a young collection looks at
 about ``young`` objects (a ms or so), and never at the old ones. When the burst is over, and no
-gesture runs, the burst gives its hold back (:meth:`release`, in a task of its own); the
-switch is the page's one (``bend.pointer.collector.HOLD``), so collection comes back, with one
-run, only when no gesture or load holds it too.
+gesture runs (a gesture's own holding decides then), collection is given back with one run,
+in a task of its own at rest (:meth:`release`).
 Memory stays bounded: reference counting frees everything but cycles at once, the young
-cycles are freed between frames, and the old objects' cycles wait for the burst's end — or,
-when changes keep coming, for a whole collection run between frames every ``longest_ms``.
+cycles are freed between frames, and only the old objects' cycles wait for the burst's end.
 """
 
 from __future__ import annotations
 
 import gc
 
-from bendscope.bend.pointer.collector import HOLD, GcHold
-
 YOUNG = 5_000  # young objects a burst may leave before they are collected between frames
 QUIET_MS = 1000.0  # the burst is over when no change came for this long
-LONGEST_MS = 10_000.0  # a burst that goes on has a whole collection between frames this often
 
 
 class BurstCollector:
@@ -46,42 +41,30 @@ class BurstCollector:
     True
     """
 
-    def __init__(
-        self, young: int = YOUNG, quiet_ms: float = QUIET_MS, longest_ms: float = LONGEST_MS, hold: GcHold = HOLD
-    ) -> None:
+    def __init__(self, young: int = YOUNG, quiet_ms: float = QUIET_MS) -> None:
         self.young = young
         self.quiet_ms = quiet_ms
-        self.longest_ms = longest_ms
-        self.hold = hold
         self.held = False  # automatic collection is off because of a burst
         self.last = 0.0  # when the last change was brought in (ms)
-        self.whole_at = 0.0  # when the hold began, or the last whole collection during it ran (ms)
         self.young_runs = 0  # young collections run between frames
-        self.whole_runs = 0  # whole collections run between frames during a long burst
         self.runs = 0  # collections run when a burst ended (``release``)
 
     def arrived(self, now_ms: float) -> None:
         """A change was brought in: automatic collection off (unless it is off already — a
         gesture's, or the runtime's: then nothing is given back later either). O(1)."""
         self.last = now_ms
-        if not self.held:
-            self.held = self.hold.hold(self)
-            self.whole_at = now_ms
+        if not self.held and gc.isenabled():
+            gc.disable()
+            self.held = True
 
     def waiting(self) -> bool:
         """Whether more than ``young`` young objects wait for a collection between frames. O(1)."""
         return self.held and gc.get_count()[0] > self.young
 
-    def between(self, now_ms: float | None = None) -> bool:
+    def between(self) -> bool:
         """In a task between frames: the young objects collected when more than ``young``
-        wait (the old ones are not looked at) — or, given the time, everything when the hold
-        has lasted ``longest_ms`` since it began or since the last such run; whether a
-        collection ran. O(1), or one collection."""
-        if self.held and now_ms is not None and now_ms - self.whole_at >= self.longest_ms:
-            gc.collect()
-            self.whole_at = now_ms
-            self.whole_runs += 1
-            return True
+        wait (the old ones are not looked at); whether a collection ran. O(1), or one young
+        collection."""
         if not self.waiting():
             return False
         gc.collect(0)
@@ -94,15 +77,14 @@ class BurstCollector:
         return self.held and not gesture and now_ms - self.last >= self.quiet_ms
 
     def release(self) -> None:
-        """The burst's hold given back; if no gesture or load holds collection off, it is on
-        again and one collection runs now (at rest)."""
+        """Automatic collection on again, and one collection run now (at rest)."""
         if not self.held:
             return
         self.held = False
-        if self.hold.give_back(self):
-            gc.collect(1)
-            self.runs += 1
+        gc.enable()
+        gc.collect(1)
+        self.runs += 1
 
     def state(self) -> dict[str, int | bool]:
         """Diagnostics: held now, young collections between frames, collections at a burst's end."""
-        return {"held": self.held, "young_runs": self.young_runs, "whole_runs": self.whole_runs, "runs": self.runs}
+        return {"held": self.held, "young_runs": self.young_runs, "runs": self.runs}

@@ -8,10 +8,6 @@ once the gesture has ended and the layout rests (or a while after the gesture, i
 keeps running), with one collection run then, in a task of its own at rest. Memory stays
 bounded: reference counting frees all garbage but cycles at once, and when a gesture has left
 more than ``limit`` young objects the young generation is collected anyway.
-
-The switch itself is one for the whole page (:data:`HOLD`, a :class:`GcHold`): a gesture, a
-load and a live burst (``bend.live.burst_collector``) each hold it, and collection comes back
-only when the last of them lets go — one giving it back never turns it on under another's hold.
 """
 
 from __future__ import annotations
@@ -20,48 +16,6 @@ import gc
 
 LIMIT = 100_000  # young objects a gesture may leave before they are collected anyway
 LATEST_MS = 1000.0  # after a gesture, collection is given back by then even if the layout still runs
-
-
-class GcHold:
-    """Python's automatic collection, off while anything holds it: one switch for its holders.
-    If the runtime had it off when the first hold came, nobody holds it and it stays off.
-
-    >>> h, was = GcHold(), gc.isenabled()
-    >>> gc.enable()
-    >>> h.hold("drag"), h.hold("burst"), gc.isenabled()
-    (True, True, False)
-    >>> h.give_back("drag"), gc.isenabled()  # (the burst still holds it)
-    (False, False)
-    >>> h.give_back("burst"), gc.isenabled()  # (the last: on again; its holder runs a collection)
-    (True, True)
-    >>> _ = gc.enable() if was else gc.disable()
-    """
-
-    def __init__(self) -> None:
-        self.holders: set[object] = set()
-
-    def hold(self, holder: object) -> bool:
-        """``holder`` holds collection off; whether it does (False: the runtime had it off). O(1)"""
-        if not self.holders:
-            if not gc.isenabled():
-                return False
-            gc.disable()
-        self.holders.add(holder)
-        return True
-
-    def give_back(self, holder: object) -> bool:
-        """``holder`` lets go; True when that turned collection on again (it was the last). O(1)"""
-        if holder not in self.holders:
-            return False
-        self.holders.discard(holder)
-        if self.holders:
-            return False
-        gc.enable()
-        return True
-
-
-#: the page's one switch of Python's automatic collection
-HOLD = GcHold()
 
 
 class GestureCollector:
@@ -79,8 +33,7 @@ class GestureCollector:
     True
     """
 
-    def __init__(self, limit: int = LIMIT, latest_ms: float = LATEST_MS, hold: GcHold = HOLD) -> None:
-        self.hold = hold
+    def __init__(self, limit: int = LIMIT, latest_ms: float = LATEST_MS) -> None:
         self.limit = limit
         self.latest_ms = latest_ms
         self.held = False  # automatic collection is off because of a gesture
@@ -89,10 +42,11 @@ class GestureCollector:
         self.runs = 0  # collections run at rest (``release``)
 
     def pressed(self) -> None:
-        """A gesture may begin: automatic collection held off (unless the runtime has it off:
-        then nothing is given back later either)."""
-        if not self.held:
-            self.held = self.hold.hold(self)
+        """A gesture may begin: automatic collection off (unless it was off already: then
+        nothing is given back later either)."""
+        if not self.held and gc.isenabled():
+            gc.disable()
+            self.held = True
         self.ended = None
 
     def frame(self, gesture: bool, resting: bool, now_ms: float) -> bool:
@@ -116,12 +70,11 @@ class GestureCollector:
         return {"held": self.held, "runs": self.runs, "forced": self.forced}
 
     def release(self) -> None:
-        """The gesture's hold given back; if no other holds collection off, it is on again and
-        one collection runs now (at rest)."""
+        """Automatic collection on again, and one collection run now (at rest)."""
         if not self.held:
             return
         self.held = False
         self.ended = None
-        if self.hold.give_back(self):
-            gc.collect(1)
-            self.runs += 1
+        gc.enable()
+        gc.collect(1)
+        self.runs += 1
