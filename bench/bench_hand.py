@@ -632,12 +632,6 @@ def main(argv: list[str] | None = None) -> dict:
                     f"  {c['frames']} frames showed a change: median ms layout step {c['tick']:.1f}, scene "
                     f"{c['scene']:.1f}, paint {c['paint']:.1f} (scene included); merge {c['applied']:.1f}"
                 )
-            w = r["work"]
-            print(f"  work: {w['slow']} of {w['frames']} frame intervals over 20 ms; {w['change_frames']} painted "
-                  f"frames showed a change, their work (layout step + paint) median {w['change_work']:.1f} / p95 "
-                  f"{w['change_work_p95']:.1f} ms; intake tasks median κ {w['kappa']:.1f}, plan {w['plan']:.1f} ms, "
-                  f"frames held {w['held']}; Python's collections {w['gc'][0]}, {w['gc'][1]:.0f} ms in all, "
-                  f"longest {w['gc'][2]:.1f} ms")  # fmt: skip
             print("  cores busy during the writes: " + ", ".join(f"{k} {v:.2f}" for k, v in r["cpu"].items()))
             print("  " + ("\n  ".join(r["explained"]) if r["explained"] else "no frame over 20 ms"))
     else:

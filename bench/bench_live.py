@@ -111,39 +111,6 @@ def explain(burst: dict, over: float = 20.0) -> list[str]:
     return out
 
 
-def burst_work(burst: dict, over: float = 20.0) -> dict:
-    """The page's work figures of a burst, which a busy machine moves less than its frame
-    intervals: intervals over ``over`` ms; the painted frames that showed a change and the
-    medians of their work (layout step + paint, ms); the changes' intake tasks (κ's edit, the
-    scene plan's update; medians ms) and the frames held meanwhile; Python's collections
-    (count, ms in all, the longest).
-
-    >>> w = burst_work({"stamps": [0.0, 16.7, 50.0], "painted": [{"tick": 1.0, "paint": 9.0, "applied": [2.0]}],
-    ...                 "tasks": [[1.0, 5.0, "intake kappa"], [2.0, 1.0, "held"], [3.0, 30.0, "gc 1"]]})
-    >>> w["slow"], w["change_work"], w["kappa"], w["held"], w["gc"]
-    (1, 10.0, 5.0, 1, (1, 30.0, 30.0))
-    """
-    stamps, tasks = burst["stamps"], burst["tasks"]
-    shown = [f["tick"] + f["paint"] for f in burst["painted"] if f["applied"]]
-
-    def med(label: str) -> float:
-        values = [ms for _at, ms, what in tasks if what == label]
-        return statistics.median(values) if values else float("nan")
-
-    gcs = [ms for _at, ms, what in tasks if what.startswith("gc ")]
-    return {
-        "frames": len(stamps) - 1,
-        "slow": sum(b - a > over for a, b in itertools.pairwise(stamps)),
-        "change_frames": len(shown),
-        "change_work": statistics.median(shown) if shown else float("nan"),
-        "change_work_p95": percentile(shown, 0.95) if shown else float("nan"),
-        "kappa": med("intake kappa"),
-        "plan": med("intake plan"),
-        "held": sum(what == "held" for _at, _ms, what in tasks),
-        "gc": (len(gcs), sum(gcs), max(gcs, default=0.0)),
-    }
-
-
 def task_ms(burst: dict, label: str) -> float:
     """The page's tasks whose label begins with ``label``: their ms per second of the burst.
 
@@ -283,7 +250,6 @@ def run_rate(page, writer: Memory, rate: int, seconds: float, start: int, cpu=No
         # and in bringing fetched changes in: work, where the frame intervals are what it leaves)
         "background_ms_s": task_ms(burst, "background"),
         "fetch_ms_s": task_ms(burst, "fetch +"),
-        "work": burst_work(burst),
     }
 
 

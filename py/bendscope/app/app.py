@@ -37,7 +37,7 @@ from bendscope.shared.graphformats import SAVED_AS
 from . import d3layout, dom, links
 from .ahead import Ahead
 from .api import AutomationApi
-from .dom import CanvasMeasure, by_id, coarse_pointer, download, js_obj, name_finger_gestures, proxy
+from .dom import CanvasMeasure, by_id, coarse_pointer, download, js_obj, name_finger_gestures, on, proxy
 from .events import InputWiring
 from .images import export_image, export_png
 from .live_mode import LiveMode, live_key
@@ -168,6 +168,7 @@ class App:
             self.editor.replace_document(empty_document(), alpha=1.0)
             self.resize()
             self.events.wire()
+            on(js.window, "pagehide", lambda e: self.live is not None and self.live.keep_positions(force=True))
             self.live = LiveMode(self, key)
             self.live.start()
             self.paint(js.performance.now())
@@ -294,7 +295,6 @@ class App:
             pulsing = self._pulsing()
             paint_ms = self.last_paint_ms
             painted = self.editor.needs_paint or (pulsing and not self.painter.can_repulse)
-            painted = painted and not (self.live is not None and self.live.holds_frame(start))  # (bend.live.intake)
             if painted:
                 # layered (a copy kept for pulse-only frames) only when nothing else moves
                 self.paint(ts, layered=pulsing and not editor.animating)
@@ -346,9 +346,9 @@ class App:
         shown = self.shown_topology
         return shown is not None and shown.max_kappa > 0 and (self.paints == 0 or self.painter.pulses_in_view > 0)
 
-    def paint(self, ts: float, *, layered: bool = False, clean: bool = False, draw: bool = True) -> None:
+    def paint(self, ts: float, *, layered: bool = False, clean: bool = False) -> None:
         """One full frame: the HUD and widgets, and the plane through the painter (the plan's
-        changed parts and the positions cross to the page's geometry; see app.painter; ``draw`` False: the plan alone).
+        changed parts and the positions cross to the page's geometry; see app.painter).
         ``clean``: the canvas alone, as an exported image shows it — the whole plane's exact
         topology, no pin marks, selection, search fading or gesture marks; the next frame
         draws them again."""
@@ -447,10 +447,10 @@ class App:
             loop_class=loop_class,
             cut_edges=editor.shown_cuts(cuts),
             tree_epoch=editor.rests,
-            draw=draw,
         )
         self.scene_ms += self.painter.plan_ms
-        self.paints, editor.needs_paint = self.paints + draw, not draw  # (draw False: the frame after draws)
+        self.paints += 1
+        editor.needs_paint = False
 
     def _moving_cards(self) -> frozenset[str] | None:
         """The cards the running layout may move, when few (see ``bend.layout.simulation.moving_cards``):

@@ -13,10 +13,6 @@ This module only moves bytes and shows words; what to send and how to apply what
 - after each edit of the person's (seen by the document's version), the driver posts the
   operations to ``/api/write``; a refusal (409: the memory changed meanwhile; 400: a check
   of the memory's) is shown, and the memory's state is fetched over the page's;
-- a change brought in is shown after two tasks between frames, κ's edit and the scene plan's
-  update, a frame meanwhile keeping the picture (``bend.live.intake``); Python's collector
-  waits for a burst of changes to end, the young objects collected between frames
-  (``bend.live.burst_collector``);
 - a memory larger than the page opens (no document in the answer) shows a search box:
   retrieval, then the neighbourhood; one that outgrows the page while open keeps its cards.
 
@@ -37,14 +33,11 @@ from typing import Any
 
 import js
 
-from bendscope.bend.live.burst_collector import BurstCollector
 from bendscope.bend.live.delta import Reads, Remote, apply_to, holding_changes
 from bendscope.bend.live.ended import ended_after
-from bendscope.bend.live.intake import Intake
 from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep, scoped_path
 from bendscope.bend.live.time_travel import holding_only
 from bendscope.bend.model.document import DocumentError
-from bendscope.bend.pointer.states import GESTURES
 
 from .dom import by_id, is_null, js_obj, on, proxy
 from .timecontrol import TimeControl
@@ -58,8 +51,6 @@ MAX_KEPT = 20_000  # positions kept per memory (the oldest dropped first)
 #: application (each costs the page O(changes), and the server O(n) to answer)
 BIG = 500
 FETCH_GAP_MS = 50.0
-INTAKE_KAPPA_MS = 12.0  # κ's edit of a change taken in, in its task (a whole computation goes on in slices)
-YOUNG_TICK_MS = 50  # during a burst, the young objects waiting are looked at this often, in a task of its own
 
 
 def live_key() -> str | None:
@@ -105,17 +96,6 @@ class LiveMode:
         self.search_input = by_id("live-query")
         self.view_text = by_id("live-view")
         self.time = TimeControl(self)  # the moment shown (now, unless the person travels)
-        # a change brought in is taken in by tasks between frames (bend.live.intake), and Python's
-        # collector waits for a burst's end (bend.live.burst_collector)
-        self.intake = Intake(kappa=lambda: self.editor.shown_topology(INTAKE_KAPPA_MS),
-                             plan=lambda: self.app.paint(self.app.last_ts, draw=False))  # fmt: skip
-        self.collector = BurstCollector()
-        self._intake_proxy = proxy(self._take_in)  # (made once: proxies are never freed)
-        self._intake_due = False
-        self._young_proxy = proxy(self._young_tick)
-        self._young_ticking = False
-        # (a fetch asked ahead: since, writes, asked at, events seen then, the answer's promise)
-        self._ahead: tuple[int, int, float, int, Any] | None = None
 
     # ------------------------------------------------------------ start
     def start(self) -> None:
@@ -132,7 +112,6 @@ class LiveMode:
         self._on_error = proxy(self._event_error)
         self._listen()
         on(js.window, "beforeunload", self._leaving)
-        on(js.window, "pagehide", lambda event: self.keep_positions(force=True))
         self.show()
         self.app.spawn(self.run())
 
@@ -190,7 +169,6 @@ class LiveMode:
             step = self.sync.next_step(hold_remote=self.app.overlay.node_id is not None)
             if step is None:
                 self.keep_positions()
-                self._burst_over()
                 self.wake.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), IDLE_S)
@@ -211,18 +189,12 @@ class LiveMode:
                 await asyncio.sleep(RETRY_S[min(self.failures, len(RETRY_S)) - 1])
 
     async def _fetch(self) -> None:
-        ahead, self._ahead = self._ahead, None
-        if ahead is not None and (self.keep_view or self.time.shown.query() or (self.sync.since(), self.sync.writes)
-                                  != ahead[:2]):  # fmt: skip
-            ahead = None  # (another view or moment asked for, the whole memory not brought in, or a write since)
-        if ahead is None and self.sync.base is not None and len(self.sync.base.nodes) > BIG:  # (fewer applications)
+        if self.sync.base is not None and len(self.sync.base.nodes) > BIG:  # (a burst of writes: fewer applications)
             wait = self._fetched_at + FETCH_GAP_MS - float(js.performance.now())
             if wait > 0:
                 await asyncio.sleep(wait / 1000)
-        self._fetched_at = float(js.performance.now()) if ahead is None else ahead[2]
-        if ahead is not None:  # (what changed while the whole memory was brought in: asked before)
-            response = await ahead[4]
-        elif self.keep_view:  # (a query's view, or the cards shown when the memory outgrew the page)
+        self._fetched_at = float(js.performance.now())
+        if self.keep_view:  # (a query's view, or the cards shown when the memory outgrew the page)
             kept = sorted(self.sync.base.nodes) if self.sync.base is not None else []
             view = {"query": self.query, "node_ids": kept, **self.time.shown.query()}
             asked = {"method": "POST", "body": json.dumps(view),
@@ -274,13 +246,6 @@ class LiveMode:
         if not first and self.app.overlay.node_id is not None:  # (the person is typing: applied after)
             self.sync.failed("fetch")
             return
-        if first and isinstance(answer.get("version"), int) and self.sync.remote_dirty and not self.keep_view:
-            self._ask_ahead(answer["version"])  # (the answer comes while this one is brought in)
-        if not first:  # (no automatic collection inside the merge: between frames; the first, whole, as before)
-            self.collector.arrived(float(js.performance.now()))
-            if self.collector.held and not self._young_ticking:
-                self._young_ticking = True
-                js.setTimeout(self._young_proxy, YOUNG_TICK_MS)
         merged, ended = 0.0, None
         try:
             version = answer.get("version")
@@ -305,11 +270,6 @@ class LiveMode:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
         self.app.applied_since.append(done - parsed)
-        if ahead is not None and self.events_seen != ahead[3]:
-            self.sync.remote_dirty = True  # (a change told of since it was asked may not be in it)
-        if brought and not first:  # (κ's edit and the plan's update in tasks of their own, before a frame draws it)
-            self.intake.arrived()
-        self._schedule_intake()  # (and the young objects collected there, not in this task)
         now = float(js.Date.now())
         for node_id in brought.added:
             self.arrivals.setdefault(node_id, now)
@@ -325,70 +285,6 @@ class LiveMode:
         self.app.log_task(began, f"fetch +{len(brought.added)}")
         # ms: reading the JSON, bringing it in (all), of which the editor's merge, then the time control's look
         self.timings = [*self.timings[-199:], (parsed - began, done - parsed, merged, js.performance.now() - done)]
-
-    def _ask_ahead(self, version: int) -> None:
-        """Ask what changed since ``version`` (the whole memory's, read but not brought in yet)
-        now, so that the answer comes while the page brings the whole memory in (the changes
-        told of meanwhile: an agent writing as the page opens); the next fetch takes it."""
-        if self.time.shown.query():
-            return
-        url = scoped_path(f"api/graph?since={version}", _search())
-        asked = js.fetch(url, js_obj({"cache": "no-store", "credentials": "same-origin"}))
-        self._ahead = (version, self.sync.writes, float(js.performance.now()), self.events_seen, asked)
-
-    # ------------------------------------------------------------ taking changes in
-    def _schedule_intake(self) -> None:
-        if not self._intake_due:
-            self._intake_due = True
-            js.setTimeout(self._intake_proxy, 0)
-
-    def _take_in(self) -> None:
-        """One step of taking in the changes brought in, as a task of its own (bend.live.intake)."""
-        self._intake_due = False
-        try:
-            start, step = js.performance.now(), self.intake.steps[:1]
-            more = self.intake.run()
-            self.collector.between()
-            if step:
-                self.app.log_task(start, f"intake {step[0]}")
-            if more:
-                self._schedule_intake()
-            elif step:
-                self.app.request_frame()
-        except Exception as exc:  # a timer callback: report, never crash the page
-            self.app.report(exc)
-
-    def _young_tick(self) -> None:
-        """During a burst, every YOUNG_TICK_MS: the young objects waiting collected (the page's
-        other tasks between frames — κ's and the layout's slices — allocate too)."""
-        try:
-            start = js.performance.now()
-            if self.collector.between():
-                self.app.log_task(start, "collect young")
-        except Exception as exc:  # a timer callback: report, never crash the page
-            self.app.report(exc)
-        finally:
-            self._young_ticking = self.collector.held
-            if self._young_ticking:
-                js.setTimeout(self._young_proxy, YOUNG_TICK_MS)
-
-    def holds_frame(self, start: float) -> bool:
-        """Asked by a frame about to draw: True when it should keep the picture while a change
-        is taken in (``bend.live.intake``; the frame is logged as held). During a burst, the
-        young objects waiting are collected in a task after it (``bend.live.burst_collector``)."""
-        if self.collector.waiting():
-            self._schedule_intake()
-        if not self.intake.holds(self.app.tools.state_name in GESTURES):
-            return False
-        self.app.log_task(start, "held")
-        return True
-
-    def _burst_over(self) -> None:
-        """Python's collection given back once the changes stopped (``bend.live.burst_collector``)."""
-        now = float(js.performance.now())
-        if self.collector.due(now, self.app.tools.state_name in GESTURES):
-            self.collector.release()
-            self.app.log_task(now, "collect")
 
     async def _write(self, ops: list[dict[str, Any]]) -> None:
         body = json.dumps({"ops": ops, "seen_at": self.sync.seen_at}, ensure_ascii=False)
@@ -470,8 +366,6 @@ class LiveMode:
             "timings": self.timings[-50:],
             "asked": self.asked[-50:],
             "time": self.time.state(),
-            "intake": self.intake.counts,
-            "collector": self.collector.state(),
         }
 
     # ------------------------------------------------------------ positions

@@ -172,10 +172,8 @@ class Painter:
         tree_epoch: int = 0,
         moving: Collection[str] | None = None,
         touched: Callable[[int], set[str] | None] | None = None,
-        draw: bool = True,
     ) -> None:
-        """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid; ``draw``
-        False: only bring the page's plan up to date (a change taken in between frames).
+        """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid.
         ``moving`` (the cards the layout may move, while few do): what does not move is drawn
         once into an offscreen layer and each frame copies it and draws the moving part over it
         (static/damage.js says when the layer must be drawn again), pulses over both.
@@ -216,9 +214,6 @@ class Painter:
             t2 = js.performance.now()
             parts[name] = parts.get(name, 0.0) + t2 - t1
             t1 = t2
-        if not draw:
-            self.plan_ms = js.performance.now() - t0
-            return
         if xy is None:
             xy = to_js(positions(plane))
         self.plan_ms = js.performance.now() - t0
