@@ -355,3 +355,15 @@ def test_a_step_after_the_install_that_fails_ends_the_load_and_its_waiter_is_tol
         while editor.compute_load(0.0):
             pass
     assert told == [None] and editor.loading is None and len(editor.plane.nodes) == 60
+
+
+def test_a_text_file_of_no_format_it_reads_is_refused_naming_the_formats():
+    """A notes.txt (none of the formats): refused by naming what Import… reads, not only as
+    "Not JSON" (JSON is the last guess for a text of no known shape); nothing changes."""
+    editor = Editor(demo_document(), seed=1)
+    before = len(editor.plane.nodes)
+    error = editor.load("Meeting notes\nrain causes floods\n", name="notes.txt")
+    assert error is not None and "Import… reads" in error and "CSV" in error and "Mermaid" in error
+    assert "not JSON" in error and len(editor.plane.nodes) == before
+    broken = editor.load('{"nodes": [', name="graph.json")  # (JSON that is broken: said as before)
+    assert broken is not None and broken.startswith("Not JSON")

@@ -178,7 +178,13 @@ class LoadJob:
         head = text if isinstance(text, str) else text[:4_096].decode("utf-8", "replace")
         fmt = format_of(head, name)
         if fmt == "json":
-            doc = yield from parse_document_steps(text)
+            try:
+                doc = yield from parse_document_steps(text)
+            except DocumentError as exc:
+                if head.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
+                    raise
+                said = str(exc)  # (a text that is none of the formats: read as JSON, the last guess)
+                raise DocumentError(f"{READS} — read as JSON: {said[:1].lower()}{said[1:]}") from None
         else:
             if isinstance(text, bytes):
                 text = text.decode("utf-8")
@@ -206,6 +212,13 @@ class LoadJob:
             yield
             yield from self.prepare(doc)
         return Loaded(doc, cards, capacity)
+
+
+#: what a file must be, said when it is none of it
+READS = (
+    "Not a graph file Import… reads: a Bendscope or {nodes, edges} JSON, a CSV with source and target "
+    "columns, GraphML, DOT or Mermaid"
+)
 
 
 def _let_go(data: dict[str, Any]) -> Steps[None]:
