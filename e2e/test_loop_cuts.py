@@ -124,6 +124,8 @@ def test_large_regions_get_their_exact_kappa_in_the_page_in_slices(app_factory):
         )
         assert app.api("t => window.bendscope.load(t)", json.dumps(graph)) is None
         app.page.wait_for_function("!window.bendscope.topology_state().pending", timeout=300_000)
+        # the frame that shows it comes after its halos' task (a document just loaded): then read
+        app.api("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         state = app.api("window.bendscope.topology_state()")
         assert state["slices"] > 1, state  # computed in slices …
         assert app.api("window.__frames") >= 2  # … while frames went on
