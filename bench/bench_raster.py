@@ -3,6 +3,7 @@ scene without the cards a drag moves, by part, for this tree's ``static/scene.js
 ``--against``, another tree's, alternately in the same page.
 
     python bench/bench_raster.py [--sizes 2000] [--rounds 8] [--repeats 6] [--against ../other-tree]
+                                 [--graph mixed|regions] [--view drag|fit]
 
 The mixed graph of ``bench_hand`` (``bench.graphs.giant_scc_document``) at zoom 1 (``zoom-reset``)
 after the layout rested; the loop region's card nearest the middle is pressed and released to
@@ -13,6 +14,10 @@ thread CPU time per draw from Chromium's own counters (``Performance.getMetrics`
 ``ThreadTime``): unlike a frame interval it does not grow when other processes share the cores.
 Median over the rounds (each round's figure printed too); parts: the layer with every part, and
 each of edges, halos and cards alone (the rest left out, as ``bench_large``'s raster split does).
+
+``--graph regions`` loads ``probe_graphs.regions_graph`` instead (40 loop regions of 50 cards at
+2,000); ``--view fit`` draws the whole scene (no drag) with the view fitted as a load leaves it —
+far out on a large graph, where the halos are plain fills — and prints the bands in view.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from bench_shapes import Cpu  # noqa: E402
 from graphs import giant_scc_document  # noqa: E402
 from harness import CHROMIUM, CHROMIUM_ARGS, open_app, start_in_thread  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
+from probe_graphs import regions_graph  # noqa: E402
 
 #: keep the page's scene plan, positions and drawing environment of one whole paint
 CAPTURE = """() => {
@@ -74,6 +80,14 @@ DRAW = """([repeats, scene, skip, moving]) => {
   }
 }"""
 
+#: the halo parts of one whole frame's geometry: [boxes, bands]
+COUNT = """() => {
+  const S = window.bendscopeScene, {plan, xy, env} = window.__raster, view = {};
+  for (const k of ['cx', 'cy', 'zoom', 'width', 'height', 'pulse', 'pins']) view[k] = env[k];
+  const g = S.geometry(plan, xy, view);
+  return [g.halos.reduce((s, l) => s + l.rects.length / 4, 0), g.halos.reduce((s, l) => s + l.quads.length / 8, 0)];
+}"""
+
 PARTS = ("halos", "edges", "arrows", "labels", "cards")
 
 
@@ -112,6 +126,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=6, help="draws per variant and round")
     parser.add_argument("--against", default="", help="another tree whose static/scene.js is measured alternately")
     parser.add_argument("--quick", action="store_true", help="a tiny graph, one round (a smoke test)")
+    parser.add_argument("--graph", default="mixed", choices=("mixed", "regions"))
+    parser.add_argument("--view", default="drag", choices=("drag", "fit"), help="a drag's layer, or all fitted")
     args = parser.parse_args(argv)
     if args.quick:
         args.sizes, args.rounds, args.repeats = "150", 1, 1
@@ -124,24 +140,29 @@ def main(argv: list[str] | None = None) -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             for n in [int(s) for s in args.sizes.split(",") if s]:
                 app = open_app(browser, base, "seed=1&fresh=1", context_args={"reduced_motion": "no-preference"})
-                app.api(bench_hand.LOAD, [json.dumps(giant_scc_document(n)), 120_000])
-                app.api("window.bendscope.action('zoom-reset')")
-                app.api(bench_hand.WAIT_REST, 10_000)
-                node = bench_hand.central(app, bench_hand.region_nodes(app))
-                x, y = app.node_xy(node)
-                app.page.mouse.move(x, y)
-                app.page.mouse.down()
-                app.api("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-                moving = app.api("window.bendscope.patch_state()")["left_out"]
-                app.page.mouse.up()
-                app.page.mouse.move(2, 2)
+                doc = giant_scc_document(n) if args.graph == "mixed" else regions_graph(n)
+                app.api(bench_hand.LOAD, [json.dumps(doc), 120_000])
+                moving: list[str] = []
+                if args.view == "drag":
+                    app.api("window.bendscope.action('zoom-reset')")
+                    app.api(bench_hand.WAIT_REST, 10_000)
+                    node = bench_hand.central(app, bench_hand.region_nodes(app))
+                    x, y = app.node_xy(node)
+                    app.page.mouse.move(x, y)
+                    app.page.mouse.down()
+                    app.api("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+                    moving = app.api("window.bendscope.patch_state()")["left_out"]
+                    app.page.mouse.up()
+                    app.page.mouse.move(2, 2)
                 app.api(bench_hand.WAIT_REST, 30_000)
                 app.api(CAPTURE)
                 if against is not None:
                     app.api(AGAINST, against.read_text())
                 figures = measure(app, args.rounds, args.repeats, moving, against is not None)
                 zoom = app.stats()["zoom"]
-                print(f"{n:,} cards, zoom {zoom:.2f}, the drag moves {len(moving)} cards: main-thread CPU ms per draw")
+                boxes, bands = app.api(COUNT)
+                print(f"{n:,} cards ({args.graph}), zoom {zoom:.3f}, the drag moves {len(moving)} cards, halos "
+                      f"{boxes} boxes and {bands} bands in view: main-thread CPU ms per draw")  # fmt: skip
                 for name, values in figures.items():
                     each = ", ".join(f"{v:.1f}" for v in values)
                     print(f"  {name:16s} median {statistics.median(values):5.1f} (each round {each})")
