@@ -220,3 +220,64 @@ def test_one_loop_region_is_one_halo_on_the_canvas_after_arrange(app_factory):
         end = card_at((q[2] + q[4]) / 2, (q[3] + q[5]) / 2)
         parent[root(start)] = root(end)
     assert len({root(k) for k in range(n)}) == 1, "the halo is in pieces"
+
+
+#: the page's last whole frame drawn again with its halos alone (``bands``: with their bands, or
+#: without) into a canvas of the page's size; of the members' centres, the ones joined to the
+#: first through pixels that are not the background (4-neighbours), and the bands' device width
+HALOS_ALONE = """(bands) => {
+  const S = window.bendscopeScene, g0 = S.geometry, d0 = S.draw, cap = {};
+  S.geometry = function (plan, xy, view) {
+    cap.plan = plan; cap.xy = Float64Array.from(xy); cap.view = view;
+    return g0(plan, xy, view);
+  };
+  S.draw = function (ctx, plan, g, env) { if (ctx.canvas.isConnected) cap.env = env; return d0(ctx, plan, g, env); };
+  try { window.bendscope.paint(); } finally { S.geometry = g0; S.draw = d0; }
+  const {plan, xy, env} = cap, W = Math.round(env.width * env.dpr), H = Math.round(env.height * env.dpr);
+  const canvas = document.createElement('canvas'); canvas.width = W; canvas.height = H;
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = env.background; ctx.fillRect(0, 0, W, H);
+  const g = S.geometry(plan, xy, cap.view);
+  if (!bands) for (const layer of g.halos) layer.quads = [];
+  S.draw(ctx, plan, g, Object.assign({}, env, {skip: {edges: 1, arrows: 1, labels: 1, cards: 1}}));
+  const data = ctx.getImageData(0, 0, W, H).data, bg = [data[0], data[1], data[2]];
+  const ink = (p) => Math.abs(data[4 * p] - bg[0]) + Math.abs(data[4 * p + 1] - bg[1])
+    + Math.abs(data[4 * p + 2] - bg[2]) > 6;
+  const members = plan.halos[0].members, at = (i) => {
+    const x = Math.round(env.dpr * (env.width / 2 + (xy[2 * i] - env.cx) * env.zoom));
+    const y = Math.round(env.dpr * (env.height / 2 + (xy[2 * i + 1] - env.cy) * env.zoom));
+    return y * W + x;
+  };
+  const seen = new Uint8Array(W * H), stack = [at(members[0])];
+  seen[stack[0]] = 1;
+  while (stack.length) {
+    const p = stack.pop(), x = p % W;
+    for (const q of [x > 0 ? p - 1 : -1, x < W - 1 ? p + 1 : -1, p - W, p + W]) {
+      if (q >= 0 && q < W * H && !seen[q] && ink(q)) { seen[q] = 1; stack.push(q); }
+    }
+  }
+  return {joined: Array.from(members).filter((i) => seen[at(i)]).length, members: members.length,
+          width: 2 * plan.c.haloBand * env.zoom * env.dpr, lod: g.lod};
+}"""
+
+
+def test_far_out_a_loop_region_still_reads_as_one_halo(app_factory):
+    """Far out (a 2,000-card graph fitted is at zoom ≈ 0.06) a halo's bands are drawn as a few
+    hairlines instead of filled polygons: its cards, far apart, are still joined into one shape
+    by them on the canvas, never separate boxes."""
+    app = app_factory("seed=1&still=1&fresh=1")
+    corners = [(0, 0), (3000, 0), (3000, 2000), (0, 2000), (1500, 4000)]
+    nodes = [{"id": f"n{k}", "text": f"card {k}", "pinned": True, "x": x, "y": y} for k, (x, y) in enumerate(corners)]
+    ring = [(k, (k + 1) % 4) for k in range(4)] + [(2, 4), (4, 3)]
+    edges = [{"id": f"e{j}", "a": f"n{a}", "b": f"n{b}", "props": {"kind": "causal"}} for j, (a, b) in enumerate(ring)]
+    plane = {"id": "p", "name": "Far", "parentPlaneId": None, "parentNodeId": None, "nodes": nodes, "edges": edges}
+    doc = {"format": "bendscope", "version": 1, "rootPlaneId": "p", "planes": [plane]}
+    assert app.api("t => window.bendscope.load(t)", json.dumps(doc)) is None
+    app.api("window.bendscope.action('fit-view')")
+    while app.stats()["zoom"] > 0.07:
+        app.api("window.bendscope.action('zoom-out')")
+    drawn = app.api(HALOS_ALONE, True)
+    assert drawn["lod"] == "far" and drawn["width"] <= 3, drawn  # (thin bands: the hairlines' case)
+    assert drawn["members"] == 5 and drawn["joined"] == 5, drawn  # one shape
+    apart = app.api(HALOS_ALONE, False)
+    assert apart["joined"] == 1, apart  # (without its bands the cards' boxes are apart: the bands join them)

@@ -16,6 +16,7 @@
   var CHUNK = 4096;
   var HAIRLINE = 0.99;  // device px
   var FAR_BUFFER = 8000;  // far out, more lines than this in view are drawn at half resolution
+  var FAR_BAND_HAIRS = 3;  // far out, halo bands up to this many device px wide are drawn as hairlines
   var paths = {
     Path: null,  // the Path2D constructor (tests count its calls)
     make: function () { return new (paths.Path || root.Path2D)(); },
@@ -552,6 +553,26 @@
     return { x: x, y: y, width: width, height: height, text: text, font: font, fill: fill, color: color, border: border };
   }
 
+  // far out, the bands of halos: a filled polygon costs the software rasteriser ~5 µs however
+  // small (2,000 bands of 2 px: 13 ms a frame), a hairline a few ns per pixel of its length, so a
+  // band under FAR_BAND_HAIRS device px wide is drawn as ⌈width⌉ hairlines along it, evenly
+  // across its width (no gap between them: a solid band with soft sides), a wider one filled
+  function farBands(ctx, quads, color, width, k) {
+    if (width > FAR_BAND_HAIRS) { ctx.fill(paths.halo([], quads, 0)); return; }
+    var n = Math.max(1, Math.ceil(width)), lines = [];
+    for (var i = 0; i < quads.length; i += 8) {
+      for (var j = 0; j < n; j++) {  // (corners 0, 1 on one side, 3, 2 across from them)
+        var t = (j + 0.5) / n, u = 1 - t;
+        lines.push(quads[i + 6] * u + quads[i] * t, quads[i + 7] * u + quads[i + 1] * t,
+          quads[i + 4] * u + quads[i + 2] * t, quads[i + 5] * u + quads[i + 3] * t);
+      }
+    }
+    var cap = ctx.lineCap, wide = ctx.lineWidth;
+    ctx.strokeStyle = color; ctx.lineWidth = HAIRLINE / k; ctx.lineCap = "butt";
+    paths.strokeSegments(ctx, lines);
+    ctx.lineCap = cap; ctx.lineWidth = wide;
+  }
+
   // the quad of half-width ``half`` around a segment, clockwise on screen (bend.scene.band)
   function band(out, x0, y0, x1, y1, half) {
     var dx = x1 - x0, dy = y1 - y0, length = Math.sqrt(dx * dx + dy * dy);
@@ -643,7 +664,7 @@
         ctx.fillStyle = layer.farFill || layer.fill;
         var hr = layer.rects;
         for (var q = 0; q < hr.length; q += 4) ctx.fillRect(hr[q], hr[q + 1], hr[q + 2], hr[q + 3]);
-        if (layer.quads.length) ctx.fill(paths.halo([], layer.quads, 0));
+        if (layer.quads.length) farBands(ctx, layer.quads, layer.farFill || layer.fill, 2 * c.haloBand * k, k);
         continue;
       }
       var path = paths.halo(layer.rects, layer.quads, c.haloRadius);

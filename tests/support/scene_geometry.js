@@ -3,7 +3,7 @@
 // the geometry of each frame, Maps as [key, value] lists in insertion order.
 // With {count: true} it instead draws each frame on a recording canvas and prints how many
 // times each Path2D and context method was called (the path builders' operation counts) and
-// each line cap was set.
+// each line cap was set ({env: {...}}: more of the drawing's environment, e.g. skip).
 "use strict";
 const fs = require("fs");
 const vm = require("vm");
@@ -31,8 +31,9 @@ const out = [];
 for (const frame of job.frames) {
   const g = S.geometry(plan, frame.xy, frame.view);
   if (job.count) {
-    S.draw(counter("ctx."), plan, g, { dpr: 1, width: frame.view.width, height: frame.view.height, cx: frame.view.cx,
-      cy: frame.view.cy, zoom: frame.view.zoom, background: "#fff", pattern: null, layered: false });
+    S.draw(counter("ctx."), plan, g, Object.assign({ dpr: 1, width: frame.view.width, height: frame.view.height,
+      cx: frame.view.cx, cy: frame.view.cy, zoom: frame.view.zoom, background: "#fff", pattern: null, layered: false },
+      job.env || {}));
     continue;
   }
   const entries = (map) => Array.from(map.entries());

@@ -354,6 +354,40 @@ def test_outlined_halos_are_filled_not_clipped_and_lone_wide_lines_have_butt_cap
     assert counted["ctx.lineCap=butt"] == alone + dashed, counted
 
 
+def test_far_out_thin_halo_bands_are_hairlines_not_filled_polygons():
+    """Far out a halo's band is a few device px wide, and a filled polygon costs the software
+    rasteriser ~5 µs however small (2,000 bands: 13 ms a frame): a band up to 3 device px wide
+    is drawn as ⌈width⌉ hairlines along it, in as few strokes as the layers; a wider one (still
+    far, nearer) is filled as before. The boxes stay one fillRect each."""
+    editor = _dense(160, 480, seed=9)
+    editor.settle()
+    editor.fit_view()
+    planner = ScenePlanner()
+    calls = planner.update(editor.plane, editor.card, doc_version=editor.version, topology=editor.topology(),
+                           measure=editor.measure)  # fmt: skip
+    editor.viewport = (1e6, 1e6)  # everything in view
+    for zoom, lines in ((0.05, 2), (0.08, 3), (0.15, 0)):  # bands 1.8, 2.9 and 5.4 px wide
+        editor.plane.camera.zoom = zoom
+        reference, frame = frame_of(editor, {}, 0.0)
+        assert reference["lod"] == "far"
+        layers = len(reference["halos"])
+        bands = sum(len(h[4]) // 8 for h in reference["halos"])
+        boxes = sum(len(h[3]) // 4 for h in reference["halos"])
+        assert bands > 50 and layers >= 1, (bands, layers)
+        job = {"calls": plain(calls), "frames": [frame], "count": True}
+        every = run_js(job)
+        rest = run_js({**job, "env": {"skip": {"halos": 1}}})
+        halos = {k: v - rest.get(k, 0) for k, v in every.items() if v != rest.get(k, 0)}
+        assert halos["ctx.fillRect"] == boxes, halos
+        if lines:
+            assert "ctx.fill" not in halos, halos  # no band filled
+            assert halos["ctx.stroke"] == layers, halos
+            assert halos["path.moveTo"] == halos["path.lineTo"] == lines * bands, halos
+        else:
+            assert halos["ctx.fill"] == layers and "ctx.stroke" not in halos, halos
+            assert halos["path.lineTo"] == 4 * bands, halos  # (each band: a moveTo and four lineTo)
+
+
 def test_cards_art_is_made_only_for_cards_near_the_view_and_never_far_out():
     editor = _dense(400, 800)
     planner = ScenePlanner()
