@@ -555,11 +555,12 @@
 
   // far out, the bands of halos: a filled polygon costs the software rasteriser ~5 µs however
   // small (2,000 bands of 2 px: 13 ms a frame), a hairline a few ns per pixel of its length, so a
-  // band under FAR_BAND_HAIRS device px wide is drawn as ⌈width⌉ hairlines along it, evenly
-  // across its width (no gap between them: a solid band with soft sides), a wider one filled
+  // band under FAR_BAND_HAIRS device px wide is drawn as hairlines along it, as many as its width
+  // in px rounded, evenly across it (at most 1.25 px apart, and a hairline's pixels are two wide:
+  // no gap between them, a solid band with soft sides), a wider one filled
   function farBands(ctx, quads, color, width, k) {
     if (width > FAR_BAND_HAIRS) { ctx.fill(paths.halo([], quads, 0)); return; }
-    var n = Math.max(1, Math.ceil(width)), lines = [];
+    var n = Math.max(1, Math.round(width)), lines = [];
     for (var i = 0; i < quads.length; i += 8) {
       for (var j = 0; j < n; j++) {  // (corners 0, 1 on one side, 3, 2 across from them)
         var t = (j + 0.5) / n, u = 1 - t;

@@ -357,7 +357,7 @@ def test_outlined_halos_are_filled_not_clipped_and_lone_wide_lines_have_butt_cap
 def test_far_out_thin_halo_bands_are_hairlines_not_filled_polygons():
     """Far out a halo's band is a few device px wide, and a filled polygon costs the software
     rasteriser ~5 µs however small (2,000 bands: 13 ms a frame): a band up to 3 device px wide
-    is drawn as ⌈width⌉ hairlines along it, in as few strokes as the layers; a wider one (still
+    is drawn as hairlines along it (its width in px, rounded), in as few strokes as the layers; a wider one (still
     far, nearer) is filled as before. The boxes stay one fillRect each."""
     editor = _dense(160, 480, seed=9)
     editor.settle()
@@ -366,7 +366,7 @@ def test_far_out_thin_halo_bands_are_hairlines_not_filled_polygons():
     calls = planner.update(editor.plane, editor.card, doc_version=editor.version, topology=editor.topology(),
                            measure=editor.measure)  # fmt: skip
     editor.viewport = (1e6, 1e6)  # everything in view
-    for zoom, lines in ((0.05, 2), (0.08, 3), (0.15, 0)):  # bands 1.8, 2.9 and 5.4 px wide
+    for zoom, lines in ((0.03, 1), (0.05, 2), (0.08, 3), (0.15, 0)):  # bands 1.1, 1.8, 2.9 and 5.4 px wide
         editor.plane.camera.zoom = zoom
         reference, frame = frame_of(editor, {}, 0.0)
         assert reference["lod"] == "far"
