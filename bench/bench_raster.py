@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
                 figures = measure(app, args.rounds, args.repeats, moving, against is not None)
                 zoom = app.stats()["zoom"]
                 boxes, bands = app.api(COUNT)
-                print(f"{n:,} cards ({args.graph}), zoom {zoom:.3f}, the drag moves {len(moving)} cards, halos "
+                print(f"{n:,} cards, zoom {zoom:.2f} ({args.graph} graph), the drag moves {len(moving)} cards, halos "
                       f"{boxes} boxes and {bands} bands in view: main-thread CPU ms per draw")  # fmt: skip
                 for name, values in figures.items():
                     each = ", ".join(f"{v:.1f}" for v in values)
