@@ -37,8 +37,10 @@ also a single loop region (``bench.graphs.random_strong``, every card in it). Ea
   page shows the memory and its layout rests (``--while-opening``: as soon as the page listens,
   so that the burst overlaps the opening: load → rest as well);
 
-Same-run baseline: panning the settled graph at zoom 1 with the same mouse (what drawing alone
-costs). Medians and p95; the machine's load is printed. Never pass/fail.
+Same-run baselines: hovering the same moves over empty canvas at zoom 1 (what moving the pointer
+costs: the drag's), and the page at rest after its last load, 2 s of its animation frames with
+nothing to do (what a frame costs the machine now: load → rest's, Connect to…'s and Arrange's).
+Medians and p95; the machine's load is printed. Never pass/fail.
 """
 
 from __future__ import annotations
@@ -183,6 +185,25 @@ PAINTED = """([t0, t1]) => JSON.parse(window.bendscope.frame_log()).filter(f => 
   .map(f => [f.at, f.tick, f.scene, f.paint, f.patch + (f.widgets > 1 ? ' (widgets ' + f.widgets.toFixed(1) + ')' : ''),
     Object.entries(f.plan).filter(([k, v]) => k !== 'update' || v > 1)
       .map(([k, v]) => k + ' ' + v.toFixed(1)).join(', ')])"""
+
+
+#: ``ms`` of animation frames with nothing to do: their intervals
+REST = """async (ms) => {
+  const stamps = [], t0 = performance.now();
+  await new Promise(resolve => {
+    function frame(now) { stamps.push(now); if (now - t0 < ms) requestAnimationFrame(frame); else resolve(); }
+    requestAnimationFrame(frame);
+  });
+  return stamps.slice(1).map((t, i) => t - stamps[i]);
+}"""
+
+
+def rest_run(app, ms: float = 2000.0) -> dict:
+    """The page at rest (its layout still, nothing pressed): its frame intervals for ``ms`` — the
+    same-run baseline of the figures that have no gesture of their own to compare with."""
+    app.api(WAIT_REST, 30_000)
+    gaps = app.api(REST, ms)
+    return {"p95": p95(gaps), "median": median(gaps), "frames": len(gaps)}
 
 
 def region_nodes(app) -> list[str]:
@@ -427,7 +448,7 @@ def page_figures(
     dwell: float = 0.0,
     arcs: float = 2.0,
 ) -> dict:
-    out: dict = {"load": {}, "drag": {}, "connect": {}, "arrange": {}}
+    out: dict = {"load": {}, "drag": {}, "connect": {}, "arrange": {}, "rest": {}}
 
     def fresh():
         return open_app(browser, base, "seed=1&fresh=1", context_args={"reduced_motion": "no-preference"})
@@ -442,6 +463,7 @@ def page_figures(
             loads.append(load_run(app, doc, limit, explaining=explaining))
         out["load"][n] = loads
         assert app is not None
+        out["rest"][n] = rest_run(app)
         if parts == "load":
             app.page.context.close()
             continue
@@ -505,6 +527,8 @@ def report(figures: dict, live: list[dict], sizes: list[int]) -> None:
     line("load: first 60 frames p95 ms (median of runs)", lambda n: fmt(median([r["head_p95"] for r in ld[n]])))
     line("load call → rest: long tasks > 50 ms (each run; max ms)",
          lambda n: ", ".join(f"**{r['long']}** ({fmt(r['long_max'], 0)})" for r in ld[n]))  # fmt: skip
+    line("baseline, the page at rest (2 s): frame median / p95 ms",
+         lambda n: f"{fmt(figures['rest'][n]['median'])} / {fmt(figures['rest'][n]['p95'])}")  # fmt: skip
     line("load call ms / rest s (median)",
          lambda n: f"{fmt(median(runs_of(n, 'load_ms')), 0)} / {fmt(median(runs_of(n, 'rest_s')), 2)}")  # fmt: skip
     report_live(live)
@@ -612,7 +636,8 @@ def main(argv: list[str] | None = None) -> dict:
                   f"{median([r['head_p95'] for r in runs]):.1f}; long tasks > 50 ms each run "
                   f"{', '.join(str(r['long']) for r in runs)} (longest {max(r['long_max'] for r in runs):.0f} ms); "
                   f"load → in {median([r['load_ms'] for r in runs]):.0f} ms, rest "
-                  f"{median([r['rest_s'] for r in runs]):.2f} s")  # fmt: skip
+                  f"{median([r['rest_s'] for r in runs]):.2f} s; the page at rest after: frame p95 "
+                  f"{fmt(figures['rest'][n]['p95'])} ms")  # fmt: skip
             for k, r in enumerate(runs if args.explain else []):
                 lines = r["explained"]
                 print(f"  page {k + 1}: " + ("\n    ".join(["", *lines]) if lines else "no frame over 20 ms"))

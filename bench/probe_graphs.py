@@ -179,6 +179,137 @@ def long_graph(n: int, seed: int = 14) -> dict:
     return _doc(n, arcs, [_long_name(i, rng) for i in range(n)])
 
 
+def chords_graph(n: int, chords: int = 0, seed: int = 16) -> dict:
+    """One long directed cycle through every card plus ``chords`` (n/20 by default) random directed
+    chords: one loop region of every card whose κ the single cycle holds at 1.
+
+    >>> d = chords_graph(200); r = analyze(*graph_input(d))
+    >>> len(r["sccs"]), len(r["sccs"][0]["nodes"]), r["max_kappa"]
+    (1, 200, 1)
+    """
+    rng = random.Random(seed)
+    arcs = [(i, (i + 1) % n, "causal") for i in range(n)]
+    seen = {(a, b) for a, b, _ in arcs}
+    while len(arcs) < n + (chords or n // 20):
+        a, b = rng.sample(range(n), 2)
+        if (a, b) not in seen:
+            seen.add((a, b))
+            arcs.append((a, b, rng.choice(DIRECTED)))
+    return _doc(n, arcs, [_name(i, rng) for i in range(n)])
+
+
+def stars_graph(n: int, arms: int = 40, seed: int = 17) -> dict:
+    """A star of stars: a centre joined both ways to ``arms`` hubs, each hub joined both ways to its
+    share of the other cards, and one leaf in three also pointing at the next arm's hub: one loop
+    region of every card (κ 1: most leaves have one arc in), a centre of 2·arms arcs and hubs of
+    ~2n/arms.
+
+    >>> d = stars_graph(200, arms=8); r = analyze(*graph_input(d))
+    >>> len(r["sccs"]), len(r["sccs"][0]["nodes"]), r["max_kappa"]
+    (1, 200, 1)
+    """
+    rng = random.Random(seed)
+    hubs = list(range(1, arms + 1))
+    arcs: list[tuple[int, int, str]] = []
+    for h in hubs:
+        arcs += [(0, h, "causal"), (h, 0, rng.choice(DIRECTED))]
+    for i in range(arms + 1, n):
+        h = hubs[i % arms]
+        arcs += [(h, i, "causal"), (i, h, rng.choice(DIRECTED))]
+        if rng.random() < 1 / 3:
+            arcs.append((i, hubs[(i + 1) % arms], "causal"))
+    return _doc(n, arcs, [_name(i, rng) for i in range(n)])
+
+
+def bipartite_graph(n: int, rings: int = 2, per_card: int = 1, seed: int = 18) -> dict:
+    """A bipartite loop: two halves, every arc crossing between them — ``rings`` cycles that
+    alternate halves through every card, plus ``per_card`` arcs out of each card to random cards
+    of the other half: one loop region of every card (κ ``rings`` or so), no arc inside a half.
+
+    >>> d = bipartite_graph(2000); r = analyze(*graph_input(d))
+    >>> len(r["sccs"]), len(r["sccs"][0]["nodes"]), r["max_kappa"]
+    (1, 2000, 2)
+    """
+    rng = random.Random(seed)
+    half = n // 2
+    left, right = list(range(half)), list(range(half, 2 * half))
+    seen: set[tuple[int, int]] = set()
+    for _ring in range(rings):
+        rng.shuffle(left)
+        rng.shuffle(right)
+        ring = [c for pair in zip(left, right, strict=True) for c in pair]
+        seen |= {(ring[k], ring[(k + 1) % len(ring)]) for k in range(len(ring))}
+    for a in range(2 * half):
+        other = right if a < half else left
+        for b in rng.sample(other, per_card):
+            seen.add((a, b))
+    arcs = [(a, b, rng.choice(DIRECTED)) for a, b in sorted(seen)]
+    return _doc(2 * half, arcs, [_name(i, rng) for i in range(2 * half)])
+
+
+#: texts a person writes that are not short Latin words: long, emoji (ZWJ sequences, flags,
+#: skin tones), right-to-left (Arabic, Hebrew) mixed with Latin, combining marks, CJK, markup
+SCRIPTS = [
+    "تكلفة التأمين ترتفع مع الطلب",
+    "עלות הדיור עולה",
+    "👩‍👩‍👧‍👦 family 🇯🇵🏳️‍🌈 👍🏽",
+    "需求增加导致价格上涨，供给随后跟上",
+    "Z̷a̴l̸g̶o̵ ̷t̶e̸x̵t̷",
+    "<b>not bold</b> & <script>x</script>",
+    "mixed English then عربي then English again",
+    "a\u200bzero\u200bwidth\u2067isolate\u2069",
+]
+
+
+def texts_graph(n: int, seed: int = 19) -> dict:
+    """The dense shape's arcs (a random tree plus arcs up to 2n, 3 of 4 directed) with texts a
+    person writes: 200–400 characters with no space one card in ten, emoji, right-to-left and
+    mixed scripts, combining marks, CJK, markup that must stay text, several lines.
+
+    >>> d = texts_graph(200); max(len(nd["text"]) for nd in d["nodes"]) >= 200
+    True
+    """
+    rng = random.Random(seed)
+    arcs = [(rng.randrange(i), i, "causal") for i in range(1, n)]
+    while len(arcs) < 2 * n:
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            arcs.append((a, b, _kind(rng, 0.75)))
+    texts = []
+    for i in range(n):
+        pick = rng.random()
+        if pick < 0.1:
+            body = "".join(rng.choices("abcdefghijklmnopqrstuvwxyz", k=rng.randint(200, 400)))
+        elif pick < 0.2:
+            body = "\n".join(rng.choices(SCRIPTS, k=rng.randint(2, 5)))
+        else:
+            body = " ".join(rng.choices(SCRIPTS + WORDS, k=rng.randint(1, 6)))
+        texts.append(f"k{i:04d} {body}")
+    return _doc(n, arcs, texts)
+
+
+def pairs_graph(n: int, seed: int = 20) -> dict:
+    """n/2 two-way pairs (a 2-cycle each: n/2 loop regions of κ 1), each pair joined to a random
+    earlier pair by one forward arc (no loop between pairs) and, one in four, an associative
+    link: thousands of small halos and badges.
+
+    >>> r = analyze(*graph_input(pairs_graph(200)))
+    >>> len(r["sccs"]), {len(s["nodes"]) for s in r["sccs"]}, r["max_kappa"]
+    (100, {2}, 1)
+    """
+    rng = random.Random(seed)
+    arcs: list[tuple[int, int, str]] = []
+    for p in range(n // 2):
+        a, b = 2 * p, 2 * p + 1
+        arcs += [(a, b, rng.choice(DIRECTED)), (b, a, rng.choice(DIRECTED))]
+        if p:
+            q = rng.randrange(p)
+            arcs.append((2 * q + rng.randrange(2), a + rng.randrange(2), "causal"))
+            if rng.random() < 0.25:
+                arcs.append((2 * rng.randrange(p) + 1, b, "associative"))
+    return _doc(2 * (n // 2), arcs, [_name(i, rng) for i in range(2 * (n // 2))])
+
+
 def ours_graph(n: int) -> dict:
     """The hand's benchmark's graph, renamed to the probe's ids (the baseline in the same run)."""
     doc = giant_scc_document(n)

@@ -58,14 +58,19 @@ sys.path.insert(0, str(ROOT / "py"))
 from harness import CHROMIUM, CHROMIUM_ARGS, PHONE, open_app, start_in_thread  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 from probe_graphs import (  # noqa: E402
+    bipartite_graph,
+    chords_graph,
     degrees,
     dense_graph,
     graph_input,
     hubs_graph,
     long_graph,
     ours_graph,
+    pairs_graph,
     regions_graph,
+    stars_graph,
     strong_graph,
+    texts_graph,
 )
 
 from bendscope.kappa import analyze  # noqa: E402
@@ -654,7 +659,12 @@ SHAPES = """shapes (--shapes, in order; each a fresh page):
   long     texts of 60–120 characters at size/2 and size (with ours at size/2, load only)
   strong   one region of every card, κ 3
   import   the regions graph through the real Import… chooser (load → rest and κ only)
-  phone    390×844, touch, 2× pixels: ours and regions, a finger's drag"""
+  phone    390×844, touch, 2× pixels: ours and regions, a finger's drag
+  chords   one directed cycle through every card plus size/20 chords (one region, κ 1)
+  stars    a star of 40 stars, every arc both ways (one region, κ 1; a centre of 80 arcs)
+  bipartite  two halves, every arc between them: 2 alternating cycles plus an arc a card (κ 2)
+  texts    the dense arcs with long unbroken texts, emoji, right-to-left and mixed scripts, markup
+  pairs    1.5×size cards as two-way pairs joined by forward arcs (0.75×size regions of κ 1)"""
 
 
 def plan(args: argparse.Namespace) -> list[tuple[str, dict, str]]:
@@ -672,6 +682,11 @@ def plan(args: argparse.Namespace) -> list[tuple[str, dict, str]]:
         "import": [(f"import regions {s}", lambda: regions_graph(s), "import")],
         "phone": [(f"phone ours {s}", lambda: ours_graph(s), "phone"),
                   (f"phone regions {s}", lambda: regions_graph(s), "phone")],
+        "chords": [(f"chords {s}", lambda: chords_graph(s), "full")],
+        "stars": [(f"stars {s}", lambda: stars_graph(s), "full")],
+        "bipartite": [(f"bipartite {s}", lambda: bipartite_graph(s), "full")],
+        "texts": [(f"texts {s}", lambda: texts_graph(s), "full")],
+        "pairs": [(f"pairs {3 * s // 2}", lambda: pairs_graph(3 * s // 2), "full")],
     }  # fmt: skip
     out = []
     for shape in args.shapes.split(","):

@@ -36,3 +36,24 @@ def test_range_badges_are_counted_and_checked_against_their_region() -> None:
     assert probe_hand.badge_problems(app, truth, drawn) == []
     wrong = [["κ=4–5", 150, 100, None], ["κ=1", 550, 300, None]]
     assert probe_hand.badge_problems(app, truth, wrong) == ["badge κ=4–5 at (150, 100) on a region of κ 3"]
+
+
+def test_the_probes_shapes_are_what_their_names_say() -> None:
+    """Each of the probe's graphs, as the κ engine reads it: its regions, their sizes and κ (the
+    probe's claims of correctness stand on these)."""
+    import probe_graphs as g
+
+    from bendscope.kappa import analyze
+
+    def read(doc: dict) -> tuple[int, set[int], int]:
+        result = analyze(*g.graph_input(doc))
+        return len(result["sccs"]), {len(s["nodes"]) for s in result["sccs"]}, result["max_kappa"]
+
+    assert read(g.chords_graph(300)) == (1, {300}, 1)
+    assert read(g.stars_graph(300, arms=10)) == (1, {300}, 1)
+    assert read(g.bipartite_graph(2000)) == (1, {2000}, 2)
+    assert read(g.pairs_graph(300)) == (150, {2}, 1)
+    texts = g.texts_graph(300)
+    assert max(len(n["text"]) for n in texts["nodes"]) >= 200
+    assert any(any("\u0590" <= ch <= "\u06ff" for ch in n["text"]) for n in texts["nodes"])  # (right-to-left)
+    assert all(n["text"].startswith(n["id"] + " ") for n in texts["nodes"])  # (names map back to cards)

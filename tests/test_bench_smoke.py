@@ -155,6 +155,7 @@ def test_hand_bench_quick_runs(capsys):
     assert all(a["pinned"] == 150 for a in figures["arrange"].values())
     assert [r["backend"] for r in result["live"]] == ["sqlite"] and result["live"][0]["missing"] == 0
     assert "| drag at zoom ≈ 1: frame interval" in out and "machine load after" in out
+    assert figures["rest"][150]["frames"] > 10 and "| baseline, the page at rest (2 s)" in out
 
 
 def test_raster_bench_quick_runs(capsys):

@@ -221,3 +221,68 @@ def test_previews_past_the_budget_are_marked_and_bound_kappa(case, budget):
             assert own is not None and p["scc_kappa_after"] >= true  # (the base, or the rise, past the budget)
         else:
             assert p["scc_kappa_after"] == true
+
+
+def _strong_region(rng, prefix: str, n: int, cycles: int, thin: int = 0) -> set[tuple[str, str]]:
+    """``cycles`` random Hamiltonian cycles through ``n`` nodes plus up to 2n random chords: one
+    loop region of κ up to ``cycles``, usually with many minimum cuts; ``thin``: then the first
+    node keeps only ``thin`` arcs in — often the one minimum cut, which an arc into it raises."""
+    names = [f"{prefix}{i:02d}" for i in range(n)]
+    order = names[:]
+    arcs: set[tuple[str, str]] = set()
+    for _ in range(cycles):
+        rng.shuffle(order)
+        arcs |= {(order[i], order[(i + 1) % n]) for i in range(n)}
+    for _ in range(rng.randint(0, 2 * n)):
+        a, b = rng.sample(names, 2)
+        arcs.add((a, b))
+    if thin:
+        into = sorted(arc for arc in arcs if arc[1] == names[0])
+        arcs -= set(rng.sample(into, max(0, len(into) - thin)))
+    return arcs
+
+
+def test_the_one_arc_rule_equals_the_full_computation_on_regions_of_dozens_of_cards():
+    """The rule (κ rises by one iff the arc leaves every minimum cut: ``raising_targets``) against
+    ``analyze`` of the graph with the arc, for every target, on regions of 14–40 cards made of 1–4
+    Hamiltonian cycles and chords (κ up to 4, many minimum cuts — or one card left with fewer
+    arcs in, often the one minimum cut; the hypothesis tests above draw at most 12 cards), half
+    of them beside a second region and loose cards with arcs both ways between
+    them (merges). The cases must include rises, stays and merges at κ ≥ 2, or the test proves
+    nothing."""
+    import random
+
+    seen = {"rise": 0, "rise at κ ≥ 2": 0, "stay at κ ≥ 2": 0, "merge": 0, "κ ≥ 3": 0}
+    for seed in range(32):
+        rng = random.Random(seed)
+        cycles = rng.randint(1, 4)
+        thin = rng.choice([0, cycles, cycles]) if cycles > 1 else 0
+        arcs = _strong_region(rng, "a", rng.randint(14, 40), cycles + (2 if thin else 0), thin)
+        if seed % 2:
+            arcs |= _strong_region(rng, "b", rng.randint(4, 12), rng.randint(1, 3))
+            inside = sorted({x for arc in arcs for x in arc})
+            loose = [f"c{i}" for i in range(3)]
+            for _ in range(4):
+                arcs.add((rng.choice(inside + loose), rng.choice(inside + loose)))
+            arcs = {(a, b) for a, b in arcs if a != b}
+        names = sorted({x for arc in arcs for x in arc} | ({"c0", "c1", "c2"} if seed % 2 else set()))
+        edges = edges_of(sorted(arcs))
+        before = analyze(names, edges)
+        source = rng.choice([n for n in names if n.startswith("a") and n != "a00"])
+        own = scc_of(before, source)
+        impacts = preview_edge_impacts(names, edges, source, names, base=before)
+        for target, p in impacts.items():
+            after = analyze(names, edges_of(sorted(arcs | {(source, target)})) if source != target else edges)
+            merged = scc_of(after, source)
+            assert (p["scc_kappa_after"], p["kappa_after"]) == (merged["kappa"], after["max_kappa"]), (seed, target)
+            assert p["merged_scc_nodes"] == (merged["nodes"] if target in merged["nodes"] and target != source else [])
+            if (source, target) in arcs or source == target:
+                continue
+            if target in own["nodes"]:
+                rose = merged["kappa"] > own["kappa"]
+                seen["rise"] += rose
+                seen["rise at κ ≥ 2" if rose else "stay at κ ≥ 2"] += own["kappa"] >= 2
+                seen["κ ≥ 3"] += merged["kappa"] >= 3
+            elif target in merged["nodes"]:
+                seen["merge"] += 1
+    assert min(seen.values()) >= 5, seen
