@@ -9,6 +9,8 @@ import sys
 
 from harness import ROOT
 
+from bendscope.bend.kappa_view.outline import WRITE_STEP
+
 sys.path.insert(0, str(ROOT / "bench"))
 from graphs import giant_scc_document
 
@@ -139,6 +141,7 @@ def test_a_large_plane_s_outline_is_built_once_its_cards_rest_and_words_the_stat
     page.wait_for_function("JSON.parse(window.bendscope.outline_state()).builds > 0")  # (the first document's)
     before = json.loads(app.api("window.bendscope.outline_state()"))
     assert before["shown"] == before["now"]
+    page.evaluate(OUTLINE_WRITES)
     start = app.api("performance.now()")
     assert app.api("async t => await window.bendscope.load(t)", json.dumps(giant_scc_document(1000))) is None
     assert app.api("window.bendscope.layout_active()")  # (the new cards come apart)
@@ -153,7 +156,19 @@ def test_a_large_plane_s_outline_is_built_once_its_cards_rest_and_words_the_stat
     assert after["builds"] == before["builds"] + 1
     if moved_ms < 4_000:  # (a layout longer than the wait's bound gets its outline meanwhile)
         assert after["built_moving"] == before["built_moving"]
+    # written a few lines a task, the summary last: never a whole outline laid out in one frame
+    writes = page.evaluate("window.__outlineWrites")
+    assert len(writes) >= 5, writes
+    assert max(writes) <= WRITE_STEP + 1, writes
+    assert page.evaluate("document.getElementById('outline').getAttribute('aria-busy')") == "false"
 
+
+#: record how many changes each task makes to the outline's lists and summary
+OUTLINE_WRITES = """() => {
+  window.__outlineWrites = [];
+  new MutationObserver(records => window.__outlineWrites.push(records.length)).observe(
+    document.getElementById('outline'), {childList: true, subtree: true, characterData: true});
+}"""
 
 #: load a document through the API: whether the call gave a promise, the cards the page
 #: shows when it returns and when it is kept, the frames painted in between, what it was kept with

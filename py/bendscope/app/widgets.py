@@ -16,7 +16,7 @@ from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_t
 from bendscope.bend.kappa_view.inspector import inspector_rows
 from bendscope.bend.kappa_view.loop_cuts import CutReport
 from bendscope.bend.kappa_view.loop_list import LoopReport
-from bendscope.bend.kappa_view.outline import MAX_CARDS, outline_of
+from bendscope.bend.kappa_view.outline import MAX_CARDS, OutlineWriter, outline_of
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.keys import shortcuts
 from bendscope.bend.model.elements import BASE_EDGE_KINDS, MEMORY_EDGE_KINDS
@@ -103,12 +103,16 @@ class OutlineView:
     ``MAX_CARDS`` cards (an outline of full size, whose lines the page lays out for tens of
     milliseconds) the rebuild waits while the layout moves cards, at most ``MOVING_WAIT_MS``:
     a timer builds it once they rest, between frames, from the state then (as a build at once
-    would have)."""
+    would have). A build writes its lines a few at a time (``OutlineWriter``), one step per
+    frame, and its summary last; the section is ``aria-busy`` meanwhile."""
 
     def __init__(self) -> None:
         self.summary = by_id("outline-summary")
         self.loops = by_id("outline-loops")
         self.cards = by_id("outline-cards")
+        self.section = by_id("outline")
+        self.writer = OutlineWriter()  # (the page's outline lists start empty)
+        self._writing = False  # a task is asked for to write the next lines
         self._key: tuple | None = None
         self._seen: tuple | None = None  # (plane, document version, topology) last looked at
         self._at = -1e9
@@ -152,11 +156,40 @@ class OutlineView:
         self.builds += 1
         self.built_moving += editor.animating
         summary, loops, cards = outline_lines(editor, topo)
-        self.summary.textContent = summary
-        for box, lines in ((self.loops, loops), (self.cards, cards)):
-            clear(box)
-            for line in lines:
-                box.appendChild(el("li", text=line))
+        self.writer.aim(summary, tuple(loops), tuple(cards))
+        if not self._writing:  # (else the task already asked for writes on, to the new aim)
+            self._write()
+
+    def _write(self, *_: Any) -> None:
+        """Write the outline's next few lines (``OutlineWriter``); while more are left, the
+        page lays these out in the next frame and a task after that frame writes on."""
+        self._writing = False
+        boxes = {"loops": self.loops, "cards": self.cards}
+        for name, index, text in self.writer.next_step():
+            if name == "summary":
+                self.summary.textContent = text
+                continue
+            box = boxes[name]
+            if text is None:
+                while int(box.children.length) > index:
+                    box.removeChild(box.lastChild)
+            elif index < int(box.children.length):
+                box.children[index].textContent = text
+            else:
+                box.appendChild(el("li", text=text))
+        self.section.setAttribute("aria-busy", "false" if self.writer.done else "true")
+        if not self.writer.done:
+            self._writing = True
+            js.requestAnimationFrame(create_once_callable(self._after_frame))
+
+    def _after_frame(self, *_: Any) -> None:
+        js.setTimeout(create_once_callable(self._write_on), 0)
+
+    def _write_on(self, *_: Any) -> None:
+        try:
+            self._write()
+        except Exception as exc:  # a timer callback: report, never break the page
+            js.console.error(f"outline: {exc}")
 
     def _woken(self, *_: Any) -> None:
         self._timer = None

@@ -123,3 +123,84 @@ def outline_of(editor: Editor, topo: Topology | None = None) -> Outline:
             parts.append(f"And {extra[node_id]:,} more edges.")
         cards.append(" ".join(parts))
     return Outline(summary, loops, tuple(cards), max(0, len(plane.nodes) - MAX_CARDS))
+
+
+#: lines an outline rebuild writes into the page per step. The page lays out what a step
+#: wrote in the frame after it (about five layout objects a line, its text shaped), so a
+#: step costs that frame a few milliseconds, where a whole outline of MAX_CARDS cards cost
+#: one frame 10–40 ms.
+WRITE_STEP = 40
+
+
+class OutlineWriter:
+    """What the page's outline shows, brought to a new outline ``step`` lines at a time.
+
+    ``aim`` sets the outline to show; each ``next_step`` says what to write now: lines
+    ``("loops" | "cards", index, text)`` to set (an index one past the end appends), then
+    ``(list, index, None)`` to drop the lines from that index on, and ``("summary", 0, text)``
+    last, once both lists are right (so the summary naming a new state means all of it is
+    shown). A line already right is not written again. Each step is O(lines looked at).
+
+    >>> writer = OutlineWriter(step=2)
+    >>> writer.aim("3 cards.", ("Loop 1.",), ("a.", "b.", "c."))
+    >>> writer.next_step()
+    [('loops', 0, 'Loop 1.'), ('cards', 0, 'a.')]
+    >>> writer.next_step()
+    [('cards', 1, 'b.'), ('cards', 2, 'c.')]
+    >>> writer.next_step(), writer.done
+    ([('summary', 0, '3 cards.')], True)
+    >>> writer.aim("2 cards.", ("Loop 1.",), ("a.", "c."))
+    >>> writer.next_step(), writer.done
+    ([('cards', 1, 'c.'), ('cards', 2, None)], False)
+    """
+
+    def __init__(self, step: int = WRITE_STEP) -> None:
+        self.step = max(1, step)
+        #: the lines the page shows now (it starts with none)
+        self.summary = ""
+        self.lines: dict[str, list[str]] = {"loops": [], "cards": []}
+        self._aim: tuple[str, dict[str, tuple[str, ...]]] | None = None
+        self._from = {"loops": 0, "cards": 0}  # lines before these are known to be right
+
+    @property
+    def done(self) -> bool:
+        """Whether the page shows the outline aimed at."""
+        return self._aim is None
+
+    def aim(self, summary: str, loops: tuple[str, ...], cards: tuple[str, ...]) -> None:
+        """Set the outline the page is to show (a new aim replaces one not yet shown)."""
+        self._aim = (summary, {"loops": tuple(loops), "cards": tuple(cards)})
+        self._from = {"loops": 0, "cards": 0}
+
+    def next_step(self) -> list[tuple[str, int, str | None]]:
+        """What to write now: at most ``step`` lines (a drop of lines counts as one)."""
+        if self._aim is None:
+            return []
+        summary, wanted = self._aim
+        ops: list[tuple[str, int, str | None]] = []
+        for name in ("loops", "cards"):
+            shown, target = self.lines[name], wanted[name]
+            index = self._from[name]
+            while index < len(target) and len(ops) < self.step:
+                if index >= len(shown) or shown[index] != target[index]:
+                    ops.append((name, index, target[index]))
+                    if index < len(shown):
+                        shown[index] = target[index]
+                    else:
+                        shown.append(target[index])
+                index += 1
+            self._from[name] = index
+            if index < len(target):
+                return ops
+            if len(shown) > len(target):
+                if len(ops) >= self.step:
+                    return ops
+                ops.append((name, len(target), None))
+                del shown[len(target) :]
+        if len(ops) >= self.step:
+            return ops
+        if self.summary != summary:
+            ops.append(("summary", 0, summary))
+            self.summary = summary
+        self._aim = None
+        return ops
