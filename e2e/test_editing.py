@@ -59,6 +59,15 @@ def test_create_edit_delete_node_with_mouse_and_keyboard(app_factory):
     assert app.stats() == {"nodes": 2, "edges": 0, "depth": 0, "zoom": 1}
     page.keyboard.press("Control+z")
     assert app.stats()["nodes"] == 3 and app.stats()["edges"] == 1
+    # a right-to-left text is edited right to left: the field takes its direction from the text
+    page.mouse.dblclick(*app.node_xy("a"))
+    editor.wait_for(state="visible")
+    assert editor.evaluate("e => getComputedStyle(e).direction") == "ltr"
+    page.keyboard.press("Control+a")
+    page.keyboard.type("مطر غزير")
+    assert editor.evaluate("e => getComputedStyle(e).direction") == "rtl"
+    page.keyboard.press("Escape")
+    assert "Alpha one" in texts(app)
 
 
 def test_drag_moves_a_node_and_undo_returns_it(app_factory):
