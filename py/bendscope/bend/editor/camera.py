@@ -134,13 +134,14 @@ class CameraControl(SelectionControl):
 
     def _fit_clear(self, world: Box, margin: float, obstacles: list[Box]) -> None:
         """``fit_view``'s frame of the world box ``world``, moved into the free part of the view
-        where it shows largest when an obstacle covers some of it where it is. O(obstacles⁵)."""
-        from bendscope.bend.editor.viewfit import free_rects, overlaps  # (viewfit builds on this module)
+        where it shows largest when an obstacle covers a card where it is. O(n × obstacles + obstacles⁵)."""
+        from bendscope.bend.editor.viewfit import card_under, free_rects  # (viewfit builds on this module)
 
         w, h = self.viewport
         (x0, y0), (x1, y1) = self.world_to_screen(world[0], world[1]), self.world_to_screen(world[2], world[3])
-        if x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h and not any(overlaps((x0, y0, x1, y1), o) for o in obstacles):
-            return
+        inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
+        if inside and not any(card_under(self, o) for o in obstacles):  # type: ignore[arg-type]  # (an Editor)
+            return  # (no card under an obstacle: a corner of the graph's box beside the legend is no matter)
         width, height = max(1.0, world[2] - world[0]), max(1.0, world[3] - world[1])
         best: tuple[float, Box] | None = None
         for rect in free_rects(w, h, obstacles):  # (largest first: the first of equal fits wins)

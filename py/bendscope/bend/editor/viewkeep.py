@@ -34,6 +34,7 @@ class ViewKeeper:
         self._where: tuple[object, str] | None = None  # (the document, the plane) it works on
         self._version = editor.version
         self._openings = editor.openings
+        self._moving = False  # (the layout ran in the frame before: the frame it rests in follows it too)
 
     def _seen(self) -> None:
         cam = self.editor.plane.camera
@@ -43,6 +44,7 @@ class ViewKeeper:
         """The graph was just given its opening view: keep it framed while its layout runs."""
         editor = self.editor
         self.mode = "fit" if len(editor.plane.nodes) <= FOLLOW_CARDS else None
+        self._moving = False
         self._where = (editor.doc, editor.plane.id)
         self._version = editor.version
         self._seen()
@@ -64,9 +66,12 @@ class ViewKeeper:
         if edited and not busy and self.mode != "fit" and editor.animating and len(editor.plane.nodes) <= KEEP_CARDS:
             self._keep(obstacles())
         self._where = where
+        if self.mode is not None and not editor.animating and not self._moving:
+            self.mode = None  # (no layout running since it began: nothing to follow)
         if self.mode is None:
-            self._camera = None
+            self._camera, self._moving = None, False
             return False
+        self._moving = editor.animating
         if self.mode == "fit":
             editor.opening_view()
         else:
@@ -95,7 +100,7 @@ class ViewKeeper:
             ):
                 ids.append(node.id)
         if ids:
-            self.mode, self.ids, self.band = "keep", ids, (top, bottom)
+            self.mode, self.ids, self.band, self._moving = "keep", ids, (top, bottom), False
             self._seen()
 
     def _pan(self) -> None:
