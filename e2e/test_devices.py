@@ -157,13 +157,15 @@ def test_no_control_covers_another_on_small_screens(app_factory, size):
 
 def test_a_phone_opens_the_graph_readable_and_the_legend_collapsed(phone):
     """The opening zoom (0.34) drew every card's text as bars, and the
-    legend could not be collapsed (it hid a new stargate)."""
-    assert phone.stats()["zoom"] >= 0.6
+    legend could not be collapsed (it hid a new stargate). (0.45: GREEK_ZOOM, where card text
+    is drawn as text; the demo opens whole at about 0.46.)"""
+    opening = phone.stats()["zoom"]
+    assert opening >= 0.45
     legend, toggle = phone.page.locator("#legend"), phone.page.locator("#legend-toggle")
     expect(legend).to_be_hidden()
     expect(toggle).to_have_attribute("aria-expanded", "false")
     toggle.click()
     expect(legend).to_be_visible()
     expect(toggle).to_have_attribute("aria-expanded", "true")
-    phone.page.keyboard.press("f")  # Fit still shows the whole graph
-    assert phone.stats()["zoom"] < 0.6
+    phone.page.keyboard.press("f")  # Fit still shows the whole graph (the demo was whole already)
+    assert phone.stats()["zoom"] <= opening

@@ -54,11 +54,12 @@ def test_the_loops_panel_lists_highlights_and_follows_polarity(app_factory):
     # births⇄population (R), population⇄deaths (B), population→resources→births (B),
     # population→industry→pollution→deaths→population (? : pollution→deaths has no sign)
     expect(page.locator("#loops-summary")).to_have_text(
-        "4 loops in 1 region: 1 R · 2 B · 1 ?. 2 edges break every loop of the plane (the fewest)"
+        "4 loops in 1 region: 1 reinforcing (R) · 2 balancing (B) · 1 without polarity (L: an edge on it has no + or "
+        "−). 2 edges break every loop of the plane (the fewest)"
     )
     buttons = panel.locator("button.loop")
     expect(buttons).to_have_count(4)
-    assert [buttons.nth(k).locator(".loop-class").inner_text() for k in range(4)] == ["R1", "B1", "B2", "?1"]
+    assert [buttons.nth(k).locator(".loop-class").inner_text() for k in range(4)] == ["R1", "B1", "B2", "L1"]
     expect(buttons.nth(0)).to_contain_text("Births → Population → Births")
     expect(panel.locator("h3")).to_contain_text("κ = ")
     # hovering a loop fades the other cards; leaving it brings them back
@@ -92,26 +93,26 @@ def test_polarity_by_key_changes_the_loop_class_and_the_inspector_counts(app_fac
     app.api("window.bendscope.select_edge('e9')")
     page.locator("#canvas").focus()
     page.keyboard.press("o")
-    expect(page.locator("#loops-summary")).to_contain_text("1 ?")
+    expect(page.locator("#loops-summary")).to_contain_text("1 without polarity")
     inspector = page.locator("#inspector")
     expect(inspector).to_contain_text("polarity: not set")
     expect(inspector).to_contain_text("on 1 loop: 1 without polarity")
     page.keyboard.press("s")  # + then − then none
     expect(inspector).to_contain_text("polarity: + (same direction)")
     expect(page.locator("#loops-summary")).to_have_text(
-        "4 loops in 1 region: 1 R · 3 B. 2 edges break every loop of the plane (the fewest)"
+        "4 loops in 1 region: 1 reinforcing (R) · 3 balancing (B). 2 edges break every loop of the plane (the fewest)"
     )
     page.keyboard.press("s")
     expect(inspector).to_contain_text("polarity: − (opposite direction)")
     expect(page.locator("#loops-summary")).to_have_text(
-        "4 loops in 1 region: 2 R · 2 B. 2 edges break every loop of the plane (the fewest)"
+        "4 loops in 1 region: 2 reinforcing (R) · 2 balancing (B). 2 edges break every loop of the plane (the fewest)"
     )
     edges = json.loads(app.api("window.bendscope.export()"))["planes"][0]["edges"]
     assert [e["props"].get("polarity") for e in edges if e["id"] == "e9"] == ["-"]
     app.api("window.bendscope.undo()")
     app.api("window.bendscope.paint()")
     expect(page.locator("#loops-summary")).to_have_text(
-        "4 loops in 1 region: 1 R · 3 B. 2 edges break every loop of the plane (the fewest)"
+        "4 loops in 1 region: 1 reinforcing (R) · 3 balancing (B). 2 edges break every loop of the plane (the fewest)"
     )
     # a card: how many loops pass through it, by class
     app.api("window.bendscope.select(['population'])")
@@ -129,7 +130,8 @@ def test_the_selection_has_its_own_loops(app_factory):
     app.api("window.bendscope.paint()")
     expect(page.locator("#loops-title")).to_have_text("Loops of the selection (3 cards)")
     expect(page.locator("#loops-summary")).to_have_text(
-        "2 loops in 1 region: 1 R · 1 B. 1 edge breaks every loop of the selection (the fewest)"
+        "2 loops in 1 region: 1 reinforcing (R) · 1 balancing (B). 1 edge breaks every loop of the selection "
+        "(the fewest)"
     )
     app.api("window.bendscope.select(['deaths', 'industry'])")
     app.api("window.bendscope.paint()")

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from test_loops import CLD
 
 #: the marks of CLD's loops in the panel's order, and their classes' colours (bend.render.theme, light)
-MARKS = ["R1", "B1", "B2", "?1"]
+MARKS = ["R1", "B1", "B2", "L1"]
 COLOURS = {"R": (0x1A, 0x7F, 0x37), "B": (0xC6, 0x28, 0x28), "?": (0x5B, 0x64, 0x73)}
 
 

@@ -28,6 +28,10 @@ def test_the_kappa_pill_of_a_dragged_connection_stays_on_the_screen(phone):
     """Dragging a connection to a card at the screen's right edge drew its κ pill centred on
     that card, half of it past the edge."""
     width = phone.page.viewport_size["width"]
+    doc = json.loads(phone.api("window.bendscope.export()"))  # (the demo opens whole: a view at 0.6 cuts it)
+    hq = next(n for n in doc["planes"][0]["nodes"] if n["id"] == "hq-austin")
+    doc["planes"][0]["camera"] = {"x": hq["x"] - (width / 2) / 0.6, "y": hq["y"], "zoom": 0.6}  # (hq on the edge)
+    assert phone.api("d => window.bendscope.load(d)", json.dumps(doc)) is None
     x, y, w, h = card_box(phone, "company")
     phone.page.touchscreen.tap(x + w / 2, y + h / 2)  # selected: its handle shows
     assert interaction(phone)["handle"] == "company"

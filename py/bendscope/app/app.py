@@ -32,14 +32,13 @@ from bendscope.bend.render import theme
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
 from bendscope.kappa.steps import Steps
 from bendscope.shared.docformat import DocumentError, decode_file
-from bendscope.shared.graphformats import SAVED_AS
 
 from . import d3layout, dom, links
 from .ahead import Ahead
 from .api import AutomationApi
-from .dom import CanvasMeasure, by_id, coarse_pointer, download, js_obj, name_finger_gestures, on, proxy
+from .dom import CanvasMeasure, by_id, coarse_pointer, js_obj, name_finger_gestures, on, proxy
 from .events import InputWiring
-from .images import export_image, export_png
+from .images import export_file, export_image, export_png
 from .live_mode import LiveMode, live_key
 from .loops_widget import InSight, LoopsPanel, panel_boxes
 from .menu_popup import Menu
@@ -577,7 +576,7 @@ class App:
         elif outcome.kind == "show" and outcome.message.startswith("image-"):
             export_image(self, outcome.message.removeprefix("image-"))
         elif outcome.kind == "show" and outcome.message.startswith("export-"):
-            self.export_file(outcome.message.removeprefix("export-"))
+            export_file(self, outcome.message.removeprefix("export-"))
         elif outcome.kind == "job" and outcome.message == "arrange":
             if self.arranging:
                 self.toast.show("Arranging already…")
@@ -750,12 +749,6 @@ class App:
         self._menu_target = Target()
         items = [catalog.menu_item(self.editor, Target(), f"export-{fmt}") for fmt, _ in EXPORTS]
         self.menu.show(items, float(box.left), float(box.bottom) + 4, "Export menu")
-
-    def export_file(self, fmt: str) -> None:
-        """Download the document (json), or the plane as CSV, GraphML, DOT or Mermaid."""
-        extension, mime = SAVED_AS[fmt]
-        text = self.editor.export() if fmt == "json" else self.editor.export_as(fmt)
-        download(f"bendscope{extension}", text, mime)
 
     # ------------------------------------------------------------------ links
     async def open_link(self) -> None:

@@ -13,6 +13,7 @@ from bendscope.bend.keys.routing import KeyCommand, KeyEvent
 from bendscope.bend.model.demo import demo_document
 from bendscope.bend.model.elements import empty_document
 from bendscope.bend.persist import clipboard
+from bendscope.bend.persist.filenames import graph_name
 from bendscope.bend.pointer.inputs import LINE_PX, PointerInput, Request, Response, WheelIntent
 
 from .dom import by_id, coarse_pointer, download, follow_media, on
@@ -77,12 +78,17 @@ class InputWiring:
         on(by_id("btn-import"), "click", lambda e: by_id("file-input").click())
         on(by_id("file-input"), "change", self.app.import_file)
         on(by_id("btn-export"), "click", self.app.export_menu)
-        on(by_id("btn-topology"), "click", lambda e: download("topology.json", self.app.topology_json()))
+        on(by_id("btn-topology"), "click", lambda e: download(self._topology_name(), self.app.topology_json()))
         on(by_id("btn-link"), "click", lambda e: self.app.spawn(self.app.copy_link()))
         on(js.window, "hashchange", lambda e: self.app.spawn(self.app.open_link()))
         on(by_id("hud-selection"), "click", lambda e: self.app.whole_plane())
         on(by_id("legend-toggle"), "click", lambda e: self.app.legend.toggle())
         on(by_id("btn-png"), "click", lambda event: image_menu(self.app, event))
+
+    def _topology_name(self) -> str:
+        """Export topology's file: the graph's name (``bend.persist.filenames``) before it."""
+        name = graph_name(self.app.editor.doc, plane=True)
+        return f"{name}-topology.json" if name else "topology.json"
 
     def xy(self, event: Any) -> tuple[float, float]:
         rect = self.canvas.getBoundingClientRect()

@@ -1,5 +1,5 @@
-"""Exported images of the plane or the selection, with their legend: SVG, or PNG at 1×, 2×, 4×
-drawn by a painter of their own."""
+"""Exported files: images of the plane or the selection, with their legend (SVG, or PNG at 1×,
+2×, 4× drawn by a painter of their own), and the document or the plane in a file format."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from pyodide.ffi import create_once_callable
 
 from bendscope.bend.actions.commands import IMAGES, Target
 from bendscope.bend.menus import catalog
+from bendscope.bend.persist.filenames import file_name
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay
 from bendscope.bend.render.svgexport import image_view, plane_svg
+from bendscope.shared.graphformats import SAVED_AS
 
 from .dom import by_id, download, download_blob
 from .painter import Painter
@@ -34,7 +36,11 @@ def export_image(app: App, image: str) -> None:
     markers = app.loops_panel.markers()
     if image == "svg":
         svg = plane_svg(editor, ids, markers)  # (with the memory's ended cards and edges, when shown)
-        download("bendscope.svg", svg if app.live is None else app.live.time.with_ended(svg), "image/svg+xml")
+        download(
+            file_name(editor.doc, ".svg", plane=True),
+            svg if app.live is None else app.live.time.with_ended(svg),
+            "image/svg+xml",
+        )
         return
     view = image_view(editor, ids, markers)
     asked = {"png": 1.0, "png-2x": 2.0, "png-4x": 4.0}[image]
@@ -61,7 +67,7 @@ def export_image(app: App, image: str) -> None:
 
     def done(blob: Any) -> None:
         if blob:
-            download_blob("bendscope.png", blob)
+            download_blob(file_name(editor.doc, ".png", plane=True), blob)
 
     canvas.toBlob(create_once_callable(done), "image/png")
     if scale < asked:
@@ -91,10 +97,18 @@ def export_png(app: App, marks: bool) -> None:
 
     def done(blob: Any) -> None:
         if blob:
-            download_blob("bendscope.png", blob)
+            download_blob(file_name(app.editor.doc, ".png", plane=True), blob)
 
     if not marks:
         app.paint(js.performance.now(), clean=True)
     app.canvas.toBlob(create_once_callable(done), "image/png")
     if not marks:
         app.request_frame()
+
+
+def export_file(app: App, fmt: str) -> None:
+    """Download the document (json), or the plane as CSV, GraphML, DOT or Mermaid, named after
+    the graph (``bend.persist.filenames``)."""
+    extension, mime = SAVED_AS[fmt]
+    text = app.editor.export() if fmt == "json" else app.editor.export_as(fmt)
+    download(file_name(app.editor.doc, extension, plane=fmt != "json"), text, mime)

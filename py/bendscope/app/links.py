@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import js
 
+from bendscope.bend.persist.filenames import file_name
 from bendscope.bend.persist.share import LinkTooLong, has_graph, link_error, read_fragment, share_fragment
 
 from .dom import download
@@ -56,7 +57,9 @@ async def copy_link(app: App) -> None:
         fragment = share_fragment(app.editor.export(indent=None))
     except LinkTooLong as exc:
         app.dialog.confirm(
-            str(exc), lambda ok: ok and download("bendscope.json", app.editor.export()), ok_label="Export JSON"
+            str(exc),
+            lambda ok: ok and download(file_name(app.editor.doc, ".json"), app.editor.export()),
+            ok_label="Export JSON",
         )
         return
     location = js.window.location

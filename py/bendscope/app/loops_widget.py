@@ -9,7 +9,8 @@ from typing import Any
 import js
 
 from bendscope.bend.editor.editor import Editor
-from bendscope.bend.editor.viewfit import Rect, keep_clear, overlaps, show_readably
+from bendscope.bend.editor.viewfit import Rect, keep_clear, overlaps, show_readably, uncover
+from bendscope.bend.editor.viewkeep import ViewKeeper
 from bendscope.bend.kappa_view.loop_cuts import CutReport
 from bendscope.bend.kappa_view.loop_list import Loop, LoopReport
 from bendscope.bend.kappa_view.loops_panel import CLASS_WORDS, PanelView, panel_view
@@ -21,10 +22,14 @@ from .dom import by_id, clear, el, is_null, on
 PANELS = ("toolbar", "breadcrumbs", "find-bar", "live-search", "loops-panel", "inspector", "hud", "legend-box")
 
 
-def panel_boxes() -> list[Rect]:
+#: the bars over the top and the bottom of the canvas (not the panels that open with a selection)
+BARS = ("toolbar", "breadcrumbs", "find-bar", "live-search", "hud", "legend-box")
+
+
+def panel_boxes(names: tuple[str, ...] = PANELS) -> list[Rect]:
     """The screen boxes (left, top, right, bottom) of the panels shown over the canvas."""
     boxes = []
-    for name in PANELS:
+    for name in names:
         element = js.document.getElementById(name)
         if is_null(element) or element.hidden:
             continue
@@ -62,15 +67,23 @@ class InSight:
         self._focus: str | None = None
         self._boxes: list[Rect] = []  # the panels' boxes the last time (CSS px)
         self._narrow = js.window.matchMedia("(max-width: 600px)")  # (its ``matches`` follows the window)
+        editor.obstacles = panel_boxes  # (Fit frames the graph clear of them: ``CameraControl.fit_view``)
+        self.keeper = ViewKeeper(editor)
 
     def update(self, editing: str | None, busy: bool, chosen: Loop | None = None) -> None:
         """After the panels are updated, before the canvas is drawn (``busy``: a gesture runs, it
         waits; ``chosen``: the loop the view shows on purpose — its cards, not the selected
         card, are kept clear). A move of the view is drawn by this paint. O(1) but for a move:
         O(panels⁵ + the loop's cards)."""
+        self.keeper.frame(busy, lambda: panel_boxes(BARS))  # (the layout moving cards nobody moved)
         selection = self.editor.selection
         focus = editing or (selection[0] if len(selection) == 1 else None)
-        if busy or (focus is None and chosen is None and self._focus is None):
+        bare = focus is None and chosen is None and not selection  # (nothing selected: the panel keeps off the cards)
+        if busy:
+            return
+        if focus is None and chosen is None and self._focus is None and not (bare and self._open()):
+            if bare:
+                self._boxes = []  # (no sheet shown: the next one to open is new)
             return  # (nothing to keep clear: no layout read in this frame)
         boxes = []
         for name in SHEETS:
@@ -84,8 +97,14 @@ class InSight:
         if chosen is not None:
             if grew and self._covered(chosen.nodes, boxes):
                 show_readably(self.editor, chosen.nodes, panel_boxes())
+        elif bare and grew:
+            uncover(self.editor, boxes, panel_boxes())
         elif focus is not None and (grew or changed) and (self._narrow.matches or self._covered((focus,), boxes)):
             keep_clear(self.editor, focus, panel_boxes())
+
+    def _open(self) -> bool:
+        """Whether a sheet is shown (its ``hidden`` flag: no layout read)."""
+        return any(not by_id(name).hidden for name in SHEETS)
 
     def _covered(self, node_ids: Iterable[str], boxes: list[Rect]) -> bool:
         """Whether a panel of ``boxes`` covers some of a card of ``node_ids``. O(cards)."""

@@ -13,6 +13,7 @@ from pyodide.ffi import create_proxy
 
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.persist import autosave
+from bendscope.bend.persist.filenames import file_name
 
 from .dom import by_id, clear, download, el, on, proxy
 from .storage import IdbStore, LocalStore, Tabs, open_store
@@ -51,7 +52,11 @@ class SaveController:
         self.copies_list = by_id("copies-list")
         self.note: str | None = None  # e.g. "saving to localStorage"
         self.handed_over = False
-        on(by_id("save-banner-export"), "click", lambda e: download("bendscope.json", self.editor.export()))
+        on(
+            by_id("save-banner-export"),
+            "click",
+            lambda e: download(file_name(self.editor.doc, ".json"), self.editor.export()),
+        )
         on(self.takeover_button, "click", lambda e: self._ask_take_over())
         on(self.copies_button, "click", lambda e: self._spawn(self.show_copies()))
         on(by_id("copies-close"), "click", lambda e: self.hide_copies())

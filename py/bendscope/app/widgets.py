@@ -42,8 +42,24 @@ class Hud:
     def __init__(self) -> None:
         self._last: dict[str, str] = {}
         self.mode = by_id("hud-mode")
-        for key in ("kappa", "sccs", "depth"):  # what κ and its neighbours mean, on hover or long press
-            by_id(f"hud-{key}").title = HUD_TITLES[key][""]
+        for key in ("kappa", "sccs", "depth", "mode"):  # what κ and its neighbours mean: hover (title), Tab, tap
+            pill = by_id(f"hud-{key}")
+            if key != "mode":
+                pill.title = by_id(f"hud-{key}-tip").textContent = HUD_TITLES[key][""]
+            on(pill, "focus", lambda event, key=key: self.tip(key, True))
+            on(pill, "blur", lambda event, key=key: self.tip(key, False))
+            on(pill, "keydown", lambda event, key=key: event.key == "Escape" and self.tip(key, False))
+            on(pill, "click", lambda event: event.currentTarget.focus())  # (a tap focuses it: Safari does not)
+
+    def tip(self, key: str, shown: bool) -> None:
+        """Show (or hide) what the HUD pill ``key`` means, above it and inside the window (a
+        pill's ``title`` shows only on a mouse's hover: a keyboard's focus and a tap show this)."""
+        tip = by_id(f"hud-{key}-tip")
+        tip.hidden = not shown
+        if shown:
+            box, width = by_id(f"hud-{key}").getBoundingClientRect(), float(js.window.innerWidth)
+            tip.style.bottom = f"{float(js.window.innerHeight) - float(box.top) + 6}px"
+            tip.style.left = f"{max(8.0, min(float(box.left), width - 8 - float(tip.offsetWidth)))}px"
 
     def _set(self, key: str, text: str) -> None:
         if self._last.get(key) != text:
@@ -84,7 +100,7 @@ class Hud:
         if self._last.get("mode") != f"mode: {mode}":
             self._set("mode", f"mode: {mode}")
             self.mode.className = "pill mode" if topo.pending else f"pill mode {mode.lower()}"
-            self.mode.title = HUD_TITLES["mode"][mode]
+            self.mode.title = by_id("hud-mode-tip").textContent = HUD_TITLES["mode"][mode]
 
 
 def outline_lines(editor: Editor, topo: Topology | None = None) -> tuple[str, list[str], list[str]]:
@@ -340,13 +356,11 @@ class Legend:
                 continue
             if kind.startswith("loop "):  # a loop marker's class: its colour, as on the canvas
                 mark = kind[-1]
-                ring = el("span", text=mark, cls="swatch sign")
+                ring = el("span", text="L" if mark == "?" else mark, cls="swatch sign")
                 ring.style.color = theme.LOOP_COLOR[mark]
                 ring.style.borderColor = theme.LOOP_COLOR[mark]
-                item(
-                    ring,
-                    {"R": "reinforcing loop (R1…)", "B": "balancing loop (B1…)", "?": "loop, polarity unknown"}[mark],
-                )
+                words = {"R": "reinforcing loop (R1…)", "B": "balancing loop (B1…)", "?": "loop without polarity (L1…)"}
+                item(ring, words[mark])
                 continue
             if kind == "±":  # an edge's polarity, the mark beside its arrowhead
                 for sign, label in (("+", "+ same direction"), ("-", "− opposite direction")):

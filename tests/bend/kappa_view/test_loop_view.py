@@ -185,6 +185,6 @@ def test_the_images_legend_explains_the_markers_it_shows():
     root = ElementTree.fromstring(plane_svg(editor, markers=markers))
     legend = [t.text for t in root.find(f"{SVG}g[@id='legend']").iter(f"{SVG}text")]
     assert "reinforcing loop (R1, R2…)" in legend and "balancing loop (B1…)" in legend
-    assert "loop, polarity unknown" not in legend
+    assert "loop without polarity (L1…)" not in legend
     plain = ElementTree.fromstring(plane_svg(editor))
     assert "reinforcing loop (R1, R2…)" not in [t.text for t in plain.iter(f"{SVG}text")]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from bendscope.bend.editor.selection import SelectionControl
 from bendscope.bend.model.elements import (
@@ -13,13 +13,23 @@ from bendscope.bend.model.elements import (
 )
 
 ZOOM_STEP = 1.2
-#: below this viewport width a graph opens at READABLE_ZOOM, not fitted (card text stays text)
+#: below this viewport width a graph too large to read whole opens at READABLE_ZOOM, and Fit
+#: keeps NARROW_MARGIN px from the window's sides (not 60: a phone's width is precious)
 NARROW_PX = 700.0
+NARROW_MARGIN = 12.0
 READABLE_ZOOM = 0.6
+#: a screen box: left, top, right, bottom (CSS px)
+Box = tuple[float, float, float, float]
 
 
 class CameraControl(SelectionControl):
     """The camera, a part of ``Editor``: the active plane's view."""
+
+    #: the boxes of what covers the canvas (toolbar, breadcrumbs, panels, HUD), asked for when
+    #: the view is fitted (the page sets it; None: only the bands ``top_px`` / ``bottom_px``)
+    obstacles: Callable[[], Sequence[Box]] | None = None
+    #: how many times a graph was given its opening view (``viewkeep.ViewKeeper`` follows it)
+    openings = 0
 
     def world_to_screen(self, x: float, y: float) -> tuple[float, float]:
         cam = self.plane.camera
@@ -93,7 +103,11 @@ class CameraControl(SelectionControl):
         self, margin: float = 60.0, top_px: float = 96.0, bottom_px: float = 56.0, node_ids: Iterable[str] | None = None
     ) -> None:
         """Centre the plane's nodes (or ``node_ids`` of them) in the area between the toolbar
-        (``top_px``) and the HUD (``bottom_px``), zooming out (never in past 1) if they do not fit."""
+        (``top_px``) and the HUD (``bottom_px``), zooming out (never in past 1) if they do not fit
+        — ``margin`` px from the sides (NARROW_MARGIN on a narrow screen). When what covers the
+        canvas (``obstacles``: a panel, a HUD of two rows on a phone) would cover some of them
+        there, they are framed instead in the part of the view the obstacles leave where they
+        show largest (``viewfit.free_rects``). O(n + obstacles⁵)."""
         if node_ids is None:
             nodes = list(self.plane.nodes.values())
         else:
@@ -108,25 +122,56 @@ class CameraControl(SelectionControl):
             upper = min(n.y - n.height / 2 for n in nodes)
             lower = max(n.y + n.height / 2 for n in nodes)
             w, h = self.viewport
+            margin = min(margin, NARROW_MARGIN) if w < NARROW_PX else margin
             area_h = max(100.0, h - top_px - bottom_px)
             fit = min((w - 2 * margin) / max(1.0, right - left), area_h / max(1.0, lower - upper))
             cam.zoom = max(MIN_ZOOM, min(1.0, fit))
             cam.x = clamp_coord((left + right) / 2)
             cam.y = clamp_coord((upper + lower) / 2 - ((top_px + h - bottom_px) / 2 - h / 2) / cam.zoom)
+            if self.obstacles is not None:
+                self._fit_clear((left, upper, right, lower), margin, list(self.obstacles()))
         self.needs_paint = True
+
+    def _fit_clear(self, world: Box, margin: float, obstacles: list[Box]) -> None:
+        """``fit_view``'s frame of the world box ``world``, moved into the free part of the view
+        where it shows largest when an obstacle covers a card where it is. O(n × obstacles + obstacles⁵)."""
+        from bendscope.bend.editor.viewfit import card_under, free_rects  # (viewfit builds on this module)
+
+        w, h = self.viewport
+        (x0, y0), (x1, y1) = self.world_to_screen(world[0], world[1]), self.world_to_screen(world[2], world[3])
+        inside = x0 >= 0 and y0 >= 0 and x1 <= w and y1 <= h
+        if inside and not any(card_under(self, o) for o in obstacles):  # type: ignore[arg-type]  # (an Editor)
+            return  # (no card under an obstacle: a corner of the graph's box beside the legend is no matter)
+        width, height = max(1.0, world[2] - world[0]), max(1.0, world[3] - world[1])
+        best: tuple[float, Box] | None = None
+        for rect in free_rects(w, h, obstacles):  # (largest first: the first of equal fits wins)
+            fit = min((rect[2] - rect[0] - 2 * margin) / width, (rect[3] - rect[1] - 2 * margin) / height)
+            if best is None or fit > best[0]:
+                best = (fit, rect)
+        assert best is not None
+        fit, rect = best
+        cam = self.plane.camera
+        cam.zoom = max(MIN_ZOOM, min(1.0, fit))
+        cam.x = clamp_coord((world[0] + world[2]) / 2 - ((rect[0] + rect[2]) / 2 - w / 2) / cam.zoom)
+        cam.y = clamp_coord((world[1] + world[3]) / 2 - ((rect[1] + rect[3]) / 2 - h / 2) / cam.zoom)
 
     def opening_view(self) -> None:
         """The view a graph opens with: all of it (``fit_view``) — except on a small screen
-        (narrower than NARROW_PX), where all of a large graph is too small to read: there
-        it opens at READABLE_ZOOM (card text drawn as text) around the graph's middle, and
-        Fit (F) still shows everything."""
+        (narrower than NARROW_PX), where all of a large graph is too small to read (its card
+        text drawn as bars, below GREEK_ZOOM): there it opens at READABLE_ZOOM around the
+        graph's middle, and Fit (F) still shows everything."""
+        from bendscope.bend.render.scene import GREEK_ZOOM
+
+        self.openings += 1
         self.fit_view()
         cam = self.plane.camera
-        if self.viewport[0] < NARROW_PX and cam.zoom < READABLE_ZOOM and self.plane.nodes:
-            h = self.viewport[1]
-            centre_y = cam.y + ((96.0 + h - 56.0) / 2 - h / 2) / cam.zoom  # (fit_view's middle of the plane)
-            cam.zoom = READABLE_ZOOM
-            cam.y = clamp_coord(centre_y - ((96.0 + h - 56.0) / 2 - h / 2) / cam.zoom)
+        if self.viewport[0] < NARROW_PX and cam.zoom < GREEK_ZOOM and self.plane.nodes:
+            nodes = self.plane.nodes.values()
+            middle = self.world_to_screen(  # (where fit_view put the graph's middle stays)
+                (min(n.x - n.width / 2 for n in nodes) + max(n.x + n.width / 2 for n in nodes)) / 2,
+                (min(n.y - n.height / 2 for n in nodes) + max(n.y + n.height / 2 for n in nodes)) / 2,
+            )
+            self.zoom_at(READABLE_ZOOM / cam.zoom, *middle)
 
     def screen_position(self, node_id: str) -> list[float] | None:
         node = self.plane.nodes.get(node_id)

@@ -30,6 +30,7 @@ from typing import Any
 from bendscope.bend.model.capacity import Capacity
 from bendscope.bend.model.document import DocumentError, document_from_data_steps, parse_document_steps
 from bendscope.bend.model.elements import Document
+from bendscope.bend.persist.filenames import remember_source
 from bendscope.bend.render.textlayout import PLACEHOLDER, CardLayout, Measure, layout_card
 from bendscope.kappa.steps import Steps, advance
 from bendscope.shared.graphformats import format_of, read_graph_steps
@@ -192,6 +193,8 @@ class LoadJob:
             yield
             doc = yield from document_from_data_steps(data)
             yield from _let_go(data)
+        if name:
+            remember_source(doc, name)  # (its files are named after it: ``bend.persist.filenames``)
         self.progress = 0.5
         total = max(1, sum(len(p.nodes) for p in doc.planes.values()))
         cards: dict[str, tuple[str, CardLayout]] = {}

@@ -115,6 +115,48 @@ def show_readably(editor: Editor, node_ids: Iterable[str], obstacles: Sequence[R
     return True
 
 
+def uncover(editor: Editor, sheets: Sequence[Rect], obstacles: Sequence[Rect]) -> bool:
+    """A panel (``sheets``) opened over the view with nothing selected: when it covers some of
+    the cards in the view, the cards that were in the view are brought, all of them, into the
+    largest free part of the view (``free_rects`` of ``obstacles``), zoomed out no further than
+    they can be read (``READABLE_ZOOM``) and never zoomed in; when they cannot be so, the view
+    stays. Whether the camera moved.
+
+    >>> from bendscope.bend.editor.editor import Editor
+    >>> e = Editor()
+    >>> e.viewport = (1000.0, 800.0)
+    >>> cards = [e.add_node(x, 0.0, "card") for x in (-300.0, 0.0, 300.0)]
+    >>> panel = (0.0, 0.0, 360.0, 400.0)
+    >>> uncover(e, [panel], [panel]), any(overlaps(box, panel) for box in card_rects(e))
+    (True, False)
+    >>> len(card_rects(e)), e.plane.camera.zoom
+    (3, 0.8)
+
+    O(n + obstacles⁵)."""
+    rects = card_rects(editor)
+    if not any(overlaps(box, sheet) for box in rects for sheet in sheets):
+        return False
+    width, height = editor.viewport
+    left, top = min(r[0] for r in rects), min(r[1] for r in rects)
+    right, bottom = max(r[2] for r in rects), max(r[3] for r in rects)
+    zoom = editor.plane.camera.zoom
+    for rect in free_rects(width, height, obstacles):  # (largest first)
+        fit = min(
+            (rect[2] - rect[0] - 2 * MARGIN) / max(1.0, right - left),
+            (rect[3] - rect[1] - 2 * MARGIN) / max(1.0, bottom - top),
+        )
+        scale = min(1.0, fit)
+        if zoom * scale >= min(zoom, READABLE_ZOOM):
+            cx, cy = editor.screen_to_world((left + right) / 2, (top + bottom) / 2)
+            cam = editor.plane.camera
+            cam.zoom = max(MIN_ZOOM, zoom * scale)
+            cam.x = clamp_coord(cx - ((rect[0] + rect[2]) / 2 - width / 2) / cam.zoom)
+            cam.y = clamp_coord(cy - ((rect[1] + rect[3]) / 2 - height / 2) / cam.zoom)
+            editor.needs_paint = True
+            return True
+    return False
+
+
 def card_rects(editor: Editor) -> list[Rect]:
     """The screen boxes of the active plane's cards that show in the view. O(n), the
     camera's transform inlined (one pass, no call per card)."""

@@ -134,10 +134,10 @@ def inspector_rows(
     if len(editor.selection) > 1:
         key = ("selection", len(editor.selection), topo.max_kappa, topo.scc_count, topo.result["routing"], report_id)
         lower, upper = max_kappa_span(topo.result)
-        kappa = f"= {upper}" if lower == upper else f"{lower}–{upper} (bounds)"
+        kappa = f"=\u00a0{upper}" if lower == upper else f"{lower}–{upper} (bounds)"
         rows = [
-            (f"{len(editor.selection)} nodes selected", "title"),
-            (f"κ of the selection {kappa} · loop regions: {topo.scc_count}", "row kappa"),
+            (f"{len(editor.selection)} nodes selected", "title"),  # (a figure stays with its words: no-break spaces)
+            (f"κ of the selection {kappa} · loop\u00a0regions:\u00a0{topo.scc_count}", "row kappa"),
             (routing_words(topo.max_kappa), "row"),
         ]
         if loops is not None and loops.groups:

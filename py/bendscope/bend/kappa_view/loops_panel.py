@@ -15,9 +15,9 @@ the ones the canvas marks when the panel's markers are on (``PanelView.markers``
 >>> editor = Editor(Document([plane], "p"))
 >>> view = panel_view(editor, editor.loops(wait=True))
 >>> view.summary
-'2 loops in 1 region: 1 R · 1 B'
+'2 loops in 1 region: 1 reinforcing (R) · 1 balancing (B)'
 >>> view.groups[0].title
-'Loop region 1 · κ = 1 · 3 cards · 1 R · 1 B'
+'Loop region 1 · κ = 1 · 3 cards · 1 reinforcing · 1 balancing'
 >>> [(item.mark, item.text) for item in view.groups[0].items]
 [('R1', 'Births → Population → Births'), ('B1', 'Population → Deaths → Population')]
 >>> [(m.label, m.nodes) for m in view.markers]
@@ -41,6 +41,13 @@ LOOPS_SHOWN = 12
 GROUPS_SHOWN = 20
 NAME_LENGTH = 24  # characters of a card's text in a loop's line
 CLASS_WORDS = {"R": "reinforcing", "B": "balancing", "?": "polarity not known (an edge has no + or −)"}
+#: the letter of a loop's mark by its class, as causal loop diagrams mark them (R1, B2); a loop
+#: whose polarity is not known (an edge on it has no + or −) is L1, L2…, not "?1"
+MARK_LETTER = {"R": "R", "B": "B", "?": "L"}
+#: a loop class's words in the counts (``_counts``)
+COUNT_WORDS = {"R": "reinforcing", "B": "balancing", "?": "without polarity"}
+#: the counts' words once more in the summary, with the mark they go by
+SUMMARY_WORDS = {"R": "reinforcing (R)", "B": "balancing (B)", "?": "without polarity (L: an edge on it has no + or −)"}
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,7 @@ class PanelView:
 
 def loop_marks(report: LoopReport) -> list[list[str]]:
     """Each listed loop's mark, by group and loop: its class and its number among the loops
-    of that class in the panel's order ("R1", "R2", "B1", "?1"), counted over every loop of
+    of that class in the panel's order ("R1", "R2", "B1", "L1"), counted over every loop of
     the report, so a loop keeps its number whatever is expanded. O(loops)."""
     counts = {"R": 0, "B": 0, "?": 0}
     marks = []
@@ -90,13 +97,14 @@ def loop_marks(report: LoopReport) -> list[list[str]]:
         row = []
         for loop in group.loops:
             counts[loop.polarity] += 1
-            row.append(f"{loop.polarity}{counts[loop.polarity]}")
+            row.append(f"{MARK_LETTER[loop.polarity]}{counts[loop.polarity]}")
         marks.append(row)
     return marks
 
 
-def _counts(counts: dict[str, int]) -> str:
-    return " · ".join(f"{counts[c]} {c}" for c in ("R", "B", "?") if counts.get(c))
+def _counts(counts: dict[str, int], words: dict[str, str] = COUNT_WORDS) -> str:
+    """The loops of each class in words ("1 reinforcing · 2 without polarity")."""
+    return " · ".join(f"{counts[c]} {words[c]}" for c in ("R", "B", "?") if counts.get(c))
 
 
 def panel_view(
@@ -122,7 +130,7 @@ def panel_view(
     regions = len(report.groups)
     summary = (
         f"{'at least ' if not report.complete else ''}{total:,} loop{'s' if total != 1 else ''} in {regions:,} "
-        f"region{'s' if regions != 1 else ''}: {_counts(counts)}"
+        f"region{'s' if regions != 1 else ''}: {_counts(counts, SUMMARY_WORDS)}"
     )
     if cuts is not None and cuts.regions:
         where = "of the selection" if scope is not None else "of the plane"

@@ -95,6 +95,15 @@ MAX_MISSES = 2
 #: while the layout moves cards, a save due waits up to this many ms more (its slices would
 #: sit between the layout's frames; a page going away writes at once all the same)
 HOLD_MS = 5000.0
+#: a save of the view alone (the camera moved, the plane shown changed: no edit) waits this many
+#: ms more, so that panning does not save a large graph again and again (leaving writes it at once)
+VIEW_HOLD_MS = 2400.0
+
+
+def view_of(doc: Document) -> tuple[object, ...]:
+    """What a reload shows of ``doc`` besides its content: the plane shown and each plane's
+    camera (both in the document format already). O(planes)."""
+    return (doc.active_plane_id, *((p.id, p.camera.x, p.camera.y, p.camera.zoom) for p in doc.planes.values()))
 
 
 @dataclass(frozen=True)
@@ -161,6 +170,10 @@ class Saver:
         self.error: str | None = None  # the last write failed (cleared by a good save)
         self.blocked: str | None = None  # autosave is off to protect a save it could not move aside
         self.saved_version = editor.version
+        #: the view the save holds (``view_of``), and the document it is of: the view of a graph
+        #: this session edited, or restored from the save, is saved when it changes
+        self.saved_view = view_of(editor.doc)
+        self._viewed: Document | None = None
         self.pending_since: float | None = None
         self.saves = 0
         self.saving = False
@@ -188,6 +201,7 @@ class Saver:
                 continue
             if slot == KEY:
                 self._last_text = text
+                self._viewed, self.saved_view = doc, view_of(doc)
             else:
                 restored.notes.append("Restored the snapshot before the last save.")
             restored.doc, restored.source = doc, slot
@@ -232,7 +246,14 @@ class Saver:
     # ------------------------------------------------------------ saving
     @property
     def dirty(self) -> bool:
-        return self.editor.edited and self.editor.version != self.saved_version
+        """Whether the save is behind: an edit, or a move of the view of a graph this session edited
+        or restored (a demo or a shared graph only looked at writes nothing). O(planes)."""
+        return (self.editor.edited and self.editor.version != self.saved_version) or self._view_moved
+
+    @property
+    def _view_moved(self) -> bool:
+        editor = self.editor
+        return (editor.edited or editor.doc is self._viewed) and view_of(editor.doc) != self.saved_view
 
     def due(self, now_ms: float, moving: bool = False) -> bool:
         """Call often: true once ``debounce_ms`` have passed since the first unsaved change
@@ -255,7 +276,8 @@ class Saver:
             return False
         if self.pending_since is None:
             self.pending_since = now_ms
-        wait = self.debounce_ms + (HOLD_MS if moving else 0.0)
+        view_only = not (self.editor.edited and self.editor.version != self.saved_version)
+        wait = self.debounce_ms + (HOLD_MS if moving else 0.0) + (VIEW_HOLD_MS if view_only else 0.0)
         return now_ms - self.pending_since >= wait and self.owner and self.blocked is None
 
     async def save(self) -> bool:
@@ -300,7 +322,7 @@ class Saver:
         return "".join(parts)
 
     async def _save(self) -> bool:
-        version = self.editor.version
+        version, view = self.editor.version, view_of(self.editor.doc)
         # what this save moves aside is decided now, with the text it writes: a reason set
         # while it awaits (a shared link opening another graph) is for the next save
         reason_now = self._replace_reason
@@ -331,7 +353,8 @@ class Saver:
         self._last_text = text
         if self._replace_reason == reason_now:
             self._replace_reason = None
-        self.saved_version = version
+        self.saved_version, self.saved_view = version, view
+        self._viewed = self.editor.doc
         self.pending_since = None
         self.saves += 1
         return True

@@ -248,6 +248,9 @@ class Connecting(PointerState):
             return Response()
         editor = tools.editor
         tools.state = Idle()
+        # the gesture's handle goes with it: a mouse now hovers the card it was released on (or none)
+        under = editor.node_at(event.x, event.y) if event.pointer_type != "touch" else None
+        tools.hover = None if under is None else under.id
         made = None
         if editor.plane is self.plane and self.source in editor.plane.nodes:
             kind = "temporal" if event.alt else editor.connect_kind

@@ -105,10 +105,11 @@ def legend_entries(
     for mark, words in (
         ("R", "reinforcing loop (R1, R2…)"),
         ("B", "balancing loop (B1…)"),
-        ("?", "loop, polarity unknown"),
+        ("?", "loop without polarity (L1…)"),
     ):
-        if mark in classes:
-            entries.append(LegendEntry("loop", theme.LOOP_COLOR[mark], words, theme.MARKER_FILL, mark))
+        if mark in classes:  # (a loop without polarity is marked L1, L2…: ``loops_panel.MARK_LETTER``)
+            sign = "L" if mark == "?" else mark
+            entries.append(LegendEntry("loop", theme.LOOP_COLOR[mark], words, theme.MARKER_FILL, sign))
     return entries
 
 
