@@ -19,6 +19,10 @@
   var WRAP_FILL = 0.15;
   //: a small loop is set in the job's compact rows when its layers' drawing is this many times their area
   var LOOP_ROWS = 2;
+  //: a small loop whose layers' estimated area (layersArea) is more than this many times LOOP_ROWS
+  //: times its rows' area is set in rows without drawing its layers: on the loops measured (5–60
+  //: cards, 5–159 arcs) the estimate was 0.4–1.1 times the area of dagre's drawing
+  var ROWS_SURE = 1.5;
   //: the condensation's ranks come from dagre's tight-tree ranker: in bench/bench_arrange.py it
   //: took 0.5–0.9× the time of network simplex and drew fewer crossings on every graph measured
   var RANKER = "tight-tree";
@@ -108,16 +112,66 @@
         var local = {}, own = new Float64Array(2 * members.length), inner = job.inner[b], arcs = [];
         for (k = 0; k < members.length; k++) { local[members[k]] = k; own[2 * k] = sizes[2 * members[k]]; own[2 * k + 1] = sizes[2 * members[k] + 1]; }
         for (k = 0; k < inner.length; k += 2) arcs.push(local[inner[k]], local[inner[k + 1]]);
-        // (folded as a drawing of blocks is when it is long: a ring of 60 cards is 60 layers)
-        var drawn = folded(layered(dagre, job.direction, own, members.length, arcs, "network-simplex"), own, job.direction);
-        var rows = job.rows && job.rows[b] && job.rows[b].length ? inRows(job.rows[b], members, sizes) : null;
-        if (rows !== null && drawn.width * drawn.height > LOOP_ROWS * rows.width * rows.height) drawn = rows;
+        var rows = job.rows && job.rows[b] && job.rows[b].length ? inRows(job.rows[b], members, sizes) : null, drawn;
+        if (rows !== null && layersArea(own, members.length, arcs) > ROWS_SURE * LOOP_ROWS * rows.width * rows.height) {
+          drawn = rows;  // (dagre would draw it larger still: its layers are not drawn at all)
+        } else {
+          // (folded as a drawing of blocks is when it is long: a ring of 60 cards is 60 layers)
+          drawn = folded(layered(dagre, job.direction, own, members.length, arcs, "network-simplex"), own, job.direction);
+          if (rows !== null && drawn.width * drawn.height > LOOP_ROWS * rows.width * rows.height) drawn = rows;
+        }
         off = drawn.xy; w = drawn.width; h = drawn.height;
       }
       blockSizes[2 * b] = w; blockSizes[2 * b + 1] = h;
       offsets.push(off);
     }
     return { sizes: blockSizes, offsets: offsets };
+  }
+
+  // An estimate of the area of a small loop's drawing in layers, without drawing it: its arcs
+  // that close a cycle in a depth-first search (in the job's order) turned round, as dagre turns
+  // them, each card in the layer of the longest path that ends at it, a layer as long as its
+  // widest card and as deep as its cards and the arcs passing through it (NODESEP, EDGESEP apart).
+  // dagre's drawing of a loop costs it seconds when its arcs are long (a 50-card region with
+  // chords: 2–9 s, a back arc passing 40 layers is 40 points to order and place), and those are
+  // the loops whose layers are many times the area of rows. O(cards + arcs + layers passed).
+  function layersArea(own, count, arcs) {
+    var out = [], state = new Int8Array(count), forward = [], into = new Int32Array(count), depth = new Int32Array(count), k, v;
+    for (v = 0; v < count; v++) out.push([]);
+    for (k = 0; k < arcs.length; k += 2) if (arcs[k] !== arcs[k + 1]) out[arcs[k]].push(arcs[k + 1]);
+    function visit(u) {  // (recursive: a small loop is at most LAYERED_LOOP cards deep)
+      state[u] = 1;
+      for (var j = 0; j < out[u].length; j++) {
+        var w = out[u][j];
+        if (state[w] === 1) forward.push(w, u);
+        else { if (state[w] === 0) visit(w); forward.push(u, w); }
+      }
+      state[u] = 2;
+    }
+    for (v = 0; v < count; v++) if (!state[v]) visit(v);
+    var next = [];
+    for (v = 0; v < count; v++) next.push([]);
+    for (k = 0; k < forward.length; k += 2) { next[forward[k]].push(forward[k + 1]); into[forward[k + 1]]++; }
+    var queue = [];
+    for (v = 0; v < count; v++) if (!into[v]) queue.push(v);
+    for (var h = 0; h < queue.length; h++) {
+      v = queue[h];
+      for (k = 0; k < next[v].length; k++) {
+        var t = next[v][k];
+        depth[t] = Math.max(depth[t], depth[v] + 1);
+        if (--into[t] === 0) queue.push(t);
+      }
+    }
+    var layers = 0;
+    for (v = 0; v < count; v++) layers = Math.max(layers, depth[v] + 1);
+    var wide = new Float64Array(layers), deep = new Float64Array(layers).fill(-NODESEP);
+    for (v = 0; v < count; v++) { wide[depth[v]] = Math.max(wide[depth[v]], own[2 * v]); deep[depth[v]] += own[2 * v + 1] + NODESEP; }
+    for (k = 0; k < forward.length; k += 2) {
+      for (var l = Math.min(depth[forward[k]], depth[forward[k + 1]]) + 1; l < Math.max(depth[forward[k]], depth[forward[k + 1]]); l++) deep[l] += EDGESEP;
+    }
+    var along = -RANKSEP, across = 0;
+    for (l = 0; l < layers; l++) { along += wide[l] + RANKSEP; across = Math.max(across, deep[l]); }
+    return along * across;
   }
 
   // A loop's cards at the centres ``keep`` (x, y per member) puts them: their offsets in its box, and its size.
