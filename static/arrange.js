@@ -212,27 +212,39 @@
       }
       right = placed.width; bottom = placed.height;
     }
-    // cards with no directed edge: in rows after the drawing (below it, or right of it top to bottom)
+    // cards with no directed edge: in rows after the drawing (below it, or right of it top to
+    // bottom), each as wide (tall) as it is, the rows as long as make the drawing with them the
+    // one a screen shows largest (a few dozen lengths tried, O(cards) each)
     var loose = job.loose;
     if (loose.length) {
-      var cellW = 0, cellH = 0;
-      for (k = 0; k < loose.length; k++) { cellW = Math.max(cellW, sizes[2 * loose[k]]); cellH = Math.max(cellH, sizes[2 * loose[k] + 1]); }
-      cellW += LOOSE_GAP; cellH += LOOSE_GAP;
-      // as many to a row (LR; to a column, TB) as make the drawing with them the one a screen shows
-      // largest: as many as the drawing is wide, 50 cards beside a small one were one column
-      var lr = job.direction === "LR", across = Math.max(1, Math.ceil(Math.sqrt(loose.length))), best = Infinity;
-      for (k = 1; blocks.length && k <= loose.length; k++) {
-        var lines = Math.ceil(loose.length / k), score = lr
-          ? screenScore(Math.max(right, k * cellW), bottom + RANKSEP + lines * cellH)
-          : screenScore(right + RANKSEP + lines * cellW, Math.max(bottom, k * cellH));
-        if (score < best - 1e-9) { best = score; across = k; }
+      var lr = job.direction === "LR", along = lr ? 0 : 1, across = 1 - along, longest = 0, sum = 0, best = Infinity, limit = 0;
+      for (k = 0; k < loose.length; k++) { longest = Math.max(longest, sizes[2 * loose[k] + along] + LOOSE_GAP); sum += sizes[2 * loose[k] + along] + LOOSE_GAP; }
+      var shelves = function (cap) {  // each card's offset along its row, its row, and the rows' depths
+        var at = new Float64Array(loose.length), row = new Int32Array(loose.length), depths = [0], x = 0;
+        for (var q = 0; q < loose.length; q++) {
+          var size = sizes[2 * loose[q] + along] + LOOSE_GAP;
+          if (x > 0 && x + size > cap) { depths.push(0); x = 0; }
+          at[q] = x; row[q] = depths.length - 1; x += size;
+          depths[depths.length - 1] = Math.max(depths[depths.length - 1], sizes[2 * loose[q] + across] + LOOSE_GAP);
+        }
+        return { at: at, row: row, depths: depths };
+      };
+      var steps = 48;
+      for (k = 0; k <= steps; k++) {
+        var cap = longest * Math.pow(Math.max(1, sum / longest), k / steps), set = shelves(cap), deep = 0, wide = 0;
+        for (var r = 0; r < set.depths.length; r++) deep += set.depths[r];
+        for (var q2 = 0; q2 < loose.length; q2++) wide = Math.max(wide, set.at[q2] + sizes[2 * loose[q2] + along] + LOOSE_GAP);
+        var score = !blocks.length ? screenScore(lr ? wide : deep, lr ? deep : wide) : lr
+          ? screenScore(Math.max(right, wide), bottom + RANKSEP + deep)
+          : screenScore(right + RANKSEP + deep, Math.max(bottom, wide));
+        if (score < best - 1e-9) { best = score; limit = cap; }
       }
-      var x = job.direction === "LR" || !blocks.length ? 0 : right + RANKSEP, y = job.direction === "LR" && blocks.length ? bottom + RANKSEP : 0;
+      var placedLoose = shelves(limit), start = [], offset = blocks.length ? (lr ? bottom : right) + RANKSEP : 0;
+      for (k = 0; k < placedLoose.depths.length; k++) { start.push(offset); offset += placedLoose.depths[k]; }
       for (k = 0; k < loose.length; k++) {
-        var row = Math.floor(k / across), col = k % across;
         i = loose[k];
-        if (job.direction === "LR") { xy[2 * i] = x + col * cellW + cellW / 2; xy[2 * i + 1] = y + row * cellH + cellH / 2; }
-        else { xy[2 * i] = x + row * cellW + cellW / 2; xy[2 * i + 1] = y + col * cellH + cellH / 2; }
+        var a0 = placedLoose.at[k] + (sizes[2 * i + along] + LOOSE_GAP) / 2, c0 = start[placedLoose.row[k]] + placedLoose.depths[placedLoose.row[k]] / 2;
+        xy[2 * i + along] = a0; xy[2 * i + across] = c0;
       }
     }
     return xy;

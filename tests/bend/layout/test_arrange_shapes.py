@@ -227,7 +227,8 @@ def shapes(draw: st.DrawFn) -> tuple[int, list[tuple[int, int, str]]]:
 @given(shapes(), st.sampled_from(["LR", "TB"]))
 def test_any_shape_fits_a_screen_with_no_card_on_another(shape, direction):
     """Aspect ≤ 4 and no card on another. Not yet ≥ 10 % cards, as the fixed shapes are: small mixes
-    padded with cards without an edge fall to 7.7–9.4 % (the strict xfails below record two)."""
+    padded with cards without an edge fell to 7.7–9.4 % (of the two recorded below, one is now
+    over a tenth; the strict xfail records the other)."""
     editor = graph(*shape)
     xy = run_arrange(editor, direction)
     aspect, _ = drawing_shape(editor, xy)
@@ -254,12 +255,27 @@ UNDER_A_TENTH = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="found by the property test: 9.1-9.4 % cards left to right (aspect 1.6-1.75); why is not analysed yet",
+#: the mixes still under a tenth, and why
+STILL_UNDER_A_TENTH = {
+    "a star of 12, a loop of 23 cards with a chain of 5, 10 cards without an edge": (
+        "9.4 % cards: dagre's drawing of the star's 12 effects beside the loop's layers is itself 8.4 %"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=STILL_UNDER_A_TENTH[name]))
+        if name in STILL_UNDER_A_TENTH
+        else name
+        for name in sorted(UNDER_A_TENTH)
+    ],
 )
-@pytest.mark.parametrize("name", sorted(UNDER_A_TENTH))
 def test_a_small_mix_is_a_tenth_cards(name):
+    """Found by the property test at 9.1–9.4 % cards left to right. The cards without an edge
+    were set in cells as wide as the widest of them, as many to a row as fit the screen: 31
+    beside a small drawing were 40 % cards. Each now as wide as it is: 9.1 → 11.2 %."""
     editor = graph(*UNDER_A_TENTH[name])
     xy = run_arrange(editor, "LR")
     aspect, density = drawing_shape(editor, xy)
