@@ -92,6 +92,12 @@ def test_kappa_past_the_budget_is_a_range_on_every_surface(app_factory):
     page.keyboard.press("Escape")
     page.locator("#btn-loops").click()
     expect(page.locator("#loops-panel h3")).to_contain_text("κ 1–3 · 8 cards")
+    # (the automation API's loops said κ 3 with nothing to tell it an upper bound)
+    page.wait_for_function(
+        "(() => { const s = JSON.parse(window.bendscope.loops_state()); return s.groups.length && !s.pending; })()"
+    )
+    (group,) = json.loads(app.api("window.bendscope.loops_state()"))["groups"]
+    assert group["kappa"] == 3 and group["approximate"] and group["kappa_range"] == [1, 3], group
     said = page.locator("#hud").inner_text() + page.locator("#inspector").inner_text()
     assert "κ: 8" not in said and "κ = 8" not in said
 

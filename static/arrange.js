@@ -19,6 +19,10 @@
   var WRAP_FILL = 0.15;
   //: a small loop is set in the job's compact rows when its layers' drawing is this many times their area
   var LOOP_ROWS = 2;
+  //: a small loop whose layers' estimated area (layersArea) is more than this many times LOOP_ROWS
+  //: times its rows' area is set in rows without drawing its layers: on the loops measured (5–60
+  //: cards, 5–159 arcs) the estimate was 0.4–1.1 times the area of dagre's drawing
+  var ROWS_SURE = 1.5;
   //: the condensation's ranks come from dagre's tight-tree ranker: in bench/bench_arrange.py it
   //: took 0.5–0.9× the time of network simplex and drew fewer crossings on every graph measured
   var RANKER = "tight-tree";
@@ -108,16 +112,66 @@
         var local = {}, own = new Float64Array(2 * members.length), inner = job.inner[b], arcs = [];
         for (k = 0; k < members.length; k++) { local[members[k]] = k; own[2 * k] = sizes[2 * members[k]]; own[2 * k + 1] = sizes[2 * members[k] + 1]; }
         for (k = 0; k < inner.length; k += 2) arcs.push(local[inner[k]], local[inner[k + 1]]);
-        // (folded as a drawing of blocks is when it is long: a ring of 60 cards is 60 layers)
-        var drawn = folded(layered(dagre, job.direction, own, members.length, arcs, "network-simplex"), own, job.direction);
-        var rows = job.rows && job.rows[b] && job.rows[b].length ? inRows(job.rows[b], members, sizes) : null;
-        if (rows !== null && drawn.width * drawn.height > LOOP_ROWS * rows.width * rows.height) drawn = rows;
+        var rows = job.rows && job.rows[b] && job.rows[b].length ? inRows(job.rows[b], members, sizes) : null, drawn;
+        if (rows !== null && layersArea(own, members.length, arcs) > ROWS_SURE * LOOP_ROWS * rows.width * rows.height) {
+          drawn = rows;  // (dagre would draw it larger still: its layers are not drawn at all)
+        } else {
+          // (folded as a drawing of blocks is when it is long: a ring of 60 cards is 60 layers)
+          drawn = folded(layered(dagre, job.direction, own, members.length, arcs, "network-simplex"), own, job.direction);
+          if (rows !== null && drawn.width * drawn.height > LOOP_ROWS * rows.width * rows.height) drawn = rows;
+        }
         off = drawn.xy; w = drawn.width; h = drawn.height;
       }
       blockSizes[2 * b] = w; blockSizes[2 * b + 1] = h;
       offsets.push(off);
     }
     return { sizes: blockSizes, offsets: offsets };
+  }
+
+  // An estimate of the area of a small loop's drawing in layers, without drawing it: its arcs
+  // that close a cycle in a depth-first search (in the job's order) turned round, as dagre turns
+  // them, each card in the layer of the longest path that ends at it, a layer as long as its
+  // widest card and as deep as its cards and the arcs passing through it (NODESEP, EDGESEP apart).
+  // dagre's drawing of a loop costs it seconds when its arcs are long (a 50-card region with
+  // chords: 2–9 s, a back arc passing 40 layers is 40 points to order and place), and those are
+  // the loops whose layers are many times the area of rows. O(cards + arcs + layers passed).
+  function layersArea(own, count, arcs) {
+    var out = [], state = new Int8Array(count), forward = [], into = new Int32Array(count), depth = new Int32Array(count), k, v;
+    for (v = 0; v < count; v++) out.push([]);
+    for (k = 0; k < arcs.length; k += 2) if (arcs[k] !== arcs[k + 1]) out[arcs[k]].push(arcs[k + 1]);
+    function visit(u) {  // (recursive: a small loop is at most LAYERED_LOOP cards deep)
+      state[u] = 1;
+      for (var j = 0; j < out[u].length; j++) {
+        var w = out[u][j];
+        if (state[w] === 1) forward.push(w, u);
+        else { if (state[w] === 0) visit(w); forward.push(u, w); }
+      }
+      state[u] = 2;
+    }
+    for (v = 0; v < count; v++) if (!state[v]) visit(v);
+    var next = [];
+    for (v = 0; v < count; v++) next.push([]);
+    for (k = 0; k < forward.length; k += 2) { next[forward[k]].push(forward[k + 1]); into[forward[k + 1]]++; }
+    var queue = [];
+    for (v = 0; v < count; v++) if (!into[v]) queue.push(v);
+    for (var h = 0; h < queue.length; h++) {
+      v = queue[h];
+      for (k = 0; k < next[v].length; k++) {
+        var t = next[v][k];
+        depth[t] = Math.max(depth[t], depth[v] + 1);
+        if (--into[t] === 0) queue.push(t);
+      }
+    }
+    var layers = 0;
+    for (v = 0; v < count; v++) layers = Math.max(layers, depth[v] + 1);
+    var wide = new Float64Array(layers), deep = new Float64Array(layers).fill(-NODESEP);
+    for (v = 0; v < count; v++) { wide[depth[v]] = Math.max(wide[depth[v]], own[2 * v]); deep[depth[v]] += own[2 * v + 1] + NODESEP; }
+    for (k = 0; k < forward.length; k += 2) {
+      for (var l = Math.min(depth[forward[k]], depth[forward[k + 1]]) + 1; l < Math.max(depth[forward[k]], depth[forward[k + 1]]); l++) deep[l] += EDGESEP;
+    }
+    var along = -RANKSEP, across = 0;
+    for (l = 0; l < layers; l++) { along += wide[l] + RANKSEP; across = Math.max(across, deep[l]); }
+    return along * across;
   }
 
   // A loop's cards at the centres ``keep`` (x, y per member) puts them: their offsets in its box, and its size.
@@ -158,27 +212,39 @@
       }
       right = placed.width; bottom = placed.height;
     }
-    // cards with no directed edge: in rows after the drawing (below it, or right of it top to bottom)
+    // cards with no directed edge: in rows after the drawing (below it, or right of it top to
+    // bottom), each as wide (tall) as it is, the rows as long as make the drawing with them the
+    // one a screen shows largest (a few dozen lengths tried, O(cards) each)
     var loose = job.loose;
     if (loose.length) {
-      var cellW = 0, cellH = 0;
-      for (k = 0; k < loose.length; k++) { cellW = Math.max(cellW, sizes[2 * loose[k]]); cellH = Math.max(cellH, sizes[2 * loose[k] + 1]); }
-      cellW += LOOSE_GAP; cellH += LOOSE_GAP;
-      // as many to a row (LR; to a column, TB) as make the drawing with them the one a screen shows
-      // largest: as many as the drawing is wide, 50 cards beside a small one were one column
-      var lr = job.direction === "LR", across = Math.max(1, Math.ceil(Math.sqrt(loose.length))), best = Infinity;
-      for (k = 1; blocks.length && k <= loose.length; k++) {
-        var lines = Math.ceil(loose.length / k), score = lr
-          ? screenScore(Math.max(right, k * cellW), bottom + RANKSEP + lines * cellH)
-          : screenScore(right + RANKSEP + lines * cellW, Math.max(bottom, k * cellH));
-        if (score < best - 1e-9) { best = score; across = k; }
+      var lr = job.direction === "LR", along = lr ? 0 : 1, across = 1 - along, longest = 0, sum = 0, best = Infinity, limit = 0;
+      for (k = 0; k < loose.length; k++) { longest = Math.max(longest, sizes[2 * loose[k] + along] + LOOSE_GAP); sum += sizes[2 * loose[k] + along] + LOOSE_GAP; }
+      var shelves = function (cap) {  // each card's offset along its row, its row, and the rows' depths
+        var at = new Float64Array(loose.length), row = new Int32Array(loose.length), depths = [0], x = 0;
+        for (var q = 0; q < loose.length; q++) {
+          var size = sizes[2 * loose[q] + along] + LOOSE_GAP;
+          if (x > 0 && x + size > cap) { depths.push(0); x = 0; }
+          at[q] = x; row[q] = depths.length - 1; x += size;
+          depths[depths.length - 1] = Math.max(depths[depths.length - 1], sizes[2 * loose[q] + across] + LOOSE_GAP);
+        }
+        return { at: at, row: row, depths: depths };
+      };
+      var steps = 48;
+      for (k = 0; k <= steps; k++) {
+        var cap = longest * Math.pow(Math.max(1, sum / longest), k / steps), set = shelves(cap), deep = 0, wide = 0;
+        for (var r = 0; r < set.depths.length; r++) deep += set.depths[r];
+        for (var q2 = 0; q2 < loose.length; q2++) wide = Math.max(wide, set.at[q2] + sizes[2 * loose[q2] + along] + LOOSE_GAP);
+        var score = !blocks.length ? screenScore(lr ? wide : deep, lr ? deep : wide) : lr
+          ? screenScore(Math.max(right, wide), bottom + RANKSEP + deep)
+          : screenScore(right + RANKSEP + deep, Math.max(bottom, wide));
+        if (score < best - 1e-9) { best = score; limit = cap; }
       }
-      var x = job.direction === "LR" || !blocks.length ? 0 : right + RANKSEP, y = job.direction === "LR" && blocks.length ? bottom + RANKSEP : 0;
+      var placedLoose = shelves(limit), start = [], offset = blocks.length ? (lr ? bottom : right) + RANKSEP : 0;
+      for (k = 0; k < placedLoose.depths.length; k++) { start.push(offset); offset += placedLoose.depths[k]; }
       for (k = 0; k < loose.length; k++) {
-        var row = Math.floor(k / across), col = k % across;
         i = loose[k];
-        if (job.direction === "LR") { xy[2 * i] = x + col * cellW + cellW / 2; xy[2 * i + 1] = y + row * cellH + cellH / 2; }
-        else { xy[2 * i] = x + row * cellW + cellW / 2; xy[2 * i + 1] = y + col * cellH + cellH / 2; }
+        var a0 = placedLoose.at[k] + (sizes[2 * i + along] + LOOSE_GAP) / 2, c0 = start[placedLoose.row[k]] + placedLoose.depths[placedLoose.row[k]] / 2;
+        xy[2 * i + along] = a0; xy[2 * i + across] = c0;
       }
     }
     return xy;

@@ -237,15 +237,7 @@ class AutomationApi:
         panel = self.app.loops_panel
         report = panel.report
         shown = panel.shown()
-        groups = []
-        if report is not None:
-            marks = loop_marks(report)
-            groups = [
-                {"id": g.scc_id, "kappa": g.kappa, "complete": g.complete,
-                 "loops": [{"nodes": list(loop.nodes), "polarity": loop.polarity, "mark": marks[i][k],
-                            "edges": list(loop.edges)} for k, loop in enumerate(g.loops)]}
-                for i, g in enumerate(report.groups)
-            ]  # fmt: skip
+        groups = [] if report is None else report.groups_json(loop_marks(report))
         painter = self.app.painter
         return json.dumps(
             {

@@ -32,12 +32,20 @@ def true_kappa(arcs: list[tuple[str, str]], node: str) -> int:
 
 #: a κ said alone: the loop's before a removal ("(κ 1) into", "the whole had κ 1"), or the loops' after it ("of κ 2")
 ALONE = re.compile(r"(?:\(κ |had κ |of κ )(\d+)(?:–(\d+))?")
+#: the merged loop's κ after an added arc merges loops ("into one of κ 1")
+MERGE = re.compile(r", into one of κ (\d+)\)")
 
 
 def spans(label: str) -> tuple[tuple[int, int], tuple[int, int]]:
     """The κ before and after a label names: "κ: 1→2", or in words (a removal that leaves loops
-    more tightly tied than the loop was: the loop's κ, then the largest of the loops left)."""
+    more tightly tied than the loop was: the loop's κ, then the largest of the loops left; an
+    added arc that merges loops: the largest of theirs, then the merged loop's)."""
     found = SPAN.search(label)
+    merged = MERGE.search(label)
+    if merged is not None:  # "merges 2 separate loops, of κ 2 each, into one of κ 1": the largest merged, then 1
+        said = [(int(m.group(1)), int(m.group(2) or m.group(1))) for m in ALONE.finditer(label[: merged.start()])]
+        assert said, label
+        return (max(lo for lo, _ in said), max(hi for _, hi in said)), (int(merged.group(1)), int(merged.group(1)))
     if found is None:
         alone = [(m.group(0), int(m.group(1)), int(m.group(2) or m.group(1))) for m in ALONE.finditer(label)]
         before = [(lo, hi) for said, lo, hi in alone if not said.startswith("of")]
@@ -97,7 +105,7 @@ def test_a_merge_with_a_region_past_the_exact_bound_names_its_bounds():
     editor = editor_with(arcs)
     editor.exact_limit_override = 3
     merge, inside = kappa_ui.previews_for(editor, "a", ["p", "y"])
-    assert merge.label == "→ p (κ: 1–2→1 — merges feedback loops)"
+    assert merge.label == "→ p (merges 2 separate loops, 1 of κ 1–2 and 1 of κ 1, into one of κ 1)"
     # a → y raises the single-card cut found (a's two arcs out), not κ: c → x alone is still a cut
     assert inside.label == "→ y (κ: 1–2→1–3 — may strengthen loop)"
 

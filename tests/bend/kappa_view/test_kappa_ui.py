@@ -195,6 +195,19 @@ def test_unbend_that_splits_a_loop_into_tighter_ones_says_so_and_not_that_kappa_
     assert [s["kappa"] for s in editor.topology().result["sccs"]] == [2, 2]
 
 
+def test_an_arc_that_merges_loops_says_so_in_words_and_not_that_kappa_falls():
+    """A two-way triangle (κ 2) and a two-way pair (κ 1) joined one arc: the arc back merges
+    them into one loop of κ 1. The label read "κ: 2→1 — merges feedback loops", as if a loop
+    were weakened; it says, as Unbend says a split, the loops' κ and then the merged loop's."""
+    arcs = [(a, b) for a in "abc" for b in "abc" if a != b] + [("x", "y"), ("y", "x"), ("c", "x")]
+    editor = editor_with(arcs)
+    (merge,) = kappa_ui.previews_for(editor, "y", ["a"])
+    assert merge.description == "merges feedback loops" and (merge.kappa_before, merge.kappa_after) == (2, 1)
+    assert merge.label == "→ a (merges 2 separate loops, 1 of κ 2 and 1 of κ 1, into one of κ 1)"
+    editor.add_edge("y", "a")
+    assert [s["kappa"] for s in editor.topology().result["sccs"]] == [1]
+
+
 def test_connect_to_marks_nodes_already_connected():
     editor = editor_with([("a", "b"), ("b", "c")], positions={"a": (0, 0), "b": (100, 0), "c": (200, 0)})
     items = {i.args["to"]: i for i in catalog.connect_submenu(editor, "a") if "to" in i.args}

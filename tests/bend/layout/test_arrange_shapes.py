@@ -5,13 +5,16 @@ and the vendored runtime, as ``test_arrange`` does."""
 
 from __future__ import annotations
 
+import json
 import random
+import shutil
+import subprocess
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.bend.layout.test_arrange import boxes, drawing_shape, graph, overlapping, run_arrange
+from tests.bend.layout.test_arrange import SCRIPTS, boxes, drawing_shape, graph, overlapping, run_arrange
 
 SHAPES = {
     "one card": (1, []),
@@ -224,7 +227,8 @@ def shapes(draw: st.DrawFn) -> tuple[int, list[tuple[int, int, str]]]:
 @given(shapes(), st.sampled_from(["LR", "TB"]))
 def test_any_shape_fits_a_screen_with_no_card_on_another(shape, direction):
     """Aspect ≤ 4 and no card on another. Not yet ≥ 10 % cards, as the fixed shapes are: small mixes
-    padded with cards without an edge fall to 7.7–9.4 % (the strict xfails below record two)."""
+    padded with cards without an edge fell to 7.7–9.4 % (of the two recorded below, one is now
+    over a tenth; the strict xfail records the other)."""
     editor = graph(*shape)
     xy = run_arrange(editor, direction)
     aspect, _ = drawing_shape(editor, xy)
@@ -251,13 +255,77 @@ UNDER_A_TENTH = {
 }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="found by the property test: 9.1-9.4 % cards left to right (aspect 1.6-1.75); why is not analysed yet",
+#: the mixes still under a tenth, and why
+STILL_UNDER_A_TENTH = {
+    "a star of 12, a loop of 23 cards with a chain of 5, 10 cards without an edge": (
+        "9.4 % cards: dagre's drawing of the star's 12 effects beside the loop's layers is itself 8.4 %"
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=STILL_UNDER_A_TENTH[name]))
+        if name in STILL_UNDER_A_TENTH
+        else name
+        for name in sorted(UNDER_A_TENTH)
+    ],
 )
-@pytest.mark.parametrize("name", sorted(UNDER_A_TENTH))
 def test_a_small_mix_is_a_tenth_cards(name):
+    """Found by the property test at 9.1–9.4 % cards left to right. The cards without an edge
+    were set in cells as wide as the widest of them, as many to a row as fit the screen: 31
+    beside a small drawing were 40 % cards. Each now as wide as it is: 9.1 → 11.2 %."""
     editor = graph(*UNDER_A_TENTH[name])
     xy = run_arrange(editor, "LR")
     aspect, density = drawing_shape(editor, xy)
     assert aspect <= 4 and density >= 0.10, (aspect, density)
+
+
+def regions(count: int, size: int, seed: int = 12) -> tuple[int, list[tuple[int, int, str]]]:
+    """``count`` loop regions of ``size`` cards, as the hand's probe makes them: region g is
+    2 + g mod 2 random cycles through all its cards and size/4 chords, the cause of the next."""
+    rng = random.Random(seed)
+    arcs: list[tuple[int, int, str]] = []
+    for g in range(count):
+        members = list(range(g * size, (g + 1) * size))
+        seen: set[tuple[int, int]] = set()
+        for _ in range(2 + g % 2):
+            rng.shuffle(members)
+            seen |= {(members[k], members[(k + 1) % size]) for k in range(size)}
+        seen |= {tuple(rng.sample(members, 2)) for _ in range(size // 4)}  # type: ignore[misc]
+        arcs += [(a, b, "causal") for a, b in sorted(seen)]
+        if g:
+            arcs.append(((g - 1) * size + rng.randrange(size), g * size + rng.randrange(size), "temporal"))
+    return count * size, arcs
+
+
+def layouts_made(editor, direction: str) -> tuple[list[float], int]:
+    """:func:`run_arrange`, and how many drawings dagre made for it."""
+    job = editor.arrange_job(direction).as_message()
+    job["sizes"] = list(job["sizes"])
+    done = subprocess.run(
+        [shutil.which("node") or "node", str(SCRIPTS[1].parents[1] / "tests" / "support" / "arrange_job.js")],
+        input=json.dumps({"scripts": [str(p) for p in SCRIPTS], "job": job}),
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    return out["xy"], out["layouts"]
+
+
+@pytest.mark.parametrize("direction", ["LR", "TB"])
+def test_loop_regions_whose_layers_would_be_mostly_empty_are_not_drawn_in_layers(direction):
+    """A loop region of 50 cards through which cycles run is 38–50 layers, and dagre spent
+    seconds on each (its back arcs pass through every layer: thousands of points to order and
+    place) on a drawing 5–30 times the area of its rows, which Arrange then set instead (40 such
+    regions: 14.7 s of the layout worker). Such a region goes in rows without being drawn in
+    layers: dagre draws only the regions' condensation, and the drawing is what it was. (A
+    single cycle with chords is estimated at about its rows' area times 2–3.5, where dagre's
+    drawing is 3.9–7.5 times: it is still drawn, to be sure.)"""
+    editor = graph(*regions(4, 50))
+    xy, layouts = layouts_made(editor, direction)
+    aspect, density = drawing_shape(editor, xy)
+    assert layouts == 1, layouts
+    assert aspect <= 4 and density >= 0.10, (aspect, density)
+    assert overlapping(boxes(editor, xy)) == [] and reads_on(editor, xy, direction)

@@ -133,6 +133,8 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
         changed = p["description"] != "no topological change"
         said = _short(p["description"], _bound(p))
         label = f"→ {telling_name(editor, target)} (κ: {_change(editor, node_id, p)} — {said})"
+        if p["description"] == "merges feedback loops":  # ("κ: 2→1" read as a loop weakened)
+            label = f"→ {telling_name(editor, target)} ({_merge_words(editor, p)})"
         out.append(
             ConnectPreview(
                 target, label, CHANGE_TONE if changed else NO_CHANGE_TONE, closes, before, after, p["description"]
@@ -165,6 +167,27 @@ def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
         return f"{span_text(min(lower, before), before)}→{span_text(min(lower, after), after)}"
     floor = 1 if after > 0 else 0  # (a loop that remains has κ ≥ 1)
     return f"{span_text(min(lower, before), before)}→{span_text(min(max(floor, lower - 1), after), after)}"
+
+
+def _merge_words(editor: Editor, p: Mapping[str, Any]) -> str:
+    """An added arc that merges loops, said as Unbend says a split: the loops' κ, then the
+    merged loop's — "merges 2 separate loops, of κ 2 each, into one of κ 1" — where "κ: 2→1"
+    read as a loop weakened. Past the work budget a loop's κ is its bounds. O(merged cards).
+
+    >>> from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
+    >>> plane = Plane("p")
+    >>> for node_id in "abcd":
+    ...     plane.add_node(Node(node_id, node_id.upper()))
+    >>> for k, (a, b) in enumerate(["ab", "ba", "cd", "dc", "bc"]):
+    ...     plane.add_edge(Edge(f"e{k}", a, b, EdgeProps(kind="causal")))
+    >>> ed = Editor(Document([plane], "p"))
+    >>> _merge_words(ed, {"merged_scc_nodes": list("abcd"), "scc_kappa_after": 1})
+    'merges 2 separate loops, of κ 1 each, into one of κ 1'
+    """
+    topology = editor.topology()
+    sccs = {id(s): s for s in map(topology.scc, p["merged_scc_nodes"]) if s}.values()
+    kappas = [span_text(*kappa_span(s)) for s in sccs]
+    return f"merges {len(kappas)} separate loops, {_kappas_of(kappas)}, into one of κ {p['scc_kappa_after']}"
 
 
 def in_loop(editor: Editor, node_id: str) -> bool:

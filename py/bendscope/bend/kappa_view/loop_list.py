@@ -102,6 +102,31 @@ class LoopReport:
     def through_edge(self, edge_id: str) -> tuple[int, dict[str, int]]:
         return _tally(self._by_edge.get(edge_id, ()))
 
+    def groups_json(self, marks: list[list[str]]) -> list[dict[str, Any]]:
+        """The groups as the automation API's ``loops_state`` gives them (``marks``: each loop's
+        mark, by group and loop): each region's κ with ``approximate`` as the canonical topology's
+        SCC object has it — true when κ is an upper bound (past the engine's work budget), and
+        then its ``kappa_range`` [lower, upper]. O(listed loops' cards and edges).
+
+        >>> report = LoopReport((LoopGroup("scc-0", 3, True, 9, (), {}, True),), None, True,
+        ...                     {"sccs": [{"id": "scc-0", "kappa": 3, "approximate": True, "kappa_range": [1, 3]}]})
+        >>> report.groups_json([[]])
+        [{'id': 'scc-0', 'kappa': 3, 'approximate': True, 'complete': True, 'loops': [], 'kappa_range': [1, 3]}]
+        """
+        sccs = {s["id"]: s for s in self.topology["sccs"]} if self.topology is not None else {}
+        out = []
+        for i, g in enumerate(self.groups):
+            group: dict[str, Any] = {"id": g.scc_id, "kappa": g.kappa, "approximate": g.approximate,
+                                     "complete": g.complete,
+                                     "loops": [{"nodes": list(loop.nodes), "polarity": loop.polarity,
+                                                "mark": marks[i][k], "edges": list(loop.edges)}
+                                               for k, loop in enumerate(g.loops)]}  # fmt: skip
+            bounds = sccs.get(g.scc_id, {}).get("kappa_range")
+            if g.approximate and bounds is not None:
+                group["kappa_range"] = [int(bounds[0]), int(bounds[1])]
+            out.append(group)
+        return out
+
 
 def _tally(loops: Any) -> tuple[int, dict[str, int]]:
     counts = {"R": 0, "B": 0, "?": 0}
