@@ -112,6 +112,8 @@ def test_a_pages_first_press_as_the_pointer_lands_draws_its_layer_into_one_made_
     for k in range(1, 9):
         move(app, x + 10 * k, y)
     check_drawn_as_whole(app, "first drag")
+    # (each worker frame of the drag's local reheat wrote to Python only the cards it moved)
+    assert 0 <= app.api("window.bendscope.layout_state()")["written"] <= 150
     page.mouse.up()
     page.mouse.move(4, 796)
     # (made once a page: a rest after the drag draws no first layer again)
