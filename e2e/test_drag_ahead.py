@@ -90,33 +90,18 @@ def test_the_collector_is_off_during_a_drag_and_runs_once_at_rest_after_it(app_f
     assert ran, "the collection at rest is a task of its own"
 
 
-def test_a_pages_first_press_as_the_pointer_lands_draws_its_layer_into_one_made_at_rest(app_factory):
-    # the pointer never rests on a card: at rest the page draws a first layer (its canvas made
-    # and sized, its drawing run once), and the first press — which must draw the layer for its
-    # cards — draws it again there, not from nothing in its frame
+def test_a_drags_layout_frames_write_only_the_cards_its_local_reheat_moves(app_factory):
+    # (each worker frame of the drag's local reheat writes to Python only the cards whose place
+    # changed, not every card of the plane: app/d3layout.py)
     app = app_factory("seed=1&fresh=1")
     page = app.page
     ranked = region_by_centre(app, 600)
     _, (x, y) = ranked[0]
-    page.mouse.move(4, 796)  # (off the cards)
-    page.wait_for_function(f"({PRIMED})() > 0", timeout=10_000)
-    assert app.api("window.bendscope.patch_state()")["primed"] == {"nothing kept": 1}
-    assert "warm" in [t[2] for t in json.loads(app.api("window.bendscope.task_log()"))]
-    assert app.api("window.bendscope.patch_state()")["patched"] == 0  # (at rest: frames still whole)
     page.mouse.move(x, y)
-    page.mouse.down()  # (as the pointer lands: no rest on the card)
-    app.api(NEXT_FRAME)
-    reasons = app.api("window.bendscope.patch_state()")["reasons"]
-    assert "nothing kept" not in reasons and redrawn(app) == 1, reasons
-    check_drawn_as_whole(app, "first press")
+    page.mouse.down()
     for k in range(1, 9):
         move(app, x + 10 * k, y)
-    check_drawn_as_whole(app, "first drag")
-    # (each worker frame of the drag's local reheat wrote to Python only the cards it moved)
-    assert 0 <= app.api("window.bendscope.layout_state()")["written"] <= 150
+    check_drawn_as_whole(app, "drag")
+    state = app.api("window.bendscope.layout_state()")
+    assert state["active"] and 0 <= state["written"] <= 150, state["written"]
     page.mouse.up()
-    page.mouse.move(4, 796)
-    # (made once a page: a rest after the drag draws no first layer again)
-    page.wait_for_function("!window.bendscope.layout_active()", timeout=60_000)
-    page.evaluate("() => new Promise(r => setTimeout(r, 300))")
-    assert [t[2] for t in json.loads(app.api("window.bendscope.task_log()"))].count("warm") == 1

@@ -1,13 +1,11 @@
 """Work done at rest ahead of a gesture, so that the gesture's frames need not do it.
 
 * The layer of what a drag does not move (app.painter, static/damage.js) is drawn when the
-  pointer has rested on a card for ``ahead_rule.PRIME_DELAY_MS`` with nothing moving, for the cards a
+  pointer has rested on a card for :data:`PRIME_DELAY_MS` with nothing moving, for the cards a
   drag of it would move (``bend.layout.simulation.drag_moving``; the selection's if the card
   is selected; and the cards selected now, which a press on another card unselects): the
   press's frame then only copies it. A pointer passing over cards draws nothing (each new card
-  waits its delay again). With no card hovered, once the plane rests, a page with no layer of
-  its size yet draws one with nothing left out, so that the first press of a page does not
-  make and first draw it in its frame (``bend.pointer.ahead_rule``).
+  waits its delay again).
 * Python's cycle collector is off from a press until the gesture has ended and the layout
   rests (``bend.pointer.collector``), then run once in a task of its own; the loop and cut
   searches a press asks for (it selects a card) begin then too (``bend.pointer.settling``),
@@ -32,7 +30,6 @@ import js
 
 from bendscope.bend.layout.simulation import drag_moving
 from bendscope.bend.model.elements import Camera
-from bendscope.bend.pointer.ahead_rule import ahead_of_press
 from bendscope.bend.pointer.collector import GestureCollector
 from bendscope.bend.pointer.settling import Settling
 from bendscope.bend.pointer.states import GESTURES
@@ -45,6 +42,7 @@ from .dom import proxy
 if TYPE_CHECKING:
     from .app import App
 
+PRIME_DELAY_MS = 40  # the pointer rests this long on a card before its drag's layer is drawn
 UNSELECTED_MAX = 64  # selected cards a press elsewhere unselects that the layer leaves out (more: drawn again)
 
 
@@ -101,8 +99,7 @@ class Ahead:
         if painted:
             if self._timer is not None:
                 js.clearTimeout(self._timer)
-            ahead = ahead_of_press(self._hovered() is not None, self._resting(), self.app.painter.layer_ready())
-            self._timer = js.setTimeout(self._prime_proxy, ahead[0]) if ahead is not None else None
+            self._timer = js.setTimeout(self._prime_proxy, PRIME_DELAY_MS) if self._hovered() is not None else None
 
     def installed(self) -> Steps[None]:
         """The steps after a document coming in is installed (``Editor.start_load``'s ``then``):
@@ -159,17 +156,13 @@ class Ahead:
         finally:
             app.request_frame()
 
-    def _resting(self) -> bool:
-        """Nothing moves and no gesture runs, and a drag would draw its frames over a layer."""
-        app = self.app
-        editor = app.editor
-        return not (app.still or app.tools.state_name != "idle" or editor.animating or editor.layout_frozen
-                    or editor.loading is not None or not editor.plane.nodes)  # fmt: skip
-
     def _hovered(self) -> list[str] | None:
         """The cards a drag from the hovered card would hold, when one is hovered at rest."""
-        editor, hover = self.app.editor, self.app.tools.hover
-        if hover is None or hover not in editor.plane.nodes or not self._resting():
+        app = self.app
+        editor, tools = app.editor, app.tools
+        hover = tools.hover
+        if (app.still or hover is None or tools.state_name != "idle" or editor.animating or editor.layout_frozen
+                or editor.loading is not None or hover not in editor.plane.nodes):  # fmt: skip
             return None
         return list(editor.selection) if hover in editor.selection else [hover]
 
@@ -178,14 +171,9 @@ class Ahead:
         try:
             app = self.app
             group = self._hovered()
-            if app.editor.needs_paint:
+            if group is None or app.editor.needs_paint:
                 return  # (something changed since the frame: the frame coming asks again)
             start = js.performance.now()
-            if group is None:
-                if self._resting() and not app.painter.layer_ready():
-                    app.painter.prime(frozenset())  # (a first layer: its canvas made, its drawing run once)
-                    app.log_task(start, "warm")
-                return
             moving = drag_moving(app.editor.sim(), group)
             if moving is not None:
                 # a press on a card not selected leaves the cards selected now: their look changes

@@ -383,12 +383,6 @@ class Painter:
         self.primed[reason] = self.primed.get(reason, 0) + 1
         return reason
 
-    def layer_ready(self) -> bool:
-        """Whether a layer of the canvas's size was drawn (a press then draws into it, made)."""
-        layer = self._layer
-        return (self._kept and layer is not None and layer.width == self.canvas.width
-                and layer.height == self.canvas.height)  # fmt: skip
-
     def left_out(self) -> list[str]:
         """The cards the kept layer leaves out (drawn over it each frame), in the plan's order
         (diagnostics)."""
