@@ -88,3 +88,20 @@ def test_the_collector_is_off_during_a_drag_and_runs_once_at_rest_after_it(app_f
     assert state["runs"] >= 1, state
     ran = [t for t in json.loads(app.api("window.bendscope.task_log()")) if t[2] == "collect"]
     assert ran, "the collection at rest is a task of its own"
+
+
+def test_a_drags_layout_frames_write_only_the_cards_its_local_reheat_moves(app_factory):
+    # (each worker frame of the drag's local reheat writes to Python only the cards whose place
+    # changed, not every card of the plane: app/d3layout.py)
+    app = app_factory("seed=1&fresh=1")
+    page = app.page
+    ranked = region_by_centre(app, 600)
+    _, (x, y) = ranked[0]
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for k in range(1, 9):
+        move(app, x + 10 * k, y)
+    check_drawn_as_whole(app, "drag")
+    state = app.api("window.bendscope.layout_state()")
+    assert state["active"] and 0 <= state["written"] <= 150, state["written"]
+    page.mouse.up()

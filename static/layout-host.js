@@ -43,6 +43,19 @@
     // against the whole state and mismatched, with the check on: static/layout.js)
     // whether the worker asked for ``sim``'s whole state (a patch came over a frame it no
     // longer keeps); asked once
+    // where a frame's positions (x, y per card) differ from the frame applied before, for
+    // Python to write only those cards: [i, x, y, …] of ``next`` for each card whose place
+    // changed, and for each card of ``also`` (indices: cards Python held or moved meanwhile,
+    // whatever the frames say). O(n)
+    changed: function (prev, next, also) {
+      var out = [], n = next.length >> 1, i, k, mark = new Uint8Array(n);
+      for (k = 0; k < also.length; k++) if (also[k] < n) mark[also[k]] = 1;
+      for (i = 0; i < n; i++) {
+        k = 2 * i;
+        if (mark[i] || prev[k] !== next[k] || prev[k + 1] !== next[k + 1]) out.push(i, next[k], next[k + 1]);
+      }
+      return new Float64Array(out);
+    },
     resend: function (sim) { var asked = !!resend[sim]; delete resend[sim]; return asked; },
     stats: function () { return { received: received, failure: failure, patches: patches }; },
     // a promise of {xy: Float64Array of card centres, ms} for an Arrange job (bend/layout/arrange.py)

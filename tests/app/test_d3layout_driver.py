@@ -71,6 +71,9 @@ class Positions(list):
     def to_py(self) -> array:
         return array("d", self)
 
+    def slice(self) -> Positions:
+        return Positions(self)
+
 
 class FakeHost:
     """Stands in for window.bendscopeLayoutHost and the worker behind it: messages are kept;
@@ -158,6 +161,13 @@ class FakeHost:
 
     def take(self, sim_id: int):
         return self.latest.pop(sim_id, None)
+
+    def changed(self, prev, next, also):  # (static/layout-host.js)
+        out, mark = array("d"), set(also)
+        for i in range(len(next) // 2):
+            if i in mark or prev[2 * i] != next[2 * i] or prev[2 * i + 1] != next[2 * i + 1]:
+                out.extend((i, next[2 * i], next[2 * i + 1]))
+        return types.SimpleNamespace(to_py=lambda: out)
 
     def stats(self):
         return types.SimpleNamespace(received=0, failure=self.failure)

@@ -148,6 +148,7 @@ class AutomationApi:
                 "overlaps": getattr(sim, "overlaps", -1),
                 "frames": getattr(sim, "frames", 0),
                 "ticks": getattr(sim, "ticks", 0),
+                "written": getattr(sim, "changed_last", -1),  # (cards the last frame taken wrote)
                 "slices": list(self.app.layout_slices[-600:]),
                 "kappa_shown_steps": editor.topology_cache.shown_steps,  # (κ slices run by frames)
             }

@@ -196,6 +196,8 @@ class WorkerSimulation(KernelSimulation):
         self._base = -1  # the seq of the worker's frame applied since that state (-1: none)
         self._held_seen: set[str] = set()  # cards held when a frame was applied since (kept where Python has them)
         self.check = bool(getattr(js.window, "bendscopeLayoutCheck", False))  # (tests: patches checked in the worker)
+        self._applied: tuple[tuple[int, int, int], Any] | None = None  # (gen, epoch, cards) and the frame last applied
+        self.changed_last = 0  # cards the last frame applied wrote (diagnostics)
         self._heat = False  # the alpha rose (a drag): tell the worker
         self._running = False  # the worker was asked to run and has not said it rests
         self._index: dict[str, int] = {}  # node id → index in the worker's graph
@@ -412,18 +414,40 @@ class WorkerSimulation(KernelSimulation):
         return self._xy
 
     def _apply(self, frame: Any) -> None:
-        self._xy, self._xy_version = frame.xy, None
-        values = frame.xy.to_py().tolist()
+        """The worker's frame onto the plane's cards (but the held ones, where Python has them):
+        within one state given (epoch) only the cards whose place differs from the frame applied
+        before (``bendscopeLayoutHost.changed``) and the cards held or moved by Python since that
+        state — every other card is where that frame put it — else every card. O(changed), O(n)
+        in the page's JS (was O(n) in Python each frame: a drag's local reheat moves a few)."""
+        xy = frame.xy
+        self._xy, self._xy_version = xy, None
         held = self.fixed
         self._base = int(frame.seq)
         self._held_seen |= held
         nodes = self.plane.nodes
-        it = iter(values)
-        for node_id, x, y in zip(self._ids, it, it, strict=True):
-            if node_id not in held:
-                node = nodes[node_id]
-                node.x = x
-                node.y = y
+        key = (self._gen, self._epoch, len(self._ids))
+        applied, self._applied = self._applied, None
+        if applied is None or applied[0] != key:
+            it = iter(xy.to_py().tolist())
+            for node_id, x, y in zip(self._ids, it, it, strict=True):
+                if node_id not in held:
+                    node = nodes[node_id]
+                    node.x = x
+                    node.y = y
+            self.changed_last = len(self._ids)
+        else:
+            ids, index = self._ids, self._index
+            again = [index[n] for n in (self._held_seen | self._touched) - held if n in index]
+            changed = self._host.changed(applied[1], xy, to_js(again)).to_py().tolist()
+            it = iter(changed)
+            for i, x, y in zip(it, it, it, strict=True):
+                node_id = ids[int(i)]
+                if node_id not in held:
+                    node = nodes[node_id]
+                    node.x = x
+                    node.y = y
+            self.changed_last = len(changed) // 3
+        self._applied = (key, xy.slice())  # (a copy: positions_js writes the held cards' places into xy)
         self.alpha = float(frame.alpha)
         self._settling = not frame.settled  # cooled, still separating cards
         self.ticks += int(frame.ticks)
