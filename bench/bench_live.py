@@ -454,6 +454,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     print("the page's main thread during each burst, ms per second: background slices (κ, loop searches); fetches")
     for r in rows:
         print(f"{r['backend']:<11}{r['cards']:>6}{r['rate']:>7}: {r['background_ms_s']:.0f}; {r['fetch_ms_s']:.0f}")
+    print("CPU ms per write during each burst: the browser, the page's server, the PostgreSQL cluster, the writer")
+    for r in rows:
+        per = {k: v * 1000 / r["achieved"] for k, v in r["cpu"].items()}  # (cores busy × seconds per write)
+        print(f"{r['backend']:<11}{r['cards']:>6}{r['rate']:>7}: " + ", ".join(f"{k} {v:.2f}" for k, v in per.items()))
     print(f"machine load after: {load_after[0]:.2f}")
     print(json.dumps(rows))
     return rows
