@@ -148,6 +148,14 @@ def _stat(pid: int) -> tuple[str, int, float] | None:
     return name, int(rest[1]), (int(rest[11]) + int(rest[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _cmdline(pid: int) -> str:
+    """A process's command line, or "" if it has ended meanwhile (a PostgreSQL backend does)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
 def cpu_by_part(server_pid: int, location: str) -> dict[str, float]:
     """CPU seconds used so far by the parts of one run (Linux /proc): the browser (this
     process's chromium), the page's server, the PostgreSQL cluster of ``location`` (its
@@ -170,7 +178,7 @@ def cpu_by_part(server_pid: int, location: str) -> dict[str, float]:
 
     port = location.rsplit(":", 1)[-1].split("/")[0] if location.startswith("postgresql") else None
     master = next((pid for pid, (name, _p, _c) in procs.items() if name == "postgres" and port
-                   and f"port={port}" in Path(f"/proc/{pid}/cmdline").read_text(errors="replace")), None)  # fmt: skip
+                   and f"port={port}" in _cmdline(pid)), None)  # fmt: skip
     mine = tree(os.getpid())
     parts = {
         "browser": sum(procs[p][2] for p in mine if "chrom" in procs[p][0] or "headless" in procs[p][0]),
@@ -454,6 +462,10 @@ def main(argv: list[str] | None = None) -> list[dict]:
     print("the page's main thread during each burst, ms per second: background slices (κ, loop searches); fetches")
     for r in rows:
         print(f"{r['backend']:<11}{r['cards']:>6}{r['rate']:>7}: {r['background_ms_s']:.0f}; {r['fetch_ms_s']:.0f}")
+    print("CPU ms per write during each burst: the browser, the page's server, the PostgreSQL cluster, the writer")
+    for r in rows:
+        per = {k: v * 1000 / r["achieved"] for k, v in r["cpu"].items()}  # (cores busy × seconds per write)
+        print(f"{r['backend']:<11}{r['cards']:>6}{r['rate']:>7}: " + ", ".join(f"{k} {v:.2f}" for k, v in per.items()))
     print(f"machine load after: {load_after[0]:.2f}")
     print(json.dumps(rows))
     return rows

@@ -44,11 +44,12 @@ import psycopg_pool
 from psycopg.types.json import Jsonb
 
 from ..core.errors import InvalidInput, NotFound, StoreUnavailable
-from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, OutcomeRecord, RetrievalRecord
+from ..core.records import DIRECTED_KINDS, LoopRecord, MemoryEdge, MemoryNode, RetrievalRecord
 from ..core.text import load_metadata, terms
 from .postgres_known import Delta as _Delta
 from .postgres_known import Known as _Known
 from .postgres_known import RememberingStore
+from .postgres_reports import AgentReports
 from .postgres_schema import (
     CHANGED_SQL,
     LOCK_TIMEOUT_MS,
@@ -57,6 +58,7 @@ from .postgres_schema import (
     VALID_ARC,
     WITH_NUL,
     bounded_waits,
+    distinct_ends,
     migrate,
     neighbours_sql,
 )
@@ -88,7 +90,7 @@ def _unique(ids: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-class PostgresStore(RememberingStore):
+class PostgresStore(AgentReports, RememberingStore):
     """A store in a PostgreSQL database (the schema named by the connection's search_path)."""
 
     kind = "postgresql"
@@ -320,8 +322,9 @@ class PostgresStore(RememberingStore):
             )
             read = conn.execute(then) if then else None
         known = self._known
-        if known is not None and known.versions is not None and delta.arcs:
-            known.versions = (known.versions[0] + delta.arcs, known.versions[1])
+        if known is not None and known.versions is not None:  # (the versions as applied: see arc_versions)
+            version = known.versions[1] if delta.loops_version is None else delta.loops_version
+            known.versions = (known.versions[0] + delta.arcs, version)
         return [] if read is None else read.fetchall()
 
     def _flush(self, then: str = "") -> list[tuple[Any, ...]]:
@@ -621,7 +624,7 @@ class PostgresStore(RememberingStore):
     def neighbours(
         self, node_ids: Iterable[str], forward: bool = True, at: str | None = None
     ) -> list[tuple[str, str | None]]:
-        return [(row[0], row[1]) for row in self._query(*neighbours_sql(node_ids, forward, at))]
+        return distinct_ends(self._query(*neighbours_sql(node_ids, forward, at)))
 
     def neighbours_both(
         self, ahead: Iterable[str], behind: Iterable[str], at: str | None = None
@@ -632,7 +635,7 @@ class PostgresStore(RememberingStore):
             forth, back = (
                 self._raw.execute(*neighbours_sql(ids, way, at)) for ids, way in ((ahead, True), (behind, False))
             )
-        return [(r[0], r[1]) for r in forth.fetchall()], [(r[0], r[1]) for r in back.fetchall()]
+        return distinct_ends(forth.fetchall()), distinct_ends(back.fetchall())
 
     def next_change(self, after: str) -> str | None:
         row = self._query(
@@ -662,15 +665,19 @@ class PostgresStore(RememberingStore):
 
     # ------------------------------------------------------------ the loop index
     def arc_versions(self) -> tuple[int, int]:
+        """(in a write transaction: the versions read once, its changes not yet applied added:
+        no round trip after the first, and its statistics wait for the commit's one statement)"""
         known = self._known
-        if known is not None and known.versions is not None:
-            self._flush()
-            return known.versions
-        row = self._flush("SELECT arc_version, loops_version FROM corpus")[0]  # (one round trip)
-        versions = int(row[0]), int(row[1])
-        if known is not None:
-            known.versions = versions
-        return versions
+        if known is None:
+            row = self._flush("SELECT arc_version, loops_version FROM corpus")[0]  # (one round trip)
+            return int(row[0]), int(row[1])
+        if known.versions is None:  # (as applied: ``_apply`` adds what it applies)
+            read = self._raw.execute("SELECT arc_version, loops_version FROM corpus").fetchone()
+            assert read is not None
+            known.versions = int(read[0]), int(read[1])
+        pending = self._delta
+        loops = known.versions[1] if pending.loops_version is None else pending.loops_version
+        return known.versions[0] + pending.arcs, loops
 
     def keep_deletions(self, count: int) -> None:
         super().keep_deletions(count)
@@ -724,50 +731,6 @@ class PostgresStore(RememberingStore):
                         "INSERT INTO loop_members (node_id, loop_id) SELECT * FROM unnest(%s::text[], %s::text[])",
                         ([n for loop in added for n in loop.nodes], [loop.id for loop in added for _ in loop.nodes]),
                     )
-
-    # ------------------------------------------------------------ what the agent reported
-    def log_retrieval(self, record: RetrievalRecord) -> None:
-        with self._counting():
-            self._conn.execute(
-                "INSERT INTO retrievals (id, at, count, query, routing, max_kappa, max_iterations, node_ids, results) "
-                "VALUES (%s, %s, 1, %s, %s, %s, %s, %s, %s) "
-                "ON CONFLICT (id) DO UPDATE SET at = excluded.at, count = retrievals.count + 1",
-                (
-                    record.id,
-                    record.at,
-                    record.query,
-                    record.routing,
-                    record.max_kappa,
-                    record.max_iterations,
-                    Jsonb(list(record.node_ids)),
-                    record.results,
-                ),
-            )
-
-    def forget_retrievals(self, before: str) -> int:
-        with self.transaction():
-            return int(self._conn.execute("DELETE FROM retrievals WHERE at < %s", (before,)).rowcount)
-
-    def add_outcome(self, record: OutcomeRecord) -> int:
-        with self.transaction():
-            row = self._conn.execute(
-                "INSERT INTO outcomes (at, retrieval_id, outcome, decision, routing, deliberated, iterations, "
-                "max_kappa, max_iterations, node_count) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING seq",
-                (
-                    record.at,
-                    record.retrieval_id,
-                    record.outcome,
-                    record.decision,
-                    record.routing,
-                    record.deliberated,
-                    record.iterations,
-                    record.max_kappa,
-                    record.max_iterations,
-                    record.node_count,
-                ),
-            ).fetchone()
-        assert row is not None
-        return int(row[0])
 
     def get_state(self, key: str) -> str | None:
         known = self._known

@@ -275,14 +275,33 @@ VALID_ARC = (
 
 def neighbours_sql(node_ids: Iterable[str], forward: bool, at: str | None) -> tuple[str, dict[str, Any]]:
     """``PostgresStore.neighbours``' statement and its parameters: the far ends of the arcs
-    leaving (``forward``) or entering the nodes, with their loops."""
+    leaving (``forward``) or entering the nodes, with their loops (an end once per arc: see
+    ``distinct_ends``). The loop is a subquery on ``loop_members``' key, not a join, and the
+    rows are not made distinct by the server, and one node is asked for by ``=``, not in an
+    array: the server plans a prepared statement again at each run while its generic plan
+    costs more than the plans made for the parameters, as for an array of unknown length
+    (an edges' scan); for one id the generic plan is the index's, kept. The loop index runs
+    it several times per write, one node at a time as a rule: planning it was most of a
+    write's time in the server."""
     near, far = ("source_id", "target_id") if forward else ("target_id", "source_id")
     valid = VALID_ARC if at is not None else "e.edge_type IN ('causal', 'temporal') AND e.source_id <> e.target_id"
+    ids = list(dict.fromkeys(node_ids))
     sql = (
-        f"SELECT DISTINCT e.{far}, m.loop_id FROM edges e LEFT JOIN loop_members m ON m.node_id = e.{far} "
-        f"WHERE e.{near} = ANY(%(ids)s::text[]) AND {valid}"
+        f"SELECT e.{far}, (SELECT m.loop_id FROM loop_members m WHERE m.node_id = e.{far}) FROM edges e "
+        f"WHERE e.{near} {'= %(id)s' if len(ids) == 1 else '= ANY(%(ids)s::text[])'} AND {valid}"
     )
-    return sql, {"ids": list(dict.fromkeys(node_ids)), "at": at}
+    return sql, {"ids": ids, "id": ids[0] if ids else None, "at": at}
+
+
+def distinct_ends(rows: Iterable[tuple[Any, ...]]) -> list[tuple[str, str | None]]:
+    """``neighbours_sql``'s rows, each end once, in the order the server's ``DISTINCT`` gave
+    (by id, then loop, no loop last).
+
+    >>> distinct_ends([("b", None), ("a", "L1"), ("b", None), ("a", "L1"), ("c", "L2")])
+    [('a', 'L1'), ('b', None), ('c', 'L2')]
+    """
+    found = {(str(row[0]), None if row[1] is None else str(row[1])) for row in rows}
+    return sorted(found, key=lambda end: (end[0], end[1] is None, end[1] or ""))
 
 
 #: a written row's columns as the write's ``new`` returns them
