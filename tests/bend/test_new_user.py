@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from bend_helpers import editor_with
 
 from bendscope.bend.editor.editor import Editor
@@ -192,3 +193,25 @@ def test_the_cards_in_view_stay_clear_of_the_toolbar_while_a_new_cards_layout_mo
     # a gesture (the person pans) ends the keeping: the view is theirs
     editor.pan_by(0.0, -300.0)
     assert not keeper.frame(True, lambda: [toolbar, hud]) and keeper.mode is None
+
+
+def test_a_zoom_while_an_opening_graph_is_followed_ends_the_following():
+    """(The follower's own ``opening_view`` counted as a graph opening again: each frame it
+    began anew from the camera as it was then, so a zoom by the person or the API — Zoom in,
+    + — was undone in the next frame for as long as the first layout ran.)"""
+    from bendscope.bend.editor.viewkeep import ViewKeeper
+
+    editor = editor_with([("a", "b"), ("b", "a")], positions={"a": (0, 0), "b": (200, 0)})
+    editor.viewport = (1000.0, 800.0)
+    keeper = ViewKeeper(editor)
+    editor.opening_view()
+    editor.add_node(100.0, 200.0, "new")  # (the layout moves cards: imitated)
+    assert editor.animating
+    for _ in range(3):
+        keeper.frame(False, lambda: [])
+        assert keeper.mode == "fit"
+    fitted = editor.plane.camera.zoom
+    editor.zoom_at(1.2)
+    keeper.frame(False, lambda: [])
+    assert keeper.mode is None
+    assert editor.plane.camera.zoom == pytest.approx(fitted * 1.2)

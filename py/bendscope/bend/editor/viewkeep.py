@@ -74,6 +74,7 @@ class ViewKeeper:
         self._moving = editor.animating
         if self.mode == "fit":
             editor.opening_view()
+            self._openings = editor.openings  # (its own following is no graph opening again)
         else:
             self._pan()
         if not editor.animating:
