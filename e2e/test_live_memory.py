@@ -108,7 +108,8 @@ def run_live_story(browser: Any, page_server: _Served, agent_server: _Served) ->
     sccs = [{k: v for k, v in scc.items() if k != "feedback_arc_set"} for scc in server_topology["sccs"]]
     assert topology == {k: v for k, v in server_topology.items() if k != "recommendation"} | {"sccs": sccs}
     assert app.pill("kappa") == "κ: 1" and app.pill("mode") == "mode: DELIBERATION"
-    # a second loop: the HUD changes within the target
+    # a second loop: the HUD changes within the target, and the view stays where it is
+    camera = app.api("JSON.parse(window.bendscope.export()).planes[0].camera")
     started = time.monotonic()
     mcp_calls(
         agent_server.port,
@@ -121,14 +122,14 @@ def run_live_story(browser: Any, page_server: _Served, agent_server: _Served) ->
     )
     wait_for(app, lambda: app.pill("sccs") == "SCCs: 2")
     timings["second_loop_s"] = time.monotonic() - started
-    # the camera is kept: a change from the agent does not move the view
-    camera = app.api("JSON.parse(window.bendscope.export()).planes[0].camera")
+    # the camera is kept: a change from the agent does not move the view (nor the layout it starts)
+    app.page.wait_for_function("!window.bendscope.layout_active()", timeout=60_000)
+    assert app.api("JSON.parse(window.bendscope.export()).planes[0].camera") == camera
     # the person deletes the fault-line edge in the page: the agent's topology no longer has that loop
     app.api("window.bendscope.action('delete-edge', {edge_id: 'product-quality>market-share'})")
     wait_for(app, lambda: live_state(app)["writes"] >= 1 and live_state(app)["pending_ops"] == 0)
     (after,) = mcp_calls(agent_server.port, [("analyze_topology", {})])
     assert all("product-quality" not in scc["nodes"] for scc in after["sccs"]) and after["max_kappa"] == 1
-    assert app.api("JSON.parse(window.bendscope.export()).planes[0].camera") == camera
     # undo is a write too: the loop comes back in the memory
     app.api("window.bendscope.undo()")
     wait_for(app, lambda: live_state(app)["writes"] >= 2 and live_state(app)["pending_ops"] == 0)

@@ -215,3 +215,29 @@ def test_a_zoom_while_an_opening_graph_is_followed_ends_the_following():
     keeper.frame(False, lambda: [])
     assert keeper.mode is None
     assert editor.plane.camera.zoom == pytest.approx(fitted * 1.2)
+
+
+def test_a_change_someone_else_made_moves_no_view_and_the_persons_own_edit_does():
+    """(On the live page the memory's agent writes while the person watches: the cards that
+    its new cards push are not followed by the view; the person's own edit is.)"""
+    from bendscope.bend.editor.viewkeep import ViewKeeper
+    from bendscope.bend.model.elements import Node
+
+    toolbar, hud = (10.0, 10.0, 900.0, 50.0), (10.0, 760.0, 700.0, 790.0)
+    for remote in (True, False):
+        editor = editor_with([("a", "b"), ("b", "a")], positions={"a": (0, 0), "b": (200, 0)})
+        editor.viewport = (1000.0, 800.0)
+        keeper = ViewKeeper(editor)
+        keeper.frame(False, lambda: [toolbar, hud])
+        editor.plane.camera.y = 0.0
+        if remote:
+            with editor.remote_change():
+                editor.plane.add_node(Node("new", "New", x=100.0, y=200.0))
+        else:
+            editor.add_node(100.0, 200.0, "new")
+        assert editor.animating
+        keeper.frame(False, lambda: [toolbar, hud])
+        for node_id in ("a", "b"):
+            editor.plane.nodes[node_id].y -= 400.0  # pushed up, under the toolbar
+        keeper.frame(False, lambda: [toolbar, hud])
+        assert (editor.plane.camera.y == 0.0) is remote, remote

@@ -81,6 +81,7 @@ class Editor(LayoutDriver):
         self.exact_limit_override = None
         self.seed_override = seed
         self.version = 0  # bumped by every document change (autosave watches it)
+        self.remote_versions = 0  # of those, the bumps of someone else's changes (``remote_change``)
         #: (version, the cards of the plane shown that change touched; None: maybe any) of the last changes
         self.card_log: list[tuple[int, frozenset[str] | None]] = []
         self.edited = False  # whether this session changed the document at all
@@ -342,7 +343,9 @@ class Editor(LayoutDriver):
             return
         self.capacity.apply(self.doc, entry, 1)
         self._prune_selection()
+        version = self.version
         self._after_change(entry)
+        self.remote_versions += self.version - version
 
     def _after_change(self, entry: Entry) -> None:
         self._close_gone_sims()

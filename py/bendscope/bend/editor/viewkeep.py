@@ -2,7 +2,8 @@
 opened stays framed as it comes apart (``opening_view`` again each frame, small graphs only),
 and after an edit (a new card, a new edge) the cards that were in view between the toolbar
 and the HUD stay there — the camera pans (never zooms) the least that keeps them there, as
-long as they fit. Either ends when the layout rests, a gesture starts, the plane or the
+long as they fit (a change someone else made — the memory's agent, on the live page — moves
+no view). Either ends when the layout rests, a gesture starts, the plane or the
 document changes, or the camera is moved by anything else (the person, a panel's own move).
 """
 
@@ -22,6 +23,11 @@ KEEP_CARDS = 500
 KEEP_MARGIN = 4.0
 
 
+def _own_version(editor: Editor) -> int:
+    """The document's version counting this page's own changes only (not ``remote_change``)."""
+    return editor.version - editor.remote_versions
+
+
 class ViewKeeper:
     """Call ``opened`` after ``opening_view`` and ``frame`` before each frame is drawn."""
 
@@ -32,7 +38,7 @@ class ViewKeeper:
         self.band: tuple[float, float] = (0.0, 0.0)  # the free band's top and bottom (screen px)
         self._camera: tuple[float, float, float] | None = None  # as this left it
         self._where: tuple[object, str] | None = None  # (the document, the plane) it works on
-        self._version = editor.version
+        self._version = _own_version(editor)
         self._openings = editor.openings
         self._moving = False  # (the layout ran in the frame before: the frame it rests in follows it too)
 
@@ -46,7 +52,7 @@ class ViewKeeper:
         self.mode = "fit" if len(editor.plane.nodes) <= FOLLOW_CARDS else None
         self._moving = False
         self._where = (editor.doc, editor.plane.id)
-        self._version = editor.version
+        self._version = _own_version(editor)
         self._seen()
 
     def frame(self, busy: bool, obstacles: Callable[[], Sequence[Box]]) -> bool:
@@ -59,8 +65,8 @@ class ViewKeeper:
             self.opened()
         cam = editor.plane.camera
         where = (editor.doc, editor.plane.id)
-        edited = editor.version != self._version
-        self._version = editor.version
+        edited = _own_version(editor) != self._version  # (the person's: an agent's edit moves no view)
+        self._version = _own_version(editor)
         if busy or where != self._where or (self._camera is not None and self._camera != (cam.x, cam.y, cam.zoom)):
             self.mode = None
         if edited and not busy and self.mode != "fit" and editor.animating and len(editor.plane.nodes) <= KEEP_CARDS:
