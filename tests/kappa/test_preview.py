@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from kappa_helpers import BUSINESS, edges_of, k22, nodes_of
 
@@ -207,20 +207,41 @@ def test_every_target_matches_a_full_recomputation(case):
             assert p["description"] == "no topological change"
 
 
+#: a region of κ 2 past a budget of 0 beside a card in no loop (the case the property above first missed)
+PAST_BUDGET_BESIDE = (
+    ["b0-0", "b0-1", "b0-2", "b0-3", "b0-4", "b0-5", "b0-6", "d0"],
+    [("b0-0", "b0-1"), ("b0-0", "b0-2"), ("b0-0", "b0-5"), ("b0-0", "b0-6"), ("b0-1", "b0-0"), ("b0-1", "b0-2"),
+     ("b0-2", "b0-0"), ("b0-2", "b0-3"), ("b0-3", "b0-0"), ("b0-3", "b0-4"), ("b0-4", "b0-1"), ("b0-4", "b0-5"),
+     ("b0-5", "b0-3"), ("b0-5", "b0-6"), ("b0-6", "b0-0"), ("b0-6", "b0-4")],
+    "d0",
+)  # fmt: skip
+
+
 @settings(max_examples=150, deadline=None)
 @given(regions_with_dag_nodes(), st.integers(0, 300))
+@example(PAST_BUDGET_BESIDE, 0)
 def test_previews_past_the_budget_are_marked_and_bound_kappa(case, budget):
+    """(An edge from a card in no loop, with another region past the budget: the graph's max κ
+    is a bound — marked approximate, with its range — while the edge's own SCC is exact.)"""
     names, arcs, u = case
     base = analyze(names, edges_of(arcs), work_budget=budget)
     impacts = preview_edge_impacts(names, edges_of(arcs), u, names, base=base, work_budget=budget)
     for v, p in impacts.items():
-        merged = scc_of(analyze(names, edges_of([*arcs, (u, v)])), u)
+        exact_after = analyze(names, edges_of([*arcs, (u, v)]))
+        merged = scc_of(exact_after, u)
         true = merged["kappa"] if merged is not None else 0
         own = scc_of(base, u)
-        if p.get("approximate"):
-            assert own is not None and p["scc_kappa_after"] >= true  # (the base, or the rise, past the budget)
+        # the edge's own SCC: a bound only where that SCC (or the rise) was past the budget
+        if p.get("scc_approximate"):
+            assert p["approximate"] and own is not None and p["scc_kappa_after"] >= true
         else:
             assert p["scc_kappa_after"] == true
+        # the graph's max κ: a bound (marked, with its range) where any SCC was past the budget
+        lower, upper = p.get("kappa_range_after", (p["kappa_after"], p["kappa_after"]))
+        assert upper == p["kappa_after"] and lower <= exact_after["max_kappa"] <= upper
+        assert bool(p.get("approximate")) == (
+            p.get("scc_approximate", False) or "kappa_range_before" in p or "kappa_range_after" in p
+        )
 
 
 def _strong_region(rng, prefix: str, n: int, cycles: int, thin: int = 0) -> set[tuple[str, str]]:
