@@ -59,14 +59,17 @@ docs: venv
 	$(VPY) -m bendscope.memory.mcp.schema docs/memory/tools.md
 	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict -d site
 
+# --durations: every log ends with the slowest tests (and fixtures), to see where the time goes
+DURATIONS := --durations=25
+
 test: venv vendor chromium postgresql lint docs
-	$(VPY) -m pytest tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
+	$(VPY) -m pytest $(DURATIONS) tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
 
 test-unit: venv vendor postgresql
-	$(VPY) -m pytest tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory
+	$(VPY) -m pytest $(DURATIONS) tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory
 
 test-e2e: venv vendor chromium
-	$(VPY) -m pytest e2e
+	$(VPY) -m pytest $(DURATIONS) e2e
 
 test-visual: venv vendor chromium
 	$(VPY) -m pytest e2e/visual
