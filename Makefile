@@ -59,14 +59,24 @@ docs: venv
 	$(VPY) -m bendscope.memory.mcp.schema docs/memory/tools.md
 	NO_MKDOCS_2_WARNING=1 $(VPY) -m mkdocs build --strict -d site
 
+# --durations: every log ends with the slowest tests (and fixtures), to see where the time goes
+DURATIONS := --durations=25
+# the CPython tests in two processes (pytest-xdist; each its own PostgreSQL server), the browser
+# tests after them in one (they wait on frames: a second process would take the CPU they wait for)
+UNIT_TESTS := tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory
+UNIT_JOBS ?= 2
+
+# (the browser tests run even when a CPython test failed; either failing fails the target)
 test: venv vendor chromium postgresql lint docs
-	$(VPY) -m pytest tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory e2e
+	$(VPY) -m pytest -n $(UNIT_JOBS) $(DURATIONS) $(UNIT_TESTS); unit=$$?; \
+	$(VPY) -m pytest $(DURATIONS) e2e; e2e=$$?; \
+	test $$unit = 0 && test $$e2e = 0
 
 test-unit: venv vendor postgresql
-	$(VPY) -m pytest tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory
+	$(VPY) -m pytest -n $(UNIT_JOBS) $(DURATIONS) $(UNIT_TESTS)
 
 test-e2e: venv vendor chromium
-	$(VPY) -m pytest e2e
+	$(VPY) -m pytest $(DURATIONS) e2e
 
 test-visual: venv vendor chromium
 	$(VPY) -m pytest e2e/visual

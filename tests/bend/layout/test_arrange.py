@@ -40,7 +40,7 @@ def run_arrange(editor: Editor, direction: str) -> list[float]:
         input=payload,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=900,  # (a hang guard, not a time limit: a 2,000-card run took over 120 s on a loaded 2-core machine)
     )
     assert done.returncode == 0, done.stderr
     xy: list[float] = json.loads(done.stdout)["xy"]

@@ -128,15 +128,19 @@ def test_offsets_never_leak_between_planes_of_equal_version():
     """A later plane (possibly at a reused address) must not get an earlier plane's offsets."""
     import gc
 
-    for _ in range(50):
-        first = editor_with([("a", "b"), ("b", "a")])
-        assert parallel_offsets(first.plane)["e0"] != 0
-        version = first.plane.version
-        del first
-        gc.collect()
-        second = editor_with([("a", "b"), ("c", "d")])
-        second.plane.version = version
-        assert parallel_offsets(second.plane) == {"e0": 0.0, "e1": 0.0}
+    gc.freeze()  # (the session's objects out of the collections below: each frees ``first`` alone, not the heap)
+    try:
+        for _ in range(50):
+            first = editor_with([("a", "b"), ("b", "a")])
+            assert parallel_offsets(first.plane)["e0"] != 0
+            version = first.plane.version
+            del first
+            gc.collect()
+            second = editor_with([("a", "b"), ("c", "d")])
+            second.plane.version = version
+            assert parallel_offsets(second.plane) == {"e0": 0.0, "e1": 0.0}
+    finally:
+        gc.unfreeze()
 
 
 def test_many_visible_edges_become_hairlines_without_arrowheads_or_labels():
