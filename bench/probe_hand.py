@@ -420,6 +420,8 @@ def holds(text: str, kappa: int) -> bool:
 
 
 PREVIEW = re.compile(r"→ (k\d{4})\S*.*\(κ: ([0-9–]+)→([0-9–]+) — ([^)]*)\)")
+#: an arc that merges loops: "→ k0012 … (merges 2 separate loops, of κ 1 each, into one of κ 1)"
+MERGE = re.compile(r"→ (k\d{4})\S*.*\(merges (\d+) separate loops, .*, into one of κ ([0-9–]+)\)")
 
 
 def kappa_checks(app: Any, node: str | None) -> dict:
@@ -493,8 +495,22 @@ def preview_checks(export: dict, source: str, items: list[str], limit: int) -> d
     where = {n: s for s in base["sccs"] for n in s["nodes"]}
     problems, checked = [], 0
     for item in items:
+        if checked >= limit:
+            continue
+        if (merge := MERGE.search(item)) is not None:
+            target, count, after = merge.group(1), int(merge.group(2)), merge.group(3)
+            checked += 1
+            new = analyze(nodes, [*edges, {"source": source, "target": target, "kind": "causal"}])
+            scc = next((s for s in new["sccs"] if source in s["nodes"] and target in s["nodes"]), None)
+            loops = {where[n]["id"] for n in scc["nodes"] if n in where and where[n]["kappa"] > 0} if scc else set()
+            if scc is None or len(loops) != count or ("–" not in after and int(after) != scc["kappa"]):
+                said = f"merges {count} into κ {after}"
+                problems.append(
+                    f"{source}→{target}: says {said!r}, recomputed {len(loops)} loops → {scc and scc['kappa']}"
+                )
+            continue
         m = PREVIEW.search(item)
-        if m is None or checked >= limit:
+        if m is None:
             continue
         target, before, after, words = m.group(1), m.group(2), m.group(3), m.group(4)
         if "–" in before or "–" in after:
@@ -574,7 +590,10 @@ def run_page(browser: Any, base: str, label: str, doc: dict, mode: str, args: ar
             for node in dict.fromkeys([cards["region"], cards["hub"]]):
                 c = connect(app, cpu, node)
                 c["check"] = preview_checks(c.pop("export"), node, c["items"], args.check)
-                c["said"] = dict(Counter(m.group(4) if (m := PREVIEW.search(t)) else "other" for t in c["items"]))
+                c["said"] = dict(Counter(
+                    "merges loops" if MERGE.search(t) else m.group(4) if (m := PREVIEW.search(t)) else "other"
+                    for t in c["items"]
+                ))  # fmt: skip
                 c["items"] = len(c["items"])
                 out["connect"].append(c)
         if mode == "full" and "arrange" in args.gestures:
