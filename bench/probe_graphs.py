@@ -70,6 +70,17 @@ def _kind(rng: random.Random, directed: float) -> str:
     return rng.choice(DIRECTED) if rng.random() < directed else rng.choice(("associative", "context"))
 
 
+def _tree_and_arcs(rng: random.Random, n: int, per_card: float, directed: float) -> list[tuple[int, int, str]]:
+    """A random tree of causal arcs, then random arcs (a share ``directed`` of them directed) up
+    to ``per_card``·n arcs in all."""
+    arcs = [(rng.randrange(i), i, "causal") for i in range(1, n)]
+    while len(arcs) < per_card * n:
+        a, b = rng.randrange(n), rng.randrange(n)
+        if a != b:
+            arcs.append((a, b, _kind(rng, directed)))
+    return arcs
+
+
 def hubs_graph(n: int, seed: int = 11) -> dict:
     """Preferential attachment: each new card links 2 earlier ones, by degree (a random end of an
     existing edge) or, one time in three, one of the 6 first cards — hubs of 200+ edges; random
@@ -160,22 +171,14 @@ def strong_graph(n: int, cycles: int = 4, seed: int = 15) -> dict:
 def dense_graph(n: int, per_card: float = 3.0, seed: int = 13) -> dict:
     """A random tree of directed arcs plus random arcs up to ``per_card``·n, 4 of 5 directed."""
     rng = random.Random(seed)
-    arcs = [(rng.randrange(i), i, "causal") for i in range(1, n)]
-    while len(arcs) < per_card * n:
-        a, b = rng.randrange(n), rng.randrange(n)
-        if a != b:
-            arcs.append((a, b, _kind(rng, 0.8)))
+    arcs = _tree_and_arcs(rng, n, per_card, 0.8)
     return _doc(n, arcs, [_name(i, rng) for i in range(n)])
 
 
 def long_graph(n: int, seed: int = 14) -> dict:
     """A random tree plus random arcs up to 2n (3 of 5 directed), texts of 60–120 characters."""
     rng = random.Random(seed)
-    arcs = [(rng.randrange(i), i, "causal") for i in range(1, n)]
-    while len(arcs) < 2 * n:
-        a, b = rng.randrange(n), rng.randrange(n)
-        if a != b:
-            arcs.append((a, b, _kind(rng, 0.6)))
+    arcs = _tree_and_arcs(rng, n, 2, 0.6)
     return _doc(n, arcs, [_long_name(i, rng) for i in range(n)])
 
 
@@ -270,11 +273,7 @@ def texts_graph(n: int, seed: int = 19) -> dict:
     True
     """
     rng = random.Random(seed)
-    arcs = [(rng.randrange(i), i, "causal") for i in range(1, n)]
-    while len(arcs) < 2 * n:
-        a, b = rng.randrange(n), rng.randrange(n)
-        if a != b:
-            arcs.append((a, b, _kind(rng, 0.75)))
+    arcs = _tree_and_arcs(rng, n, 2, 0.75)
     texts = []
     for i in range(n):
         pick = rng.random()
