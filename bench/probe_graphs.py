@@ -12,6 +12,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from graphs import giant_scc_document
 
+from bendscope.kappa import analyze  # noqa: F401  (the doctests' engine)
+
 DIRECTED = ("causal", "temporal")
 WORDS = [
     "river",

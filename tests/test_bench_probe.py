@@ -71,3 +71,13 @@ def test_a_merge_is_checked_against_the_loops_it_joins_and_the_kappa_recomputed(
     assert probe_hand.preview_checks(doc, "k0003", [said.format(1)], 5) == {"checked": 1, "problems": []}
     wrong = probe_hand.preview_checks(doc, "k0003", [said.format(2)], 5)
     assert wrong["checked"] == 1 and len(wrong["problems"]) == 1
+
+
+def test_the_probes_graphs_are_the_shapes_their_docstrings_say() -> None:
+    """bench/ is not collected by the doctest run, so the shapes' doctests run here."""
+    import doctest
+
+    import probe_graphs
+
+    result = doctest.testmod(probe_graphs)
+    assert result.attempted >= 8 and result.failed == 0
