@@ -61,22 +61,27 @@ docs: venv
 
 # --durations: every log ends with the slowest tests (and fixtures), to see where the time goes
 DURATIONS := --durations=25
-# the CPython tests in two processes (pytest-xdist; each its own PostgreSQL server), the browser
-# tests after them in one (they wait on frames: a second process would take the CPU they wait for)
+# the CPython tests in two processes (pytest-xdist; each its own PostgreSQL server), then the
+# browser tests in two (each its own server and Chromium; a file's tests stay in one process, so a
+# module's shared page is booted once). A page boot is ~10 CPU-s on one core of a renderer: one
+# process leaves the second core to others, and on a shared machine it gets half the CPU share two
+# get. E2E_JOBS=0 runs the browser tests in one process, as before.
 UNIT_TESTS := tests py/bendscope/shared py/bendscope/kappa py/bendscope/bend py/bendscope/memory
 UNIT_JOBS ?= 2
+E2E_JOBS ?= 2
+E2E_ARGS = $(if $(filter 0,$(E2E_JOBS)),,-n $(E2E_JOBS) --dist loadfile)
 
 # (the browser tests run even when a CPython test failed; either failing fails the target)
 test: venv vendor chromium postgresql lint docs
 	$(VPY) -m pytest -n $(UNIT_JOBS) $(DURATIONS) $(UNIT_TESTS); unit=$$?; \
-	$(VPY) -m pytest $(DURATIONS) e2e; e2e=$$?; \
+	$(VPY) -m pytest $(E2E_ARGS) $(DURATIONS) e2e; e2e=$$?; \
 	test $$unit = 0 && test $$e2e = 0
 
 test-unit: venv vendor postgresql
 	$(VPY) -m pytest -n $(UNIT_JOBS) $(DURATIONS) $(UNIT_TESTS)
 
 test-e2e: venv vendor chromium
-	$(VPY) -m pytest $(DURATIONS) e2e
+	$(VPY) -m pytest $(E2E_ARGS) $(DURATIONS) e2e
 
 test-visual: venv vendor chromium
 	$(VPY) -m pytest e2e/visual

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -26,11 +27,13 @@ __all__ = [
     "CHROMIUM_ARGS",
     "ROOT",
     "AppPage",
+    "BootFailed",
     "Guard",
     "new_context",
     "open_app",
     "open_page",
     "start_in_thread",
+    "wait_booted",
 ]
 
 CHROMIUM = "/usr/bin/chromium"
@@ -46,7 +49,62 @@ CHROMIUM_ARGS = [
     "--disable-lcd-text",
     "--force-color-profile=srgb",
 ]
-BOOT_TIMEOUT_MS = 60_000
+#: How long a page may take to boot before the test fails. Generous: on the shared two-core
+#: machine a boot took 60–77 s at load 20–28 (10–15 CPU-s each), so a 60 s limit failed about
+#: half the boots there. A page that fails while booting fails the wait at once instead
+#: (``wait_booted``): the long limit only covers a page that is slow without saying why.
+BOOT_TIMEOUT_MS = 300_000
+#: how often a booting page is checked for a failure
+BOOT_POLL_MS = 1_000
+#: the boot banner's words for a slow start (static/boot.js): slow is not failed
+SLOW_START = "Python did not start within"
+#: ready, or visibly failed: PyScript's error box, or the boot banner saying anything but "slow"
+READY_OR_FAILED = f"""(() => {{
+  if (window.bendscope && window.bendscope.ready === true) return "ready";
+  if (document.querySelector(".py-error") !== null) return "failed";
+  const banner = document.getElementById("error-banner");
+  const text = banner && !banner.hidden ? document.getElementById("error-text").textContent : "";
+  return text && !text.startsWith({json.dumps(SLOW_START)}) ? "failed" : false;
+}})()"""
+
+
+class BootFailed(AssertionError):
+    """A page failed while booting (or did not boot within ``BOOT_TIMEOUT_MS``)."""
+
+
+def boot_failure(page: Page, guard: Guard) -> str | None:
+    """What says a booting page has failed, if anything: an uncaught page error, PyScript's
+    error box, or the boot banner's message (console errors are left to ``Guard.check``:
+    some tests expect one and clear it)."""
+    if guard.page_errors:
+        return f"uncaught page errors: {guard.page_errors}"
+    if page.locator(".py-error").count():
+        return f"PyScript error: {page.locator('.py-error').first.inner_text()}"
+    banner = page.locator("#error-banner")
+    if banner.count() and banner.is_visible() and not page.locator("#error-text").inner_text().startswith(SLOW_START):
+        return f"boot banner: {page.locator('#error-text').inner_text()}"
+    return None
+
+
+def wait_booted(page: Page, guard: Guard, timeout_ms: float | None = None, poll_ms: float | None = None) -> None:
+    """Wait until the page's app is ready; fail at once (``BootFailed``) when it fails while
+    booting, and after ``timeout_ms`` (default ``BOOT_TIMEOUT_MS``) when it is neither ready
+    nor failed. A crashed renderer raises Playwright's error as before."""
+    limit = BOOT_TIMEOUT_MS if timeout_ms is None else timeout_ms
+    step = BOOT_POLL_MS if poll_ms is None else poll_ms
+    started = time.monotonic()
+    while True:
+        failure = boot_failure(page, guard)
+        if failure is not None:
+            raise BootFailed(f"the page failed while booting: {failure}")
+        left = limit - (time.monotonic() - started) * 1000
+        if left <= 0:
+            raise BootFailed(f"the page was not ready after {limit / 1000:.0f} s and showed no failure")
+        try:
+            if page.wait_for_function(READY_OR_FAILED, timeout=max(1.0, min(step, left))).json_value() == "ready":
+                return
+        except PlaywrightTimeoutError:
+            continue
 
 
 @dataclass
@@ -99,7 +157,8 @@ class AppPage:
         self.page.locator("#menu-0").wait_for(state="visible")
 
     def wait_ready(self) -> None:
-        self.page.wait_for_function("window.bendscope && window.bendscope.ready === true", timeout=BOOT_TIMEOUT_MS)
+        """Wait for the app to be ready (``wait_booted``: a failure while booting fails at once)."""
+        wait_booted(self.page, self.guard)
 
     def reload(self) -> None:
         self.page.reload()

@@ -9,6 +9,7 @@ try:
     app.install_api()
     await app.start()  # noqa: F704 - PyScript runs this module with top-level await
     app.mark_ready()
+    js.window.bendscopeStarted()  # (withdraws a slow start's note, if one was shown)
 except Exception as exc:
     import traceback
 
