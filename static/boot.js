@@ -27,7 +27,15 @@
   });
   setTimeout(function () {
     if (!(window.bendscope && window.bendscope.ready)) {
-      banner("Python did not start within 60 s (" + Math.round((Date.now() - started) / 1000) + " s). Reload to try again.");
+      var slow = "Python did not start within 60 s (" + Math.round((Date.now() - started) / 1000) + " s). Reload to try again.";
+      banner(slow);
+      // a slow start is not a failed one: once Python is up, the banner (which covers the
+      // toolbar) goes — unless another error has replaced it meanwhile
+      var watch = setInterval(function () {
+        if (!(window.bendscope && window.bendscope.ready)) return;
+        clearInterval(watch);
+        if (document.getElementById("error-text").textContent === slow) document.getElementById("error-banner").hidden = true;
+      }, 500);
     }
   }, 60000);
   document.addEventListener("DOMContentLoaded", function () {
