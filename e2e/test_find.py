@@ -25,6 +25,17 @@ def test_ctrl_f_finds_and_steps_through_nodes(app_factory):
     page.keyboard.press("Escape")
     expect(page.locator("#find-bar")).to_be_hidden()
     assert app.stats()["nodes"] == 10  # typing in the field ran no shortcut
+    # zoomed out so far that card text is drawn as bars: the match found is shown where it can be read
+    while app.stats()["zoom"] >= 0.2:
+        page.keyboard.press("-")
+    page.keyboard.press("Control+f")
+    expect(page.locator("#find-status")).to_have_text("2 matches")
+    page.keyboard.press("Enter")
+    assert app.stats()["zoom"] == 0.6
+    node = app.api("JSON.parse(window.bendscope.interaction()).selection")[0]
+    x, y = app.node_xy(node)
+    assert abs(x - 640) < 2 and abs(y - 400) < 2
+    page.keyboard.press("Escape")
 
 
 def test_typing_in_connect_to_filters_the_whole_plane(app_factory):

@@ -8,11 +8,16 @@
 ['revenue', 'r-and-d']
 >>> finder.step(1), finder.step(1), finder.status()
 ('revenue', 'r-and-d', '2 of 2 matches')
+>>> ed.plane.camera.zoom = 0.1  # (cards drawn as bars: a match is shown where it can be read)
+>>> finder.step(1), ed.plane.camera.zoom
+('revenue', 0.6)
 """
 
 from __future__ import annotations
 
+from bendscope.bend.editor.camera import READABLE_ZOOM
 from bendscope.bend.editor.editor import Editor
+from bendscope.bend.render.scene import GREEK_ZOOM
 
 
 def matching(editor: Editor, query: str) -> list[str]:
@@ -45,7 +50,9 @@ class Finder:
         return self.matches
 
     def step(self, direction: int) -> str | None:
-        """Select the next (``1``) or previous (``-1``) match and centre the view on it."""
+        """Select the next (``1``) or previous (``-1``) match and centre the view on it — zoomed
+        in to ``READABLE_ZOOM`` when the view is so far out that card text is drawn as bars
+        (below ``GREEK_ZOOM``): a match found must be one a person can read."""
         self.matches = [m for m in self.matches if m in self.editor.plane.nodes]
         if not self.matches:
             return None
@@ -53,6 +60,9 @@ class Finder:
         node_id = self.matches[self.current]
         self.editor.select([node_id])
         self.editor.centre_on(node_id)
+        camera = self.editor.plane.camera
+        if camera.zoom < GREEK_ZOOM:
+            camera.zoom = READABLE_ZOOM  # (centred: the match stays in the middle)
         return node_id
 
     def status(self) -> str:

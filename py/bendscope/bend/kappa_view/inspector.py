@@ -62,8 +62,12 @@ def memory_summary(data: dict[str, Any] | None) -> str:
 
 
 def _loops_row(report: LoopReport | None, count: tuple[int, dict[str, int]], complete: bool) -> list[Row]:
+    """The loops through a card or an edge of a loop region — always on one at least (its region's
+    cards all reach one another), even when none of those listed passes through it."""
     if report is None:
         return [("loops: counting…", "row")]
+    if count[0] == 0 and not complete:
+        return [("on loops longer than those listed (the Loops panel lists this region's shortest)", "row kappa")]
     return [(loops_sentence(count[0], count[1], complete), "row kappa")]
 
 
