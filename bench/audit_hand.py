@@ -255,7 +255,8 @@ def check_previews(export: dict, source: str, items: list[str]) -> dict:
         target = min(ids, key=lambda i: (where[i][0] - sx) ** 2 + (where[i][1] - sy) ** 2)
         new = analyze(nodes, [*edges, {"source": source, "target": target, "kind": "causal"}])
         scc = next((s for s in new["sccs"] if source in s["nodes"] and target in s["nodes"]), None)
-        after = scc["kappa"] if scc else 0  # (the κ of the loop the arc is in; none: 0)
+        # (an arc that closes no loop leaves the source's region as it was: the menu says its κ, or 0)
+        after = scc["kappa"] if scc else region[source]["kappa"] if source in region else 0
         out["checked"] += 1
         lo, hi = said["after"]
         if not lo <= after <= hi:
