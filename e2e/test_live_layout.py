@@ -42,6 +42,10 @@ def test_a_burst_of_writes_gives_the_worker_patches_that_make_the_whole_state(br
         page = app.page
         page.wait_for_function(f"window.bendscope.stats && window.bendscope.stats().nodes >= {CARDS}", timeout=60_000)
         page.wait_for_function("!window.bendscope.layout_active()", timeout=120_000)
+        # (Python's cycle collector was held while the memory came in and its layout ran, then
+        # given back at rest with one collection in a task of its own)
+        page.wait_for_function("!window.bendscope.patch_state().collector.held", timeout=10_000)
+        assert app.api("window.bendscope.patch_state()")["collector"]["runs"] >= 1
         for k in range(WRITES):  # (about 50 writes a second; the page's requests are served meanwhile)
             with writer.store.transaction():
                 writer.store_node({"id": f"w{k}", "content": f"Observation {k} from the agent"})
