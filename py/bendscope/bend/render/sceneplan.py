@@ -569,9 +569,13 @@ class ScenePlanner:
         ends (``memberEnds``), the same for their trees' index pairs, each one's style (an index
         into ``styles``: fill, far fill, stroke by κ), badge text and width. O(cards + regions)."""
         members, member_ends, pairs, pair_ends = array("i"), array("i"), array("i"), array("i")
-        style, widths, badges, styles = array("i"), array("d"), [], []
-        packed: dict[str, Any] = {"members": members, "memberEnds": member_ends, "pairs": pairs, "pairEnds": pair_ends,
-                  "style": style, "styles": styles, "badges": badges, "badgeWidths": widths}  # fmt: skip
+        style, widths = array("i"), array("d")
+        badges: list[str] = []
+        styles: list[dict[str, str]] = []
+        packed: dict[str, Any] = {
+            "members": members, "memberEnds": member_ends, "pairs": pairs, "pairEnds": pair_ends,
+            "style": style, "styles": styles, "badges": badges, "badgeWidths": widths,
+        }  # fmt: skip
         if topology is None:
             return packed
         trees = halo_trees(plane, topology, epoch)
