@@ -236,8 +236,19 @@
       }
       restyle(plan);
     },
-    // halos: [{members, pairs (flat index pairs), fill, stroke, badge, badgeWidth}] of the κ > 0 SCCs
-    setHalos: function (plan, halos) { plan.halos = Array.from(halos); },
+    // halos of the κ > 0 SCCs, packed (bend/render/sceneplan.py ``_halos``: one crossing however
+    // many): kept as [{members, pairs (flat index pairs), fill, farFill, stroke, badge, badgeWidth}]
+    setHalos: function (plan, packed) {
+      var out = [], ends = packed.memberEnds, pairEnds = packed.pairEnds, m = 0, p = 0;
+      for (var h = 0; h < ends.length; h++) {
+        var style = packed.styles[packed.style[h]];
+        out.push({ members: packed.members.slice(m, ends[h]), pairs: packed.pairs.slice(p, pairEnds[h]),
+          fill: style.fill, farFill: style.farFill, stroke: style.stroke, badge: packed.badges[h],
+          badgeWidth: packed.badgeWidths[h] });
+        m = ends[h]; p = pairEnds[h];
+      }
+      plan.halos = out;
+    },
     // loop markers: [{members (node indices in loop order), label ("R1"), color}]
     // (returns no card when they are the markers already set: nothing looks different)
     setMarkers: function (plan, markers) {

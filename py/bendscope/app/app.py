@@ -61,6 +61,7 @@ PULSE_INTERVAL_MS = 66  # pulses alone repaint at ~15 fps; the layout runs at fu
 TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous topology as pending
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
 LOAD_SLICE_MS = 12.0  # a slice of a document coming in (Editor.start_load), between frames
+MIN_SLICE_MS = 4.0  # a load, κ or search slice with less time left before the next frame waits for it
 LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
@@ -137,6 +138,7 @@ class App:
         self._pump_proxy = proxy(self._pump)
         self.pump_pending = False
         self.pump_budget = 0.0
+        self.slice_waited = False  # the pending slice waited for a frame (it runs after it, however late)
         self.last_paint_ms = 0.0
         self.pulse_frames = 0  # pulse-only frames drawn from the kept image (diagnostics)
         self.shown_topology: Topology | None = None  # what the last paint showed
@@ -229,35 +231,45 @@ class App:
         if not self.pump_pending and not self.still:
             self.pump_pending = True
             self.pump_budget = budget_ms
-            js.setTimeout(self._pump_proxy, 0)
+            js.bendscopeSlices.soon(self._pump_proxy)
 
     def _pump(self) -> None:
         """One slice of background work as a task of its own: the κ computation first (slice
-        after slice, no frame in between: the topology on screen is only replaced when the
-        new one is complete), else the layout (one slice after each frame, sized so that
-        the slice and the next frame's paint fit the frame interval)."""
-        self.pump_pending = False
+        after slice: the topology on screen is only replaced when the new one is complete),
+        else the layout (one slice after each frame, sized so that the slice and the next
+        frame's paint fit the frame interval). A slice of a load, κ or a search runs for what
+        is left before the next frame is due (static/slices.js), at most its own limit; with
+        less than ``MIN_SLICE_MS`` left it waits for the frame and runs right after it (for that
+        long at least, however long the frame took)."""
+        editor = self.editor
+        slicing = (editor.loading is not None and not self.load_held) or editor.topology_cache.pending(editor.plane)
+        left = float(js.bendscopeSlices.left())
+        if left < MIN_SLICE_MS and not self.slice_waited and (slicing or self.loops_pending or self.cuts_pending):
+            self.slice_waited = True
+            js.bendscopeSlices.afterFrame(self._pump_proxy)  # (pump_pending stays: this slice is due)
+            return
+        self.pump_pending = self.slice_waited = False
+        left = max(left, MIN_SLICE_MS)
         try:
-            editor = self.editor
             start, idle = js.performance.now(), not self.ahead.busy()  # (searches wait for gestures to settle)
             if editor.loading is not None and not self.load_held:
-                if editor.compute_load(LOAD_SLICE_MS):
+                if editor.compute_load(min(LOAD_SLICE_MS, left)):
                     self._schedule_pump(self.pump_budget)
                 else:  # (installed, the worker given its graph and the plan sent: ahead.installed)
                     js.setTimeout(create_once_callable(self.request_frame), 0)  # (after the waiter's view)
             elif editor.topology_cache.pending(editor.plane):
-                if editor.compute_topology(KAPPA_SLICE_MS):
+                if editor.compute_topology(min(KAPPA_SLICE_MS, left)):
                     self._schedule_pump(self.pump_budget)
                 else:
                     self.ahead.kappa_found()  # (its halos made, then the frame showing it)
             elif idle and self.loops_pending and editor.loop_finder.pending:
-                if editor.compute_loops(KAPPA_SLICE_MS):
+                if editor.compute_loops(min(KAPPA_SLICE_MS, left)):
                     self._schedule_pump(self.pump_budget)
                 else:
                     self.loops_pending = False
                     self.request_frame()
             elif idle and self.cuts_pending and editor.cut_finder.pending:
-                if editor.compute_cuts(KAPPA_SLICE_MS):
+                if editor.compute_cuts(min(KAPPA_SLICE_MS, left)):
                     self._schedule_pump(self.pump_budget)
                 else:
                     self.cuts_pending = False
@@ -281,6 +293,7 @@ class App:
 
     def _frame(self, ts: float) -> None:
         self.frame_pending = False
+        js.bendscopeSlices.frame(ts)  # (the slices after it know when the next one is due)
         try:
             start = js.performance.now()
             editor = self.editor

@@ -81,7 +81,8 @@ def test_the_look_of_a_card_the_layer_leaves_out_keeps_it_and_of_one_it_shows_do
         prepare(xy, [0, 1]),
         {"call": ["setFlags", [flags[0], 0, *flags[2:-1]]]},  # an edge selected
         prepare(xy, [0, 1]),
-        {"call": ["setHalos", [[]]]},
+        {"call": ["setHalos", [{k: [] for k in ("members", "memberEnds", "pairs", "pairEnds", "style", "styles",
+                                                 "badges", "badgeWidths")}]]},  # (no halo)
         prepare(xy, [0, 1]),
     ])  # fmt: skip
     assert n > 4

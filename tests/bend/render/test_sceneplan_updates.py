@@ -476,3 +476,24 @@ def test_the_cards_touched_since_a_version_are_known_until_a_change_touches_the_
             editor.plane.update_node("n0", x=float(i))
     assert editor.cards_touched_since(start) is None
     assert editor.cards_touched_since(editor.version - 1) == {"n0"}
+
+
+def test_the_halos_of_many_loop_regions_cross_to_the_page_as_a_few_flat_arrays():
+    """However many loop regions, setHalos is one call whose argument holds flat arrays and
+    one style per κ (the page makes its per-region objects): no object crosses per region."""
+    plane = Plane("p")
+    for i in range(400):
+        plane.add_node(Node(f"n{i}", f"card {i}"))
+    for i in range(0, 400, 2):  # 200 two-way pairs: 200 loop regions of κ 1
+        plane.add_edge(Edge(f"a{i}", f"n{i}", f"n{i + 1}"))
+        plane.add_edge(Edge(f"b{i}", f"n{i + 1}", f"n{i}"))
+    planner = ScenePlanner()
+    sent = dict(update(planner, plane, 1, TopologyCache().get(plane), {}))
+    (packed,) = sent["setHalos"]
+    flat = ("members", "memberEnds", "pairs", "pairEnds", "style", "badgeWidths")
+    assert all(isinstance(packed[k], array) for k in flat)
+    assert len(packed["styles"]) == 1 and list(packed["style"]) == [0] * 200
+    assert len(packed["memberEnds"]) == len(packed["pairEnds"]) == len(packed["badges"]) == 200
+    assert list(packed["memberEnds"]) == list(range(2, 401, 2)) and len(packed["members"]) == 400
+    index = {node_id: k for k, node_id in enumerate(planner.ids)}
+    assert sorted(packed["members"][:2]) == sorted(index[n] for n in ("n0", "n1"))

@@ -563,33 +563,42 @@ class ScenePlanner:
             self._comp = (self._regions_gen, comp)
         return self._comp[1]
 
-    def _halos(self, plane: Plane, topology: Topology | None, measure: Measure, epoch: int) -> list[dict[str, Any]]:
+    def _halos(self, plane: Plane, topology: Topology | None, measure: Measure, epoch: int) -> dict[str, Any]:
+        """The κ > 0 regions' halos packed in flat arrays (one crossing to the page however many:
+        static/scene.js ``setHalos``): the regions' member indices one after another, where each
+        ends (``memberEnds``), the same for their trees' index pairs, each one's style (an index
+        into ``styles``: fill, far fill, stroke by κ), badge text and width. O(cards + regions)."""
+        members, member_ends, pairs, pair_ends = array("i"), array("i"), array("i"), array("i")
+        style, widths = array("i"), array("d")
+        badges: list[str] = []
+        styles: list[dict[str, str]] = []
+        packed: dict[str, Any] = {
+            "members": members, "memberEnds": member_ends, "pairs": pairs, "pairEnds": pair_ends,
+            "style": style, "styles": styles, "badges": badges, "badgeWidths": widths,
+        }  # fmt: skip
         if topology is None:
-            return []
+            return packed
         trees = halo_trees(plane, topology, epoch)
         index = self.index
-        halos = []
+        by_kappa: dict[int, int] = {}
         for scc in topology.result["sccs"]:
-            if scc["kappa"] <= 0:
+            kappa = scc["kappa"]
+            if kappa <= 0:
                 continue
-            members = array("i", (index[n] for n in scc["nodes"] if n in index))
-            pairs = array("i")
+            members.extend([index[n] for n in scc["nodes"] if n in index])
+            member_ends.append(len(members))
             for one, other in trees.get(scc["id"], ()):
                 pairs.extend((index[one], index[other]))
-            fill, stroke = halo_fill(scc["kappa"])
-            text = badge_text(scc["kappa"], scc["approximate"], kappa_span(scc)[0])
-            halos.append(
-                {
-                    "members": members,
-                    "pairs": pairs,
-                    "fill": fill,
-                    "farFill": theme.over(fill, theme.BACKGROUND),  # far zoom: opaque boxes
-                    "stroke": stroke,
-                    "badge": text,
-                    "badgeWidth": measure(text, theme.BADGE_FONT) + 12,
-                }
-            )
-        return halos
+            pair_ends.append(len(pairs))
+            if kappa not in by_kappa:
+                by_kappa[kappa] = len(styles)
+                fill, stroke = halo_fill(kappa)
+                styles.append({"fill": fill, "farFill": theme.over(fill, theme.BACKGROUND), "stroke": stroke})
+            style.append(by_kappa[kappa])  # (far zoom: opaque boxes, farFill)
+            text = badge_text(kappa, scc["approximate"], kappa_span(scc)[0])
+            badges.append(text)
+            widths.append(measure(text, theme.BADGE_FONT) + 12)
+        return packed
 
     def _markers(self, markers: tuple[LoopMarker, ...]) -> list[dict[str, Any]]:
         index = self.index
