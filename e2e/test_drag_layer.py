@@ -19,7 +19,8 @@ NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimatio
 PRESS_AT = """([x, y]) => {
   const canvas = document.getElementById('canvas');
   for (const kind of ['pointermove', 'pointerdown']) canvas.dispatchEvent(new PointerEvent(kind, {pointerId: 1,
-    clientX: x, clientY: y, pointerType: 'mouse', isPrimary: true, button: 0, buttons: 1, bubbles: true, cancelable: true}));
+    clientX: x, clientY: y, pointerType: 'mouse', isPrimary: true, button: 0, buttons: 1, bubbles: true,
+    cancelable: true}));
 }"""
 #: the pressed mouse moves to a spot (as PRESS_AT's press), or is released there
 POINTER = """([kind, x, y]) => document.getElementById('canvas').dispatchEvent(new PointerEvent(kind, {pointerId: 1,

@@ -12,7 +12,7 @@ from bendscope.bend.editor.camera import zoom_text
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.find import Finder
 from bendscope.bend.editor.viewfit import Rect, overlaps, toast_cover
-from bendscope.bend.kappa_view.explain import HUD_TITLES, hud_texts
+from bendscope.bend.kappa_view.explain import HUD_TITLES, hud_texts, max_kappa_span
 from bendscope.bend.kappa_view.inspector import inspector_rows
 from bendscope.bend.kappa_view.loop_cuts import CutReport
 from bendscope.bend.kappa_view.loop_list import LoopReport
@@ -81,8 +81,10 @@ class Hud:
         if progress is not None and not isinstance(progress, str):
             progress = f"layout {round(progress * 100)}%"
         result = topo.result
-        key = (s["nodes"], s["edges"], s["depth"], s["zoom"], id(topo), id(result), topo.pending,
-               result.get("max_kappa"), result.get("scc_count"), progress, selected)  # fmt: skip
+        # (κ's bounds in the key too: O(regions), in case a result's regions are refined in place)
+        spans = None if topo.pending else max_kappa_span(result)
+        key = (s["nodes"], s["edges"], s["depth"], s["zoom"], id(topo), id(result), topo.pending, spans,
+               result.get("scc_count"), progress, selected)  # fmt: skip
         if key == self._key:
             return
         self._key, self._topo = key, topo  # (the topology kept: its id is not another's meanwhile)
