@@ -9,23 +9,10 @@ from __future__ import annotations
 
 import json
 
-from harness import press_region_card, region_by_centre
+from harness import press_region_card
 from playwright.sync_api import expect
 
 NEXT_FRAME = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(null))))"
-
-
-#: the mouse moves onto a spot and presses there in one task: no frame, no rest between them
-PRESS_AT = """([x, y]) => {
-  const canvas = document.getElementById('canvas');
-  for (const kind of ['pointermove', 'pointerdown']) canvas.dispatchEvent(new PointerEvent(kind, {pointerId: 1,
-    clientX: x, clientY: y, pointerType: 'mouse', isPrimary: true, button: 0, buttons: 1, bubbles: true,
-    cancelable: true}));
-}"""
-#: the pressed mouse moves to a spot (as PRESS_AT's press), or is released there
-POINTER = """([kind, x, y]) => document.getElementById('canvas').dispatchEvent(new PointerEvent(kind, {pointerId: 1,
-  clientX: x, clientY: y, pointerType: 'mouse', isPrimary: true, button: kind === 'pointermove' ? -1 : 0,
-  buttons: kind === 'pointerup' ? 0 : 1, bubbles: true, cancelable: true}))"""
 
 
 def press_central_card(app, cards: int = 600) -> tuple[float, float]:
@@ -194,35 +181,3 @@ def test_a_drag_leaves_the_outline_as_it_is_and_an_edit_after_it_words_it_anew(a
     app.click_node("revenue")
     page.keyboard.press("Delete")
     expect(page.locator("#outline-summary")).to_contain_text("9 cards", timeout=5_000)
-
-
-def test_a_press_as_the_pointer_lands_erases_its_cards_from_the_layer_kept_for_another_drag(app_factory):
-    """A drag pressed where the layer was drawn for other cards (another card's drag, the
-    pointer never resting on this one): the layer is kept and drawn again only where the cards
-    that join the moving ones were — not the whole view — and the frames still equal whole
-    frames outside the moving part."""
-    app = app_factory("seed=1&fresh=1")
-    page = app.page
-    ranked = region_by_centre(app, 600)
-    (first, (x, y)), (second, (x2, y2)) = ranked[0], ranked[-1]
-    page.mouse.move(x, y)
-    page.mouse.down()
-    move(app, x + 6, y + 2)  # (a drag: the layer is drawn for its cards)
-    move(app, x + 12, y + 4)
-    check_drawn_as_whole(app, "first drag")
-    page.mouse.up()
-    page.wait_for_function("!window.bendscope.layout_active()", timeout=60_000)
-    app.api(NEXT_FRAME)
-    made = redrawn(app)
-    # pressed elsewhere at once (no rest on that card, no frame between the move and the press)
-    app.api(PRESS_AT, [x2, y2])
-    app.api(NEXT_FRAME)
-    state = app.api("window.bendscope.patch_state()")
-    assert second in state["left_out"] and first in state["left_out"], state
-    assert state["erased"] > 0 and redrawn(app) == made + 1, state  # (kept, drawn again only in part)
-    check_drawn_as_whole(app, "press elsewhere")
-    for k in range(1, 5):
-        app.api(POINTER, ["pointermove", x2 + 6 * k, y2 + 2 * k])
-        app.api(NEXT_FRAME)
-    check_drawn_as_whole(app, "second drag")
-    app.api(POINTER, ["pointerup", x2 + 24, y2 + 8])

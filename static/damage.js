@@ -38,6 +38,7 @@
     if (!kept || !last) reason = "nothing kept";
     else if (last.key !== key) reason = last.key.split("#")[0] !== key.split("#")[0] ? "plan" : "view";
     else if ((last.xy.length !== xy.length || last.only.length !== n) && !appended(last, xy, n, only)) reason = "cards";
+    else if (!leftOut(last.only, plan.touched || [], last.touched)) reason = "plan";
     else {
       var joined = 0, moved = 0;  // cards that move now, cards the layer shows that moved
       for (i = 0; i < n; i++) {
@@ -45,17 +46,12 @@
         if (only[i]) joined++;
         else if (last.xy[2 * i] !== xy[2 * i] || last.xy[2 * i + 1] !== xy[2 * i + 1]) { only[i] = 1; moved++; }
       }
-      // (a card whose look changed and that moves now — a press selects the card it lands on —
-      // leaves the layer with the others that joined)
-      if (!leftOut(only, plan.touched || [], last.touched)) reason = "plan";
-      else if (joined || moved) reason = "moved";
+      if (joined || moved) reason = "moved";
     }
     if (reason) {
       plan.touched = [];
       plan.layer = { key: key, only: only, xy: Float64Array.from(xy), drawn: null, rebuilt: (last ? last.rebuilt : 0) + 1, touched: 0,
-        grew: reason === "moved" ? [joined, moved] : null, erased: 0,
-        // (cards joined the moving ones, nothing else changed: the layer kept, those cards erased)
-        from: reason === "moved" && last.drawn ? last : null };
+        grew: reason === "moved" ? [joined, moved] : null };
     }
     plan.layer.reason = reason || "kept";
     return plan.layer;
@@ -108,121 +104,18 @@
   }
 
   // The layer made good for ``moving`` (drawn again if it must be), the size of ``canvas``.
-  // When cards only joined the moving ones (a press where the layer was drawn for other
-  // cards), the layer is kept and drawn again only where they were (``erasure``): a press as
-  // the pointer lands costs the area of the card, its edges and its region's neighbours, not
-  // the whole view.
   function ensure(canvas, layer, plan, xy, view, env, moving, kept) {
     var state = prepare(plan, xy, env, moving, kept);
     if (!state.drawn) {
-      var S = root.bendscopeScene, clip = null;
+      var S = root.bendscopeScene;
       if (layer.width !== canvas.width || layer.height !== canvas.height) {
         layer.width = canvas.width; layer.height = canvas.height;
-      } else if (state.from) clip = erasure(plan, state.from, state.only, env);
-      state.from = null;  // (the layer before is not kept: a later patch starts from this one)
-      var lctx = layer.getContext("2d");
-      if (clip) {
-        lctx.save();
-        lctx.setTransform(1, 0, 0, 1, 0, 0);
-        lctx.beginPath();
-        for (var r = 0; r < clip.length; r += 4) lctx.rect(clip[r], clip[r + 1], clip[r + 2], clip[r + 3]);
-        lctx.clip();
-        state.erased = clip.length / 4;
       }
+      var lctx = layer.getContext("2d");
       background(lctx, env);
       state.drawn = S.draw(lctx, plan, S.geometry(plan, xy, withSide(view, state.only, 0)), flatEnv(env));
-      if (clip) lctx.restore();
     }
     return state;
-  }
-
-  //: above this share of the view's tiles, a layer is drawn again whole rather than erased in part
-  var ERASE_SHARE = 0.5;
-
-  // Where the layer ``last`` (drawn for its ``only``, at its ``xy``) must be drawn again so that
-  // it leaves out ``only`` too: whole tiles (device px [x, y, w, h, …]) around the cards that
-  // joined (at their places in ``last``), the edges and halo bands touching them and their
-  // labels, and the κ badges and loop markers that go from the layer to the moving part. Null
-  // when that is most of the view (drawn whole). O(n + m + halo pairs + markers' members)
-  function erasure(plan, last, only, env) {
-    var n = plan.n, fresh = new Uint8Array(n), i, k, any = 0, xy = last.xy;
-    if (last.only.length !== n || xy.length !== 2 * n) return null;
-    for (i = 0; i < n; i++) if (only[i] && !last.only[i]) { fresh[i] = 1; any = 1; }
-    if (!any) return null;
-    var area = tiles(env), c = plan.c, sizes = plan.sizes;
-    for (i = 0; i < n; i++) {
-      if (!fresh[i]) continue;
-      var hw = sizes[2 * i] / 2, hh = sizes[2 * i + 1] / 2;
-      area.box(xy[2 * i] - hw, xy[2 * i + 1] - hh, xy[2 * i] + hw, xy[2 * i + 1] + hh, c.haloPad + 8);
-    }
-    var e = plan.edges, labels = plan.labels;
-    for (var j = 0; e && j < e.a.length; j++) {
-      var a = e.a[j], b = e.b[j];
-      if (!fresh[a] && !fresh[b]) continue;
-      var lw = e.label[j] >= 0 && labels ? labels.width[e.label[j]] / 2 : 0;  // (its label pill, on the line)
-      area.line(xy[2 * a], xy[2 * a + 1], xy[2 * b], xy[2 * b + 1], 24 + e.width[j] + e.arrow[j] + 5 * Math.abs(e.offset[j]) + lw);
-    }
-    for (var h = 0; h < plan.halos.length; h++) {
-      var halo = plan.halos[h], pairs = halo.pairs, members = halo.members, was = 0, now = 0, top = -1, topY = 0, topR = 0;
-      for (k = 0; k < pairs.length; k += 2) {
-        var pa = pairs[k], pb = pairs[k + 1];
-        if (fresh[pa] || fresh[pb]) area.line(xy[2 * pa], xy[2 * pa + 1], xy[2 * pb], xy[2 * pb + 1], c.haloBand + 4);
-      }
-      for (k = 0; k < members.length; k++) {
-        i = members[k]; was |= last.only[i]; now |= only[i];
-        var ty = xy[2 * i + 1] - sizes[2 * i + 1] / 2, tr = -(xy[2 * i] + sizes[2 * i] / 2);
-        if (top < 0 || ty < topY || (ty === topY && tr < topR)) { top = i; topY = ty; topR = tr; }
-      }
-      if (was !== now && top >= 0) {  // its κ badge (static/scene.js: on the top-most member) leaves the layer
-        var bx = xy[2 * top] + sizes[2 * top] / 2 + c.haloPad - halo.badgeWidth / 2 - 6, by = xy[2 * top + 1] - sizes[2 * top + 1] / 2 - c.haloPad + 10;
-        area.box(bx - halo.badgeWidth / 2, by - 8, bx + halo.badgeWidth / 2, by + 8, 8);
-      }
-    }
-    for (var mk = 0; mk < plan.markers.length; mk++) {
-      var ms = plan.markers[mk].members, mx = 0, my = 0, mwas = 0, mnow = 0;
-      for (k = 0; k < ms.length; k++) { mx += xy[2 * ms[k]]; my += xy[2 * ms[k] + 1]; mwas |= last.only[ms[k]]; mnow |= only[ms[k]]; }
-      if (mwas !== mnow && ms.length) area.box(mx / ms.length, my / ms.length, mx / ms.length, my / ms.length, 2 * c.markerDisk + 12);
-    }
-    return area.count > ERASE_SHARE * area.total ? null : area.rects();
-  }
-
-  // The view's tiles (see ``footprint``), marked by world boxes and lines.
-  function tiles(env) {
-    var zoom = env.zoom, k0 = env.dpr * zoom;
-    var tx = env.dpr * (env.width / 2 - env.cx * zoom), ty = env.dpr * (env.height / 2 - env.cy * zoom);
-    var W = Math.round(env.width * env.dpr), H = Math.round(env.height * env.dpr);
-    var cols = Math.ceil(W / TILE), rows = Math.ceil(H / TILE), marks = new Uint8Array(cols * rows);
-    var out = { count: 0, total: cols * rows };
-    out.box = function (x0, y0, x1, y1, pad) {
-      var l = Math.floor((k0 * (x0 - pad) + tx - EDGE_PX) / TILE), t = Math.floor((k0 * (y0 - pad) + ty - EDGE_PX) / TILE);
-      var r = Math.floor((k0 * (x1 + pad) + tx + EDGE_PX) / TILE), b = Math.floor((k0 * (y1 + pad) + ty + EDGE_PX) / TILE);
-      for (var row = Math.max(0, t); row <= Math.min(rows - 1, b); row++) {
-        for (var col = Math.max(0, l); col <= Math.min(cols - 1, r); col++) {
-          if (!marks[row * cols + col]) { marks[row * cols + col] = 1; out.count++; }
-        }
-      }
-    };
-    out.line = function (ax, ay, bx, by, pad) {
-      var pieces = Math.max(1, Math.min(256, Math.ceil(Math.sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay)) * k0 / TILE)));
-      for (var p = 0; p < pieces; p++) {
-        var x0 = ax + (bx - ax) * p / pieces, y0 = ay + (by - ay) * p / pieces;
-        var x1 = ax + (bx - ax) * (p + 1) / pieces, y1 = ay + (by - ay) * (p + 1) / pieces;
-        out.box(Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1), pad);
-      }
-    };
-    out.rects = function () {  // marked tiles, a row's runs as one rectangle each
-      var list = [];
-      for (var row = 0; row < rows; row++) {
-        for (var col = 0; col < cols; col++) {
-          if (!marks[row * cols + col]) continue;
-          var start = col;
-          while (col + 1 < cols && marks[row * cols + col + 1]) col++;
-          list.push(start * TILE, row * TILE, (col - start + 1) * TILE, TILE);
-        }
-      }
-      return list;
-    };
-    return out;
   }
 
   // Draw the layer ahead, at rest, for the cards a coming gesture will move (a drag of the

@@ -373,8 +373,6 @@ class AutomationApi:
                     "left_out": self.app.painter.left_out(),
                     # (the last layer drawn because cards moved: [cards that came to move, cards it showed that moved])
                     "grew": getattr(getattr(self.app.painter.plan, "layer", None), "grew", None),
-                    # of that layer, the view's tiles drawn again where those cards were (0: drawn whole)
-                    "erased": getattr(getattr(self.app.painter.plan, "layer", None), "erased", 0),
                     # layers drawn ahead at rest for the hovered card's drag, by what the layer needed
                     "primed": self.app.painter.primed,
                     # the cycle collector: off for a gesture; collections run at rest, forced in gestures
