@@ -358,7 +358,7 @@
   //   {type: "graph", sim, gen, epoch, seed, params, state, pairs, rest, k}  (re)build, no run
   //   {type: "grow", sim, gen, epoch, seed, params, state, pairs, rest}  cards and springs appended
   //   {type: "run", sim, epoch, alpha, state?}   set the state (7 per node) if given, run to rest
-  //   {type: "run", sim, epoch, alpha, patch: {base, index, state, check?}}  the same, the state
+  //   {type: "run", sim, epoch, alpha, patch: {base, index, state, outside?, check?}}  the same, the state
   //                                              given as what changed (below); if its base
   //                                              frame is no longer kept the worker posts
   //                                              {type: "resend", sim} and waits for a whole one
@@ -373,7 +373,9 @@
   // A patch stands for the whole state the page would send (``given``: the state last given,
   // whole or patched, with grown cards; the x, y of the frame ``base`` the page last took, if
   // it took one since — the page's positions are that frame's), with the ``index``ed cards'
-  // 7 values replaced: what the page changed (cards it moved or added, held flags). It costs
+  // 7 values replaced: what the page changed (cards it moved or added, held flags); ``outside``:
+  // first, the held flag of every card not held (a local reheat after a run over the whole
+  // plane: 2 for every card outside its region, given in ``index``; the other way round: 0). It costs
   // the page what changed; the worker makes the whole state, O(n). ``check`` (tests): the whole
   // state the page made too; the worker counts the cards where the two differ (``stats``).
   var KEPT_FRAMES = 64;  // frames' positions kept for a patch's base (64 slices: the page may be busy for ~0.8 s)
@@ -397,6 +399,9 @@
         if (!base || base.seq !== patch.base) return null;
         var xy = base.xy, n = Math.min(xy.length / 2, state.length / 7);
         for (i = 0; i < n; i++) { state[7 * i] = xy[2 * i]; state[7 * i + 1] = xy[2 * i + 1]; }
+      }
+      if (patch.outside != null) {  // every card not pinned (nor given below) takes this held flag
+        for (i = 6; i < state.length; i += 7) if (state[i] !== 1) state[i] = patch.outside;
       }
       for (k = 0; k < patch.index.length; k++) {
         for (i = 7 * patch.index[k], j = 7 * k; j < 7 * k + 7; i++, j++) state[i] = patch.state[j];

@@ -112,6 +112,8 @@ class FakeHost:
                 state = list(sim["given"])
                 for i, xy in enumerate(zip(*[iter(self.frames.get(patch["base"], []))] * 2, strict=True)):
                     state[7 * i], state[7 * i + 1] = xy
+                if patch.get("outside") is not None:  # (every card not held takes that flag)
+                    state[6::7] = [v if v == 1.0 else patch["outside"] for v in state[6::7]]
                 for k, index in enumerate(patch["index"]):
                     state[7 * index : 7 * index + 7] = patch["state"][7 * k : 7 * k + 7]
                 if "check" in patch:
@@ -327,7 +329,8 @@ def test_a_local_reheat_holds_what_is_far_from_the_change(d3layout):
     sim.stop()
     sim.reheat(around=["n0"])
     sim.step()
-    state = d3layout.host.sent[-1]["state"]
+    assert "patch" in d3layout.host.sent[-1]  # (the region and the flag of the rest: not every card)
+    state = d3layout.host.sims[sim.id]["given"]  # what the worker makes of it
     assert [state[7 * i + 6] for i in range(6)] == [0.0, 0.0, 0.0, 2.0, 2.0, 2.0]  # outside the region
 
 

@@ -30,6 +30,7 @@ from bendscope.bend.layout.forces import (
     ForceParams,
     KernelAhead,
     KernelShape,
+    changed_cards,
     kernel_graph,
     kernel_growth,
     kernel_state,
@@ -213,7 +214,9 @@ class WorkerSimulation(KernelSimulation):
     def _send_state(self) -> None:
         """Give the worker the plane's state (a new epoch: frames computed before are stale):
         what changed (a patch) when Python knows it, else the whole state."""
-        patch = self._running and self._dirty and not self._whole and self._sent is not None
+        # (the worker keeps the state it was given and its frames at rest too: a drag that starts
+        # from rest sends the cards it changes, not every card's state)
+        patch = not self._whole and self._sent is not None and self._wshape is not None
         self._epoch += 1
         self._xy = None
         # cards and edges appended: the worker's graph grows (O(changes) sent); else it is made again
@@ -264,7 +267,8 @@ class WorkerSimulation(KernelSimulation):
             if changed is None:
                 self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "state": self._state()})
             else:
-                self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "patch": self._patch(changed)})
+                message = self._patch(*changed)
+                self._post({"type": "run", "epoch": self._epoch, "alpha": self.alpha, "patch": message})
                 self.patched += 1
         self._wshape_version = self.plane.version
         self._sent = (frozenset(self.fixed), None if self.free is None else frozenset(self.free))
@@ -272,26 +276,26 @@ class WorkerSimulation(KernelSimulation):
         self._touched, self._held_seen, self._base = set(), set(), -1
         self._running = True
 
-    def _changed(self) -> list[int] | None:
+    def _changed(self) -> tuple[list[int], float | None]:
         """The worker indices of the cards whose state may differ from what the worker makes of
         the state last sent and the frame Python last applied (``bendscopeLayout.runner``'s
         patch): cards Python moved or changed, held now, then or when a frame came, and whose
-        freedom changed; None when that is not known (the whole state is sent). O(changes)"""
+        freedom changed; and the held flag of every other card that is not pinned when that
+        changed for all of them (a local reheat after a run over the whole plane: OUTSIDE; the
+        other way round: FREE), else None. O(changes + the local reheat's region)"""
         assert self._sent is not None
         held_then, free_then = self._sent
-        if (self.free is None) != (free_then is None):
-            return None
-        cards = self._touched | self.fixed | held_then | self._held_seen
-        if self.free is not None and free_then is not None:
-            cards |= self.free ^ free_then
-        index = self._index
-        return sorted(index[n] for n in cards if n in index)
+        return changed_cards(
+            self._index, self._touched | self.fixed | held_then | self._held_seen, self.free, free_then
+        )
 
-    def _patch(self, changed: list[int]) -> Any:
+    def _patch(self, changed: list[int], outside: float | None) -> Any:
         """A patch of the cards ``changed`` over the frame last applied (see ``_changed``)."""
         nodes = (self.plane.nodes[self._ids[i]] for i in changed)
         state = kernel_state(nodes, self.fixed, self.free)
-        patch = {"base": self._base, "index": to_js(changed), "state": to_js(state)}
+        patch: dict[str, Any] = {"base": self._base, "index": to_js(changed), "state": to_js(state)}
+        if outside is not None:
+            patch["outside"] = outside
         if self.check:
             patch["check"] = self._state()
         return js_obj(patch)

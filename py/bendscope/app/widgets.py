@@ -12,7 +12,7 @@ from bendscope.bend.editor.camera import zoom_text
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.editor.find import Finder
 from bendscope.bend.editor.viewfit import Rect, overlaps, toast_cover
-from bendscope.bend.kappa_view.explain import HUD_TITLES, max_kappa_span, span_text
+from bendscope.bend.kappa_view.explain import HUD_TITLES, hud_texts, max_kappa_span
 from bendscope.bend.kappa_view.inspector import inspector_rows
 from bendscope.bend.kappa_view.loop_cuts import CutReport
 from bendscope.bend.kappa_view.loop_list import LoopReport
@@ -41,6 +41,9 @@ class Hud:
 
     def __init__(self) -> None:
         self._last: dict[str, str] = {}
+        self._shown: dict[str, bool] = {}  # the pills shown or hidden as last written
+        self._key: tuple[Any, ...] | None = None  # what the pills were last made from
+        self._topo: Topology | None = None
         self.mode = by_id("hud-mode")
         for key in ("kappa", "sccs", "depth", "mode"):  # what κ and its neighbours mean: hover (title), Tab, tap
             pill = by_id(f"hud-{key}")
@@ -71,32 +74,31 @@ class Hud:
     ) -> None:
         """``topo`` is the topology the frame shows; while a newer one is computed
         (``topo.pending``) the κ and SCC pills say so. ``selected`` > 0: ``topo`` is the
-        topology of that many selected nodes, and a pill says so."""
+        topology of that many selected nodes, and a pill says so. Nothing is made or written
+        when what the pills would say has not changed since the last frame (a drag's frames)."""
         s = editor.stats()
-        chosen = by_id("hud-selection")
-        if selected:
-            self._set("selection", f"showing the selection: {selected} nodes · ✕ whole plane")
-            chosen.hidden = False
-        else:
-            chosen.hidden = True
-        pill = by_id("hud-layout")
-        if layout_progress is None:
-            pill.hidden = True
-        else:  # the layout's progress, or what the layout worker is doing ("arranging…")
-            text = layout_progress if isinstance(layout_progress, str) else f"layout {round(layout_progress * 100)}%"
-            self._set("layout", text)
-            pill.hidden = False
-        self._set("nodes", f"nodes: {s['nodes']}")
-        self._set("edges", f"edges: {s['edges']}")
-        self._set("depth", f"depth: {s['depth']}")
-        self._set("zoom", f"zoom: {zoom_text(s['zoom'])}")
-        if topo.pending:
-            self._set("kappa", "κ: computing…")
-            self._set("sccs", "SCCs: …")
-        else:
-            self._set("kappa", f"κ: {span_text(*max_kappa_span(topo.result))}")  # (a range: bounds)
-            self._set("sccs", f"SCCs: {topo.scc_count}")
-        mode = "…" if topo.pending else "DELIBERATION" if topo.max_kappa > 0 else "RETRIEVAL"
+        progress = layout_progress
+        if progress is not None and not isinstance(progress, str):
+            progress = f"layout {round(progress * 100)}%"
+        result = topo.result
+        # (κ's bounds in the key too: O(regions), in case a result's regions are refined in place)
+        spans = None if topo.pending else max_kappa_span(result)
+        key = (s["nodes"], s["edges"], s["depth"], s["zoom"], id(topo), id(result), topo.pending, spans,
+               result.get("scc_count"), progress, selected)  # fmt: skip
+        if key == self._key:
+            return
+        self._key, self._topo = key, topo  # (the topology kept: its id is not another's meanwhile)
+        texts = hud_texts({**s, "zoom": zoom_text(s["zoom"])}, None if topo.pending else result, progress, selected)
+        for name in ("selection", "layout"):
+            text = texts[name]
+            if text is not None:
+                self._set(name, text)
+            if self._shown.get(name) != (text is not None):
+                self._shown[name] = text is not None
+                by_id(f"hud-{name}").hidden = text is None
+        for name in ("nodes", "edges", "depth", "zoom", "kappa", "sccs"):
+            self._set(name, texts[name] or "")
+        mode = (texts["mode"] or "").removeprefix("mode: ")
         if self._last.get("mode") != f"mode: {mode}":
             self._set("mode", f"mode: {mode}")
             self.mode.className = "pill mode" if topo.pending else f"pill mode {mode.lower()}"

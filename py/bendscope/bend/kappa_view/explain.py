@@ -213,3 +213,38 @@ def loop_item_text(scc: Mapping[str, Any], texts: Mapping[str, str], shown: int 
     names = ", ".join(f"“{' '.join(texts.get(n, n).split())[:30]}”" for n in members[:shown])
     more = f" and {len(members) - shown} more" if len(members) > shown else ""
     return f"κ {span_text(*kappa_span(scc))}: {names}{more}"
+
+
+def hud_texts(
+    stats: Mapping[str, Any], result: Mapping[str, Any] | None, progress: float | str | None, selected: int
+) -> dict[str, str | None]:
+    """What the HUD's pills say (None: the pill is hidden): the plane's ``stats`` (nodes,
+    edges, depth, and the zoom as written), the topology's ``result`` (None while a newer one is computed), the
+    layout's ``progress`` (0–1, or what the layout worker does; None: hidden) and the
+    ``selected`` cards whose topology is shown (0: the plane's). The page writes a pill only
+    when its text changes, and makes these only when their inputs do. O(regions)
+
+    >>> texts = hud_texts({"nodes": 3, "edges": 3, "depth": 0, "zoom": "1.00"}, None, 0.5, 0)
+    >>> texts["layout"], texts["kappa"], texts["mode"], texts["selection"]
+    ('layout 50%', 'κ: computing…', 'mode: …', None)
+    >>> result = {"sccs": [{"kappa": 1}], "scc_count": 1, "max_kappa": 1}
+    >>> texts = hud_texts({"nodes": 3, "edges": 3, "depth": 0, "zoom": "1.00"}, result, None, 2)
+    >>> texts["kappa"], texts["sccs"], texts["mode"], texts["layout"], texts["selection"][:26]
+    ('κ: 1', 'SCCs: 1', 'mode: DELIBERATION', None, 'showing the selection: 2 n')
+    """
+    layout = progress if isinstance(progress, str) or progress is None else f"layout {round(progress * 100)}%"
+    texts: dict[str, str | None] = {
+        "selection": f"showing the selection: {selected} nodes · ✕ whole plane" if selected else None,
+        "layout": layout,
+        "nodes": f"nodes: {stats['nodes']}",
+        "edges": f"edges: {stats['edges']}",
+        "depth": f"depth: {stats['depth']}",
+        "zoom": f"zoom: {stats['zoom']}",
+    }
+    if result is None:
+        texts.update(kappa="κ: computing…", sccs="SCCs: …", mode="mode: …")
+    else:
+        texts["kappa"] = f"κ: {span_text(*max_kappa_span(result))}"  # (a range: bounds)
+        texts["sccs"] = f"SCCs: {result['scc_count']}"
+        texts["mode"] = f"mode: {'DELIBERATION' if int(result['max_kappa']) > 0 else 'RETRIEVAL'}"
+    return texts

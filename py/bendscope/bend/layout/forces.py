@@ -342,3 +342,34 @@ def structure_key(plane: Plane) -> tuple[int, tuple[float, ...]]:
     """Changes whenever the kernel's graph must be rebuilt: the plane's version (nodes and
     edges added or removed) and every card's size."""
     return (plane.version, tuple(v for n in plane.nodes.values() for v in (n.width, n.height)))
+
+
+def changed_cards(
+    index: dict[str, int], cards: set[str], free: set[str] | None, free_then: set[str] | None
+) -> tuple[list[int], float | None]:
+    """What a patch of the kernel's state gives (the layout worker's ``run`` with a patch): the
+    sorted kernel ``index`` of ``cards`` (those Python changed, held now or then) and of the
+    cards whose freedom changed — and, when a local reheat follows a run over the whole plane
+    (``free`` given, ``free_then`` None) or the other way round, the held flag every other card
+    not pinned takes (OUTSIDE, or FREE), else None. So a drag that starts from rest sends its
+    region, not every card. O(cards + the regions given)
+
+    >>> index = {n: i for i, n in enumerate("abcde")}
+    >>> changed_cards(index, {"e"}, {"a", "b"}, None)
+    ([0, 1, 4], 2.0)
+    >>> changed_cards(index, {"e"}, None, {"a", "b"})
+    ([0, 1, 4], 0.0)
+    >>> changed_cards(index, {"e", "z"}, {"a", "b"}, {"b", "c"})
+    ([0, 2, 4], None)
+    """
+    outside: float | None = None
+    every = set(cards)
+    if free is not None and free_then is not None:
+        every |= free ^ free_then
+    elif free is not None:
+        every |= free
+        outside = OUTSIDE
+    elif free_then is not None:
+        every |= free_then
+        outside = FREE
+    return sorted(index[n] for n in every if n in index), outside
