@@ -198,6 +198,7 @@ def apply(doc: Document, entry: Entry, side: int) -> set[str]:
     """
     items = sorted(entry.changes.items(), key=lambda kv: _REMOVE_ORDER[kv[0][0]])
     touched: set[str] = set()
+    places: dict[tuple[str, bool], dict[str, tuple[float, float]]] = {}
     with doc.ignoring():
         for (kind, plane_id, item_id), states in items:
             if states[side] is None and states[1 - side] is not None:
@@ -222,12 +223,21 @@ def apply(doc: Document, entry: Entry, side: int) -> set[str]:
                 _put_plane(doc, target)
                 continue
             plane = doc.planes[plane_id]
-            if kind == "node":
+            if kind == "node" and len(target) == 4 and "text" not in target and item_id in plane.nodes:
+                # (a place alone, ``place_snapshot``: written below with the others of its plane)
+                places.setdefault((plane_id, target["pinned"]), {})[item_id] = (target["x"], target["y"])
+            elif kind == "node":
                 _put_node(plane, target, other)
             elif item_id in plane.edges:
                 plane.replace_edge(Edge.from_dict(target))
             else:
                 plane.add_edge(Edge.from_dict(target))
+        for (plane_id, pinned), moved in places.items():
+            plane = doc.planes[plane_id]
+            plane.place_nodes(moved, pinned=pinned)
+            for node_id in moved:
+                node = plane.nodes[node_id]
+                node.vx = node.vy = 0.0
         for (kind, plane_id), orders in entry.orders.items():
             if kind == "plane":
                 doc.reorder_planes(orders[side])
