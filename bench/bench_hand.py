@@ -62,8 +62,11 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))  # (bench_live imports tests.memory)
 
+import harness  # noqa: E402
 from graphs import giant_scc_document, random_strong  # noqa: E402
 from harness import CHROMIUM, CHROMIUM_ARGS, open_app, start_in_thread  # noqa: E402
+
+harness.BOOT_TIMEOUT_MS = max(harness.BOOT_TIMEOUT_MS, 180_000)  # (a page boots in over 60 s at a load of 25–30)
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 
@@ -369,17 +372,97 @@ def connect_run(app, region: list[str], repeats: int) -> dict:
 
 ARRANGE = """async (limitMs) => {
   const long = [];
-  const obs = new PerformanceObserver(l => { for (const e of l.getEntries()) long.push(e.duration); });
+  const obs = new PerformanceObserver(l => { for (const e of l.getEntries()) long.push([e.startTime, e.duration]); });
   obs.observe({type: 'longtask'});
-  const b = window.bendscope, t0 = performance.now();
+  const b = window.bendscope, t0 = performance.now(), frame = () => new Promise(r => requestAnimationFrame(r));
   b.action('arrange-lr');
-  await new Promise(r => setTimeout(r, 10));
-  while (b.layout_state().arranging && performance.now() - t0 < limitMs) await new Promise(r => setTimeout(r, 20));
-  const ms = performance.now() - t0;
+  let applied = null;
+  while (performance.now() - t0 < limitMs) {
+    await frame();
+    if (!b.layout_state().arranging) { applied = performance.now(); break; }
+  }
+  await frame();  // (the frame that drew the arranged cards has ended)
+  const shown = performance.now();
   await new Promise(r => setTimeout(r, 300));
   obs.disconnect();
-  return {ms, long};
+  const after = long.filter(t => t[0] + t[1] > t0);
+  return {ms: (applied || shown) - t0, shown: shown - t0, t0, end: performance.now(),
+          long: after.map(t => t[1]), over: after.filter(t => t[1] > 50).length};
 }"""
+
+#: the shapes ``--only-arrange`` arranges: one loop region of every card, the mixed graph, and
+#: ``probe_graphs.regions_graph`` (loop regions of 50 cards)
+ARRANGE_SHAPES = ("region", "mixed", "regions")
+
+
+def arrange_document(kind: str, n: int, arcs: float = 2.0) -> dict:
+    if kind == "region":
+        return region_document(n)
+    if kind == "regions":
+        from probe_graphs import regions_graph
+
+        return regions_graph(n)
+    return giant_scc_document(n, arcs_per_node=arcs)
+
+
+def arrange_page(browser, base: str, kind: str, n: int, limit: float) -> dict:
+    """Arrange on a fresh page that loaded ``kind`` at ``n`` cards and rests, fitted: ``arrange_run``'s
+    figures, and the main thread's CPU of its longest task from the key until the arranged drawing
+    was shown (Chromium's tracing, ``bench_load_cpu``: thread time, less sensitive to a busy machine)."""
+    from bench_load_cpu import CATEGORIES, MARK, TOP
+
+    app = open_app(browser, base, "seed=1&fresh=1", context_args={"reduced_motion": "no-preference"})
+    app.api(LOAD, [json.dumps(arrange_document(kind, n)), limit * 1000])
+    app.api(WAIT_REST, limit * 1000)
+    app.api("window.bendscope.action('fit-view')")
+    browser.start_tracing(page=app.page, categories=CATEGORIES)
+    mark_now = app.api(MARK)
+    out = arrange_run(app)
+    events = json.loads(browser.stop_tracing())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    app.page.context.close()
+    names = {
+        (e["pid"], e["tid"]): e["args"]["name"] for e in events if e.get("ph") == "M" and e["name"] == "thread_name"
+    }
+    main = [k for k, v in names.items() if v == "CrRendererMain"]
+    mark = min(e["ts"] for e in events if e.get("name") == "bench-load-cpu")
+    start, end = (mark + (out[key] - mark_now) * 1000.0 for key in ("t0", "end"))
+    cpu = [e.get("tdur", 0) / 1000.0 for e in events if (e.get("pid"), e.get("tid")) in main and e.get("ph") == "X"
+           and e["name"] in TOP and start <= e["ts"] <= end]  # fmt: skip
+    return {**out, "cpu_max": max(cpu, default=0.0), "cpu_50": sum(ms > 50 for ms in cpu)}
+
+
+def arrange_figures(browser, trees: list[tuple[str, str]], sizes: list[int], runs: int, limit: float,
+                    kinds: list[str]) -> dict:  # fmt: skip
+    """``--only-arrange``: each shape and size, ``runs`` fresh pages per tree, the trees alternately."""
+    out: dict = {}
+    for n in sizes:
+        for kind in kinds:
+            for _ in range(runs):
+                for name, base in trees:
+                    got = arrange_page(browser, base, kind, n, limit)
+                    out.setdefault((name, kind, n), []).append(got)
+                    print(f"  {name} {kind} {n:,}: applied {got['ms'] / 1000:.2f} s, "
+                          f"shown {got['shown'] / 1000:.2f} s, "
+                          f"longest task {got['long_max']:.0f} ms (CPU {got['cpu_max']:.0f}), tasks > 50 ms "
+                          f"{got['over']} (CPU {got['cpu_50']}), aspect {got['aspect']:.2f}, area "
+                          f"{100 * got['area']:.1f} %; load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+    return out
+
+
+def report_arrange(figures: dict) -> None:
+    print("\n| tree | shape | cards | key → applied s | key → shown s | longest task ms (CPU) | tasks > 50 ms (CPU) | "
+          "aspect / area |")  # fmt: skip
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for (name, kind, n), rows in figures.items():
+
+        def mid(key: str, rows: list[dict] = rows) -> float:
+            return median([float(r[key]) for r in rows])
+
+        print(f"| {name} | {kind} | {n:,} | {mid('ms') / 1000:.2f} | {mid('shown') / 1000:.2f} | "
+              f"{mid('long_max'):.0f} ({mid('cpu_max'):.0f}) | {mid('over'):.0f} ({mid('cpu_50'):.0f}) | "
+              f"{mid('aspect'):.2f} / {100 * mid('area'):.1f} % |")  # fmt: skip
+    print(f"\n(medians of {max(len(r) for r in figures.values())} pages each; each tree's pages alternately)")
 
 
 def shape(nodes: list[dict]) -> tuple[float, float]:
@@ -401,7 +484,7 @@ def arrange_run(app) -> dict:
     out = app.api(ARRANGE, 600_000)
     plane = json.loads(app.api("window.bendscope.export()"))["planes"][0]
     aspect, ratio = shape(plane["nodes"])
-    return {"ms": out["ms"], "long_max": max(out["long"], default=0.0), "aspect": aspect, "area": ratio,
+    return {**out, "long_max": max(out["long"], default=0.0), "aspect": aspect, "area": ratio,
             "pinned": sum(1 for n in plane["nodes"] if n["pinned"])}  # fmt: skip
 
 
@@ -574,6 +657,9 @@ def main(argv: list[str] | None = None) -> dict:
         help="with --only-drag, --only-load or --only-live: each drag's, page's or burst's long frames and why",
     )
     parser.add_argument("--only-load", action="store_true", help="only load → rest (the load's figures)")
+    parser.add_argument("--only-arrange", action="store_true", help="only Arrange, on --arrange-shapes (--runs pages)")
+    parser.add_argument("--arrange-shapes", default=",".join(ARRANGE_SHAPES), help="region, mixed and/or regions")
+    parser.add_argument("--against", default="", help="with --only-arrange: another tree, its pages alternately")
     parser.add_argument("--only-live", action="store_true", help="only the live burst (--live, --live-cards)")
     parser.add_argument("--while-opening", action="store_true", help="the burst while the page opens the memory")
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one run each (a smoke test)")
@@ -590,12 +676,21 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"machine: {os.cpu_count()} cores; load before {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} (1/5/15 min)")
     print(f"chromium {CHROMIUM} {' '.join(CHROMIUM_ARGS)}; graph shape {args.shape}")
     server, base = start_in_thread(ROOT)
+    servers = [server]
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             parts = "drag" if args.only_drag else "load" if args.only_load else "all"
             figures: dict = {}
-            if not args.only_live:
+            if args.only_arrange:
+                trees = [("this", base)]
+                if args.against:
+                    other, other_base = start_in_thread(Path(args.against).resolve())
+                    servers.append(other)
+                    trees.append(("against", other_base))
+                kinds = [k for k in args.arrange_shapes.split(",") if k]
+                figures = arrange_figures(browser, trees, sizes, args.runs, args.limit, kinds)
+            elif not args.only_live:
                 figures = page_figures(
                     browser,
                     base,
@@ -609,12 +704,15 @@ def main(argv: list[str] | None = None) -> dict:
                     args.dwell,
                     SHAPES[args.shape] if args.shape != "mixed" else args.arcs,
                 )
-            backends = [] if parts != "all" else [b for b in args.live.split(",") if b]
+            backends = [] if parts != "all" or args.only_arrange else [b for b in args.live.split(",") if b]
             live = live_figures(backends, args.seconds, args.live_cards, browser, args.while_opening)
             browser.close()
     finally:
-        server.shutdown()
-    if args.only_drag:
+        for running in servers:
+            running.shutdown()
+    if args.only_arrange:
+        report_arrange(figures)
+    elif args.only_drag:
         for n in sizes:
             d = figures["drag"][n]
             each = ", ".join(map(fmt, d["each_p95"]))

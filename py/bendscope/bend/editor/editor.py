@@ -17,7 +17,7 @@ from bendscope.bend.editor.loading import Loaded, LoadJob, run_to_end
 from bendscope.bend.kappa_view.loop_cuts import CutFinder
 from bendscope.bend.kappa_view.loop_list import LoopFinder
 from bendscope.bend.kappa_view.topology_cache import TopologyCache
-from bendscope.bend.layout.arrange import DIRECTIONS, ArrangeJob, arrange_job, arrangement_problem
+from bendscope.bend.layout.arrange import DIRECTIONS, ArrangeJob, PreparedArrangement, arrange_job, prepare
 from bendscope.bend.layout.simulation import LayoutFactory, Simulation
 from bendscope.bend.model.capacity import Capacity
 from bendscope.bend.model.document import serialize_document
@@ -36,8 +36,9 @@ from bendscope.bend.model.elements import (
     empty_document,
 )
 from bendscope.bend.model.history import Entry, History, Transaction, apply, merged
+from bendscope.bend.render.halos import keep_trees
 from bendscope.bend.render.textlayout import PLACEHOLDER, Measure, approx_measure
-from bendscope.kappa.steps import Steps
+from bendscope.kappa.steps import Steps, finish
 from bendscope.shared.graphformats import write_graph
 
 #: set_edge's polarity argument when the polarity stays as it is
@@ -372,9 +373,9 @@ class Editor(LayoutDriver):
         if any(kind == "plane" and where == plane.id for kind, where, _ in entry.changes):
             self.refresh_sizes(plane)
             return
-        for node_id in entry.touched_nodes(plane.id):
-            node = plane.nodes.get(node_id)
-            if node is not None:
+        for (kind, plane_id, node_id), (_, after) in entry.changes.items():
+            node = plane.nodes.get(node_id) if kind == "node" and plane_id == plane.id else None
+            if node is not None and (after is None or "text" in after):  # (a place alone keeps the size)
                 self.card(node)
 
     def _changed(self, touched: frozenset[str] | None = None) -> None:
@@ -541,22 +542,27 @@ class Editor(LayoutDriver):
         """What the layered arrangement of the active plane needs (bend.layout.arrange). O(n + m)."""
         return arrange_job(self.plane, self.topology(), direction)
 
-    def apply_arrangement(self, job: ArrangeJob, xy: list[float]) -> None:
+    def prepare_arrangement(self, job: ArrangeJob, xy: list[float]) -> Steps[PreparedArrangement]:
+        """What applying ``xy`` will need, as steps the page runs between frames (``arrange.prepare``)."""
+        return prepare(self.plane, self.version, self.topology(), job, xy)
+
+    def apply_arrangement(self, job: ArrangeJob, xy: list[float], prepared: PreparedArrangement | None = None) -> None:
         """Move every card of the plane to the centres ``xy`` the arrangement gave and pin it
         there, as one undoable step; the layout stops and the view fits the result. Raises
         ValueError (nothing changes) if the plane changed since ``job`` was made or ``xy`` is
-        not a position per card. O(n)."""
-        problem = arrangement_problem(self.plane, job, xy)
-        if problem is not None:
-            raise ValueError(problem)
+        not a position per card. ``prepared``: made ahead (``prepare_arrangement``), used if the
+        document has not changed since. O(n) (and the preparation's when none holds)."""
         plane = self.plane
+        if prepared is None or prepared.plane is not plane or prepared.version != self.version:
+            prepared = finish(self.prepare_arrangement(job, xy))
         with self.transaction(DIRECTIONS[job.direction]):
-            for k, node_id in enumerate(job.ids):
-                plane.update_node(node_id, x=float(xy[2 * k]), y=float(xy[2 * k + 1]), pinned=True)
-        for node in plane.nodes.values():
-            node.vx = node.vy = 0.0
-        self.sim(plane).stop()  # every card is pinned: nothing would move
+            plane.place_nodes(prepared.places, pinned=True)  # (the step holds the cards' places alone)
+            plane.layout_dirty = False  # (every card moved and pinned: no neighbourhood to find, below)
+        sim = self.sim(plane)
+        sim.reheat(alpha=0.0)  # the layout's copy of every card is stale (the worker's is sent whole when it runs)
+        sim.stop()  # every card is pinned: nothing would move
         self.rests += 1
+        keep_trees(plane, prepared.result, self.rests, prepared.trees)  # (the next frame's halos: made ahead)
         self.fit_view()
 
     def set_pinned_many(self, node_ids: list[str], pinned: bool) -> None:

@@ -33,6 +33,8 @@ from typing import Any
 
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.model.elements import COORD_LIMIT, Plane
+from bendscope.bend.render.halos import tree_steps
+from bendscope.kappa.steps import Steps
 
 DIRECTIONS = {"LR": "Arrange left to right", "TB": "Arrange top to bottom"}
 #: loops with at most this many cards are drawn in layers inside their block
@@ -181,3 +183,32 @@ def arrangement_problem(plane: Plane, job: ArrangeJob, xy: list[float]) -> str |
     if not all(isinstance(v, (int, float)) and -COORD_LIMIT <= v <= COORD_LIMIT for v in xy):
         return "The arrangement came back with positions out of range; nothing was moved."
     return None
+
+
+@dataclass(frozen=True)
+class PreparedArrangement:
+    """An arrangement made ready between frames (``Editor.prepare_arrangement``): each card's
+    centre and the halos' trees for those centres, good while the document stays at ``version``
+    on ``plane`` (its topology ``result``)."""
+
+    plane: Plane
+    version: int
+    places: dict[str, tuple[float, float]]
+    result: object
+    trees: dict[str, list[tuple[str, str]]]
+
+
+def prepare(
+    plane: Plane, version: int, topology: Topology, job: ArrangeJob, xy: list[float]
+) -> Steps[PreparedArrangement]:
+    """What applying the centres ``xy`` to ``plane`` (the document at ``version``) will need, as
+    steps (``kappa.steps``: the page runs them between frames): each card's place and the halos'
+    trees for those places. Raises ValueError if ``xy`` cannot be applied (see
+    ``arrangement_problem``). Changes nothing. O(n + m log m)."""
+    problem = arrangement_problem(plane, job, xy)
+    if problem is not None:
+        raise ValueError(problem)
+    places = {node_id: (float(xy[2 * k]), float(xy[2 * k + 1])) for k, node_id in enumerate(job.ids)}
+    yield
+    trees = yield from tree_steps(plane, topology, places)
+    return PreparedArrangement(plane, version, places, topology.result, trees)

@@ -424,9 +424,11 @@ def undo_conflict(editor: Editor, entry: Entry, side: int) -> str | None:
         return None
     doc = editor.doc
     for (kind, plane_id, item_id), states in entry.changes.items():
-        if kind == "plane":
-            continue
-        expected = _knowledge(kind, states[1 - side])
+        known = states[1 - side]
+        place = kind == "node" and known is not None and states[side] is not None and "text" not in known
+        if kind == "plane" or place:
+            continue  # (a node's place alone: ``Plane.place_nodes``)
+        expected = _knowledge(kind, known)
         plane = doc.planes.get(plane_id)
         current: Any = None
         if plane is not None:

@@ -61,8 +61,15 @@ def size_change(kind: str, before: dict[str, Any] | None, after: dict[str, Any] 
     change = 0
     for key, value in after.items():
         was = before[key]
-        if value is was or (type(value) is type(was) and isinstance(value, (str, bool)) and value == was):
-            continue  # (0 == 0.0 and {"a": 0} == {"a": 0.0}, but not in JSON: those are written out)
+        if value is was:
+            continue
+        kind_of = type(value)
+        if kind_of is type(was):
+            if kind_of is float and value - value == 0.0 and was - was == 0.0:  # (finite: a place, mostly)
+                change += len(float.__repr__(value)) - len(float.__repr__(was))
+                continue
+            if (kind_of is str or kind_of is bool) and value == was:
+                continue  # (0 == 0.0 and {"a": 0} == {"a": 0.0}, but not in JSON: those are written out)
         change += _json_len(value) - _json_len(was)
     return change
 
@@ -85,6 +92,7 @@ class Capacity:
 
     def __init__(self, doc: Document, size: int | None = None) -> None:
         self.size = self.nodes = self.edges = self.planes = 0
+        self._checked: tuple[Entry, tuple[int, int, int, int]] | None = None  # (``problem``'s, for ``apply``)
         self.measure(doc, size)
 
     @classmethod
@@ -123,7 +131,9 @@ class Capacity:
 
     def problem(self, doc: Document, entry: Entry) -> str | None:
         """Why ``doc`` — with ``entry`` already applied — may not be kept, or None."""
-        size, nodes, edges, planes = self._delta(entry, 1)
+        delta = self._delta(entry, 1)
+        self._checked = (entry, delta)  # (``apply`` of the same entry next takes it as it is)
+        size, nodes, edges, planes = delta
         for count, limit, what in (
             (self.nodes + nodes, MAX_NODES, "nodes"),
             (self.edges + edges, MAX_EDGES, "edges"),
@@ -143,7 +153,9 @@ class Capacity:
 
     def apply(self, doc: Document, entry: Entry, side: int) -> None:
         """Account for ``entry`` applied on ``side`` (1 = done or redone, 0 = undone)."""
-        size, nodes, edges, planes = self._delta(entry, side)
+        checked, self._checked = self._checked, None
+        done = checked is not None and checked[0] is entry and side == 1
+        size, nodes, edges, planes = checked[1] if done and checked is not None else self._delta(entry, side)
         self.size += size
         self.nodes += nodes
         self.edges += edges

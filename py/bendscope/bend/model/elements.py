@@ -21,7 +21,7 @@ recompute. Moving a node never does.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Protocol
@@ -52,9 +52,16 @@ class Recorder(Protocol):
 
     def touch(self, kind: str, plane_id: str, item_id: str = "") -> None: ...
 
+    def touch_places(self, plane_id: str, node_ids: Iterable[str]) -> None:
+        """Before a change of these nodes' places alone (``x``, ``y``, ``pinned``)."""
+        ...
+
 
 class _Ignore:
     def touch(self, kind: str, plane_id: str, item_id: str = "") -> None:
+        return None
+
+    def touch_places(self, plane_id: str, node_ids: Iterable[str]) -> None:
         return None
 
 
@@ -318,6 +325,25 @@ class Plane:
         if not _LAYOUT_NEUTRAL.issuperset(changes):
             self.layout_dirty = True
 
+    def place_nodes(self, places: Mapping[str, tuple[float, float]], pinned: bool | None = None) -> None:
+        """Move many nodes at once — each to its ``(x, y)``, pinned or unpinned when ``pinned``
+        is given — as one change reported once: the recorder keeps only the places it changes
+        (an arrangement moves every card; a full record of each cost as much again). O(k)."""
+        nodes = self._nodes
+        missing = next((node_id for node_id in places if node_id not in nodes), None)
+        if missing is not None:
+            raise KeyError(missing)
+        doc = self._doc
+        if doc is not None:
+            doc.will_place(self.id, places)
+        for node_id, (x, y) in places.items():
+            node = nodes[node_id]
+            node.x, node.y = x, y
+            if pinned is not None:
+                node._pinned = pinned
+        if places:
+            self.layout_dirty = True
+
     def add_edge(self, edge: Edge) -> None:
         if edge.id in self._edges:
             raise ValueError(f"edge {edge.id!r} is already on plane {self.id!r}")
@@ -431,6 +457,14 @@ class Document:
             recorder.touch(kind, plane_id, item_id)
         elif self.guarded:
             raise UntrackedChange(f"{kind} {item_id or plane_id!r} changed outside a transaction")
+
+    def will_place(self, plane_id: str, node_ids: Iterable[str]) -> None:
+        """Report an imminent change of nodes' places alone (``Plane.place_nodes``), as ``will_change``."""
+        recorder = self.recorder
+        if recorder is not None:
+            recorder.touch_places(plane_id, node_ids)
+        elif self.guarded:
+            raise UntrackedChange(f"the places of nodes on {plane_id!r} changed outside a transaction")
 
     @contextlib.contextmanager
     def ignoring(self) -> Iterator[None]:

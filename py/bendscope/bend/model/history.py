@@ -13,6 +13,7 @@ document objects and swaps them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,6 +101,14 @@ def snapshot(doc: Document, key: Key) -> Snapshot:
     return None if edge is None else edge.to_dict()
 
 
+def place_snapshot(doc: Document, key: Key) -> Snapshot:
+    """The part of a node's snapshot a change of its place alone changes (``Plane.place_nodes``):
+    a step that only moves and pins cards holds these, not whole snapshots. O(1)."""
+    plane = doc.planes.get(key[1])
+    node = None if plane is None else plane.nodes.get(key[2])
+    return None if node is None else {"id": node.id, "x": node.x, "y": node.y, "pinned": node.pinned}
+
+
 def _order(doc: Document, key: OrderKey) -> list[str]:
     kind, plane_id = key
     if kind == "plane":
@@ -115,7 +124,9 @@ class Transaction:
 
     It is the document's ``recorder`` while open: the model calls ``touch`` before
     each change. O(size of the touched entities) per touch, plus one O(n) copy of a
-    table's order the first time the table is touched.
+    table's order the first time the table is touched. A node whose place alone changes
+    (``touch_places``) keeps only its place (``place_snapshot``), on both sides, until
+    something else of it changes.
     """
 
     def __init__(self, doc: Document, label: str) -> None:
@@ -123,20 +134,40 @@ class Transaction:
         self.label = label
         self.before: dict[Key, Snapshot] = {}
         self.orders: dict[OrderKey, list[str]] = {}
+        self.places: set[Key] = set()  # the nodes whose snapshots hold their places alone
 
     def touch(self, kind: str, plane_id: str, item_id: str = "") -> None:
         key = (kind, plane_id, item_id)
+        if key in self.places:  # more than its place changes now: the whole node, as it was
+            self.places.discard(key)
+            whole = snapshot(self.doc, key)
+            if whole is not None:
+                whole.update(self.before[key] or {})
+            self.before[key] = whole
         if key not in self.before:
             self.before[key] = snapshot(self.doc, key)
         order_key = ("plane", "") if kind == "plane" else (kind, plane_id)
         if order_key not in self.orders:
             self.orders[order_key] = _order(self.doc, order_key)
 
+    def touch_places(self, plane_id: str, node_ids: Iterable[str]) -> None:
+        """Before a change of these nodes' places alone (``Plane.place_nodes``). O(k)."""
+        before, places = self.before, self.places
+        plane = self.doc.planes.get(plane_id)
+        nodes = {} if plane is None else plane.nodes
+        for node_id in node_ids:
+            key = ("node", plane_id, node_id)
+            if key not in before:
+                node = nodes.get(node_id)
+                before[key] = None if node is None else {"id": node_id, "x": node.x, "y": node.y, "pinned": node.pinned}
+                places.add(key)
+
     def entry(self) -> Entry | None:
         """What changed since the transaction opened, or None."""
         changes = {}
+        places, doc = self.places, self.doc
         for key, before in self.before.items():
-            after = snapshot(self.doc, key)
+            after = place_snapshot(doc, key) if key in places else snapshot(doc, key)
             if before != after:
                 changes[key] = (before, after)
         orders = {}
@@ -167,6 +198,7 @@ def apply(doc: Document, entry: Entry, side: int) -> set[str]:
     """
     items = sorted(entry.changes.items(), key=lambda kv: _REMOVE_ORDER[kv[0][0]])
     touched: set[str] = set()
+    places: dict[tuple[str, bool], dict[str, tuple[float, float]]] = {}
     with doc.ignoring():
         for (kind, plane_id, item_id), states in items:
             if states[side] is None and states[1 - side] is not None:
@@ -191,12 +223,21 @@ def apply(doc: Document, entry: Entry, side: int) -> set[str]:
                 _put_plane(doc, target)
                 continue
             plane = doc.planes[plane_id]
-            if kind == "node":
+            if kind == "node" and len(target) == 4 and "text" not in target and item_id in plane.nodes:
+                # (a place alone, ``place_snapshot``: written below with the others of its plane)
+                places.setdefault((plane_id, target["pinned"]), {})[item_id] = (target["x"], target["y"])
+            elif kind == "node":
                 _put_node(plane, target, other)
             elif item_id in plane.edges:
                 plane.replace_edge(Edge.from_dict(target))
             else:
                 plane.add_edge(Edge.from_dict(target))
+        for (plane_id, pinned), moved in places.items():
+            plane = doc.planes[plane_id]
+            plane.place_nodes(moved, pinned=pinned)
+            for node_id in moved:
+                node = plane.nodes[node_id]
+                node.vx = node.vy = 0.0
         for (kind, plane_id), orders in entry.orders.items():
             if kind == "plane":
                 doc.reorder_planes(orders[side])

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Mapping
 
 from bendscope.bend.kappa_view.topology_cache import Topology
 from bendscope.bend.model.elements import Plane
 from bendscope.bend.render import theme
+from bendscope.kappa.steps import Steps, finish
 
 # keyed by the plane; the topology result is held to tell a newer one apart
 _TREES: weakref.WeakKeyDictionary[Plane, tuple[int, object, int, dict[str, list[tuple[str, str]]]]] = (
@@ -37,17 +39,30 @@ def halo_trees(plane: Plane, topology: Topology, epoch: int = 0) -> dict[str, li
     cached = _TREES.get(plane)
     if cached is not None and cached[0] == plane.version and cached[1] is topology.result and cached[2] == epoch:
         return cached[3]
+    trees = finish(tree_steps(plane, topology))
+    _TREES[plane] = (plane.version, topology.result, epoch, trees)
+    return trees
+
+
+def tree_steps(
+    plane: Plane, topology: Topology, places: Mapping[str, tuple[float, float]] | None = None
+) -> Steps[dict[str, list[tuple[str, str]]]]:
+    """:func:`halo_trees`' trees as steps (``kappa.steps``: a pause after each region), for the
+    cards where they are or, with ``places``, where they are about to be (an arrangement's
+    centres: its halos made ahead, between frames). O(m log m)."""
     sccs = [s for s in topology.result["sccs"] if s["kappa"] > 0]
     comp = {n: s["id"] for s in sccs for n in s["nodes"]}
     nodes = plane.nodes
+    at = places if places is not None else {n: (node.x, node.y) for n, node in nodes.items()}
     arcs: dict[str, list[tuple[float, int, str, str]]] = {}
     for e in plane.edges.values():
         directed = e.props.kind in ("causal", "temporal") and e.a != e.b
         region = comp.get(e.a) if directed else None
-        if region is not None and region == comp.get(e.b) and e.a in nodes and e.b in nodes:
-            a, b = nodes[e.a], nodes[e.b]
+        if region is not None and region == comp.get(e.b) and e.a in at and e.b in at:
+            (ax, ay), (bx, by) = at[e.a], at[e.b]
             found = arcs.setdefault(region, [])
-            found.append(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y), len(found), e.a, e.b))
+            found.append(((ax - bx) * (ax - bx) + (ay - by) * (ay - by), len(found), e.a, e.b))
+    yield
     trees: dict[str, list[tuple[str, str]]] = {}
     parent: dict[str, str] = {}  # union-find over the cards (the regions are disjoint)
     size: dict[str, int] = {}
@@ -62,8 +77,14 @@ def halo_trees(plane: Plane, topology: Topology, epoch: int = 0) -> dict[str, li
                 size[r2] = size.get(r1, 1) + size.get(r2, 1)
                 pairs.append((one, other))
         trees[s["id"]] = pairs
-    _TREES[plane] = (plane.version, topology.result, epoch, trees)
+        yield
     return trees
+
+
+def keep_trees(plane: Plane, result: object, epoch: int, trees: dict[str, list[tuple[str, str]]]) -> None:
+    """Hold ``trees`` (made ahead by :func:`tree_steps` for the cards' places now) as
+    :func:`halo_trees`' answer for ``plane`` at its version, the topology ``result`` and ``epoch``."""
+    _TREES[plane] = (plane.version, result, epoch, trees)
 
 
 def _root(parent: dict[str, str], n: str) -> str:
