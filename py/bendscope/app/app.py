@@ -20,7 +20,6 @@ from bendscope.bend.editor.loading import sliced
 from bendscope.bend.editor.url_params import KNOWN, parse_params
 from bendscope.bend.editor.viewfit import card_rects, card_under
 from bendscope.bend.kappa_view.topology_cache import Topology
-from bendscope.bend.layout.arrange import DIRECTIONS
 from bendscope.bend.layout.simulation import drag_moving, moving_cards, slice_budget
 from bendscope.bend.menus import catalog
 from bendscope.bend.menus.catalog import MenuItem
@@ -30,13 +29,13 @@ from bendscope.bend.pointer.machine import Tools
 from bendscope.bend.pointer.states import GESTURES, PointingNode
 from bendscope.bend.render import theme
 from bendscope.bend.render.scene import FROZEN_PULSE, Overlay, grid_of, overlay_of, pulse_value
-from bendscope.kappa.steps import Steps, advance
+from bendscope.kappa.steps import Steps
 from bendscope.shared.docformat import DocumentError, decode_file
 
 from . import d3layout, dom, links
 from .ahead import Ahead
 from .api import AutomationApi
-from .dom import CanvasMeasure, by_id, coarse_pointer, js_obj, name_finger_gestures, on, proxy
+from .dom import CanvasMeasure, by_id, coarse_pointer, name_finger_gestures, on, proxy
 from .events import InputWiring
 from .images import export_file, export_image, export_png
 from .live_mode import LiveMode, live_key
@@ -62,7 +61,6 @@ TOPOLOGY_FRAME_MS = 6.0  # κ work a frame may do before it shows the previous t
 KAPPA_SLICE_MS = 12.0  # a κ slice between frames (input and frames run between slices)
 LOAD_SLICE_MS = 12.0  # a slice of a document coming in (Editor.start_load), between frames
 MIN_SLICE_MS = 4.0  # a load, κ or search slice with less time left before the next frame waits for it
-ARRANGE_SLICE_MS = 8.0  # a slice of an arrangement's preparation (Editor.prepare_arrangement), between frames
 LOOPS_FRAME_MS = 2.0  # loop-search work a frame may do before the rest goes to slices of its own
 THEME_KEY = "bendscope.theme"  # localStorage: "light" | "dark", once chosen with the toolbar switch
 FREEZE_KEY = "bendscope.freeze-layout"  # localStorage: the Freeze layout switch is remembered
@@ -596,7 +594,7 @@ class App:
                 self.toast.show("Arranging already…")
             else:
                 self.arranging = True  # at once: the HUD and the automation API see it now
-                self.spawn(self.arrange(str(outcome.args["direction"])))
+                self.spawn(d3layout.arrange(self, str(outcome.args["direction"])))
         elif outcome.kind == "refused":
             self.toast.show(outcome.message, error=True)
         elif outcome.kind == "done":
@@ -615,57 +613,6 @@ class App:
         self._tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
             self.report(task.exception())
-
-    async def arrange(self, direction: str) -> None:
-        """Arrange the plane in layers (bend.layout.arrange): the job goes to the layout worker;
-        what applying its answer needs is made in slices between frames (``Editor.prepare_arrangement``),
-        then the cards move, pinned, as one undoable step in one short task — unless the document
-        changed meanwhile (then nothing moves and the toast says so): a save, a share link or an
-        undo sees the document before or after, never between. A gesture under way is let end first."""
-        editor = self.editor
-        plane, version = editor.plane, editor.version
-        self.arranging = True
-        self.request_frame()
-        try:
-            job = editor.arrange_job(direction)
-            message = job.as_message()
-            message["sizes"] = list(job.sizes)
-            result = await js.window.bendscopeLayoutHost.arrange(js_obj(message))
-            xy = result.xy.to_py().tolist()
-        except Exception as exc:  # the worker refused or failed: nothing moved
-            self.arranging = False
-            self.request_frame()
-            self.toast.show(f"Arrange failed: {exc}", error=True)
-            return
-        try:
-            prepared = None
-            if editor.plane is plane and editor.version == version:
-                steps = editor.prepare_arrangement(job, xy)
-                while not (done := advance(steps, self._slice_over(ARRANGE_SLICE_MS)))[0]:
-                    await asyncio.sleep(0)  # (frames and input run between the slices)
-                prepared = done[1]
-            await asyncio.sleep(0)  # (the step in a task of its own, after a gesture under way)
-            while self.tools.state_name in GESTURES and editor.version == version:
-                await asyncio.sleep(0.05)
-            if editor.plane is not plane or editor.version != version:
-                self.toast.show("The graph changed while it was being arranged; nothing was moved. Arrange again.")
-                return
-            t0 = js.performance.now()
-            editor.apply_arrangement(job, xy, prepared)
-            self.log_task(t0, "arrange")
-        except ValueError as exc:  # nothing moved
-            self.toast.show(str(exc), error=True)
-            return
-        finally:
-            self.arranging = False
-            self.request_frame()
-        self.toast.show(f"{DIRECTIONS[direction]}: {len(job.ids):,} cards pinned in layers. Undo puts them back.")
-
-    @staticmethod
-    def _slice_over(ms: float) -> Callable[[], bool]:
-        """Whether a slice begun now has had its ``ms`` (``kappa.steps.advance``'s out of time)."""
-        end = js.performance.now() + ms
-        return lambda: bool(js.performance.now() > end)
 
     def _resume(self, outcome: Outcome, answer: Any) -> None:
         args = outcome.resume(answer)

@@ -18,14 +18,16 @@ came from; stale ones are dropped, and held cards keep the position Python gave 
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import math
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import js
 from pyodide.ffi import to_js
 
+from bendscope.bend.layout.arrange import DIRECTIONS
 from bendscope.bend.layout.forces import (
     ForceParams,
     KernelAhead,
@@ -38,9 +40,13 @@ from bendscope.bend.layout.forces import (
 )
 from bendscope.bend.layout.simulation import LOCAL_ALPHA, reheat_region
 from bendscope.bend.model.elements import Plane
-from bendscope.kappa.steps import Steps
+from bendscope.bend.pointer.states import GESTURES
+from bendscope.kappa.steps import Steps, advance
 
 from .dom import is_null, js_obj
+
+if TYPE_CHECKING:
+    from .app import App
 
 #: a plane's kernel graph made ahead (:func:`prepare_graph`), taken by the first hand-off to the
 #: worker if it still holds
@@ -479,3 +485,60 @@ def factory(plane: Plane, seed: int) -> KernelSimulation:
 def main_thread_factory(plane: Plane, seed: int) -> KernelSimulation:
     """The kernel on the main thread, in slices between frames (``?layout=d3``)."""
     return KernelSimulation(plane, seed)
+
+
+# -- Arrange: the layered drawing, computed by the worker, applied as one undoable step
+
+ARRANGE_SLICE_MS = 8.0  # a slice of an arrangement's preparation (Editor.prepare_arrangement), between frames
+
+
+async def arrange(app: App, direction: str) -> None:
+    """Arrange the plane in layers (bend.layout.arrange): the job goes to the layout worker;
+    what applying its answer needs is made in slices between frames (``Editor.prepare_arrangement``),
+    then the cards move, pinned, as one undoable step in one short task — unless the document
+    changed meanwhile (then nothing moves and the toast says so): a save, a share link or an
+    undo sees the document before or after, never between. A gesture under way is let end first."""
+    editor = app.editor
+    plane, version = editor.plane, editor.version
+    app.arranging = True
+    app.request_frame()
+    try:
+        job = editor.arrange_job(direction)
+        message = job.as_message()
+        message["sizes"] = list(job.sizes)
+        result = await js.window.bendscopeLayoutHost.arrange(js_obj(message))
+        xy = result.xy.to_py().tolist()
+    except Exception as exc:  # the worker refused or failed: nothing moved
+        app.arranging = False
+        app.request_frame()
+        app.toast.show(f"Arrange failed: {exc}", error=True)
+        return
+    try:
+        prepared = None
+        if editor.plane is plane and editor.version == version:
+            steps = editor.prepare_arrangement(job, xy)
+            while not (done := advance(steps, slice_over(ARRANGE_SLICE_MS)))[0]:
+                await asyncio.sleep(0)  # (frames and input run between the slices)
+            prepared = done[1]
+        await asyncio.sleep(0)  # (the step in a task of its own, after a gesture under way)
+        while app.tools.state_name in GESTURES and editor.version == version:
+            await asyncio.sleep(0.05)
+        if editor.plane is not plane or editor.version != version:
+            app.toast.show("The graph changed while it was being arranged; nothing was moved. Arrange again.")
+            return
+        t0 = js.performance.now()
+        editor.apply_arrangement(job, xy, prepared)
+        app.log_task(t0, "arrange")
+    except ValueError as exc:  # nothing moved
+        app.toast.show(str(exc), error=True)
+        return
+    finally:
+        app.arranging = False
+        app.request_frame()
+    app.toast.show(f"{DIRECTIONS[direction]}: {len(job.ids):,} cards pinned in layers. Undo puts them back.")
+
+
+def slice_over(ms: float) -> Callable[[], bool]:
+    """Whether a slice begun now has had its ``ms`` (``kappa.steps.advance``'s out of time)."""
+    end = js.performance.now() + ms
+    return lambda: bool(js.performance.now() > end)
