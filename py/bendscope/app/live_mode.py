@@ -35,7 +35,6 @@ import js
 
 from bendscope.bend.live.delta import Reads, Remote, apply_to, holding_changes
 from bendscope.bend.live.ended import ended_after
-from bendscope.bend.live.pacing import fetch_wait_ms
 from bendscope.bend.live.sync import Known, LiveSync, positions_to_keep, scoped_path
 from bendscope.bend.live.time_travel import holding_only
 from bendscope.bend.model.document import DocumentError
@@ -47,6 +46,11 @@ IDLE_S = 0.1  # how often an idle driver looks for the person's edits
 RETRY_S = (0.5, 1.0, 2.0, 5.0)  # waits after failed requests, one after another
 KEEP_POSITIONS_S = 3.0  # how often changed positions are written to localStorage
 MAX_KEPT = 20_000  # positions kept per memory (the oldest dropped first)
+#: above BIG cards, fetches start at least FETCH_GAP_MS apart (three frames): the changes that
+#: arrive meanwhile, or while a fetch is answered, are brought in by the next one, in one
+#: application (each costs the page O(changes), and the server O(n) to answer)
+BIG = 500
+FETCH_GAP_MS = 50.0
 
 
 def live_key() -> str | None:
@@ -86,7 +90,6 @@ class LiveMode:
         self._kept_at = -1
         self._kept_cache: dict[str, Any] | None = None  # (see _kept)
         self._fetched_at = -1e9
-        self._brought_at = -1e9  # when the last fetch's change was brought in (page's clock)
         self._kept_time = 0.0
         self.chip = by_id("live-status")
         self.search = by_id("live-search")
@@ -186,11 +189,10 @@ class LiveMode:
                 await asyncio.sleep(RETRY_S[min(self.failures, len(RETRY_S)) - 1])
 
     async def _fetch(self) -> None:
-        # (a burst of writes into a large memory: fewer applications, each after the frame showing
-        # the one before — bend.live.pacing)
-        cards = 0 if self.sync.base is None else len(self.sync.base.nodes)
-        while (wait := fetch_wait_ms(cards, float(js.performance.now()), self._fetched_at, self._unpainted())) > 0:
-            await asyncio.sleep(wait / 1000)
+        if self.sync.base is not None and len(self.sync.base.nodes) > BIG:  # (a burst of writes: fewer applications)
+            wait = self._fetched_at + FETCH_GAP_MS - float(js.performance.now())
+            if wait > 0:
+                await asyncio.sleep(wait / 1000)
         self._fetched_at = float(js.performance.now())
         if self.keep_view:  # (a query's view, or the cards shown when the memory outgrew the page)
             kept = sorted(self.sync.base.nodes) if self.sync.base is not None else []
@@ -270,7 +272,6 @@ class LiveMode:
             raise RuntimeError(f"the memory's document cannot be shown: {exc}") from None
         done = float(js.performance.now())
         self.app.applied_since.append(done - parsed)
-        self._brought_at = done
         now = float(js.Date.now())
         for node_id in brought.added:
             self.arrivals.setdefault(node_id, now)
@@ -286,10 +287,6 @@ class LiveMode:
         self.app.log_task(began, f"fetch +{len(brought.added)}")
         # ms: reading the JSON, bringing it in (all), of which the editor's merge, then the time control's look
         self.timings = [*self.timings[-199:], (parsed - began, done - parsed, merged, js.performance.now() - done)]
-
-    def _unpainted(self) -> float | None:
-        """When the last change brought in was, while no frame has shown it yet (else None)."""
-        return self._brought_at if self.app.applied_since else None
 
     async def _write(self, ops: list[dict[str, Any]]) -> None:
         body = json.dumps({"ops": ops, "seen_at": self.sync.seen_at}, ensure_ascii=False)
