@@ -9,6 +9,7 @@ import time
 
 import pytest
 from harness import PHONE, AppPage, Finger
+from playwright.sync_api import expect
 
 
 @pytest.fixture
@@ -113,7 +114,7 @@ def test_a_phone_names_the_finger_gestures_not_keys_or_double_clicks(phone, app_
     desk = app_factory("seed=1&still=1")
     middle = desk.api("window.bendscope.edge_points('edge-0')")["middle"]
     desk.page.mouse.click(*middle)
-    assert "(S or the edge's menu sets it)" in desk.page.locator("#inspector").inner_text()
+    expect(desk.page.locator("#inspector")).to_contain_text("(S or the edge's menu sets it)")  # (by the next frame)
     notes = json.loads(desk.api("window.bendscope.export()"))["planes"][0]["nodes"]
     assert "double-click to enter" in next(n["text"] for n in notes if n["id"] == "research-notes")
 
