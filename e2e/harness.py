@@ -68,6 +68,14 @@ READY_OR_FAILED = f"""(() => {{
 }})()"""
 
 
+#: a promise kept once the page has drawn two more animation frames (or after 2 s, for a page
+#: that draws none): the app writes what input changed in the next frame it draws
+NEXT_FRAME = """() => new Promise(done => {
+  const timer = setTimeout(done, 2000);
+  requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(timer); done(null); }));
+})"""
+
+
 class BootFailed(AssertionError):
     """A page failed while booting (or did not boot within ``BOOT_TIMEOUT_MS``)."""
 
@@ -136,7 +144,14 @@ class AppPage:
     def stats(self) -> dict:
         return self.api("window.bendscope.stats()")
 
+    def next_frame(self) -> None:
+        """Wait until the page has drawn the frame after what was done so far (``NEXT_FRAME``)."""
+        self.page.evaluate(NEXT_FRAME)
+
     def pill(self, name: str) -> str:
+        """A HUD pill's text as the frame after the last input shows it (the HUD is written by
+        frames: read at once after a click it may still say what the frame before said)."""
+        self.next_frame()
         return self.page.locator(f"#hud-{name}").inner_text()
 
     def node_xy(self, node_id: str) -> tuple[float, float]:

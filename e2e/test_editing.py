@@ -166,8 +166,9 @@ def test_hostile_text_is_shown_as_text(app_factory):
     load(app, {"nodes": [{"id": "h", "text": hostile}], "edges": []})
     page = app.page
     app.click_node("h")
+    app.next_frame()  # (the frame after the click writes the inspector)
     inspector = page.locator("#inspector .title")
-    assert hostile.startswith(inspector.inner_text()[:20])
+    assert inspector.inner_text() and hostile.startswith(inspector.inner_text()[:20])
     assert page.evaluate("window.pwned") is None
     assert page.locator("#inspector img, #inspector script").count() == 0
 

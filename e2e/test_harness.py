@@ -60,3 +60,21 @@ def test_a_slow_start_note_is_not_a_failure(blank):
     page.set_content(f'<div id="error-banner"><span id="error-text">{note}</span></div>')
     with pytest.raises(BootFailed, match="not ready after 2 s and showed no failure"):
         wait_booted(page, guard, timeout_ms=2_000, poll_ms=500)
+
+
+def test_a_pill_is_read_as_the_frame_after_the_input_shows_it(blank):
+    """A click whose effect a frame writes (as the app's HUD is written), after a long frame (as on
+    a loaded machine): the pill read right after the click says what that frame wrote, not what
+    the page said before it."""
+    app = _app(
+        blank,
+        '<button id="b" style="width:200px;height:80px">select</button><span id="hud-selection">none</span>'
+        "<script>let n = 0;"
+        " const write = () => { document.getElementById('hud-selection').textContent = n + ' nodes'; };"
+        " document.getElementById('b').onclick = () => { n += 1; requestAnimationFrame(() => {"
+        " const end = performance.now() + 150; while (performance.now() < end) {} requestAnimationFrame(write); }); };"
+        "</script>",
+    )
+    for clicks in (1, 2, 3):
+        app.page.mouse.click(50, 20)
+        assert app.pill("selection") == f"{clicks} nodes"

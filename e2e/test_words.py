@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from claims import false_claims
+from harness import NEXT_FRAME
 from playwright.sync_api import expect
 
 POPULATION = {
@@ -30,6 +31,8 @@ POPULATION = {
 
 
 def _text(page, selector: str) -> str:
+    """The element's text as the frame after what was done shows it (frames write the panels)."""
+    page.evaluate(NEXT_FRAME)
     return page.locator(selector).inner_text()
 
 
