@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from playwright.sync_api import expect
 from test_loops import CLD
 
@@ -201,7 +202,7 @@ def test_a_chosen_loop_too_long_to_read_whole_is_shown_whole(app_factory):
     """A chain of 400 cards with short back-edges: a loop of ten cards chosen in the Loops panel
     (keyboard O, a real click on its row) was centred at the readable zoom with seven of its
     cards off the screen and nothing saying where; now all of its cards are in view, clear of
-    the panels."""
+    the panels. Zoomed out further, where text is bars, their names stay readable in tags."""
     import random
 
     rng = random.Random(7)
@@ -243,3 +244,27 @@ def test_a_chosen_loop_too_long_to_read_whole_is_shown_whole(app_factory):
         assert card[0] >= 0 and card[0] + card[2] <= viewport["width"], (node_id, card)
         assert card[1] >= 0 and card[1] + card[3] <= viewport["height"], (node_id, card)
         assert not any(_overlap(card, panel) for panel in panels), (node_id, card, panels)
+    # zoomed out (keys), where card text is bars and then boxes: each card of the chosen loop
+    # carries its name in a tag of one readable size on the screen, centred on the card
+    names = sorted(f"Card {node_id[1:]}" for node_id in shown)
+    for below in (0.45, 0.2):  # (the zoom under which text is bars, then boxes only)
+        while app.stats()["zoom"] >= below:
+            page.keyboard.press("-")
+        app.api("window.bendscope.paint()")
+        tags = _state(app)["drawn_tags"]
+        assert sorted(t["text"] for t in tags) == names, (app.stats()["zoom"], tags)
+        for k, tag in enumerate(tags):
+            card = app.api(f"window.bendscope.card_box('n{tag['text'][5:]}')")
+            (x, y), (w, h) = tag["screen"], tag["size"]
+            assert x == pytest.approx(card[0] + card[2] / 2, abs=0.01), (tag, card)
+            assert abs(y - (card[1] + card[3] / 2)) <= 4 * 22.01, (tag, card)  # (on it, or moved off another tag)
+            assert h == pytest.approx(20.0) and w > 40, tag
+            for other in tags[k + 1 :]:  # (none over another)
+                (ox, oy), (ow, oh) = other["screen"], other["size"]
+                assert abs(ox - x) >= (ow + w) / 2 or abs(oy - y) >= (oh + h) / 2, (tag, other)
+    row.focus()
+    page.keyboard.press("Escape")  # (the loop let go of: still shown while its row has the focus)
+    page.keyboard.press("Escape")  # (the panel shut: no loop shown, no tag)
+    page.wait_for_function("JSON.parse(window.bendscope.loops_state()).shown === null")
+    app.api("window.bendscope.paint()")
+    assert _state(app)["drawn_tags"] == []

@@ -148,7 +148,7 @@
   // One frame: the layer (drawn again if it must be) copied onto ``ctx``, the moving part over
   // it, then every pulse in view. ``layer``: the offscreen canvas; view and env as for scene.js
   // geometry and draw (env.pattern: the grid's pattern, env.grid: its key, "" for none).
-  // Returns {geometry (the moving part's), transform, cards, pulses, markers, shownEdges, reason}.
+  // Returns {geometry (the moving part's), transform, cards, pulses, markers, shownEdges, tags, reason}.
   function paint(ctx, layer, plan, xy, view, env, moving, kept) {
     var S = root.bendscopeScene, state = ensure(ctx.canvas, layer, plan, xy, view, env, moving, kept);
     var flat = flatEnv(env);
@@ -166,7 +166,7 @@
     return {
       geometry: g, transform: t, cards: fixed.cards + drawn.cards, pulses: fixed.pulses + drawn.pulses,
       markers: fixed.markers.concat(drawn.markers), shownEdges: fixed.shownEdges.concat(drawn.shownEdges),
-      reason: state.reason, rebuilt: state.rebuilt, moving: moving.length,
+      tags: fixed.tags.concat(drawn.tags), reason: state.reason, rebuilt: state.rebuilt, moving: moving.length,
     };
   }
 

@@ -105,7 +105,7 @@
       art: new Map(),  // node id → {items: Float64Array (font, colour, dx, dy), texts: [...], header, bars, decos}
       edges: null, labels: null, halos: [],
       flags: new Uint8Array(0), selectedEdge: -1, faults: new Uint8Array(0),
-      markers: [], shown: new Uint8Array(0), loopColor: "",
+      markers: [], shown: new Uint8Array(0), loopColor: "", tags: [],
     };
   }
   var SELECTED = 1, PULSING = 2, DIMMED = 4, EDITING = 8;
@@ -261,6 +261,12 @@
       plan.markers = next;
       return alike ? [] : null;
     },
+    // name tags: [{node (index), text, width (its width in c.tagFont, screen px)}], drawn where
+    // cards' text is bars or boxes (bend.render.sceneplan ScenePlanner._tags)
+    setTags: function (plan, tags) {
+      plan.tags = Array.from(tags);
+      return null;
+    },
     // per node: 1 selected, 2 in a κ > 0 SCC (pulses), 4 faded by find, 8 being edited;
     // the selected edge's index (-1: none); fault-line edges' indices; the shown loop's edges
     // (drawn in ``loopColor``) and the edges shown as breaking every loop
@@ -293,7 +299,7 @@
   // ``plan.touched`` instead (a layer that leaves them out stays good). The list is kept to
   // a few times the cards (then it is a change to the plan).
   ["setConstants", "setNodes", "setArt", "appendNodes", "patchNodes", "forgetArt", "setEdges", "appendEdges",
-    "patchEdges", "setHalos", "setMarkers", "setFlags"].forEach(function (name) {
+    "patchEdges", "setHalos", "setMarkers", "setTags", "setFlags"].forEach(function (name) {
     var set = api[name];
     api[name] = function (plan) {
       var cards = set.apply(null, arguments), touched = plan.touched || (plan.touched = []);
@@ -323,7 +329,7 @@
     var lod = levelOfDetail(c, zoom);
     var sizes = plan.sizes, n = plan.n;
     var out = { lod: lod, halos: [], edges: [], arrows: [], labels: [], badges: [], dim: [], cards: null, markers: [],
-      shownEdges: [] };
+      tags: [], shownEdges: [] };
 
     // -- halos (each part culled to the view)
     var pad = c.haloPad, bandHalf = c.haloBand, reach = 4.0 / zoom;
@@ -543,7 +549,39 @@
         head: [mx + sign * head[0], my + head[1], mx + sign * head[2], my + head[3], mx + sign * head[4], my + head[5]],
       });
     }
+
+    // -- name tags (the shown loop's cards, where their text is bars or boxes): the size on the
+    // screen stays c.tagFont's at any zoom, centred on the card
+    if (lod !== "detail" && plan.tags && plan.tags.length) {
+      var s = 1 / zoom, size = /(\d+(?:\.\d+)?)px/.exec(c.tagFont);
+      var font = c.tagFont.replace(size[0], (parseFloat(size[1]) * s) + "px");
+      for (k = 0; k < plan.tags.length; k++) {
+        var tag = plan.tags[k], ti = tag.node;
+        if (ti >= n || !mine(ti, ti)) continue;
+        var tw = (tag.width + 2 * c.tagPad) * s, th = c.tagHeight * s, tx = xy[2 * ti], ty = xy[2 * ti + 1];
+        if (tx + tw / 2 < v0 || tx - tw / 2 > v2 || ty + th / 2 < v1 || ty - th / 2 > v3) continue;
+        // (over a tag already placed: moved down, then up, a tag's height at a time, up to 4 each way)
+        var gap = 2 * s, ty0 = ty;
+        for (var attempt = 0; attempt < 8 && tagOver(out.tags, tx, ty, tw, th, gap); attempt++) {
+          var step = Math.floor(attempt / 2) + 1;
+          ty = ty0 + (attempt % 2 === 0 ? step : -step) * (th + gap);
+        }
+        var named = pill(tx, ty, tw, th, tag.text, font, c.markerFill, c.tagText, plan.loopColor || c.tagText);
+        named.line = 1.5 * s;  // (its border 1.5 px on the screen)
+        out.tags.push(named);
+      }
+    }
     return out;
+  }
+
+  // whether a tag of width w, height h centred at x, y comes within ``gap`` of one of ``tags``
+  // (bend.render.scene._tag_over)
+  function tagOver(tags, x, y, w, h, gap) {
+    for (var i = 0; i < tags.length; i++) {
+      var t = tags[i];
+      if (Math.abs(t.x - x) < (t.width + w) / 2 + gap && Math.abs(t.y - y) < (t.height + h) / 2 + gap) return true;
+    }
+    return false;
   }
 
   function push(map, key, x, y, w) { mapList(map, key).push(x, y, w); }
@@ -740,6 +778,7 @@
     if (g.dim.length) { ctx.fillStyle = c.dimFill; ctx.fill(paths.rects(g.dim, c.cardRadius)); }
     pills(ctx, g.badges);
     drawMarkers(ctx, g.markers);
+    pills(ctx, g.tags);
     var pulsing = 0;
     g.cards.pulses.forEach(function (rects) { pulsing += rects.length / 4; });
     return {
@@ -747,6 +786,7 @@
       pulses: pulsing,
       markers: g.markers.map(function (m) { return { label: m.label, x: m.x, y: m.y, clockwise: m.clockwise }; }),
       shownEdges: g.shownEdges,
+      tags: g.tags.map(function (t) { return { text: t.text, x: t.x, y: t.y, width: t.width, height: t.height }; }),
       cards: g.cards.normal.length / 4 + g.cards.stargate.length / 4,
     };
   }
@@ -770,14 +810,14 @@
     var byFill = new Map(), groups = new Map(), i, p;
     for (i = 0; i < list.length; i++) {
       p = list[i];
-      var f = mapList(byFill, p.fill + "|" + p.border);
-      f.fill = p.fill; f.border = p.border;
+      var f = mapList(byFill, p.fill + "|" + p.border + "|" + (p.line || 1));
+      f.fill = p.fill; f.border = p.border; f.line = p.line || 1;
       f.push(p.x - p.width / 2, p.y - p.height / 2, p.width, p.height);
     }
     byFill.forEach(function (rects) {
       var path = paths.rects(rects, 999.0);
       ctx.fillStyle = rects.fill; ctx.fill(path);
-      if (rects.border) { ctx.strokeStyle = rects.border; ctx.lineWidth = 1; ctx.stroke(path); }
+      if (rects.border) { ctx.strokeStyle = rects.border; ctx.lineWidth = rects.line; ctx.stroke(path); }
     });
     ctx.textAlign = "center"; ctx.textBaseline = "middle";
     for (i = 0; i < list.length; i++) {

@@ -45,6 +45,7 @@ for (const frame of job.frames) {
     arrows: g.arrows.map((a) => [a.color, a.triangles]),
     labels: g.labels.map(pill), badges: g.badges.map(pill), dim: g.dim,
     markers: g.markers.map((m) => [m.label, m.x, m.y, m.clockwise, m.color, pill(m.disk), m.arc, m.head]),
+    tags: g.tags.map(pill),
     cards: {
       far: c.far, normal: c.normal, stargate: c.stargate, headers: entries(c.headers), decorations: entries(c.decorations),
       pulses: entries(c.pulses), pins: c.pins, selected: c.selected, bars: c.bars,

@@ -127,6 +127,7 @@ class Ahead:
             selection=editor.selection, selected_edge=editor.selected_edge, editing=app.overlay.node_id,
             dimmed=app.find.dimmed() | app.loops_panel.dimmed(), measure=app.measure, viewport=editor.viewport,
             camera=camera, markers=markers, loop_edges=loop_edges, loop_class=loop_class, tree_epoch=editor.rests,
+            tags=app.loops_panel.shown_nodes(),
         )  # fmt: skip
         app.legend.update(editor, tuple(sorted({m.polarity for m in markers})))
 

@@ -239,7 +239,7 @@ class AutomationApi:
         report = panel.report
         shown = panel.shown()
         groups = [] if report is None else report.groups_json(loop_marks(report))
-        painter = self.app.painter
+        painter, zoom = self.app.painter, self.app.editor.plane.camera.zoom
         return json.dumps(
             {
                 "open": panel.open,
@@ -260,6 +260,14 @@ class AutomationApi:
                     for m in painter.drawn_markers
                 ],
                 "shown_edges": painter.drawn_shown_edges,
+                "drawn_tags": [  # (screen: the tag's centre; size: its width and height in CSS px)
+                    {
+                        "text": t["text"],
+                        "screen": list(self.app.editor.world_to_screen(t["x"], t["y"])),
+                        "size": [t["width"] * zoom, t["height"] * zoom],
+                    }
+                    for t in painter.drawn_tags
+                ],
             }
         )
 

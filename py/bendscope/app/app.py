@@ -458,6 +458,7 @@ class App:
             loop_class=loop_class,
             cut_edges=editor.shown_cuts(cuts),
             tree_epoch=editor.rests,
+            tags=self.loops_panel.shown_nodes(),
         )
         self.scene_ms += self.painter.plan_ms
         self.paints += 1

@@ -210,6 +210,12 @@ class LoopsPanel:
         loop = self.shown() if self.open else None
         return ((), "?") if loop is None else (loop.edges, loop.polarity)
 
+    def shown_nodes(self) -> tuple[str, ...]:
+        """The cards of the loop shown on the canvas, whose names are tagged where their text
+        cannot be read (none while the panel is shut)."""
+        loop = self.shown() if self.open else None
+        return () if loop is None else tuple(loop.nodes)
+
     def dimmed(self) -> set[str]:
         """The cards that fade while a loop is shown: every card not on it. O(n) once per loop."""
         loop = self.shown() if self.open else None

@@ -70,6 +70,7 @@ class Painter:
         self.cards_drawn = 0
         self.drawn_markers: list[dict[str, Any]] = []  # the loop markers the last paint drew (world centres)
         self.drawn_shown_edges: list[str] = []  # the edges it drew as shown on request (a loop's, the cuts)
+        self.drawn_tags: list[dict[str, Any]] = []  # the name tags it drew (world centres and sizes)
         self.plan_ms = 0.0  # the last paint's time in Python (plan updates, positions)
         #: the last paint's plan update in ms: "update" (Python: the calls made), then each call's name (JS)
         self.plan_parts: dict[str, float] = {}
@@ -172,6 +173,7 @@ class Painter:
         tree_epoch: int = 0,
         moving: Collection[str] | None = None,
         touched: Callable[[int], set[str] | None] | None = None,
+        tags: Iterable[str] = (),
     ) -> None:
         """Draw ``plane`` at its camera (or ``camera``); ``grid`` None: no dot grid.
         ``moving`` (the cards the layout may move, while few do): what does not move is drawn
@@ -182,7 +184,7 @@ class Painter:
         redraws a pulse-only frame with one image copy. ``xy``: the frame's positions as a JS
         Float64Array when the layout worker's frame already holds them (else read from the plane).
         ``markers``, ``loop_edges``, ``loop_class``, ``cut_edges``, ``tree_epoch``: see
-        ``bend.render.scene.build_scene``; ``touched``: see ``ScenePlanner.update``."""
+        ``bend.render.scene.build_scene``; ``touched``, ``tags``: see ``ScenePlanner.update``."""
         t0 = js.performance.now()
         self._pulse = None
         calls = self.planner.update(
@@ -204,6 +206,7 @@ class Painter:
             tree_epoch=tree_epoch,
             moving=moving,
             touched=touched,
+            tags=tags,
         )
         t1 = js.performance.now()
         parts = self.plan_parts = {"update": t1 - t0}
@@ -272,6 +275,10 @@ class Painter:
         ]
         ids = self.planner.edge_ids()
         self.drawn_shown_edges = [ids[int(k)] for k in drawn.shownEdges]
+        self.drawn_tags = [
+            {"text": str(t.text), "x": float(t.x), "y": float(t.y), "width": float(t.width), "height": float(t.height)}
+            for t in drawn.tags
+        ]
         self._overlay(overlay, cam.zoom)
         if self.after is not None:
             self.after(ctx, cam.zoom)

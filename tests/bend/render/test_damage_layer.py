@@ -84,10 +84,14 @@ def test_the_look_of_a_card_the_layer_leaves_out_keeps_it_and_of_one_it_shows_do
         {"call": ["setHalos", [{k: [] for k in ("members", "memberEnds", "pairs", "pairEnds", "style", "styles",
                                                  "badges", "badgeWidths")}]]},  # (no halo)
         prepare(xy, [0, 1]),
+        {"call": ["setTags", [[{"node": 3, "text": "Revenue", "width": 50.0}]]]},  # a loop's names tagged
+        prepare(xy, [0, 1]),
+        {"call": ["setTags", [[]]]},  # and no longer
+        prepare(xy, [0, 1]),
     ])  # fmt: skip
     assert n > 4
     assert [reason for reason, _ in out] == [
-        "nothing kept", "kept", "kept", "kept", "plan", "plan", "kept", "plan", "plan", "plan"
+        "nothing kept", "kept", "kept", "kept", "plan", "plan", "kept", "plan", "plan", "plan", "plan", "plan"
     ]  # fmt: skip
     assert all(only == [0, 1] for _, only in out)
 

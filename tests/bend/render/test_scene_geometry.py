@@ -71,6 +71,7 @@ def canonical(dl: DrawList, lod: str) -> dict[str, Any]:
             "badges": [pill(p) for p in dl.badges],
             "dim": dl.dim,
             "markers": [[m.label, m.x, m.y, m.clockwise, m.color, pill(m.disk), m.arc, m.head] for m in dl.markers],
+            "tags": [pill(p) for p in dl.tags],
             "cards": {
                 "far": c.far,
                 "normal": c.normal,
@@ -122,6 +123,7 @@ def frame_of(editor: Editor, state: dict[str, Any], t_ms: float) -> tuple[dict[s
         loop_edges=set(state.get("loop_edges", ())),
         loop_class=state.get("loop_class", "?"),
         cut_edges=set(state.get("cut_edges", ())),
+        tags=state.get("tags", ()),
     )
     cam = plane.camera
     w, h = editor.viewport
@@ -157,6 +159,7 @@ def check(editor: Editor, cameras: list[tuple[float, float, float]], states: lis
                 loop_edges=state.get("loop_edges", ()),
                 loop_class=state.get("loop_class", "?"),
                 cut_edges=state.get("cut_edges", ()),
+                tags=state.get("tags", ()),
             )
             calls.extend(update)
             # the page applies each frame's calls before its geometry: one job per frame
@@ -453,7 +456,7 @@ def test_loop_markers_and_the_edges_shown_on_request():
     directions = {m.label: loop_marker(editor.plane, m) for m in markers}
     assert {m.clockwise for m in directions.values() if m is not None} == {True, False}  # both ways round
     loop = editor.loops(wait=True).groups[0].loops[-1]
-    shown = {"markers": markers, "loop_edges": loop.edges, "loop_class": loop.polarity}
+    shown = {"markers": markers, "loop_edges": loop.edges, "loop_class": loop.polarity, "tags": loop.nodes}
     states = [{"markers": markers}, shown, {**shown, "cut_edges": ["e0", "e3"], "selected_edge": "e5"}]
     check(editor, cameras_for(editor), states)
     try:
@@ -474,3 +477,68 @@ def test_shown_edges_keep_their_width_among_hairlines_and_go_on_top():
     assert all(width == 0 for _, width in colours[:-2])  # hairlines …
     assert [c for c, _ in colours[-2:]] == [theme.CUT_COLOR, theme.LOOP_COLOR[loop.polarity]]  # … then these, wide
     assert all(width >= 3.0 for _, width in colours[-2:])
+
+
+def test_a_shown_loops_names_are_tagged_at_a_readable_size_where_its_text_cannot_be_read():
+    """Zoomed out (text as bars, or boxes only), each card of the shown loop carries its name in a
+    tag of the same size on the screen at any zoom, centred on the card; at the detail zoom (the
+    text itself is read) and for a card without text, none. The page's tags equal the reference's."""
+    positions = {"a": (0.0, 0.0), "b": (900.0, 0.0), "c": (450.0, 700.0), "d": (1800.0, 300.0)}
+    editor = editor_with([("a", "b"), ("b", "c"), ("c", "a"), ("b", "d")], positions=positions)
+    editor.set_text("a", "# Customer retention\nmore lines")
+    editor.set_text("b", "Word of mouth " * 4)
+    editor.set_text("c", "")
+    loop = editor.loops(wait=True).groups[0].loops[0]
+    assert set(loop.nodes) == {"a", "b", "c"}
+    shown = {"loop_edges": loop.edges, "loop_class": loop.polarity, "tags": loop.nodes}
+    check(editor, cameras_for(editor), [shown, {**shown, "selection": ["a"]}])
+    plane, measure = editor.plane, editor.measure
+    for zoom in (0.3, 0.12, 0.03):
+        plane.camera.x, plane.camera.y, plane.camera.zoom = 900.0, 300.0, zoom
+        scene = build_scene(plane, editor.card, viewport=(1200, 800), topology=editor.topology(), measure=measure,
+                            loop_edges=set(loop.edges), loop_class=loop.polarity, tags=loop.nodes)  # fmt: skip
+        tags = {t.text: t for t in scene.tags}
+        assert set(tags) == {"Customer retention", ("Word of mouth " * 3)[: theme.TAG_CHARS - 1] + "…"}, zoom
+        for tag in tags.values():
+            assert math.isclose(tag.height * zoom, theme.TAG_HEIGHT)
+            assert math.isclose(tag.width * zoom, measure(tag.text, theme.TAG_FONT) + 2 * theme.TAG_PAD)
+            assert tag.font.startswith("600 ") and math.isclose(float(tag.font.split()[1][:-2]) * zoom, 13.0)
+            assert tag.border == theme.LOOP_COLOR[loop.polarity]
+        assert (tags["Customer retention"].x, tags["Customer retention"].y) == positions["a"]
+    plane.camera.zoom = 1.0
+    scene = build_scene(plane, editor.card, viewport=(1200, 800), measure=measure, tags=loop.nodes)
+    assert scene.lod == "detail" and scene.tags == []
+    # cards close together: their tags are moved apart, not drawn over each other
+    editor.set_text("c", "Price")
+    plane.nodes["b"].x, plane.nodes["b"].y = 12.0, 6.0
+    plane.nodes["c"].x, plane.nodes["c"].y = -8.0, 3.0
+    check(editor, cameras_for(editor)[2:4], [shown])
+    for zoom in (0.3, 0.12):
+        plane.camera.x, plane.camera.y, plane.camera.zoom = 0.0, 0.0, zoom
+        tags = build_scene(plane, editor.card, viewport=(1200, 800), measure=measure, tags=loop.nodes).tags
+        assert len(tags) == 3 and all(t.x in (0.0, 12.0, -8.0) for t in tags)
+        for k, one in enumerate(tags):
+            for other in tags[k + 1 :]:
+                assert abs(one.y - other.y) >= (one.height + other.height) / 2, (zoom, one, other)
+
+
+def test_the_planner_sends_the_tags_when_they_change_and_not_otherwise():
+    editor = editor_with([("a", "b"), ("b", "a")])
+    planner = ScenePlanner()
+
+    def names(**state: Any) -> list[str]:
+        calls = planner.update(editor.plane, editor.card, doc_version=editor.version, topology=editor.topology(),
+                               measure=editor.measure, **state)  # fmt: skip
+        return [name for name, _ in calls if name == "setTags"]
+
+    assert names() == []  # (none: the page's plan starts with none)
+    calls = planner.update(editor.plane, editor.card, doc_version=editor.version, topology=editor.topology(),
+                           measure=editor.measure, tags=("a", "b", "gone"))  # fmt: skip
+    (tags,) = [args[0] for name, args in calls if name == "setTags"]
+    assert [(t["node"], t["text"]) for t in tags] == [(0, "a"), (1, "b")]
+    assert tags[0]["width"] == editor.measure("a", theme.TAG_FONT)
+    assert names(tags=("a", "b", "gone")) == []
+    editor.set_text("a", "Renamed")
+    assert names(tags=("a", "b", "gone")) == ["setTags"]  # (a name changed)
+    assert names() == ["setTags"]  # (the loop no longer shown: none)
+    assert names() == []

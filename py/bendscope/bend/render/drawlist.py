@@ -104,6 +104,7 @@ class DrawList:
     dim: list[float]
     badges: list[Pill]
     markers: list[Marker] = field(default_factory=list)
+    tags: list[Pill] = field(default_factory=list)
 
 
 def halo_layers(halos: list[Halo]) -> list[HaloLayer]:
@@ -172,4 +173,5 @@ def draw_list(scene: Scene) -> DrawList:
         list(scene.dim),
         [halo.badge for halo in scene.halos],
         list(scene.markers),
+        list(scene.tags),
     )

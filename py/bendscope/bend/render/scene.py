@@ -28,7 +28,7 @@ from bendscope.bend.render.edge_paths import (
     parallel_offsets,
 )
 from bendscope.bend.render.halos import badge_text, band, halo_fill, halo_trees
-from bendscope.bend.render.textlayout import CardLayout, Measure, TextLine
+from bendscope.bend.render.textlayout import CardLayout, Measure, TextLine, js_number, tag_name
 
 DIRECTED = ("causal", "temporal")
 
@@ -323,6 +323,7 @@ class Scene:
     lod: str = "detail"  # level_of_detail(zoom)
     edge_paths: list[EdgePath] = field(default_factory=list)  # with ``detail`` only: each edge as drawn
     markers: list[Marker] = field(default_factory=list)  # the loop markers in view, drawn last
+    tags: list[Pill] = field(default_factory=list)  # name tags of the shown loop's cards (not at detail)
 
     def edge_styles(self) -> dict[tuple[str, float, tuple[float, ...]], int]:
         """(colour, width, dash) → number of segments (tests and benchmarks)."""
@@ -389,6 +390,7 @@ def build_scene(
     loop_class: str = "?",
     cut_edges: Collection[str] = frozenset(),
     tree_epoch: int = 0,
+    tags: Sequence[str] = (),
 ) -> Scene:
     """Decide everything drawn for ``plane`` at its camera in a ``viewport`` (CSS px).
 
@@ -399,7 +401,9 @@ def build_scene(
     arrowhead and label and every halo outlined, however many (an export, not a frame).
     ``markers``: loops to mark (see :class:`Marker`); ``loop_edges``: the edges of the loop
     shown, drawn in its class's colour (``loop_class``); ``cut_edges``: edges shown as those
-    whose removal breaks every loop. ``tree_epoch``: see ``halo_trees``. O(n + m) plus culling.
+    whose removal breaks every loop. ``tree_epoch``: see ``halo_trees``. ``tags``: cards whose
+    names are drawn readable (:func:`name_tags`) where their text is bars or boxes (the shown
+    loop's). O(n + m) plus culling.
     """
     width, height = viewport
     cam = camera or plane.camera
@@ -617,6 +621,7 @@ def build_scene(
         if mark is not None and visible(mark.x - MARKER_DISK, mark.y - MARKER_DISK, mark.x + MARKER_DISK,
                                         mark.y + MARKER_DISK):  # fmt: skip
             marks.append(mark)
+    named = name_tags(plane, tags, zoom, measure, view, theme.LOOP_COLOR[loop_class]) if lod != "detail" else []
     return Scene(
         width,
         height,
@@ -633,7 +638,44 @@ def build_scene(
         lod,
         edge_paths,
         marks,
+        named,
     )
+
+
+def name_tags(
+    plane: Plane, node_ids: Sequence[str], zoom: float, measure: Measure, view: tuple[float, ...], border: str
+) -> list[Pill]:
+    """The name tags of the cards ``node_ids`` in ``view``: each card's name (``tag_name``) in
+    a pill centred on it, of ``theme.TAG_FONT``'s size on the screen at ``zoom`` (world units
+    of 1 / zoom px); one that would cover a tag placed before it is moved down or up, clear of
+    them when it can be. A card without text has none. O(len(node_ids)²)."""
+    size, scale = float(theme.TAG_FONT.split("px")[0].rsplit(" ", 1)[-1]), 1 / zoom  # (as the page works it out)
+    font = theme.TAG_FONT.replace(f"{size:g}px", f"{js_number(size * scale)}px")
+    out: list[Pill] = []
+    for node_id in node_ids:
+        node = plane.nodes.get(node_id)
+        name = tag_name(node.text) if node is not None else ""
+        if node is None or not name:
+            continue
+        w, h = (measure(name, theme.TAG_FONT) + 2 * theme.TAG_PAD) * scale, theme.TAG_HEIGHT * scale
+        x, y = node.x, node.y
+        if not (x + w / 2 >= view[0] and x - w / 2 <= view[2] and y + h / 2 >= view[1] and y - h / 2 <= view[3]):
+            continue
+        # (over a tag already placed: moved down, then up, a tag's height at a time, up to 4 each way)
+        gap, y0 = 2 * scale, y
+        for attempt in range(8):
+            if not _tag_over(out, x, y, w, h, gap):
+                break
+            step = attempt // 2 + 1
+            y = y0 + (step if attempt % 2 == 0 else -step) * (h + gap)
+        out.append(Pill(x, y, w, h, name, font, theme.MARKER_FILL, theme.TEXT["body"], border))
+    return out
+
+
+def _tag_over(tags: list[Pill], x: float, y: float, w: float, h: float, gap: float) -> bool:
+    """Whether a tag of width ``w``, height ``h`` centred at (x, y) comes within ``gap`` of one of
+    ``tags``. O(len(tags))."""
+    return any(abs(t.x - x) < (t.width + w) / 2 + gap and abs(t.y - y) < (t.height + h) / 2 + gap for t in tags)
 
 
 #: the gap (screen px) the κ pill of a dragged connection keeps from the window's edges

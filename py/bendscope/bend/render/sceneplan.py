@@ -44,7 +44,7 @@ from bendscope.bend.render.scene import (
     LoopMarker,
     level_of_detail,
 )
-from bendscope.bend.render.textlayout import CardLayout, Measure
+from bendscope.bend.render.textlayout import CardLayout, Measure, tag_name
 from bendscope.kappa.steps import finish
 
 #: per-node flags (the page's plan reads the same bits)
@@ -93,6 +93,10 @@ def constants() -> dict[str, Any]:
         "cutColor": theme.CUT_COLOR,
         "loopFont": theme.LOOP_FONT,
         "markerFill": theme.MARKER_FILL,
+        "tagFont": theme.TAG_FONT,
+        "tagHeight": theme.TAG_HEIGHT,
+        "tagPad": theme.TAG_PAD,
+        "tagText": theme.TEXT["body"],
         "markerRadius": MARKER_RADIUS,
         "markerDisk": MARKER_DISK,
         "markerArc": list(MARKER_ARC),
@@ -112,6 +116,7 @@ class ScenePlanner:
         self._halos_key: tuple[Any, ...] | None = None
         self._flags_key: tuple[Any, ...] | None = None
         self._markers_key: tuple[Any, ...] | None = None
+        self._tags_key: tuple[Any, ...] = ()  # (no tags: the page's plan starts with none)
         self._art: dict[str, tuple[Any, ...]] = {}  # node id → the key of the art the page holds
         self._plane: Plane | None = None
         self._plane_gen = 0
@@ -187,6 +192,7 @@ class ScenePlanner:
         tree_epoch: int = 0,
         moving: Collection[str] | None = None,
         touched: Callable[[int], set[str] | None] | None = None,
+        tags: Iterable[str] = (),
     ) -> list[Call]:
         """The calls that make the page's plan show ``plane`` in this state (seen through its
         camera — or ``camera``, an export's — in ``viewport``; None: everything is in view).
@@ -197,7 +203,8 @@ class ScenePlanner:
         ``cut_edges`` and ``tree_epoch`` as for ``bend.render.scene.build_scene``. ``moving``:
         the only cards that moved since the last update (a local reheat holds the others): when
         nothing else the art depends on changed, only they are looked at for art — O(len(moving));
-        ``touched``: see :meth:`_visible_art`."""
+        ``touched``: see :meth:`_visible_art`; ``tags``: the cards whose names the page draws
+        readable where their text cannot be read (a shown loop's: :meth:`_tags`)."""
         calls: list[Call] = []
         if self._theme != theme.NAME:
             self._theme = theme.NAME
@@ -242,6 +249,11 @@ class ScenePlanner:
         if markers_key != self._markers_key:
             self._markers_key = markers_key
             calls.append(("setMarkers", (self._markers(marks),)))
+        tagged = tuple(tags)
+        tags_key = (self._plane_gen, plane.version, doc_version, tagged, theme.NAME) if tagged else ()
+        if tags_key != self._tags_key:
+            self._tags_key = tags_key
+            calls.append(("setTags", (self._tags(plane, tagged, measure),)))
         selection = frozenset(selection)
         dimmed = frozenset(dimmed)
         shown = (frozenset(loop_edges), loop_class, frozenset(cut_edges))
@@ -607,6 +619,19 @@ class ScenePlanner:
             members = array("i", (index[n] for n in loop.nodes if n in index))
             if members:
                 out.append({"members": members, "label": loop.label, "color": theme.LOOP_COLOR[loop.polarity]})
+        return out
+
+    def _tags(self, plane: Plane, node_ids: tuple[str, ...], measure: Measure) -> list[dict[str, Any]]:
+        """The name tags of ``node_ids``: each card's index, its name (the first line of its text,
+        at most ``theme.TAG_CHARS`` characters) and that name's width in ``theme.TAG_FONT`` (screen
+        px). The page draws them, at that size on the screen, over the cards whose text is bars or
+        boxes (``static/scene.js``); a card without text has none. O(len(node_ids))."""
+        index, out = self.index, []
+        for node_id in node_ids:
+            node = plane.nodes.get(node_id)
+            name = tag_name(node.text) if node is not None and node_id in index else ""
+            if name:
+                out.append({"node": index[node_id], "text": name, "width": measure(name, theme.TAG_FONT)})
         return out
 
     def _flags(

@@ -12,6 +12,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bendscope.bend.render import theme
+
 Measure = Callable[[str, str], float]
 
 SANS = "Inter"
@@ -317,3 +319,23 @@ def layout_card(text: str, measure: Measure, placeholder: str = PLACEHOLDER) -> 
         lines.append(TextLine(piece, style, PAD_X + indent, y + height * 0.75, marker, runs))
         y += height
     return CardLayout(round(width, 2), round(y + PAD_Y, 2), tuple(lines))
+
+
+def tag_name(text: str) -> str:
+    """A card's name on its tag: its first line of text, markdown's marks taken off, cut to
+    ``theme.TAG_CHARS`` characters.
+
+    >>> tag_name("# Customer retention\\nsee notes"), tag_name("   "), tag_name("x" * 40)[-3:]
+    ('Customer retention', '', 'xx…')
+    """
+    first = text.strip().split("\n", 1)[0].lstrip("#>-*+ ").strip()
+    return first if len(first) <= theme.TAG_CHARS else first[: theme.TAG_CHARS - 1] + "…"
+
+
+def js_number(value: float) -> str:
+    """``value`` as JavaScript writes a number (no ".0" on a whole one).
+
+    >>> js_number(52.0), js_number(43.333333333333336)
+    ('52', '43.333333333333336')
+    """
+    return str(int(value)) if value == int(value) else repr(value)

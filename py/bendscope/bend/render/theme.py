@@ -82,6 +82,14 @@ PULSE_BORDER = "0,170,140"
 LOOP_COLOR = {"R": "#1a7f37", "B": "#c62828", "?": "#5b6473"}
 LOOP_FONT = "700 10px Inter"
 MARKER_FILL = "rgba(255,255,255,0.92)"
+#: The name tags of a shown loop's cards where their text is bars or boxes (zoomed out): drawn
+#: at this size on the screen whatever the zoom (``TAG_FONT``'s size in screen px), the height
+#: and the padding each side in screen px too.
+TAG_FONT = "600 13px Inter"
+TAG_HEIGHT = 20.0
+TAG_PAD = 6.0
+#: the longest name a tag shows (longer ones end with "…")
+TAG_CHARS = 32
 #: The edges whose removal breaks every loop (the minimum feedback edge set), when shown.
 CUT_COLOR = "#d6198a"
 
