@@ -206,3 +206,25 @@ def test_a_long_press_menu_has_rows_a_finger_hits_and_no_key_letters(phone, app_
     desk_menu.wait_for(state="visible", timeout=3000)
     expect_hint = desk_menu.locator(".hint").first
     assert expect_hint.is_visible() and desk_menu.locator("[role^=menuitem]").first.bounding_box()["height"] < 44
+
+
+def test_after_an_import_the_toolbar_shows_undo_again(phone):
+    """A phone's toolbar scrolls sideways: Import… tapped at its end left it scrolled there after
+    the import, with Undo (which the toast names to bring the old graph back) and Fit off the
+    screen."""
+    page = phone.page
+    button = page.locator("#btn-import")
+    button.scroll_into_view_if_needed()
+    assert page.locator("#toolbar").evaluate("e => e.scrollLeft") > 0
+    box = button.bounding_box()
+    with page.expect_file_chooser() as chooser:
+        Finger(phone).tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    csv = b"source,target\na,b\nb,a\n"
+    chooser.value.set_files(files=[{"name": "loop.csv", "mimeType": "text/csv", "buffer": csv}])
+    expect(page.locator("#toast")).to_contain_text("Imported loop.csv")
+    width = page.viewport_size["width"]
+    for name in ("undo", "fit"):
+        control = page.locator(f"#btn-{name}")
+        expect(control).to_be_enabled()
+        at = control.bounding_box()
+        assert at["x"] >= 0 and at["x"] + at["width"] <= width, (name, at)

@@ -719,6 +719,7 @@ class App:
             else:
                 self.editor.opening_view()
                 self.toast.show(f"Imported {name} in place of the graph: Undo brings that back.")
+                by_id("toolbar").scrollLeft = 0  # (a phone's toolbar scrolled to Import…: Undo and Fit in sight)
             self.request_frame()
 
         if sliced(text, name) and not self.still:  # a large file comes in between frames
