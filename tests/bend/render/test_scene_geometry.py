@@ -542,3 +542,20 @@ def test_the_planner_sends_the_tags_when_they_change_and_not_otherwise():
     assert names(tags=("a", "b", "gone")) == ["setTags"]  # (a name changed)
     assert names() == ["setTags"]  # (the loop no longer shown: none)
     assert names() == []
+
+
+def test_a_long_loop_tags_its_first_cards_only():
+    """A loop of 150 named cards: its first ``theme.TAG_MAX`` (100) in the loop's order are
+    tagged, by the page's plan and the reference alike (placing each clear of the others is
+    quadratic)."""
+    ring = [(f"n{i}", f"n{(i + 1) % 150}") for i in range(150)]
+    editor = editor_with(ring, positions={f"n{i}": (i * 40.0, 0.0) for i in range(150)})
+    order = [f"n{i}" for i in range(150)]
+    calls = ScenePlanner().update(editor.plane, editor.card, doc_version=editor.version, topology=editor.topology(),
+                                  measure=editor.measure, tags=order)  # fmt: skip
+    (tags,) = [args[0] for name, args in calls if name == "setTags"]
+    assert [t["text"] for t in tags] == order[: theme.TAG_MAX] and theme.TAG_MAX == 100
+    plane = editor.plane
+    plane.camera.x, plane.camera.y, plane.camera.zoom = 3000.0, 0.0, 0.05
+    scene = build_scene(plane, editor.card, viewport=(1200, 800), measure=editor.measure, tags=order)
+    assert sorted(t.text for t in scene.tags) == sorted(order[: theme.TAG_MAX])

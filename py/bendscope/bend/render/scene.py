@@ -645,14 +645,15 @@ def build_scene(
 def name_tags(
     plane: Plane, node_ids: Sequence[str], zoom: float, measure: Measure, view: tuple[float, ...], border: str
 ) -> list[Pill]:
-    """The name tags of the cards ``node_ids`` in ``view``: each card's name (``tag_name``) in
-    a pill centred on it, of ``theme.TAG_FONT``'s size on the screen at ``zoom`` (world units
-    of 1 / zoom px); one that would cover a tag placed before it is moved down or up, clear of
-    them when it can be. A card without text has none. O(len(node_ids)²)."""
+    """The name tags of the cards ``node_ids`` (the first ``theme.TAG_MAX``) in ``view``: each
+    card's name (``tag_name``) in a pill centred on it, of ``theme.TAG_FONT``'s size on the
+    screen at ``zoom`` (world units of 1 / zoom px); one that would cover a tag placed before it
+    is moved down or up, clear of them when it can be. A card without text has none.
+    O(TAG_MAX²) at most."""
     size, scale = float(theme.TAG_FONT.split("px")[0].rsplit(" ", 1)[-1]), 1 / zoom  # (as the page works it out)
     font = theme.TAG_FONT.replace(f"{size:g}px", f"{js_number(size * scale)}px")
     out: list[Pill] = []
-    for node_id in node_ids:
+    for node_id in node_ids[: theme.TAG_MAX]:
         node = plane.nodes.get(node_id)
         name = tag_name(node.text) if node is not None else ""
         if node is None or not name:

@@ -622,12 +622,13 @@ class ScenePlanner:
         return out
 
     def _tags(self, plane: Plane, node_ids: tuple[str, ...], measure: Measure) -> list[dict[str, Any]]:
-        """The name tags of ``node_ids``: each card's index, its name (the first line of its text,
-        at most ``theme.TAG_CHARS`` characters) and that name's width in ``theme.TAG_FONT`` (screen
-        px). The page draws them, at that size on the screen, over the cards whose text is bars or
-        boxes (``static/scene.js``); a card without text has none. O(len(node_ids))."""
+        """The name tags of ``node_ids`` (the first ``theme.TAG_MAX``): each card's index, its
+        name (the first line of its text, at most ``theme.TAG_CHARS`` characters) and that name's
+        width in ``theme.TAG_FONT`` (screen px). The page draws them, at that size on the screen,
+        over the cards whose text is bars or boxes (``static/scene.js``); a card without text has
+        none. O(TAG_MAX)."""
         index, out = self.index, []
-        for node_id in node_ids:
+        for node_id in node_ids[: theme.TAG_MAX]:
             node = plane.nodes.get(node_id)
             name = tag_name(node.text) if node is not None and node_id in index else ""
             if name:

@@ -90,6 +90,9 @@ TAG_HEIGHT = 20.0
 TAG_PAD = 6.0
 #: the longest name a tag shows (longer ones end with "…")
 TAG_CHARS = 32
+#: the most cards of a loop that get a tag (the first in the loop's order): more would cover
+#: the screen, and placing each clear of the others is quadratic
+TAG_MAX = 100
 #: The edges whose removal breaks every loop (the minimum feedback edge set), when shown.
 CUT_COLOR = "#d6198a"
 
