@@ -158,8 +158,8 @@ def slow(spans: list[tuple[float, float]], frames: list[dict], tasks: list[list[
 
 #: a Connect-to preview: ``→ name (κ: 1→2 — strengthens loop)``, κ possibly bounds ``1–3``
 PREVIEW = re.compile(r"^→ (.+) \(κ: ([0-9–]+)→([0-9–]+) — (.+)\)$")
-#: a merge: ``→ name (merges 2 separate loops, of κ 1 each, into one of κ 1)``
-MERGE = re.compile(r"^→ (.+) \(merges (\d+) separate loops, .+, into one of κ ([0-9–]+)\)$")
+#: a merge: ``→ name (merges 2 loop regions, of κ 1 each, into one of κ 1)``
+MERGE = re.compile(r"^→ (.+) \(merges (\d+) loop regions, .+, into one of κ ([0-9–]+)\)$")
 
 
 def read_item(text: str) -> dict[str, Any] | None:
@@ -167,7 +167,7 @@ def read_item(text: str) -> dict[str, Any] | None:
 
     >>> read_item("→ Actor 7 (κ: 1→2 — strengthens loop)")
     {'name': 'Actor 7', 'before': (1, 1), 'after': (2, 2), 'words': 'strengthens loop'}
-    >>> read_item("→ Actor 9 (merges 2 separate loops, of κ 1 each, into one of κ 1–2)")["after"]
+    >>> read_item("→ Actor 9 (merges 2 loop regions, of κ 1 each, into one of κ 1–2)")["after"]
     (1, 2)
     >>> read_item("✓ Actor 3 — already connected") is None
     True

@@ -420,8 +420,8 @@ def holds(text: str, kappa: int) -> bool:
 
 
 PREVIEW = re.compile(r"→ (k\d{4})\S*.*\(κ: ([0-9–]+)→([0-9–]+) — ([^)]*)\)")
-#: an arc that merges loops: "→ k0012 … (merges 2 separate loops, of κ 1 each, into one of κ 1)"
-MERGE = re.compile(r"→ (k\d{4})\S*.*\(merges (\d+) separate loops, .*, into one of κ ([0-9–]+)\)")
+#: an arc that merges loops: "→ k0012 … (merges 2 loop regions, of κ 1 each, into one of κ 1)"
+MERGE = re.compile(r"→ (k\d{4})\S*.*\(merges (\d+) loop regions, .*, into one of κ ([0-9–]+)\)")
 
 
 def kappa_checks(app: Any, node: str | None) -> dict:

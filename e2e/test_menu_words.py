@@ -1,5 +1,5 @@
-"""A menu row says all it has to say: Connect to…'s previews of a merge ("merges 2 separate
-loops, … into one of κ 1") are long, and the κ they end on is what a person reads them for —
+"""A menu row says all it has to say: Connect to…'s previews of a merge ("merges 2 loop
+regions, … into one of κ 1") are long, and the κ they end on is what a person reads them for —
 a row too long for the menu wraps instead of being cut with an ellipsis. One page for the module."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_connect_to_rows_are_not_cut(page_app: AppPage) -> None:
     menu.wait_for(state="visible")
     rows = menu.locator("[data-item^='connect-'] .label")
     said = rows.all_inner_texts()
-    assert any("merges 2 separate loops" in s and s.endswith("into one of κ 1)") for s in said), said
+    assert any("merges 2 loop regions" in s and s.endswith("into one of κ 1)") for s in said), said
     cut = page.evaluate(
         """() => [...document.querySelectorAll("#menu-1 [data-item^='connect-'] .label")]
                  .filter(l => l.scrollWidth > l.clientWidth + 1).map(l => l.textContent)"""

@@ -60,14 +60,14 @@ def test_the_probes_shapes_are_what_their_names_say() -> None:
 
 
 def test_a_merge_is_checked_against_the_loops_it_joins_and_the_kappa_recomputed() -> None:
-    """(Connect to… says an arc that merges loops in words — "merges 2 separate loops, … into one
+    """(Connect to… says an arc that merges loops in words — "merges 2 loop regions, … into one
     of κ 1" — which the probe read as no preview at all.)"""
     doc = {
         "nodes": [{"id": f"k000{i}"} for i in range(4)],
         "edges": [{"source": a, "target": b} for a, b in (("k0000", "k0001"), ("k0001", "k0000"), ("k0002", "k0003"),
                                                          ("k0003", "k0002"), ("k0001", "k0002"))],
     }  # fmt: skip
-    said = "→ k0000 Zero (merges 2 separate loops, of κ 1 each, into one of κ {})"
+    said = "→ k0000 Zero (merges 2 loop regions, of κ 1 each, into one of κ {})"
     assert probe_hand.preview_checks(doc, "k0003", [said.format(1)], 5) == {"checked": 1, "problems": []}
     wrong = probe_hand.preview_checks(doc, "k0003", [said.format(2)], 5)
     assert wrong["checked"] == 1 and len(wrong["problems"]) == 1

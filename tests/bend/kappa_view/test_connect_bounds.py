@@ -42,7 +42,7 @@ def spans(label: str) -> tuple[tuple[int, int], tuple[int, int]]:
     added arc that merges loops: the largest of theirs, then the merged loop's)."""
     found = SPAN.search(label)
     merged = MERGE.search(label)
-    if merged is not None:  # "merges 2 separate loops, of κ 2 each, into one of κ 1": the largest merged, then 1
+    if merged is not None:  # "merges 2 loop regions, of κ 2 each, into one of κ 1": the largest merged, then 1
         said = [(int(m.group(1)), int(m.group(2) or m.group(1))) for m in ALONE.finditer(label[: merged.start()])]
         assert said, label
         return (max(lo for lo, _ in said), max(hi for _, hi in said)), (int(merged.group(1)), int(merged.group(1)))
@@ -105,7 +105,7 @@ def test_a_merge_with_a_region_past_the_exact_bound_names_its_bounds():
     editor = editor_with(arcs)
     editor.exact_limit_override = 3
     merge, inside = kappa_ui.previews_for(editor, "a", ["p", "y"])
-    assert merge.label == "→ p (merges 2 separate loops, 1 of κ 1–2 and 1 of κ 1, into one of κ 1)"
+    assert merge.label == "→ p (merges 2 loop regions, 1 of κ 1–2 and 1 of κ 1, into one of κ 1)"
     # a → y raises the single-card cut found (a's two arcs out), not κ: c → x alone is still a cut
     assert inside.label == "→ y (κ: 1–2→1–3 — may strengthen loop)"
 

@@ -175,7 +175,7 @@ def test_unbend_breaks_splits_and_removes_parallel_copies():
     p = preview_edge_removal(nodes, edges, "b", "c")
     assert p["remaining_scc_nodes"] == [["a", "b"], ["c", "d"]]
     effect = kappa_ui.removal_effect(ring, ["a", "b", "c", "d"], p)
-    assert effect == "This splits the feedback loop (κ 1) into 2 separate loops, of κ 1 each."
+    assert effect == "This splits the loop region (κ 1) into 2 loop regions, of κ 1 each."
 
 
 def test_unbend_that_splits_a_loop_into_tighter_ones_says_so_and_not_that_kappa_rises():
@@ -187,7 +187,7 @@ def test_unbend_that_splits_a_loop_into_tighter_ones_says_so_and_not_that_kappa_
     assert editor.topology().max_kappa == 1
     choice = kappa_ui.unbend_choice(editor, "a")
     assert choice is not None and choice.description == "splits loop"
-    assert choice.question == "Remove edge c→x? This splits the feedback loop (κ 1) into 2 separate loops, of κ 2 each."
+    assert choice.question == "Remove edge c→x? This splits the loop region (κ 1) into 2 loop regions, of κ 2 each."
     nodes, edges = plane_graph(editor.plane)
     p = preview_edge_removal(nodes, edges, "c", "x")
     assert p["remaining_scc_nodes"] == [["a", "b", "c"], ["x", "y", "z"]] and p["remaining_scc_kappas"] == [2, 2]
@@ -203,7 +203,7 @@ def test_an_arc_that_merges_loops_says_so_in_words_and_not_that_kappa_falls():
     editor = editor_with(arcs)
     (merge,) = kappa_ui.previews_for(editor, "y", ["a"])
     assert merge.description == "merges feedback loops" and (merge.kappa_before, merge.kappa_after) == (2, 1)
-    assert merge.label == "→ a (merges 2 separate loops, 1 of κ 2 and 1 of κ 1, into one of κ 1)"
+    assert merge.label == "→ a (merges 2 loop regions, 1 of κ 2 and 1 of κ 1, into one of κ 1)"
     editor.add_edge("y", "a")
     assert [s["kappa"] for s in editor.topology().result["sccs"]] == [1]
 

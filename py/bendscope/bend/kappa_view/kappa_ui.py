@@ -171,7 +171,7 @@ def _change(editor: Editor, node_id: str, p: Mapping[str, Any]) -> str:
 
 def _merge_words(editor: Editor, p: Mapping[str, Any]) -> str:
     """An added arc that merges loops, said as Unbend says a split: the loops' κ, then the
-    merged loop's — "merges 2 separate loops, of κ 2 each, into one of κ 1" — where "κ: 2→1"
+    merged region's — "merges 2 loop regions, of κ 2 each, into one of κ 1" — where "κ: 2→1"
     read as a loop weakened. Past the work budget a loop's κ is its bounds. O(merged cards).
 
     >>> from bendscope.bend.model.elements import Document, Edge, EdgeProps, Node, Plane
@@ -182,12 +182,12 @@ def _merge_words(editor: Editor, p: Mapping[str, Any]) -> str:
     ...     plane.add_edge(Edge(f"e{k}", a, b, EdgeProps(kind="causal")))
     >>> ed = Editor(Document([plane], "p"))
     >>> _merge_words(ed, {"merged_scc_nodes": list("abcd"), "scc_kappa_after": 1})
-    'merges 2 separate loops, of κ 1 each, into one of κ 1'
+    'merges 2 loop regions, of κ 1 each, into one of κ 1'
     """
     topology = editor.topology()
     sccs = {id(s): s for s in map(topology.scc, p["merged_scc_nodes"]) if s}.values()
     kappas = [span_text(*kappa_span(s)) for s in sccs]
-    return f"merges {len(kappas)} separate loops, {_kappas_of(kappas)}, into one of κ {p['scc_kappa_after']}"
+    return f"merges {len(kappas)} loop regions, {_kappas_of(kappas)}, into one of κ {p['scc_kappa_after']}"
 
 
 def in_loop(editor: Editor, node_id: str) -> bool:
@@ -282,7 +282,7 @@ def removal_effect(editor: Editor, loop_nodes: list[str], p: Mapping[str, Any]) 
     'This weakens the feedback loop; a loop remains (κ: 2→1).'
     >>> removal_effect(ed, list("abcdef"), {"description": "splits loop", "scc_kappa_before": 1,
     ...     "scc_kappa_after": 2, "remaining_scc_nodes": [list("abc"), list("def")], "remaining_scc_kappas": [2, 2]})
-    'This splits the feedback loop (κ 1) into 2 separate loops, of κ 2 each.'
+    'This splits the loop region (κ 1) into 2 loop regions, of κ 2 each.'
     """
     before, after = p["scc_kappa_before"], p["scc_kappa_after"]
     change = _change(editor, loop_nodes[0], p) if loop_nodes else f"{before}→{after}"
@@ -297,7 +297,7 @@ def removal_effect(editor: Editor, loop_nodes: list[str], p: Mapping[str, Any]) 
         return f"This {verb} the feedback loop; a loop remains {kappa}."
     if description == "splits loop":
         parts = _kappas_of(_remaining(p))
-        return f"This splits the feedback loop (κ {was}) into {len(remaining)} separate loops, {parts}."
+        return f"This splits the loop region (κ {was}) into {len(remaining)} loop regions, {parts}."
     if description == "shrinks loop":
         kept = set(remaining[0]) if remaining else set()
         left = sorted(n for n in loop_nodes if n not in kept)
