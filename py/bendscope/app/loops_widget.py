@@ -192,6 +192,10 @@ class LoopsPanel:
     def shown(self) -> Loop | None:
         return self.hovered or self.chosen
 
+    def on_canvas(self) -> Loop | None:
+        """The loop shown on the canvas: :meth:`shown` while the panel is open, else none."""
+        return self.shown() if self.open else None
+
     def toggle_markers(self) -> None:
         """Markers on or off: every loop the panel lists marked on the canvas."""
         self.markers_on = not self.markers_on
@@ -207,18 +211,18 @@ class LoopsPanel:
 
     def shown_edges(self) -> tuple[tuple[str, ...], str]:
         """The edges of the loop shown on the canvas and its class (none while the panel is shut)."""
-        loop = self.shown() if self.open else None
+        loop = self.on_canvas()
         return ((), "?") if loop is None else (loop.edges, loop.polarity)
 
     def shown_nodes(self) -> tuple[str, ...]:
         """The cards of the loop shown on the canvas, whose names are tagged where their text
         cannot be read (none while the panel is shut)."""
-        loop = self.shown() if self.open else None
+        loop = self.on_canvas()
         return () if loop is None else tuple(loop.nodes)
 
     def dimmed(self) -> set[str]:
         """The cards that fade while a loop is shown: every card not on it. O(n) once per loop."""
-        loop = self.shown() if self.open else None
+        loop = self.on_canvas()
         if loop is None:
             return set()
         key = (loop, self.editor.plane, self.editor.plane.version)

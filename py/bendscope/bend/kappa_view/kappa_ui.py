@@ -15,7 +15,9 @@ from typing import Any
 from bendscope.bend.editor.editor import Editor
 from bendscope.bend.kappa_view.explain import kappa_span, span_text
 from bendscope.bend.kappa_view.topology_cache import plane_graph
-from bendscope.kappa import DEFAULT_EXACT_LIMIT, DIRECTED_KINDS, preview_edge_impacts, preview_edge_removal
+from bendscope.bend.render.textlayout import first_line
+from bendscope.kappa import DEFAULT_EXACT_LIMIT, DIRECTED_KINDS, preview_edge_impacts_in, preview_edge_removal
+from bendscope.kappa.digraph import reaching
 
 RADIUS = 500.0
 MAX_CANDIDATES = 50  # the Connect-to submenu lists at most this many (nearest first)
@@ -34,15 +36,14 @@ EMPTY_NAME = "(empty card)"
 
 def _first_line(editor: Editor, node_id: str) -> str:
     node = editor.plane.nodes.get(node_id)
-    text = node.text.strip() if node else ""
-    return text.split("\n", 1)[0].lstrip("#>-*+ ").strip() if text else ""
+    return first_line(node.text, len(node.text)) if node else ""
 
 
 def display_name(editor: Editor, node_id: str, limit: int = 28) -> str:
-    """A node's first text line (markdown markers stripped), or :data:`EMPTY_NAME` for a card
-    without text — an id is internal and never shown."""
-    first = _first_line(editor, node_id) or EMPTY_NAME
-    return first if len(first) <= limit else first[: limit - 1] + "…"
+    """A node's first text line (markdown markers stripped, ``textlayout.first_line``), or
+    :data:`EMPTY_NAME` for a card without text — an id is internal and never shown."""
+    node = editor.plane.nodes.get(node_id)
+    return (first_line(node.text, limit) if node else "") or EMPTY_NAME
 
 
 def telling_name(editor: Editor, node_id: str, limit: int = 28) -> str:
@@ -107,10 +108,15 @@ def previews_for(editor: Editor, node_id: str, candidates: list[str], kind: str 
     connected = {e.b for e in editor.plane.edges.values() if e.a == node_id and e.props.kind == kind}
     impacts: Mapping[str, Any] = {}
     if kind in DIRECTED_KINDS:
-        nodes, edges = plane_graph(editor.plane)
         topology = editor.topology()
-        impacts = preview_edge_impacts(
-            nodes, edges, node_id, candidates, base=topology.result, exact_limit=_limit(editor)
+        cache = editor.topology_cache
+        impacts = preview_edge_impacts_in(
+            cache.digraph(editor.plane),
+            node_id,
+            candidates,
+            base=topology.result,
+            exact_limit=_limit(editor),
+            pred=cache.predecessors(editor.plane),
         )
     out = []
     for target in candidates:
@@ -201,25 +207,20 @@ def bend_target(editor: Editor, node_id: str, radius: float = RADIUS) -> str | N
     cycle, i.e. one that already reaches the node along causal/temporal edges, and
     that the node has no such arc to yet.
 
-    One backward reachability pass, no κ computation, so the node menu can grey
-    the item out as it opens. O(n + m).
+    One backward reachability pass on the plane's digraph (built once per structure: the
+    topology cache's), no κ computation, so the node menu can grey the item out as it
+    opens. O(what reaches the node) + O(n) for the nodes near it.
     """
-    preds: dict[str, list[str]] = {}
-    has_arc: set[str] = set()
-    for e in editor.plane.edges.values():
-        if e.props.kind in ("causal", "temporal") and e.a != e.b:
-            preds.setdefault(e.b, []).append(e.a)
-            if e.a == node_id:
-                has_arc.add(e.b)
-    reaches = {node_id}
-    stack = [node_id]
-    while stack:
-        for p in preds.get(stack.pop(), ()):
-            if p not in reaches:
-                reaches.add(p)
-                stack.append(p)
+    cache = editor.topology_cache
+    graph = cache.digraph(editor.plane)
+    u = graph.index.get(node_id)
+    if u is None:
+        return None
+    reaches = reaching(cache.predecessors(editor.plane), u)
+    has_arc = set(graph.out[u])
     for node in editor.nodes_near(node_id, radius):
-        if node.id in reaches and node.id not in has_arc:
+        v = graph.index.get(node.id)
+        if v is not None and v != u and reaches[v] and v not in has_arc:
             return node.id
     return None
 

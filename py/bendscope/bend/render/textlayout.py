@@ -321,15 +321,24 @@ def layout_card(text: str, measure: Measure, placeholder: str = PLACEHOLDER) -> 
     return CardLayout(round(width, 2), round(y + PAD_Y, 2), tuple(lines))
 
 
+def first_line(text: str, limit: int) -> str:
+    """A card's name wherever one is shown: its first line of text, markdown's marks taken
+    off, cut to ``limit`` characters with "…" ('' for a card without text).
+
+    >>> first_line("# Customer retention\\nsee notes", 28), first_line("   ", 28), first_line("x" * 40, 10)
+    ('Customer retention', '', 'xxxxxxxxx…')
+    """
+    first = text.strip().split("\n", 1)[0].lstrip("#>-*+ ").strip()
+    return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
 def tag_name(text: str) -> str:
-    """A card's name on its tag: its first line of text, markdown's marks taken off, cut to
-    ``theme.TAG_CHARS`` characters.
+    """A card's name on its tag: :func:`first_line` cut to ``theme.TAG_CHARS`` characters.
 
     >>> tag_name("# Customer retention\\nsee notes"), tag_name("   "), tag_name("x" * 40)[-3:]
     ('Customer retention', '', 'xx…')
     """
-    first = text.strip().split("\n", 1)[0].lstrip("#>-*+ ").strip()
-    return first if len(first) <= theme.TAG_CHARS else first[: theme.TAG_CHARS - 1] + "…"
+    return first_line(text, theme.TAG_CHARS)
 
 
 def js_number(value: float) -> str:
