@@ -217,9 +217,21 @@ PAST_BUDGET_BESIDE = (
 )  # fmt: skip
 
 
+#: a card in no loop whose arc merges a region past the budget of 0 (κ 2, a bound) with another
+MERGES_PAST_BUDGET = (
+    ["b0-0", "b0-1", "b0-2", "b0-3", "b0-4", "b0-5", "b0-6", "b1-0", "b1-1", "b1-2", "b1-3", "b1-4", "b1-5", "d0"],
+    [("b0-0", "b0-1"), ("b0-0", "d0"), ("b0-1", "b0-2"), ("b0-2", "b0-3"), ("b0-3", "b0-4"), ("b0-4", "b0-5"),
+     ("b0-5", "b0-6"), ("b0-6", "b0-0"), ("b1-0", "b0-0"), ("b1-0", "b1-1"), ("b1-0", "b1-5"), ("b1-1", "b1-0"),
+     ("b1-1", "b1-2"), ("b1-2", "b1-1"), ("b1-2", "b1-3"), ("b1-3", "b1-2"), ("b1-3", "b1-4"), ("b1-4", "b1-3"),
+     ("b1-4", "b1-5"), ("b1-5", "b1-0"), ("b1-5", "b1-4")],
+    "d0",
+)  # fmt: skip
+
+
 @settings(max_examples=150, deadline=None)
 @given(regions_with_dag_nodes(), st.integers(0, 300))
 @example(PAST_BUDGET_BESIDE, 0)
+@example(MERGES_PAST_BUDGET, 0)
 def test_previews_past_the_budget_are_marked_and_bound_kappa(case, budget):
     """(An edge from a card in no loop, with another region past the budget: the graph's max κ
     is a bound — marked approximate, with its range — while the edge's own SCC is exact.)"""
@@ -231,9 +243,14 @@ def test_previews_past_the_budget_are_marked_and_bound_kappa(case, budget):
         merged = scc_of(exact_after, u)
         true = merged["kappa"] if merged is not None else 0
         own = scc_of(base, u)
-        # the edge's own SCC: a bound only where that SCC (or the rise) was past the budget
+        # the SCC the edge touches: a bound only where it (or the rise), or a region the edge
+        # merges into it, was past the budget (its κ before, a region's, is then a bound)
+        merged_in = [s for s in base["sccs"] if set(s["nodes"]) & set(p["merged_scc_nodes"])]
+        touched = [s for s in [own, *merged_in] if s is not None]
         if p.get("scc_approximate"):
-            assert p["approximate"] and own is not None and p["scc_kappa_after"] >= true
+            assert p["approximate"] and touched and p["scc_kappa_after"] >= true
+            if own is None:  # (no rise of its own to bound: a region merged in was past the budget)
+                assert any(s.get("kappa_range", [s["kappa"]])[0] < s["kappa"] for s in merged_in)
         else:
             assert p["scc_kappa_after"] == true
         # the graph's max κ: a bound (marked, with its range) where any SCC was past the budget
