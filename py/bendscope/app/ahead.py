@@ -19,6 +19,12 @@
 * When κ's slices have found the plane's topology, the trees of its halos
   (``bend.render.halos.halo_trees``, memoised) are made in that slice's task, before the frame
   that first shows them is asked for: that frame sends and draws them without making them.
+* After a frame at rest, in an idle period of :data:`IDLE_MS` or more (no frame due: never
+  while anything moves) once the plane's structure has not changed for
+  :data:`STRUCTURE_QUIET_MS` (not while an agent writes to it), the plane's digraph and its arcs turned around
+  (``TopologyCache.digraph`` / ``predecessors``), which Connect to…, Bend and their previews
+  ask on: the first menu after a load or an edit then only asks (10–30 ms of Pyodide at
+  2,000 cards, more at 10,000 arcs, were in that menu's task).
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ from .dom import proxy
 if TYPE_CHECKING:
     from .app import App
 
+IDLE_MS = 40  # the digraph is made ahead in an idle period this long at least (the page at rest)
+STRUCTURE_QUIET_MS = 500  # … once the plane's structure has not changed for this long (not in a live burst)
 PRIME_DELAY_MS = 40  # the pointer rests this long on a card before its drag's layer is drawn
 UNSELECTED_MAX = 64  # selected cards a press elsewhere unselects that the layer leaves out (more: drawn again)
 
@@ -59,6 +67,9 @@ class Ahead:
         self._prime_proxy = proxy(self._prime)  # (made once: proxies are never freed)
         self._collect_proxy = proxy(self._collect)
         self._shown_proxy = proxy(self._kappa_shown)
+        self._idle_proxy = proxy(self._idle)
+        self._idle_asked = False
+        self._structure_seen: tuple[Any, int, float] = (None, -1, 0.0)  # (plane, topology version, since)
         self._gc_start = 0.0
         self._loading = False  # collection is held for a document coming in, until the layout rests
         gc.callbacks.append(self._gc_event)  # (each collection in the task log: the benchmarks' long frames)
@@ -96,6 +107,8 @@ class Ahead:
         ):
             # (searches wait: frames go on until the layout rests, and they begin in the paint after)
             app.request_frame()
+        if resting and not gesture and not app.editor.topology_cache.digraph_ready(app.editor.plane):
+            self._ask_idle()
         if painted:
             if self._timer is not None:
                 js.clearTimeout(self._timer)
@@ -141,6 +154,33 @@ class Ahead:
             js.setTimeout(self._shown_proxy, 0)
         else:
             self._kappa_shown(plan=False)
+
+    def _ask_idle(self) -> None:
+        if not self._idle_asked:
+            self._idle_asked = True
+            js.requestIdleCallback(self._idle_proxy)
+
+    def _idle(self, deadline: Any) -> None:
+        """An idle period: the plane's digraph made, if it is not and the page is at rest (else
+        asked again at the next idle period)."""
+        self._idle_asked = False
+        app = self.app
+        try:
+            editor = app.editor
+            if editor.topology_cache.digraph_ready(editor.plane):
+                return
+            plane, now = editor.plane, float(js.performance.now())
+            if self._structure_seen[:2] != (plane, plane.topology_version):
+                self._structure_seen = (plane, plane.topology_version, now)
+            quiet = now - self._structure_seen[2] >= STRUCTURE_QUIET_MS
+            if not quiet or float(deadline.timeRemaining()) < IDLE_MS or editor.animating or self.busy():
+                self._ask_idle()
+                return
+            start = js.performance.now()
+            editor.topology_cache.predecessors(editor.plane)  # (and the digraph)
+            app.log_task(start, "digraph")
+        except Exception as exc:  # (an idle callback: report, never crash the page)
+            app.report(exc)
 
     def _kappa_shown(self, plan: bool = True) -> None:
         app = self.app

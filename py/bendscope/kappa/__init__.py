@@ -16,7 +16,7 @@ from .analyze import DEFAULT_EXACT_LIMIT, DEFAULT_WORK_BUDGET, KappaCache, analy
 from .arcset import DEFAULT_ARCSET_BUDGET, feedback_arc_set_field, minimum_feedback_arc_set
 from .budget import deliberation_budget
 from .digraph import DIRECTED_KINDS
-from .preview import preview_edge_impact, preview_edge_impacts, preview_edge_removal
+from .preview import preview_edge_impact, preview_edge_impacts, preview_edge_impacts_in, preview_edge_removal
 from .recommend import recommendation
 
 __all__ = [
@@ -31,6 +31,7 @@ __all__ = [
     "minimum_feedback_arc_set",
     "preview_edge_impact",
     "preview_edge_impacts",
+    "preview_edge_impacts_in",
     "preview_edge_removal",
     "recommendation",
 ]

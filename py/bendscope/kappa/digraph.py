@@ -12,7 +12,15 @@ from typing import Any
 
 from .steps import Meter, Steps, finish
 
-__all__ = ["DIRECTED_KINDS", "Digraph", "build_digraph", "build_digraph_steps", "digraph_of_arcs"]
+__all__ = [
+    "DIRECTED_KINDS",
+    "Digraph",
+    "build_digraph",
+    "build_digraph_steps",
+    "digraph_of_arcs",
+    "predecessors",
+    "reaching",
+]
 
 #: Edge kinds that take part in κ. A hard rule of the spec (§4.3): no toggle.
 DIRECTED_KINDS: frozenset[str] = frozenset({"causal", "temporal"})
@@ -157,3 +165,34 @@ def digraph_of_arcs(nodes: Iterable[str], arcs: Iterable[tuple[str, str]]) -> Di
         else:
             succ[u].add(v)
     return Digraph(ids, index, [sorted(s) for s in succ], count, loops)
+
+
+def predecessors(graph: Digraph) -> list[list[int]]:
+    """Each node's predecessors (ascending): the arcs of ``graph`` turned around. O(n + m).
+
+    >>> predecessors(digraph_of_arcs(["a", "b", "c"], [("a", "c"), ("b", "c"), ("c", "a")]))
+    [[2], [], [0, 1]]
+    """
+    pred: list[list[int]] = [[] for _ in graph.out]
+    for a, succ in enumerate(graph.out):
+        for b in succ:
+            pred[b].append(a)
+    return pred
+
+
+def reaching(pred: list[list[int]], u: int) -> bytearray:
+    """Which nodes reach ``u`` along arcs (``u`` itself included), as flags by node index,
+    from ``pred`` (:func:`predecessors`). O(what reaches u and its arcs).
+
+    >>> list(reaching(predecessors(digraph_of_arcs(["a", "b", "c"], [("a", "b"), ("c", "a")])), 1))
+    [1, 1, 1]
+    """
+    seen = bytearray(len(pred))
+    seen[u] = 1
+    stack = [u]
+    while stack:
+        for a in pred[stack.pop()]:
+            if not seen[a]:
+                seen[a] = 1
+                stack.append(a)
+    return seen

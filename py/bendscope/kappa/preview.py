@@ -54,7 +54,7 @@ from .analyze import (
     _check_limit,
     analyze_digraph,
 )
-from .digraph import Digraph, build_digraph
+from .digraph import Digraph, build_digraph, predecessors, reaching
 from .mincut import kappa_cut, raising_targets
 from .scc import strongly_connected_components
 
@@ -184,9 +184,40 @@ def preview_edge_impacts(
     {target: impact}, see module doc. O(n + m) + the structure once + O(1) per target
     inside the SCC, O(n + m) per merging target (its merged node list).
     """
+    return preview_edge_impacts_in(
+        build_digraph(nodes, edges),
+        source,
+        targets,
+        exact_limit=exact_limit,
+        base=base,
+        cache=cache,
+        work_budget=work_budget,
+    )
+
+
+def preview_edge_impacts_in(
+    graph: Digraph,
+    source: str,
+    targets: Iterable[str],
+    *,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    base: Mapping[str, Any] | None = None,
+    cache: KappaCache | None = None,
+    work_budget: int = DEFAULT_WORK_BUDGET,
+    pred: list[list[int]] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """:func:`preview_edge_impacts` on a digraph already built (``build_digraph``) — a caller
+    that previews many sources on one graph builds it once, and may give its ``pred``
+    (``digraph.predecessors``) too. O(n + m) + the structure once +
+    O(1) per target inside the SCC (the impacts of those targets share one list of the SCC's
+    node ids: read them, never change them), O(n + m) per merging target.
+
+    >>> g = build_digraph(["a", "b", "c"], [{"source": "a", "target": "b"}, {"source": "b", "target": "c"}])
+    >>> preview_edge_impacts_in(g, "c", ["a"])["a"]["description"]
+    'creates feedback loop'
+    """
     _check_limit(exact_limit)
     _check_budget(work_budget)
-    graph = build_digraph(nodes, edges)
     u = _node(graph, source, "source")
     target_list = list(targets) if not isinstance(targets, str) else None
     if target_list is None:
@@ -195,20 +226,10 @@ def preview_edge_impacts(
     known = _Base(graph, base, exact_limit, cache, work_budget)
     comp, kappas, max_kappa = known.comp, known.kappas, known.max_kappa
     out = graph.out
-    pred: list[list[int]] = [[] for _ in out]
-    for a, succ in enumerate(out):
-        for b in succ:
-            pred[b].append(a)
-    reaches_u = bytearray(len(out))
-    reaches_u[u] = 1
-    stack = [u]
-    while stack:
-        for a in pred[stack.pop()]:
-            if not reaches_u[a]:
-                reaches_u[a] = 1
-                stack.append(a)
+    reaches_u = reaching(predecessors(graph) if pred is None else pred, u)
 
     own = comp[u]
+    own_ids: list[str] | None = None  # u's SCC's node ids, one list for every target inside it
     side: set[int] | None = None  # the fault line's side in u's SCC (computed once)
     rising: frozenset[int] | None = None  # the targets that raise its κ (computed once)
     rising_known = False
@@ -260,6 +281,9 @@ def preview_edge_impacts(
                 scc_after, approximate = inside(v)
             scc_lower = own_lower if approximate else scc_after
             same = True
+            if own_ids is None:
+                own_ids = [graph.ids[w] for w in members]
+            merged_ids = own_ids
         else:  # a merge: κ = 1 (module doc)
             merged = {v}
             stack = [v]
@@ -273,6 +297,7 @@ def preview_edge_impacts(
             scc_before = max((kappas[c] for c in old), default=0)
             scc_after, scc_lower, same = 1, 1, False
             approximate = any(known.lowers[c] < kappas[c] for c in old)  # (the κ before: an upper bound)
+            merged_ids = [graph.ids[w] for w in members]
         if not old:
             description = "creates feedback loop"
         elif len(old) > 1:
@@ -286,7 +311,7 @@ def preview_edge_impacts(
         results[target] = _result(
             source, target, known, known.plane_after(old, (scc_lower, scc_after)), scc_before, scc_after, approximate,
             creates_new_scc=not old, enlarges_existing_scc=bool(old) and not same,
-            merged_scc_nodes=[graph.ids[w] for w in members], description=description,
+            merged_scc_nodes=merged_ids, description=description,
         )  # fmt: skip
     return results
 

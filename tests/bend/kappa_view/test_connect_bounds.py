@@ -137,3 +137,49 @@ def test_unbend_past_the_exact_bound_names_bounds_and_claims_no_weakening_it_can
     choice = kappa_ui.unbend_choice(editor, "a")
     assert choice is not None
     assert choice.question == "Remove edge a→b? This may weaken the feedback loop; a loop remains (κ: 1–2→1)."
+
+
+NAMES = [f"n{i}" for i in range(9)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    spots=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=9, max_size=9),
+    arcs=st.lists(
+        st.tuples(st.sampled_from(NAMES), st.sampled_from(NAMES), st.sampled_from(["causal", "temporal", "context"])),
+        max_size=16,
+    ),
+    more=st.lists(st.tuples(st.sampled_from(NAMES), st.sampled_from(NAMES)), max_size=4),
+)
+def test_bend_target_is_the_nearest_card_that_reaches_it_before_and_after_edits(spots, arcs, more):
+    """Bend's target, asked on the plane's digraph built once per structure, against networkx on
+    the plane as it is: the nearest card within the radius (ties by id) that reaches the card
+    along causal or temporal edges and that it has no such edge to yet — on the graph drawn,
+    then after each arc added (the digraph built again) and after a move (the same digraph)."""
+    positions = {name: (120.0 * x, 90.0 * y) for name, (x, y) in zip(NAMES, spots, strict=True)}
+    editor = editor_with([], positions=positions)
+    for name in NAMES:
+        if name not in editor.plane.nodes:
+            editor.add_node(*positions[name], name)
+    ids = {editor.plane.nodes[n].text or n: n for n in editor.plane.nodes}
+    for a, b, kind in arcs:
+        editor.add_edge(ids[a], ids[b], kind=kind)
+
+    def expected(node_id: str) -> str | None:
+        graph = nx.DiGraph()
+        graph.add_nodes_from(editor.plane.nodes)
+        graph.add_edges_from((e.a, e.b) for e in editor.plane.edges.values() if e.props.kind in ("causal", "temporal"))
+        reaches = nx.ancestors(graph, node_id)
+        near = editor.nodes_near(node_id, kappa_ui.RADIUS)
+        return next((n.id for n in near if n.id in reaches and not graph.has_edge(node_id, n.id)), None)
+
+    def check() -> None:
+        for node_id in editor.plane.nodes:
+            assert kappa_ui.bend_target(editor, node_id) == expected(node_id), node_id
+
+    check()
+    for a, b in more:
+        editor.add_edge(ids[a], ids[b])
+        check()
+    editor.plane.nodes[ids["n0"]].x += 300.0  # (a move: nearness changes, the digraph stays)
+    check()

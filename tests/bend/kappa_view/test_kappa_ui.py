@@ -10,7 +10,7 @@ from bendscope.bend.kappa_view import kappa_ui
 from bendscope.bend.kappa_view.topology_cache import plane_graph
 from bendscope.bend.menus import catalog
 from bendscope.bend.model.demo import demo_document
-from bendscope.kappa import preview_edge_removal
+from bendscope.kappa import preview_edge_impacts, preview_edge_removal
 
 
 def demo() -> Editor:
@@ -32,6 +32,46 @@ def test_preview_labels():
     connected = {p.target: p for p in kappa_ui.connect_previews(editor, "c")}[node_d]
     # "already connected" looked like "no change"; now its own tone and mark
     assert connected.tone == "connected" and connected.label == "✓ d — already connected" and connected.connected
+
+
+def test_previews_read_the_plane_as_it_is_after_every_kind_of_change():
+    """The digraph the previews ask on is built once per structure: a move or a text keeps it;
+    an arc added, undone, of a kind loops ignore or made causal, and a card removed, are seen by
+    the next preview — each pair's preview checked against the engine on a graph built afresh."""
+    editor = editor_with([("a", "b"), ("b", "c")], positions={"a": (0, 0), "b": (200, 0), "c": (400, 0)})
+    cache = editor.topology_cache
+
+    def agrees() -> list[str]:
+        nodes, edges = plane_graph(editor.plane)
+        told = []
+        for source in nodes:
+            shown = {p.target: p for p in kappa_ui.previews_for(editor, source, [n for n in nodes if n != source])}
+            fresh = preview_edge_impacts(nodes, edges, source, list(shown))
+            for target, p in shown.items():
+                if not p.connected:
+                    assert (p.description, p.kappa_after) == (
+                        fresh[target]["description"],
+                        fresh[target]["scc_kappa_after"],
+                    ), (source, target)
+                    told.append(f"{source}{target}:{p.description}")
+        return told
+
+    assert "ca:creates feedback loop" in agrees()
+    graph = cache.digraph(editor.plane)
+    editor.plane.nodes["a"].x += 50  # (a move: the same graph)
+    editor.set_text("b", "B")
+    assert "ca:creates feedback loop" in agrees() and cache.digraph(editor.plane) is graph
+    assert editor.add_edge("c", "a") is not None
+    assert "ca:creates feedback loop" not in agrees() and "ba:no topological change" in agrees()
+    assert cache.digraph(editor.plane) is not graph
+    editor.undo()
+    assert "ca:creates feedback loop" in agrees() and "ba:creates feedback loop" in agrees()
+    edge = editor.add_edge("c", "a", kind="associative")  # (a kind loops do not follow)
+    assert edge is not None and "ca:creates feedback loop" in agrees()
+    editor.set_edge(edge, kind="causal")
+    assert "ba:no topological change" in agrees()
+    editor.delete_nodes(["b"])
+    assert "ac:creates feedback loop" in agrees() and "b" not in cache.digraph(editor.plane).index
 
 
 def test_preview_strengthens_loop():
