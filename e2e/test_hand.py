@@ -5,7 +5,6 @@ loop searches wait while a card is dragged."""
 from __future__ import annotations
 
 import json
-import time
 
 from harness import press_region_card
 from playwright.sync_api import expect
@@ -94,28 +93,27 @@ def test_a_connection_dropped_on_empty_canvas_makes_a_card_to_type_in(app_factor
 
 
 def test_the_digraph_menus_ask_on_is_made_ahead_at_rest_and_again_after_an_edit(app_factory):
-    """Connect to…, Bend and their previews ask on the plane's digraph: it is made in an idle
-    period once the page rests, so the menu's task only asks; an arc added makes it again at
-    the next rest."""
+    """Connect to…, Bend and their previews ask on the plane's digraph: it is made in idle
+    periods once the page rests, so the menu's task finds it made; an arc added makes it again
+    at the next rest."""
     app = app_factory("seed=1&fresh=1")
     page = app.page
+    ready = "window.bendscope.topology_state().digraph_ready"
 
-    def made(count: int = 0) -> int:
-        """How many times the digraph was made (waiting, up to 10 s, for ``count``)."""
-        end = time.monotonic() + 10
-        while True:
-            times = [t for t in json.loads(app.api("window.bendscope.task_log()")) if t[2] == "digraph"]
-            if len(times) >= count or time.monotonic() > end:
-                return len(times)
-            time.sleep(0.1)
+    def slices() -> int:
+        return len([t for t in json.loads(app.api("window.bendscope.task_log()")) if t[2] == "digraph"])
 
     page.wait_for_function("!window.bendscope.layout_active()", timeout=60_000)
-    assert made(1) == 1
+    page.wait_for_function(ready, timeout=10_000)
+    made = slices()
+    assert made >= 1
     app.click_node("company")
     page.keyboard.press("c")
     expect(page.locator("[data-item^='connect-0']")).to_be_visible()
-    assert made() == 1  # (the menu asked on the one made ahead)
+    assert app.api(ready) and slices() == made  # (the menu found it made)
     page.keyboard.press("Enter")  # (the nearest card joined: the structure changed)
     expect(page.locator("#menu-0")).to_have_count(0)
+    assert not app.api(ready)
     page.wait_for_function("!window.bendscope.layout_active()", timeout=60_000)
-    assert made(2) == 2
+    page.wait_for_function(ready, timeout=10_000)
+    assert slices() > made

@@ -19,12 +19,13 @@
 * When κ's slices have found the plane's topology, the trees of its halos
   (``bend.render.halos.halo_trees``, memoised) are made in that slice's task, before the frame
   that first shows them is asked for: that frame sends and draws them without making them.
-* After a frame at rest, in an idle period of :data:`IDLE_MS` or more (no frame due: never
-  while anything moves) once the plane's structure has not changed for
-  :data:`STRUCTURE_QUIET_MS` (not while an agent writes to it), the plane's digraph and its arcs turned around
-  (``TopologyCache.digraph`` / ``predecessors``), which Connect to…, Bend and their previews
-  ask on: the first menu after a load or an edit then only asks (10–30 ms of Pyodide at
-  2,000 cards, more at 10,000 arcs, were in that menu's task).
+* After a frame at rest (nothing moving but pulses), in the browser's idle periods (the time
+  left before the next frame, in slices: ``TopologyCache.digraph_steps``), once the plane's
+  structure has not changed for :data:`STRUCTURE_QUIET_MS` (not while an agent writes to it):
+  the plane's digraph and its arcs turned around (``TopologyCache.digraph`` /
+  ``predecessors``), which Connect to…, Bend and their previews ask on. The first menu after a
+  load or an edit then only asks (building them took 10–30 ms of Pyodide in that menu's task
+  at 2,000 cards and 5,000–10,000 arcs).
 """
 
 from __future__ import annotations
@@ -41,14 +42,14 @@ from bendscope.bend.pointer.settling import Settling
 from bendscope.bend.pointer.states import GESTURES
 from bendscope.bend.render.halos import halo_trees
 from bendscope.bend.render.scene import FAR_ZOOM
-from bendscope.kappa.steps import Steps
+from bendscope.kappa.steps import Steps, advance
 
 from .dom import proxy
 
 if TYPE_CHECKING:
     from .app import App
 
-IDLE_MS = 40  # the digraph is made ahead in an idle period this long at least (the page at rest)
+IDLE_LEFT_MS = 3  # a slice of making the digraph ends with this much of its idle period left
 STRUCTURE_QUIET_MS = 500  # … once the plane's structure has not changed for this long (not in a live burst)
 PRIME_DELAY_MS = 40  # the pointer rests this long on a card before its drag's layer is drawn
 UNSELECTED_MAX = 64  # selected cards a press elsewhere unselects that the layer leaves out (more: drawn again)
@@ -70,6 +71,7 @@ class Ahead:
         self._idle_proxy = proxy(self._idle)
         self._idle_asked = False
         self._structure_seen: tuple[Any, int, float] = (None, -1, 0.0)  # (plane, topology version, since)
+        self._digraph_job: Steps[None] | None = None  # the plane's digraph being made in idle periods
         self._gc_start = 0.0
         self._loading = False  # collection is held for a document coming in, until the layout rests
         gc.callbacks.append(self._gc_event)  # (each collection in the task log: the benchmarks' long frames)
@@ -161,25 +163,34 @@ class Ahead:
             js.requestIdleCallback(self._idle_proxy)
 
     def _idle(self, deadline: Any) -> None:
-        """An idle period: the plane's digraph made, if it is not and the page is at rest (else
-        asked again at the next idle period)."""
+        """An idle period: a slice of making the plane's digraph, if it is not made and the
+        page is at rest (else asked again at the next idle period); the slice ends with
+        :data:`IDLE_LEFT_MS` of the period left, so it never delays a frame."""
         self._idle_asked = False
         app = self.app
         try:
             editor = app.editor
-            if editor.topology_cache.digraph_ready(editor.plane):
+            plane, cache = editor.plane, editor.topology_cache
+            if cache.digraph_ready(plane):
+                self._digraph_job = None
                 return
-            plane, now = editor.plane, float(js.performance.now())
+            now = float(js.performance.now())
             if self._structure_seen[:2] != (plane, plane.topology_version):
                 self._structure_seen = (plane, plane.topology_version, now)
-            quiet = now - self._structure_seen[2] >= STRUCTURE_QUIET_MS
-            if not quiet or float(deadline.timeRemaining()) < IDLE_MS or editor.animating or self.busy():
+                self._digraph_job = None
+            if now - self._structure_seen[2] < STRUCTURE_QUIET_MS or editor.animating or self.busy():
                 self._ask_idle()
                 return
-            start = js.performance.now()
-            editor.topology_cache.predecessors(editor.plane)  # (and the digraph)
-            app.log_task(start, "digraph")
+            if self._digraph_job is None:
+                self._digraph_job = cache.digraph_steps(plane)
+            done, _ = advance(self._digraph_job, lambda: float(deadline.timeRemaining()) < IDLE_LEFT_MS)
+            app.log_task(now, "digraph")
+            if done:
+                self._digraph_job = None
+            else:
+                self._ask_idle()
         except Exception as exc:  # (an idle callback: report, never crash the page)
+            self._digraph_job = None
             app.report(exc)
 
     def _kappa_shown(self, plan: bool = True) -> None:

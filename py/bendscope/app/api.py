@@ -213,6 +213,7 @@ class AutomationApi:
                 "pending": editor.topology_cache.pending(editor.plane),
                 "slices": 0 if shown is None else shown.slices,
                 "duration_ms": 0.0 if shown is None else shown.duration_ms,
+                "digraph_ready": editor.topology_cache.digraph_ready(editor.plane),
             }
         )
 

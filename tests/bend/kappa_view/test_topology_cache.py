@@ -317,3 +317,28 @@ def test_the_cache_counts_the_slices_frames_run_and_not_the_background_ones():
     editor.set_edge(next(iter(editor.plane.edges)), kind="associative")
     editor.shown_topology(0.0)
     assert cache.shown_steps == 1
+
+
+def test_the_digraph_made_in_slices_is_the_one_made_at_once():
+    """``digraph_steps`` on 5,000 arcs, one step at a time (it pauses every QUANTUM arcs), keeps
+    the digraph and predecessors ``digraph`` and ``kappa.digraph.predecessors`` make at once."""
+    import random
+
+    from bendscope.bend.kappa_view.topology_cache import TopologyCache
+    from bendscope.kappa.digraph import predecessors
+
+    rng = random.Random(5)
+    pairs = [(f"n{rng.randrange(800)}", f"n{rng.randrange(800)}") for _ in range(5000)]
+    editor = editor_with([(a, b) for a, b in pairs if a != b])
+    plane = editor.plane
+    at_once = TopologyCache().digraph(plane)
+    cache = TopologyCache()
+    steps = cache.digraph_steps(plane)
+    pauses = 0
+    for _ in steps:
+        pauses += 1
+        assert not cache.digraph_ready(plane)
+    assert pauses >= 4 and cache.digraph_ready(plane)
+    made = cache.digraph(plane)
+    assert (made.ids, made.out) == (at_once.ids, at_once.out)
+    assert cache.predecessors(plane) == predecessors(at_once)

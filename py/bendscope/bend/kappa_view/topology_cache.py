@@ -458,6 +458,36 @@ class TopologyCache:
         self._digraph = (plane, plane.topology_version, graph)
         return graph
 
+    def digraph_steps(self, plane: Plane) -> Steps[None]:
+        """:meth:`digraph` and :meth:`predecessors` made in steps (a pause every ``QUANTUM``
+        arcs) on a snapshot of the plane taken at the first step, and kept for the structure
+        of that snapshot: if the plane changes meanwhile, they are not the plane's
+        (:meth:`digraph_ready` says so) and ask again. O(n log n + m) in all.
+
+        >>> from bendscope.bend.model.elements import Edge, Node
+        >>> from bendscope.kappa.steps import advance
+        >>> plane, cache = Plane("p"), TopologyCache()
+        >>> plane.add_node(Node("a")); plane.add_node(Node("b")); plane.add_edge(Edge("e", "a", "b"))
+        >>> advance(cache.digraph_steps(plane), lambda: False), cache.digraph_ready(plane), cache.predecessors(plane)
+        ((True, None), True, [[], [0]])
+        >>> plane.add_node(Node("c"))
+        >>> steps = cache.digraph_steps(plane)
+        >>> next(steps)  # (begun: the snapshot is taken)
+        >>> _ = plane.remove_edge("e")
+        >>> advance(steps, lambda: False), cache.digraph_ready(plane), cache.digraph(plane).out
+        ((True, None), False, [[], [], []])
+        """
+        version, nodes, snapshot = plane.topology_version, list(plane.nodes), list(plane.edges.values())
+        edges: list[dict[str, str]] = []
+        for k, e in enumerate(snapshot):
+            edges.append({"source": e.a, "target": e.b, "kind": e.props.kind})
+            if k % QUANTUM == QUANTUM - 1:
+                yield
+        graph = yield from build_digraph_steps(nodes, edges, Meter(quantum=QUANTUM), trusted=True)
+        yield
+        self._digraph = (plane, version, graph)
+        self._pred = (graph, predecessors(graph))
+
     def digraph_ready(self, plane: Plane) -> bool:
         """Whether :meth:`predecessors` (and :meth:`digraph`) of ``plane`` are made for its
         structure now (nothing to build)."""
