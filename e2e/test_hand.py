@@ -117,3 +117,24 @@ def test_the_digraph_menus_ask_on_is_made_ahead_at_rest_and_again_after_an_edit(
     page.wait_for_function("!window.bendscope.layout_active()", timeout=60_000)
     page.wait_for_function(ready, timeout=10_000)
     assert slices() > made
+
+
+def test_c_with_the_mouse_resting_where_the_menu_opens_keeps_connect_to_open(app_factory):
+    """C opens the card's menu with Connect to… open. With the mouse resting where the menu
+    appeared (over another of its items) the submenu closed at once: the item that came under
+    the resting pointer got a pointerover (Chromium's, as the layout changed), taken for a
+    hover. A real move over another item still switches the submenu."""
+    app = app_factory("seed=1&still=1")
+    page = app.page
+    app.click_node("company")
+    x, y = app.node_xy("company")
+    page.mouse.move(x + 60, y + 75)  # (the menu opens at the card: its third item will be here)
+    page.keyboard.press("c")
+    first = page.locator("[data-item='connect-0']")
+    expect(first).to_be_visible()
+    page.wait_for_timeout(600)  # (past the menu's hover delay)
+    expect(first).to_be_visible()
+    expect(page.locator("#mi-0-connect")).to_have_attribute("aria-expanded", "true")
+    page.mouse.move(x + 40, y + 80, steps=3)  # a real move over another item (away from the submenu)
+    expect(first).to_have_count(0)
+    page.keyboard.press("Escape")

@@ -8,8 +8,9 @@ open while the pointer heads for it across other items (``bend.menus.aim``).
 An item acts only on a whole click or tap on it: the press must begin on that item,
 in a menu that was already open then, so the lift of the gesture that opened a menu
 (a long press, the tap on "Merge with…") never picks the row that appears under the
-finger. A mouse opens submenus by hovering, a finger by tapping; a submenu opens
-beside its item, else below or above it, never under the point that opened it.
+finger. A mouse opens submenus by hovering — once it moves: a menu a key opens under a resting
+pointer is not hovered where it appears, so C's Connect to… stays open —, a finger by tapping;
+a submenu opens beside its item, else below or above it, never under the point that opened it.
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ class Menu:
         self.queries: dict[int, str] = {}  # type-to-filter: the text typed into a submenu level
         self._return_to: Any = None  # the element focused when the menu opened
         self._timer: Any = None
+        #: where the pointer was last seen, and where it was when the menu opened while it has not
+        #: moved since: a menu a key opens under a resting pointer gets a pointerover there
+        #: (Chromium's, as the layout changes), which must not switch its open submenu
+        self._pointer_at: tuple[float, float] | None = None
+        self._still_at: tuple[float, float] | None = None
         on(js.document, "pointermove", self._track)
         on(self.root, "keydown", lambda event: self._delegate(event, self._key))
 
@@ -55,6 +61,7 @@ class Menu:
     def show(self, items: list[MenuItem], x: float, y: float, label: str = "Context menu") -> None:
         self.close()
         self._return_to = js.document.activeElement  # (where focus goes back once an item is chosen)
+        self._still_at = self._pointer_at  # (until it moves, the pointer hovers nothing it is over)
         self._open_level(items, x, y, label)
         self._focus(0, 0)
 
@@ -191,12 +198,21 @@ class Menu:
             self._focus(depth + 1, 0)
 
     def _track(self, event: Any) -> None:
+        at = (float(event.clientX), float(event.clientY))
+        self._pointer_at = at
         if self.levels:
-            self.aim.track(float(event.clientX), float(event.clientY), float(js.performance.now()))
+            self.aim.track(*at, float(js.performance.now()))
+        if self._still_at is not None and at != self._still_at:
+            self._still_at = None  # the pointer moved: from now on it hovers, first the item it is on
+            if self.levels and str(event.pointerType or "mouse") == "mouse":
+                self._delegate(event, self._pointer_over)
 
     def _pointer_over(self, event: Any, depth: int, index: int) -> None:
-        if str(event.pointerType or "mouse") == "mouse":  # a finger opens a submenu by tapping it
-            self._hover(depth, index)
+        if str(event.pointerType or "mouse") != "mouse":  # a finger opens a submenu by tapping it
+            return
+        if self._still_at == (float(event.clientX), float(event.clientY)):
+            return  # the menu came under a pointer at rest (a key opened it): not a hover
+        self._hover(depth, index)
 
     def _press(self, event: Any, depth: int, index: int) -> None:
         self._pressed = (depth, index, self._serials[depth])
