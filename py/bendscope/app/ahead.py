@@ -20,12 +20,13 @@
   (``bend.render.halos.halo_trees``, memoised) are made in that slice's task, before the frame
   that first shows them is asked for: that frame sends and draws them without making them.
 * After a frame at rest (nothing moving but pulses), in the browser's idle periods (the time
-  left before the next frame, in slices: ``TopologyCache.digraph_steps``), once the plane's
-  structure has not changed for :data:`STRUCTURE_QUIET_MS` (not while an agent writes to it):
-  the plane's digraph and its arcs turned around (``TopologyCache.digraph`` /
-  ``predecessors``), which Connect to…, Bend and their previews ask on. The first menu after a
-  load or an edit then only asks (building them took 10–30 ms of Pyodide in that menu's task
-  at 2,000 cards and 5,000–10,000 arcs).
+  left before the next frame, in slices: ``TopologyCache.digraph_steps``; a timer's slices
+  where the browser has no ``requestIdleCallback``), once the plane's structure has not
+  changed for :data:`STRUCTURE_QUIET_MS` (not while an agent writes to it): the plane's
+  digraph and its arcs turned around (``TopologyCache.digraph`` / ``predecessors``), which
+  Connect to…, Bend and their previews ask on. The first menu after a load or an edit then
+  only asks (building them took 10–30 ms of Pyodide in that menu's task at 2,000 cards and
+  5,000–10,000 arcs).
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
     from .app import App
 
 IDLE_LEFT_MS = 3  # a slice of making the digraph ends with this much of its idle period left
+FALLBACK_DELAY_MS = 50  # without requestIdleCallback (Safari): a timer this long asks instead …
+FALLBACK_SLICE_MS = 8  # … for a slice this long
 STRUCTURE_QUIET_MS = 500  # … once the plane's structure has not changed for this long (not in a live burst)
 PRIME_DELAY_MS = 40  # the pointer rests this long on a card before its drag's layer is drawn
 UNSELECTED_MAX = 64  # selected cards a press elsewhere unselects that the layer leaves out (more: drawn again)
@@ -69,7 +72,10 @@ class Ahead:
         self._collect_proxy = proxy(self._collect)
         self._shown_proxy = proxy(self._kappa_shown)
         self._idle_proxy = proxy(self._idle)
+        self._idle_timer_proxy = proxy(lambda *_: self._idle(None))
+        self._has_idle = getattr(js.window, "requestIdleCallback", None) is not None
         self._idle_asked = False
+        self._digraph_failed: tuple[Any, int] | None = None  # (plane, version) whose digraph failed
         self._structure_seen: tuple[Any, int, float] = (None, -1, 0.0)  # (plane, topology version, since)
         self._digraph_job: Steps[None] | None = None  # the plane's digraph being made in idle periods
         self._gc_start = 0.0
@@ -158,39 +164,56 @@ class Ahead:
             self._kappa_shown(plan=False)
 
     def _ask_idle(self) -> None:
-        if not self._idle_asked:
-            self._idle_asked = True
+        """:meth:`_idle` at the browser's next idle period (where it has none — Safari —, a
+        timer's slice of :data:`FALLBACK_SLICE_MS`)."""
+        if self._idle_asked:
+            return
+        if self._has_idle:
             js.requestIdleCallback(self._idle_proxy)
+        else:
+            js.setTimeout(self._idle_timer_proxy, FALLBACK_DELAY_MS)
+        self._idle_asked = True
 
-    def _idle(self, deadline: Any) -> None:
-        """An idle period: a slice of making the plane's digraph, if it is not made and the
-        page is at rest (else asked again at the next idle period); the slice ends with
-        :data:`IDLE_LEFT_MS` of the period left, so it never delays a frame."""
+    def _idle(self, deadline: Any = None) -> None:
+        """An idle period (``deadline``: the browser's, None for the timer's): a slice of
+        making the plane's digraph, if it is not made and the page is at rest (else asked again
+        at the next idle period). The slice stops after a step that leaves less than
+        :data:`IDLE_LEFT_MS` of the period (a step is ~``QUANTUM`` arcs; the first also copies
+        the plane's cards and edges, the last turns the arcs around), so it seldom outlasts it.
+        A plane whose digraph could not be made is not tried again until its structure changes."""
         self._idle_asked = False
         app = self.app
+        start = float(js.performance.now())
+        editor = app.editor
+        plane, cache = editor.plane, editor.topology_cache
+        key = (plane, plane.topology_version)
+        if cache.digraph_ready(plane) or self._digraph_failed == key:
+            self._digraph_job = None
+            return
         try:
-            editor = app.editor
-            plane, cache = editor.plane, editor.topology_cache
-            if cache.digraph_ready(plane):
+            if self._structure_seen[:2] != key:
+                self._structure_seen = (plane, plane.topology_version, start)
                 self._digraph_job = None
-                return
-            now = float(js.performance.now())
-            if self._structure_seen[:2] != (plane, plane.topology_version):
-                self._structure_seen = (plane, plane.topology_version, now)
-                self._digraph_job = None
-            if now - self._structure_seen[2] < STRUCTURE_QUIET_MS or editor.animating or self.busy():
+            if start - self._structure_seen[2] < STRUCTURE_QUIET_MS or editor.animating or self.busy():
                 self._ask_idle()
                 return
             if self._digraph_job is None:
                 self._digraph_job = cache.digraph_steps(plane)
-            done, _ = advance(self._digraph_job, lambda: float(deadline.timeRemaining()) < IDLE_LEFT_MS)
-            app.log_task(now, "digraph")
+
+            def left() -> float:
+                if deadline is None:
+                    return FALLBACK_SLICE_MS - (float(js.performance.now()) - start)
+                return float(deadline.timeRemaining())
+
+            done, _ = advance(self._digraph_job, lambda: left() < IDLE_LEFT_MS)
+            app.log_task(start, "digraph")
             if done:
                 self._digraph_job = None
             else:
                 self._ask_idle()
-        except Exception as exc:  # (an idle callback: report, never crash the page)
+        except Exception as exc:  # (an idle callback: report once, never crash the page)
             self._digraph_job = None
+            self._digraph_failed = key
             app.report(exc)
 
     def _kappa_shown(self, plan: bool = True) -> None:

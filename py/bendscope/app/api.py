@@ -214,6 +214,7 @@ class AutomationApi:
                 "slices": 0 if shown is None else shown.slices,
                 "duration_ms": 0.0 if shown is None else shown.duration_ms,
                 "digraph_ready": editor.topology_cache.digraph_ready(editor.plane),
+                "digraphs_made": editor.topology_cache.digraphs_made,
             }
         )
 

@@ -8,9 +8,10 @@ open while the pointer heads for it across other items (``bend.menus.aim``).
 An item acts only on a whole click or tap on it: the press must begin on that item,
 in a menu that was already open then, so the lift of the gesture that opened a menu
 (a long press, the tap on "Merge with…") never picks the row that appears under the
-finger. A mouse opens submenus by hovering — once it moves: a menu a key opens under a resting
-pointer is not hovered where it appears, so C's Connect to… stays open —, a finger by tapping;
-a submenu opens beside its item, else below or above it, never under the point that opened it.
+finger. A mouse opens submenus by hovering — the items it moves over: a menu a key opens under
+a resting pointer is not hovered where it appears (C's Connect to… stays open) —, a finger by
+tapping; a submenu opens beside its item, else below or above it, never under the point that
+opened it.
 """
 
 from __future__ import annotations
@@ -203,9 +204,7 @@ class Menu:
         if self.levels:
             self.aim.track(*at, float(js.performance.now()))
         if self._still_at is not None and at != self._still_at:
-            self._still_at = None  # the pointer moved: from now on it hovers, first the item it is on
-            if self.levels and str(event.pointerType or "mouse") == "mouse":
-                self._delegate(event, self._pointer_over)
+            self._still_at = None  # (the pointer moved: the items it goes over are hovered)
 
     def _pointer_over(self, event: Any, depth: int, index: int) -> None:
         if str(event.pointerType or "mouse") != "mouse":  # a finger opens a submenu by tapping it

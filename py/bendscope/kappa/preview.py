@@ -58,7 +58,7 @@ from .digraph import Digraph, build_digraph, predecessors, reaching
 from .mincut import kappa_cut, raising_targets
 from .scc import strongly_connected_components
 
-__all__ = ["preview_edge_impact", "preview_edge_impacts", "preview_edge_removal"]
+__all__ = ["preview_edge_impact", "preview_edge_impacts", "preview_edge_impacts_in", "preview_edge_removal"]
 
 
 def _node(graph: Digraph, node_id: object, what: str) -> int:
@@ -181,8 +181,9 @@ def preview_edge_impacts(
     at most ``work_budget`` units, none above ``exact_limit`` nodes); a merge has κ = 1.
     ``base`` may be the ``analyze`` result of the same graph (with the same
     ``exact_limit`` and ``work_budget``), to skip the base analysis. Returns
-    {target: impact}, see module doc. O(n + m) + the structure once + O(1) per target
-    inside the SCC, O(n + m) per merging target (its merged node list).
+    {target: impact}, see module doc; the impacts of targets inside the source's SCC share one
+    ``merged_scc_nodes`` list (read it, never change it). O(n + m) + the structure once + O(1)
+    per target inside the SCC, O(n + m) per merging target (its merged node list).
     """
     return preview_edge_impacts_in(
         build_digraph(nodes, edges),
@@ -207,10 +208,10 @@ def preview_edge_impacts_in(
     pred: list[list[int]] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """:func:`preview_edge_impacts` on a digraph already built (``build_digraph``) — a caller
-    that previews many sources on one graph builds it once, and may give its ``pred``
-    (``digraph.predecessors``) too. O(n + m) + the structure once +
-    O(1) per target inside the SCC (the impacts of those targets share one list of the SCC's
-    node ids: read them, never change them), O(n + m) per merging target.
+    that previews many sources on one graph builds it once, and may give ``pred``, which must
+    be ``digraph.predecessors(graph)`` (not checked), too. O(n + m) + the structure once + O(1) per target inside
+    the SCC (the impacts of those targets share one list of the SCC's node ids: read them,
+    never change them), O(n + m) per merging target.
 
     >>> g = build_digraph(["a", "b", "c"], [{"source": "a", "target": "b"}, {"source": "b", "target": "c"}])
     >>> preview_edge_impacts_in(g, "c", ["a"])["a"]["description"]

@@ -364,6 +364,7 @@ class TopologyCache:
         self._induced: tuple[Plane, tuple[int, int, frozenset[str]], Topology] | None = None
         self._digraph: tuple[Plane, int, Digraph] | None = None
         self._pred: tuple[Digraph, list[list[int]]] | None = None
+        self.digraphs_made = 0  # digraphs built (by :meth:`digraph` or :meth:`digraph_steps`)
 
     def get(self, plane: Plane, exact_limit: int | None = None) -> Topology:
         """The exact topology of ``plane`` now (finishing or running its computation)."""
@@ -456,13 +457,14 @@ class TopologyCache:
         nodes, edges = plane_graph(plane)
         graph = finish(build_digraph_steps(nodes, edges, Meter(), trusted=True))
         self._digraph = (plane, plane.topology_version, graph)
+        self.digraphs_made += 1
         return graph
 
     def digraph_steps(self, plane: Plane) -> Steps[None]:
         """:meth:`digraph` and :meth:`predecessors` made in steps (a pause every ``QUANTUM``
-        arcs) on a snapshot of the plane taken at the first step, and kept for the structure
-        of that snapshot: if the plane changes meanwhile, they are not the plane's
-        (:meth:`digraph_ready` says so) and ask again. O(n log n + m) in all.
+        arcs) on a snapshot of the plane taken at the first step, and kept if the plane's
+        structure is still that snapshot's at the end: else nothing is kept
+        (:meth:`digraph_ready` stays false: ask again). O(n log n + m) in all.
 
         >>> from bendscope.bend.model.elements import Edge, Node
         >>> from bendscope.kappa.steps import advance
@@ -485,8 +487,10 @@ class TopologyCache:
                 yield
         graph = yield from build_digraph_steps(nodes, edges, Meter(quantum=QUANTUM), trusted=True)
         yield
-        self._digraph = (plane, version, graph)
-        self._pred = (graph, predecessors(graph))
+        self.digraphs_made += 1
+        if plane.topology_version == version:  # (else a newer one may be kept: keep that)
+            self._digraph = (plane, version, graph)
+            self._pred = (graph, predecessors(graph))
 
     def digraph_ready(self, plane: Plane) -> bool:
         """Whether :meth:`predecessors` (and :meth:`digraph`) of ``plane`` are made for its
