@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 IDLE_LEFT_MS = 3  # a slice of making the digraph ends with this much of its idle period left
 FALLBACK_DELAY_MS = 50  # without requestIdleCallback (Safari): a timer this long asks instead …
 FALLBACK_SLICE_MS = 8  # … for a slice this long
-STRUCTURE_QUIET_MS = 500  # … once the plane's structure has not changed for this long (not in a live burst)
+STRUCTURE_QUIET_MS = 500  # the digraph is made ahead once the structure is unchanged this long (not in a burst)
 PRIME_DELAY_MS = 40  # the pointer rests this long on a card before its drag's layer is drawn
 UNSELECTED_MAX = 64  # selected cards a press elsewhere unselects that the layer leaves out (more: drawn again)
 
