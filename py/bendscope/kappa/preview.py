@@ -209,9 +209,9 @@ def preview_edge_impacts_in(
 ) -> dict[str, dict[str, Any]]:
     """:func:`preview_edge_impacts` on a digraph already built (``build_digraph``) — a caller
     that previews many sources on one graph builds it once, and may give ``pred``, which must
-    be ``digraph.predecessors(graph)`` (not checked), too. O(n + m) + the structure once + O(1) per target inside
-    the SCC (the impacts of those targets share one list of the SCC's node ids: read them,
-    never change them), O(n + m) per merging target.
+    be ``digraph.predecessors(graph)`` (not checked), too. O(n + m) + the structure once +
+    O(1) per target inside the SCC (the impacts of those targets share one list of the SCC's
+    node ids: read them, never change them), O(n + m) per merging target.
 
     >>> g = build_digraph(["a", "b", "c"], [{"source": "a", "target": "b"}, {"source": "b", "target": "c"}])
     >>> preview_edge_impacts_in(g, "c", ["a"])["a"]["description"]

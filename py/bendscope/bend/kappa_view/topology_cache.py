@@ -362,8 +362,8 @@ class TopologyCache:
         self.recomputes = 0
         self.on_recompute: Callable[[Plane, Topology], None] | None = None  # e.g. console.debug
         self._induced: tuple[Plane, tuple[int, int, frozenset[str]], Topology] | None = None
-        self._digraph: tuple[Plane, int, Digraph] | None = None
-        self._pred: tuple[Digraph, list[list[int]]] | None = None
+        #: (plane, its topology_version, its digraph, that digraph's predecessors)
+        self._digraph: tuple[Plane, int, Digraph, list[list[int]]] | None = None
         self.digraphs_made = 0  # digraphs built (by :meth:`digraph` or :meth:`digraph_steps`)
 
     def get(self, plane: Plane, exact_limit: int | None = None) -> Topology:
@@ -439,7 +439,8 @@ class TopologyCache:
     def digraph(self, plane: Plane) -> Digraph:
         """The κ engine's digraph of ``plane`` (its nodes and directed arcs), built once per
         structure (``plane.topology_version``: moves and words never change it) for the
-        previews that ask on it card after card. O(n log n + m) when built, O(1) after.
+        previews that ask on it card after card (:meth:`digraph_steps` run to its end, so
+        its predecessors come with it). O(n log n + m) when built, O(1) after.
 
         >>> from bendscope.bend.model.elements import Edge, Node
         >>> plane, cache = Plane("p"), TopologyCache()
@@ -451,14 +452,10 @@ class TopologyCache:
         >>> cache.digraph(plane).out
         [[1], []]
         """
-        cached = self._digraph
-        if cached is not None and cached[0] is plane and cached[1] == plane.topology_version:
-            return cached[2]
-        nodes, edges = plane_graph(plane)
-        graph = finish(build_digraph_steps(nodes, edges, Meter(), trusted=True))
-        self._digraph = (plane, plane.topology_version, graph)
-        self.digraphs_made += 1
-        return graph
+        if not self.digraph_ready(plane):
+            finish(self.digraph_steps(plane))
+        assert self._digraph is not None  # (made now: nothing changed the plane meanwhile)
+        return self._digraph[2]
 
     def digraph_steps(self, plane: Plane) -> Steps[None]:
         """:meth:`digraph` and :meth:`predecessors` made in steps (a pause every ``QUANTUM``
@@ -489,28 +486,20 @@ class TopologyCache:
         yield
         self.digraphs_made += 1
         if plane.topology_version == version:  # (else a newer one may be kept: keep that)
-            self._digraph = (plane, version, graph)
-            self._pred = (graph, predecessors(graph))
+            self._digraph = (plane, version, graph, predecessors(graph))
 
     def digraph_ready(self, plane: Plane) -> bool:
-        """Whether :meth:`predecessors` (and :meth:`digraph`) of ``plane`` are made for its
-        structure now (nothing to build)."""
-        cached, pred = self._digraph, self._pred
-        return (
-            cached is not None
-            and cached[0] is plane
-            and cached[1] == plane.topology_version
-            and pred is not None
-            and pred[0] is cached[2]
-        )
+        """Whether :meth:`digraph` and :meth:`predecessors` of ``plane`` are made for its
+        structure now (nothing to build). O(1)."""
+        cached = self._digraph
+        return cached is not None and cached[0] is plane and cached[1] == plane.topology_version
 
     def predecessors(self, plane: Plane) -> list[list[int]]:
-        """:meth:`digraph`'s arcs turned around (``kappa.digraph.predecessors``), made once
-        per structure too. O(n + m) when made, O(1) after."""
-        graph = self.digraph(plane)
-        if self._pred is None or self._pred[0] is not graph:
-            self._pred = (graph, predecessors(graph))
-        return self._pred[1]
+        """:meth:`digraph`'s arcs turned around (``kappa.digraph.predecessors``), made with it
+        once per structure. O(1) once made."""
+        self.digraph(plane)
+        assert self._digraph is not None
+        return self._digraph[3]
 
     def _job_for(self, plane: Plane, exact_limit: int | None) -> _Job:
         limit = self._limit(exact_limit)
@@ -565,7 +554,7 @@ class TopologyCache:
         self._stale.clear()
         self._known.clear()
         self._induced = None
-        self._digraph = self._pred = None
+        self._digraph = None
         if self._job is not None:
             self._job.steps.close()
             self._job = None
